@@ -1,0 +1,52 @@
+// Command fabriclab runs AI-cluster network scenarios from the command line.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `fabriclab — an interactive lab for the networks inside AI clusters
+
+usage:
+  fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]
+  fabriclab scenarios                 list the built-in scenarios
+  fabriclab bench [--only NAME]       time the benchmark scenarios
+
+Run 'fabriclab COMMAND -h' for a command's flags.
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run dispatches a command line and returns the exit status.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "run":
+		err = cmdRun(args[1:], stdout, stderr)
+	case "scenarios":
+		err = cmdScenarios(stdout)
+	case "bench":
+		err = cmdBench(args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		fmt.Fprintf(stderr, "fabriclab: unknown command %q\n\n%s", args[0], usage)
+		return 2
+	}
+	if err != nil {
+		if err != errUsage {
+			fmt.Fprintf(stderr, "fabriclab %s: %v\n", args[0], err)
+		}
+		return 1
+	}
+	return 0
+}

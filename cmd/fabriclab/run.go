@@ -1,0 +1,152 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+var errUsage = errors.New("usage")
+
+// setFlags collects repeated --set key.path=value flags.
+type setFlags []string
+
+func (s *setFlags) String() string     { return strings.Join(*s, ",") }
+func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sets setFlags
+	fs.Var(&sets, "set", "override a scenario key, e.g. --set network.routing=spray (repeatable)")
+	seed := fs.String("seed", "", "random seed (same as --set seed=N)")
+	asJSON := fs.Bool("json", false, "print the full result as JSON")
+	series := fs.Bool("series", true, "include time series in the JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]")
+		fs.PrintDefaults()
+	}
+	// Allow flags after the scenario name, as the usage line shows.
+	var name string
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return errUsage
+		}
+		rest = fs.Args()
+		if len(rest) > 0 {
+			if name != "" {
+				return fmt.Errorf("one scenario at a time: got %q and %q", name, rest[0])
+			}
+			name, rest = rest[0], rest[1:]
+		}
+	}
+	if name == "" {
+		fs.Usage()
+		return errUsage
+	}
+	if *seed != "" {
+		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
+			return fmt.Errorf("--seed %q: want a whole number ≥ 0, e.g. --seed 7", *seed)
+		}
+		sets = append(sets, "seed="+*seed)
+	}
+	sc, err := scenario.Load(name, os.ReadFile, sets)
+	if err != nil {
+		return err
+	}
+	res, err := sim.Run(sc)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if !*series {
+			res.Series = nil
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printSummary(stdout, &sc, res)
+	return nil
+}
+
+func cmdScenarios(stdout io.Writer) error {
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, b := range scenario.Builtins() {
+		fmt.Fprintf(w, "%s\t%s\n", b.Name, b.Summary)
+	}
+	return w.Flush()
+}
+
+const maxFlowRows = 16
+
+func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
+	t := &r.Totals
+	fmt.Fprintf(w, "%s — %s, %s %g Gb/s, flow control %s, routing %s, %d endpoints, seed %d\n\n",
+		sc.Name, sc.Topology.Kind, sc.Topology.Fabric, sc.Topology.LinkGbps,
+		sc.Network.FlowControl, sc.Network.Routing, sc.Endpoints(), sc.Seed)
+
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "flow\tsrc\tdst\tbytes\tstart µs\tfinish µs\tfct µs\tGb/s\t\n")
+	for i, f := range r.Flows {
+		if i == maxFlowRows {
+			fmt.Fprintf(tw, "…\t%d more\t\t\t\t\t\t\t\n", len(r.Flows)-maxFlowRows)
+			break
+		}
+		finish, fct, gbps := "—", "—", "—"
+		if f.Finished {
+			finish, fct, gbps = ff(f.FinishUs, 1), ff(f.FctUs, 1), ff(f.Gbps, 1)
+		}
+		fmt.Fprintf(tw, "%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t\n", i, f.Src, f.Dst, humanBytes(f.Bytes), ff(f.StartUs, 1), finish, fct, gbps)
+	}
+	tw.Flush()
+
+	links := append([]metrics.Link(nil), r.Links...)
+	sort.SliceStable(links, func(a, b int) bool {
+		if links[a].MaxQueueBytes != links[b].MaxQueueBytes {
+			return links[a].MaxQueueBytes > links[b].MaxQueueBytes
+		}
+		return links[a].Util > links[b].Util
+	})
+	fmt.Fprintf(w, "\nbusiest links (by peak queue):\n")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "link\tGb/s\tutil\tpeak queue\tdrops\tpaused µs\tpause frames\t\n")
+	for i, l := range links {
+		if i == 8 {
+			break
+		}
+		fmt.Fprintf(tw, "%s\t%g\t%.1f%%\t%s\t%d\t%s\t%d\t\n", l.Name, l.Gbps, l.Util*100, humanBytes(l.MaxQueueBytes), l.Drops, ff(l.PauseUs, 1), l.PauseFrames)
+	}
+	tw.Flush()
+
+	fmt.Fprintf(w, "\ntotals: %d/%d flows finished in %s µs; goodput %s Gb/s; mean fct %s µs, max %s µs\n",
+		t.FlowsFinished, t.Flows, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), ff(t.MeanFctUs, 1), ff(t.MaxFctUs, 1))
+	fmt.Fprintf(w, "        drops %d, retransmits %d, timeouts %d, pause frames %d, out-of-order %d, events %d\n",
+		t.Drops, t.Retransmits, t.Timeouts, t.PauseFrames, t.OutOfOrder, t.Events)
+}
+
+func ff(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
+
+func humanBytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return ff(float64(b)/(1<<30), 2) + " GiB"
+	case b >= 1<<20:
+		return ff(float64(b)/(1<<20), 2) + " MiB"
+	case b >= 1<<10:
+		return ff(float64(b)/(1<<10), 1) + " KiB"
+	}
+	return strconv.FormatInt(b, 10) + " B"
+}

@@ -1,0 +1,127 @@
+// Package engine is the discrete-event core: a clock in integer picoseconds, an
+// event heap ordered by (time, sequence), and a seeded random source, all owned
+// by one simulation value so that several can run side by side.
+package engine
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"fabriclab/sim/unit"
+)
+
+type entry[E any] struct {
+	at  unit.Time
+	seq uint64
+	ev  E
+}
+
+// Sim is a discrete-event simulation whose events are values of type E.
+// Events at the same time run in the order they were scheduled.
+type Sim[E any] struct {
+	now    unit.Time
+	seq    uint64
+	heap   []entry[E] // 4-ary min-heap on (at, seq)
+	events uint64
+	rng    *rand.Rand
+}
+
+// New returns a simulation at time 0 whose random source is PCG seeded with seed.
+func New[E any](seed uint64) *Sim[E] {
+	return &Sim[E]{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// Now is the current simulated time.
+func (s *Sim[E]) Now() unit.Time { return s.now }
+
+// Events is the number of events run so far.
+func (s *Sim[E]) Events() uint64 { return s.events }
+
+// Pending is the number of scheduled events.
+func (s *Sim[E]) Pending() int { return len(s.heap) }
+
+// Rand is the simulation's own random source.
+func (s *Sim[E]) Rand() *rand.Rand { return s.rng }
+
+// At schedules ev at time at, which must not be in the past.
+func (s *Sim[E]) At(at unit.Time, ev E) {
+	if at < s.now {
+		panic(fmt.Sprintf("engine: event at %v scheduled in the past (now %v)", at, s.now))
+	}
+	s.seq++
+	s.heap = append(s.heap, entry[E]{at, s.seq, ev})
+	s.up(len(s.heap) - 1)
+}
+
+// After schedules ev d after now.
+func (s *Sim[E]) After(d unit.Time, ev E) { s.At(s.now+d, ev) }
+
+// Next removes the earliest event, advances the clock to it and returns it.
+// ok is false when no event is due at or before limit (the clock then stays put).
+func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
+	if len(s.heap) == 0 || s.heap[0].at > limit {
+		return ev, false
+	}
+	top := s.heap[0]
+	last := len(s.heap) - 1
+	s.heap[0] = s.heap[last]
+	s.heap[last] = entry[E]{}
+	s.heap = s.heap[:last]
+	if last > 0 {
+		s.down(0)
+	}
+	s.now = top.at
+	s.events++
+	return top.ev, true
+}
+
+// AdvanceTo moves the clock forward to t without running events (t must not pass a pending event).
+func (s *Sim[E]) AdvanceTo(t unit.Time) {
+	if t < s.now || len(s.heap) > 0 && s.heap[0].at < t {
+		panic(fmt.Sprintf("engine: cannot advance from %v to %v", s.now, t))
+	}
+	s.now = t
+}
+
+func less[E any](a, b *entry[E]) bool {
+	return a.at < b.at || a.at == b.at && a.seq < b.seq
+}
+
+func (s *Sim[E]) up(i int) {
+	h := s.heap
+	e := h[i]
+	for i > 0 {
+		p := (i - 1) / 4
+		if !less(&e, &h[p]) {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = e
+}
+
+func (s *Sim[E]) down(i int) {
+	h := s.heap
+	n := len(h)
+	e := h[i]
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		end := min(c+4, n)
+		for j := c + 1; j < end; j++ {
+			if less(&h[j], &h[m]) {
+				m = j
+			}
+		}
+		if !less(&h[m], &e) {
+			break
+		}
+		h[i] = h[m]
+		i = m
+	}
+	h[i] = e
+}

@@ -1,0 +1,726 @@
+// Package packet is the packet-level fabric model: messages cut into MTU-sized
+// packets with real header overheads cross egress queues with finite buffers,
+// under lossy, credit-based or PFC flow control, routed statically, by ECMP
+// hash, adaptively or by spraying.
+//
+// Simplifications: control traffic (ACK, NACK, PFC pause frames, credit
+// updates) travels out of band with the path's propagation and switch latency
+// but does not queue behind data; buffers are static per port; NVLink and PCIe
+// hops are always credit-based (lossless), whatever the fabric uses.
+package packet
+
+import (
+	"fmt"
+
+	"fabriclab/sim/engine"
+	"fabriclab/sim/link"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
+)
+
+type evKind uint8
+
+const (
+	evArrive      evKind = iota // packet p reaches node a
+	evTxDone                    // port a finished serialising
+	evFlowStart                 // flow a starts
+	evCredit                    // port a gets gen bytes of credit back
+	evPause                     // port a receives a pause frame of gen quanta
+	evPauseExpire               // port a's pause (generation gen) ends
+	evPFCRefresh                // ingress link a re-sends XOFF (generation gen)
+	evAck                       // flow a's sender learns gen packets arrived in order
+	evNack                      // flow a's sender is asked to go back to packet gen
+	evRTO                       // flow a's retransmission timer
+	evSample                    // record a time-series sample
+)
+
+type event struct {
+	kind evKind
+	a    int32
+	gen  int64
+	p    *pkt
+}
+
+type pkt struct {
+	flow    int32
+	seq     int32
+	payload int32
+	size    int32 // buffer bytes: payload + fabric header
+	inLink  int32 // the link it arrived on (-1 at the source)
+}
+
+type fcMode uint8
+
+const (
+	fcNone fcMode = iota
+	fcCredit
+	fcPFC
+)
+
+// port is one egress port (one direction of a link) and, for PFC and
+// credits, the ingress accounting of the node at its far end.
+type port struct {
+	id       int32
+	to       int32
+	rate     unit.Rate
+	latency  unit.Time
+	hopDelay unit.Time // latency plus the far node's switch latency
+	hdr      int32     // this link's per-packet header bytes
+	fc       fcMode
+	toEnd    bool // feeds an endpoint (which consumes at line rate)
+	fromEnd  bool // an endpoint's NIC port: its packets get a little timing jitter
+
+	q      []*pkt
+	qHead  int
+	qBytes int64
+	busy   bool
+
+	credit int64
+
+	pausedUntil unit.Time
+	pauseGen    int64
+	pausedSince unit.Time
+	paused      bool
+
+	// Far-end ingress accounting (PFC).
+	inBytes    int64
+	xoffSent   bool
+	refreshGen int64
+
+	flows []int32 // endpoint ports: flows sending through this port, served round robin
+	rr    int
+
+	txWire      int64
+	maxQ        int64
+	drops       int64
+	pauseTime   unit.Time
+	pauseFrames int64
+}
+
+func (p *port) queued() int { return len(p.q) - p.qHead }
+
+func (p *port) push(x *pkt) {
+	p.q = append(p.q, x)
+	p.qBytes += int64(x.size)
+	if p.qBytes > p.maxQ {
+		p.maxQ = p.qBytes
+	}
+}
+
+func (p *port) pop() *pkt {
+	x := p.q[p.qHead]
+	p.q[p.qHead] = nil
+	p.qHead++
+	if p.qHead == len(p.q) {
+		p.q, p.qHead = p.q[:0], 0
+	} else if p.qHead > 64 && p.qHead*2 > len(p.q) {
+		n := copy(p.q, p.q[p.qHead:])
+		clear(p.q[n:])
+		p.q, p.qHead = p.q[:n], 0
+	}
+	p.qBytes -= int64(x.size)
+	return x
+}
+
+type flow struct {
+	src, dst   int32 // endpoint indices
+	srcNode    int32
+	dstNode    int32
+	bytes      int64
+	npkts      int32
+	start      unit.Time
+	port       int32 // first-hop port
+	hash       uint64
+	ctrlDelay  unit.Time // one-way latency of control packets back to the sender
+	onPort     bool
+	nextSeq    int32
+	maxSent    int32
+	una        int32 // lossy: first packet not yet acknowledged
+	rtoAt      unit.Time
+	rtoArmed   bool
+	expected   int32    // receiver: next in-order packet
+	ooo        []uint64 // receiver: packets that arrived ahead of expected
+	nackFor    int32
+	received   int64 // payload bytes
+	finish     unit.Time
+	done       bool
+	retrans    int64
+	outOfOrder int64
+}
+
+// Model is one packet-level simulation.
+type Model struct {
+	sc   *scenario.Scenario
+	topo *topo.Topology
+	eng  *engine.Sim[event]
+
+	ports      []port
+	forwards   []bool
+	isSwitch   []bool
+	endpointOf []int32 // node → endpoint index, -1 for others
+	hops       [][]uint8
+	nodeSalt   []uint64
+	routing    string
+	mtu        int32
+	fabricHdr  int32
+	buffer     int64
+	xoff, xon  int64
+	ackEvery   int32
+	rto        unit.Time
+	lossy      bool
+	perPacket  bool
+	quantum    []unit.Time // per port: one pause quantum
+
+	flows    []flow
+	pool     []*pkt
+	finished int
+	lastRx   unit.Time
+	stopped  bool
+
+	stats struct {
+		drops, retrans, timeouts, pauseFrames, ooo int64
+	}
+	series sampler
+}
+
+// New builds a model for a validated scenario.
+func New(sc *scenario.Scenario) *Model {
+	t := topo.Build(sc)
+	m := &Model{
+		sc: sc, topo: t, eng: engine.New[event](sc.Seed),
+		routing: sc.Network.Routing, mtu: int32(sc.Network.MTU),
+		buffer: int64(sc.Network.Buffer), ackEvery: int32(sc.Network.AckEvery), rto: sc.Network.RTO,
+		lossy:     sc.Network.FlowControl == scenario.FCNone,
+		perPacket: sc.Network.Routing == scenario.RouteAdaptive || sc.Network.Routing == scenario.RouteSpray,
+	}
+	kind, _ := sc.Wire()
+	m.fabricHdr = int32(link.Header(kind))
+	xoff, xon, _ := sc.PFCThresholds()
+	m.xoff, m.xon = int64(xoff), int64(xon)
+
+	n := len(t.Nodes)
+	m.forwards = make([]bool, n)
+	m.isSwitch = make([]bool, n)
+	m.endpointOf = make([]int32, n)
+	m.nodeSalt = make([]uint64, n)
+	for i, nd := range t.Nodes {
+		m.forwards[i] = nd.Role.Forwards()
+		m.isSwitch[i] = nd.Role.IsSwitch()
+		m.endpointOf[i] = -1
+		m.nodeSalt[i] = m.eng.Rand().Uint64()
+	}
+	for e, id := range t.Endpoints {
+		m.endpointOf[id] = int32(e)
+	}
+	m.hops = make([][]uint8, len(t.Endpoints))
+
+	fc := fcNone
+	switch sc.Network.FlowControl {
+	case scenario.FCCredit:
+		fc = fcCredit
+	case scenario.FCPFC:
+		fc = fcPFC
+	}
+	m.ports = make([]port, len(t.Links))
+	m.quantum = make([]unit.Time, len(t.Links))
+	for i, l := range t.Links {
+		p := &m.ports[i]
+		p.id, p.to, p.rate, p.latency = int32(i), int32(l.To), l.Rate, l.Latency
+		p.hopDelay = l.Latency
+		if t.Nodes[l.To].Role.Forwards() {
+			p.hopDelay += sc.Topology.SwitchLatency
+		}
+		p.hdr = int32(link.Header(l.Kind))
+		p.fc = fc
+		if l.Kind == link.NVLink4 || l.Kind == link.PCIe5 {
+			p.fc = fcCredit
+		}
+		p.toEnd = !t.Nodes[l.To].Role.Forwards()
+		p.fromEnd = !t.Nodes[l.From].Role.Forwards()
+		p.credit = m.buffer
+		m.quantum[i] = l.Rate.TxTime(64) // 512 bit times
+	}
+	m.addFlows()
+	m.series.init(m)
+	return m
+}
+
+// hopsTo returns (computing once) the hop counts to endpoint e.
+func (m *Model) hopsTo(e int32) []uint8 {
+	h := m.hops[e]
+	if h == nil {
+		h = m.topo.HopsTo(m.topo.Endpoints[e])
+		m.hops[e] = h
+	}
+	return h
+}
+
+func (m *Model) addFlows() {
+	specs := flowSpecs(m.sc, m.eng.Rand())
+	m.flows = make([]flow, len(specs))
+	for i, s := range specs {
+		f := &m.flows[i]
+		f.src, f.dst = int32(s.Src), int32(s.Dst)
+		f.srcNode, f.dstNode = int32(m.topo.Endpoints[s.Src]), int32(m.topo.Endpoints[s.Dst])
+		f.bytes = int64(s.Bytes)
+		f.npkts = int32((f.bytes + int64(m.mtu) - 1) / int64(m.mtu))
+		f.start = s.Start
+		f.nackFor = -1
+		// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
+		sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
+		f.hash = mix(mix(uint64(f.src)<<32|uint64(f.dst)) ^ sport<<16 ^ 4791)
+		hops := m.hopsTo(f.dst)
+		f.port = m.choose(f.srcNode, f.dst, hops, f, nil)
+		// Control packets come back over as many hops, without queueing.
+		n := unit.Time(hops[f.srcNode])
+		f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency
+		m.eng.At(f.start, event{kind: evFlowStart, a: int32(i)})
+	}
+}
+
+// Run runs until every flow has finished or until the time limit.
+func (m *Model) Run() {
+	limit := m.sc.Until
+	if limit == 0 {
+		limit = scenario.MaxUntil
+	}
+	for !m.stopped {
+		ev, ok := m.eng.Next(limit)
+		if !ok {
+			if m.sc.Until > 0 {
+				m.eng.AdvanceTo(limit)
+			}
+			break
+		}
+		m.handle(ev)
+	}
+	m.series.final(m)
+}
+
+func (m *Model) handle(ev event) {
+	switch ev.kind {
+	case evArrive:
+		m.arrive(ev.a, ev.p)
+	case evTxDone:
+		p := &m.ports[ev.a]
+		p.busy = false
+		m.try(p)
+	case evFlowStart:
+		f := &m.flows[ev.a]
+		m.activate(ev.a, f)
+	case evCredit:
+		p := &m.ports[ev.a]
+		p.credit += ev.gen
+		m.try(p)
+	case evPause:
+		m.pause(&m.ports[ev.a], ev.gen)
+	case evPauseExpire:
+		p := &m.ports[ev.a]
+		if p.paused && ev.gen == p.pauseGen {
+			m.unpause(p)
+		}
+	case evPFCRefresh:
+		p := &m.ports[ev.a]
+		if p.xoffSent && ev.gen == p.refreshGen {
+			m.sendPause(p, 0xffff)
+		}
+	case evAck:
+		m.ack(ev.a, int32(ev.gen))
+	case evNack:
+		m.nack(ev.a, int32(ev.gen))
+	case evRTO:
+		m.timeout(ev.a)
+	case evSample:
+		m.series.sample(m)
+	default:
+		panic(fmt.Sprintf("packet: unknown event kind %d", ev.kind))
+	}
+}
+
+func (m *Model) newPkt() *pkt {
+	if n := len(m.pool); n > 0 {
+		p := m.pool[n-1]
+		m.pool = m.pool[:n-1]
+		return p
+	}
+	return new(pkt)
+}
+
+func (m *Model) free(p *pkt) { m.pool = append(m.pool, p) }
+
+// activate puts flow i on its first-hop port's round robin.
+func (m *Model) activate(i int32, f *flow) {
+	if f.onPort || f.nextSeq >= f.npkts {
+		return
+	}
+	f.onPort = true
+	p := &m.ports[f.port]
+	p.flows = append(p.flows, i)
+	m.try(p)
+}
+
+// try starts the next transmission on p if the port is free, not paused and has credit.
+func (m *Model) try(p *port) {
+	if p.busy || p.paused || m.stopped {
+		return
+	}
+	var x *pkt
+	if p.queued() > 0 {
+		x = p.q[p.qHead]
+		if p.fc == fcCredit && !p.toEnd && p.credit < int64(x.size) {
+			return
+		}
+		p.pop()
+		m.release(x)
+	} else if len(p.flows) > 0 {
+		if p.fc == fcCredit && !p.toEnd && p.credit < int64(m.mtu+m.fabricHdr) {
+			return
+		}
+		x = m.nextFromFlows(p)
+		if x == nil {
+			return
+		}
+	} else {
+		return
+	}
+	if p.fc == fcCredit && !p.toEnd {
+		p.credit -= int64(x.size)
+	}
+	wire := int64(x.payload + p.hdr)
+	tx := p.rate.TxTime(unit.Bytes(wire))
+	p.txWire += wire
+	p.busy = true
+	x.inLink = p.id
+	now := m.eng.Now()
+	m.eng.At(now+tx, event{kind: evTxDone, a: p.id})
+	arrive := now + tx + p.hopDelay
+	if p.fromEnd {
+		// Real NICs are not phase-locked to each other: without up to a quarter
+		// packet time of jitter, synchronised senders would always reach a
+		// shared queue in the same order. It never reorders one link's packets.
+		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
+	}
+	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: x})
+}
+
+// nextFromFlows makes the next packet of the next flow in round-robin order.
+func (m *Model) nextFromFlows(p *port) *pkt {
+	for len(p.flows) > 0 {
+		if p.rr >= len(p.flows) {
+			p.rr = 0
+		}
+		i := p.flows[p.rr]
+		f := &m.flows[i]
+		if f.nextSeq >= f.npkts {
+			// Nothing left to send: leave the round robin (go-back-N re-adds it).
+			last := len(p.flows) - 1
+			p.flows[p.rr] = p.flows[last]
+			p.flows = p.flows[:last]
+			f.onPort = false
+			continue
+		}
+		x := m.newPkt()
+		x.flow, x.seq, x.inLink = i, f.nextSeq, -1
+		x.payload = m.mtu
+		if f.nextSeq == f.npkts-1 {
+			x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
+		}
+		x.size = x.payload + m.fabricHdr
+		if f.nextSeq < f.maxSent {
+			f.retrans++
+			m.stats.retrans++
+		}
+		f.nextSeq++
+		f.maxSent = max(f.maxSent, f.nextSeq)
+		if m.lossy && !f.rtoArmed {
+			f.rtoArmed = true
+			f.rtoAt = m.eng.Now() + m.rto
+			m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		}
+		p.rr++
+		return x
+	}
+	return nil
+}
+
+// release frees x's place in the buffer of the node it is leaving.
+func (m *Model) release(x *pkt) {
+	if x.inLink < 0 {
+		return
+	}
+	in := &m.ports[x.inLink]
+	switch in.fc {
+	case fcCredit:
+		if !in.toEnd {
+			m.eng.At(m.eng.Now()+in.latency, event{kind: evCredit, a: in.id, gen: int64(x.size)})
+		}
+	case fcPFC:
+		in.inBytes -= int64(x.size)
+		if in.xoffSent && in.inBytes <= m.xon {
+			in.xoffSent = false
+			m.sendPause(in, 0)
+		}
+	}
+}
+
+// sendPause sends a PFC frame from the far end of ingress link in back to its sender.
+func (m *Model) sendPause(in *port, quanta int64) {
+	m.stats.pauseFrames++
+	m.eng.At(m.eng.Now()+in.latency+m.quantum[in.id], event{kind: evPause, a: in.id, gen: quanta})
+	if quanta > 0 {
+		in.refreshGen++
+		// Refresh before the pause runs out, as switches do while congested.
+		m.eng.At(m.eng.Now()+unit.Time(quanta)*m.quantum[in.id]/2, event{kind: evPFCRefresh, a: in.id, gen: in.refreshGen})
+	}
+}
+
+func (m *Model) pause(p *port, quanta int64) {
+	p.pauseFrames++
+	now := m.eng.Now()
+	if quanta == 0 {
+		if p.paused {
+			m.unpause(p)
+		}
+		return
+	}
+	if !p.paused {
+		p.paused, p.pausedSince = true, now
+	}
+	p.pausedUntil = now + unit.Time(quanta)*m.quantum[p.id]
+	p.pauseGen++
+	m.eng.At(p.pausedUntil, event{kind: evPauseExpire, a: p.id, gen: p.pauseGen})
+}
+
+func (m *Model) unpause(p *port) {
+	p.paused = false
+	p.pauseGen++
+	p.pauseTime += m.eng.Now() - p.pausedSince
+	m.try(p)
+}
+
+// arrive handles packet x reaching node n.
+func (m *Model) arrive(n int32, x *pkt) {
+	if !m.forwards[n] {
+		m.deliver(x)
+		return
+	}
+	in := &m.ports[x.inLink]
+	if in.fc == fcPFC {
+		in.inBytes += int64(x.size)
+		if in.inBytes > m.buffer {
+			// Headroom exhausted: a lossless fabric should never get here.
+			in.inBytes -= int64(x.size)
+			m.drop(in, x)
+			return
+		}
+		if !in.xoffSent && in.inBytes > m.xoff {
+			in.xoffSent = true
+			m.sendPause(in, 0xffff)
+		}
+	}
+	f := &m.flows[x.flow]
+	out := &m.ports[m.choose(n, f.dst, m.hopsTo(f.dst), f, x)]
+	if out.fc == fcNone && out.qBytes+int64(x.size) > m.buffer {
+		m.drop(out, x)
+		return
+	}
+	out.push(x)
+	m.try(out)
+}
+
+func (m *Model) drop(p *port, x *pkt) {
+	p.drops++
+	m.stats.drops++
+	m.release(x)
+	m.free(x)
+}
+
+// choose picks the egress port at node n towards endpoint dst among the minimal next hops.
+func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 {
+	want := hops[n] - 1
+	dstNode := int32(m.topo.Endpoints[dst])
+	out := m.topo.Nodes[n].Out
+	links := m.topo.Links
+	ok := func(l int) bool {
+		to := links[l].To
+		return hops[to] == want && (m.forwards[to] || int32(to) == dstNode)
+	}
+	count := 0
+	for _, l := range out {
+		if ok(l) {
+			count++
+		}
+	}
+	if count == 0 {
+		panic(fmt.Sprintf("packet: no route from %s to endpoint %d", m.topo.Nodes[n].Name, dst))
+	}
+	if count == 1 {
+		for _, l := range out {
+			if ok(l) {
+				return int32(l)
+			}
+		}
+	}
+	var k int
+	switch m.routing {
+	case scenario.RouteStatic:
+		// d-mod-k: each tier divides the destination by the fan-out below it.
+		d := int(dst)
+		for range max(m.topo.Nodes[n].Tier-2, 0) {
+			d /= count
+		}
+		k = d % count
+	case scenario.RouteECMP:
+		k = int(mix(f.hash^m.nodeSalt[n]) % uint64(count))
+	case scenario.RouteSpray:
+		k = m.eng.Rand().IntN(count)
+	case scenario.RouteAdaptive:
+		best, ties := int64(-1), 0
+		for _, l := range out {
+			if !ok(l) {
+				continue
+			}
+			p := &m.ports[l]
+			load := p.qBytes
+			if p.busy {
+				load += int64(m.mtu)
+			}
+			switch {
+			case best < 0 || load < best:
+				best, ties, k = load, 1, l
+			case load == best:
+				ties++
+				if m.eng.Rand().IntN(ties) == 0 {
+					k = l
+				}
+			}
+		}
+		return int32(k)
+	}
+	for _, l := range out {
+		if ok(l) {
+			if k == 0 {
+				return int32(l)
+			}
+			k--
+		}
+	}
+	panic("packet: unreachable")
+}
+
+// mix is SplitMix64's finaliser: a fast hash with good avalanche.
+func mix(z uint64) uint64 {
+	z += 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// deliver hands x to its receiver.
+func (m *Model) deliver(x *pkt) {
+	i := x.flow
+	f := &m.flows[i]
+	s, payload := x.seq, int64(x.payload)
+	m.free(x)
+	now := m.eng.Now()
+	switch {
+	case s == f.expected:
+		f.expected++
+		f.received += payload
+		for f.expected < f.npkts && f.hasOOO(f.expected) {
+			f.clearOOO(f.expected)
+			f.expected++
+		}
+	case s > f.expected:
+		if m.lossy && !m.perPacket {
+			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
+			if f.nackFor != f.expected {
+				f.nackFor = f.expected
+				m.eng.At(now+f.ctrlDelay, event{kind: evNack, a: i, gen: int64(f.expected)})
+			}
+			return
+		}
+		if f.hasOOO(s) {
+			return
+		}
+		f.setOOO(s)
+		f.received += payload
+		f.outOfOrder++
+		m.stats.ooo++
+	default:
+		return // duplicate
+	}
+	m.lastRx = now
+	m.series.rx(int(i), payload)
+	if m.lossy && (f.expected%m.ackEvery == 0 || f.expected == f.npkts) {
+		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
+	}
+	if f.expected == f.npkts && !f.done {
+		f.done, f.finish = true, now
+		f.ooo = nil
+		m.finished++
+		if m.finished == len(m.flows) && m.sc.Until == 0 {
+			m.stopped = true
+		}
+	}
+}
+
+func (f *flow) hasOOO(s int32) bool {
+	w := int(s) / 64
+	return w < len(f.ooo) && f.ooo[w]&(1<<(uint(s)%64)) != 0
+}
+
+func (f *flow) setOOO(s int32) {
+	w := int(s) / 64
+	if w >= len(f.ooo) {
+		f.ooo = append(f.ooo, make([]uint64, w+1-len(f.ooo))...)
+	}
+	f.ooo[w] |= 1 << (uint(s) % 64)
+}
+
+func (f *flow) clearOOO(s int32) { f.ooo[int(s)/64] &^= 1 << (uint(s) % 64) }
+
+func (m *Model) ack(i int32, upto int32) {
+	f := &m.flows[i]
+	if upto > f.una {
+		f.una = upto
+		f.rtoAt = m.eng.Now() + m.rto
+	}
+}
+
+func (m *Model) nack(i int32, from int32) {
+	f := &m.flows[i]
+	if from > f.una {
+		f.una = from
+	}
+	if from < f.nextSeq {
+		f.nextSeq = from
+		f.rtoAt = m.eng.Now() + m.rto
+		m.activate(i, f)
+	}
+}
+
+func (m *Model) timeout(i int32) {
+	f := &m.flows[i]
+	f.rtoArmed = false
+	if f.una >= f.npkts || f.done {
+		return
+	}
+	if f.una >= f.maxSent {
+		return // everything sent is acknowledged; the next send re-arms the timer
+	}
+	now := m.eng.Now()
+	if now < f.rtoAt {
+		f.rtoArmed = true
+		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		return
+	}
+	// Nothing acknowledged for a whole timeout: go back to the first unacknowledged packet.
+	m.stats.timeouts++
+	f.nextSeq = f.una
+	f.rtoAt = now + m.rto
+	f.rtoArmed = true
+	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+	m.activate(i, f)
+}

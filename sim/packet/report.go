@@ -1,0 +1,218 @@
+package packet
+
+import (
+	"math"
+	"sort"
+
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/unit"
+)
+
+const (
+	maxSamples      = 400 // past this the sampler halves its resolution
+	maxFlowSeries   = 256 // per-flow series only for runs with at most this many flows
+	maxQueueSeries  = 16  // the busiest switch ports get a queue series
+	defaultInterval = 10 * unit.Microsecond
+)
+
+// sampler records time series at a fixed interval, halving resolution when a
+// run outgrows maxSamples so that memory stays bounded however long it runs.
+type sampler struct {
+	interval unit.Time
+	adaptive bool
+	times    []unit.Time
+	rxTotal  []int64   // cumulative payload delivered, all flows
+	rxFlow   [][]int64 // [flow][sample] cumulative payload
+	queues   [][]int64 // [switch port][sample]
+	ports    []int32   // switch egress ports sampled
+	flowRx   []int64   // running per-flow totals
+	total    int64
+}
+
+func (s *sampler) init(m *Model) {
+	s.interval = m.sc.Sim.SampleInterval
+	if s.interval == 0 {
+		s.adaptive = true
+		s.interval = defaultInterval
+		if m.sc.Until > 0 {
+			s.interval = max(m.sc.Until/200, unit.Microsecond)
+		}
+	}
+	s.flowRx = make([]int64, len(m.flows))
+	if len(m.flows) <= maxFlowSeries {
+		s.rxFlow = make([][]int64, len(m.flows))
+	}
+	for i := range m.ports {
+		if m.isSwitch[m.topo.Links[i].From] {
+			s.ports = append(s.ports, int32(i))
+		}
+	}
+	s.queues = make([][]int64, len(s.ports))
+	m.eng.At(0, event{kind: evSample})
+}
+
+func (s *sampler) rx(flow int, bytes int64) {
+	s.flowRx[flow] += bytes
+	s.total += bytes
+}
+
+func (s *sampler) sample(m *Model) {
+	s.record(m)
+	if len(s.times) >= maxSamples && s.adaptive {
+		s.halve()
+	}
+	m.eng.At(m.eng.Now()+s.interval, event{kind: evSample})
+}
+
+func (s *sampler) record(m *Model) {
+	s.times = append(s.times, m.eng.Now())
+	s.rxTotal = append(s.rxTotal, s.total)
+	for i := range s.rxFlow {
+		s.rxFlow[i] = append(s.rxFlow[i], s.flowRx[i])
+	}
+	for i, p := range s.ports {
+		s.queues[i] = append(s.queues[i], m.ports[p].qBytes)
+	}
+}
+
+func (s *sampler) halve() {
+	s.interval *= 2
+	s.times = keepEven(s.times)
+	s.rxTotal = keepEven(s.rxTotal)
+	for i := range s.rxFlow {
+		s.rxFlow[i] = keepEven(s.rxFlow[i])
+	}
+	for i := range s.queues {
+		s.queues[i] = keepEven(s.queues[i])
+	}
+}
+
+func keepEven[T any](v []T) []T {
+	n := 0
+	for i := 0; i < len(v); i += 2 {
+		v[n] = v[i]
+		n++
+	}
+	return v[:n]
+}
+
+// final takes a last sample at the end of the run.
+func (s *sampler) final(m *Model) {
+	if n := len(s.times); n == 0 || s.times[n-1] < m.eng.Now() {
+		s.record(m)
+	}
+}
+
+func us(t unit.Time) float64 { return round(t.Micros(), 3) }
+
+func round(v float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(v*p) / p
+}
+
+func rateGbps(bytes int64, t unit.Time) float64 {
+	if t <= 0 {
+		return 0
+	}
+	return round(unit.RateOf(unit.Bytes(bytes), t).Gbps(), 3)
+}
+
+// Result reports the run.
+func (m *Model) Result() *metrics.Result {
+	now := m.eng.Now()
+	r := &metrics.Result{Scenario: m.sc.Name, Seed: m.sc.Seed, Fidelity: "packet"}
+	t := &r.Totals
+	t.SimTimeUs = us(now)
+	t.Events = m.eng.Events()
+	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
+	t.PauseFrames, t.OutOfOrder = m.stats.pauseFrames, m.stats.ooo
+	t.Flows, t.FlowsFinished = len(m.flows), m.finished
+
+	first := unit.Never
+	var delivered int64
+	var fctSum float64
+	for i := range m.flows {
+		f := &m.flows[i]
+		first = min(first, f.start)
+		delivered += f.received
+		fr := metrics.Flow{
+			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: us(f.start),
+			Finished: f.done, Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
+		}
+		if f.done {
+			fr.FinishUs, fr.FctUs = us(f.finish), us(f.finish-f.start)
+			fr.Gbps = rateGbps(f.bytes, f.finish-f.start)
+			t.MaxFctUs = max(t.MaxFctUs, fr.FctUs)
+			fctSum += fr.FctUs
+		}
+		r.Flows = append(r.Flows, fr)
+	}
+	if m.finished > 0 {
+		t.MeanFctUs = round(fctSum/float64(m.finished), 3)
+	}
+	if len(m.flows) > 0 {
+		t.GoodputGbps = rateGbps(delivered, m.lastRx-first)
+	}
+
+	for i := range m.ports {
+		p := &m.ports[i]
+		if p.txWire == 0 && p.drops == 0 && p.pauseFrames == 0 {
+			continue
+		}
+		l := &m.topo.Links[i]
+		paused := p.pauseTime
+		if p.paused {
+			paused += now - p.pausedSince
+		}
+		util := 0.0
+		if now > 0 {
+			util = round(float64(p.txWire)*8/(float64(l.Rate)*now.Seconds()), 4)
+		}
+		r.Links = append(r.Links, metrics.Link{
+			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: round(l.Rate.Gbps(), 3),
+			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: us(paused), PauseFrames: p.pauseFrames,
+		})
+	}
+	r.Series = m.series.result(m)
+	return r
+}
+
+func (s *sampler) result(m *Model) *metrics.Series {
+	out := &metrics.Series{IntervalUs: us(s.interval)}
+	for i, t := range s.times {
+		out.TimeUs = append(out.TimeUs, us(t))
+		out.Goodput = append(out.Goodput, deltaGbps(s.rxTotal, s.times, i))
+	}
+	for f := range s.rxFlow {
+		g := make([]float64, len(s.times))
+		for i := range s.times {
+			g[i] = deltaGbps(s.rxFlow[f], s.times, i)
+		}
+		out.FlowGbps = append(out.FlowGbps, g)
+	}
+	// The busiest switch ports by peak queue.
+	idx := make([]int, 0, len(s.ports))
+	for i, p := range s.ports {
+		if m.ports[p].maxQ > 0 {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return m.ports[s.ports[idx[a]]].maxQ > m.ports[s.ports[idx[b]]].maxQ })
+	if len(idx) > maxQueueSeries {
+		idx = idx[:maxQueueSeries]
+	}
+	sort.Ints(idx)
+	for _, i := range idx {
+		p := int(s.ports[i])
+		out.Queues = append(out.Queues, metrics.QueueSeries{Link: p, Name: m.topo.LinkName(p), Bytes: s.queues[i]})
+	}
+	return out
+}
+
+// deltaGbps is the rate over the interval ending at sample i of a cumulative byte count.
+func deltaGbps(cum []int64, times []unit.Time, i int) float64 {
+	if i == 0 {
+		return 0
+	}
+	return rateGbps(cum[i]-cum[i-1], times[i]-times[i-1])
+}

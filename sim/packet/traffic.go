@@ -1,0 +1,59 @@
+package packet
+
+import (
+	"math/rand/v2"
+
+	"fabriclab/sim/scenario"
+)
+
+// flowSpecs expands the scenario's traffic pattern into explicit flows.
+func flowSpecs(sc *scenario.Scenario, rng *rand.Rand) []scenario.Flow {
+	tr := &sc.Traffic
+	n := sc.Endpoints()
+	one := func(src, dst int) scenario.Flow {
+		return scenario.Flow{Src: src, Dst: dst, Bytes: tr.Bytes, Start: tr.Start}
+	}
+	var out []scenario.Flow
+	switch tr.Pattern {
+	case scenario.PatternFlows:
+		for _, f := range tr.Flows {
+			if f.Bytes == 0 {
+				f.Bytes = tr.Bytes
+			}
+			out = append(out, f)
+		}
+	case scenario.PatternIncast:
+		recv := tr.Receiver
+		if recv < 0 {
+			recv = tr.Senders
+		}
+		for s := range tr.Senders {
+			out = append(out, one(s, recv))
+		}
+	case scenario.PatternPermutation:
+		for s, d := range Derangement(n, rng) {
+			out = append(out, one(s, d))
+		}
+	case scenario.PatternAllToAll:
+		for s := range n {
+			for k := 1; k < n; k++ {
+				out = append(out, one(s, (s+k)%n))
+			}
+		}
+	}
+	return out
+}
+
+// Derangement returns a random permutation of 0..n-1 with no fixed point (n ≥ 2),
+// by Sattolo's algorithm: a uniformly random single cycle.
+func Derangement(n int, rng *rand.Rand) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := rng.IntN(i)
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
+}

@@ -1,0 +1,78 @@
+package scenario
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Error is one problem with a scenario, located by source line and key path.
+// It prints as "incast.yaml:4: topology.hosts: 0 is not allowed: …".
+type Error struct {
+	// Source is the file name, or "--set key=value" when the value came from
+	// the command line; empty for a scenario built in Go.
+	Source string
+	// Line is 1-based; 0 when the key is absent (a default applies) or the
+	// value came from --set.
+	Line int
+	// Key is the key path, e.g. "traffic.flows[3].src"; empty when the problem
+	// is with the document as a whole.
+	Key string
+	// Msg says what is wrong and what would work.
+	Msg string
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Source)
+	if e.Line > 0 {
+		b.WriteString(":" + strconv.Itoa(e.Line))
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	if e.Key != "" {
+		b.WriteString(e.Key + ": ")
+	}
+	b.WriteString(e.Msg)
+	return b.String()
+}
+
+// maxErrors is how many problems one call reports; the rest are counted.
+const maxErrors = 10
+
+// errorList collects problems in the order they are found.
+type errorList []*Error
+
+func (l *errorList) add(e *Error) { *l = append(*l, e) }
+
+// err joins the first maxErrors problems, or returns nil when there are none.
+func (l errorList) err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	errs := make([]error, 0, maxErrors+1)
+	for i, e := range l {
+		if i == maxErrors {
+			errs = append(errs, fmt.Errorf("… and %d more", len(l)-maxErrors))
+			break
+		}
+		errs = append(errs, e)
+	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	return errors.Join(errs...)
+}
+
+// list prints words as "a, b or c".
+func list(words []string, last string) string {
+	switch len(words) {
+	case 0:
+		return ""
+	case 1:
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
+}

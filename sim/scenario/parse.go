@@ -1,0 +1,427 @@
+package scenario
+
+import (
+	"bytes"
+	"encoding"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"fabriclab/sim/unit"
+)
+
+// Parse reads a scenario from YAML, lays it over Default, fills in the
+// defaults that depend on other keys and validates it. source names the input
+// in error messages, e.g. "incast.yaml:4: topology.hosts: …".
+func Parse(data []byte, source string) (Scenario, error) {
+	return ParseWith(data, source, nil)
+}
+
+// ParseWith is Parse with command-line overrides: each set is
+// "key.path=value", e.g. "topology.hosts=17", "traffic.flows[0].bytes=1MiB" or
+// "traffic.flows=[{src: 0, dst: 1}]", applied in order before decoding. The
+// value is YAML. Errors about a value that came from a set name the set
+// instead of a line.
+func ParseWith(data []byte, source string, sets []string) (Scenario, error) {
+	if len(data) > MaxSourceBytes {
+		return Scenario{}, &Error{Source: source, Msg: fmt.Sprintf("is %d bytes; a scenario may have at most %d", len(data), MaxSourceBytes)}
+	}
+	root, err := parseDocument(data, source)
+	if err != nil {
+		return Scenario{}, err
+	}
+	d := &decoder{
+		source: source,
+		origin: make(map[*yaml.Node]string),
+		at:     make(map[string]place),
+		budget: 4*len(data) + 10_000,
+	}
+	for _, set := range sets {
+		if err := applySet(root, set, d.origin); err != nil {
+			return Scenario{}, err
+		}
+	}
+	s := Default()
+	d.mapping(root, reflect.ValueOf(&s).Elem(), "", "", 0)
+	if err := d.errs.err(); err != nil {
+		return Scenario{}, err
+	}
+	s.fillDefaults(d.present)
+	c := checker{s: &s, source: source, at: d.at}
+	c.run()
+	if err := c.errs.err(); err != nil {
+		return Scenario{}, err
+	}
+	return s, nil
+}
+
+// parseDocument reads exactly one YAML document whose top level is a mapping.
+func parseDocument(data []byte, source string) (*yaml.Node, error) {
+	syntax := func(err error) error {
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		e := &Error{Source: source, Msg: "not valid YAML: " + msg}
+		// go.yaml.in/yaml/v3 says "yaml: line 3: did not find expected key".
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			num, what, _ := strings.Cut(rest, ": ")
+			if line, err := strconv.Atoi(num); err == nil && line > 0 {
+				e.Line, e.Msg = line, "not valid YAML: "+what
+				// The parser (not the scanner) counts this context line from 0.
+				if strings.HasPrefix(what, "did not find expected") && !strings.HasSuffix(what, "node content") {
+					e.Line = min(line+1, bytes.Count(data, []byte("\n"))+1)
+				}
+			}
+		}
+		return e
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, &Error{Source: source, Msg: "empty document: a scenario is keys such as " + topLevelExample}
+		}
+		return nil, syntax(err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, syntax(err)
+	default:
+		return nil, &Error{Source: source, Line: next.Line, Msg: "a second YAML document: a scenario is one document; remove the ---"}
+	}
+	if len(doc.Content) != 1 {
+		return nil, &Error{Source: source, Msg: "empty document: a scenario is keys such as " + topLevelExample}
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null" {
+		return nil, &Error{Source: source, Msg: "empty document: a scenario is keys such as " + topLevelExample}
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{Source: source, Line: root.Line, Msg: "the top level must be keys such as " + topLevelExample + "; found " + describe(root)}
+	}
+	return root, nil
+}
+
+const topLevelExample = "name, topology, network and traffic (e.g. topology: {kind: star, hosts: 9})"
+
+// place is where a key's value was written.
+type place struct {
+	source string // file name, or "--set key=value"
+	line   int    // 0 for --set
+	text   string // a scalar as written, for messages
+}
+
+// decoder lays a yaml.Node tree over a Go value, recording where each key
+// path was written.
+type decoder struct {
+	source string
+	origin map[*yaml.Node]string // nodes placed by --set → "--set key=value"
+	at     map[string]place      // key path → where its value was written
+	errs   errorList
+	budget int // nodes left to visit; aliases could otherwise expand exponentially
+}
+
+func (d *decoder) present(key string) bool {
+	_, ok := d.at[key]
+	return ok
+}
+
+// place is where node n was written; from is its --set, or "" for the file.
+func (d *decoder) place(n *yaml.Node, from string) place {
+	if from != "" {
+		return place{source: from}
+	}
+	return place{source: d.source, line: n.Line}
+}
+
+func (d *decoder) fail(n *yaml.Node, from, key, format string, args ...any) {
+	p := d.place(n, from)
+	d.errs.add(&Error{Source: p.source, Line: p.line, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// enter follows aliases, notes a --set origin and charges the budget. It
+// reports false when the document expands too far.
+func (d *decoder) enter(n *yaml.Node, from, key string) (*yaml.Node, string, bool) {
+	if o, ok := d.origin[n]; ok {
+		from = o
+	}
+	if n.Kind == yaml.AliasNode && n.Alias != nil { // an anchor is never on an alias
+		n = n.Alias
+	}
+	d.budget--
+	if d.budget < 0 {
+		if d.budget == -1 {
+			d.fail(n, from, key, "aliases expand the document too far; write the values out")
+		}
+		return n, from, false
+	}
+	return n, from, true
+}
+
+// field is a struct field and its YAML key.
+type field struct {
+	key   string
+	index int
+}
+
+// fieldsOf lists the YAML keys of struct type t in declaration order.
+func fieldsOf(t reflect.Type) []field {
+	var fs []field
+	for i := range t.NumField() {
+		if key, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ","); key != "" && key != "-" {
+			fs = append(fs, field{key, i})
+		}
+	}
+	return fs
+}
+
+// keysOf lists the YAML keys of struct type t, for messages.
+func keysOf(t reflect.Type) string {
+	var keys []string
+	for _, f := range fieldsOf(t) {
+		keys = append(keys, f.key)
+	}
+	return strings.Join(keys, ", ")
+}
+
+// owner names the mapping at path for "… takes" messages.
+func owner(path string) string {
+	if path == "" {
+		return "the top level"
+	}
+	return path
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+const maxMergeDepth = 10
+
+// mapping decodes a mapping node into struct v; depth counts merges (<<).
+func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, from string, depth int) {
+	n, from, ok := d.enter(n, from, path)
+	if !ok {
+		return
+	}
+	if path != "" && depth == 0 {
+		d.at[path] = d.place(n, from)
+	}
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, from, path, "expected keys (%s takes %s); found %s", owner(path), keysOf(v.Type()), describe(n))
+		return
+	}
+	if depth > maxMergeDepth {
+		d.fail(n, from, path, "merges (<<) nest more than %d deep", maxMergeDepth)
+		return
+	}
+	fields := make(map[string]int)
+	for _, f := range fieldsOf(v.Type()) {
+		fields[f.key] = f.index
+	}
+	// Merged mappings come first so that the mapping's own keys override
+	// them; of several merged mappings, the first wins.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			m, mfrom, ok := d.enter(n.Content[i+1], from, path)
+			if !ok {
+				return
+			}
+			sources := []*yaml.Node{m}
+			if m.Kind == yaml.SequenceNode {
+				sources = m.Content
+			}
+			for j := len(sources) - 1; j >= 0; j-- {
+				d.mapping(sources[j], v, path, mfrom, depth+1)
+			}
+		}
+	}
+	seen := make(map[string]int)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := n.Content[i], n.Content[i+1]
+		kfrom := from
+		if o, ok := d.origin[k]; ok {
+			kfrom = o
+		}
+		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
+			continue
+		}
+		if k.Kind != yaml.ScalarNode {
+			d.fail(k, kfrom, path, "a key must be a plain name; found %s", describe(k))
+			continue
+		}
+		key := join(path, k.Value)
+		if line, dup := seen[k.Value]; dup {
+			d.fail(k, kfrom, key, "duplicate key; first at line %d", line)
+			continue
+		}
+		seen[k.Value] = k.Line
+		index, known := fields[k.Value]
+		if !known {
+			d.fail(k, kfrom, key, "unknown key; %s takes %s", owner(path), keysOf(v.Type()))
+			continue
+		}
+		d.value(val, v.Field(index), key, from, depth)
+	}
+}
+
+// value decodes node n into v.
+func (d *decoder) value(n *yaml.Node, v reflect.Value, path, from string, depth int) {
+	if v.Kind() == reflect.Struct {
+		d.mapping(n, v, path, from, depth)
+		return
+	}
+	n, from, ok := d.enter(n, from, path)
+	if !ok {
+		return
+	}
+	p := d.place(n, from)
+	if n.Kind == yaml.ScalarNode {
+		p.text = n.Value
+	}
+	d.at[path] = p
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		d.fail(n, from, path, "no value; write one or remove the key")
+		return
+	}
+	if v.Kind() == reflect.Slice {
+		d.sequence(n, v, path, from)
+		return
+	}
+	if n.Kind != yaml.ScalarNode {
+		d.fail(n, from, path, "expected %s; found %s", kindName(v), describe(n))
+		return
+	}
+	if reflect.PointerTo(v.Type()).Implements(reflect.TypeFor[encoding.TextUnmarshaler]()) {
+		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(n.Value)); err != nil {
+			d.fail(n, from, path, "%s", err)
+		}
+		return
+	}
+	tag := n.ShortTag()
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(n.Value)
+	case reflect.Bool:
+		var b bool
+		if tag != "!!bool" || n.Decode(&b) != nil {
+			d.fail(n, from, path, "%s is not true or false%s", describe(n), unquoteHint(n, "!!bool"))
+			return
+		}
+		v.SetBool(b)
+	case reflect.Int:
+		var i int64
+		if tag != "!!int" {
+			d.fail(n, from, path, "%s is not a whole number%s", describe(n), unquoteHint(n, "!!int"))
+			return
+		}
+		if err := n.Decode(&i); err != nil || v.OverflowInt(i) {
+			d.fail(n, from, path, "%s is too large", n.Value)
+			return
+		}
+		v.SetInt(i)
+	case reflect.Uint64:
+		var u uint64
+		if tag != "!!int" {
+			d.fail(n, from, path, "%s is not a whole number%s", describe(n), unquoteHint(n, "!!int"))
+			return
+		}
+		if err := n.Decode(&u); err != nil {
+			d.fail(n, from, path, "%s is not allowed: use a whole number from 0 to %d", n.Value, uint64(math.MaxUint64))
+			return
+		}
+		v.SetUint(u)
+	case reflect.Float64:
+		var f float64
+		if tag != "!!int" && tag != "!!float" {
+			d.fail(n, from, path, "%s is not a number%s", describe(n), unquoteHint(n, "!!float", "!!int"))
+			return
+		}
+		if err := n.Decode(&f); err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			d.fail(n, from, path, "%s is not a finite number", n.Value)
+			return
+		}
+		v.SetFloat(f)
+	default:
+		panic(fmt.Sprintf("scenario: no decoder for %s at %s", v.Type(), path))
+	}
+}
+
+// sequence decodes a list node into slice v; an empty list leaves v nil.
+func (d *decoder) sequence(n *yaml.Node, v reflect.Value, path, from string) {
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, from, path, "expected a list, e.g. %s: [{src: 0, dst: 1}]; found %s", path[strings.LastIndex(path, ".")+1:], describe(n))
+		return
+	}
+	if len(n.Content) > MaxFlows {
+		d.fail(n, from, path, "%d items are too many: at most %d", len(n.Content), MaxFlows)
+		return
+	}
+	v.Set(reflect.Zero(v.Type()))
+	if len(n.Content) == 0 {
+		return
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		d.value(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i), from, 0)
+	}
+	v.Set(s)
+}
+
+// describe shows a node in a message: "nine" (quoted) for text, 9.5 for
+// other scalars, "a list" or "a mapping" for collections.
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if n.ShortTag() == "!!str" {
+			return strconv.Quote(n.Value)
+		}
+		return n.Value
+	}
+	return "an alias"
+}
+
+// unquoteHint suggests dropping the quotes when the quoted text would have
+// been the wanted kind of scalar.
+func unquoteHint(n *yaml.Node, tags ...string) string {
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) == 0 {
+		return ""
+	}
+	plain := yaml.Node{Kind: yaml.ScalarNode, Value: n.Value}
+	for _, t := range tags {
+		if plain.ShortTag() == t {
+			return "; write it without quotes"
+		}
+	}
+	return ""
+}
+
+// kindName says what a scalar field expects.
+func kindName(v reflect.Value) string {
+	switch {
+	case v.Type() == reflect.TypeFor[unit.Time]():
+		return "a duration such as 1us"
+	case v.Type() == reflect.TypeFor[unit.Bytes]():
+		return "a size such as 64MiB"
+	case v.Kind() == reflect.Int, v.Kind() == reflect.Uint64:
+		return "a whole number"
+	case v.Kind() == reflect.Float64:
+		return "a number"
+	case v.Kind() == reflect.Bool:
+		return "true or false"
+	}
+	return "a single value"
+}

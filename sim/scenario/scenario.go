@@ -1,0 +1,173 @@
+// Package scenario defines what a simulation run is asked to do — topology,
+// network, traffic — and reads it from YAML with errors that name the key, the
+// line and what is allowed.
+//
+// Parse, ParseWith and Load return only scenarios that passed Validate; the
+// simulator relies on that and panics on shapes Validate rejects.
+package scenario
+
+import "fabriclab/sim/unit"
+
+// Scenario is one run's description. The YAML keys are a contract documented in README.md.
+type Scenario struct {
+	Name     string    `yaml:"name"`
+	Seed     uint64    `yaml:"seed"`
+	Topology Topology  `yaml:"topology"`
+	Network  Network   `yaml:"network"`
+	Traffic  Traffic   `yaml:"traffic"`
+	Until    unit.Time `yaml:"until"` // 0: until every flow finishes (at most MaxUntil)
+	Sim      Sim       `yaml:"sim"`
+}
+
+// Topology kinds.
+const (
+	Star      = "star"
+	DGX       = "dgx"
+	LeafSpine = "leafspine"
+	FatTree   = "fattree"
+)
+
+// Fabrics.
+const (
+	IB       = "ib"
+	RoCE     = "roce"
+	Ethernet = "ethernet"
+)
+
+// Topology describes the machines and how they are wired.
+type Topology struct {
+	Kind string `yaml:"kind"` // star | dgx | leafspine | fattree
+
+	Hosts         int     `yaml:"hosts"`            // star
+	Nodes         int     `yaml:"nodes"`            // dgx: HGX-style nodes
+	GPUsPerNode   int     `yaml:"gpus_per_node"`    // dgx (8), leafspine (1: plain hosts)
+	Leaves        int     `yaml:"leaves"`           // leafspine
+	Spines        int     `yaml:"spines"`           // leafspine; dgx with several nodes
+	HostsPerLeaf  int     `yaml:"hosts_per_leaf"`   // leafspine: endpoints per leaf (hosts_per_leaf/gpus_per_node whole nodes; rail_optimized: one NIC of each of hosts_per_leaf nodes)
+	K             int     `yaml:"k"`                // fattree: switch radix, k³/4 hosts
+	Oversub       float64 `yaml:"oversubscription"` // leaf downlinks per uplink (1: none); dgx and leafspine
+	RailOptimized bool    `yaml:"rail_optimized"`   // leafspine with gpus_per_node > 1: NIC i of every node on leaf i
+
+	Fabric        string    `yaml:"fabric"`    // ib | roce | ethernet
+	LinkGbps      float64   `yaml:"link_gbps"` // host and fabric link rate
+	LinkLatency   unit.Time `yaml:"link_latency"`
+	SwitchLatency unit.Time `yaml:"switch_latency"`
+}
+
+// Flow-control modes.
+const (
+	FCNone   = "none"
+	FCCredit = "credit"
+	FCPFC    = "pfc"
+)
+
+// Congestion control.
+const (
+	CCNone  = "none"
+	CCDCQCN = "dcqcn" // planned
+	CCIBCC  = "ibcc"  // planned
+)
+
+// Routing modes.
+const (
+	RouteStatic   = "static"
+	RouteECMP     = "ecmp"
+	RouteAdaptive = "adaptive"
+	RouteSpray    = "spray"
+)
+
+// Network holds the switches' and NICs' behaviour.
+type Network struct {
+	MTU         unit.Bytes `yaml:"mtu"`          // payload bytes per packet
+	Buffer      unit.Bytes `yaml:"buffer"`       // per switch port
+	FlowControl string     `yaml:"flow_control"` // none | credit | pfc
+	Routing     string     `yaml:"routing"`      // static | ecmp | adaptive | spray
+	CC          string     `yaml:"cc"`           // none (dcqcn, ibcc: planned)
+	PFC         PFC        `yaml:"pfc"`
+	RTO         unit.Time  `yaml:"rto"`       // go-back-N retransmission timeout
+	AckEvery    int        `yaml:"ack_every"` // receiver coalesces this many packets per ACK
+}
+
+// PFC holds the per-ingress-port pause thresholds. Zero values are derived from the buffer and the link.
+type PFC struct {
+	XOff     unit.Bytes `yaml:"xoff"`
+	XOn      unit.Bytes `yaml:"xon"`
+	Headroom unit.Bytes `yaml:"headroom"`
+}
+
+// Traffic patterns.
+const (
+	PatternFlows       = "flows"
+	PatternIncast      = "incast"
+	PatternPermutation = "permutation"
+	PatternAllToAll    = "alltoall"
+)
+
+// Traffic says who sends what to whom.
+type Traffic struct {
+	Pattern  string     `yaml:"pattern"`  // flows | incast | permutation | alltoall
+	Senders  int        `yaml:"senders"`  // incast: endpoints 0..senders-1
+	Receiver int        `yaml:"receiver"` // incast: -1 (default) is the endpoint after the senders
+	Bytes    unit.Bytes `yaml:"bytes"`    // per flow; the default for a flow that omits bytes
+	Start    unit.Time  `yaml:"start"`
+	Flows    []Flow     `yaml:"flows"` // pattern flows
+}
+
+// Flow is one explicit transfer.
+type Flow struct {
+	Src   int        `yaml:"src"`
+	Dst   int        `yaml:"dst"`
+	Bytes unit.Bytes `yaml:"bytes"` // Parse fills in traffic.bytes when omitted
+	Start unit.Time  `yaml:"start"`
+}
+
+// Fidelities.
+const (
+	Packet    = "packet" // every packet is simulated
+	FlowLevel = "flow"   // planned: flows share links by max-min fairness
+)
+
+// Sim picks the model and what it records.
+type Sim struct {
+	Fidelity       string    `yaml:"fidelity"`        // packet (flow: planned)
+	SampleInterval unit.Time `yaml:"sample_interval"` // time-series period; 0 picks about 200 samples
+}
+
+// Limits on sizes, so that no input can make a run hang or exhaust memory.
+const (
+	MaxEndpoints       = 65536             // any topology
+	MaxPacketEndpoints = 8192              // packet-level runs
+	MaxFlows           = 1 << 20           // flows in one run
+	MaxFlowBytes       = unit.TiB          // one flow
+	MaxTotalPackets    = 200_000_000       // sum of bytes / mtu over all flows, packet level
+	MaxUntil           = 100 * unit.Second // simulated time
+	MinMTU             = 256
+	MaxMTU             = 9216
+	MaxLinkGbps        = 100_000
+	MaxLatency         = unit.Second // link and switch latency, and rto
+	MaxBuffer          = unit.GiB    // per switch port
+	MaxAckEvery        = 1024        // packets per ACK
+	MaxGPUsPerNode     = 16          // dgx and leafspine nodes
+	MaxSourceBytes     = 8 << 20     // one scenario file
+	MinRTO             = unit.Microsecond
+	MinSampleInterval  = unit.Microsecond
+)
+
+// Default returns the scenario every YAML document is laid over: a 9-host
+// 400G RoCE star with PFC and ECMP, 4096-byte MTU and 2 MiB port buffers.
+func Default() Scenario {
+	return Scenario{
+		Name: "unnamed",
+		Seed: 1,
+		Topology: Topology{
+			Kind: Star, Hosts: 9, GPUsPerNode: 0, Oversub: 1,
+			Fabric: RoCE, LinkGbps: 400, LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond,
+		},
+		Network: Network{
+			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
+			RTO: 100 * unit.Microsecond, AckEvery: 16,
+		},
+		Traffic: Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},
+		Sim:     Sim{Fidelity: Packet},
+	}
+}

@@ -1,0 +1,188 @@
+package scenario
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// step is one element of a --set key path: a key, and a list index or -1.
+type step struct {
+	key   string
+	index int
+}
+
+// applySet applies one "key.path=value" to the mapping root, creating keys
+// that are missing, and records the nodes it placed in origin.
+func applySet(root *yaml.Node, set string, origin map[*yaml.Node]string) error {
+	set = strings.TrimSpace(set)
+	from := "--set " + set
+	fail := func(format string, args ...any) error {
+		return &Error{Source: from, Msg: fmt.Sprintf(format, args...)}
+	}
+	path, text, ok := strings.Cut(set, "=")
+	path = strings.TrimSpace(path)
+	if !ok || path == "" {
+		return fail("expected key.path=value, e.g. --set topology.hosts=17")
+	}
+	steps, err := parseSetPath(path)
+	if err != nil {
+		return fail("%s", err)
+	}
+	value, err := parseSetValue(text)
+	if err != nil {
+		return fail("%s", err)
+	}
+	origin[value] = from
+
+	// Walk the key path through the node tree; parent holds the slot to fill.
+	n := root
+	for i, st := range steps {
+		last := i == len(steps)-1
+		where := joinSteps(steps[:i+1])
+		if n.Kind != yaml.MappingNode {
+			return fail("%s is not a mapping (line %d); set its keys in the file", joinSteps(steps[:i]), n.Line)
+		}
+		slot := -1
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if k := n.Content[j]; k.Kind == yaml.ScalarNode && k.Value == st.key {
+				slot = j + 1
+				break
+			}
+		}
+		if slot < 0 {
+			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: st.key}
+			var child *yaml.Node
+			switch {
+			case st.index >= 0:
+				child = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+			case last:
+				child = value
+			default:
+				child = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			}
+			origin[k], origin[child] = from, from
+			n.Content = append(n.Content, k, child)
+			slot = len(n.Content) - 1
+		}
+		if st.index < 0 {
+			if last {
+				n.Content[slot] = value
+				return nil
+			}
+			if n.Content[slot].Kind == yaml.AliasNode {
+				return fail("%s is an alias (*%s); set its keys in the file", where, n.Content[slot].Value)
+			}
+			n = n.Content[slot]
+			continue
+		}
+		seq := n.Content[slot]
+		name := joinSteps(append(steps[:i:i], step{st.key, -1}))
+		if seq.Kind == yaml.AliasNode {
+			return fail("%s is an alias (*%s); set its items in the file", name, seq.Value)
+		}
+		if seq.Kind != yaml.SequenceNode {
+			return fail("%s is not a list (line %d)", name, seq.Line)
+		}
+		switch {
+		case st.index > len(seq.Content) && len(seq.Content) == 0:
+			return fail("%s has no items; use %s[0] to add one", name, name)
+		case st.index > len(seq.Content):
+			return fail("%s has %d items, [0] to [%d]; use %s[%d] to add one", name, len(seq.Content), len(seq.Content)-1, name, len(seq.Content))
+		case st.index == len(seq.Content):
+			item := value
+			if !last {
+				item = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+				origin[item] = from
+			}
+			seq.Content = append(seq.Content, item)
+		case last:
+			seq.Content[st.index] = value
+		}
+		if last {
+			return nil
+		}
+		n = seq.Content[st.index]
+		if n.Kind == yaml.AliasNode {
+			return fail("%s is an alias (*%s); set its keys in the file", where, n.Value)
+		}
+	}
+	return nil
+}
+
+// parseSetPath splits "traffic.flows[3].bytes" into steps, checking each key
+// against the Scenario struct so that a typo is reported with the keys that
+// would work.
+func parseSetPath(path string) ([]step, error) {
+	t := reflect.TypeFor[Scenario]()
+	var steps []step
+	for part := range strings.SplitSeq(path, ".") {
+		st := step{key: part, index: -1}
+		if k, idx, ok := strings.Cut(part, "["); ok {
+			n, err := strconv.Atoi(strings.TrimSuffix(idx, "]"))
+			if !strings.HasSuffix(idx, "]") || err != nil || n < 0 || n > MaxFlows {
+				return nil, fmt.Errorf("%q is not a key or a list item such as flows[3]", part)
+			}
+			st = step{key: k, index: n}
+		}
+		switch t.Kind() {
+		case reflect.Struct:
+		case reflect.Slice:
+			return nil, fmt.Errorf("%s is a list; name an item, e.g. %s[0].%s", joinSteps(steps), joinSteps(steps), part)
+		default:
+			return nil, fmt.Errorf("%s has no keys below it", joinSteps(steps))
+		}
+		f, ok := fieldByKey(t, st.key)
+		if !ok {
+			return nil, fmt.Errorf("unknown key; %s takes %s", owner(joinSteps(steps)), keysOf(t))
+		}
+		t = f.Type
+		if st.index >= 0 {
+			if t.Kind() != reflect.Slice {
+				return nil, fmt.Errorf("%s is not a list", joinSteps(append(steps, step{st.key, -1})))
+			}
+			t = t.Elem()
+		}
+		steps = append(steps, st)
+	}
+	return steps, nil
+}
+
+func fieldByKey(t reflect.Type, key string) (reflect.StructField, bool) {
+	for _, f := range fieldsOf(t) {
+		if f.key == key {
+			return t.Field(f.index), true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+func joinSteps(steps []step) string {
+	var b strings.Builder
+	for i, st := range steps {
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(st.key)
+		if st.index >= 0 {
+			b.WriteString("[" + strconv.Itoa(st.index) + "]")
+		}
+	}
+	return b.String()
+}
+
+// parseSetValue reads a --set value as YAML: "17" is a number, "spray" a
+// string, "[{src: 0, dst: 1}]" a list, "" no value.
+func parseSetValue(text string) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
+		return nil, fmt.Errorf("the value is not YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+	}
+	if len(doc.Content) != 1 {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}, nil
+	}
+	return doc.Content[0], nil
+}

@@ -1,0 +1,701 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"fabriclab/sim/link"
+	"fabriclab/sim/unit"
+)
+
+// Validate reports every problem with s, or nil. Parse validates already;
+// call Validate on a scenario built or changed in Go.
+func (s *Scenario) Validate() error {
+	c := checker{s: s}
+	c.run()
+	return c.errs.err()
+}
+
+// Endpoints is the number of traffic endpoints: hosts, or GPUs in dgx and
+// multi-GPU leafspine topologies. It is meaningful after Validate.
+func (s *Scenario) Endpoints() int {
+	t := &s.Topology
+	switch t.Kind {
+	case Star:
+		return t.Hosts
+	case DGX:
+		return t.Nodes * t.GPUsPerNode
+	case LeafSpine:
+		return t.Leaves * t.HostsPerLeaf
+	case FatTree:
+		return t.K * t.K * t.K / 4
+	}
+	return 0
+}
+
+// Wire is the link kind and rate of the fabric (host and switch links). It
+// panics on a fabric Validate rejects.
+func (s *Scenario) Wire() (link.Kind, unit.Rate) {
+	var k link.Kind
+	switch s.Topology.Fabric {
+	case IB:
+		k = link.IB
+	case RoCE:
+		k = link.RoCE
+	case Ethernet:
+		k = link.Ethernet
+	default:
+		panic(fmt.Sprintf("scenario: unknown fabric %q", s.Topology.Fabric))
+	}
+	return k, unit.Rate(s.Topology.LinkGbps) * unit.Gbps
+}
+
+// packet is the wire size of a full packet: mtu plus the fabric's headers.
+func (s *Scenario) packet() unit.Bytes {
+	k, _ := s.Wire()
+	return s.Network.MTU + link.Header(k)
+}
+
+// minHeadroom is the buffer that must stay free above xoff: what the link
+// still delivers while a pause frame travels and takes effect — two link
+// latencies and one switch latency at line rate — plus two packets already
+// on the wire.
+func (s *Scenario) minHeadroom() unit.Bytes {
+	_, rate := s.Wire()
+	bytesIn := func(t unit.Time) unit.Bytes { return unit.Bytes(math.Ceil(t.Seconds() * float64(rate) / 8)) }
+	return bytesIn(2*s.Topology.LinkLatency) + 2*s.packet() + bytesIn(s.Topology.SwitchLatency)
+}
+
+// PFCThresholds returns the per-ingress-port pause thresholds: the explicit
+// network.pfc values, or where those are 0 the derived ones — headroom for
+// two link latencies and a switch latency at line rate plus two packets,
+// xoff = buffer − headroom, xon = xoff − 2 packets. It panics on a fabric
+// Validate rejects.
+func (s *Scenario) PFCThresholds() (xoff, xon, headroom unit.Bytes) {
+	p := s.Network.PFC
+	headroom = p.Headroom
+	if headroom == 0 {
+		headroom = s.minHeadroom()
+	}
+	xoff = p.XOff
+	if xoff == 0 {
+		xoff = s.Network.Buffer - headroom
+	}
+	xon = p.XOn
+	if xon == 0 {
+		xon = xoff - 2*s.packet()
+	}
+	return xoff, xon, headroom
+}
+
+// IncastReceiver is the endpoint that receives an incast: traffic.receiver,
+// or with -1 the endpoint after the senders.
+func (s *Scenario) IncastReceiver() int {
+	if s.Traffic.Receiver < 0 {
+		return s.Traffic.Senders
+	}
+	return s.Traffic.Receiver
+}
+
+// fillDefaults sets the defaults that depend on other keys, for keys the
+// document does not have.
+func (s *Scenario) fillDefaults(present func(key string) bool) {
+	t := &s.Topology
+	switch t.Kind {
+	case DGX:
+		if !present("topology.gpus_per_node") {
+			t.GPUsPerNode = 8
+		}
+		if !present("topology.nodes") {
+			t.Nodes = 1
+		}
+		if !present("topology.spines") && t.Nodes > 1 {
+			if u, ok := uplinks(t.Nodes, t.Oversub); ok {
+				t.Spines = u
+			}
+		}
+	case LeafSpine:
+		if !present("topology.gpus_per_node") {
+			t.GPUsPerNode = 1
+		}
+	}
+	if n := s.Endpoints(); !present("traffic.senders") && n >= 2 && s.Traffic.Senders > n-1 {
+		s.Traffic.Senders = n - 1 // the default incast on a small topology
+	}
+	if !present("network.flow_control") {
+		switch t.Fabric {
+		case IB:
+			s.Network.FlowControl = FCCredit
+		case RoCE:
+			s.Network.FlowControl = FCPFC
+		case Ethernet:
+			s.Network.FlowControl = FCNone
+		}
+	}
+	if !present("network.routing") {
+		s.Network.Routing = RouteECMP
+		if t.Fabric == IB {
+			s.Network.Routing = RouteStatic
+		}
+	}
+	if !present("traffic.pattern") && present("traffic.flows") {
+		s.Traffic.Pattern = PatternFlows
+	}
+	for i := range s.Traffic.Flows {
+		if !present(fmt.Sprintf("traffic.flows[%d].bytes", i)) {
+			s.Traffic.Flows[i].Bytes = s.Traffic.Bytes
+		}
+	}
+}
+
+// uplinks is down/oversub when that is a whole number ≥ 1.
+func uplinks(down int, oversub float64) (int, bool) {
+	if !(oversub >= 1) || math.IsInf(oversub, 0) {
+		return 0, false
+	}
+	u := float64(down) / oversub
+	r := math.Round(u)
+	if r < 1 || math.Abs(u-r) > 1e-9*r {
+		return 0, false
+	}
+	return int(r), true
+}
+
+// checker runs the validation rules, locating each problem by key path.
+type checker struct {
+	s      *Scenario
+	source string           // file name for keys the document does not have
+	at     map[string]place // where each key was written; nil for a scenario built in Go
+	errs   errorList
+}
+
+func (c *checker) fail(key, format string, args ...any) {
+	e := &Error{Source: c.source, Key: key, Msg: fmt.Sprintf(format, args...)}
+	if p, ok := c.at[key]; ok {
+		e.Source, e.Line = p.source, p.line
+	}
+	c.errs.add(e)
+}
+
+// text is the value of key as written in the document, or v printed.
+func (c *checker) text(key string, v any) string {
+	if p, ok := c.at[key]; ok && p.text != "" {
+		return p.text
+	}
+	if b, ok := v.(unit.Bytes); ok {
+		return sizeText(b)
+	}
+	return fmt.Sprint(v)
+}
+
+func (c *checker) present(key string) bool {
+	_, ok := c.at[key]
+	return ok
+}
+
+// oneOf checks that v is one of allowed.
+func (c *checker) oneOf(key, v, what string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	c.fail(key, "%q is not %s; use %s", v, what, list(allowed, "or"))
+	return false
+}
+
+// between checks lo ≤ v ≤ hi for a whole-number key; example is a value that works.
+func (c *checker) between(key string, v, lo, hi, example int, what string) bool {
+	switch {
+	case v < lo:
+		c.fail(key, "%s is not allowed: %s must be at least %d (e.g. %s: %d)", c.text(key, v), what, lo, leaf(key), example)
+	case v > hi:
+		c.fail(key, "%s is too many: %s must be at most %d (e.g. %s: %d)", c.text(key, v), what, hi, leaf(key), example)
+	default:
+		return true
+	}
+	return false
+}
+
+// duration checks lo ≤ v ≤ hi for a time key.
+func (c *checker) duration(key string, v, lo, hi unit.Time, example string) bool {
+	switch {
+	case v < 0:
+		c.fail(key, "%s is negative: it must be ≥ 0", c.text(key, v))
+	case v < lo:
+		c.fail(key, "%s is too short: it must be from %s to %s (e.g. %s: %s)", c.text(key, v), lo, hi, leaf(key), example)
+	case v > hi:
+		c.fail(key, "%s is too long: it must be at most %s (e.g. %s: %s)", c.text(key, v), hi, leaf(key), example)
+	default:
+		return true
+	}
+	return false
+}
+
+// leaf is the last key of a path: "hosts" for "topology.hosts".
+func leaf(key string) string { return key[strings.LastIndex(key, ".")+1:] }
+
+func sizeText(b unit.Bytes) string {
+	text, _ := b.MarshalText()
+	return string(text)
+}
+
+// roundUp rounds b up to whole KiB, for suggestions.
+func roundUp(b unit.Bytes) unit.Bytes { return (b + unit.KiB - 1) / unit.KiB * unit.KiB }
+
+// roundDown rounds b down to whole KiB when that stays above 0, for suggestions.
+func roundDown(b unit.Bytes) unit.Bytes {
+	if b < unit.KiB {
+		return b
+	}
+	return b / unit.KiB * unit.KiB
+}
+
+// divisors lists the divisors of n ("1, 2, 4 or 8"), at most a dozen of them.
+func divisors(n int) string {
+	var ds []string
+	for d := 1; d <= n && len(ds) < 12; d++ {
+		if n%d == 0 {
+			ds = append(ds, strconv.Itoa(d))
+		}
+	}
+	return list(ds, "or")
+}
+
+func (c *checker) run() {
+	s := c.s
+	if strings.TrimSpace(s.Name) == "" {
+		c.fail("name", "must not be empty (e.g. name: my-incast)")
+	}
+	endpoints, topoOK := c.topology()
+	linkOK := c.link()
+	netOK := c.network(linkOK)
+	packet := s.Sim.Fidelity == Packet
+	if topoOK && packet && endpoints > MaxPacketEndpoints {
+		c.fail(sizeKey(s), "%s gives %d endpoints; packet-level runs (sim.fidelity: packet) allow at most %d", shape(s), endpoints, MaxPacketEndpoints)
+		topoOK = false
+	}
+	c.traffic(endpoints, topoOK, netOK && packet)
+	if s.Until < 0 {
+		c.fail("until", "%s is negative: it must be ≥ 0 (0 runs until every flow finishes)", c.text("until", s.Until))
+	} else if s.Until > MaxUntil {
+		c.fail("until", "%s is too long: at most %s (0 runs until every flow finishes)", c.text("until", s.Until), MaxUntil)
+	}
+	switch s.Sim.Fidelity {
+	case Packet:
+	case FlowLevel:
+		c.fail("sim.fidelity", "flow is not implemented yet; use fidelity: packet")
+	default:
+		c.oneOf("sim.fidelity", s.Sim.Fidelity, "a fidelity", Packet, FlowLevel)
+	}
+	if si := s.Sim.SampleInterval; si != 0 {
+		c.duration("sim.sample_interval", si, MinSampleInterval, MaxUntil, "10us")
+	}
+}
+
+// sizeKey is the key that sets the endpoint count of s's topology.
+func sizeKey(s *Scenario) string {
+	switch s.Topology.Kind {
+	case DGX:
+		return "topology.nodes"
+	case LeafSpine:
+		return "topology.hosts_per_leaf"
+	case FatTree:
+		return "topology.k"
+	}
+	return "topology.hosts"
+}
+
+// shape says how the endpoint count comes about.
+func shape(s *Scenario) string {
+	t := &s.Topology
+	switch t.Kind {
+	case DGX:
+		return fmt.Sprintf("%d nodes × %d GPUs", t.Nodes, t.GPUsPerNode)
+	case LeafSpine:
+		return fmt.Sprintf("%d leaves × %d hosts_per_leaf", t.Leaves, t.HostsPerLeaf)
+	case FatTree:
+		return fmt.Sprintf("a k=%d fat tree", t.K)
+	}
+	return fmt.Sprintf("a star of %d hosts", t.Hosts)
+}
+
+// topology checks the shape and returns the endpoint count.
+func (c *checker) topology() (int, bool) {
+	t := &c.s.Topology
+	if !c.oneOf("topology.kind", t.Kind, "a topology kind", Star, DGX, LeafSpine, FatTree) {
+		return 0, false
+	}
+	ok := true
+	if (t.Kind == DGX || t.Kind == LeafSpine) && (!(t.Oversub >= 1) || math.IsInf(t.Oversub, 0)) {
+		c.fail("topology.oversubscription", "%s is not allowed: it must be ≥ 1 (1: no oversubscription)", c.text("topology.oversubscription", t.Oversub))
+		ok = false
+	}
+	switch t.Kind {
+	case Star:
+		switch {
+		case t.Hosts < 2:
+			c.fail("topology.hosts", "%s is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)", c.text("topology.hosts", t.Hosts))
+			return 0, false
+		case t.Hosts > MaxEndpoints:
+			c.fail("topology.hosts", "%s is too many: at most %d endpoints (e.g. hosts: 1024)", c.text("topology.hosts", t.Hosts), MaxEndpoints)
+			return 0, false
+		}
+		return t.Hosts, ok
+	case DGX:
+		return c.dgx(ok)
+	case LeafSpine:
+		return c.leafSpine(ok)
+	}
+	return c.fatTree()
+}
+
+func (c *checker) dgx(ok bool) (int, bool) {
+	t := &c.s.Topology
+	ok = c.between("topology.nodes", t.Nodes, 1, MaxEndpoints, 4, "nodes") && ok
+	ok = c.between("topology.gpus_per_node", t.GPUsPerNode, 1, MaxGPUsPerNode, 8, "gpus_per_node") && ok
+	if !ok {
+		return 0, false
+	}
+	n := t.Nodes * t.GPUsPerNode
+	switch {
+	case n < 2:
+		c.fail("topology.gpus_per_node", "1 node with 1 GPU has nobody to talk to: use at least 2 GPUs in all (e.g. gpus_per_node: 8)")
+		return 0, false
+	case n > MaxEndpoints:
+		c.fail("topology.nodes", "%s gives %d endpoints; at most %d are allowed", shape(c.s), n, MaxEndpoints)
+		return 0, false
+	}
+	if t.Nodes > 1 && !c.spines(t.GPUsPerNode, t.Nodes, "nodes") {
+		return 0, false
+	}
+	return n, true
+}
+
+// spines checks the spine layer above leaves with down downlinks each.
+func (c *checker) spines(leaves, down int, downName string) bool {
+	t := &c.s.Topology
+	u, ok := uplinks(down, t.Oversub)
+	if !ok {
+		c.fail("topology.oversubscription", "%s does not give a whole number of uplinks per leaf for %d %s: use %s",
+			c.text("topology.oversubscription", t.Oversub), down, downName, divisors(down))
+		return false
+	}
+	if t.Spines < 1 {
+		if c.present("topology.spines") {
+			c.fail("topology.spines", "%s is not allowed: leaves need spines to join them (e.g. spines: %d)", c.text("topology.spines", t.Spines), u)
+		} else {
+			c.fail("topology.spines", "not set: %d leaves need spines to join them (e.g. spines: %d)", leaves, u)
+		}
+		return false
+	}
+	if u%t.Spines != 0 {
+		c.fail("topology.spines", "%s does not divide the %d uplinks of each leaf evenly: use %s", c.text("topology.spines", t.Spines), u, divisors(u))
+		return false
+	}
+	return true
+}
+
+func (c *checker) leafSpine(ok bool) (int, bool) {
+	t := &c.s.Topology
+	ok = c.between("topology.leaves", t.Leaves, 1, MaxEndpoints, 8, "leaves") && ok
+	ok = c.between("topology.hosts_per_leaf", t.HostsPerLeaf, 1, MaxEndpoints, 16, "hosts_per_leaf") && ok
+	ok = c.between("topology.gpus_per_node", t.GPUsPerNode, 1, MaxGPUsPerNode, 8, "gpus_per_node") && ok
+	if t.Spines < 0 {
+		c.fail("topology.spines", "%s is negative: it must be ≥ 0", c.text("topology.spines", t.Spines))
+		ok = false
+	}
+	if !ok {
+		return 0, false
+	}
+	g := t.GPUsPerNode
+	switch {
+	case t.RailOptimized && g == 1:
+		c.fail("topology.rail_optimized", "true needs nodes with several GPUs (e.g. gpus_per_node: 8)")
+		return 0, false
+	case t.RailOptimized && t.Leaves != g:
+		c.fail("topology.leaves", "%s is not allowed with rail_optimized: there is one leaf per GPU of a node (leaves: %d)", c.text("topology.leaves", t.Leaves), g)
+		return 0, false
+	case !t.RailOptimized && t.HostsPerLeaf%g != 0:
+		c.fail("topology.hosts_per_leaf", "%s does not hold whole nodes of %d GPUs: use a multiple of %d (e.g. hosts_per_leaf: %d), or rail_optimized: true",
+			c.text("topology.hosts_per_leaf", t.HostsPerLeaf), g, g, max(g, t.HostsPerLeaf/g*g))
+		return 0, false
+	}
+	n := t.Leaves * t.HostsPerLeaf
+	switch {
+	case n < 2:
+		c.fail("topology.hosts_per_leaf", "1 leaf with 1 host has nobody to talk to: use at least 2 hosts in all (e.g. hosts_per_leaf: 16)")
+		return 0, false
+	case n > MaxEndpoints:
+		c.fail("topology.hosts_per_leaf", "%s gives %d endpoints; at most %d are allowed", shape(c.s), n, MaxEndpoints)
+		return 0, false
+	}
+	if (t.Leaves > 1 || t.Spines > 0) && !c.spines(t.Leaves, t.HostsPerLeaf, "hosts_per_leaf") {
+		return 0, false
+	}
+	return n, true
+}
+
+func (c *checker) fatTree() (int, bool) {
+	t := &c.s.Topology
+	ok := true
+	if t.K < 4 || t.K > 64 || t.K%2 != 0 {
+		c.fail("topology.k", "%s is not allowed: k must be even, from 4 to 64 (k³/4 hosts; e.g. k: 8 for 128 hosts)", c.text("topology.k", t.K))
+		ok = false
+	}
+	if t.Oversub != 1 {
+		c.fail("topology.oversubscription", "%s is not allowed: a fat tree has full bisection bandwidth; use oversubscription: 1, or a leafspine", c.text("topology.oversubscription", t.Oversub))
+		ok = false
+	}
+	if !ok {
+		return 0, false
+	}
+	return c.s.Endpoints(), true
+}
+
+// link checks the fabric, link rate and latencies.
+func (c *checker) link() bool {
+	t := &c.s.Topology
+	ok := c.oneOf("topology.fabric", t.Fabric, "a fabric", IB, RoCE, Ethernet)
+	if !(t.LinkGbps > 0) || t.LinkGbps > MaxLinkGbps || math.IsInf(t.LinkGbps, 0) {
+		c.fail("topology.link_gbps", "%s is not allowed: the link rate must be above 0 and at most %d Gb/s (e.g. link_gbps: 400)", c.text("topology.link_gbps", t.LinkGbps), MaxLinkGbps)
+		ok = false
+	}
+	ok = c.duration("topology.link_latency", t.LinkLatency, 0, MaxLatency, "1us") && ok
+	ok = c.duration("topology.switch_latency", t.SwitchLatency, 0, MaxLatency, "300ns") && ok
+	return ok
+}
+
+// network checks the switch and NIC settings; linkOK says whether fabric,
+// rate and latencies are usable for derived sizes.
+func (c *checker) network(linkOK bool) bool {
+	s := c.s
+	n := &s.Network
+	ok := true
+	if n.MTU < MinMTU || n.MTU > MaxMTU {
+		c.fail("network.mtu", "%s is not allowed: mtu must be from %d to %d bytes (e.g. mtu: 4096)", c.text("network.mtu", n.MTU), MinMTU, MaxMTU)
+		ok = false
+	}
+	bufferOK := ok && linkOK
+	switch {
+	case n.Buffer < 0:
+		c.fail("network.buffer", "%s is negative: it must be ≥ 0", c.text("network.buffer", n.Buffer))
+		ok, bufferOK = false, false
+	case n.Buffer > MaxBuffer:
+		c.fail("network.buffer", "%s is too large: at most %s per port", c.text("network.buffer", n.Buffer), MaxBuffer)
+		ok, bufferOK = false, false
+	case bufferOK && n.Buffer < 2*s.packet():
+		c.fail("network.buffer", "%s is too small: a port must hold 2 packets of %d bytes (e.g. buffer: %s)", c.text("network.buffer", n.Buffer), s.packet(), sizeText(roundUp(2*s.packet())))
+		ok, bufferOK = false, false
+	}
+	fcOK := c.oneOf("network.flow_control", n.FlowControl, "a flow control", FCNone, FCCredit, FCPFC)
+	fabric := s.Topology.Fabric
+	switch {
+	case !fcOK:
+		ok = false
+	case n.FlowControl == FCCredit && (fabric == RoCE || fabric == Ethernet):
+		c.fail("network.flow_control", "credit is InfiniBand's flow control; on fabric %s use pfc (lossless) or none (lossy)", fabric)
+		ok = false
+	case n.FlowControl == FCPFC && fabric == IB:
+		c.fail("network.flow_control", "pfc is for Ethernet fabrics (roce, ethernet); on fabric ib use credit")
+		ok = false
+	case n.FlowControl == FCPFC && bufferOK:
+		ok = c.pfc() && ok
+	}
+	ok = c.oneOf("network.routing", n.Routing, "a routing mode", RouteStatic, RouteECMP, RouteAdaptive, RouteSpray) && ok
+	switch n.CC {
+	case CCNone:
+	case CCDCQCN, CCIBCC:
+		c.fail("network.cc", "%s is not implemented yet; use cc: none", n.CC)
+		ok = false
+	default:
+		c.fail("network.cc", "%q is not a congestion control; use none (dcqcn and ibcc are planned)", n.CC)
+		ok = false
+	}
+	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
+	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
+	return ok
+}
+
+// pfc checks the pause thresholds against the buffer, mtu and link.
+func (c *checker) pfc() bool {
+	s := c.s
+	p := s.Network.PFC
+	for _, v := range []struct {
+		key string
+		b   unit.Bytes
+	}{{"network.pfc.xoff", p.XOff}, {"network.pfc.xon", p.XOn}, {"network.pfc.headroom", p.Headroom}} {
+		if v.b < 0 {
+			c.fail(v.key, "%s is negative: it must be > 0, or 0 to derive it", c.text(v.key, v.b))
+			return false
+		}
+	}
+	pkt, buffer, minHead := s.packet(), s.Network.Buffer, s.minHeadroom()
+	_, rate := s.Wire()
+	why := fmt.Sprintf("2 × %s link latency and %s switch latency at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
+	if p.Headroom != 0 && p.Headroom < minHead {
+		c.fail("network.pfc.headroom", "%s is too small: after xoff the link still delivers %d bytes (%s); use headroom: %s or more",
+			c.text("network.pfc.headroom", p.Headroom), minHead, why, sizeText(roundUp(minHead)))
+		return false
+	}
+	xoff, xon, head := s.PFCThresholds()
+	switch {
+	case p.XOff == 0 && xon <= 0:
+		if most := buffer - 2*pkt - 1; p.Headroom != 0 && most >= minHead {
+			c.fail("network.pfc.headroom", "%s leaves no room for xoff and xon in the %s buffer; use headroom: %s or less",
+				c.text("network.pfc.headroom", p.Headroom), sizeText(buffer), sizeText(max(minHead, roundDown(most))))
+		} else {
+			c.fail("network.buffer", "%s is too small for PFC: the headroom alone is %d bytes (%s); use buffer: %s or more, or flow_control: none",
+				c.text("network.buffer", buffer), minHead, why, sizeText(roundUp(minHead+2*pkt+1)))
+		}
+		return false
+	case xoff+head > buffer:
+		c.fail("network.pfc.xoff", "%s plus %d bytes of headroom is more than the %s buffer; use xoff: %s or less",
+			c.text("network.pfc.xoff", p.XOff), head, sizeText(buffer), sizeText(roundDown(buffer-head)))
+		return false
+	case xon <= 0:
+		c.fail("network.pfc.xoff", "%s leaves no room for xon 2 packets below it; use xoff: %s or more", c.text("network.pfc.xoff", p.XOff), sizeText(2*pkt+1))
+		return false
+	case xon >= xoff:
+		c.fail("network.pfc.xon", "%s must be below xoff (%s) (e.g. xon: %s)", c.text("network.pfc.xon", p.XOn), sizeText(xoff), sizeText(max(1, xoff-2*pkt)))
+		return false
+	}
+	return true
+}
+
+// traffic checks the pattern against the endpoint count. topoOK says
+// whether endpoints is known; countPackets whether the packet limit applies.
+func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
+	s := c.s
+	tr := &s.Traffic
+	patternOK := c.oneOf("traffic.pattern", tr.Pattern, "a traffic pattern", PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll)
+	bytesOK := c.flowBytes("traffic.bytes", tr.Bytes)
+	c.start("traffic.start", tr.Start)
+	if !patternOK || !topoOK {
+		return
+	}
+	flows, perFlow := 0, tr.Bytes
+	switch tr.Pattern {
+	case PatternIncast:
+		if !c.incast(endpoints) {
+			return
+		}
+		flows = tr.Senders
+	case PatternPermutation:
+		flows = endpoints
+	case PatternAllToAll:
+		if endpoints > 1024 { // endpoints × (endpoints − 1) ≤ MaxFlows
+			c.fail(sizeKey(s), "%s gives %d endpoints; pattern alltoall is then %d flows, more than the %d allowed (alltoall takes at most 1024 endpoints)",
+				shape(s), endpoints, endpoints*(endpoints-1), MaxFlows)
+			return
+		}
+		flows = endpoints * (endpoints - 1)
+	case PatternFlows:
+		if !c.flows(endpoints) || !countPackets {
+			return
+		}
+		var packets int64
+		for _, f := range tr.Flows {
+			packets += int64((f.Bytes + s.Network.MTU - 1) / s.Network.MTU)
+		}
+		if packets > MaxTotalPackets {
+			c.fail("traffic.flows", "%d flows come to %d packets of %s; packet-level runs allow at most %d (send fewer bytes, or raise mtu)",
+				len(tr.Flows), packets, sizeText(s.Network.MTU), MaxTotalPackets)
+		}
+		return
+	}
+	if !bytesOK || !countPackets {
+		return
+	}
+	perFlowPackets := int64((perFlow + s.Network.MTU - 1) / s.Network.MTU)
+	if packets := int64(flows) * perFlowPackets; packets > MaxTotalPackets {
+		fits := unit.Bytes(MaxTotalPackets/int64(flows)) * s.Network.MTU // per flow
+		if fits >= unit.MiB {
+			fits = fits / unit.MiB * unit.MiB
+		}
+		c.fail("traffic.bytes", "%s for each of %d flows comes to %d packets of %s; packet-level runs allow at most %d (e.g. bytes: %s)",
+			c.text("traffic.bytes", perFlow), flows, packets, sizeText(s.Network.MTU), MaxTotalPackets, sizeText(fits))
+	}
+}
+
+func (c *checker) flowBytes(key string, b unit.Bytes) bool {
+	switch {
+	case b <= 0:
+		c.fail(key, "%s is not allowed: a flow needs at least 1 byte (e.g. bytes: 64MiB)", c.text(key, b))
+	case b > MaxFlowBytes:
+		c.fail(key, "%s is too large: a flow has at most %s (e.g. bytes: 64MiB)", c.text(key, b), MaxFlowBytes)
+	default:
+		return true
+	}
+	return false
+}
+
+func (c *checker) start(key string, t unit.Time) bool {
+	return c.duration(key, t, 0, MaxUntil, "0")
+}
+
+func (c *checker) incast(endpoints int) bool {
+	tr := &c.s.Traffic
+	if !c.between("traffic.senders", tr.Senders, 1, endpoints-1, endpoints-1, "with "+strconv.Itoa(endpoints)+" endpoints, senders") {
+		return false
+	}
+	r, last := tr.Receiver, endpoints-1
+	switch {
+	case r < -1 || r > last:
+		c.fail("traffic.receiver", "%s is not an endpoint: use -1 (the endpoint after the senders) or 0 to %d", c.text("traffic.receiver", r), last)
+		return false
+	case r >= 0 && r < tr.Senders:
+		free := strconv.Itoa(tr.Senders)
+		if tr.Senders < last {
+			free = fmt.Sprintf("one of %d to %d", tr.Senders, last)
+		}
+		c.fail("traffic.receiver", "%s is one of the senders (endpoints 0 to %d); use receiver: -1 (endpoint %d) or %s",
+			c.text("traffic.receiver", r), tr.Senders-1, tr.Senders, free)
+		return false
+	}
+	return true
+}
+
+func (c *checker) flows(endpoints int) bool {
+	tr := &c.s.Traffic
+	if len(tr.Flows) == 0 {
+		c.fail("traffic.flows", "pattern flows needs a list of flows, e.g. flows: [{src: 0, dst: 1, bytes: 1MiB}]")
+		return false
+	}
+	if len(tr.Flows) > MaxFlows {
+		c.fail("traffic.flows", "%d flows are too many: at most %d", len(tr.Flows), MaxFlows)
+		return false
+	}
+	ok := true
+	for i, f := range tr.Flows {
+		key := fmt.Sprintf("traffic.flows[%d]", i)
+		for _, e := range []struct {
+			name string
+			v    int
+		}{{"src", f.Src}, {"dst", f.Dst}} {
+			if e.v < 0 || e.v >= endpoints {
+				c.fail(key+"."+e.name, "%s is not an endpoint: there are %d, numbered 0 to %d", c.text(key+"."+e.name, e.v), endpoints, endpoints-1)
+				ok = false
+			}
+		}
+		if f.Src == f.Dst {
+			c.fail(key, "src and dst are both %d; a flow needs two different endpoints", f.Src)
+			ok = false
+		}
+		switch {
+		case f.Bytes <= 0:
+			c.fail(key+".bytes", "%s is not allowed: a flow needs at least 1 byte (omit bytes to use traffic.bytes, %s)", c.text(key+".bytes", f.Bytes), sizeText(tr.Bytes))
+			ok = false
+		case f.Bytes > MaxFlowBytes:
+			c.fail(key+".bytes", "%s is too large: a flow has at most %s", c.text(key+".bytes", f.Bytes), MaxFlowBytes)
+			ok = false
+		}
+		ok = c.start(key+".start", f.Start) && ok
+		if len(c.errs) > maxErrors {
+			return false
+		}
+	}
+	return ok
+}

@@ -1,0 +1,64 @@
+package unit
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// MarshalText prints t as String does ("1.5us", "never") when that reads back
+// exactly, and in whole picoseconds ("1234567890123ps") otherwise. Every t with
+// |t| ≤ MaxInt64/2, and Never, reads back with UnmarshalText.
+func (t Time) MarshalText() ([]byte, error) {
+	s := t.String()
+	if t != Never {
+		if back, err := ParseTime(s); err != nil || back != t {
+			s = strconv.FormatInt(int64(t), 10) + "ps"
+		}
+	}
+	return []byte(s), nil
+}
+
+// UnmarshalText reads a duration as ParseTime does, or "never". Negative
+// times are rejected.
+func (t *Time) UnmarshalText(text []byte) error {
+	s := strings.TrimSpace(string(text))
+	if s == "never" {
+		*t = Never
+		return nil
+	}
+	v, err := ParseTime(s)
+	if err != nil {
+		return err
+	}
+	if v < 0 {
+		return fmt.Errorf("time %q is negative: it must be ≥ 0", s)
+	}
+	*t = v
+	return nil
+}
+
+// MarshalText prints b as String does ("64MiB", "2MB") when that reads back
+// exactly, and in bytes ("1234567B") otherwise. Every b with |b| ≤ MaxInt64/2
+// reads back with UnmarshalText.
+func (b Bytes) MarshalText() ([]byte, error) {
+	s := b.String()
+	if back, err := ParseBytes(s); err != nil || back != b {
+		s = strconv.FormatInt(int64(b), 10) + "B"
+	}
+	return []byte(s), nil
+}
+
+// UnmarshalText reads a size as ParseBytes does. Negative sizes are rejected.
+func (b *Bytes) UnmarshalText(text []byte) error {
+	s := strings.TrimSpace(string(text))
+	v, err := ParseBytes(s)
+	if err != nil {
+		return err
+	}
+	if v < 0 {
+		return fmt.Errorf("size %q is negative: it must be ≥ 0", s)
+	}
+	*b = v
+	return nil
+}
