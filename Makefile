@@ -1,0 +1,42 @@
+# fabriclab — see README.md. Everything here needs only Go (and make).
+
+GO        ?= go
+GOROOT    := $(shell $(GO) env GOROOT)
+WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
+
+.PHONY: run test test-native test-wasm bench fuzz
+
+# The main job, for now: run the incast scenario and print its summary.
+run:
+	$(GO) run ./cmd/fabriclab run incast
+
+# Everything CI checks: vet, all tests natively, and the simulation's tests in
+# WebAssembly under Node (skipped with a message where node is missing).
+test: test-native test-wasm
+
+test-native:
+	$(GO) vet ./...
+	$(GO) test ./...
+
+test-wasm:
+	@if command -v node >/dev/null 2>&1; then \
+		echo "GOOS=js GOARCH=wasm go test ./sim/... (under Node)"; \
+		GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./sim/...; \
+	elif [ -n "$$CI" ]; then \
+		echo "CI=true but node is missing: the WebAssembly tests must run in CI"; exit 1; \
+	else \
+		echo "skipping the WebAssembly tests: node is not installed"; \
+	fi
+
+bench:
+	$(GO) run ./cmd/fabriclab bench
+	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
+
+# A short run of every fuzz target.
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzSet$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./sim/unit -run '^$$' -fuzz '^FuzzParseTime$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./sim/unit -run '^$$' -fuzz '^FuzzParseBytes$$' -fuzztime $(FUZZTIME)

@@ -1,0 +1,116 @@
+package topo
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/link"
+	"fabriclab/sim/scenario"
+)
+
+func build(t *testing.T, yaml string) *Topology {
+	t.Helper()
+	sc, err := scenario.Parse([]byte(yaml), t.Name())
+	require.NoError(t, err)
+	return Build(&sc)
+}
+
+func count(tp *Topology, r Role) int {
+	n := 0
+	for _, nd := range tp.Nodes {
+		if nd.Role == r {
+			n++
+		}
+	}
+	return n
+}
+
+func TestShapes(t *testing.T) {
+	for _, tc := range []struct {
+		name, yaml                  string
+		endpoints, switches, cables int
+	}{
+		{"star", "topology: {kind: star, hosts: 9}", 9, 1, 9},
+		{"one dgx", "topology: {kind: dgx}", 8, 1, 16}, // 8 NVLink + 8 PCIe
+		{"4 dgx", "topology: {kind: dgx, nodes: 4}", 32, 4 + 8 + 4, 4*16 + 32 + 8*4},
+		{"leafspine", "topology: {kind: leafspine, leaves: 8, hosts_per_leaf: 8, spines: 8}", 64, 16, 64 + 64},
+		{"leafspine 2:1", "topology: {kind: leafspine, leaves: 4, hosts_per_leaf: 8, spines: 2, oversubscription: 2}", 32, 6, 32 + 4*4},
+		{"fattree k=4", "topology: {kind: fattree, k: 4}", 16, 20, 16 + 16 + 16},
+		{"fattree k=16", "topology: {kind: fattree, k: 16}", 1024, 320, 3 * 1024},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tp := build(t, tc.yaml)
+			assert.Len(t, tp.Endpoints, tc.endpoints)
+			sw := 0
+			for _, nd := range tp.Nodes {
+				if nd.Role.IsSwitch() {
+					sw++
+				}
+			}
+			assert.Equal(t, tc.switches, sw, "switches")
+			assert.Len(t, tp.Links, 2*tc.cables, "two directed links per cable")
+			for _, l := range tp.Links {
+				r := tp.Links[l.Reverse]
+				require.Equal(t, l.From, r.To)
+				require.Equal(t, l.To, r.From)
+				require.Equal(t, l.ID, r.Reverse)
+			}
+		})
+	}
+}
+
+func TestDGXLinks(t *testing.T) {
+	tp := build(t, "topology: {kind: dgx, nodes: 2}")
+	gpu := tp.Nodes[tp.Endpoints[9]]
+	assert.Equal(t, "n1.gpu1", gpu.Name)
+	require.Len(t, gpu.Out, 2)
+	nv, pcie := tp.Links[gpu.Out[0]], tp.Links[gpu.Out[1]]
+	assert.Equal(t, link.NVLink4, nv.Kind)
+	assert.InDelta(t, 450, nv.Rate.GBps(), 1e-9, "NVLink 4: 450 GB/s per direction per GPU")
+	assert.Equal(t, link.PCIe5, pcie.Kind)
+	// NIC 1 of every node sits on rail 1.
+	nic := tp.Nodes[pcie.To]
+	require.Len(t, nic.Out, 2)
+	assert.Equal(t, "rail1", tp.Nodes[tp.Links[nic.Out[1]].To].Name)
+}
+
+func TestRailOptimisedOrder(t *testing.T) {
+	tp := build(t, "topology: {kind: leafspine, leaves: 4, hosts_per_leaf: 2, spines: 2, gpus_per_node: 4, rail_optimized: true}")
+	require.Len(t, tp.Endpoints, 8)
+	// Endpoints go node by node, GPU by GPU; GPU i's NIC is on leaf i.
+	for e, id := range tp.Endpoints {
+		g := tp.Nodes[id]
+		assert.Equal(t, e/4, g.Group, "node of endpoint %d", e)
+		assert.Equal(t, e%4, g.Index, "GPU of endpoint %d", e)
+		nic := tp.Nodes[tp.Links[g.Out[1]].To]
+		leaf := tp.Nodes[tp.Links[nic.Out[1]].To]
+		assert.Equal(t, e%4, leaf.Index, "rail of endpoint %d", e)
+	}
+}
+
+func TestLeafSpineOrder(t *testing.T) {
+	tp := build(t, "topology: {kind: leafspine, leaves: 3, hosts_per_leaf: 4, spines: 2}")
+	for e, id := range tp.Endpoints {
+		h := tp.Nodes[id]
+		assert.Equal(t, e/4, h.Group, "endpoints go leaf by leaf")
+		assert.Equal(t, e%4, h.Index)
+	}
+}
+
+func TestHopsTo(t *testing.T) {
+	tp := build(t, "topology: {kind: fattree, k: 4}")
+	for _, tc := range []struct{ src, dst, hops int }{
+		{0, 1, 2},  // same edge switch
+		{0, 2, 4},  // same pod
+		{0, 15, 6}, // across the core
+	} {
+		h := tp.HopsTo(tp.Endpoints[tc.dst])
+		assert.EqualValues(t, tc.hops, h[tp.Endpoints[tc.src]], "%d→%d", tc.src, tc.dst)
+	}
+	// GPUs do not forward: in a DGX node, another GPU is two hops away over NVSwitch.
+	dgx := build(t, "topology: {kind: dgx}")
+	h := dgx.HopsTo(dgx.Endpoints[3])
+	assert.EqualValues(t, 2, h[dgx.Endpoints[0]])
+}
