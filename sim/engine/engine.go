@@ -10,18 +10,31 @@ import (
 	"fabriclab/sim/unit"
 )
 
-type entry[E any] struct {
-	at  unit.Time
-	seq uint64
-	ev  E
+// The heap holds 16-byte keys — the time, and the sequence number in the high
+// bits of a word whose low bits index the event's slot — so that a node's four
+// children share a cache line; the events themselves wait in slots.
+const (
+	slotBits = 24
+	slotMask = 1<<slotBits - 1
+	// MaxPending is the most events that may be scheduled at once.
+	MaxPending = slotMask
+)
+
+type key struct {
+	at     unit.Time
+	seqIdx uint64 // sequence << slotBits | slot
 }
+
+func (a key) less(b key) bool { return a.at < b.at || a.at == b.at && a.seqIdx < b.seqIdx }
 
 // Sim is a discrete-event simulation whose events are values of type E.
 // Events at the same time run in the order they were scheduled.
 type Sim[E any] struct {
 	now    unit.Time
 	seq    uint64
-	heap   []entry[E] // 4-ary min-heap on (at, seq)
+	heap   []key // 4-ary min-heap
+	slots  []E
+	free   []uint32
 	events uint64
 	rng    *rand.Rand
 }
@@ -48,8 +61,20 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 	if at < s.now {
 		panic(fmt.Sprintf("engine: event at %v scheduled in the past (now %v)", at, s.now))
 	}
+	var slot uint32
+	if n := len(s.free); n > 0 {
+		slot = s.free[n-1]
+		s.free = s.free[:n-1]
+		s.slots[slot] = ev
+	} else {
+		if len(s.slots) >= MaxPending {
+			panic(fmt.Sprintf("engine: more than %d pending events", MaxPending))
+		}
+		slot = uint32(len(s.slots))
+		s.slots = append(s.slots, ev)
+	}
 	s.seq++
-	s.heap = append(s.heap, entry[E]{at, s.seq, ev})
+	s.heap = append(s.heap, key{at, s.seq<<slotBits | uint64(slot)})
 	s.up(len(s.heap) - 1)
 }
 
@@ -65,14 +90,18 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 	top := s.heap[0]
 	last := len(s.heap) - 1
 	s.heap[0] = s.heap[last]
-	s.heap[last] = entry[E]{}
 	s.heap = s.heap[:last]
 	if last > 0 {
 		s.down(0)
 	}
+	slot := uint32(top.seqIdx & slotMask)
+	ev = s.slots[slot]
+	var zero E
+	s.slots[slot] = zero
+	s.free = append(s.free, slot)
 	s.now = top.at
 	s.events++
-	return top.ev, true
+	return ev, true
 }
 
 // AdvanceTo moves the clock forward to t without running events (t must not pass a pending event).
@@ -83,16 +112,12 @@ func (s *Sim[E]) AdvanceTo(t unit.Time) {
 	s.now = t
 }
 
-func less[E any](a, b *entry[E]) bool {
-	return a.at < b.at || a.at == b.at && a.seq < b.seq
-}
-
 func (s *Sim[E]) up(i int) {
 	h := s.heap
 	e := h[i]
 	for i > 0 {
 		p := (i - 1) / 4
-		if !less(&e, &h[p]) {
+		if !e.less(h[p]) {
 			break
 		}
 		h[i] = h[p]
@@ -113,11 +138,11 @@ func (s *Sim[E]) down(i int) {
 		m := c
 		end := min(c+4, n)
 		for j := c + 1; j < end; j++ {
-			if less(&h[j], &h[m]) {
+			if h[j].less(h[m]) {
 				m = j
 			}
 		}
-		if !less(&h[m], &e) {
+		if !h[m].less(e) {
 			break
 		}
 		h[i] = h[m]

@@ -22,6 +22,6 @@ func benchScenario(b *testing.B, name string, sets ...string) {
 	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 }
 
-func BenchmarkIncast(b *testing.B)         { benchScenario(b, "incast") }
-func BenchmarkPerm1024Spray(b *testing.B)  { benchScenario(b, "perm-1024") }
-func BenchmarkPerm1024ECMP(b *testing.B)   { benchScenario(b, "perm-1024", "network.routing=ecmp") }
+func BenchmarkIncast(b *testing.B)        { benchScenario(b, "incast") }
+func BenchmarkPerm1024Spray(b *testing.B) { benchScenario(b, "perm-1024") }
+func BenchmarkPerm1024ECMP(b *testing.B)  { benchScenario(b, "perm-1024", "network.routing=ecmp") }

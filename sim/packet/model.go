@@ -13,9 +13,11 @@ import (
 	"fmt"
 
 	"fabriclab/sim/engine"
+	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
+	"fabriclab/sim/traffic"
 	"fabriclab/sim/unit"
 )
 
@@ -33,6 +35,7 @@ const (
 	evNack                      // flow a's sender is asked to go back to packet gen
 	evRTO                       // flow a's retransmission timer
 	evSample                    // record a time-series sample
+	evCall                      // run callback a
 )
 
 type event struct {
@@ -147,7 +150,10 @@ type flow struct {
 	done       bool
 	retrans    int64
 	outOfOrder int64
+	onDone     func() // workload callback when the last byte arrives
 }
+
+var _ fabric.Fabric = (*Model)(nil)
 
 // Model is one packet-level simulation.
 type Model struct {
@@ -172,11 +178,14 @@ type Model struct {
 	perPacket  bool
 	quantum    []unit.Time // per port: one pause quantum
 
-	flows    []flow
-	pool     []*pkt
-	finished int
-	lastRx   unit.Time
-	stopped  bool
+	flows        []flow
+	pool         []*pkt
+	calls        []func() // pending At callbacks by slot
+	freeCall     []int32
+	pendingCalls int
+	finished     int
+	lastRx       unit.Time
+	stopped      bool
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
@@ -257,33 +266,75 @@ func (m *Model) hopsTo(e int32) []uint8 {
 }
 
 func (m *Model) addFlows() {
-	specs := flowSpecs(m.sc, m.eng.Rand())
-	m.flows = make([]flow, len(specs))
-	for i, s := range specs {
-		f := &m.flows[i]
-		f.src, f.dst = int32(s.Src), int32(s.Dst)
-		f.srcNode, f.dstNode = int32(m.topo.Endpoints[s.Src]), int32(m.topo.Endpoints[s.Dst])
-		f.bytes = int64(s.Bytes)
-		f.npkts = int32((f.bytes + int64(m.mtu) - 1) / int64(m.mtu))
-		f.start = s.Start
-		f.nackFor = -1
-		// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
-		sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
-		f.hash = mix(mix(uint64(f.src)<<32|uint64(f.dst)) ^ sport<<16 ^ 4791)
-		hops := m.hopsTo(f.dst)
-		f.port = m.choose(f.srcNode, f.dst, hops, f, nil)
-		// Control packets come back over as many hops, without queueing.
-		n := unit.Time(hops[f.srcNode])
-		f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency
-		m.eng.At(f.start, event{kind: evFlowStart, a: int32(i)})
+	specs := traffic.Flows(m.sc)
+	m.flows = make([]flow, 0, len(specs))
+	for _, s := range specs {
+		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
+		m.eng.At(s.Start, event{kind: evFlowStart, a: i})
 	}
 }
+
+// addFlow adds a flow that the caller starts with evFlowStart or activate.
+func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done func()) int32 {
+	i := int32(len(m.flows))
+	m.flows = append(m.flows, flow{})
+	f := &m.flows[i]
+	f.src, f.dst = int32(src), int32(dst)
+	f.srcNode, f.dstNode = int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst])
+	f.bytes = int64(bytes)
+	f.npkts = int32((f.bytes + int64(m.mtu) - 1) / int64(m.mtu))
+	f.start = start
+	f.nackFor = -1
+	f.onDone = done
+	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
+	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
+	f.hash = mix(mix(uint64(f.src)<<32|uint64(f.dst)) ^ sport<<16 ^ 4791)
+	hops := m.hopsTo(f.dst)
+	f.port = m.choose(f.srcNode, f.dst, hops, f, nil)
+	// Control packets come back over as many hops, without queueing.
+	n := unit.Time(hops[f.srcNode])
+	f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency
+	return i
+}
+
+// Now is the current simulated time.
+func (m *Model) Now() unit.Time { return m.eng.Now() }
+
+// Send starts a transfer now; done runs when its last byte arrives.
+func (m *Model) Send(tr fabric.Transfer, done func()) {
+	if tr.Bytes <= 0 || tr.Src == tr.Dst {
+		// Nothing crosses the network: complete at once, in event order.
+		m.At(m.eng.Now(), done)
+		return
+	}
+	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
+	m.activate(i, &m.flows[i])
+}
+
+// At runs fn at time t.
+func (m *Model) At(t unit.Time, fn func()) {
+	var slot int32
+	if n := len(m.freeCall); n > 0 {
+		slot = m.freeCall[n-1]
+		m.freeCall = m.freeCall[:n-1]
+		m.calls[slot] = fn
+	} else {
+		slot = int32(len(m.calls))
+		m.calls = append(m.calls, fn)
+	}
+	m.pendingCalls++
+	m.eng.At(t, event{kind: evCall, a: slot})
+}
+
+// idle reports whether every flow has finished and no callback is pending.
+func (m *Model) idle() bool { return m.finished == len(m.flows) && m.pendingCalls == 0 }
 
 // Run runs until every flow has finished or until the time limit.
 func (m *Model) Run() {
 	limit := m.sc.Until
 	if limit == 0 {
 		limit = scenario.MaxUntil
+		m.stopped = m.idle()
 	}
 	for !m.stopped {
 		ev, ok := m.eng.Next(limit)
@@ -333,6 +384,15 @@ func (m *Model) handle(ev event) {
 		m.timeout(ev.a)
 	case evSample:
 		m.series.sample(m)
+	case evCall:
+		fn := m.calls[ev.a]
+		m.calls[ev.a] = nil
+		m.freeCall = append(m.freeCall, ev.a)
+		m.pendingCalls--
+		if fn != nil {
+			fn()
+		}
+		m.stopIfIdle()
 	default:
 		panic(fmt.Sprintf("packet: unknown event kind %d", ev.kind))
 	}
@@ -660,9 +720,17 @@ func (m *Model) deliver(x *pkt) {
 		f.done, f.finish = true, now
 		f.ooo = nil
 		m.finished++
-		if m.finished == len(m.flows) && m.sc.Until == 0 {
-			m.stopped = true
+		if cb := f.onDone; cb != nil {
+			f.onDone = nil
+			cb() // may add flows: f is not used after this
 		}
+		m.stopIfIdle()
+	}
+}
+
+func (m *Model) stopIfIdle() {
+	if m.sc.Until == 0 && m.idle() {
+		m.stopped = true
 	}
 }
 

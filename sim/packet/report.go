@@ -52,6 +52,9 @@ func (s *sampler) init(m *Model) {
 }
 
 func (s *sampler) rx(flow int, bytes int64) {
+	for flow >= len(s.flowRx) {
+		s.flowRx = append(s.flowRx, 0) // a flow a workload added
+	}
 	s.flowRx[flow] += bytes
 	s.total += bytes
 }

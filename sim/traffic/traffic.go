@@ -1,4 +1,6 @@
-package packet
+// Package traffic expands a scenario's traffic pattern into explicit flows, the
+// same way for every network model.
+package traffic
 
 import (
 	"math/rand/v2"
@@ -6,8 +8,11 @@ import (
 	"fabriclab/sim/scenario"
 )
 
-// flowSpecs expands the scenario's traffic pattern into explicit flows.
-func flowSpecs(sc *scenario.Scenario, rng *rand.Rand) []scenario.Flow {
+// Flows expands the scenario's traffic pattern into explicit flows. Random
+// patterns draw from their own stream of the scenario's seed, so that every
+// model sees the same flows.
+func Flows(sc *scenario.Scenario) []scenario.Flow {
+	rng := rand.New(rand.NewPCG(sc.Seed, 0x7472616666696300)) // "traffic"
 	tr := &sc.Traffic
 	n := sc.Endpoints()
 	one := func(src, dst int) scenario.Flow {

@@ -1,0 +1,31 @@
+// Package fabric is the contract between workloads (collectives, training)
+// and the network models that carry them: the packet-level model and the
+// flow-level model both implement Fabric.
+package fabric
+
+import (
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/unit"
+)
+
+// Transfer is one message from endpoint Src to endpoint Dst.
+type Transfer struct {
+	Src, Dst int
+	Bytes    unit.Bytes
+}
+
+// Fabric carries transfers between endpoints and keeps simulated time.
+// Callbacks run inside the simulation, at their event's time, and may call
+// Send and At again; they must not block.
+type Fabric interface {
+	// Now is the current simulated time.
+	Now() unit.Time
+	// Send starts tr now; done runs when its last byte has arrived.
+	Send(tr Transfer, done func())
+	// At runs fn at time t (not before now).
+	At(t unit.Time, fn func())
+	// Run runs until nothing is left to do or until the scenario's time limit.
+	Run()
+	// Result reports the run.
+	Result() *metrics.Result
+}
