@@ -586,12 +586,13 @@ func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 	case PatternPermutation:
 		flows = endpoints
 	case PatternAllToAll:
-		if endpoints > 1024 { // endpoints × (endpoints − 1) ≤ MaxFlows
-			c.fail(sizeKey(s), "%s gives %d endpoints; pattern alltoall is then %d flows, more than the %d allowed (alltoall takes at most 1024 endpoints)",
-				shape(s), endpoints, endpoints*(endpoints-1), MaxFlows)
+		flows = endpoints * (endpoints - 1)
+		if flows > MaxFlows {
+			most := int((1 + math.Sqrt(1+4*MaxFlows)) / 2) // most × (most − 1) ≤ MaxFlows
+			c.fail(sizeKey(s), "%s gives %d endpoints; pattern alltoall is then %d flows, more than the %d allowed (alltoall takes at most %d endpoints)",
+				shape(s), endpoints, flows, MaxFlows, most)
 			return
 		}
-		flows = endpoints * (endpoints - 1)
 	case PatternFlows:
 		if !c.flows(endpoints) || !countPackets {
 			return

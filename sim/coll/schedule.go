@@ -1,0 +1,385 @@
+// Package coll builds collective operations as schedules — plain data: phases,
+// steps, and in each step the chunk transfers between ranks — and runs them on
+// a network model, where contention, flow control and routing apply.
+//
+// A schedule describes one pipeline slot: every rank's data is cut into Chunks
+// equal chunks (the ring's "chunk (i−s) mod n"), and a transfer moves Parts
+// of them. The runner replays the schedule for each channel and each pipeline
+// piece of the message.
+package coll
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// Operations.
+const (
+	AllReduce     = "allreduce"
+	ReduceScatter = "reducescatter"
+	AllGather     = "allgather"
+	Broadcast     = "broadcast"
+	AllToAll      = "alltoall"
+)
+
+// Algorithms.
+const (
+	Ring         = "ring"
+	Tree         = "tree" // double binary tree
+	Rabenseifner = "rabenseifner"
+	Hierarchical = "hierarchical"
+	InNetwork    = "innetwork" // SHARP-style at the switch, NVLS-style on NVSwitch
+	Direct       = "direct"
+	Pairwise     = "pairwise"
+)
+
+// Ops and Algos list what exists, for error messages and docs.
+var (
+	Ops   = []string{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
+	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, Direct, Pairwise}
+)
+
+// Transfer moves chunks from rank Src to rank Dst. Chunk is the first chunk id
+// and Parts how many consecutive chunks (of Schedule.Chunks per rank buffer)
+// it carries. Reduce means the receiver adds them into its own copy.
+// Dst == Switch sends to the in-network reduction point; Src == Switch sends
+// from it.
+type Transfer struct {
+	Src, Dst int
+	Chunk    int
+	Parts    int
+	Reduce   bool
+}
+
+// Switch stands for the reduction engine in the switch (SHARP) or NVSwitch (NVLS).
+const Switch = -1
+
+// Step is a set of transfers that may run at the same time.
+type Step struct {
+	Phase     string
+	Transfers []Transfer
+}
+
+// Schedule is a collective as data.
+type Schedule struct {
+	Op, Algo string
+	Ranks    int
+	Chunks   int // chunks per rank buffer; a transfer's size is Parts/Chunks of the buffer
+	Steps    []Step
+	Phases   []string // phase names in order
+
+}
+
+// PartsSent is the number of chunk parts each rank sends in total, summed over
+// steps (one entry per rank); the cost models are checked against it.
+func (s *Schedule) PartsSent() []int {
+	out := make([]int, s.Ranks)
+	for _, st := range s.Steps {
+		for _, t := range st.Transfers {
+			if t.Src >= 0 {
+				out[t.Src] += t.Parts
+			}
+		}
+	}
+	return out
+}
+
+// Params describe the ranks beyond their count.
+type Params struct {
+	Ranks       int
+	GPUsPerNode int // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
+	Root        int // broadcast
+}
+
+// Build returns the schedule of op with algo over p.Ranks ranks, or an error
+// that says why not and which algorithm would work.
+func Build(op, algo string, p Params) (*Schedule, error) {
+	n := p.Ranks
+	if n < 2 {
+		return nil, fmt.Errorf("a collective needs at least 2 ranks, got %d", n)
+	}
+	supported := map[string][]string{
+		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork},
+		ReduceScatter: {Ring, Rabenseifner},
+		AllGather:     {Ring, Rabenseifner},
+		Broadcast:     {Ring},
+		AllToAll:      {Direct, Pairwise},
+	}
+	algos, ok := supported[op]
+	if !ok {
+		return nil, fmt.Errorf("unknown operation %q; use one of %s", op, strings.Join(Ops, ", "))
+	}
+	if !slices.Contains(algos, algo) {
+		if !slices.Contains(Algos, algo) {
+			return nil, fmt.Errorf("unknown algorithm %q; use one of %s", algo, strings.Join(Algos, ", "))
+		}
+		return nil, fmt.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(algos, ", "))
+	}
+	switch algo {
+	case Rabenseifner:
+		if n&(n-1) != 0 {
+			return nil, fmt.Errorf("rabenseifner needs a power-of-two rank count, got %d; use ring, or %d or %d ranks",
+				n, 1<<(bits.Len(uint(n))-1), 1<<bits.Len(uint(n)))
+		}
+	case Hierarchical:
+		g := p.GPUsPerNode
+		if g < 2 || n%g != 0 || n/g < 2 {
+			return nil, fmt.Errorf("hierarchical needs ranks spanning at least 2 whole multi-GPU nodes (a dgx topology with nodes ≥ 2, or leafspine with gpus_per_node); got %d ranks with %d per node; use ring", n, g)
+		}
+	case InNetwork:
+		return nil, fmt.Errorf("innetwork (SHARP/NVLS) is not implemented yet; use ring or tree")
+	}
+	s := &Schedule{Op: op, Algo: algo, Ranks: n}
+	switch op + "/" + algo {
+	case AllReduce + "/" + Ring:
+		s.Chunks = n
+		ringReduceScatter(s, n, identity(n), 0)
+		ringAllGather(s, n, identity(n), 1)
+	case ReduceScatter + "/" + Ring:
+		s.Chunks = n
+		ringReduceScatter(s, n, identity(n), 0)
+	case AllGather + "/" + Ring:
+		s.Chunks = n
+		ringAllGather(s, n, identity(n), 0)
+	case Broadcast + "/" + Ring:
+		s.Chunks = 1
+		ringBroadcast(s, n, p.Root)
+	case AllReduce + "/" + Tree:
+		doubleBinaryTree(s, n)
+	case AllReduce + "/" + Rabenseifner:
+		s.Chunks = n
+		halving(s, n)
+		doubling(s, n)
+	case ReduceScatter + "/" + Rabenseifner:
+		s.Chunks = n
+		halving(s, n)
+	case AllGather + "/" + Rabenseifner:
+		s.Chunks = n
+		doubling(s, n)
+	case AllReduce + "/" + Hierarchical:
+		hierarchical(s, n, p.GPUsPerNode)
+	case AllReduce + "/" + InNetwork:
+		s.Chunks = 1
+		s.Steps = append(s.Steps, Step{Phase: "reduce at switch"}, Step{Phase: "multicast"})
+		for r := range n {
+			s.Steps[0].Transfers = append(s.Steps[0].Transfers, Transfer{Src: r, Dst: Switch, Parts: 1, Reduce: true})
+			s.Steps[1].Transfers = append(s.Steps[1].Transfers, Transfer{Src: Switch, Dst: r, Parts: 1})
+		}
+	case AllToAll + "/" + Direct:
+		s.Chunks = n
+		st := Step{Phase: "all-to-all"}
+		for i := range n {
+			for k := 1; k < n; k++ {
+				d := (i + k) % n
+				st.Transfers = append(st.Transfers, Transfer{Src: i, Dst: d, Chunk: d, Parts: 1})
+			}
+		}
+		s.Steps = append(s.Steps, st)
+	case AllToAll + "/" + Pairwise:
+		s.Chunks = n
+		for k := 1; k < n; k++ {
+			st := Step{Phase: "all-to-all"}
+			for i := range n {
+				d := (i + k) % n
+				st.Transfers = append(st.Transfers, Transfer{Src: i, Dst: d, Chunk: d, Parts: 1})
+			}
+			s.Steps = append(s.Steps, st)
+		}
+	}
+	for _, st := range s.Steps {
+		if len(s.Phases) == 0 || s.Phases[len(s.Phases)-1] != st.Phase {
+			s.Phases = append(s.Phases, st.Phase)
+		}
+	}
+	return s, nil
+}
+
+func identity(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+func mod(a, n int) int { return ((a % n) + n) % n }
+
+// ringReduceScatter appends n−1 steps over the ranks in ring order: at step s
+// the k-th rank of the ring sends chunk (k−s−1) mod n to the next, which adds
+// it to its own; afterwards ring member k holds chunk k fully reduced.
+// Chunk ids are offset by base·0 (chunks are the same buffer throughout).
+func ringReduceScatter(s *Schedule, n int, ring []int, _ int) {
+	for st := range n - 1 {
+		step := Step{Phase: "reduce-scatter"}
+		for k := range n {
+			step.Transfers = append(step.Transfers, Transfer{
+				Src: ring[k], Dst: ring[(k+1)%n], Chunk: mod(k-st-1, n), Parts: 1, Reduce: true})
+		}
+		s.Steps = append(s.Steps, step)
+	}
+}
+
+// ringAllGather appends n−1 steps: at step s ring member k forwards chunk
+// (k−s) mod n, starting with the chunk it owns.
+func ringAllGather(s *Schedule, n int, ring []int, _ int) {
+	for st := range n - 1 {
+		step := Step{Phase: "all-gather"}
+		for k := range n {
+			step.Transfers = append(step.Transfers, Transfer{
+				Src: ring[k], Dst: ring[(k+1)%n], Chunk: mod(k-st, n), Parts: 1})
+		}
+		s.Steps = append(s.Steps, step)
+	}
+}
+
+// ringBroadcast passes the whole buffer along the ring from root, one hop per step
+// (pipelining across pieces makes it a chain).
+func ringBroadcast(s *Schedule, n, root int) {
+	for st := range n - 1 {
+		src := (root + st) % n
+		s.Steps = append(s.Steps, Step{Phase: "broadcast", Transfers: []Transfer{{Src: src, Dst: (src + 1) % n, Parts: 1}}})
+	}
+}
+
+// halving is recursive-halving reduce-scatter: at step k each rank swaps half of
+// its current range with the rank 2^(log n − k − 1) away, keeping the half that
+// contains its own chunk id.
+func halving(s *Schedule, n int) {
+	lo := make([]int, n)
+	size := n
+	for dist := n / 2; dist >= 1; dist /= 2 {
+		step := Step{Phase: "reduce-scatter (halving)"}
+		size /= 2
+		for r := range n {
+			peer := r ^ dist
+			// r keeps the half holding its final chunk r; it sends the other half.
+			keep := lo[r]
+			send := lo[r] + size
+			if r&dist != 0 {
+				keep, send = lo[r]+size, lo[r]
+			}
+			step.Transfers = append(step.Transfers, Transfer{Src: r, Dst: peer, Chunk: send, Parts: size, Reduce: true})
+			lo[r] = keep
+		}
+		s.Steps = append(s.Steps, step)
+	}
+}
+
+// doubling is recursive-doubling all-gather: the reverse of halving.
+func doubling(s *Schedule, n int) {
+	size := 1
+	for dist := 1; dist < n; dist *= 2 {
+		step := Step{Phase: "all-gather (doubling)"}
+		for r := range n {
+			// r holds the aligned block of `size` chunks containing chunk r.
+			start := r / size * size
+			step.Transfers = append(step.Transfers, Transfer{Src: r, Dst: r ^ dist, Chunk: start, Parts: size})
+		}
+		size *= 2
+		s.Steps = append(s.Steps, step)
+	}
+}
+
+// hierarchical is NCCL's tree-free multi-node all-reduce as used on rail-optimised
+// clusters: reduce-scatter over NVLink inside each node, a ring all-reduce across
+// nodes among the GPUs of each rail, and an all-gather over NVLink.
+func hierarchical(s *Schedule, n, g int) {
+	nodes := n / g
+	s.Chunks = g * nodes
+	// Inside a node, chunk block c (nodes chunks wide) ends on local GPU c.
+	for st := range g - 1 {
+		step := Step{Phase: "reduce-scatter in node (NVLink)"}
+		for node := range nodes {
+			for k := range g {
+				step.Transfers = append(step.Transfers, Transfer{Src: node*g + k, Dst: node*g + (k+1)%g,
+					Chunk: mod(k-st-1, g) * nodes, Parts: nodes, Reduce: true})
+			}
+		}
+		s.Steps = append(s.Steps, step)
+	}
+	// Across nodes on rail k, the block of local GPU k... is reduced by a ring over
+	// the nodes: its `nodes` chunks are the ring's chunks.
+	for phase, reduce := range []bool{true, false} {
+		name := "reduce-scatter across nodes (rail)"
+		if phase == 1 {
+			name = "all-gather across nodes (rail)"
+		}
+		for st := range nodes - 1 {
+			step := Step{Phase: name}
+			for k := range g {
+				block := k * nodes // the block local GPU k owns after the in-node phase
+				for node := range nodes {
+					c := mod(node-st-1, nodes)
+					if !reduce {
+						c = mod(node-st, nodes)
+					}
+					step.Transfers = append(step.Transfers, Transfer{Src: node*g + k, Dst: (node+1)%nodes*g + k,
+						Chunk: block + c, Parts: 1, Reduce: reduce})
+				}
+			}
+			s.Steps = append(s.Steps, step)
+		}
+	}
+	for st := range g - 1 {
+		step := Step{Phase: "all-gather in node (NVLink)"}
+		for node := range nodes {
+			for k := range g {
+				step.Transfers = append(step.Transfers, Transfer{Src: node*g + k, Dst: node*g + (k+1)%g,
+					Chunk: mod(k-st, g) * nodes, Parts: nodes})
+			}
+		}
+		s.Steps = append(s.Steps, step)
+	}
+}
+
+// doubleBinaryTree builds NCCL's two complementary binary trees, each carrying
+// half the data (Chunks = 2): tree 0 is an in-order balanced tree over the ranks,
+// tree 1 the same over the ranks shifted by one, so that a leaf of one is an
+// inner node of the other. Both reduce up, then broadcast down.
+func doubleBinaryTree(s *Schedule, n int) {
+	s.Chunks = 2
+	type tree struct{ parent, depth []int }
+	var trees [2]tree
+	maxDepth := 0
+	for t := range 2 {
+		tr := tree{parent: make([]int, n), depth: make([]int, n)}
+		var build func(lo, hi, parent, depth int)
+		build = func(lo, hi, parent, depth int) {
+			if lo >= hi {
+				return
+			}
+			mid := (lo + hi) / 2
+			r := (mid + t) % n
+			tr.parent[r], tr.depth[r] = parent, depth
+			maxDepth = max(maxDepth, depth)
+			build(lo, mid, r, depth+1)
+			build(mid+1, hi, r, depth+1)
+		}
+		build(0, n, -1, 0)
+		trees[t] = tr
+	}
+	for d := maxDepth; d >= 1; d-- {
+		step := Step{Phase: "reduce up the trees"}
+		for t, tr := range trees {
+			for r := range n {
+				if tr.depth[r] == d {
+					step.Transfers = append(step.Transfers, Transfer{Src: r, Dst: tr.parent[r], Chunk: t, Parts: 1, Reduce: true})
+				}
+			}
+		}
+		s.Steps = append(s.Steps, step)
+	}
+	for d := 1; d <= maxDepth; d++ {
+		step := Step{Phase: "broadcast down the trees"}
+		for t, tr := range trees {
+			for r := range n {
+				if tr.depth[r] == d {
+					step.Transfers = append(step.Transfers, Transfer{Src: tr.parent[r], Dst: r, Chunk: t, Parts: 1})
+				}
+			}
+		}
+		s.Steps = append(s.Steps, step)
+	}
+}
