@@ -131,8 +131,12 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\ntotals: %d/%d flows finished in %s µs; goodput %s Gb/s; mean fct %s µs, max %s µs\n",
-		t.FlowsFinished, t.Flows, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), ff(t.MeanFctUs, 1), ff(t.MaxFctUs, 1))
+	fct := "none finished"
+	if t.FlowsFinished > 0 {
+		fct = fmt.Sprintf("mean fct %s µs, max %s µs", ff(t.MeanFctUs, 1), ff(t.MaxFctUs, 1))
+	}
+	fmt.Fprintf(w, "\ntotals: %d/%d flows finished in %s µs; goodput %s Gb/s; %s\n",
+		t.FlowsFinished, t.Flows, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), fct)
 	fmt.Fprintf(w, "        drops %d, retransmits %d, timeouts %d, pause frames %d, out-of-order %d, events %d\n",
 		t.Drops, t.Retransmits, t.Timeouts, t.PauseFrames, t.OutOfOrder, t.Events)
 }
