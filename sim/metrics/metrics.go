@@ -11,6 +11,23 @@ type Result struct {
 	Flows    []Flow  `json:"flows"`
 	Links    []Link  `json:"links"`
 	Series   *Series `json:"series,omitempty"`
+	// Collective is present when the scenario ran a collective.
+	Collective *Collective `json:"collective,omitempty"`
+}
+
+// Collective reports one collective with the nccl-tests definitions of algbw and busbw.
+type Collective struct {
+	Op        string  `json:"op"`
+	Algo      string  `json:"algo"`
+	Ranks     int     `json:"ranks"`
+	Bytes     int64   `json:"bytes"`
+	TimeUs    float64 `json:"time_us"`
+	AlgBwGBps float64 `json:"algbw_GBps"`
+	BusBwGBps float64 `json:"busbw_GBps"`
+	Channels  int     `json:"channels"`
+	Pieces    int     `json:"pieces"`    // pipeline pieces per channel
+	Transfers int     `json:"transfers"` // network transfers started
+	Steps     int     `json:"steps"`
 }
 
 // Totals sums the run.

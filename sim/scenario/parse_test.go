@@ -147,7 +147,7 @@ func TestBuiltinContents(t *testing.T) {
 
 	s := load("incast")
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
-		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond}, s.Topology)
+		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
 		RTO: 100 * unit.Microsecond, AckEvery: 16}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
@@ -155,8 +155,9 @@ func TestBuiltinContents(t *testing.T) {
 	lossy := load("incast-lossy")
 	assert.Equal(t, FCNone, lossy.Network.FlowControl)
 	assert.Equal(t, 256*unit.KiB, lossy.Network.Buffer)
-	lossy.Name, lossy.Network.FlowControl, lossy.Network.Buffer = s.Name, s.Network.FlowControl, s.Network.Buffer
-	assert.Equal(t, s, lossy, "incast-lossy differs from incast only in flow control and buffer")
+	assert.Equal(t, 20*unit.Millisecond, lossy.Until)
+	lossy.Name, lossy.Network.FlowControl, lossy.Network.Buffer, lossy.Until = s.Name, s.Network.FlowControl, s.Network.Buffer, s.Until
+	assert.Equal(t, s, lossy, "incast-lossy differs from incast only in flow control, buffer and time limit")
 
 	s = load("ecmp-collisions")
 	assert.Equal(t, 128, s.Endpoints())
@@ -324,8 +325,8 @@ func TestErrors(t *testing.T) {
 		{"cc planned", "network:\n  cc: dcqcn\n", nil, "t.yaml:2", "network.cc", "dcqcn is not implemented yet; use cc: none"},
 		{"cc ibcc", "topology: {fabric: ib}\nnetwork:\n  cc: ibcc\n", nil, "t.yaml:3", "network.cc", "ibcc is not implemented yet; use cc: none"},
 		{"cc unknown", "network:\n  cc: bbr\n", nil, "t.yaml:2", "network.cc", `"bbr" is not a congestion control`},
-		{"pattern", "traffic:\n  pattern: ring\n", nil, "t.yaml:2", "traffic.pattern", "use flows, incast, permutation or alltoall"},
-		{"fidelity planned", "sim:\n  fidelity: flow\n", nil, "t.yaml:2", "sim.fidelity", "flow is not implemented yet; use fidelity: packet"},
+		{"pattern", "traffic:\n  pattern: ring\n", nil, "t.yaml:2", "traffic.pattern", "use flows, incast, permutation, alltoall or none"},
+		{"fidelity unknown", "sim:\n  fidelity: fluid\n", nil, "t.yaml:2", "sim.fidelity", "use packet or flow"},
 		{"fidelity", "sim:\n  fidelity: exact\n", nil, "t.yaml:2", "sim.fidelity", "use packet or flow"},
 		// Topology.
 		{"star hosts", "topology:\n  kind: star\n  hosts: 0\n", nil, "t.yaml:3", "topology.hosts", "0 is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)"},

@@ -3,9 +3,11 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"fabriclab/sim/coll"
 	"fabriclab/sim/link"
 	"fabriclab/sim/unit"
 )
@@ -139,6 +141,9 @@ func (s *Scenario) fillDefaults(present func(key string) bool) {
 		if t.Fabric == IB {
 			s.Network.Routing = RouteStatic
 		}
+	}
+	if !present("traffic.pattern") && s.Collective.Op != "" {
+		s.Traffic.Pattern = PatternNone
 	}
 	if !present("traffic.pattern") && present("traffic.flows") {
 		s.Traffic.Pattern = PatternFlows
@@ -278,6 +283,11 @@ func (c *checker) run() {
 		topoOK = false
 	}
 	c.traffic(endpoints, topoOK, netOK && packet)
+	c.collective(endpoints, topoOK, netOK && packet)
+	if e := s.Topology.NVLinkEfficiency; !(e > 0 && e <= 1) {
+		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, above 0 and at most 1 (default %g; 1 is ideal)",
+			c.text("topology.nvlink_efficiency", e), DefaultNVLinkEfficiency)
+	}
 	if s.Until < 0 {
 		c.fail("until", "%s is negative: it must be ≥ 0 (0 runs until every flow finishes)", c.text("until", s.Until))
 	} else if s.Until > MaxUntil {
@@ -286,7 +296,6 @@ func (c *checker) run() {
 	switch s.Sim.Fidelity {
 	case Packet:
 	case FlowLevel:
-		c.fail("sim.fidelity", "flow is not implemented yet; use fidelity: packet")
 	default:
 		c.oneOf("sim.fidelity", s.Sim.Fidelity, "a fidelity", Packet, FlowLevel)
 	}
@@ -570,7 +579,10 @@ func (c *checker) pfc() bool {
 func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 	s := c.s
 	tr := &s.Traffic
-	patternOK := c.oneOf("traffic.pattern", tr.Pattern, "a traffic pattern", PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll)
+	patternOK := c.oneOf("traffic.pattern", tr.Pattern, "a traffic pattern", PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll, PatternNone)
+	if tr.Pattern == PatternNone {
+		return
+	}
 	bytesOK := c.flowBytes("traffic.bytes", tr.Bytes)
 	c.start("traffic.start", tr.Start)
 	if !patternOK || !topoOK {
@@ -699,4 +711,55 @@ func (c *checker) flows(endpoints int) bool {
 		}
 	}
 	return ok
+}
+
+// collective checks the collective keys when an operation is set.
+func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
+	s := c.s
+	co := &s.Collective
+	if co.Op == "" {
+		return // no collective
+	}
+	if s.Traffic.Pattern != PatternNone {
+		c.fail("traffic.pattern", "%s cannot run beside a collective: remove the traffic keys or set pattern: none", c.text("traffic.pattern", s.Traffic.Pattern))
+	}
+	c.flowBytes("collective.bytes", co.Bytes)
+	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
+	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB {
+		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is at least 4KiB (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk))
+	}
+	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
+	if !topoOK {
+		return
+	}
+	ranks := co.Ranks
+	if ranks == 0 {
+		ranks = endpoints
+	}
+	if !c.between("collective.ranks", ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks") {
+		return
+	}
+	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
+		c.fail("collective.root", "%s is not a rank: use 0 to %d", c.text("collective.root", co.Root), ranks-1)
+	}
+	g := 0
+	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
+		g = s.Topology.GPUsPerNode
+	}
+	if _, err := coll.Build(co.Op, co.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g}); err != nil {
+		key := "collective.algo"
+		if !slices.Contains(coll.Ops, co.Op) {
+			key = "collective.op"
+		}
+		c.fail(key, "%v", err)
+		return
+	}
+	if countPackets && co.Bytes > 0 {
+		// Every rank sends at most about twice the message.
+		packets := int64(ranks) * 2 * int64((co.Bytes+s.Network.MTU-1)/s.Network.MTU)
+		if packets > MaxTotalPackets {
+			c.fail("collective.bytes", "%s on %d ranks comes to about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
+				c.text("collective.bytes", co.Bytes), ranks, packets, MaxTotalPackets)
+		}
+	}
 }

@@ -76,6 +76,7 @@ type builder struct {
 	fabric  link.Kind
 	rate    unit.Rate
 	latency unit.Time
+	nvlink  unit.Rate
 }
 
 func (b *builder) node(r Role, tier, group, index int, name string) int {
@@ -101,7 +102,8 @@ func (b *builder) net(a, c int) { b.cable(a, c, b.fabric, b.rate, b.latency) }
 func Build(s *scenario.Scenario) *Topology {
 	tp := &s.Topology
 	kind, rate := s.Wire()
-	b := &builder{t: &Topology{Kind: tp.Kind}, fabric: kind, rate: rate, latency: tp.LinkLatency}
+	b := &builder{t: &Topology{Kind: tp.Kind}, fabric: kind, rate: rate, latency: tp.LinkLatency,
+		nvlink: link.NVLink4Rate * unit.Rate(tp.NVLinkEfficiency)}
 	switch tp.Kind {
 	case scenario.Star:
 		sw := b.node(Leaf, 2, -1, 0, "switch")
@@ -130,7 +132,7 @@ func (b *builder) hgx(n, g int, nicLatency unit.Time) []int {
 	for i := range g {
 		gpu := b.node(GPU, 0, n, i, fmt.Sprintf("n%d.gpu%d", n, i))
 		b.t.Endpoints = append(b.t.Endpoints, gpu)
-		b.cable(gpu, nvs, link.NVLink4, link.NVLink4Rate, 0)
+		b.cable(gpu, nvs, link.NVLink4, b.nvlink, 0)
 		nics[i] = b.node(NIC, 1, n, i, fmt.Sprintf("n%d.nic%d", n, i))
 		b.cable(gpu, nics[i], link.PCIe5, link.PCIe5Rate, nicLatency)
 	}

@@ -1,0 +1,273 @@
+package coll
+
+import (
+	"fmt"
+
+	"fabriclab/sim/fabric"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/unit"
+)
+
+// Options say how a schedule is run.
+type Options struct {
+	Bytes    unit.Bytes // the message: nccl-tests' S (for all-to-all, count · n · size)
+	Channels int        // parallel copies of the schedule, each with Bytes/Channels
+	Chunk    unit.Bytes // pipeline piece: a channel's buffer is cut into pieces of at most this
+	Alpha    unit.Time  // software latency before each step a rank takes
+	// Streamed runs each phase as one long transfer per (src, dst) pair carrying
+	// all its steps' bytes, with the phase's step latencies added up front: the
+	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
+	Streamed bool
+}
+
+// BusFactor is busbw/algbw for op on n ranks (nccl-tests doc/PERFORMANCE.md).
+func BusFactor(op string, n int) float64 {
+	switch op {
+	case AllReduce:
+		return 2 * float64(n-1) / float64(n)
+	case ReduceScatter, AllGather, AllToAll:
+		return float64(n-1) / float64(n)
+	}
+	return 1
+}
+
+// Bandwidths returns algbw = S/t and busbw in GB/s (1 GB = 1e9 bytes).
+func Bandwidths(op string, n int, s unit.Bytes, t unit.Time) (algbw, busbw float64) {
+	if t <= 0 {
+		return 0, 0
+	}
+	algbw = float64(s) / t.Seconds() / 1e9
+	return algbw, algbw * BusFactor(op, n)
+}
+
+// Run starts the schedule on f now, with rank r on endpoint ranks[r]; done
+// runs with the result when the last transfer has arrived.
+func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics.Collective)) {
+	if len(ranks) != s.Ranks {
+		panic(fmt.Sprintf("coll: %d endpoints for %d ranks", len(ranks), s.Ranks))
+	}
+	x := &runner{f: f, s: s, ranks: ranks, o: o, start: f.Now(), done: done}
+	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: len(s.Steps)}
+	if o.Streamed {
+		x.streamPhase(0)
+		return
+	}
+	x.stepwise()
+}
+
+type runner struct {
+	f     fabric.Fabric
+	s     *Schedule
+	ranks []int
+	o     Options
+	start unit.Time
+	done  func(metrics.Collective)
+	res   metrics.Collective
+
+	// stepwise state
+	part      [][]unit.Bytes // [channel][piece] bytes of one chunk part
+	sends     [][][]Transfer // [step][rank] transfers rank sends
+	recvs     [][]int32      // [step][rank] transfers rank receives
+	inst      []instance     // channel-major: channel c piece k is inst[c*pieces+k]
+	pieces    int
+	remaining int // transfers not yet arrived, plus issues not yet made
+}
+
+// instance is one channel's one pipeline piece running through the schedule.
+type instance struct {
+	issued   []int32 // [rank] next step to issue
+	got      []int32 // [step*ranks+rank] transfers received
+	recvDone []int32 // [rank] leading steps fully received
+	sendLeft []int32 // [step*ranks+rank] transfers still in flight
+	sentDone []int32 // [rank] leading steps whose sends have all arrived
+}
+
+func (x *runner) stepwise() {
+	s, o := x.s, x.o
+	n, steps := s.Ranks, len(s.Steps)
+	channels := max(o.Channels, 1)
+	perChannel := ceilDiv(int64(o.Bytes), int64(channels))
+	chunk := int64(o.Chunk)
+	if chunk <= 0 {
+		chunk = perChannel
+	}
+	x.pieces = int(max(ceilDiv(perChannel, chunk), 1))
+	x.res.Channels, x.res.Pieces = channels, x.pieces
+
+	x.sends = make([][][]Transfer, steps)
+	x.recvs = make([][]int32, steps)
+	for i, st := range s.Steps {
+		x.sends[i] = make([][]Transfer, n)
+		x.recvs[i] = make([]int32, n)
+		for _, t := range st.Transfers {
+			x.sends[i][t.Src] = append(x.sends[i][t.Src], t)
+			x.recvs[i][t.Dst]++
+		}
+	}
+	// Split the message over channels and pieces exactly: the first ones take the remainder.
+	x.part = make([][]unit.Bytes, channels)
+	left := int64(o.Bytes)
+	for c := range channels {
+		chBytes := min(perChannel, left)
+		left -= chBytes
+		x.part[c] = make([]unit.Bytes, x.pieces)
+		pl := chBytes
+		for k := range x.pieces {
+			pb := min(chunk, pl)
+			pl -= pb
+			x.part[c][k] = unit.Bytes(ceilDiv(pb, int64(s.Chunks)))
+		}
+	}
+	x.inst = make([]instance, channels*x.pieces)
+	for i := range x.inst {
+		x.inst[i] = instance{
+			issued: make([]int32, n), got: make([]int32, steps*n), recvDone: make([]int32, n),
+			sendLeft: make([]int32, steps*n), sentDone: make([]int32, n),
+		}
+		x.remaining += n * steps
+		for st := range steps {
+			for r := range n {
+				x.inst[i].sendLeft[st*n+r] = int32(len(x.sends[st][r]))
+				x.remaining += len(x.sends[st][r])
+			}
+		}
+	}
+	if x.remaining == 0 {
+		x.finish()
+		return
+	}
+	for i := range x.inst {
+		for r := range n {
+			x.advance(i, r)
+		}
+	}
+}
+
+// advance issues every step rank r of instance i is ready for: all earlier
+// steps received, and (for a later piece) the previous piece's same step sent.
+func (x *runner) advance(i, r int) {
+	n, steps := x.s.Ranks, len(x.s.Steps)
+	in := &x.inst[i]
+	for int(in.issued[r]) < steps {
+		st := int(in.issued[r])
+		for int(in.recvDone[r]) < st && in.got[int(in.recvDone[r])*n+r] == x.recvs[in.recvDone[r]][r] {
+			in.recvDone[r]++
+		}
+		if int(in.recvDone[r]) < st {
+			return
+		}
+		if k := i % x.pieces; k > 0 && int(x.inst[i-1].sentDone[r]) <= st {
+			return
+		}
+		in.issued[r]++
+		x.remaining--
+		if len(x.sends[st][r]) == 0 {
+			x.sent(i, r)
+			continue
+		}
+		if x.o.Alpha > 0 {
+			x.f.At(x.f.Now()+x.o.Alpha, func() { x.issue(i, r, st) })
+		} else {
+			x.issue(i, r, st)
+		}
+	}
+	x.checkDone()
+}
+
+func (x *runner) issue(i, r, st int) {
+	c := i / x.pieces
+	part := x.part[c][i%x.pieces]
+	for _, t := range x.sends[st][r] {
+		t := t
+		x.res.Transfers++
+		x.f.Send(fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts)}, func() {
+			x.arrived(i, st, t)
+		})
+	}
+}
+
+func (x *runner) arrived(i, st int, t Transfer) {
+	n := x.s.Ranks
+	in := &x.inst[i]
+	x.remaining--
+	in.got[st*n+t.Dst]++
+	in.sendLeft[st*n+t.Src]--
+	if in.sendLeft[st*n+t.Src] == 0 {
+		x.sent(i, t.Src)
+	}
+	x.advance(i, t.Dst)
+}
+
+// sent records that rank r's sends of its next unsent step have arrived, and
+// lets the next piece of the channel move.
+func (x *runner) sent(i, r int) {
+	n, steps := x.s.Ranks, len(x.s.Steps)
+	in := &x.inst[i]
+	for int(in.sentDone[r]) < int(in.issued[r]) && in.sendLeft[int(in.sentDone[r])*n+r] == 0 {
+		in.sentDone[r]++
+	}
+	_ = steps
+	if (i+1)%x.pieces != 0 {
+		x.advance(i+1, r)
+	}
+}
+
+func (x *runner) checkDone() {
+	if x.remaining == 0 && x.done != nil {
+		x.finish()
+	}
+}
+
+func (x *runner) finish() {
+	d := x.done
+	x.done = nil
+	t := x.f.Now() - x.start
+	x.res.TimeUs = float64(t) / float64(unit.Microsecond)
+	x.res.AlgBwGBps, x.res.BusBwGBps = Bandwidths(x.s.Op, x.s.Ranks, x.o.Bytes, t)
+	if d != nil {
+		d(x.res)
+	}
+}
+
+// streamPhase runs phase p of the schedule as aggregated transfers.
+func (x *runner) streamPhase(p int) {
+	s := x.s
+	if p == len(s.Phases) {
+		x.finish()
+		return
+	}
+	type pair struct{ src, dst int }
+	parts := map[pair]int{}
+	var order []pair
+	steps := 0
+	for _, st := range s.Steps {
+		if st.Phase != s.Phases[p] {
+			continue
+		}
+		steps++
+		for _, t := range st.Transfers {
+			k := pair{t.Src, t.Dst}
+			if _, ok := parts[k]; !ok {
+				order = append(order, k)
+			}
+			parts[k] += t.Parts
+		}
+	}
+	x.res.Channels, x.res.Pieces = 1, 1
+	part := ceilDiv(int64(x.o.Bytes), int64(s.Chunks))
+	left := len(order)
+	start := func() {
+		for _, k := range order {
+			x.res.Transfers++
+			x.f.Send(fabric.Transfer{Src: x.ranks[k.src], Dst: x.ranks[k.dst], Bytes: unit.Bytes(part * int64(parts[k]))}, func() {
+				left--
+				if left == 0 {
+					x.streamPhase(p + 1)
+				}
+			})
+		}
+	}
+	x.f.At(x.f.Now()+unit.Time(steps)*x.o.Alpha, start)
+}
+
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }
