@@ -62,7 +62,7 @@ func TestShapes(t *testing.T) {
 }
 
 func TestDGXLinks(t *testing.T) {
-	tp := build(t, "topology: {kind: dgx, nodes: 2}")
+	tp := build(t, "topology: {kind: dgx, nodes: 2, nvlink_efficiency: 1}")
 	gpu := tp.Nodes[tp.Endpoints[9]]
 	assert.Equal(t, "n1.gpu1", gpu.Name)
 	require.Len(t, gpu.Out, 2)
@@ -70,6 +70,8 @@ func TestDGXLinks(t *testing.T) {
 	assert.Equal(t, link.NVLink4, nv.Kind)
 	assert.InDelta(t, 450, nv.Rate.GBps(), 1e-9, "NVLink 4: 450 GB/s per direction per GPU")
 	assert.Equal(t, link.PCIe5, pcie.Kind)
+	calibrated := build(t, "topology: {kind: dgx}")
+	assert.InDelta(t, 450*scenario.DefaultNVLinkEfficiency, calibrated.Links[0].Rate.GBps(), 1e-9, "the default calibrates NVLink to measured NCCL rates")
 	// NIC 1 of every node sits on rail 1.
 	nic := tp.Nodes[pcie.To]
 	require.Len(t, nic.Out, 2)
