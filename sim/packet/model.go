@@ -334,13 +334,13 @@ func (m *Model) Run() {
 	limit := m.sc.Until
 	if limit == 0 {
 		limit = scenario.MaxUntil
-		m.stopped = m.idle()
 	}
+	m.stopped = m.idle()
 	for !m.stopped {
 		ev, ok := m.eng.Next(limit)
 		if !ok {
 			if m.sc.Until > 0 {
-				m.eng.AdvanceTo(limit)
+				m.eng.AdvanceTo(limit) // the limit, not the last event, ends the run
 			}
 			break
 		}
@@ -729,7 +729,7 @@ func (m *Model) deliver(x *pkt) {
 }
 
 func (m *Model) stopIfIdle() {
-	if m.sc.Until == 0 && m.idle() {
+	if m.idle() {
 		m.stopped = true
 	}
 }
