@@ -1,6 +1,8 @@
-// Package sim runs a scenario and reports what happened. The model itself lives
-// in sub-packages: engine (clock and events), unit, link (presets), topo,
-// scenario (YAML), packet (the packet-level model) and metrics (the report).
+// Package sim runs a scenario and reports what happened. The model lives in
+// sub-packages: engine (clock and events), unit, link (presets), topo,
+// scenario (YAML), traffic, packet (the packet-level model), fabric (what
+// workloads drive), coll (collectives), train (data-parallel training) and
+// metrics (the report).
 package sim
 
 import (
@@ -11,41 +13,106 @@ import (
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/packet"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/train"
+	"fabriclab/sim/unit"
 )
 
 // Run simulates a validated scenario.
 func Run(sc scenario.Scenario) (*metrics.Result, error) {
-	var f fabric.Fabric
-	switch sc.Sim.Fidelity {
-	case scenario.Packet, "":
-		f = packet.New(&sc)
-	default:
-		return nil, fmt.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
+	f, err := Network(&sc)
+	if err != nil {
+		return nil, err
 	}
 	var co *metrics.Collective
-	if c := &sc.Collective; c.Op != "" {
-		ranks := c.Ranks
-		if ranks == 0 {
-			ranks = sc.Endpoints()
-		}
-		g := 0
-		if sc.Topology.GPUsPerNode > 1 {
-			g = sc.Topology.GPUsPerNode
-		}
-		sched, err := coll.Build(c.Op, c.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g, Root: c.Root})
-		if err != nil {
-			return nil, fmt.Errorf("collective: %w", err)
-		}
-		eps := make([]int, ranks)
-		for i := range eps {
-			eps[i] = i
-		}
-		opts := coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha,
-			Streamed: sc.Sim.Fidelity == scenario.FlowLevel}
-		coll.Run(f, sched, eps, opts, func(r metrics.Collective) { co = &r })
+	var tr *metrics.Training
+	switch {
+	case sc.Collective.Op != "":
+		err = startCollective(f, &sc, func(r metrics.Collective) { co = &r })
+	case sc.Training.Model != "":
+		err = startTraining(f, &sc, func(r metrics.Training) { tr = &r })
+	}
+	if err != nil {
+		return nil, err
 	}
 	f.Run()
 	res := f.Result()
-	res.Collective = co
+	res.Collective, res.Training = co, tr
 	return res, nil
+}
+
+// Network builds the model sc.sim.fidelity asks for.
+func Network(sc *scenario.Scenario) (fabric.Fabric, error) {
+	switch sc.Sim.Fidelity {
+	case scenario.Packet, "":
+		return packet.New(sc), nil
+	}
+	return nil, fmt.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
+}
+
+func firstEndpoints(n int) []int {
+	eps := make([]int, n)
+	for i := range eps {
+		eps[i] = i
+	}
+	return eps
+}
+
+// gpusPerNode is the node size hierarchical algorithms see (0 for plain hosts).
+func gpusPerNode(sc *scenario.Scenario) int {
+	if g := sc.Topology.GPUsPerNode; g > 1 && (sc.Topology.Kind == scenario.DGX || sc.Topology.Kind == scenario.LeafSpine) {
+		return g
+	}
+	return 0
+}
+
+func collOptions(sc *scenario.Scenario, c *scenario.Collective) coll.Options {
+	return coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha,
+		Streamed: sc.Sim.Fidelity == scenario.FlowLevel}
+}
+
+func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Collective)) error {
+	c := &sc.Collective
+	ranks := c.Ranks
+	if ranks == 0 {
+		ranks = sc.Endpoints()
+	}
+	sched, err := coll.Build(c.Op, c.Algo, coll.Params{Ranks: ranks, GPUsPerNode: gpusPerNode(sc), Root: c.Root})
+	if err != nil {
+		return fmt.Errorf("collective: %w", err)
+	}
+	coll.Run(f, sched, firstEndpoints(ranks), collOptions(sc, c), func(r metrics.Collective, _ []unit.Time) { done(r) })
+	return nil
+}
+
+func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) error {
+	t := &sc.Training
+	var model *train.Model
+	if t.Model == "custom" {
+		model = &train.Model{Name: "custom", Sample: "sample"}
+		for _, l := range t.Layers {
+			model.Tensors = append(model.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
+		}
+	} else {
+		var err error
+		if model, err = train.Preset(t.Model); err != nil {
+			return fmt.Errorf("training.model: %w", err)
+		}
+	}
+	gpu, err := train.GPUPreset(t.GPU)
+	if err != nil {
+		return fmt.Errorf("training.gpu: %w", err)
+	}
+	bpp, _ := scenario.GradientBytes(t.Compression)
+	ranks := t.Ranks
+	if ranks == 0 {
+		ranks = sc.Endpoints()
+	}
+	batch := t.Batch
+	if batch == 0 {
+		batch = model.DefaultBatch
+	}
+	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
+		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
+		Algo: t.Algo, GPUsPerNode: gpusPerNode(sc), Coll: collOptions(sc, &sc.Collective)}
+	return train.Run(f, cfg, firstEndpoints(ranks), done)
 }

@@ -42,11 +42,14 @@ func Bandwidths(op string, n int, s unit.Bytes, t unit.Time) (algbw, busbw float
 
 // Run starts the schedule on f now, with rank r on endpoint ranks[r]; done
 // runs with the result when the last transfer has arrived.
-func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics.Collective)) {
+func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics.Collective, []unit.Time)) {
 	if len(ranks) != s.Ranks {
 		panic(fmt.Sprintf("coll: %d endpoints for %d ranks", len(ranks), s.Ranks))
 	}
-	x := &runner{f: f, s: s, ranks: ranks, o: o, start: f.Now(), done: done}
+	x := &runner{f: f, s: s, ranks: ranks, o: o, start: f.Now(), done: done, last: make([]unit.Time, s.Ranks)}
+	for i := range x.last {
+		x.last[i] = x.start
+	}
 	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: len(s.Steps)}
 	if o.Streamed {
 		x.streamPhase(0)
@@ -61,7 +64,8 @@ type runner struct {
 	ranks []int
 	o     Options
 	start unit.Time
-	done  func(metrics.Collective)
+	done  func(metrics.Collective, []unit.Time)
+	last  []unit.Time // per rank: when its last transfer in or out arrived
 	res   metrics.Collective
 
 	// stepwise state
@@ -188,6 +192,7 @@ func (x *runner) issue(i, r, st int) {
 
 func (x *runner) arrived(i, st int, t Transfer) {
 	n := x.s.Ranks
+	x.touch(t.Src, t.Dst)
 	in := &x.inst[i]
 	x.remaining--
 	in.got[st*n+t.Dst]++
@@ -225,7 +230,17 @@ func (x *runner) finish() {
 	x.res.TimeUs = float64(t) / float64(unit.Microsecond)
 	x.res.AlgBwGBps, x.res.BusBwGBps = Bandwidths(x.s.Op, x.s.Ranks, x.o.Bytes, t)
 	if d != nil {
-		d(x.res)
+		d(x.res, x.last)
+	}
+}
+
+// touch records that ranks a and b were busy until now.
+func (x *runner) touch(a, b int) {
+	now := x.f.Now()
+	for _, r := range []int{a, b} {
+		if r >= 0 && x.last[r] < now {
+			x.last[r] = now
+		}
 	}
 }
 
@@ -260,6 +275,7 @@ func (x *runner) streamPhase(p int) {
 		for _, k := range order {
 			x.res.Transfers++
 			x.f.Send(fabric.Transfer{Src: x.ranks[k.src], Dst: x.ranks[k.dst], Bytes: unit.Bytes(part * int64(parts[k]))}, func() {
+				x.touch(k.src, k.dst)
 				left--
 				if left == 0 {
 					x.streamPhase(p + 1)

@@ -13,6 +13,8 @@ type Result struct {
 	Series   *Series `json:"series,omitempty"`
 	// Collective is present when the scenario ran a collective.
 	Collective *Collective `json:"collective,omitempty"`
+	// Training is present when the scenario ran training iterations.
+	Training *Training `json:"training,omitempty"`
 }
 
 // Collective reports one collective with the nccl-tests definitions of algbw and busbw.
@@ -89,4 +91,45 @@ type QueueSeries struct {
 	Link  int     `json:"link"`
 	Name  string  `json:"name"`
 	Bytes []int64 `json:"bytes"`
+}
+
+// Training reports data-parallel training iterations (the last one).
+type Training struct {
+	Model             string        `json:"model"`
+	GPU               string        `json:"gpu"`
+	Ranks             int           `json:"ranks"`
+	Params            int64         `json:"params"`
+	GradBytes         int64         `json:"grad_bytes"` // on the wire per all-reduce round, after compression
+	IterationUs       float64       `json:"iteration_us"`
+	ComputeUs         float64       `json:"compute_us"` // forward + backward + optimizer
+	ExposedCommUs     float64       `json:"exposed_comm_us"`
+	GPUUtil           float64       `json:"gpu_util"`
+	ScalingEfficiency float64       `json:"scaling_efficiency"` // one GPU's iteration time / this one
+	SamplesPerSecond  float64       `json:"samples_per_s"`
+	Buckets           []Bucket      `json:"buckets"`
+	Timeline          []GPUTimeline `json:"timeline"`
+}
+
+// Bucket is one gradient bucket's all-reduce, in launch order.
+type Bucket struct {
+	Bytes    int64   `json:"bytes"`
+	Tensors  int     `json:"tensors"`
+	ReadyUs  float64 `json:"ready_us"`
+	StartUs  float64 `json:"start_us"`
+	FinishUs float64 `json:"finish_us"`
+}
+
+// GPUTimeline is one GPU's activity in the last iteration.
+type GPUTimeline struct {
+	GPU       int        `json:"gpu"`
+	Intervals []Interval `json:"intervals"`
+}
+
+// Interval is a stretch of one activity: compute, communicate or idle.
+// Compute and idle tile the GPU's compute lane; communicate runs beside them.
+type Interval struct {
+	Kind    string  `json:"kind"`
+	Label   string  `json:"label,omitempty"`
+	StartUs float64 `json:"start_us"`
+	EndUs   float64 `json:"end_us"`
 }

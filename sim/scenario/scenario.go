@@ -19,6 +19,31 @@ type Scenario struct {
 	Sim      Sim       `yaml:"sim"`
 	// Collective runs one collective operation instead of traffic (when op is set).
 	Collective Collective `yaml:"collective"`
+	// Training runs data-parallel training iterations instead of traffic (when model is set).
+	Training Training `yaml:"training"`
+}
+
+// Training is a data-parallel training job over the first Ranks endpoints.
+type Training struct {
+	Model       string     `yaml:"model"`        // resnet50 | gpt2-1.5b | llama3-8b | custom
+	Layers      []Layer    `yaml:"layers"`       // model custom
+	GPU         string     `yaml:"gpu"`          // a100 | h100 | h200 | b200
+	MFU         float64    `yaml:"mfu"`          // share of peak FLOPs reached
+	Batch       int        `yaml:"batch"`        // samples (images, tokens) per GPU; 0: the model's default
+	BucketCap   unit.Bytes `yaml:"bucket_cap"`   // DDP bucket_cap_mb
+	FirstBucket unit.Bytes `yaml:"first_bucket"` // DDP's first, small bucket
+	Overlap     bool       `yaml:"overlap"`      // all-reduce buckets during the backward pass
+	Compression string     `yaml:"compression"`  // gradients on the wire: fp32 | bf16 | fp16 | fp8 | int8
+	Iterations  int        `yaml:"iterations"`
+	Ranks       int        `yaml:"ranks"` // 0: every endpoint
+	Algo        string     `yaml:"algo"`  // all-reduce algorithm; default ring, hierarchical on multi-node GPU topologies
+}
+
+// Layer is one layer of a custom model.
+type Layer struct {
+	Name   string  `yaml:"name"`
+	Params int64   `yaml:"params"`
+	FLOPs  float64 `yaml:"flops"` // forward FLOPs per sample
 }
 
 // Collective is one collective operation over the first Ranks endpoints.
@@ -194,5 +219,7 @@ func Default() Scenario {
 		Traffic:    Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},
 		Sim:        Sim{Fidelity: Packet},
 		Collective: Collective{Bytes: unit.GiB, Channels: 8, Chunk: 4 * unit.MiB, Alpha: unit.Microsecond},
+		Training: Training{GPU: "h100", MFU: 0.4, BucketCap: 25 * unit.MiB, FirstBucket: unit.MiB, Overlap: true,
+			Compression: "fp32", Iterations: 1},
 	}
 }

@@ -1,0 +1,224 @@
+// Package train runs data-parallel training iterations on a simulated
+// cluster: forward and backward compute per layer, PyTorch-DDP gradient
+// buckets all-reduced over the network while the backward pass goes on, and
+// the optimizer step.
+package train
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Tensor is one parameter tensor, in the order the model defines it.
+type Tensor struct {
+	Name   string
+	Params int64
+	// FwdFLOPs is the forward FLOPs per sample attributed to this tensor's layer
+	// (on the layer's first tensor; 0 on the rest).
+	FwdFLOPs float64
+}
+
+// Model is a network as DDP sees it: parameter tensors in definition order.
+type Model struct {
+	Name    string
+	Tensors []Tensor
+	// Sample says what one unit of the per-GPU batch is (an image, a token).
+	Sample string
+	// Published is the parameter count the model's authors give, for checking.
+	Published int64
+	// DefaultBatch is the per-GPU batch when the scenario gives none.
+	DefaultBatch int
+}
+
+// Params is the total parameter count.
+func (m *Model) Params() int64 {
+	var n int64
+	for _, t := range m.Tensors {
+		n += t.Params
+	}
+	return n
+}
+
+// FwdFLOPs is the forward FLOPs per sample.
+func (m *Model) FwdFLOPs() float64 {
+	var f float64
+	for _, t := range m.Tensors {
+		f += t.FwdFLOPs
+	}
+	return f
+}
+
+// Presets lists the model preset names.
+func Presets() []string { return []string{"gpt2-1.5b", "llama3-8b", "resnet50"} }
+
+// Preset returns a model by name.
+func Preset(name string) (*Model, error) {
+	switch name {
+	case "resnet50":
+		return resNet50(), nil
+	case "gpt2-1.5b":
+		return gpt2XL(), nil
+	case "llama3-8b":
+		return llama3_8B(), nil
+	}
+	return nil, fmt.Errorf("unknown model %q; use one of %s, or custom with layers", name, strings.Join(Presets(), ", "))
+}
+
+// resNet50 is torchvision's resnet50 at 224×224: 25,557,032 parameters and
+// 4.09 G multiply-adds (8.2 GFLOPs) forward per image.
+func resNet50() *Model {
+	m := &Model{Name: "resnet50", Sample: "image", Published: 25_557_032, DefaultBatch: 256}
+	hw := 112 // output side of conv1
+	conv := func(name string, cin, cout, k, stride int) {
+		if stride == 2 {
+			hw /= 2
+		}
+		m.Tensors = append(m.Tensors, Tensor{Name: name + ".weight", Params: int64(cout * cin * k * k),
+			FwdFLOPs: 2 * float64(cout*cin*k*k) * float64(hw*hw)})
+	}
+	bn := func(name string, c int) {
+		m.Tensors = append(m.Tensors, Tensor{Name: name + ".weight", Params: int64(c)}, Tensor{Name: name + ".bias", Params: int64(c)})
+	}
+	m.Tensors = append(m.Tensors, Tensor{Name: "conv1.weight", Params: 64 * 3 * 7 * 7, FwdFLOPs: 2 * 64 * 3 * 49 * 112 * 112})
+	bn("bn1", 64)
+	hw = 56 // after the max pool
+	in := 64
+	for li, layer := range []struct{ width, blocks, stride int }{{64, 3, 1}, {128, 4, 2}, {256, 6, 2}, {512, 3, 2}} {
+		out := layer.width * 4
+		for b := range layer.blocks {
+			p := fmt.Sprintf("layer%d.%d", li+1, b)
+			stride := 1
+			if b == 0 {
+				stride = layer.stride
+			}
+			conv(p+".conv1", in, layer.width, 1, 1)
+			bn(p+".bn1", layer.width)
+			conv(p+".conv2", layer.width, layer.width, 3, stride) // torchvision v1.5: stride on the 3×3
+			bn(p+".bn2", layer.width)
+			conv(p+".conv3", layer.width, out, 1, 1)
+			bn(p+".bn3", out)
+			if b == 0 {
+				conv(p+".downsample.0", in, out, 1, 1)
+				bn(p+".downsample.1", out)
+			}
+			in = out
+		}
+	}
+	m.Tensors = append(m.Tensors, Tensor{Name: "fc.weight", Params: 1000 * 2048, FwdFLOPs: 2 * 1000 * 2048}, Tensor{Name: "fc.bias", Params: 1000})
+	return m
+}
+
+// transformer builds a decoder-only model: token (and position) embeddings,
+// blocks, final norm and (untied) output head. Forward FLOPs per token are
+// 2 × matrix parameters plus attention's 4 × seq × d per layer (causal mask ignored).
+type transformerShape struct {
+	name              string
+	layers, d, ffn    int
+	heads, kvHeads    int
+	vocab, seq        int
+	positions         bool // learned position embeddings (GPT-2)
+	gated, bias, tied bool // SwiGLU MLP (Llama); biases and LayerNorm (GPT-2); tied head
+	published         int64
+}
+
+func transformer(s transformerShape) *Model {
+	m := &Model{Name: s.name, Sample: "token", Published: s.published, DefaultBatch: s.seq}
+	add := func(name string, params int64, flops float64) {
+		m.Tensors = append(m.Tensors, Tensor{Name: name, Params: params, FwdFLOPs: flops})
+	}
+	d := int64(s.d)
+	add("embed.weight", int64(s.vocab)*d, 0)
+	if s.positions {
+		add("pos_embed.weight", int64(s.seq)*d, 0)
+	}
+	norm := func(name string) {
+		add(name+".weight", d, 0)
+		if s.bias {
+			add(name+".bias", d, 0)
+		}
+	}
+	kv := d * int64(s.kvHeads) / int64(s.heads)
+	attn := 4 * float64(s.seq) * float64(s.d)
+	for l := range s.layers {
+		p := fmt.Sprintf("layers.%d", l)
+		norm(p + ".attn_norm")
+		qkv := d*d + 2*d*kv
+		add(p+".attn.qkv.weight", qkv, 2*float64(qkv)+attn)
+		if s.bias {
+			add(p+".attn.qkv.bias", d+2*kv, 0)
+		}
+		add(p+".attn.out.weight", d*d, 2*float64(d*d))
+		if s.bias {
+			add(p+".attn.out.bias", d, 0)
+		}
+		norm(p + ".mlp_norm")
+		f := int64(s.ffn)
+		if s.gated {
+			add(p+".mlp.gate_up.weight", 2*d*f, 2*float64(2*d*f))
+		} else {
+			add(p+".mlp.up.weight", d*f, 2*float64(d*f))
+			if s.bias {
+				add(p+".mlp.up.bias", f, 0)
+			}
+		}
+		add(p+".mlp.down.weight", f*d, 2*float64(f*d))
+		if s.bias {
+			add(p+".mlp.down.bias", d, 0)
+		}
+	}
+	norm("final_norm")
+	if s.tied {
+		// The head reuses the embedding: its FLOPs count, its parameters do not.
+		m.Tensors[0].FwdFLOPs = 2 * float64(int64(s.vocab)*d)
+	} else {
+		add("lm_head.weight", int64(s.vocab)*d, 2*float64(int64(s.vocab)*d))
+	}
+	return m
+}
+
+// gpt2XL is GPT-2 1.5B (gpt2-xl): 48 layers, d 1600, 1,557,611,200 parameters.
+func gpt2XL() *Model {
+	return transformer(transformerShape{name: "gpt2-1.5b", layers: 48, d: 1600, ffn: 6400, heads: 25, kvHeads: 25,
+		vocab: 50257, seq: 1024, positions: true, bias: true, tied: true, published: 1_557_611_200})
+}
+
+// llama3_8B is Llama 3 8B: 32 layers, d 4096, SwiGLU 14336, 8 KV heads,
+// vocabulary 128,256: 8,030,261,248 parameters.
+func llama3_8B() *Model {
+	return transformer(transformerShape{name: "llama3-8b", layers: 32, d: 4096, ffn: 14336, heads: 32, kvHeads: 8,
+		vocab: 128256, seq: 8192, gated: true, published: 8_030_261_248})
+}
+
+// GPU is an accelerator's compute and memory peak.
+type GPU struct {
+	Name      string
+	PeakFLOPS float64 // dense BF16 tensor-core FLOP/s
+	HBM       float64 // bytes/s
+}
+
+// GPUs lists the GPU presets: NVIDIA's published dense BF16 peaks and HBM bandwidths (SXM parts).
+func GPUs() []GPU {
+	return []GPU{
+		{"a100", 312e12, 2.039e12},
+		{"b200", 2250e12, 8e12},
+		{"h100", 989e12, 3.35e12},
+		{"h200", 989e12, 4.8e12},
+	}
+}
+
+// GPUPreset returns a GPU by name.
+func GPUPreset(name string) (GPU, error) {
+	gs := GPUs()
+	for _, g := range gs {
+		if g.Name == name {
+			return g, nil
+		}
+	}
+	names := make([]string, len(gs))
+	for i, g := range gs {
+		names[i] = g.Name
+	}
+	sort.Strings(names)
+	return GPU{}, fmt.Errorf("unknown gpu %q; use one of %s", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,172 @@
+package train
+
+import (
+	"fmt"
+	"math"
+
+	"fabriclab/sim/coll"
+	"fabriclab/sim/fabric"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/unit"
+)
+
+// Config is one data-parallel training job.
+type Config struct {
+	Model         *Model
+	GPU           GPU
+	MFU           float64    // share of the GPU's peak the kernels reach
+	Batch         int        // samples per GPU per iteration
+	BucketCap     unit.Bytes // DDP bucket_cap_mb
+	FirstBucket   unit.Bytes // DDP's first bucket
+	Overlap       bool       // start each bucket's all-reduce as soon as its gradients are ready
+	BytesPerParam int64      // gradient element size on the wire (4 fp32, 2 bf16/fp16, 1 fp8/int8)
+	Iterations    int
+	Algo          string // all-reduce algorithm
+	GPUsPerNode   int
+	Coll          coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
+}
+
+// OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
+// weights: read parameter, gradient and two moments, write three back.
+const OptimizerBytesPerParam = 28
+
+// MaxTimelineGPUs bounds how many GPUs' timelines a result lists.
+const MaxTimelineGPUs = 16
+
+// Run trains on the ranks' endpoints of f and calls done with the report of the last iteration.
+func Run(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) error {
+	n := len(ranks)
+	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode})
+	if err != nil {
+		return fmt.Errorf("training.algo: %w", err)
+	}
+	m := cfg.Model
+	rate := cfg.GPU.PeakFLOPS * cfg.MFU
+	sec := func(flops float64) unit.Time { return unit.Time(math.Ceil(flops / rate * 1e12)) }
+	batch := float64(cfg.Batch)
+
+	// Per-tensor backward time (2× forward), in gradient-ready order.
+	var fwd unit.Time
+	for _, t := range m.Tensors {
+		fwd += sec(t.FwdFLOPs * batch)
+	}
+	buckets := Buckets(m, cfg.FirstBucket, cfg.BucketCap, cfg.BytesPerParam)
+	readyAfter := make([]unit.Time, len(buckets)) // offset from the start of backward
+	var bwd unit.Time
+	bi, inBucket := 0, 0
+	for i := len(m.Tensors) - 1; i >= 0; i-- {
+		bwd += sec(2 * m.Tensors[i].FwdFLOPs * batch)
+		inBucket++
+		if inBucket == len(buckets[bi].Tensors) {
+			readyAfter[bi] = bwd
+			bi, inBucket = bi+1, 0
+		}
+	}
+	opt := unit.Time(math.Ceil(float64(m.Params()) * OptimizerBytesPerParam / cfg.GPU.HBM * 1e12))
+	compute := fwd + bwd + opt
+
+	r := &job{f: f, cfg: cfg, sched: sched, ranks: ranks, buckets: buckets, readyAfter: readyAfter,
+		fwd: fwd, bwd: bwd, opt: opt, done: done}
+	r.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(),
+		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: us(compute)}
+	r.iteration(max(cfg.Iterations, 1))
+	return nil
+}
+
+type job struct {
+	f             fabric.Fabric
+	cfg           Config
+	sched         *coll.Schedule
+	ranks         []int
+	buckets       []Bucket
+	readyAfter    []unit.Time
+	fwd, bwd, opt unit.Time
+	done          func(metrics.Training)
+	res           metrics.Training
+	start         unit.Time
+	next          int // next bucket to all-reduce
+	commFree      unit.Time
+	commIntervals [][]metrics.Interval // per GPU
+	bucketReports []metrics.Bucket
+}
+
+func us(t unit.Time) float64 { return math.Round(t.Micros()*1000) / 1000 }
+
+func (j *job) iteration(left int) {
+	j.start = j.f.Now()
+	j.next = 0
+	j.bucketReports = j.bucketReports[:0]
+	shown := min(len(j.ranks), MaxTimelineGPUs)
+	j.commIntervals = make([][]metrics.Interval, shown)
+	backwardEnd := j.start + j.fwd + j.bwd
+	j.commFree = j.start
+	if !j.cfg.Overlap {
+		j.commFree = backwardEnd
+	}
+	j.launch(func() {
+		optStart := max(j.f.Now(), backwardEnd)
+		j.f.At(optStart+j.opt, func() {
+			j.report(backwardEnd, optStart)
+			if left > 1 {
+				j.iteration(left - 1)
+				return
+			}
+			j.done(j.res)
+		})
+	})
+}
+
+// launch all-reduces the buckets one after another (NCCL runs them in order
+// on one stream), each once its gradients are ready; then calls after.
+func (j *job) launch(after func()) {
+	if j.next == len(j.buckets) {
+		after()
+		return
+	}
+	b := j.next
+	ready := j.start + j.fwd + j.readyAfter[b]
+	at := max(ready, j.commFree, j.f.Now())
+	j.f.At(at, func() {
+		bytes := unit.Bytes(j.buckets[b].Params * j.cfg.BytesPerParam)
+		o := j.cfg.Coll
+		o.Bytes = bytes
+		started := j.f.Now()
+		coll.Run(j.f, j.sched, j.ranks, o, func(_ metrics.Collective, last []unit.Time) {
+			j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(bytes), Tensors: len(j.buckets[b].Tensors),
+				ReadyUs: us(ready - j.start), StartUs: us(started - j.start), FinishUs: us(j.f.Now() - j.start)})
+			for g := range j.commIntervals {
+				j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate",
+					Label: fmt.Sprintf("all-reduce bucket %d", b), StartUs: us(started - j.start), EndUs: us(last[g] - j.start)})
+			}
+			j.commFree = j.f.Now()
+			j.next++
+			j.launch(after)
+		})
+	})
+}
+
+func (j *job) report(backwardEnd, optStart unit.Time) {
+	end := j.f.Now()
+	iter := end - j.start
+	compute := j.fwd + j.bwd + j.opt
+	t := &j.res
+	t.IterationUs = us(iter)
+	t.ExposedCommUs = us(iter - compute)
+	t.GPUUtil = math.Round(float64(compute)/float64(iter)*1e4) / 1e4
+	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
+	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*len(j.ranks)) / iter.Seconds())
+	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
+	t.Timeline = t.Timeline[:0]
+	for g := range j.commIntervals {
+		iv := []metrics.Interval{
+			{Kind: "compute", Label: "forward", StartUs: 0, EndUs: us(j.fwd)},
+			{Kind: "compute", Label: "backward", StartUs: us(j.fwd), EndUs: us(backwardEnd - j.start)},
+		}
+		if optStart > backwardEnd {
+			iv = append(iv, metrics.Interval{Kind: "idle", Label: "waiting for gradients", StartUs: us(backwardEnd - j.start), EndUs: us(optStart - j.start)})
+		}
+		iv = append(iv, metrics.Interval{Kind: "compute", Label: "optimizer", StartUs: us(optStart - j.start), EndUs: us(end - j.start)})
+		iv = append(iv, j.commIntervals[g]...)
+		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
+	}
+}
