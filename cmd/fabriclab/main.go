@@ -11,6 +11,7 @@ const usage = `fabriclab — an interactive lab for the networks inside AI clust
 
 usage:
   fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]
+  fabriclab sweep FILE|NAME --vary key=v1,v2,... [--csv]   run a scenario over values, on all cores
   fabriclab scenarios                 list the built-in scenarios
   fabriclab bench [--only NAME]       time the benchmark scenarios
 
@@ -31,6 +32,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		err = cmdRun(args[1:], stdout, stderr)
+	case "sweep":
+		err = cmdSweep(args[1:], stdout, stderr)
 	case "scenarios":
 		err = cmdScenarios(stdout)
 	case "bench":

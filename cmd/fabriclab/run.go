@@ -37,24 +37,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "usage: fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]")
 		fs.PrintDefaults()
 	}
-	// Allow flags after the scenario name, as the usage line shows.
-	var name string
-	rest := args
-	for len(rest) > 0 {
-		if err := fs.Parse(rest); err != nil {
-			return errUsage
-		}
-		rest = fs.Args()
-		if len(rest) > 0 {
-			if name != "" {
-				return fmt.Errorf("one scenario at a time: got %q and %q", name, rest[0])
-			}
-			name, rest = rest[0], rest[1:]
-		}
-	}
-	if name == "" {
-		fs.Usage()
-		return errUsage
+	name, err := parseWithName(fs, args)
+	if err != nil {
+		return err
 	}
 	if *seed != "" {
 		if _, err := strconv.ParseUint(*seed, 10, 64); err != nil {
@@ -80,6 +65,29 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	printSummary(stdout, &sc, res)
 	return nil
+}
+
+// parseWithName parses flags that may come before or after one scenario name.
+func parseWithName(fs *flag.FlagSet, args []string) (string, error) {
+	var name string
+	rest := args
+	for len(rest) > 0 {
+		if err := fs.Parse(rest); err != nil {
+			return "", errUsage
+		}
+		rest = fs.Args()
+		if len(rest) > 0 {
+			if name != "" {
+				return "", fmt.Errorf("one scenario at a time: got %q and %q", name, rest[0])
+			}
+			name, rest = rest[0], rest[1:]
+		}
+	}
+	if name == "" {
+		fs.Usage()
+		return "", errUsage
+	}
+	return name, nil
 }
 
 func cmdScenarios(stdout io.Writer) error {

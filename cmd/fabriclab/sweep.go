@@ -1,0 +1,210 @@
+package main
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"text/tabwriter"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+// maxSweepRuns bounds a sweep so that a typo cannot start a million runs.
+const maxSweepRuns = 10000
+
+// parseVary reads key=v1,v2,... or key=lo..hi or key=lo..hi*f (geometric).
+func parseVary(s string) (key string, values []string, err error) {
+	key, list, ok := strings.Cut(s, "=")
+	if !ok || key == "" || list == "" {
+		return "", nil, fmt.Errorf("--vary %q: want key=v1,v2,... or key=lo..hi or key=lo..hi*2", s)
+	}
+	if lo, rest, ok := strings.Cut(list, ".."); ok {
+		hi, factor := rest, ""
+		if h, f, ok := strings.Cut(rest, "*"); ok {
+			hi, factor = h, f
+		}
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		f := 0
+		var err3 error
+		if factor != "" {
+			f, err3 = strconv.Atoi(factor)
+		}
+		if err1 != nil || err2 != nil || err3 != nil || a > b || factor != "" && (f < 2 || a < 1) {
+			return "", nil, fmt.Errorf("--vary %q: a range is lo..hi (whole numbers, lo ≤ hi) or lo..hi*f (lo ≥ 1, f ≥ 2), e.g. topology.nodes=1..2048*2", s)
+		}
+		for v := a; v <= b; {
+			values = append(values, strconv.Itoa(v))
+			if len(values) > maxSweepRuns {
+				return "", nil, fmt.Errorf("--vary %q: more than %d values", s, maxSweepRuns)
+			}
+			if f > 0 {
+				v *= f
+			} else {
+				v++
+			}
+		}
+		return key, values, nil
+	}
+	for _, v := range strings.Split(list, ",") {
+		if v = strings.TrimSpace(v); v == "" {
+			return "", nil, fmt.Errorf("--vary %q: an empty value", s)
+		}
+		values = append(values, v)
+	}
+	return key, values, nil
+}
+
+type sweepRun struct {
+	sets []string // the varied key=value pairs
+	res  *metrics.Result
+	err  error
+}
+
+func cmdSweep(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var sets, varies setFlags
+	fs.Var(&sets, "set", "override a scenario key for every run (repeatable)")
+	fs.Var(&varies, "vary", "key=v1,v2,... | key=lo..hi | key=lo..hi*f: a key to sweep (repeatable: all combinations)")
+	asCSV := fs.Bool("csv", false, "print CSV instead of a table")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "runs at once")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: fabriclab sweep FILE|NAME --vary key=v1,v2,... [--vary ...] [--set key=value]... [--csv] [--jobs N]")
+		fs.PrintDefaults()
+	}
+	name, err := parseWithName(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(varies) == 0 {
+		fs.Usage()
+		return fmt.Errorf("say what to vary, e.g. --vary topology.nodes=1,2,4,8")
+	}
+	// All combinations of the varied keys, the last varying fastest.
+	combos := [][]string{nil}
+	var keys []string
+	for _, v := range varies {
+		key, values, err := parseVary(v)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, key)
+		var next [][]string
+		for _, c := range combos {
+			for _, val := range values {
+				next = append(next, append(append([]string(nil), c...), key+"="+val))
+			}
+		}
+		if len(next) > maxSweepRuns {
+			return fmt.Errorf("%d runs are too many: at most %d", len(next), maxSweepRuns)
+		}
+		combos = next
+	}
+	// Check every combination before running any.
+	scs := make([]scenario.Scenario, len(combos))
+	for i, c := range combos {
+		sc, err := scenario.Load(name, os.ReadFile, append(append([]string(nil), sets...), c...))
+		if err != nil {
+			return fmt.Errorf("with %s: %w", strings.Join(c, " "), err)
+		}
+		scs[i] = sc
+	}
+	runs := make([]sweepRun, len(combos))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	progress := make(chan struct{})
+	for range max(*jobs, 1) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				runs[i].sets = combos[i]
+				runs[i].res, runs[i].err = sim.Run(scs[i])
+				progress <- struct{}{}
+			}
+		}()
+	}
+	go func() {
+		for i := range combos {
+			work <- i
+		}
+		close(work)
+		wg.Wait()
+		close(progress)
+	}()
+	done := 0
+	for range progress {
+		done++
+		if len(combos) > 1 {
+			bar := strings.Repeat("█", done*30/len(combos)) + strings.Repeat("·", 30-done*30/len(combos))
+			fmt.Fprintf(stderr, "\r%s %d/%d runs", bar, done, len(combos))
+		}
+	}
+	if len(combos) > 1 {
+		fmt.Fprintln(stderr)
+	}
+	for _, r := range runs {
+		if r.err != nil {
+			return fmt.Errorf("with %s: %w", strings.Join(r.sets, " "), r.err)
+		}
+	}
+	header, rows := sweepTable(keys, runs)
+	if *asCSV {
+		w := csv.NewWriter(stdout)
+		w.Write(header)
+		w.WriteAll(rows)
+		return w.Error()
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	for _, row := range rows {
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	return tw.Flush()
+}
+
+// sweepTable picks the columns that matter for what the scenario runs.
+func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
+	header := append([]string(nil), keys...)
+	first := runs[0].res
+	switch {
+	case first.Training != nil:
+		header = append(header, "ranks", "iteration_us", "exposed_comm_us", "gpu_util", "scaling_efficiency", "samples_per_s")
+	case first.Collective != nil:
+		header = append(header, "ranks", "time_us", "algbw_GBps", "busbw_GBps")
+	default:
+		header = append(header, "sim_time_us", "goodput_gbps", "max_fct_us", "drops", "pause_frames")
+	}
+	var rows [][]string
+	for _, r := range runs {
+		var row []string
+		for _, s := range r.sets {
+			_, v, _ := strings.Cut(s, "=")
+			row = append(row, v)
+		}
+		t := &r.res.Totals
+		switch {
+		case r.res.Training != nil:
+			tr := r.res.Training
+			row = append(row, strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
+				ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0))
+		case r.res.Collective != nil:
+			c := r.res.Collective
+			row = append(row, strconv.Itoa(c.Ranks), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2))
+		default:
+			row = append(row, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), ff(t.MaxFctUs, 1),
+				strconv.FormatInt(t.Drops, 10), strconv.FormatInt(t.PauseFrames, 10))
+		}
+		rows = append(rows, row)
+	}
+	return header, rows
+}
