@@ -123,7 +123,8 @@ func TestBuiltins(t *testing.T) {
 		assert.NotEmpty(t, b.Summary, b.Name)
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
-	assert.Equal(t, []string{"ecmp-collisions", "incast", "incast-lossy", "perm-1024", "permutation"}, names)
+	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
+		"incast", "incast-lossy", "perm-1024", "permutation", "ring-allreduce-8"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -212,7 +213,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are ecmp-collisions, incast, incast-lossy, perm-1024, permutation`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, incast, incast-lossy, perm-1024, permutation, ring-allreduce-8`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)
@@ -221,7 +222,7 @@ func TestLoad(t *testing.T) {
 
 	_, err = Load("nosuch", nil, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "built-ins are ecmp-collisions, incast")
+	assert.Contains(t, err.Error(), "built-ins are alltoall-moe, dp-llama3-8b-1024")
 }
 
 func TestSet(t *testing.T) {
