@@ -1,6 +1,7 @@
 // Package sim runs a scenario and reports what happened. The model lives in
 // sub-packages: engine (clock and events), unit, link (presets), topo,
-// scenario (YAML), traffic, packet (the packet-level model), fabric (what
+// scenario (YAML), traffic, packet (the packet-level model), fluid (the
+// flow-level model), fabric (what
 // workloads drive), coll (collectives), train (data-parallel training) and
 // metrics (the report).
 package sim
@@ -10,6 +11,7 @@ import (
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fabric"
+	"fabriclab/sim/fluid"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/packet"
 	"fabriclab/sim/scenario"
@@ -45,6 +47,8 @@ func Network(sc *scenario.Scenario) (fabric.Fabric, error) {
 	switch sc.Sim.Fidelity {
 	case scenario.Packet, "":
 		return packet.New(sc), nil
+	case scenario.FlowLevel:
+		return fluid.New(sc), nil
 	}
 	return nil, fmt.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
 }

@@ -77,7 +77,10 @@ type port struct {
 	q      []*pkt
 	qHead  int
 	qBytes int64
-	busy   bool
+	// busyUntil is when the packet on the wire is out; wake says a txDone
+	// event is due then (only scheduled when something waits to be sent).
+	busyUntil unit.Time
+	wake      bool
 
 	credit int64
 
@@ -355,7 +358,7 @@ func (m *Model) handle(ev event) {
 		m.arrive(ev.a, ev.p)
 	case evTxDone:
 		p := &m.ports[ev.a]
-		p.busy = false
+		p.wake = false
 		m.try(p)
 	case evFlowStart:
 		f := &m.flows[ev.a]
@@ -422,7 +425,15 @@ func (m *Model) activate(i int32, f *flow) {
 
 // try starts the next transmission on p if the port is free, not paused and has credit.
 func (m *Model) try(p *port) {
-	if p.busy || p.paused || m.stopped {
+	if p.paused || m.stopped {
+		return
+	}
+	now := m.eng.Now()
+	if p.busyUntil > now {
+		if !p.wake {
+			p.wake = true
+			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+		}
 		return
 	}
 	var x *pkt
@@ -450,10 +461,13 @@ func (m *Model) try(p *port) {
 	wire := int64(x.payload + p.hdr)
 	tx := p.rate.TxTime(unit.Bytes(wire))
 	p.txWire += wire
-	p.busy = true
+	p.busyUntil = now + tx
 	x.inLink = p.id
-	now := m.eng.Now()
-	m.eng.At(now+tx, event{kind: evTxDone, a: p.id})
+	if !p.wake && (p.queued() > 0 || len(p.flows) > 0) {
+		// (A wake already due now will find the port busy and come back at busyUntil.)
+		p.wake = true
+		m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+	}
 	arrive := now + tx + p.hopDelay
 	if p.fromEnd {
 		// Real NICs are not phase-locked to each other: without up to a quarter
@@ -643,7 +657,7 @@ func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 
 			}
 			p := &m.ports[l]
 			load := p.qBytes
-			if p.busy {
+			if p.busyUntil > m.eng.Now() {
 				load += int64(m.mtu)
 			}
 			switch {

@@ -173,7 +173,7 @@ const (
 
 // Sim picks the model and what it records.
 type Sim struct {
-	Fidelity       string    `yaml:"fidelity"`        // packet (flow: planned)
+	Fidelity       string    `yaml:"fidelity"`        // packet | flow
 	SampleInterval unit.Time `yaml:"sample_interval"` // time-series period; 0 picks about 200 samples
 }
 

@@ -303,6 +303,10 @@ func (c *checker) run() {
 	switch s.Sim.Fidelity {
 	case Packet:
 	case FlowLevel:
+		if r := s.Network.Routing; (r == RouteSpray || r == RouteAdaptive) && topoOK && endpoints > MaxPacketEndpoints {
+			c.fail("network.routing", "%s at flow level splits every flow over all shortest paths, which takes too much memory past %d endpoints (%s has %d); use routing: ecmp or static",
+				r, MaxPacketEndpoints, shape(s), endpoints)
+		}
 	default:
 		c.oneOf("sim.fidelity", s.Sim.Fidelity, "a fidelity", Packet, FlowLevel)
 	}

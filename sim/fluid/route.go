@@ -1,0 +1,318 @@
+package fluid
+
+import (
+	"fmt"
+	"slices"
+
+	"fabriclab/sim/link"
+	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
+)
+
+// far is the hop count of a node that has no minimal route.
+const far = 255
+
+// router finds the minimal paths between endpoints without a hop-count table
+// per destination (topo.HopsTo costs one byte per node per destination and a
+// search of the whole fabric: 600 MB for 16,384 GPUs on 2048 DGX nodes, 4.6 GB
+// for a k=64 fat tree). Every topology topo builds is tiered, with each link
+// joining two tiers, and its minimal paths go up and then down (valley-free).
+// So the distance from v to a destination is the shortest "up some links, then
+// down some links" walk: down-distances come from one upward search from the
+// destination over its ancestors, up-distances from a memoised recursion over
+// v's up-links. Both visit only the cones above the two endpoints (about
+// 2,000 nodes in a 16,384-GPU cluster). route_test.go checks the result
+// against topo.HopsTo on every topology kind.
+type router struct {
+	t        *topo.Topology
+	forwards []bool
+	tier     []int8
+	to       []int32 // each link's far end
+	outPos   []int32 // each link's place in its node's Out list
+	upStart  []int32 // node n's up-links are upLinks[upStart[n]:upStart[n+1]], in Out order
+	upLinks  []int32
+	dnStart  []int32 // and its down-links dnLinks[dnStart[n]:dnStart[n+1]]
+	dnLinks  []int32
+	// height is each node's distance to the nearest endpoint, a lower bound
+	// on its distance to any destination; minUp is the least height among a
+	// node's up-neighbours. They let dist and candidates skip the up-links of
+	// a node with hundreds of spines above it.
+	height []uint8
+	minUp  []uint8
+
+	// The current destination's ancestors: anc[n] == ancGen<<8 | d means n
+	// can reach the destination going only down, in d hops.
+	ancDst int32
+	ancGen uint32
+	anc    []uint32
+	queue  []int32
+
+	// Up-down distances to the current destination, memoised.
+	memoGen uint32
+	memo    []uint32
+	du      []uint8
+
+	cands []int32
+
+	// Per-route scratch for split (multipath) routes.
+	seenGen uint32
+	seen    []uint32
+	frac    []float64
+	arrive  []unit.Time
+	level   []int32
+	next    []int32
+
+	linkDelay []unit.Time // propagation plus the far node's switch latency
+	linkHdr   []unit.Bytes
+}
+
+func newRouter(t *topo.Topology, switchLatency unit.Time) *router {
+	n := len(t.Nodes)
+	r := &router{
+		t: t, forwards: make([]bool, n), tier: make([]int8, n), upStart: make([]int32, n+1), dnStart: make([]int32, n+1),
+		to: make([]int32, len(t.Links)), outPos: make([]int32, len(t.Links)),
+		height: make([]uint8, n), minUp: make([]uint8, n),
+		ancDst: -1, anc: make([]uint32, n),
+		memo: make([]uint32, n), du: make([]uint8, n),
+		seen: make([]uint32, n), frac: make([]float64, n), arrive: make([]unit.Time, n),
+		linkDelay: make([]unit.Time, len(t.Links)), linkHdr: make([]unit.Bytes, len(t.Links)),
+	}
+	for i := range t.Nodes {
+		r.forwards[i] = t.Nodes[i].Role.Forwards()
+		r.tier[i] = int8(t.Nodes[i].Tier)
+	}
+	for i := range t.Links {
+		r.to[i] = int32(t.Links[i].To)
+	}
+	for i := range t.Nodes {
+		r.upStart[i], r.dnStart[i] = int32(len(r.upLinks)), int32(len(r.dnLinks))
+		for k, l := range t.Nodes[i].Out {
+			r.outPos[l] = int32(k)
+			switch to := t.Links[l].To; {
+			case r.tier[to] > r.tier[i]:
+				r.upLinks = append(r.upLinks, int32(l))
+			case r.tier[to] < r.tier[i]:
+				r.dnLinks = append(r.dnLinks, int32(l))
+			default:
+				panic(fmt.Sprintf("fluid: link %s joins two nodes of tier %d; routing needs tiered topologies", t.LinkName(l), r.tier[i]))
+			}
+		}
+	}
+	r.upStart[n], r.dnStart[n] = int32(len(r.upLinks)), int32(len(r.dnLinks))
+	r.heights()
+	for i, l := range t.Links {
+		r.linkDelay[i] = l.Latency
+		if r.forwards[l.To] {
+			r.linkDelay[i] += switchLatency
+		}
+		r.linkHdr[i] = link.Header(l.Kind)
+	}
+	return r
+}
+
+func (r *router) up(n int32) []int32   { return r.upLinks[r.upStart[n]:r.upStart[n+1]] }
+func (r *router) down(n int32) []int32 { return r.dnLinks[r.dnStart[n]:r.dnStart[n+1]] }
+
+// heights finds every node's distance to the nearest endpoint, by one search
+// from all endpoints at once through forwarding nodes.
+func (r *router) heights() {
+	for i := range r.height {
+		r.height[i] = far
+	}
+	q := r.queue[:0]
+	for _, e := range r.t.Endpoints {
+		r.height[e] = 0
+		q = append(q, int32(e))
+	}
+	for i := 0; i < len(q); i++ {
+		u := q[i]
+		for _, l := range r.t.Nodes[u].Out {
+			v := r.to[l]
+			if r.height[v] == far && r.forwards[v] {
+				r.height[v] = r.height[u] + 1
+				q = append(q, v)
+			}
+		}
+	}
+	r.queue = q
+	for i := range r.minUp {
+		r.minUp[i] = far
+		for _, l := range r.up(int32(i)) {
+			r.minUp[i] = min(r.minUp[i], r.height[r.to[l]])
+		}
+	}
+}
+
+// bump advances a generation counter, clearing its marks when it wraps.
+func bump(gen *uint32, marks []uint32) {
+	*gen++
+	if *gen == 0 {
+		clear(marks)
+		*gen = 1
+	}
+}
+
+// target makes dst (a node) the current destination: it finds its ancestors
+// and their down-distances, and forgets the distances memoised for the last one.
+func (r *router) target(dst int32) {
+	if dst == r.ancDst {
+		return
+	}
+	bump(&r.memoGen, r.memo)
+	r.ancDst = dst
+	if r.ancGen++; r.ancGen == 1<<24 {
+		clear(r.anc)
+		r.ancGen = 1
+	}
+	r.anc[dst] = r.ancGen << 8
+	q := append(r.queue[:0], dst)
+	for i := 0; i < len(q); i++ {
+		u := q[i]
+		d := r.anc[u] + 1
+		for _, l := range r.up(u) {
+			v := r.to[l]
+			if r.anc[v]>>8 == r.ancGen || !r.forwards[v] {
+				continue
+			}
+			r.anc[v] = d
+			if r.upStart[v] != r.upStart[v+1] {
+				q = append(q, v)
+			}
+		}
+	}
+	r.queue = q
+}
+
+// descent returns the hops from v down to the current destination, if v is
+// one of its ancestors.
+func (r *router) descent(v int32) (uint8, bool) {
+	a := r.anc[v]
+	return uint8(a), a>>8 == r.ancGen
+}
+
+// dist is the hop count from v to the current destination (far if none).
+func (r *router) dist(v int32) uint8 {
+	if r.memo[v] == r.memoGen {
+		return r.du[v]
+	}
+	d := far
+	if dd, ok := r.descent(v); ok {
+		d = int(dd)
+	}
+	if best := int(r.minUp[v]) + 1; d > best {
+		for _, l := range r.up(v) {
+			to := r.to[l]
+			if int(r.height[to])+1 >= d || !r.forwards[to] {
+				continue // cannot beat d
+			}
+			if d = min(d, int(r.dist(to))+1); d == best {
+				break
+			}
+		}
+	}
+	r.memo[v], r.du[v] = r.memoGen, uint8(min(d, far))
+	return r.du[v]
+}
+
+// candidates lists, in n's Out order, the links from n that lie on a minimal
+// path to the current destination, n being at distance want+1.
+func (r *router) candidates(n int32, want uint8) []int32 {
+	c := r.cands[:0]
+	dst := r.ancDst
+	if dd, ok := r.descent(n); ok && dd == want+1 {
+		for _, l := range r.down(n) {
+			to := r.to[l]
+			if dd, ok := r.descent(to); ok && dd == want && (r.forwards[to] || to == dst) {
+				c = append(c, l)
+			}
+		}
+	}
+	downs := len(c)
+	if want >= r.minUp[n] {
+		for _, l := range r.up(n) {
+			to := r.to[l]
+			if r.height[to] <= want && r.forwards[to] && r.dist(to) == want {
+				c = append(c, l)
+			}
+		}
+	}
+	if downs > 0 && len(c) > downs {
+		// Both directions: back into Out order.
+		slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
+	}
+	r.cands = c
+	return c
+}
+
+// storeForward is the time one packet of payload bytes takes to cross link l
+// once more: the store-and-forward delay it adds past the first hop.
+func (r *router) storeForward(l int32, payload unit.Bytes) unit.Time {
+	return r.t.Links[l].Rate.TxTime(payload + r.linkHdr[l])
+}
+
+// path walks one minimal path from src to dst (nodes), letting pick choose
+// among the candidates at each node. It returns the links and the one-way
+// latency: propagation and switch latency per hop, plus one packet of payload
+// bytes stored and forwarded at every hop after the first.
+func (r *router) path(src, dst int32, payload unit.Bytes, pick func(n int32, cands []int32) int32, links []int32) ([]int32, unit.Time) {
+	r.target(dst)
+	d := r.dist(src)
+	if d == far {
+		panic(fmt.Sprintf("fluid: no route from %s to %s", r.t.Nodes[src].Name, r.t.Nodes[dst].Name))
+	}
+	var delay unit.Time
+	for n := src; n != dst; d-- {
+		c := r.candidates(n, d-1)
+		l := c[0]
+		if len(c) > 1 {
+			l = pick(n, c)
+		}
+		if n != src {
+			delay += r.storeForward(l, payload)
+		}
+		delay += r.linkDelay[l]
+		links = append(links, l)
+		n = r.to[l]
+	}
+	return links, delay
+}
+
+// split spreads a flow from src to dst evenly over its minimal paths — at
+// every node, equally over the minimal next hops — and returns each link's
+// share of the flow. The latency is that of the slowest minimal path.
+func (r *router) split(src, dst int32, payload unit.Bytes, links []int32, weights []float64) ([]int32, []float64, unit.Time) {
+	r.target(dst)
+	d := r.dist(src)
+	if d == far {
+		panic(fmt.Sprintf("fluid: no route from %s to %s", r.t.Nodes[src].Name, r.t.Nodes[dst].Name))
+	}
+	bump(&r.seenGen, r.seen)
+	gen := r.seenGen
+	r.seen[src], r.frac[src], r.arrive[src] = gen, 1, 0
+	level := append(r.level[:0], src)
+	for ; d > 0; d-- {
+		next := r.next[:0]
+		for _, n := range level {
+			c := r.candidates(n, d-1)
+			share := r.frac[n] / float64(len(c))
+			for _, l := range c {
+				to := r.to[l]
+				at := r.arrive[n] + r.linkDelay[l]
+				if n != src {
+					at += r.storeForward(l, payload)
+				}
+				if r.seen[to] != gen {
+					r.seen[to], r.frac[to], r.arrive[to] = gen, 0, at
+					next = append(next, to)
+				}
+				r.frac[to] += share
+				r.arrive[to] = max(r.arrive[to], at)
+				links = append(links, l)
+				weights = append(weights, share)
+			}
+		}
+		r.level, r.next = next, level
+		level = next
+	}
+	return links, weights, r.arrive[dst]
+}
