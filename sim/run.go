@@ -70,8 +70,11 @@ func gpusPerNode(sc *scenario.Scenario) int {
 }
 
 func collOptions(sc *scenario.Scenario, c *scenario.Collective) coll.Options {
-	return coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha,
-		Streamed: sc.Sim.Fidelity == scenario.FlowLevel}
+	streamed := sc.Sim.Fidelity == scenario.FlowLevel
+	if c.Execution != "" {
+		streamed = c.Execution == "streamed"
+	}
+	return coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
 }
 
 func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Collective)) error {

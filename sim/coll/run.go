@@ -55,6 +55,9 @@ func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics
 		x.streamPhase(0)
 		return
 	}
+	if s.Steps == nil && len(s.Summary) > 0 {
+		panic(fmt.Sprintf("coll: %s/%s on %d ranks is too large to run step by step", s.Op, s.Algo, s.Ranks))
+	}
 	x.stepwise()
 }
 
@@ -247,35 +250,34 @@ func (x *runner) touch(a, b int) {
 // streamPhase runs phase p of the schedule as aggregated transfers.
 func (x *runner) streamPhase(p int) {
 	s := x.s
-	if p == len(s.Phases) {
+	if p == len(s.Summary) {
 		x.finish()
 		return
 	}
-	type pair struct{ src, dst int }
-	parts := map[pair]int{}
-	var order []pair
-	steps := 0
-	for _, st := range s.Steps {
-		if st.Phase != s.Phases[p] {
-			continue
-		}
-		steps++
-		for _, t := range st.Transfers {
-			k := pair{t.Src, t.Dst}
-			if _, ok := parts[k]; !ok {
-				order = append(order, k)
-			}
-			parts[k] += t.Parts
-		}
-	}
+	ph := &s.Summary[p]
 	x.res.Channels, x.res.Pieces = 1, 1
 	part := ceilDiv(int64(x.o.Bytes), int64(s.Chunks))
-	left := len(order)
+	// Each step after the first waits for the one before to cross the network:
+	// the phase's slowest pair sets that latency.
+	var lat unit.Time
+	seen := map[[2]int]bool{}
+	for _, k := range ph.Pairs {
+		a, b := x.ranks[k.Src], x.ranks[k.Dst]
+		if k.Src >= 0 && k.Dst >= 0 && !seen[[2]int{a, b}] && len(seen) < 64 {
+			seen[[2]int{a, b}] = true // a sample of pairs bounds the cost at scale
+			lat = max(lat, x.f.Latency(a, b))
+		}
+	}
+	left := len(ph.Pairs)
+	if left == 0 {
+		x.streamPhase(p + 1)
+		return
+	}
 	start := func() {
-		for _, k := range order {
+		for _, k := range ph.Pairs {
 			x.res.Transfers++
-			x.f.Send(fabric.Transfer{Src: x.ranks[k.src], Dst: x.ranks[k.dst], Bytes: unit.Bytes(part * int64(parts[k]))}, func() {
-				x.touch(k.src, k.dst)
+			x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts))}, func() {
+				x.touch(k.Src, k.Dst)
 				left--
 				if left == 0 {
 					x.streamPhase(p + 1)
@@ -283,7 +285,7 @@ func (x *runner) streamPhase(p int) {
 			})
 		}
 	}
-	x.f.At(x.f.Now()+unit.Time(steps)*x.o.Alpha, start)
+	x.f.At(x.f.Now()+unit.Time(ph.Steps)*x.o.Alpha+unit.Time(ph.Steps-1)*lat, start)
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

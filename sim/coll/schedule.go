@@ -69,17 +69,33 @@ type Schedule struct {
 	Chunks   int // chunks per rank buffer; a transfer's size is Parts/Chunks of the buffer
 	Steps    []Step
 	Phases   []string // phase names in order
-
+	// Summary is each phase's transfers added up per (src, dst) pair: what a
+	// streamed run sends. It exists even when Steps is too large to build.
+	Summary []Phase
 }
 
-// PartsSent is the number of chunk parts each rank sends in total, summed over
-// steps (one entry per rank); the cost models are checked against it.
+// Phase is one phase of a schedule, summed over its steps.
+type Phase struct {
+	Name  string
+	Steps int
+	Pairs []Pair
+}
+
+// Pair is what one rank sends another over a phase, in chunk parts.
+type Pair struct{ Src, Dst, Parts int }
+
+// MaxStepTransfers bounds the transfers Build lists step by step; larger
+// schedules (a ring over thousands of ranks) get only their Summary.
+const MaxStepTransfers = 4_000_000
+
+// PartsSent is the number of chunk parts each rank sends in total (one entry
+// per rank); the cost models are checked against it.
 func (s *Schedule) PartsSent() []int {
 	out := make([]int, s.Ranks)
-	for _, st := range s.Steps {
-		for _, t := range st.Transfers {
-			if t.Src >= 0 {
-				out[t.Src] += t.Parts
+	for _, ph := range s.Summary {
+		for _, p := range ph.Pairs {
+			if p.Src >= 0 {
+				out[p.Src] += p.Parts
 			}
 		}
 	}
@@ -132,6 +148,10 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		return nil, fmt.Errorf("innetwork (SHARP/NVLS) is not implemented yet; use ring or tree")
 	}
 	s := &Schedule{Op: op, Algo: algo, Ranks: n}
+	if big(op, algo, n, p.GPUsPerNode) {
+		summarize(s, op, algo, n, p.GPUsPerNode)
+		return s, nil
+	}
 	switch op + "/" + algo {
 	case AllReduce + "/" + Ring:
 		s.Chunks = n
@@ -188,12 +208,72 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			s.Steps = append(s.Steps, st)
 		}
 	}
+	// Sum each phase's steps per pair, in first-seen order.
+	var index map[[2]int]int
 	for _, st := range s.Steps {
-		if len(s.Phases) == 0 || s.Phases[len(s.Phases)-1] != st.Phase {
+		if len(s.Summary) == 0 || s.Summary[len(s.Summary)-1].Name != st.Phase {
 			s.Phases = append(s.Phases, st.Phase)
+			s.Summary = append(s.Summary, Phase{Name: st.Phase})
+			index = map[[2]int]int{}
+		}
+		ph := &s.Summary[len(s.Summary)-1]
+		ph.Steps++
+		for _, t := range st.Transfers {
+			k := [2]int{t.Src, t.Dst}
+			if i, ok := index[k]; ok {
+				ph.Pairs[i].Parts += t.Parts
+				continue
+			}
+			index[k] = len(ph.Pairs)
+			ph.Pairs = append(ph.Pairs, Pair{t.Src, t.Dst, t.Parts})
 		}
 	}
 	return s, nil
+}
+
+// big reports whether listing every step would pass MaxStepTransfers.
+func big(op, algo string, n, g int) bool {
+	switch {
+	case algo == Ring && op == AllReduce:
+		return 2*(n-1)*n > MaxStepTransfers
+	case algo == Ring && (op == ReduceScatter || op == AllGather):
+		return (n-1)*n > MaxStepTransfers
+	case algo == Hierarchical:
+		return 2*(g-1)*n+2*(n/g-1)*n > MaxStepTransfers
+	}
+	return false
+}
+
+// summarize writes the Summary of a ring or hierarchical schedule directly.
+func summarize(s *Schedule, op, algo string, n, g int) {
+	ring := func(name string, steps, members int, rank func(k int) int, next func(k int) int, parts int) {
+		ph := Phase{Name: name, Steps: steps}
+		for k := range members {
+			ph.Pairs = append(ph.Pairs, Pair{rank(k), next(k), parts})
+		}
+		s.Summary = append(s.Summary, ph)
+		s.Phases = append(s.Phases, name)
+	}
+	self := func(k int) int { return k }
+	succ := func(k int) int { return (k + 1) % n }
+	if algo == Ring {
+		s.Chunks = n
+		if op != AllGather {
+			ring("reduce-scatter", n-1, n, self, succ, n-1)
+		}
+		if op != ReduceScatter {
+			ring("all-gather", n-1, n, self, succ, n-1)
+		}
+		return
+	}
+	nodes := n / g
+	s.Chunks = g * nodes
+	inNode := func(k int) int { return k/g*g + (k%g+1)%g }
+	rail := func(k int) int { return (k/g+1)%nodes*g + k%g }
+	ring("reduce-scatter in node (NVLink)", g-1, n, self, inNode, (g-1)*nodes)
+	ring("reduce-scatter across nodes (rail)", nodes-1, n, self, rail, nodes-1)
+	ring("all-gather across nodes (rail)", nodes-1, n, self, rail, nodes-1)
+	ring("all-gather in node (NVLink)", g-1, n, self, inNode, (g-1)*nodes)
 }
 
 func identity(n int) []int {

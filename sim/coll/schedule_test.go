@@ -250,3 +250,28 @@ func TestBusFactor(t *testing.T) {
 	assert.Equal(t, 7.0/8, BusFactor(AllGather, 8))
 	assert.Equal(t, 7.0/8, BusFactor(AllToAll, 8))
 }
+
+// The summaries written directly for huge rings match those summed from steps.
+func TestDirectSummariesMatchSteps(t *testing.T) {
+	for _, tc := range []struct {
+		op, algo string
+		n, g     int
+	}{{AllReduce, Ring, 8, 0}, {ReduceScatter, Ring, 6, 0}, {AllGather, Ring, 5, 0}, {AllReduce, Hierarchical, 32, 8}, {AllReduce, Hierarchical, 12, 4}} {
+		s, err := Build(tc.op, tc.algo, Params{Ranks: tc.n, GPUsPerNode: tc.g})
+		require.NoError(t, err)
+		direct := &Schedule{}
+		summarize(direct, tc.op, tc.algo, tc.n, tc.g)
+		assert.Equal(t, s.Chunks, direct.Chunks)
+		assert.Equal(t, s.Phases, direct.Phases, "%s/%s", tc.op, tc.algo)
+		require.Len(t, direct.Summary, len(s.Summary))
+		for i := range s.Summary {
+			assert.Equal(t, s.Summary[i].Steps, direct.Summary[i].Steps)
+			assert.ElementsMatch(t, s.Summary[i].Pairs, direct.Summary[i].Pairs, "%s/%s phase %d", tc.op, tc.algo, i)
+		}
+	}
+	// 16,384 GPUs: summary only.
+	s, err := Build(AllReduce, Hierarchical, Params{Ranks: 16384, GPUsPerNode: 8})
+	require.NoError(t, err)
+	assert.Nil(t, s.Steps)
+	assert.Len(t, s.Summary, 4)
+}

@@ -24,6 +24,10 @@ type Fabric interface {
 	Send(tr Transfer, done func())
 	// At runs fn at time t (not before now).
 	At(t unit.Time, fn func())
+	// Latency is the one-way latency of a packet from endpoint src to dst on an
+	// idle fabric: propagation and switch latency per hop, plus one full packet
+	// stored and forwarded at every hop after the first.
+	Latency(src, dst int) unit.Time
 	// Run runs until nothing is left to do or until the scenario's time limit.
 	Run()
 	// Result reports the run.

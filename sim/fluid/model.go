@@ -246,6 +246,16 @@ func mix(z uint64) uint64 {
 	return z ^ z>>31
 }
 
+// Latency is the one-way latency of a full packet from src to dst on an idle fabric.
+func (m *Model) Latency(src, dst int) unit.Time {
+	if src == dst {
+		return 0
+	}
+	_, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.sc.Network.MTU,
+		func(_ int32, c []int32) int32 { return c[0] }, nil)
+	return d
+}
+
 // Now is the current simulated time.
 func (m *Model) Now() unit.Time { return m.eng.Now() }
 

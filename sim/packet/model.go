@@ -300,6 +300,32 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	return i
 }
 
+// Latency is the one-way latency of a full packet from src to dst on an idle fabric.
+func (m *Model) Latency(src, dst int) unit.Time {
+	if src == dst {
+		return 0
+	}
+	hops := m.hopsTo(int32(dst))
+	dstNode := int32(m.topo.Endpoints[dst])
+	var d unit.Time
+	for n := int32(m.topo.Endpoints[src]); n != dstNode; {
+		want := hops[n] - 1
+		for _, l := range m.topo.Nodes[n].Out {
+			to := int32(m.topo.Links[l].To)
+			if hops[to] == want && (m.forwards[to] || to == dstNode) {
+				p := &m.ports[l]
+				if m.forwards[n] {
+					d += p.rate.TxTime(unit.Bytes(m.mtu + p.hdr))
+				}
+				d += p.hopDelay
+				n = to
+				break
+			}
+		}
+	}
+	return d
+}
+
 // Now is the current simulated time.
 func (m *Model) Now() unit.Time { return m.eng.Now() }
 

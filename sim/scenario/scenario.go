@@ -56,6 +56,11 @@ type Collective struct {
 	Chunk    unit.Bytes `yaml:"chunk"`    // pipeline piece per channel
 	Alpha    unit.Time  `yaml:"alpha"`    // software latency per step
 	Root     int        `yaml:"root"`     // broadcast
+	// Execution is steps (every chunk transfer of every step; the default at
+	// packet level) or streamed (each phase as one long transfer per pair, with
+	// the steps' latency added; the default at flow level, where it keeps
+	// 16,384-GPU runs cheap).
+	Execution string `yaml:"execution"`
 }
 
 // Topology kinds.

@@ -740,6 +740,9 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is at least 4KiB (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
+	if co.Execution != "" {
+		c.oneOf("collective.execution", co.Execution, "an execution", "steps", "streamed")
+	}
 	if !topoOK {
 		return
 	}
@@ -757,12 +760,22 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
 		g = s.Topology.GPUsPerNode
 	}
-	if _, err := coll.Build(co.Op, co.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g}); err != nil {
+	sched, err := coll.Build(co.Op, co.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g})
+	if err != nil {
 		key := "collective.algo"
 		if !slices.Contains(coll.Ops, co.Op) {
 			key = "collective.op"
 		}
 		c.fail(key, "%v", err)
+		return
+	}
+	streamed := s.Sim.Fidelity == FlowLevel
+	if co.Execution != "" {
+		streamed = co.Execution == "streamed"
+	}
+	if sched.Steps == nil && !streamed {
+		c.fail("collective.execution", "%s/%s on %d ranks has too many transfers to run step by step (at most %d); use sim: {fidelity: flow} or collective.execution: streamed",
+			co.Op, co.Algo, ranks, coll.MaxStepTransfers)
 		return
 	}
 	if countPackets && co.Bytes > 0 {
@@ -846,8 +859,11 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
 		g = s.Topology.GPUsPerNode
 	}
-	if _, err := coll.Build(coll.AllReduce, tr.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g}); err != nil {
+	sched, err := coll.Build(coll.AllReduce, tr.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g})
+	if err != nil {
 		c.fail("training.algo", "%v", err)
+	} else if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
+		c.fail("training.ranks", "an all-reduce over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", ranks)
 	}
 }
 
