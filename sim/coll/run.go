@@ -187,7 +187,9 @@ func (x *runner) issue(i, r, st int) {
 	for _, t := range x.sends[st][r] {
 		t := t
 		x.res.Transfers++
-		x.f.Send(fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts)}, func() {
+		// One ordered stream per channel and peer, as NCCL keeps one connection each.
+		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: c + 1}
+		x.f.Send(tr, func() {
 			x.arrived(i, st, t)
 		})
 	}

@@ -12,7 +12,14 @@ import (
 type Transfer struct {
 	Src, Dst int
 	Bytes    unit.Bytes
+	// Stream orders messages like one RDMA queue pair: transfers with the same
+	// Src, Dst and Stream > 0 leave the sender one after another, each once the
+	// one before has been sent. Stream 0 sends at once, beside everything else.
+	Stream int
 }
+
+// StreamKey identifies an ordered stream of transfers.
+type StreamKey struct{ Src, Dst, Stream int }
 
 // Fabric carries transfers between endpoints and keeps simulated time.
 // Callbacks run inside the simulation, at their event's time, and may call

@@ -61,16 +61,17 @@ type flow struct {
 	hash     uint64    // ECMP: the 5-tuple's hash
 	state    flowState
 
-	rate      float64   // payload bytes per second
-	fair      float64   // rate just computed by water-filling
-	remaining float64   // bytes left to send at lastT
-	lastT     unit.Time // when remaining was last brought up to date
-	drainAt   unit.Time // projected time the last byte leaves
-	heapIdx   int32     // place in the drain heap, -1 when not in it
-	finish    unit.Time
-	mark      uint32 // component search generation
-	frozen    uint32 // water-filling generation in which the rate was fixed
-	onDone    func()
+	rate       float64   // payload bytes per second
+	fair       float64   // rate just computed by water-filling
+	remaining  float64   // bytes left to send at lastT
+	lastT      unit.Time // when remaining was last brought up to date
+	drainAt    unit.Time // projected time the last byte leaves
+	heapIdx    int32     // place in the drain heap, -1 when not in it
+	finish     unit.Time
+	mark       uint32 // component search generation
+	frozen     uint32 // water-filling generation in which the rate was fixed
+	onDone     func()
+	nextInLine int32 // the flow queued behind this one on its stream, or -1
 }
 
 func (f *flow) weight(k int) float64 {
@@ -126,7 +127,8 @@ type Model struct {
 	drains  drainHeap
 	armedAt unit.Time // the earliest evDrain pending (Never if none)
 
-	dirty      []int32 // links whose flows changed since the last evShare
+	dirty      []int32                    // links whose flows changed since the last evShare
+	streams    map[fabric.StreamKey]int32 // the last flow of each ordered stream
 	shareArmed bool
 	markGen    uint32
 	compLinks  []int32
@@ -188,7 +190,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	}
 	i := int32(len(m.flows))
 	m.flows = append(m.flows, flow{
-		src: int32(src), dst: int32(dst), bytes: int64(bytes), start: start, heapIdx: -1, onDone: done,
+		src: int32(src), dst: int32(dst), bytes: int64(bytes), start: start, heapIdx: -1, onDone: done, nextInLine: -1,
 	})
 	f := &m.flows[i]
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
@@ -267,6 +269,18 @@ func (m *Model) Send(tr fabric.Transfer, done func()) {
 		return
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
+	if tr.Stream > 0 {
+		if m.streams == nil {
+			m.streams = map[fabric.StreamKey]int32{}
+		}
+		k := fabric.StreamKey{Src: tr.Src, Dst: tr.Dst, Stream: tr.Stream}
+		tail, ok := m.streams[k]
+		m.streams[k] = i
+		if ok && m.flows[tail].state < drained { // waiting or sending
+			m.flows[tail].nextInLine = i // starts when tail has been sent
+			return
+		}
+	}
 	m.startFlow(i)
 }
 
@@ -397,6 +411,10 @@ func (m *Model) drainDue() {
 			m.touch(l)
 		}
 		m.eng.At(now+f.delay, event{kind: evDeliver, a: i})
+		if f.nextInLine >= 0 {
+			m.flows[f.nextInLine].start = now
+			m.eng.At(now, event{kind: evStart, a: f.nextInLine})
+		}
 	}
 	m.armDrain()
 }

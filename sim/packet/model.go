@@ -154,6 +154,8 @@ type flow struct {
 	retrans    int64
 	outOfOrder int64
 	onDone     func() // workload callback when the last byte arrives
+	sentAll    bool   // every packet has left the sender once
+	nextInLine int32  // the flow queued behind this one on its stream, or -1
 }
 
 var _ fabric.Fabric = (*Model)(nil)
@@ -183,7 +185,8 @@ type Model struct {
 
 	flows        []flow
 	pool         []*pkt
-	calls        []func() // pending At callbacks by slot
+	calls        []func()                   // pending At callbacks by slot
+	streams      map[fabric.StreamKey]int32 // the last flow of each ordered stream
 	freeCall     []int32
 	pendingCalls int
 	finished     int
@@ -288,6 +291,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.npkts = int32((f.bytes + int64(m.mtu) - 1) / int64(m.mtu))
 	f.start = start
 	f.nackFor = -1
+	f.nextInLine = -1
 	f.onDone = done
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
@@ -337,6 +341,18 @@ func (m *Model) Send(tr fabric.Transfer, done func()) {
 		return
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
+	if tr.Stream > 0 {
+		if m.streams == nil {
+			m.streams = map[fabric.StreamKey]int32{}
+		}
+		k := fabric.StreamKey{Src: tr.Src, Dst: tr.Dst, Stream: tr.Stream}
+		tail, ok := m.streams[k]
+		m.streams[k] = i
+		if ok && !m.flows[tail].sentAll {
+			m.flows[tail].nextInLine = i // starts when tail has been sent
+			return
+		}
+	}
 	m.activate(i, &m.flows[i])
 }
 
@@ -388,6 +404,7 @@ func (m *Model) handle(ev event) {
 		m.try(p)
 	case evFlowStart:
 		f := &m.flows[ev.a]
+		f.start = m.eng.Now()
 		m.activate(ev.a, f)
 	case evCredit:
 		p := &m.ports[ev.a]
@@ -533,6 +550,12 @@ func (m *Model) nextFromFlows(p *port) *pkt {
 		}
 		f.nextSeq++
 		f.maxSent = max(f.maxSent, f.nextSeq)
+		if f.nextSeq == f.npkts && !f.sentAll {
+			f.sentAll = true
+			if f.nextInLine >= 0 {
+				m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
+			}
+		}
 		if m.lossy && !f.rtoArmed {
 			f.rtoArmed = true
 			f.rtoAt = m.eng.Now() + m.rto

@@ -1,0 +1,131 @@
+package sim_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/coll"
+	"fabriclab/sim/fluid"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// REFERENCE.md golden scenario 1 in full: 1 GiB ring all-reduce on 8 GPUs over
+// ideal NVLink 4 (450 GB/s, α = 0): T = 2·7/8·2^30/450e9 = 4.176 ms, busbw 450 GB/s, ± 1 %.
+func TestGolden1FlowLevel(t *testing.T) {
+	r := run(t, idealDGX, "collective.bytes=1GiB", "sim.fidelity=flow")
+	require.NotNil(t, r.Collective)
+	assert.InEpsilon(t, 4176.0, r.Collective.TimeUs, 0.01)
+	assert.InEpsilon(t, 450, r.Collective.BusBwGBps, 0.01)
+}
+
+// The ring all-reduce follows the α-β model T = 2(p−1)·α + 2(p−1)/p · S/B within 2 %,
+// run step by step (one piece, one channel) at flow level on a star. α is the
+// scenario's per-step latency plus what a step costs the network itself: one
+// packet stored and forwarded at the switch (links and switch add no latency here).
+func TestRingAllReduceMatchesAlphaBeta(t *testing.T) {
+	const alpha = 2 * unit.Microsecond
+	for _, p := range []int{2, 4, 8, 16, 32, 64} {
+		for _, size := range []unit.Bytes{unit.MiB, 64 * unit.MiB, unit.GiB} {
+			t.Run(fmt.Sprintf("p%d/%v", p, size), func(t *testing.T) {
+				sc, err := scenario.ParseWith([]byte(`
+name: alpha-beta
+topology: {kind: star, fabric: ib, link_gbps: 400, link_latency: 0, switch_latency: 0}
+traffic: {pattern: none}
+sim: {fidelity: flow}
+`), t.Name(), []string{fmt.Sprintf("topology.hosts=%d", p)})
+				require.NoError(t, err)
+				m := fluid.New(&sc)
+				s, err := coll.Build(coll.AllReduce, coll.Ring, coll.Params{Ranks: p})
+				require.NoError(t, err)
+				ranks := make([]int, p)
+				for i := range ranks {
+					ranks[i] = i
+				}
+				var got metrics.Collective
+				coll.Run(m, s, ranks, coll.Options{Bytes: size, Channels: 1, Alpha: alpha}, func(r metrics.Collective, _ []unit.Time) { got = r })
+				m.Run()
+
+				// B: NDR payload rate with 4096-byte packets (REFERENCE.md: 397.5 Gb/s).
+				b := 400e9 / 8 * 4096 / (4096 + 26)
+				pkt := float64(4096+26) * 8 / 400e9
+				a := alpha.Seconds() + pkt
+				want := 2*float64(p-1)*a + 2*float64(p-1)/float64(p)*float64(size)/b
+				assert.InEpsilon(t, want*1e6, got.TimeUs, 0.02)
+			})
+		}
+	}
+}
+
+// Where both fidelities apply they agree within 5 % on bandwidth-bound cases.
+// Rings run step by step in both models (one channel, pipelined in pieces); the
+// flow model's streamed phases are checked where latency is negligible.
+func TestFlowAndPacketAgree(t *testing.T) {
+	both := func(t *testing.T, yaml string, sets ...string) (pk, fl *metrics.Result) {
+		return run(t, yaml, sets...), run(t, yaml, append(sets, "sim.fidelity=flow")...)
+	}
+	for _, tc := range []struct{ name, topo, bytes string }{
+		{"8 GPUs on NVSwitch", "{kind: dgx}", "64MiB"},
+		{"16 hosts on a star", "{kind: star, hosts: 16, fabric: ib}", "32MiB"},
+		{"64 hosts of a fat tree", "{kind: fattree, k: 8, fabric: ib}", "16MiB"},
+	} {
+		t.Run("ring allreduce/"+tc.name, func(t *testing.T) {
+			ranks := "0"
+			if tc.name == "64 hosts of a fat tree" {
+				ranks = "64"
+			}
+			y := "name: agree\ntopology: " + tc.topo + "\ncollective: {op: allreduce, algo: ring, ranks: " + ranks + ", bytes: " + tc.bytes + ", channels: 1, alpha: 0, execution: steps}\n"
+			pk, fl := both(t, y)
+			require.NotNil(t, pk.Collective)
+			require.NotNil(t, fl.Collective)
+			assert.InEpsilon(t, pk.Collective.TimeUs, fl.Collective.TimeUs, 0.05)
+		})
+	}
+	t.Run("ring allreduce/streamed", func(t *testing.T) {
+		pk := run(t, idealDGX, "collective.bytes=64MiB")
+		fl := run(t, idealDGX, "collective.bytes=64MiB", "sim.fidelity=flow")
+		assert.InEpsilon(t, pk.Collective.TimeUs, fl.Collective.TimeUs, 0.05)
+	})
+	t.Run("lossless incast", func(t *testing.T) {
+		pk, fl := both(t, "name: agree\ntraffic: {pattern: incast, senders: 8, bytes: 16MiB}\n")
+		assert.InEpsilon(t, pk.Totals.MaxFctUs, fl.Totals.MaxFctUs, 0.05)
+		for i := range pk.Flows {
+			assert.InEpsilon(t, pk.Flows[i].FctUs, fl.Flows[i].FctUs, 0.05, "flow %d", i)
+		}
+	})
+	t.Run("permutation with spraying", func(t *testing.T) {
+		// Spraying keeps the packet model's uplinks at full load with random
+		// queues (and PFC pauses), so single flows differ by up to 8 %; the mean agrees.
+		pk := builtin(t, "permutation", "network.routing=spray", "traffic.bytes=4MiB")
+		fl := builtin(t, "permutation", "network.routing=spray", "traffic.bytes=4MiB", "sim.fidelity=flow")
+		assert.InEpsilon(t, pk.Totals.MeanFctUs, fl.Totals.MeanFctUs, 0.05)
+	})
+}
+
+// 16,384 GPUs (2,048 nodes × 8) at flow level: the hierarchical all-reduce
+// scales, and its time is the streamed α-β sum of its four phases: NVLink
+// reduce-scatter and all-gather (7/8 of S per GPU each) and the rail ring's two
+// halves (2047/2048 of S/8 per NIC each), each step paying α plus the path latency.
+func TestHierarchicalScalesTo16kGPUs(t *testing.T) {
+	sc, err := scenario.Load("hierarchical-allreduce", nil, []string{"topology.nodes=2048"})
+	require.NoError(t, err)
+	r := builtin(t, "hierarchical-allreduce", "topology.nodes=2048")
+	require.NotNil(t, r.Collective)
+	assert.Equal(t, 16384, r.Collective.Ranks)
+
+	m := fluid.New(&sc)
+	alpha := sc.Collective.Alpha.Seconds()
+	s := float64(sc.Collective.Bytes)
+	nvB := 450e9 * scenario.DefaultNVLinkEfficiency
+	railB := 400e9 / 8 * 4096 / (4096 + 26)
+	lnv, lrail := m.Latency(0, 1).Seconds(), m.Latency(0, 8).Seconds()
+	phase := func(steps int, bytes, b, lat float64) float64 {
+		return float64(steps)*alpha + float64(steps-1)*lat + bytes/b
+	}
+	want := 2*phase(7, 7.0/8*s, nvB, lnv) + 2*phase(2047, 2047.0/2048*s/8, railB, lrail)
+	assert.InEpsilon(t, want*1e6, r.Collective.TimeUs, 0.02)
+}
