@@ -39,8 +39,15 @@ func Run(sc scenario.Scenario) (*metrics.Result, error) {
 	f.Run()
 	res := f.Result()
 	res.Collective, res.Training = co, tr
+	if len(res.Flows) > MaxListedFlows {
+		res.Flows = res.Flows[:MaxListedFlows] // totals still count them all
+	}
 	return res, nil
 }
+
+// MaxListedFlows bounds flows[] in a result: a collective on thousands of GPUs
+// makes hundreds of thousands of transfers.
+const MaxListedFlows = 4096
 
 // Network builds the model sc.sim.fidelity asks for.
 func Network(sc *scenario.Scenario) (fabric.Fabric, error) {

@@ -8,7 +8,6 @@ import (
 	"runtime"
 	"strings"
 	"sync/atomic"
-	"text/tabwriter"
 	"time"
 
 	"fabriclab/sim"
@@ -24,6 +23,9 @@ var benchCases = []struct {
 	{"perm-1024 spray", "perm-1024", []string{"network.routing=spray"}},
 	{"perm-1024 ecmp", "perm-1024", []string{"network.routing=ecmp"}},
 	{"incast", "incast", nil},
+	{"ring-allreduce-8", "ring-allreduce-8", nil},
+	{"hierarchical 16k flow", "hierarchical-allreduce", []string{"topology.nodes=2048"}},
+	{"dp-llama3-8b-1024 flow", "dp-llama3-8b-1024", nil},
 }
 
 func cmdBench(args []string, stdout, stderr io.Writer) error {
@@ -33,8 +35,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(w, "scenario\twall s\tsim µs\tevents\tevents/s\tpeak heap MiB\tsys MiB\t\n")
+	fmt.Fprintf(stdout, "%-24s %8s %12s %10s %10s %10s %8s\n", "scenario", "wall s", "sim µs", "events", "events/s", "heap MiB", "sys MiB")
 	for _, c := range benchCases {
 		if *only != "" && !strings.Contains(c.label, *only) {
 			continue
@@ -55,9 +56,8 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		ev := res.Totals.Events
-		fmt.Fprintf(w, "%s\t%.2f\t%.1f\t%d\t%.3g\t%.0f\t%.0f\t\n", c.label, wall.Seconds(), res.Totals.SimTimeUs,
+		fmt.Fprintf(stdout, "%-24s %8.2f %12.1f %10d %10.3g %10.0f %8.0f\n", c.label, wall.Seconds(), res.Totals.SimTimeUs,
 			ev, float64(ev)/wall.Seconds(), float64(peak.Load())/(1<<20), float64(ms.Sys)/(1<<20))
-		w.Flush()
 	}
 	fmt.Fprintf(stdout, "%s %s/%s, %d CPUs\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
 	return nil
