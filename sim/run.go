@@ -90,7 +90,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	sched, err := coll.Build(c.Op, c.Algo, coll.Params{Ranks: ranks, GPUsPerNode: gpusPerNode(sc), Root: c.Root})
+	sched, err := coll.Build(c.Op, c.Algo, coll.Params{Ranks: ranks, GPUsPerNode: gpusPerNode(sc), Root: c.Root, OneSwitch: sc.OneSwitch()})
 	if err != nil {
 		return fmt.Errorf("collective: %w", err)
 	}
@@ -127,6 +127,6 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	}
 	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
 		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
-		Algo: t.Algo, GPUsPerNode: gpusPerNode(sc), Coll: collOptions(sc, &sc.Collective)}
+		Algo: t.Algo, GPUsPerNode: gpusPerNode(sc), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
 	return train.Run(f, cfg, firstEndpoints(ranks), done)
 }

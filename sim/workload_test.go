@@ -96,3 +96,15 @@ func TestCompressionShrinksTheWire(t *testing.T) {
 	assert.Equal(t, fp32.Training.GradBytes, 4*fp8.Training.GradBytes)
 	assert.Less(t, fp8.Training.ExposedCommUs, fp32.Training.ExposedCommUs/2)
 }
+
+// In-network reduction moves the buffer once up and once down each GPU link at
+// the same time: algbw reaches the link rate, twice what a ring gets.
+func TestInNetworkAllReduce(t *testing.T) {
+	ring := run(t, idealDGX, "collective.bytes=128MiB")
+	nvls := run(t, idealDGX, "collective.bytes=128MiB", "collective.algo=innetwork")
+	require.NotNil(t, nvls.Collective)
+	assert.InEpsilon(t, 450, nvls.Collective.AlgBwGBps, 0.02)
+	assert.InEpsilon(t, 2*7.0/8, nvls.Collective.AlgBwGBps/ring.Collective.AlgBwGBps, 0.03, "a ring moves 2(n−1)/n of the buffer per link")
+	star := run(t, "name: sharp\ntopology: {kind: star, hosts: 8, fabric: ib}\ncollective: {op: allreduce, algo: innetwork, bytes: 64MiB}\n")
+	assert.InEpsilon(t, 49.7, star.Collective.AlgBwGBps, 0.03, "SHARP on one NDR switch: algbw ≈ the NIC's payload rate")
+}

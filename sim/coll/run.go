@@ -46,6 +46,7 @@ func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics
 	if len(ranks) != s.Ranks {
 		panic(fmt.Sprintf("coll: %d endpoints for %d ranks", len(ranks), s.Ranks))
 	}
+	s = s.onWire()
 	x := &runner{f: f, s: s, ranks: ranks, o: o, start: f.Now(), done: done, last: make([]unit.Time, s.Ranks)}
 	for i := range x.last {
 		x.last[i] = x.start

@@ -105,8 +105,9 @@ func (s *Schedule) PartsSent() []int {
 // Params describe the ranks beyond their count.
 type Params struct {
 	Ranks       int
-	GPUsPerNode int // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
-	Root        int // broadcast
+	GPUsPerNode int  // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
+	Root        int  // broadcast
+	OneSwitch   bool // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
 }
 
 // Build returns the schedule of op with algo over p.Ranks ranks, or an error
@@ -145,7 +146,9 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			return nil, fmt.Errorf("hierarchical needs ranks spanning at least 2 whole multi-GPU nodes (a dgx topology with nodes ≥ 2, or leafspine with gpus_per_node); got %d ranks with %d per node; use ring", n, g)
 		}
 	case InNetwork:
-		return nil, fmt.Errorf("innetwork (SHARP/NVLS) is not implemented yet; use ring or tree")
+		if !p.OneSwitch {
+			return nil, fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several switches use hierarchical or ring")
+		}
 	}
 	s := &Schedule{Op: op, Algo: algo, Ranks: n}
 	if big(op, algo, n, p.GPUsPerNode) {
@@ -182,7 +185,7 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		hierarchical(s, n, p.GPUsPerNode)
 	case AllReduce + "/" + InNetwork:
 		s.Chunks = 1
-		s.Steps = append(s.Steps, Step{Phase: "reduce at switch"}, Step{Phase: "multicast"})
+		s.Steps = append(s.Steps, Step{Phase: "reduce at switch"}, Step{Phase: "multicast from switch"})
 		for r := range n {
 			s.Steps[0].Transfers = append(s.Steps[0].Transfers, Transfer{Src: r, Dst: Switch, Parts: 1, Reduce: true})
 			s.Steps[1].Transfers = append(s.Steps[1].Transfers, Transfer{Src: Switch, Dst: r, Parts: 1})
@@ -462,4 +465,24 @@ func doubleBinaryTree(s *Schedule, n int) {
 		}
 		s.Steps = append(s.Steps, step)
 	}
+}
+
+// onWire is the schedule the network runs. For in-network reduction every rank
+// sends its whole buffer up while the switch multicasts the sum down: each GPU
+// link carries the buffer once in each direction at the same time. The runner
+// reproduces exactly those link loads with one step in which each rank sends
+// its buffer to the next rank through the switch.
+func (s *Schedule) onWire() *Schedule {
+	if s.Algo != InNetwork {
+		return s
+	}
+	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1}
+	st := Step{Phase: "reduce at switch and multicast"}
+	ph := Phase{Name: st.Phase, Steps: 1}
+	for r := range s.Ranks {
+		st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: (r + 1) % s.Ranks, Parts: 1, Reduce: true})
+		ph.Pairs = append(ph.Pairs, Pair{r, (r + 1) % s.Ranks, 1})
+	}
+	w.Steps, w.Phases, w.Summary = []Step{st}, []string{st.Phase}, []Phase{ph}
+	return w
 }

@@ -231,6 +231,7 @@ func TestBuildErrors(t *testing.T) {
 		{"gather", Ring, Params{Ranks: 4}, `unknown operation "gather"`},
 		{AllReduce, "magic", Params{Ranks: 4}, `unknown algorithm "magic"`},
 		{AllReduce, Ring, Params{Ranks: 1}, "at least 2 ranks"},
+		{AllReduce, InNetwork, Params{Ranks: 16, GPUsPerNode: 8}, "innetwork is modelled on one switch"},
 	} {
 		_, err := Build(tc.op, tc.algo, tc.p)
 		require.Error(t, err)

@@ -760,7 +760,7 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
 		g = s.Topology.GPUsPerNode
 	}
-	sched, err := coll.Build(co.Op, co.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g})
+	sched, err := coll.Build(co.Op, co.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g, OneSwitch: s.OneSwitch()})
 	if err != nil {
 		key := "collective.algo"
 		if !slices.Contains(coll.Ops, co.Op) {
@@ -859,7 +859,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
 		g = s.Topology.GPUsPerNode
 	}
-	sched, err := coll.Build(coll.AllReduce, tr.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g})
+	sched, err := coll.Build(coll.AllReduce, tr.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g, OneSwitch: s.OneSwitch()})
 	if err != nil {
 		c.fail("training.algo", "%v", err)
 	} else if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
@@ -868,3 +868,10 @@ func (c *checker) training(endpoints int, topoOK bool) {
 }
 
 var trainPresets = []string{"gpt2-1.5b", "llama3-8b", "resnet50"}
+
+// OneSwitch reports whether every endpoint hangs off one switch: a star, or
+// the NVSwitch of a single dgx node.
+func (s *Scenario) OneSwitch() bool {
+	t := &s.Topology
+	return t.Kind == Star || t.Kind == DGX && t.Nodes == 1
+}

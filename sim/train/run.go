@@ -23,6 +23,7 @@ type Config struct {
 	Iterations    int
 	Algo          string // all-reduce algorithm
 	GPUsPerNode   int
+	OneSwitch     bool         // innetwork all-reduce is possible
 	Coll          coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 }
 
@@ -36,7 +37,7 @@ const MaxTimelineGPUs = 16
 // Run trains on the ranks' endpoints of f and calls done with the report of the last iteration.
 func Run(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) error {
 	n := len(ranks)
-	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode})
+	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
 	if err != nil {
 		return fmt.Errorf("training.algo: %w", err)
 	}
