@@ -189,7 +189,8 @@ func (x *runner) issue(i, r, st int) {
 		t := t
 		x.res.Transfers++
 		// One ordered stream per channel and peer, as NCCL keeps one connection each.
-		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: c + 1}
+		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: c + 1,
+			Tag: t.Chunk, Step: st}
 		x.f.Send(tr, func() {
 			x.arrived(i, st, t)
 		})
@@ -279,7 +280,7 @@ func (x *runner) streamPhase(p int) {
 	start := func() {
 		for _, k := range ph.Pairs {
 			x.res.Transfers++
-			x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts))}, func() {
+			x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
 				x.touch(k.Src, k.Dst)
 				left--
 				if left == 0 {

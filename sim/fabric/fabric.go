@@ -16,6 +16,9 @@ type Transfer struct {
 	// Src, Dst and Stream > 0 leave the sender one after another, each once the
 	// one before has been sent. Stream 0 sends at once, beside everything else.
 	Stream int
+	// Tag and Step label the transfer for the renderer: a collective's chunk
+	// id and step (use -1 when they do not apply).
+	Tag, Step int
 }
 
 // StreamKey identifies an ordered stream of transfers.

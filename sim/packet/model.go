@@ -97,6 +97,9 @@ type port struct {
 	flows []int32 // endpoint ports: flows sending through this port, served round robin
 	rr    int
 
+	recent [recentTx]txRecord // the last packets put on this wire, for snapshots
+	nTx    int64
+
 	txWire      int64
 	maxQ        int64
 	drops       int64
@@ -129,6 +132,14 @@ func (p *port) pop() *pkt {
 	return x
 }
 
+// recentTx is how many of a port's last transmissions a snapshot can show.
+const recentTx = 4
+
+type txRecord struct {
+	start, arrive unit.Time
+	flow          int32
+}
+
 type flow struct {
 	src, dst   int32 // endpoint indices
 	srcNode    int32
@@ -155,6 +166,7 @@ type flow struct {
 	outOfOrder int64
 	onDone     func() // workload callback when the last byte arrives
 	sentAll    bool   // every packet has left the sender once
+	tag, step  int32  // the workload's labels (chunk id, step), -1 if none
 	nextInLine int32  // the flow queued behind this one on its stream, or -1
 }
 
@@ -191,7 +203,8 @@ type Model struct {
 	pendingCalls int
 	finished     int
 	lastRx       unit.Time
-	stopped      bool
+	stopped      bool // every flow finished
+	begun, ended bool
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
@@ -292,6 +305,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.start = start
 	f.nackFor = -1
 	f.nextInLine = -1
+	f.tag, f.step = -1, -1
 	f.onDone = done
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
@@ -341,6 +355,7 @@ func (m *Model) Send(tr fabric.Transfer, done func()) {
 		return
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
+	m.flows[i].tag, m.flows[i].step = int32(tr.Tag), int32(tr.Step)
 	if tr.Stream > 0 {
 		if m.streams == nil {
 			m.streams = map[fabric.StreamKey]int32{}
@@ -376,22 +391,44 @@ func (m *Model) idle() bool { return m.finished == len(m.flows) && m.pendingCall
 
 // Run runs until every flow has finished or until the time limit.
 func (m *Model) Run() {
+	for m.Advance(unit.Never) {
+	}
+}
+
+// Advance runs every event up to time t and reports whether the run goes on
+// past it. The clock ends at t unless the run ended first.
+func (m *Model) Advance(t unit.Time) bool {
+	if m.ended {
+		return false
+	}
 	limit := m.sc.Until
 	if limit == 0 {
 		limit = scenario.MaxUntil
 	}
-	m.stopped = m.idle()
+	t = min(t, limit)
+	if !m.begun {
+		m.begun = true
+		m.stopped = m.idle()
+	}
 	for !m.stopped {
-		ev, ok := m.eng.Next(limit)
+		ev, ok := m.eng.Next(t)
 		if !ok {
-			if m.sc.Until > 0 {
-				m.eng.AdvanceTo(limit) // the limit, not the last event, ends the run
-			}
 			break
 		}
 		m.handle(ev)
 	}
+	if !m.stopped && m.eng.Pending() > 0 {
+		if t < limit {
+			m.eng.AdvanceTo(t)
+			return true
+		}
+		if m.sc.Until > 0 {
+			m.eng.AdvanceTo(limit) // the limit, not the last event, ends the run
+		}
+	}
+	m.ended = true
 	m.series.final(m)
+	return false
 }
 
 func (m *Model) handle(ev event) {
@@ -519,6 +556,8 @@ func (m *Model) try(p *port) {
 		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
 	}
 	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: x})
+	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow}
+	p.nTx++
 }
 
 // nextFromFlows makes the next packet of the next flow in round-robin order.

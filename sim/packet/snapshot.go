@@ -1,0 +1,40 @@
+package packet
+
+import (
+	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
+)
+
+// Topology is the fabric the model runs on.
+func (m *Model) Topology() *topo.Topology { return m.topo }
+
+// Snapshot pictures the model now. It copies what it reports; the model goes on unchanged.
+func (m *Model) Snapshot() *snap.Snapshot {
+	now := m.eng.Now()
+	s := &snap.Snapshot{Time: now, Done: m.ended, Links: make([]snap.Link, len(m.ports)), Flows: make([]snap.Flow, len(m.flows))}
+	for i := range m.ports {
+		p := &m.ports[i]
+		l := &s.Links[i]
+		l.TxBytes, l.QueueBytes, l.Drops, l.PauseFrames, l.Paused = p.txWire, p.qBytes, p.drops, p.pauseFrames, p.paused
+		if p.fc == fcNone {
+			l.BufferBytes = m.buffer
+		}
+		for k := range min(p.nTx, recentTx) {
+			r := p.recent[(p.nTx-1-k)%recentTx]
+			if r.arrive <= now {
+				break
+			}
+			s.Packets = append(s.Packets, snap.Packet{Link: i, Flow: int(r.flow), Count: 1,
+				Progress: float64(now-r.start) / float64(r.arrive-r.start)})
+		}
+	}
+	for i := range m.flows {
+		f := &m.flows[i]
+		s.Flows[i] = snap.Flow{Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, Delivered: f.received,
+			Start: f.start, Done: f.done, Started: f.onPort || f.nextSeq > 0 || f.done, Tag: int(f.tag), Step: int(f.step)}
+		if f.done {
+			s.Flows[i].Finish = f.finish
+		}
+	}
+	return s
+}
