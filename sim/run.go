@@ -15,34 +15,30 @@ import (
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/packet"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
 	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
 
 // Run simulates a validated scenario.
 func Run(sc scenario.Scenario) (*metrics.Result, error) {
-	f, err := Network(&sc)
+	st, err := Start(sc)
 	if err != nil {
 		return nil, err
 	}
-	var co *metrics.Collective
-	var tr *metrics.Training
-	switch {
-	case sc.Collective.Op != "":
-		err = startCollective(f, &sc, func(r metrics.Collective) { co = &r })
-	case sc.Training.Model != "":
-		err = startTraining(f, &sc, func(r metrics.Training) { tr = &r })
-	}
-	if err != nil {
-		return nil, err
-	}
-	f.Run()
-	res := f.Result()
-	res.Collective, res.Training = co, tr
+	st.Model.Run()
+	return st.Result(), nil
+}
+
+// Result reports a started scenario (complete once the model has run to its end).
+func (st *Started) Result() *metrics.Result {
+	res := st.Model.Result()
+	res.Collective, res.Training = st.Collective, st.Training
 	if len(res.Flows) > MaxListedFlows {
 		res.Flows = res.Flows[:MaxListedFlows] // totals still count them all
 	}
-	return res, nil
+	return res
 }
 
 // MaxListedFlows bounds flows[] in a result: a collective on thousands of GPUs
@@ -50,7 +46,7 @@ func Run(sc scenario.Scenario) (*metrics.Result, error) {
 const MaxListedFlows = 4096
 
 // Network builds the model sc.sim.fidelity asks for.
-func Network(sc *scenario.Scenario) (fabric.Fabric, error) {
+func Network(sc *scenario.Scenario) (Live, error) {
 	switch sc.Sim.Fidelity {
 	case scenario.Packet, "":
 		return packet.New(sc), nil
@@ -129,4 +125,35 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
 		Algo: t.Algo, GPUsPerNode: gpusPerNode(sc), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
 	return train.Run(f, cfg, firstEndpoints(ranks), done)
+}
+
+// Live is a model the browser steps through and pictures.
+type Live interface {
+	fabric.Fabric
+	Advance(t unit.Time) bool
+	Snapshot() *snap.Snapshot
+	Topology() *topo.Topology
+}
+
+// Started is a scenario set going but not yet run: step it with Advance.
+type Started struct {
+	Model      Live
+	Collective *metrics.Collective // filled in when the collective ends
+	Training   *metrics.Training   // filled in when training ends
+}
+
+// Start builds the scenario's model and workload without running it.
+func Start(sc scenario.Scenario) (*Started, error) {
+	f, err := Network(&sc)
+	if err != nil {
+		return nil, err
+	}
+	st := &Started{Model: f}
+	switch {
+	case sc.Collective.Op != "":
+		err = startCollective(f, &sc, func(r metrics.Collective) { st.Collective = &r })
+	case sc.Training.Model != "":
+		err = startTraining(f, &sc, func(r metrics.Training) { st.Training = &r })
+	}
+	return st, err
 }

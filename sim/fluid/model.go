@@ -142,6 +142,7 @@ type Model struct {
 	finished     int
 	lastRx       unit.Time
 	stopped      bool
+	begun, ended bool
 
 	// Everything sent so far, for the goodput series: sentAcc at sentT plus totalRate since.
 	sentAcc   float64
@@ -304,22 +305,44 @@ func (m *Model) idle() bool { return m.finished == len(m.flows) && m.pendingCall
 
 // Run runs until every flow has finished or until the time limit.
 func (m *Model) Run() {
+	for m.Advance(unit.Never) {
+	}
+}
+
+// Advance runs every event up to time t and reports whether the run goes on
+// past it. The clock ends at t unless the run ended first.
+func (m *Model) Advance(t unit.Time) bool {
+	if m.ended {
+		return false
+	}
 	limit := m.sc.Until
 	if limit == 0 {
 		limit = scenario.MaxUntil
+	}
+	t = min(t, limit)
+	if !m.begun {
+		m.begun = true
 		m.stopped = m.idle()
 	}
 	for !m.stopped {
-		ev, ok := m.eng.Next(limit)
+		ev, ok := m.eng.Next(t)
 		if !ok {
-			if m.sc.Until > 0 {
-				m.eng.AdvanceTo(limit)
-			}
 			break
 		}
 		m.handle(ev)
 	}
+	if !m.stopped && m.eng.Pending() > 0 {
+		if t < limit {
+			m.eng.AdvanceTo(t)
+			return true
+		}
+		if m.sc.Until > 0 {
+			m.eng.AdvanceTo(limit)
+		}
+	}
+	m.ended = true
 	m.series.final(m)
+	return false
 }
 
 func (m *Model) handle(ev event) {
@@ -351,7 +374,7 @@ func (m *Model) handle(ev event) {
 }
 
 func (m *Model) stopIfIdle() {
-	if m.sc.Until == 0 && m.idle() {
+	if m.idle() {
 		m.stopped = true
 	}
 }
