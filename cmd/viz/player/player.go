@@ -1,0 +1,270 @@
+// Package player is the canvas's playback logic, without Ebitengine: it runs
+// a scenario ahead of the viewer in small time budgets, records snapshots at a
+// fixed simulated-time resolution, and plays, pauses, steps, seeks and changes
+// speed over them. Scrubbing back is a lookup, so it is instant.
+package player
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
+)
+
+const (
+	// MaxFrames bounds the recorded snapshots: past it the resolution halves.
+	MaxFrames = 2000
+	// PlaySeconds is how long a whole run takes to play at the default speed.
+	PlaySeconds = 10.0
+	// MinSpeed and MaxSpeed bound the speed (simulated time per real second).
+	MinSpeed = 10 * unit.Nanosecond
+	MaxSpeed = 10 * unit.Second
+)
+
+// Player plays one scenario.
+type Player struct {
+	sc      scenario.Scenario
+	run     *sim.Started
+	frames  []*snap.Snapshot // frames[i] is at time i·dt
+	dt      unit.Time
+	done    bool
+	result  *metrics.Result
+	pos     unit.Time // playback position
+	playing bool
+	speed   unit.Time // simulated time per real second
+	auto    bool      // speed still follows the run's length
+	rates   []unit.Rate
+}
+
+// New starts a scenario (validated) for playback, paused at time 0.
+func New(sc scenario.Scenario) (*Player, error) {
+	st, err := sim.Start(sc)
+	if err != nil {
+		return nil, err
+	}
+	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true}
+	for _, l := range st.Model.Topology().Links {
+		p.rates = append(p.rates, l.Rate)
+	}
+	p.frames = append(p.frames, st.Model.Snapshot())
+	p.speed = p.guessSpeed()
+	return p, nil
+}
+
+// Scenario is what is playing.
+func (p *Player) Scenario() *scenario.Scenario { return &p.sc }
+
+// Topology is the fabric being played.
+func (p *Player) Topology() *topo.Topology { return p.run.Model.Topology() }
+
+// Rates are the links' capacities, by link ID.
+func (p *Player) Rates() []unit.Rate { return p.rates }
+
+// guessSpeed picks a speed before the run's length is known: the time limit if
+// there is one, else 1 ms of simulated time over PlaySeconds.
+func (p *Player) guessSpeed() unit.Time {
+	if p.sc.Until > 0 {
+		return unit.Time(float64(p.sc.Until) / PlaySeconds)
+	}
+	return unit.Time(float64(unit.Millisecond) / PlaySeconds)
+}
+
+// Compute runs the simulation further for about budget of wall time,
+// recording frames, and reports whether it has reached the end.
+func (p *Player) Compute(budget time.Duration) bool {
+	if p.done {
+		return true
+	}
+	start := time.Now()
+	for time.Since(start) < budget {
+		next := unit.Time(len(p.frames)) * p.dt
+		more := p.run.Model.Advance(next)
+		if !more {
+			p.finish()
+			return true
+		}
+		p.frames = append(p.frames, p.run.Model.Snapshot())
+		if len(p.frames) > MaxFrames {
+			p.halve()
+		}
+	}
+	return false
+}
+
+// finish records the last frame and fixes the default speed.
+func (p *Player) finish() {
+	p.done = true
+	last := p.run.Model.Snapshot()
+	last.Done = true
+	p.frames = append(p.frames, last)
+	p.result = p.run.Result()
+	if p.auto {
+		p.speed = clampSpeed(unit.Time(float64(last.Time) / PlaySeconds))
+	}
+}
+
+// halve keeps every other frame and doubles the resolution step.
+func (p *Player) halve() {
+	n := 0
+	for i := 0; i < len(p.frames); i += 2 {
+		p.frames[n] = p.frames[i]
+		n++
+	}
+	clear(p.frames[n:])
+	p.frames = p.frames[:n]
+	p.dt *= 2
+}
+
+// Done reports whether the whole run has been computed.
+func (p *Player) Done() bool { return p.done }
+
+// Result is the run's report, once Done.
+func (p *Player) Result() *metrics.Result { return p.result }
+
+// End is the last computed time.
+func (p *Player) End() unit.Time { return p.frames[len(p.frames)-1].Time }
+
+// Pos is the playback position.
+func (p *Player) Pos() unit.Time { return p.pos }
+
+// Playing reports whether playback runs.
+func (p *Player) Playing() bool { return p.playing }
+
+// Speed is the simulated time played per real second.
+func (p *Player) Speed() unit.Time { return p.speed }
+
+// Tick moves playback on by real seconds of wall time (when playing). At the
+// computed end it waits for more; at the run's end it pauses.
+func (p *Player) Tick(real float64) {
+	if !p.playing {
+		return
+	}
+	p.pos += unit.Time(float64(p.speed) * real)
+	if end := p.End(); p.pos >= end {
+		p.pos = end
+		if p.done {
+			p.playing = false
+		}
+	}
+}
+
+// Play, Pause and Toggle control playback; playing from the end restarts.
+func (p *Player) Play() {
+	if p.done && p.pos >= p.End() {
+		p.pos = 0
+	}
+	p.playing = true
+}
+
+func (p *Player) Pause() { p.playing = false }
+
+func (p *Player) Toggle() {
+	if p.playing {
+		p.Pause()
+	} else {
+		p.Play()
+	}
+}
+
+// Reset goes back to the start, paused.
+func (p *Player) Reset() { p.pos, p.playing = 0, false }
+
+// Seek moves to t (clamped to what has been computed).
+func (p *Player) Seek(t unit.Time) { p.pos = max(0, min(t, p.End())) }
+
+// Step pauses and moves to the next recorded frame with a change: the next
+// event batch the viewer can see.
+func (p *Player) Step() {
+	p.playing = false
+	i := p.index(p.pos)
+	for j := i + 1; j < len(p.frames); j++ {
+		if changed(p.frames[i], p.frames[j]) {
+			p.pos = p.frames[j].Time
+			return
+		}
+	}
+	p.pos = p.End()
+}
+
+// StepBack pauses and moves to the previous frame.
+func (p *Player) StepBack() {
+	p.playing = false
+	if i := p.index(p.pos); i > 0 {
+		p.pos = p.frames[i-1].Time
+	}
+}
+
+func changed(a, b *snap.Snapshot) bool {
+	for i := range a.Links {
+		if a.Links[i].TxBytes != b.Links[i].TxBytes || a.Links[i].Drops != b.Links[i].Drops {
+			return true
+		}
+	}
+	return len(a.Flows) != len(b.Flows)
+}
+
+// SetSpeed sets the speed (clamped); Faster and Slower step it by ×2.
+func (p *Player) SetSpeed(s unit.Time) { p.speed, p.auto = clampSpeed(s), false }
+func (p *Player) Faster()             { p.SetSpeed(p.speed * 2) }
+func (p *Player) Slower()             { p.SetSpeed(p.speed / 2) }
+
+func clampSpeed(s unit.Time) unit.Time { return max(MinSpeed, min(MaxSpeed, s)) }
+
+// index is the frame at or before t.
+func (p *Player) index(t unit.Time) int {
+	i := int(t / p.dt)
+	return max(0, min(i, len(p.frames)-1))
+}
+
+// Frame returns the snapshot to show now and the one a frame step earlier
+// (for rates), and the snapshots so far at a coarser step for charts.
+func (p *Player) Frame() (cur, prev *snap.Snapshot) {
+	i := p.index(p.pos)
+	cur = p.frames[i]
+	prev = p.frames[max(0, i-1)]
+	return cur, prev
+}
+
+// History returns up to n frames from the start to the current position, evenly spaced.
+func (p *Player) History(n int) []*snap.Snapshot {
+	i := p.index(p.pos)
+	if i+1 <= n {
+		return p.frames[:i+1]
+	}
+	out := make([]*snap.Snapshot, 0, n)
+	for k := range n {
+		out = append(out, p.frames[k*i/(n-1)])
+	}
+	return out
+}
+
+// Between is the per-link activity between two snapshots.
+func (p *Player) Between(prev, cur *snap.Snapshot) []snap.LinkRates { return snap.Between(prev, cur, p.rates) }
+
+// Frames is how many snapshots are recorded, and their spacing.
+func (p *Player) Frames() (int, unit.Time) { return len(p.frames), p.dt }
+
+// Describe is a one-line status for screen readers and the page.
+func (p *Player) Describe() string {
+	state := "paused"
+	if p.playing {
+		state = "playing"
+	}
+	return fmt.Sprintf("%s at %v of %v (%s, speed %v per second)", p.sc.Name, p.pos, p.End(), state, p.speed)
+}
+
+// SpeedLevel maps the speed onto a log scale 0…1 for a slider, and back.
+func SpeedLevel(s unit.Time) float64 {
+	return (math.Log(float64(s)) - math.Log(float64(MinSpeed))) / (math.Log(float64(MaxSpeed)) - math.Log(float64(MinSpeed)))
+}
+
+func SpeedAt(level float64) unit.Time {
+	l := math.Log(float64(MinSpeed)) + max(0, min(1, level))*(math.Log(float64(MaxSpeed))-math.Log(float64(MinSpeed)))
+	return clampSpeed(unit.Time(math.Exp(l)))
+}
