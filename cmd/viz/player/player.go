@@ -211,8 +211,8 @@ func changed(a, b *snap.Snapshot) bool {
 
 // SetSpeed sets the speed (clamped); Faster and Slower step it by ×2.
 func (p *Player) SetSpeed(s unit.Time) { p.speed, p.auto = clampSpeed(s), false }
-func (p *Player) Faster()             { p.SetSpeed(p.speed * 2) }
-func (p *Player) Slower()             { p.SetSpeed(p.speed / 2) }
+func (p *Player) Faster()              { p.SetSpeed(p.speed * 2) }
+func (p *Player) Slower()              { p.SetSpeed(p.speed / 2) }
 
 func clampSpeed(s unit.Time) unit.Time { return max(MinSpeed, min(MaxSpeed, s)) }
 
@@ -245,7 +245,9 @@ func (p *Player) History(n int) []*snap.Snapshot {
 }
 
 // Between is the per-link activity between two snapshots.
-func (p *Player) Between(prev, cur *snap.Snapshot) []snap.LinkRates { return snap.Between(prev, cur, p.rates) }
+func (p *Player) Between(prev, cur *snap.Snapshot) []snap.LinkRates {
+	return snap.Between(prev, cur, p.rates)
+}
 
 // Frames is how many snapshots are recorded, and their spacing.
 func (p *Player) Frames() (int, unit.Time) { return len(p.frames), p.dt }

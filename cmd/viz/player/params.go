@@ -1,0 +1,193 @@
+package player
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// Params are the embed page's URL parameters.
+type Params struct {
+	Scenario string   // a built-in name
+	YAML     string   // a whole scenario (yaml=, base64url)
+	Sets     []string // set=key.path=value, repeatable
+	Play     bool     // start playing once loaded
+	Speed    unit.Time
+	Start    unit.Time // t=, in µs: where playback starts
+	Theme    string    // light | dark
+	Controls bool
+	Big      bool // big=1: projector-size text on the canvas
+}
+
+// MaxYAML bounds an inline scenario.
+const MaxYAML = 64 << 10
+
+var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big"}
+
+// ParseQuery reads a URL query string such as "?scenario=incast&play=1".
+// Errors name the parameter, the value and what is allowed.
+func ParseQuery(q string) (Params, error) {
+	p := Params{Theme: "dark", Controls: true}
+	vals, err := url.ParseQuery(strings.TrimPrefix(q, "?"))
+	if err != nil {
+		return p, fmt.Errorf("the page address's parameters cannot be read (%v); write them as ?scenario=incast&play=1", err)
+	}
+	keys := make([]string, 0, len(vals))
+	for k := range vals {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(paramNames, k) {
+			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(paramNames, ", "))
+		}
+		if k != "set" && len(vals[k]) > 1 {
+			return p, fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
+		}
+	}
+	one := func(k string) string { return vals.Get(k) }
+	flag := func(k string) (bool, error) {
+		switch one(k) {
+		case "", "1", "true", "yes":
+			return one(k) != "" || vals.Has(k), nil
+		case "0", "false", "no":
+			return false, nil
+		}
+		return false, fmt.Errorf("parameter %s=%q: use %s=1 or %s=0", k, one(k), k, k)
+	}
+	if s := one("scenario"); s != "" {
+		if _, ok := scenario.Builtin(s); !ok {
+			names := []string{}
+			for _, b := range scenario.Builtins() {
+				names = append(names, b.Name)
+			}
+			return p, fmt.Errorf("parameter scenario=%q is not a built-in scenario; use one of %s", s, strings.Join(names, ", "))
+		}
+		p.Scenario = s
+	}
+	if y := one("yaml"); y != "" {
+		if len(y) > MaxYAML*4/3+4 {
+			return p, fmt.Errorf("parameter yaml is too long: at most %d KiB of YAML", MaxYAML>>10)
+		}
+		data, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(y, "="))
+		if err != nil {
+			return p, fmt.Errorf("parameter yaml is not base64url-encoded YAML (%v); encode the scenario with base64url", err)
+		}
+		p.YAML = string(data)
+	}
+	if p.Scenario != "" && p.YAML != "" {
+		return p, fmt.Errorf("give either scenario= or yaml=, not both")
+	}
+	for _, s := range vals["set"] {
+		if !strings.Contains(s, "=") {
+			return p, fmt.Errorf("parameter set=%q: write set=key.path=value, e.g. set=traffic.senders=4", s)
+		}
+		p.Sets = append(p.Sets, s)
+	}
+	if p.Play, err = flag("play"); err != nil {
+		return p, err
+	}
+	if vals.Has("controls") {
+		if p.Controls, err = flag("controls"); err != nil {
+			return p, err
+		}
+	}
+	if p.Big, err = flag("big"); err != nil {
+		return p, err
+	}
+	if s := one("speed"); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v > 0) || v > MaxSpeed.Micros() {
+			return p, fmt.Errorf("parameter speed=%q: give simulated µs per second, above 0 and at most %g", s, MaxSpeed.Micros())
+		}
+		p.Speed = clampSpeed(unit.Time(v * float64(unit.Microsecond)))
+	}
+	if s := one("t"); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(v >= 0) || v > scenario.MaxUntil.Micros() {
+			return p, fmt.Errorf("parameter t=%q: give the start time in µs, from 0 to %g", s, scenario.MaxUntil.Micros())
+		}
+		p.Start = unit.Time(v * float64(unit.Microsecond))
+	}
+	if th := one("theme"); th != "" {
+		if th != "light" && th != "dark" {
+			return p, fmt.Errorf("parameter theme=%q: use light or dark", th)
+		}
+		p.Theme = th
+	}
+	return p, nil
+}
+
+// Scenario loads what the parameters ask for: a built-in, inline YAML, or
+// (neither) the incast scenario, with the set= overrides.
+func (p Params) Load() (scenario.Scenario, error) {
+	if p.YAML != "" {
+		return scenario.ParseWith([]byte(p.YAML), "yaml parameter", p.Sets)
+	}
+	name := p.Scenario
+	if name == "" {
+		name = "incast"
+	}
+	return scenario.Load(name, nil, p.Sets)
+}
+
+// Command is one message from the page: {"fabriclab": "seek", "t_us": 12.5}.
+type Command struct {
+	Op       string   `json:"fabriclab"`
+	YAML     string   `json:"yaml,omitempty"`
+	Scenario string   `json:"scenario,omitempty"`
+	Sets     []string `json:"set,omitempty"`
+	TUs      float64  `json:"t_us,omitempty"`
+	SpeedUs  float64  `json:"us_per_s,omitempty"`
+	Play     bool     `json:"play,omitempty"`
+	Step     string   `json:"step,omitempty"` // the lesson step that sent it, echoed back
+}
+
+var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed"}
+
+// ParseCommand reads a command's JSON, checking the operation and its arguments.
+func ParseCommand(data []byte) (Command, error) {
+	var c Command
+	if len(data) > MaxYAML*2 {
+		return c, fmt.Errorf("command too long: at most %d KiB", MaxYAML*2>>10)
+	}
+	if err := json.Unmarshal(data, &c); err != nil {
+		return c, fmt.Errorf("command is not JSON like {\"fabriclab\": \"play\"}: %v", err)
+	}
+	if !slices.Contains(commandOps, c.Op) {
+		return c, fmt.Errorf("unknown command %q; use one of %s", c.Op, strings.Join(commandOps, ", "))
+	}
+	switch c.Op {
+	case "load":
+		if c.YAML == "" && c.Scenario == "" {
+			return c, fmt.Errorf("load needs yaml (a scenario) or scenario (a built-in name)")
+		}
+		if len(c.YAML) > MaxYAML {
+			return c, fmt.Errorf("load: the scenario is too long: at most %d KiB", MaxYAML>>10)
+		}
+	case "seek":
+		if !(c.TUs >= 0) || c.TUs > scenario.MaxUntil.Micros() {
+			return c, fmt.Errorf("seek needs t_us from 0 to %g", scenario.MaxUntil.Micros())
+		}
+	case "speed":
+		if !(c.SpeedUs > 0) || c.SpeedUs > MaxSpeed.Micros() {
+			return c, fmt.Errorf("speed needs us_per_s above 0 and at most %g", MaxSpeed.Micros())
+		}
+	}
+	return c, nil
+}
+
+// Load is the scenario a load command asks for.
+func (c Command) Load() (scenario.Scenario, error) {
+	if c.YAML != "" {
+		return scenario.ParseWith([]byte(c.YAML), "scenario", c.Sets)
+	}
+	return scenario.Load(c.Scenario, nil, c.Sets)
+}
