@@ -53,6 +53,12 @@
       case "loaded":
         $("status").textContent = "Loaded scenario " + ev.name;
         break;
+      case "frame":
+        window.fabriclabFirstFrameMs = performance.now();
+        break;
+      case "stats":
+        window.fabriclabStats = ev;
+        break;
       case "error":
         showError(ev.message);
         return;

@@ -35,9 +35,17 @@
     send({ fabriclab: "load", yaml: yaml, step: steps[current].id });
   }
 
+  // What the canvas last said, for scripts and tests: window.fabriclabCanvas.
+  const canvas = window.fabriclabCanvas = { ready: false, loaded: "", step: "", playing: false, t_us: 0, end_us: 0, error: "" };
   window.addEventListener("message", (e) => {
     if (e.source !== frame.contentWindow || !e.data || typeof e.data.fabriclab !== "string") return;
-    if (e.data.fabriclab === "ready") { ready = true; loadedYAML = null; loadScenario(); }
+    const ev = e.data;
+    switch (ev.fabriclab) {
+      case "ready": ready = canvas.ready = true; loadedYAML = null; loadScenario(); break;
+      case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; break;
+      case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
+      case "error": canvas.error = ev.message; break;
+    }
   });
 
   document.getElementById("prev").addEventListener("click", () => show(current - 1, true));
@@ -71,17 +79,15 @@
   });
 
   // Quizzes: predict, then watch.
-  document.querySelectorAll("form.quiz").forEach((form) => {
+  document.querySelectorAll("form.lesson-quiz").forEach((form) => {
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       const picked = form.querySelector("input[type=radio]:checked");
-      const verdict = form.querySelector(".verdict");
-      const explain = form.querySelector(".explain");
-      if (!picked) { verdict.textContent = form.dataset.pick || "Pick an answer first."; return; }
+      if (!picked) return;
       const right = picked.value === form.dataset.answer;
-      verdict.className = "verdict " + (right ? "right" : "wrong");
-      verdict.textContent = right ? (form.dataset.right || "Right.") : (form.dataset.wrong || "Not quite.");
-      if (explain) explain.hidden = false;
+      form.dataset.result = right ? "right" : "wrong";
+      form.querySelector(".lesson-quiz-verdict").textContent = right ? form.dataset.right : form.dataset.wrong;
+      form.querySelector(".lesson-quiz-explain").hidden = false;
     });
   });
 

@@ -1,0 +1,340 @@
+package lessons
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+// builder loads lesson files, collecting problems and caching runs.
+type builder struct {
+	run     func(scenario.Scenario) (*metrics.Result, error)
+	results map[string]figureSource // canonical scenario → its run's result
+	runErrs map[string]error
+	canon   map[string]string // "file#step" → canonical scenario the step shows ("file#" for the intro)
+	errs    []error
+}
+
+func (b *builder) fail(file string, line int, format string, args ...any) {
+	b.errs = append(b.errs, &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+var stepID = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+
+// lessonFile is one file being built.
+type lessonFile struct {
+	name     string
+	body     []byte
+	bodyLine int   // file line of body[0]
+	lines    []int // byte offsets in body where each line starts
+}
+
+// line is the file line of byte offset off in the body.
+func (f *lessonFile) line(off int) int {
+	return f.bodyLine + sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) - 1
+}
+
+// file loads one lesson; nil when it has problems (recorded in b.errs).
+func (b *builder) file(fsys fs.FS, name string) *Lesson {
+	if b.canon == nil {
+		b.canon = make(map[string]string)
+	}
+	m := fileName.FindStringSubmatch(name)
+	if m == nil {
+		b.fail(name, 0, "is not a lesson file name; name it <slug>.<lang>.md with a slug of lower-case letters, digits and dashes (e.g. incast.en.md, incast.zh.md)")
+		return nil
+	}
+	slug, lang := m[1], m[2]
+	if _, ok := Languages[lang]; !ok {
+		b.fail(name, 0, "language %q in the file name is not one of ours; name it %s.en.md or %s.zh.md", lang, slug, slug)
+		return nil
+	}
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		b.errs = append(b.errs, fmt.Errorf("%s: %w", name, err))
+		return nil
+	}
+	if len(data) > MaxFileBytes {
+		b.fail(name, 0, "is %d bytes; a lesson may have at most %d: split it into two lessons", len(data), MaxFileBytes)
+		return nil
+	}
+	yml, body, bodyLine, problem := splitFrontMatter(data)
+	if problem != "" {
+		b.fail(name, 1, "%s", problem)
+		return nil
+	}
+	fm, ok := b.parseFrontMatter(name, lang, yml)
+	l := &Lesson{Slug: slug, Lang: lang, Language: fm.Language, Title: fm.Title, Summary: fm.Summary,
+		Level: fm.Level, Minutes: fm.Minutes, Order: fm.Order, Source: name}
+	f := &lessonFile{name: name, body: body, bodyLine: bodyLine, lines: []int{0}}
+	for i, c := range body {
+		if c == '\n' {
+			f.lines = append(f.lines, i+1)
+		}
+	}
+	before := len(b.errs)
+	b.build(l, f)
+	if !ok || len(b.errs) > before {
+		return nil
+	}
+	return l
+}
+
+// section is the intro (heading nil) or one step: a heading and the blocks up to the next.
+type section struct {
+	heading *ast.Heading
+	blocks  []ast.Node
+}
+
+// build parses the body, resolves scenarios and figures step by step, and renders.
+func (b *builder) build(l *Lesson, f *lessonFile) {
+	exts := []goldmark.Extender{Extension{Lang: l.Lang}}
+	if l.Lang == "zh" {
+		// A line break between two Chinese characters is dropped, not shown as a space.
+		exts = append(exts, extension.NewCJK(extension.WithEastAsianLineBreaks()))
+	}
+	md := goldmark.New(goldmark.WithExtensions(exts...), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+	doc := md.Parser().Parse(text.NewReader(f.body))
+
+	sections := []section{{}}
+	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
+		if h, ok := n.(*ast.Heading); ok && h.Level <= 2 {
+			if h.Level == 1 {
+				b.fail(f.name, f.line(headingOffset(h)), "a level-1 heading (# …): the title comes from the front matter; start steps with ## Title {#id}")
+				continue
+			}
+			sections = append(sections, section{heading: h})
+			continue
+		}
+		sections[len(sections)-1].blocks = append(sections[len(sections)-1].blocks, n)
+	}
+	if len(sections) == 1 {
+		b.fail(f.name, f.bodyLine, "no steps; each step starts with a heading ## Title {#id}")
+	}
+
+	seen := map[string]int{}
+	var current resolvedScenario // what the canvas shows so far
+	broken := false              // the scenario in force has errors (already reported)
+	for i, s := range sections {
+		step := Step{}
+		key := f.name + "#"
+		if s.heading != nil {
+			step.Line = f.line(headingOffset(s.heading))
+			step.Title = plainText(s.heading, f.body)
+			id, ok := s.heading.AttributeString("id")
+			idText, _ := id.([]byte)
+			step.ID = string(idText)
+			switch {
+			case !ok:
+				b.fail(f.name, step.Line, "step %q has no id; end the heading with one, e.g. ## %s {#%s}", step.Title, step.Title, suggestID(step.Title))
+			case !stepID.MatchString(step.ID):
+				b.fail(f.name, step.Line, "step id %q has characters other than lower-case letters, digits and dashes; write e.g. {#predict}, starting with a letter", step.ID)
+			case seen[step.ID] > 0:
+				b.fail(f.name, step.Line, "step id %q is already used at line %d; give each step its own id", step.ID, seen[step.ID])
+			default:
+				seen[step.ID] = step.Line
+			}
+			key += step.ID
+		}
+		// The section's own scenario block, if any, applies to all of its figures.
+		var own *ScenarioBlock
+		for _, n := range s.blocks {
+			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+				sb, ok := n.(*ScenarioBlock)
+				if !entering || !ok {
+					return ast.WalkContinue, nil
+				}
+				line := f.line(sb.Offset)
+				if own != nil {
+					b.fail(f.name, line, "a second scenario block in this step (the first is at line %d); the canvas shows one scenario per step: start a new step", f.line(own.Offset))
+					return ast.WalkContinue, nil
+				}
+				own = sb
+				if sb.Info != "" {
+					b.fail(f.name, line, "```scenario takes nothing after its name (found %q); write the scenario's keys inside the block", sb.Info)
+				}
+				r, errs := resolveScenario(sb.YAML, f.name, line+1)
+				b.errs = append(b.errs, errs...)
+				current, broken = r, len(errs) > 0
+				sb.Name = r.parsed.Name
+				return ast.WalkSkipChildren, nil
+			})
+		}
+		b.canon[key] = current.canonical
+		step.Scenario, step.ScenarioName = current.yaml, current.parsed.Name
+		walked := s.blocks
+		if s.heading != nil {
+			walked = append([]ast.Node{s.heading}, s.blocks...)
+		}
+		for _, n := range walked {
+			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+				if !entering {
+					return ast.WalkContinue, nil
+				}
+				switch n := n.(type) {
+				case *QuizBlock:
+					line := f.line(n.Offset)
+					if n.Info != "" {
+						b.fail(f.name, line, "```quiz takes nothing after its name (found %q); write the question's keys inside the block", n.Info)
+					}
+					if n.Err != nil {
+						b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
+					}
+				case *FigureNode:
+					if !broken {
+						b.figure(f, n, current)
+					}
+				}
+				return ast.WalkContinue, nil
+			})
+		}
+		if s.heading != nil {
+			step.Title = plainText(s.heading, f.body) // now with its figures
+		}
+		// Render: the heading and its blocks, moved into a document of their own.
+		part := ast.NewDocument()
+		if s.heading != nil {
+			part.AppendChild(part, s.heading)
+		}
+		for _, n := range s.blocks {
+			part.AppendChild(part, n)
+		}
+		var buf bytes.Buffer
+		if err := md.Renderer().Render(&buf, f.body, part); err != nil {
+			b.fail(f.name, step.Line, "rendering: %v", err)
+		}
+		step.HTML = template.HTML(buf.String())
+		if i == 0 {
+			l.Intro, l.IntroScenario = step.HTML, step.Scenario
+			continue
+		}
+		l.Steps = append(l.Steps, step)
+	}
+}
+
+// figure resolves one {{ … }} against the scenario in force.
+func (b *builder) figure(f *lessonFile, n *FigureNode, sc resolvedScenario) {
+	line := f.line(n.Offset)
+	if n.Err != nil {
+		b.fail(f.name, line, "%s", n.Err)
+		return
+	}
+	if sc.canonical == "" {
+		b.fail(f.name, line, "%s quotes a run, but no scenario is in force here; add a ```scenario block to this step or one before it", n.Raw)
+		return
+	}
+	result, err := b.result(sc)
+	if err != nil {
+		b.fail(f.name, line, "%s: running the step's scenario failed: %v", n.Raw, err)
+		return
+	}
+	text, err := n.Lookup(result)
+	if err != nil {
+		b.fail(f.name, line, "%s: %v", n.Raw, err)
+		return
+	}
+	n.Value = text
+}
+
+// result runs sc once per build.
+func (b *builder) result(sc resolvedScenario) (figureSource, error) {
+	if r, ok := b.results[sc.canonical]; ok {
+		return r, nil
+	}
+	if err, ok := b.runErrs[sc.canonical]; ok {
+		return nil, err
+	}
+	if b.runErrs == nil {
+		b.runErrs = make(map[string]error)
+	}
+	res, err := b.run(sc.parsed)
+	var v figureSource
+	if err == nil {
+		var data []byte
+		if data, err = json.Marshal(res); err == nil {
+			v, err = decodeResult(data)
+		}
+	}
+	if err != nil {
+		b.runErrs[sc.canonical] = err
+		return nil, err
+	}
+	b.results[sc.canonical] = v
+	return v, nil
+}
+
+// headingOffset is the byte offset of a heading's text (or 0).
+func headingOffset(h *ast.Heading) int {
+	if lines := h.Lines(); lines.Len() > 0 {
+		return lines.At(0).Start
+	}
+	for c := h.FirstChild(); c != nil; c = c.FirstChild() {
+		if t, ok := c.(*ast.Text); ok {
+			return t.Segment.Start
+		}
+	}
+	return 0
+}
+
+// plainText is a heading's text without markup.
+func plainText(n ast.Node, source []byte) string {
+	var b strings.Builder
+	_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch n := n.(type) {
+		case *ast.Text:
+			b.Write(n.Segment.Value(source))
+			if n.SoftLineBreak() {
+				b.WriteByte(' ')
+			}
+		case *ast.String:
+			b.Write(n.Value)
+		case *FigureNode:
+			if n.Value != "" {
+				b.WriteString(n.Value)
+			} else {
+				b.WriteString(n.Raw)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// suggestID turns a title into an id for messages: "Predict the queue" → predict-the-queue.
+func suggestID(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			b.WriteRune(r)
+			dash = false
+		default:
+			dash = true
+		}
+	}
+	if b.Len() == 0 || b.String()[0] < 'a' {
+		return "step"
+	}
+	return b.String()
+}

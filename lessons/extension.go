@@ -1,0 +1,82 @@
+package lessons
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+)
+
+// Extension adds the lesson syntax to goldmark: ```scenario and ```quiz
+// blocks and {{ path | format }} figures, each with its own node kind and
+// renderer. Lang (en or zh) picks the words of captions and buttons.
+//
+// The extension parses and renders; resolving the nodes (validating
+// scenarios, filling in figures from a run) is the loader's job, between
+// the two.
+type Extension struct {
+	Lang string
+}
+
+// Extend implements goldmark.Extender.
+func (e Extension) Extend(m goldmark.Markdown) {
+	l := labelsFor(e.Lang)
+	scenarioExtension{l}.Extend(m)
+	quizExtension{l}.Extend(m)
+	figureExtension{}.Extend(m)
+}
+
+// labels are the few words the extension writes into a page.
+type labels struct {
+	Scenario string // caption of a scenario block, with its colon
+	Check    string // a quiz's button
+	Right    string // verdicts the page's script shows
+	Wrong    string
+}
+
+func labelsFor(lang string) labels {
+	if lang == "zh" {
+		return labels{Scenario: "场景：", Check: "核对答案", Right: "答对了。", Wrong: "再想想。"}
+	}
+	return labels{Scenario: "scenario: ", Check: "Check", Right: "Right.", Wrong: "Not quite."}
+}
+
+// fence is a fenced code block of a given language, found anywhere in a document.
+type fence struct {
+	node   *ast.FencedCodeBlock
+	text   string // content
+	info   string // the fence line after the language
+	offset int    // byte offset of the fence line's info (or first content line)
+}
+
+// replace puts n where the fence was.
+func (f fence) replace(n ast.Node) {
+	f.node.Parent().ReplaceChild(f.node.Parent(), f.node, n)
+}
+
+// fences lists the fenced blocks whose language is lang.
+func fences(doc ast.Node, source []byte, lang string) []fence {
+	var found []fence
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		fc, ok := n.(*ast.FencedCodeBlock)
+		if !entering || !ok || string(fc.Language(source)) != lang {
+			return ast.WalkContinue, nil
+		}
+		f := fence{node: fc}
+		if fc.Info != nil {
+			info := fc.Info.Segment
+			f.offset = info.Start
+			f.info = strings.TrimSpace(strings.TrimPrefix(string(info.Value(source)), lang))
+		}
+		var b strings.Builder
+		lines := fc.Lines()
+		for i := range lines.Len() {
+			seg := lines.At(i)
+			b.Write(seg.Value(source))
+		}
+		f.text = b.String()
+		found = append(found, f)
+		return ast.WalkSkipChildren, nil
+	})
+	return found
+}

@@ -1,0 +1,86 @@
+package lessons
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const sampleResult = `{"totals": {"max_fct_us": 1371.433, "drops": 167371, "goodput_gbps": 391.467, "flows": 8},
+ "flows": [{"gbps": 49.077, "bytes": 8388608, "finished": true}],
+ "links": [{"id": 1, "name": "switch→host8", "util": 0.9984, "max_queue_bytes": 16620000},
+           {"id": 2, "name": "a.b", "util": 0.5}, {"id": 3, "name": "a.b", "util": 0.5}],
+ "collective": {"busbw_GBps": 370.25}, "scenario": "incast"}`
+
+func TestPlaceholder(t *testing.T) {
+	result, err := decodeResult([]byte(sampleResult))
+	require.NoError(t, err)
+	for _, tc := range []struct{ in, want, err string }{
+		{in: "totals.max_fct_us", want: "1,371.4"},
+		{in: " totals.max_fct_us | ms ", want: "1.37\u00a0ms"},
+		{in: "totals.max_fct_us | us", want: "1,371\u00a0µs"},
+		{in: "totals.max_fct_us | ms 3", want: "1.371\u00a0ms"},
+		{in: "totals.max_fct_us | 0", want: "1,371"},
+		{in: "totals.drops", want: "167,371"},
+		{in: "totals.goodput_gbps | Gbps", want: "391\u00a0Gb/s"},
+		{in: "totals.goodput_gbps | GBps 2", want: "48.93\u00a0GB/s"},
+		{in: "collective.busbw_GBps | GBps", want: "370\u00a0GB/s"},
+		{in: "collective.busbw_GBps | Gbps", want: "2,962\u00a0Gb/s"},
+		{in: "flows[0].gbps | 1", want: "49.1"},
+		{in: "flows[0].bytes | MiB", want: "8.00\u00a0MiB"},
+		{in: "flows[0].finished", want: "true"},
+		{in: "links[name=switch→host8].util | pct 1", want: "99.8%"},
+		{in: "links[name=switch→host8].max_queue_bytes | MiB 1", want: "15.9\u00a0MiB"},
+		{in: "links[id=3].util | pct", want: "50.0%"},
+		{in: "scenario", want: "incast"},
+		{in: "links[name=a.b].util", err: "2 items of links have name=a.b; select one by index or by id"},
+		{in: "links[name=nope].util", err: "no item of links has name=nope; there are switch→host8, a.b, a.b"},
+		{in: "totals.max_fct", err: `totals has no key "max_fct"; it has drops, flows, goodput_gbps, max_fct_us`},
+		{in: "flows[3].gbps", err: "[3]: flows has 1 items; use an index from 0 to 0 or field=value"},
+		{in: "totals[0]", err: "totals is not a list"},
+		{in: "totals", err: "is a list or a group of keys, not a number"},
+		{in: "totals.drops | ms", err: "| ms needs a time (a key ending in _us); drops is not one"},
+		{in: "totals.drops | MiB", err: "| MiB needs a size"},
+		{in: "totals.drops | Gbps", err: "| Gbps needs a rate"},
+		{in: "scenario | 1", err: "is text"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			p, err := ParsePlaceholder(tc.in)
+			require.NoError(t, err)
+			got, err := p.Lookup(result)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestPlaceholderSyntax(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{" ", "names no value"},
+		{"| ms", "names no value"},
+		{"flows[0", "[ without ]"},
+		{"flows[]", "empty []"},
+		{"totals..drops", "a dot must stand between two keys"},
+		{".totals", "a dot must stand between two keys"},
+		{"totals.drops | furlongs", `"furlongs" is neither a unit`},
+		{"totals.drops | ms 9", `"9" is neither a unit`},
+		{"totals.drops | ms 2 3", "write a unit"},
+		{"totals drops", "is not a key"},
+	} {
+		_, err := ParsePlaceholder(tc.in)
+		require.Error(t, err, tc.in)
+		assert.Contains(t, err.Error(), tc.err, tc.in)
+	}
+}
+
+func TestGroup(t *testing.T) {
+	for in, want := range map[string]string{"0": "0", "999": "999", "1000": "1,000", "-1234567.25": "-1,234,567.25", "12.5": "12.5"} {
+		assert.Equal(t, want, group(in), in)
+	}
+}

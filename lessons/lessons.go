@@ -1,0 +1,222 @@
+// Package lessons turns the Markdown lessons in content/ into HTML fragments
+// and per-step data (the scenario the canvas shows at each step) for the site
+// build. A lesson is content, not code: adding one needs no Go change.
+//
+// A lesson is a file <slug>.<lang>.md (lang en or zh) with YAML front matter
+// and a body whose "## Title {#id}" headings start its steps. Three additions
+// to Markdown, each a goldmark extension in its own file, carry what the page
+// needs: ```scenario blocks (scenario.go) set what the canvas shows, ```quiz
+// blocks (quiz.go) ask the learner to predict, and {{ path | format }}
+// figures (figure.go) quote numbers from running the step's scenario.
+package lessons
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+//go:embed content
+var content embed.FS
+
+// Content returns the lessons that ship with fabriclab: the files of
+// lessons/content, for Load.
+func Content() fs.FS {
+	sub, err := fs.Sub(content, "content")
+	if err != nil {
+		panic(fmt.Sprintf("lessons: embedded content: %v", err))
+	}
+	return sub
+}
+
+// Lesson is one lesson in one language, validated and rendered.
+type Lesson struct {
+	Slug     string `json:"slug"`     // from the file name: incast.en.md → incast
+	Lang     string `json:"lang"`     // from the file name: en or zh
+	Language string `json:"language"` // front matter: en or zh-Hans, for <html lang>
+	Title    string `json:"title"`
+	Summary  string `json:"summary"`
+	Level    string `json:"level"` // beginner, intermediate or advanced
+	Minutes  int    `json:"minutes"`
+	Order    int    `json:"order"` // index position; lessons sort by order, then slug
+	// Intro is the HTML of the text before the first step.
+	Intro template.HTML `json:"intro"`
+	// IntroScenario is the YAML of a scenario block in the intro, if any;
+	// the first step inherits it.
+	IntroScenario string `json:"intro_scenario,omitempty"`
+	Steps         []Step `json:"steps"`
+	// Source is the file's path in the file system given to Load.
+	Source string `json:"source"`
+}
+
+// Step is one "## Title {#id}" section of a lesson.
+type Step struct {
+	ID    string `json:"id"`    // the heading's {#id}; the same in every language
+	Title string `json:"title"` // the heading's text
+	// HTML is the step rendered, starting with its <h2 id="…"> heading.
+	HTML template.HTML `json:"html"`
+	// Scenario is the YAML the canvas loads in this step: the step's own
+	// scenario block or, without one, the previous step's. Empty when no
+	// step so far has one.
+	Scenario string `json:"scenario"`
+	// ScenarioName is the scenario's name key.
+	ScenarioName string `json:"scenario_name"`
+	// Line is the heading's line in the lesson file.
+	Line int `json:"line"`
+}
+
+// Error is one problem with a lesson file. It prints as
+// "incast.en.md:12: what is wrong; how to fix it".
+type Error struct {
+	File string
+	Line int // 1-based; 0 when the problem is with the file as a whole
+	Msg  string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return e.File + ": " + e.Msg
+}
+
+// MaxFileBytes bounds one lesson file.
+const MaxFileBytes = 1 << 20
+
+// Languages maps a file name's language to the front matter's language tag.
+var Languages = map[string]string{"en": "en", "zh": "zh-Hans"}
+
+// Levels are the values front matter's level takes.
+var Levels = []string{"beginner", "intermediate", "advanced"}
+
+var fileName = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z]+)\.md$`)
+
+// Load reads, validates and renders every lesson file (*.md) at the top of
+// fsys, running each scenario a figure quotes (once per distinct scenario).
+// Lessons come back sorted by order, then slug, then language (en first).
+// All problems are reported, joined, each as an *Error.
+func Load(fsys fs.FS) ([]*Lesson, error) {
+	return load(fsys, runScenario)
+}
+
+// runScenario runs a validated scenario natively.
+func runScenario(sc scenario.Scenario) (*metrics.Result, error) { return sim.Run(sc) }
+
+func load(fsys fs.FS, run func(scenario.Scenario) (*metrics.Result, error)) ([]*Lesson, error) {
+	entries, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return nil, fmt.Errorf("reading lessons: %w", err)
+	}
+	b := &builder{run: run, results: make(map[string]figureSource)}
+	var lessons []*Lesson
+	for _, e := range entries {
+		if e.IsDir() || path.Ext(e.Name()) != ".md" {
+			continue
+		}
+		if l := b.file(fsys, e.Name()); l != nil {
+			lessons = append(lessons, l)
+		}
+	}
+	b.crossCheck(lessons)
+	if len(b.errs) > 0 {
+		return nil, errors.Join(b.errs...)
+	}
+	slices.SortFunc(lessons, func(a, c *Lesson) int {
+		if a.Order != c.Order {
+			return a.Order - c.Order
+		}
+		if a.Slug != c.Slug {
+			return strings.Compare(a.Slug, c.Slug)
+		}
+		return strings.Compare(langRank(a.Lang), langRank(c.Lang))
+	})
+	return lessons, nil
+}
+
+// langRank puts English, the reference language, first.
+func langRank(lang string) string {
+	if lang == "en" {
+		return ""
+	}
+	return lang
+}
+
+// Langs groups lessons by language (en, zh), keeping their order.
+func Langs(ls []*Lesson) map[string][]*Lesson {
+	m := make(map[string][]*Lesson)
+	for _, l := range ls {
+		m[l.Lang] = append(m[l.Lang], l)
+	}
+	return m
+}
+
+// Find returns the lesson with slug in lang, or nil.
+func Find(ls []*Lesson, slug, lang string) *Lesson {
+	for _, l := range ls {
+		if l.Slug == slug && l.Lang == lang {
+			return l
+		}
+	}
+	return nil
+}
+
+// crossCheck makes sure every translation has an English original with the
+// same step ids, in the same order, showing the same scenarios.
+func (b *builder) crossCheck(lessons []*Lesson) {
+	en := make(map[string]*Lesson)
+	for _, l := range lessons {
+		if l.Lang == "en" {
+			en[l.Slug] = l
+		}
+	}
+	for _, l := range lessons {
+		if l.Lang == "en" {
+			continue
+		}
+		ref, ok := en[l.Slug]
+		if !ok {
+			b.fail(l.Source, 1, "no English original %s.en.md; every lesson is written in English first, translations follow its steps", l.Slug)
+			continue
+		}
+		ids, refIDs := stepIDs(l), stepIDs(ref)
+		if !slices.Equal(ids, refIDs) {
+			line := 1
+			for i, s := range l.Steps {
+				if i >= len(ref.Steps) || s.ID != ref.Steps[i].ID {
+					line = s.Line
+					break
+				}
+			}
+			b.fail(l.Source, line, "step ids [%s] differ from %s's [%s]; a translation has the same steps with the same {#id}s in the same order",
+				strings.Join(ids, " "), ref.Source, strings.Join(refIDs, " "))
+			continue
+		}
+		if b.canon[l.Source+"#"] != b.canon[ref.Source+"#"] {
+			b.fail(l.Source, 1, "the intro's scenario differs from %s's; a translation shows the same scenarios", ref.Source)
+		}
+		for i, s := range l.Steps {
+			if b.canon[l.Source+"#"+s.ID] != b.canon[ref.Source+"#"+s.ID] {
+				b.fail(l.Source, s.Line, "step %q shows a different scenario from %s:%d; a translation shows the same scenarios (copy the block)",
+					s.ID, ref.Source, ref.Steps[i].Line)
+			}
+		}
+	}
+}
+
+func stepIDs(l *Lesson) []string {
+	ids := make([]string, len(l.Steps))
+	for i, s := range l.Steps {
+		ids[i] = s.ID
+	}
+	return ids
+}

@@ -1,0 +1,206 @@
+package lessons
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.yaml.in/yaml/v3"
+)
+
+// KindQuiz is the node kind of a ```quiz block.
+var KindQuiz = ast.NewNodeKind("Quiz")
+
+// QuizBlock is a fenced ```quiz block, a "predict, then watch" question:
+//
+//	question: Eight senders at line rate into one port. How long does it take?
+//	options: [the same as one flow, twice as long, eight times as long]
+//	answer: 2          # index into options, from 0
+//	explain: The receiver's port is the bottleneck …
+//
+// It renders as a form the page's script checks (see render).
+type QuizBlock struct {
+	ast.BaseBlock
+	Quiz
+	// Number counts the quizzes of a document from 1; it names the form's radio group.
+	Number int
+	// Offset is the byte offset of the fence in the parsed source.
+	Offset int
+	// Info is what follows "quiz" on the fence line (an error when not empty).
+	Info string
+	// Err is the first problem with the block's YAML, located by QuizError.Line.
+	Err *QuizError
+}
+
+// Quiz is a quiz block's content.
+type Quiz struct {
+	Question string   `json:"question"`
+	Options  []string `json:"options"`
+	Answer   int      `json:"answer"`
+	Explain  string   `json:"explain"`
+}
+
+// QuizError is a problem with a quiz block; Line counts from the block's
+// first content line (1).
+type QuizError struct {
+	Line int
+	Msg  string
+}
+
+func (e *QuizError) Error() string { return "quiz block line " + strconv.Itoa(e.Line) + ": " + e.Msg }
+
+// Kind implements ast.Node.
+func (n *QuizBlock) Kind() ast.NodeKind { return KindQuiz }
+
+// Dump implements ast.Node.
+func (n *QuizBlock) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Question": n.Question}, nil)
+}
+
+// IsRaw implements ast.Node.
+func (n *QuizBlock) IsRaw() bool { return true }
+
+// MaxQuizOptions bounds a quiz's options.
+const MaxQuizOptions = 8
+
+const quizExample = "question: …, options: [a, b, c], answer: 1, explain: …"
+
+// ParseQuiz reads a quiz block's YAML.
+func ParseQuiz(data []byte) (Quiz, *QuizError) {
+	var q Quiz
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			if num, what, ok := strings.Cut(rest, ": "); ok {
+				if n, err := strconv.Atoi(num); err == nil && n > 0 {
+					line, msg = n, what
+				}
+			}
+		}
+		return q, &QuizError{line, "not valid YAML (" + msg + "); write " + quizExample}
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return q, &QuizError{1, "a quiz is keys " + quizExample}
+	}
+	m := doc.Content[0]
+	seen := map[string]bool{}
+	answerLine := 1
+	var answer *yaml.Node
+	text := func(n *yaml.Node, key string) (string, *QuizError) {
+		if n.Kind == yaml.MappingNode {
+			return "", &QuizError{n.Line, key + ": text with \": \" in it reads as a key; put it in quotes (\"…\")"}
+		}
+		if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
+			return "", &QuizError{n.Line, key + ": must be text; write " + key + ": …"}
+		}
+		return strings.TrimSpace(n.Value), nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if seen[k.Value] {
+			return q, &QuizError{k.Line, k.Value + ": duplicate key; remove one"}
+		}
+		seen[k.Value] = true
+		var err *QuizError
+		switch k.Value {
+		case "question":
+			q.Question, err = text(v, "question")
+		case "explain":
+			q.Explain, err = text(v, "explain")
+		case "answer":
+			answer, answerLine = v, v.Line
+		case "options":
+			if v.Kind != yaml.SequenceNode {
+				return q, &QuizError{v.Line, "options: must be a list, e.g. options: [the same, twice as long, eight times as long]"}
+			}
+			for _, o := range v.Content {
+				s, err := text(o, "options")
+				if err != nil {
+					return q, err
+				}
+				q.Options = append(q.Options, s)
+			}
+		default:
+			err = &QuizError{k.Line, k.Value + ": unknown key; a quiz takes question, options, answer and explain"}
+		}
+		if err != nil {
+			return q, err
+		}
+	}
+	for _, key := range []string{"question", "options", "answer", "explain"} {
+		if !seen[key] {
+			return q, &QuizError{1, "no " + key + "; a quiz has " + quizExample}
+		}
+	}
+	if len(q.Options) < 2 || len(q.Options) > MaxQuizOptions {
+		return q, &QuizError{1, fmt.Sprintf("options: %d given; a quiz offers 2 to %d", len(q.Options), MaxQuizOptions)}
+	}
+	n, err := strconv.Atoi(answer.Value)
+	if answer.Kind != yaml.ScalarNode || err != nil || n < 0 || n >= len(q.Options) {
+		return q, &QuizError{answerLine, fmt.Sprintf("answer: %q is not an option's index; use 0 to %d (options count from 0)", answer.Value, len(q.Options)-1)}
+	}
+	q.Answer = n
+	return q, nil
+}
+
+// quizExtension turns ```quiz fences into QuizBlocks and renders them.
+type quizExtension struct{ labels labels }
+
+func (e quizExtension) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(quizTransformer{}, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(quizRenderer(e), 100)))
+}
+
+type quizTransformer struct{}
+
+func (quizTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	for i, f := range fences(doc, reader.Source(), "quiz") {
+		q, err := ParseQuiz([]byte(f.text))
+		f.replace(&QuizBlock{Quiz: q, Number: i + 1, Offset: f.offset, Info: f.info, Err: err})
+	}
+}
+
+type quizRenderer struct{ labels labels }
+
+func (r quizRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindQuiz, r.render)
+}
+
+// render writes the quiz as a form; the page's script checks the choice on
+// submit, marks the form with data-result="right|wrong", fills
+// .lesson-quiz-verdict from data-right / data-wrong and unhides
+// .lesson-quiz-explain:
+//
+//	<form class="lesson-quiz" data-quiz="1" data-answer="2" data-right="Right." data-wrong="Not quite.">
+//	<fieldset><legend class="lesson-quiz-question">…</legend>
+//	<label class="lesson-quiz-option"><input type="radio" name="quiz-1" value="0" required> …</label>
+//	…</fieldset>
+//	<button type="submit" class="lesson-quiz-check">Check</button>
+//	<div class="lesson-quiz-explain" role="status" aria-live="polite" hidden><p class="lesson-quiz-verdict"></p><p>…</p></div>
+//	</form>
+func (r quizRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*QuizBlock)
+	if n.Err != nil {
+		return ast.WalkSkipChildren, nil // the loader reports it
+	}
+	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
+	fmt.Fprintf(w, "<form class=\"lesson-quiz\" data-quiz=\"%d\" data-answer=\"%d\" data-right=\"%s\" data-wrong=\"%s\">\n",
+		n.Number, n.Answer, esc(r.labels.Right), esc(r.labels.Wrong))
+	fmt.Fprintf(w, "<fieldset><legend class=\"lesson-quiz-question\">%s</legend>\n", esc(n.Question))
+	for i, o := range n.Options {
+		fmt.Fprintf(w, "<label class=\"lesson-quiz-option\"><input type=\"radio\" name=\"quiz-%d\" value=\"%d\" required> %s</label>\n", n.Number, i, esc(o))
+	}
+	fmt.Fprintf(w, "</fieldset>\n<button type=\"submit\" class=\"lesson-quiz-check\">%s</button>\n", esc(r.labels.Check))
+	fmt.Fprintf(w, "<div class=\"lesson-quiz-explain\" role=\"status\" aria-live=\"polite\" hidden><p class=\"lesson-quiz-verdict\"></p><p>%s</p></div>\n</form>\n", esc(n.Explain))
+	return ast.WalkSkipChildren, nil
+}

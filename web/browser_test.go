@@ -1,0 +1,253 @@
+package web_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"io"
+	"math"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/web"
+)
+
+// browser starts headless Chromium on a freshly built site. Without Chromium
+// the browser tests skip — except under CI=true, where they must run.
+func browser(t *testing.T) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
+	t.Helper()
+	path := os.Getenv("CHROMIUM")
+	if path == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("CI=true but Chromium is missing: .ci/run must install it (apt-get install -y chromium)")
+		}
+		t.Skip("browser tests skipped: Chromium is not installed (apt-get install -y chromium)")
+	}
+	dir := siteDir(t)
+	srv := httptest.NewServer(web.Handler(os.DirFS(dir)))
+	t.Cleanup(srv.Close)
+
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.DisableGPU, chromedp.Flag("use-angle", "swiftshader"), chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 720),
+	}
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelC := chromedp.NewContext(actx)
+	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
+	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+
+	var mu sync.Mutex
+	var msgs []chromedp.ConsoleMessage
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank")))
+	stream := chromedp.Console(ctx)
+	go func() {
+		for m, err := range stream {
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			msgs = append(msgs, m)
+			mu.Unlock()
+		}
+	}()
+	return ctx, srv.URL, func() []chromedp.ConsoleMessage {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]chromedp.ConsoleMessage(nil), msgs...)
+	}
+}
+
+var (
+	siteOnce sync.Once
+	siteErr  error
+	site     string
+)
+
+// siteDir builds the site once per test binary (compiling cmd/viz takes a while).
+func siteDir(t *testing.T) string {
+	siteOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "fabriclab-site")
+		if err != nil {
+			siteErr = err
+			return
+		}
+		site = filepath.Join(dir, "site")
+		siteErr = web.BuildSite("..", site, io.Discard)
+	})
+	require.NoError(t, siteErr)
+	return site
+}
+
+func errors(msgs []chromedp.ConsoleMessage) []string {
+	var out []string
+	for _, m := range msgs {
+		if m.IsException() || m.Type == "error" || m.Type == "assert" {
+			out = append(out, m.String())
+		}
+	}
+	return out
+}
+
+func decode(t *testing.T, data []byte) image.Image {
+	img, err := png.Decode(bytes.NewReader(data))
+	require.NoError(t, err)
+	return img
+}
+
+// spread is the standard deviation of the image's brightness: 0 for a blank canvas.
+func spread(img image.Image) float64 {
+	b := img.Bounds()
+	var sum, sq, n float64
+	for y := b.Min.Y; y < b.Max.Y; y += 2 {
+		for x := b.Min.X; x < b.Max.X; x += 2 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			v := float64(r+g+bl) / 3 / 65535
+			sum += v
+			sq += v * v
+			n++
+		}
+	}
+	m := sum / n
+	return math.Sqrt(max(0, sq/n-m*m))
+}
+
+// changed is the share of pixels that differ noticeably between two images.
+func changed(a, b image.Image) float64 {
+	r := a.Bounds().Intersect(b.Bounds())
+	var diff, n float64
+	for y := r.Min.Y; y < r.Max.Y; y += 2 {
+		for x := r.Min.X; x < r.Max.X; x += 2 {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			d := math.Abs(float64(r1)-float64(r2)) + math.Abs(float64(g1)-float64(g2)) + math.Abs(float64(b1)-float64(b2))
+			if d > 3*0.08*65535 {
+				diff++
+			}
+			n++
+		}
+	}
+	return diff / n
+}
+
+// keep writes a screenshot to $FABRICLAB_SCREENSHOTS, for people to look at.
+func keep(t *testing.T, name string, png []byte) {
+	if dir := os.Getenv("FABRICLAB_SCREENSHOTS"); dir != "" {
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+	}
+}
+
+func eval[T any](t *testing.T, ctx context.Context, expr string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr))
+	require.NoError(t, err, expr)
+	return v
+}
+
+func poll(t *testing.T, ctx context.Context, expr string, within time.Duration) {
+	t.Helper()
+	pctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+	require.NoError(t, err, "waiting for %s", expr)
+}
+
+func TestBrowserIndexAndLesson(t *testing.T) {
+	ctx, base, console := browser(t)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/index.html")))
+	title := eval[string](t, ctx, "document.title")
+	assert.Contains(t, title, "fabriclab")
+	lessons := eval[int](t, ctx, `document.querySelectorAll('.card a[href$=".html"]').length`)
+	assert.Positive(t, lessons, "the index lists lessons")
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "index-1280.png", shot)
+
+	// The lesson loads, the Go program signals ready, the canvas draws.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/incast.en.html")))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
+	poll(t, ctx, `document.getElementById('canvas').contentWindow.fabriclabFirstFrameMs > 0`, 30*time.Second)
+	time.Sleep(300 * time.Millisecond)
+	before, err := chromedp.Run(ctx, chromedp.Screenshot("#canvas"))
+	require.NoError(t, err)
+	keep(t, "lesson-paused.png", before)
+	a := decode(t, before)
+	assert.Greater(t, spread(a), 0.05, "the canvas is not blank")
+
+	// Space plays; the links change colour as traffic flows.
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(" ")))
+	poll(t, ctx, `fabriclabCanvas.playing === true`, 10*time.Second)
+	time.Sleep(2 * time.Second)
+	after, err := chromedp.Run(ctx, chromedp.Screenshot("#canvas"))
+	require.NoError(t, err)
+	keep(t, "lesson-playing.png", after)
+	assert.Greater(t, changed(a, decode(t, after)), 0.005, "playing changes the picture (link colours, packets, charts)")
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(" ")))
+	poll(t, ctx, `fabriclabCanvas.playing === false`, 10*time.Second)
+
+	// The next-step control changes the scenario.
+	first := eval[string](t, ctx, "fabriclabCanvas.loaded")
+	steps := eval[[]map[string]any](t, ctx, `JSON.parse(document.getElementById('steps').textContent)`)
+	require.GreaterOrEqual(t, len(steps), 5, "the lesson has at least five steps")
+	next := -1
+	for i := 1; i < len(steps); i++ {
+		if steps[i]["scenario"] != steps[0]["scenario"] && steps[i]["scenario"] != "" {
+			next = i
+			break
+		}
+	}
+	require.Positive(t, next, "a later step shows another scenario")
+	for range next {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click("#next")))
+	}
+	id := steps[next]["id"].(string)
+	poll(t, ctx, fmt.Sprintf(`fabriclabCanvas.step === %q`, id), 30*time.Second)
+	assert.NotEqual(t, first, eval[string](t, ctx, "fabriclabCanvas.loaded"), "the step loaded another scenario")
+	assert.True(t, strings.HasSuffix(eval[string](t, ctx, "location.hash"), id), "the address links to the step")
+	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"))
+
+	// The Chinese lesson loads too.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/incast.zh.html#"+id)))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
+	assert.Equal(t, "zh-Hans", eval[string](t, ctx, "document.documentElement.lang"))
+	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "lesson-zh.png", shot)
+
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}
+
+func TestBrowserBadParameterShowsError(t *testing.T) {
+	ctx, base, _ := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=nosuch")))
+	poll(t, ctx, `!document.getElementById('error').hidden`, 90*time.Second)
+	text := eval[string](t, ctx, `document.getElementById('error-text').textContent`)
+	assert.Contains(t, text, `scenario="nosuch" is not a built-in scenario`)
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-error.png", shot)
+}

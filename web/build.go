@@ -1,0 +1,242 @@
+package web
+
+import (
+	"bytes"
+	"compress/gzip"
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/andybalholm/brotli"
+
+	"fabriclab/lessons"
+	"fabriclab/sim/scenario"
+)
+
+//go:embed static templates
+var files embed.FS
+
+// Inputs is everything a site is built from.
+type Inputs struct {
+	Lessons   []*lessons.Lesson
+	Scenarios []scenario.BuiltinInfo
+	VizWASM   []byte // cmd/viz compiled for GOOS=js GOARCH=wasm
+	WasmExec  []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
+}
+
+// langLabels names each lesson language in itself.
+var langLabels = map[string]string{"en": "English", "zh": "中文"}
+
+// ui holds the lesson page's words in each language.
+type ui struct {
+	Prev, Next, Steps, Presenter, PresenterHint, Canvas, Keys string
+}
+
+var uiText = map[string]ui{
+	"en": {"Back", "Next", "Steps", "Presenter", "Big text for projectors", "Simulation canvas",
+		"Keys: ← → change step, Space plays or pauses, . steps, R resets, + − change speed, P presenter mode, F full screen."},
+	"zh": {"上一步", "下一步", "步骤", "演示模式", "投影用大字号", "仿真画布",
+		"快捷键：← → 切换步骤，空格 播放/暂停，. 单步，R 重置，+ − 调速度，P 演示模式，F 全屏。"},
+}
+
+// Site renders every page and asset of the site, by path.
+func Site(in Inputs) (map[string][]byte, error) {
+	if len(in.VizWASM) == 0 || len(in.WasmExec) == 0 {
+		return nil, fmt.Errorf("web: the site needs viz.wasm and wasm_exec.js")
+	}
+	out := map[string][]byte{"viz.wasm": in.VizWASM, "wasm_exec.js": in.WasmExec}
+	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := files.ReadFile(p)
+		out[p] = data
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	version := contentHash(out)
+
+	tmpl, err := template.New("").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }}).ParseFS(files, "templates/*.html")
+	if err != nil {
+		return nil, fmt.Errorf("web: templates: %w", err)
+	}
+	render := func(name string, data any) ([]byte, error) {
+		var b bytes.Buffer
+		if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
+			return nil, fmt.Errorf("web: %s: %w", name, err)
+		}
+		return b.Bytes(), nil
+	}
+
+	if out["embed.html"], err = render("embed.html", map[string]any{"Version": version}); err != nil {
+		return nil, err
+	}
+
+	bySlug := map[string][]*lessons.Lesson{}
+	var slugs []string
+	for _, l := range in.Lessons {
+		if _, ok := bySlug[l.Slug]; !ok {
+			slugs = append(slugs, l.Slug)
+		}
+		bySlug[l.Slug] = append(bySlug[l.Slug], l)
+	}
+	type langLink struct{ Lang, Label, Href string }
+	type card struct {
+		Title, Summary, Level, Href string
+		Minutes, Steps              int
+		Langs                       []langLink
+	}
+	var cards []card
+	for _, slug := range slugs {
+		group := bySlug[slug]
+		sort.SliceStable(group, func(a, b int) bool { return group[a].Lang == "en" && group[b].Lang != "en" })
+		var langs []langLink
+		for _, l := range group {
+			langs = append(langs, langLink{l.Lang, label(l.Lang), pageName(l)})
+		}
+		for _, l := range group {
+			var alts []langLink
+			for _, o := range langs {
+				if o.Lang != l.Lang {
+					alts = append(alts, o)
+				}
+			}
+			page, err := lessonPage(render, l, alts, version)
+			if err != nil {
+				return nil, err
+			}
+			out[pageName(l)] = page
+		}
+		first := group[0]
+		cards = append(cards, card{Title: first.Title, Summary: first.Summary, Level: first.Level, Href: pageName(first),
+			Minutes: first.Minutes, Steps: len(first.Steps), Langs: langs})
+	}
+	if out["index.html"], err = render("index.html", map[string]any{"Version": version, "Lessons": cards, "Scenarios": in.Scenarios}); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func label(lang string) string {
+	if l, ok := langLabels[lang]; ok {
+		return l
+	}
+	return lang
+}
+
+// pageName is a lesson's page: incast.en.html.
+func pageName(l *lessons.Lesson) string { return l.Slug + "." + l.Lang + ".html" }
+
+func lessonPage(render func(string, any) ([]byte, error), l *lessons.Lesson, alts any, version string) ([]byte, error) {
+	type step struct {
+		ID       string `json:"id"`
+		Title    string `json:"title"`
+		Scenario string `json:"scenario"`
+	}
+	steps := make([]step, len(l.Steps))
+	for i, s := range l.Steps {
+		steps[i] = step{s.ID, s.Title, s.Scenario}
+	}
+	js, err := json.Marshal(steps)
+	if err != nil {
+		return nil, err
+	}
+	words, ok := uiText[l.Lang]
+	if !ok {
+		words = uiText["en"]
+	}
+	htmlLang := l.Language
+	if htmlLang == "" {
+		htmlLang = l.Lang
+	}
+	return render("lesson.html", map[string]any{
+		"Version": version, "Lesson": l, "Alternates": alts, "UI": words, "HTMLLang": htmlLang,
+		// JSON inside <script type="application/json">: html/template leaves it as is, so
+		// escape what could end the element.
+		"StepsJSON": template.JS(strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(string(js))),
+	})
+}
+
+// contentHash versions asset URLs so browsers never mix old and new files.
+func contentHash(files map[string][]byte) string {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		h.Write([]byte(n))
+		h.Write(files[n])
+	}
+	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// compressible says which files get .gz and .br twins.
+func compressible(name string) bool {
+	switch path.Ext(name) {
+	case ".html", ".css", ".js", ".json", ".wasm", ".svg", ".yaml", ".txt":
+		return true
+	}
+	return false
+}
+
+// Compress returns the gzip and brotli encodings of data (best compression).
+func Compress(data []byte) (gz, br []byte, err error) {
+	var g bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	if _, err = zw.Write(data); err == nil {
+		err = zw.Close()
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var b bytes.Buffer
+	bw := brotli.NewWriterLevel(&b, brotli.BestCompression)
+	if _, err = bw.Write(data); err == nil {
+		err = bw.Close()
+	}
+	return g.Bytes(), b.Bytes(), err
+}
+
+// Write puts the site in dir (created if needed) with precompressed .gz and
+// .br twins of text and WebAssembly files, replacing what was there.
+func Write(dir string, site map[string][]byte) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return err
+	}
+	for name, data := range site {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			return err
+		}
+		if !compressible(name) || len(data) < 512 {
+			continue
+		}
+		gz, br, err := Compress(data)
+		if err != nil {
+			return fmt.Errorf("compressing %s: %w", name, err)
+		}
+		if err := os.WriteFile(p+".gz", gz, 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p+".br", br, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}

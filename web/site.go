@@ -1,0 +1,75 @@
+package web
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fabriclab/lessons"
+	"fabriclab/sim/scenario"
+)
+
+// BuildSite compiles cmd/viz (from the source tree at root) to WebAssembly,
+// renders the lessons and writes the static site to out with precompressed twins.
+func BuildSite(root, out string, log io.Writer) error {
+	start := time.Now()
+	ls, err := lessons.Load(lessons.Content())
+	if err != nil {
+		return fmt.Errorf("lessons:\n%w", err)
+	}
+	fmt.Fprintf(log, "lessons: %d pages\n", len(ls))
+	wasm, err := compileViz(root)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "viz.wasm: %.1f MiB\n", float64(len(wasm))/(1<<20))
+	goroot, err := goEnv("GOROOT")
+	if err != nil {
+		return err
+	}
+	execJS, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
+	if err != nil {
+		return fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
+	}
+	site, err := Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WasmExec: execJS})
+	if err != nil {
+		return err
+	}
+	if err := Write(out, site); err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "site: %d files in %s (%.1fs)\n", len(site), out, time.Since(start).Seconds())
+	return nil
+}
+
+func goEnv(key string) (string, error) {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return "", fmt.Errorf("go env %s: %w (is Go installed and on PATH?)", key, err)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// compileViz builds cmd/viz for the browser, stripped of debug information.
+func compileViz(root string) ([]byte, error) {
+	tmp, err := os.MkdirTemp("", "fabriclab-wasm")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "viz.wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./cmd/viz")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("compiling cmd/viz to WebAssembly: %w\n%s", err, stderr.String())
+	}
+	return os.ReadFile(out)
+}
