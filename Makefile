@@ -6,9 +6,9 @@ WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 
 .PHONY: run test test-native test-wasm bench fuzz
 
-# The main job, for now: run the incast scenario and print its summary.
+# Build what is missing (WebAssembly included) and serve the site on localhost.
 run:
-	$(GO) run ./cmd/fabriclab run incast
+	$(GO) run ./cmd/fabriclab serve
 
 # Everything CI checks: vet, all tests natively, and the simulation's tests in
 # WebAssembly under Node (skipped with a message where node is missing).
