@@ -12,6 +12,8 @@ const usage = `fabriclab — an interactive lab for the networks inside AI clust
 usage:
   fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]
   fabriclab sweep FILE|NAME --vary key=v1,v2,... [--csv]   run a scenario over values, on all cores
+  fabriclab serve [--addr localhost:8080]   build what is missing and serve the site
+  fabriclab build [--out dist/site]   write the static site (precompressed)
   fabriclab scenarios                 list the built-in scenarios
   fabriclab bench [--only NAME]       time the benchmark scenarios
 
@@ -34,6 +36,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdRun(args[1:], stdout, stderr)
 	case "sweep":
 		err = cmdSweep(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(args[1:], stdout, stderr)
+	case "build":
+		err = cmdBuild(args[1:], stdout, stderr)
 	case "scenarios":
 		err = cmdScenarios(stdout)
 	case "bench":

@@ -150,7 +150,7 @@ type Command struct {
 	Step     string   `json:"step,omitempty"` // the lesson step that sent it, echoed back
 }
 
-var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed"}
+var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats"}
 
 // ParseCommand reads a command's JSON, checking the operation and its arguments.
 func ParseCommand(data []byte) (Command, error) {

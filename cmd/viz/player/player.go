@@ -270,3 +270,6 @@ func SpeedAt(level float64) unit.Time {
 	l := math.Log(float64(MinSpeed)) + max(0, min(1, level))*(math.Log(float64(MaxSpeed))-math.Log(float64(MinSpeed)))
 	return clampSpeed(unit.Time(math.Exp(l)))
 }
+
+// At is the recorded snapshot at or before t.
+func (p *Player) At(t unit.Time) *snap.Snapshot { return p.frames[p.index(t)] }

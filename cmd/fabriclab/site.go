@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"fabriclab/web"
+)
+
+// moduleRoot finds the fabriclab source tree the command runs in (the site
+// build compiles cmd/viz from it).
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		data, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && bytes.HasPrefix(bytes.TrimSpace(data), []byte("module fabriclab")) {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("run this inside the fabriclab source tree: building the site compiles cmd/viz")
+		}
+		dir = parent
+	}
+}
+
+func cmdBuild(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "dist/site", "directory to write the static site to (replaced)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q; use --out DIR", fs.Arg(0))
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	return web.BuildSite(root, *out, stdout)
+}
+
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "localhost:8080", "address to listen on")
+	out := fs.String("out", "dist/site", "where the built site lives")
+	rebuild := fs.Bool("rebuild", false, "build even if the site is up to date")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	dir := *out
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if *rebuild || stale(root, dir) {
+		if err := web.BuildSite(root, dir, stdout); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "site up to date in %s\n", dir)
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w (try --addr localhost:8081)", *addr, err)
+	}
+	fmt.Fprintf(stdout, "serving fabriclab at http://%s/  (Ctrl-C stops)\n", ln.Addr())
+	srv := &http.Server{Handler: web.Handler(os.DirFS(dir)), ReadHeaderTimeout: 10 * time.Second}
+	return srv.Serve(ln)
+}
+
+// stale reports whether the site in dir is missing or older than any source
+// file (Go, lessons, web assets) under root.
+func stale(root, dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, "index.html"))
+	if err != nil {
+		return true
+	}
+	built := st.ModTime()
+	newer := false
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || newer {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "dist" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".md", ".html", ".css", ".js", ".yaml", ".mod", ".sum":
+			if info, err := d.Info(); err == nil && info.ModTime().After(built) {
+				newer = true
+			}
+		}
+		return nil
+	})
+	return newer
+}

@@ -1,0 +1,45 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+)
+
+// desktopBridge takes the scenario from the command line: a built-in name or
+// a YAML file; events go to standard error.
+type desktopBridge struct{ queue *commandQueue }
+
+func bridge() *desktopBridge { return &desktopBridge{queue: &commandQueue{}} }
+
+func (b *desktopBridge) query() string {
+	if len(os.Args) < 2 {
+		return "?scenario=incast"
+	}
+	arg := os.Args[1]
+	if strings.HasPrefix(arg, "?") {
+		return arg
+	}
+	if data, err := os.ReadFile(arg); err == nil {
+		cmd, _ := json.Marshal(map[string]any{"fabriclab": "load", "yaml": string(data)})
+		b.queue.push(cmd)
+		return ""
+	}
+	return "?scenario=" + url.QueryEscape(arg)
+}
+
+func (b *desktopBridge) commands() *commandQueue { return b.queue }
+
+func (b *desktopBridge) event(ev map[string]any) {
+	if ev["fabriclab"] == "time" {
+		return
+	}
+	data, _ := json.Marshal(ev)
+	fmt.Fprintln(os.Stderr, string(data))
+}
+
+func (b *desktopBridge) browser() bool { return false }

@@ -1,0 +1,46 @@
+//go:build js
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"syscall/js"
+)
+
+// jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
+// (a js.FuncOf callback that only queues: it must never block) and events
+// leave through window.fabriclabEvent.
+type jsBridge struct{ queue *commandQueue }
+
+func bridge() *jsBridge {
+	b := &jsBridge{queue: &commandQueue{}}
+	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) > 0 {
+			b.queue.push([]byte(args[0].String()))
+		}
+		return nil
+	}))
+	return b
+}
+
+func (b *jsBridge) query() string {
+	if len(os.Args) > 1 {
+		return os.Args[1]
+	}
+	return js.Global().Get("location").Get("search").String()
+}
+
+func (b *jsBridge) commands() *commandQueue { return b.queue }
+
+func (b *jsBridge) event(ev map[string]any) {
+	data, err := json.Marshal(ev)
+	if err != nil {
+		return
+	}
+	if f := js.Global().Get("fabriclabEvent"); f.Type() == js.TypeFunction {
+		f.Invoke(string(data))
+	}
+}
+
+func (b *jsBridge) browser() bool { return true }

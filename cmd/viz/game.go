@@ -1,0 +1,337 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"fabriclab/cmd/viz/player"
+	"fabriclab/render"
+	"fabriclab/render/ebitenrender"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// host is where the program runs: the browser page or a desktop window.
+type host interface {
+	query() string
+	commands() *commandQueue
+	event(ev map[string]any)
+	browser() bool
+}
+
+// commandQueue carries commands from JavaScript callbacks to Update.
+type commandQueue struct {
+	mu    sync.Mutex
+	items [][]byte
+}
+
+func (q *commandQueue) push(b []byte) {
+	q.mu.Lock()
+	q.items = append(q.items, b)
+	q.mu.Unlock()
+}
+
+func (q *commandQueue) drain() [][]byte {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	items := q.items
+	q.items = nil
+	return items
+}
+
+const (
+	computeBudget = 6 * time.Millisecond // simulation work per tick, so frames stay smooth
+	eventEvery    = 100 * time.Millisecond
+	historyFrames = 240
+)
+
+// Game is the Ebitengine game: Update drains commands, computes ahead and
+// advances playback; Draw only draws.
+type Game struct {
+	out     host
+	params  player.Params
+	p       *player.Player
+	step    string // the lesson step whose scenario is loaded
+	failure string
+
+	builder   render.Builder
+	layout    *render.Layout
+	layoutKey [3]float64 // width, height, scenario identity
+	scale     float64
+	hover     render.Hover
+
+	last      time.Time
+	lastEvent time.Time
+	sentDone  bool
+
+	// Frame timing, for the page's benchmarks: intervals between draws and
+	// the time spent in Draw, in milliseconds.
+	lastDraw   time.Time
+	intervals  []float64
+	drawTimes  []float64
+	firstFrame bool
+}
+
+var errorBackground = color.RGBA{0x1c, 0x12, 0x14, 0xff}
+
+const keptFrames = 600
+
+func keep(v []float64, x float64) []float64 {
+	if len(v) >= keptFrames {
+		copy(v, v[1:])
+		v = v[:keptFrames-1]
+	}
+	return append(v, x)
+}
+
+func percentile(v []float64, q float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[min(len(s)-1, int(q*float64(len(s))))]
+}
+
+func (g *Game) stats() {
+	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
+		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
+		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95)})
+	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
+}
+
+func newGame(h host) *Game {
+	g := &Game{out: h, scale: 1, last: time.Now()}
+	q := h.query()
+	params, err := player.ParseQuery(q)
+	if err != nil {
+		g.fail(err)
+	} else {
+		g.params = params
+		if q != "" || !hasLoad(h) {
+			g.load(params.Load())
+		}
+	}
+	h.event(map[string]any{"fabriclab": "ready"})
+	return g
+}
+
+func hasLoad(h host) bool {
+	q := h.commands()
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items) > 0
+}
+
+// load replaces what plays.
+func (g *Game) load(sc scenario.Scenario, err error) {
+	if err != nil {
+		g.fail(err)
+		return
+	}
+	p, err := player.New(sc)
+	if err != nil {
+		g.fail(err)
+		return
+	}
+	g.p, g.failure, g.layout, g.sentDone = p, "", nil, false
+	if g.params.Speed > 0 {
+		p.SetSpeed(g.params.Speed)
+	}
+	if g.params.Start > 0 {
+		p.Compute(50 * time.Millisecond)
+		p.Seek(g.params.Start)
+	}
+	if g.params.Play {
+		p.Play()
+	}
+	g.out.event(map[string]any{"fabriclab": "loaded", "name": sc.Name, "step": g.step})
+	g.sendTime()
+}
+
+// fail shows an error over the canvas and tells the page.
+func (g *Game) fail(err error) {
+	g.failure = err.Error()
+	g.p = nil
+	g.out.event(map[string]any{"fabriclab": "error", "message": g.failure})
+}
+
+func (g *Game) handle(raw []byte) {
+	c, err := player.ParseCommand(raw)
+	if err != nil {
+		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		return
+	}
+	if c.Op == "load" {
+		g.step = c.Step
+		g.load(c.Load())
+		if g.p != nil && c.Play {
+			g.p.Play()
+		}
+		return
+	}
+	if c.Op == "stats" {
+		g.stats()
+		return
+	}
+	p := g.p
+	if p == nil {
+		return
+	}
+	switch c.Op {
+	case "play":
+		p.Play()
+	case "pause":
+		p.Pause()
+	case "toggle":
+		p.Toggle()
+	case "step":
+		p.Step()
+	case "back":
+		p.StepBack()
+	case "reset":
+		p.Reset()
+	case "seek":
+		p.Seek(unit.Time(c.TUs * float64(unit.Microsecond)))
+	case "faster":
+		p.Faster()
+	case "slower":
+		p.Slower()
+	case "speed":
+		p.SetSpeed(unit.Time(c.SpeedUs * float64(unit.Microsecond)))
+	}
+	g.sendTime()
+}
+
+func (g *Game) sendTime() {
+	if g.p == nil {
+		return
+	}
+	g.lastEvent = time.Now()
+	g.out.event(map[string]any{"fabriclab": "time", "t_us": g.p.Pos().Micros(), "end_us": g.p.End().Micros(),
+		"playing": g.p.Playing(), "done": g.p.Done(), "speed_us": g.p.Speed().Micros()})
+}
+
+// Update runs at 60 ticks per second.
+func (g *Game) Update() (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.fail(fmt.Errorf("internal error (please report it): %v", r))
+		}
+	}()
+	now := time.Now()
+	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
+	g.last = now
+	for _, raw := range g.out.commands().drain() {
+		g.handle(raw)
+	}
+	if !g.out.browser() {
+		g.keys()
+	}
+	p := g.p
+	if p == nil {
+		return nil
+	}
+	p.Compute(computeBudget)
+	p.Tick(real)
+	if g.layout != nil {
+		x, y := ebiten.CursorPosition()
+		g.hover = render.HitTest(g.layout, float64(x)/g.scale, float64(y)/g.scale)
+	}
+	if now.Sub(g.lastEvent) >= eventEvery {
+		g.sendTime()
+	}
+	if p.Done() && !g.sentDone {
+		g.sentDone = true
+		t := p.Result().Totals
+		g.out.event(map[string]any{"fabriclab": "done", "sim_time_us": t.SimTimeUs, "drops": t.Drops,
+			"pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished})
+	}
+	return nil
+}
+
+// keys are the desktop window's shortcuts; in the browser the page handles keys.
+func (g *Game) keys() {
+	if g.p == nil {
+		return
+	}
+	pressed := func(k ebiten.Key) bool { return inpututil.IsKeyJustPressed(k) }
+	switch {
+	case pressed(ebiten.KeySpace):
+		g.p.Toggle()
+	case pressed(ebiten.KeyPeriod), pressed(ebiten.KeyArrowRight):
+		g.p.Step()
+	case pressed(ebiten.KeyComma), pressed(ebiten.KeyArrowLeft):
+		g.p.StepBack()
+	case pressed(ebiten.KeyR):
+		g.p.Reset()
+	case pressed(ebiten.KeyEqual):
+		g.p.Faster()
+	case pressed(ebiten.KeyMinus):
+		g.p.Slower()
+	}
+}
+
+// Draw draws the current frame; it never changes the simulation.
+func (g *Game) Draw(screen *ebiten.Image) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.fail(errors.New(fmt.Sprint("drawing failed (please report it): ", r)))
+		}
+	}()
+	if g.failure != "" {
+		screen.Fill(errorBackground)
+		ebitenutil.DebugPrintAt(screen, "The canvas stopped:\n\n"+g.failure, 16, 16)
+		return
+	}
+	p := g.p
+	if p == nil {
+		return
+	}
+	b := screen.Bounds()
+	w, h := float64(b.Dx())/g.scale, float64(b.Dy())/g.scale
+	key := [3]float64{w, h, float64(len(p.Topology().Links))}
+	if g.layout == nil || key != g.layoutKey {
+		g.layout = render.NewLayout(p.Topology(), w, h, render.Options{Dark: g.params.Theme != "light",
+			Presenter: g.params.Big, Title: p.Scenario().Name})
+		g.layoutKey = key
+	}
+	cur := p.At(p.Pos())
+	// Rates over the last twentieth of a second of playback read steadier than frame to frame.
+	prev := p.At(p.Pos() - p.Speed()/20)
+	start := time.Now()
+	dl := g.builder.Scene(&render.Frame{Layout: g.layout, Cur: cur, Prev: prev, History: p.History(historyFrames), Hover: g.hover})
+	ebitenrender.Draw(screen, dl, g.scale)
+	end := time.Now()
+	if !g.lastDraw.IsZero() {
+		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
+	}
+	g.drawTimes = keep(g.drawTimes, end.Sub(start).Seconds()*1000)
+	g.lastDraw = end
+	if !g.firstFrame {
+		g.firstFrame = true
+		g.out.event(map[string]any{"fabriclab": "frame"})
+	}
+}
+
+// LayoutF sizes the canvas in device pixels so text stays crisp on HiDPI screens.
+func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
+	s := ebiten.Monitor().DeviceScaleFactor()
+	if s <= 0 {
+		s = 1
+	}
+	g.scale = s
+	return outsideWidth * s, outsideHeight * s
+}
+
+// Layout is required by ebiten.Game; LayoutF is used instead.
+func (g *Game) Layout(w, h int) (int, int) { return w, h }

@@ -1,0 +1,25 @@
+// Command viz is fabriclab's canvas: an Ebitengine program that plays a
+// scenario. In the browser it runs as WebAssembly inside embed.html (URL
+// parameters and postMessage commands drive it); on a desktop,
+// `go run ./cmd/viz [NAME|FILE]` opens a window for development.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+func main() {
+	g := newGame(bridge())
+	ebiten.SetWindowTitle("fabriclab")
+	ebiten.SetWindowSize(1280, 720)
+	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
+	ebiten.SetTPS(60)
+	if err := ebiten.RunGame(g); err != nil {
+		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		fmt.Fprintln(os.Stderr, "viz:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,341 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	"fabriclab/assets"
+	"fabriclab/sim/topo"
+)
+
+// legend explains the colours and marks along the bottom of the topology.
+func (b *Builder) legend() {
+	start := len(b.dl.Prims)
+	if end := b.legendAt(1); end > b.L.Legend.X+b.L.Legend.W {
+		b.dl.Prims = b.dl.Prims[:start] // too wide: again, smaller
+		b.legendAt(b.L.Legend.W / (end - b.L.Legend.X))
+	}
+}
+
+// legendAt draws the legend at k times its size and returns where it ends.
+func (b *Builder) legendAt(k float64) float64 {
+	L, th, dl := b.L, b.th, &b.dl
+	u := L.U * k
+	r := L.Legend
+	cy := r.Y + r.H/2
+	size := b.fs(0.85) * k
+	x := r.X
+	label := func(s string) {
+		dl.text(LayerLabel, x, cy, s, size, Start, assets.Regular, th.Muted)
+		x += TextWidth(s, size, assets.Regular) + 14*u
+	}
+	// utilisation ramp
+	dl.text(LayerLabel, x, cy, "link load", size, Start, assets.Regular, th.Muted)
+	x += TextWidth("link load", size, assets.Regular) + 6*u
+	dl.text(LayerLabel, x, cy, "0", size*0.9, Start, assets.Regular, th.Muted)
+	x += TextWidth("0", size*0.9, 0) + 4*u
+	rw := 90 * u
+	const steps = 18
+	for i := range steps {
+		v := (float64(i) + 0.5) / steps
+		dl.rect(LayerLabel, x+rw*float64(i)/steps, cy-4*u, rw/steps+0.6, 8*u, 0, b.loadColor(v), color.RGBA{}, 0)
+	}
+	x += rw + 4*u
+	label("100%")
+	// idle link
+	dl.line(LayerLabel, x, cy, x+16*u, cy, L.LinkW*k, th.Idle)
+	x += 20 * u
+	label("no traffic")
+	// node states
+	sw := 14 * u
+	for _, s := range []struct {
+		c    color.RGBA
+		name string
+	}{{th.Comm, "communicating"}, {th.Compute, "computing"}, {th.Node, "idle"}} {
+		if s.name == "computing" && !b.anyCompute() {
+			continue
+		}
+		dl.rect(LayerLabel, x, cy-5*u, sw, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
+		x += sw + 5*u
+		label(s.name)
+	}
+	// queue, drop, pause, packet
+	dl.rect(LayerLabel, x, cy-8*u, 5*u, 16*u, 1.5*u, th.Panel, th.Muted, 1*u)
+	dl.rect(LayerLabel, x, cy, 5*u, 8*u, 0, th.Queue, color.RGBA{}, 0)
+	x += 10 * u
+	label("queue")
+	b.dropMarkOn(LayerLabel, x+6*u, cy, 6*u)
+	x += 16 * u
+	label("drop")
+	b.pauseMarkOn(LayerLabel, x+7*u, cy, 7*u)
+	x += 18 * u
+	label("PFC pause")
+	dl.circle(LayerLabel, x+3*u, cy, 2.7*u, assets.Categorical(0), th.Background, 0.8*u)
+	dl.circle(LayerLabel, x+10*u, cy, 2.7*u, assets.Categorical(1), th.Background, 0.8*u)
+	x += 18 * u
+	if b.shards() {
+		label("packets, by shard")
+	} else {
+		label("packets, by flow")
+	}
+	return x - 14*u
+}
+
+func (b *Builder) anyCompute() bool {
+	for _, a := range b.active {
+		if a == Compute {
+			return true
+		}
+	}
+	return false
+}
+
+// shards reports whether the flows carry collective chunk labels.
+func (b *Builder) shards() bool {
+	if c := b.f.Cur; c != nil {
+		for i := range c.Flows {
+			if c.Flows[i].Tag >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// tooltip draws the box with the figures of the hovered item.
+func (b *Builder) tooltip() {
+	f, L, th, dl := b.f, b.L, b.th, &b.dl
+	if f.Hover.Kind == HoverNone || f.Cur == nil {
+		return
+	}
+	lines := b.tooltipLines()
+	if len(lines) == 0 {
+		return
+	}
+	u := L.U
+	size := b.fs(0.95)
+	lh := size * 1.45
+	w := 0.0
+	for i, s := range lines {
+		w = max(w, TextWidth(s, size, weightOf(i)))
+	}
+	w += 20 * u
+	h := lh*float64(len(lines)) + 12*u
+	x, y := f.Hover.X+16*u, f.Hover.Y+16*u
+	if x+w > L.W-4*u {
+		x = f.Hover.X - 16*u - w
+	}
+	if y+h > L.H-4*u {
+		y = f.Hover.Y - 16*u - h
+	}
+	x, y = max(x, 4*u), max(y, 4*u)
+	dl.rect(LayerTooltip, x+2*u, y+3*u, w, h, 6*u, color.RGBA{0, 0, 0, 40}, color.RGBA{}, 0)
+	dl.rect(LayerTooltip, x, y, w, h, 6*u, th.Panel, th.Border, 1*u)
+	for i, s := range lines {
+		c := th.Text
+		if i > 0 {
+			c = th.Muted
+		}
+		dl.text(LayerTooltip, x+10*u, y+6*u+lh*(float64(i)+0.5), s, size, Start, weightOf(i), c)
+	}
+}
+
+func weightOf(line int) assets.Weight {
+	if line == 0 {
+		return assets.Bold
+	}
+	return assets.Regular
+}
+
+var kindNames = map[string]string{"nvlink4": "NVLink 4", "pcie5": "PCIe Gen5 x16", "roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
+
+func (b *Builder) tooltipLines() []string {
+	f, L := b.f, b.L
+	t := L.Topo
+	cur := f.Cur
+	h := f.Hover
+	switch h.Kind {
+	case HoverLink, HoverQueue:
+		if h.ID >= len(t.Links) || h.ID >= len(cur.Links) {
+			return nil
+		}
+		return b.linkLines(h.ID, h.Kind == HoverQueue)
+	case HoverNode:
+		if h.ID >= len(t.Nodes) {
+			return nil
+		}
+		return b.nodeLines(h.ID)
+	case HoverPod:
+		if h.ID >= len(L.Pods) {
+			return nil
+		}
+		return b.podLines(h.ID)
+	case HoverBundle:
+		if h.ID >= len(L.Bundles) {
+			return nil
+		}
+		bd := &L.Bundles[h.ID]
+		return []string{
+			fmt.Sprintf("pod %d ⇄ core group %d", bd.Pod, bd.Group),
+			fmt.Sprintf("%d links each way", len(bd.UpIDs)),
+			"up: " + fmtPct(b.meanUtil(bd.UpIDs)) + " mean load",
+			"down: " + fmtPct(b.meanUtil(bd.DownIDs)) + " mean load",
+		}
+	}
+	return nil
+}
+
+func (b *Builder) linkLines(id int, queueFirst bool) []string {
+	t, cur := b.L.Topo, b.f.Cur
+	l := &t.Links[id]
+	s := &cur.Links[id]
+	v := b.util[id]
+	lines := []string{t.LinkName(id),
+		fmt.Sprintf("%s %s", fmtRate(float64(l.Rate)), kindNames[string(l.Kind)]),
+		fmt.Sprintf("load %s (%s)", fmtPct(v), fmtRate(v*float64(l.Rate)))}
+	q := ""
+	if t.Nodes[l.From].Role.IsSwitch() || s.QueueBytes > 0 {
+		q = "queue " + fmtBytes(float64(s.QueueBytes))
+		if s.BufferBytes > 0 {
+			q += " of " + fmtBytes(float64(s.BufferBytes))
+		}
+		if queueFirst {
+			lines = append(lines[:1], append([]string{q}, lines[1:]...)...)
+		} else {
+			lines = append(lines, q)
+		}
+	}
+	if s.Drops > 0 || s.PauseFrames > 0 {
+		lines = append(lines, fmt.Sprintf("drops %d · pause frames %d", s.Drops, s.PauseFrames))
+	}
+	if s.Paused {
+		lines = append(lines, "paused by PFC now")
+	}
+	var flows []string
+	seen := map[int]bool{}
+	for i := range cur.Packets {
+		p := &cur.Packets[i]
+		if p.Link == id && !seen[p.Flow] && p.Flow < len(cur.Flows) {
+			seen[p.Flow] = true
+			fl := &cur.Flows[p.Flow]
+			flows = append(flows, fmt.Sprintf("#%d %d→%d", p.Flow, fl.Src, fl.Dst))
+		}
+	}
+	if len(flows) > 0 {
+		if len(flows) > 4 {
+			flows = append(flows[:4], "…")
+		}
+		lines = append(lines, "on the wire: "+strings.Join(flows, ", "))
+	}
+	return lines
+}
+
+func (b *Builder) nodeLines(id int) []string {
+	L, cur := b.L, b.f.Cur
+	t := L.Topo
+	nd := &t.Nodes[id]
+	lines := []string{nd.Name}
+	if e := L.EP[id]; e >= 0 {
+		state := "idle"
+		if e < len(b.active) {
+			state = [...]string{"idle", "communicating", "computing"}[b.active[e]]
+		}
+		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, state))
+		var send, recv []string
+		for i := range cur.Flows {
+			fl := &cur.Flows[i]
+			if !fl.Started || fl.Done {
+				continue
+			}
+			d := fmt.Sprintf("%s of %s", fmtBytes(float64(fl.Delivered)), fmtBytes(float64(fl.Bytes)))
+			if fl.Src == e && len(send) < 4 {
+				send = append(send, fmt.Sprintf("→ %d: %s", fl.Dst, d))
+			}
+			if fl.Dst == e && len(recv) < 4 {
+				recv = append(recv, fmt.Sprintf("← %d: %s", fl.Src, d))
+			}
+		}
+		lines = append(lines, send...)
+		lines = append(lines, recv...)
+		var done int
+		for i := range cur.Flows {
+			if fl := &cur.Flows[i]; fl.Done && (fl.Src == e || fl.Dst == e) {
+				done++
+			}
+		}
+		if done > 0 {
+			lines = append(lines, fmt.Sprintf("%d flows finished", done))
+		}
+		return lines
+	}
+	lines = append(lines, fmt.Sprintf("%s, %d ports", nd.Role, len(nd.Out)))
+	var q, drops int64
+	paused := 0
+	var busiest float64
+	for _, l := range nd.Out {
+		if l < len(cur.Links) {
+			q += cur.Links[l].QueueBytes
+			drops += cur.Links[l].Drops
+			if cur.Links[l].Paused {
+				paused++
+			}
+			busiest = max(busiest, b.util[l])
+		}
+	}
+	if nd.Role.IsSwitch() {
+		lines = append(lines, "queued "+fmtBytes(float64(q)))
+	}
+	lines = append(lines, "busiest port "+fmtPct(busiest))
+	if drops > 0 {
+		lines = append(lines, fmt.Sprintf("drops %d", drops))
+	}
+	if paused > 0 {
+		lines = append(lines, fmt.Sprintf("%d ports paused by PFC", paused))
+	}
+	return lines
+}
+
+func (b *Builder) podLines(id int) []string {
+	L, cur := b.L, b.f.Cur
+	t := L.Topo
+	p := &L.Pods[id]
+	if len(L.Bundles) == 0 { // a DGX node block
+		return []string{p.Label}
+	}
+	var hosts int
+	var up, upN float64
+	var q, drops int64
+	paused := 0
+	for _, n := range p.Nodes {
+		nd := &t.Nodes[n]
+		if nd.Role == topo.Host {
+			hosts++
+		}
+		for _, l := range nd.Out {
+			if l >= len(cur.Links) {
+				continue
+			}
+			s := &cur.Links[l]
+			q += s.QueueBytes
+			drops += s.Drops
+			if s.Paused {
+				paused++
+			}
+			if nd.Role == topo.Host {
+				up += b.util[l]
+				upN++
+			}
+		}
+	}
+	lines := []string{"pod " + p.Label,
+		fmt.Sprintf("%d hosts · mean host load %s", hosts, fmtPct(up/max(upN, 1))),
+		"queued " + fmtBytes(float64(q))}
+	if drops > 0 {
+		lines = append(lines, fmt.Sprintf("drops %d", drops))
+	}
+	if paused > 0 {
+		lines = append(lines, fmt.Sprintf("%d ports paused by PFC", paused))
+	}
+	return lines
+}

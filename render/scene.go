@@ -1,0 +1,528 @@
+package render
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"fabriclab/assets"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
+)
+
+// Activity is what an endpoint is doing.
+type Activity uint8
+
+// Endpoint activities.
+const (
+	Idle        Activity = iota
+	Communicate          // sending or receiving an active flow
+	Compute              // a GPU computing (training's forward and backward passes)
+)
+
+// Frame is what one picture is made from.
+type Frame struct {
+	Layout *Layout
+	// Cur is the snapshot to draw; Prev an earlier one that link rates and
+	// drop flashes are measured against. A Prev a few frames back (say 1/20 of
+	// a second of playback) gives steadier colours than the frame before; nil,
+	// or one at the same time as Cur, keeps the rates of the last scene.
+	Cur, Prev *snap.Snapshot
+	// History holds earlier snapshots, oldest first, for the charts.
+	History []*snap.Snapshot
+	Hover   Hover
+	// Activity is each endpoint's state, by endpoint index; nil derives
+	// communicate/idle from the flows in Cur.
+	Activity []Activity
+}
+
+// Builder builds scenes, keeping its storage from one frame to the next. A
+// Builder is not safe for concurrent use; keep one per canvas.
+type Builder struct {
+	dl       DisplayList
+	util     []float64 // by link
+	utilAt   unit.Time
+	active   []Activity
+	buf      []byte
+	series   seriesCache
+	peaks    []int64
+	top      []int
+	pktCount []int32
+	fct      []float64
+	bins     []int
+	th       *assets.Theme
+	f        *Frame
+	L        *Layout
+}
+
+// Scene draws f into the builder's display list and returns it. The list is
+// valid until the next call.
+func (b *Builder) Scene(f *Frame) *DisplayList {
+	L := f.Layout
+	b.f, b.L = f, L
+	b.th = &assets.Light
+	if L.Opt.Dark {
+		b.th = &assets.Dark
+	}
+	dl := &b.dl
+	dl.Reset(float32(L.W), float32(L.H))
+	dl.rect(LayerBackground, 0, 0, L.W, L.H, 0, b.th.Background, color.RGBA{}, 0)
+	if f.Cur != nil {
+		b.rates()
+		b.activity()
+	}
+	b.header()
+	b.frames()
+	if f.Cur != nil {
+		b.links()
+		b.bundles()
+		b.packets()
+		b.markers()
+	}
+	b.nodes()
+	b.legend()
+	b.charts()
+	b.tooltip()
+	dl.sortLayers()
+	return dl
+}
+
+// Scene builds one picture with a fresh Builder.
+func Scene(f *Frame) *DisplayList {
+	var b Builder
+	return b.Scene(f)
+}
+
+func (b *Builder) rates() {
+	f := b.f
+	n := len(f.Cur.Links)
+	if len(b.util) != n {
+		b.util = make([]float64, n)
+		b.utilAt = -1
+	}
+	if f.Prev == nil || f.Prev.Time >= f.Cur.Time || len(f.Prev.Links) != n {
+		if f.Prev != nil && f.Prev.Time > f.Cur.Time {
+			clear(b.util) // went back in time
+		}
+		return
+	}
+	dt := (f.Cur.Time - f.Prev.Time).Seconds()
+	for i := range f.Cur.Links {
+		r := float64(b.L.Topo.Links[i].Rate)
+		if r <= 0 {
+			b.util[i] = 0
+			continue
+		}
+		b.util[i] = min(1, float64(f.Cur.Links[i].TxBytes-f.Prev.Links[i].TxBytes)*8/(r*dt))
+	}
+	b.utilAt = f.Cur.Time
+}
+
+func (b *Builder) activity() {
+	f := b.f
+	n := len(b.L.Topo.Endpoints)
+	if cap(b.active) < n {
+		b.active = make([]Activity, n)
+	}
+	b.active = b.active[:n]
+	if f.Activity != nil {
+		copy(b.active, f.Activity)
+		return
+	}
+	clear(b.active)
+	for i := range f.Cur.Flows {
+		fl := &f.Cur.Flows[i]
+		if fl.Started && !fl.Done {
+			if fl.Src < n {
+				b.active[fl.Src] = Communicate
+			}
+			if fl.Dst < n {
+				b.active[fl.Dst] = Communicate
+			}
+		}
+	}
+}
+
+// fs is a text size: the base size times k.
+func (b *Builder) fs(k float64) float64 { return b.L.Font * k }
+
+func (b *Builder) header() {
+	L, th, dl := b.L, b.th, &b.dl
+	h := L.Header
+	title := L.Opt.Title
+	if title == "" {
+		title = "fabriclab"
+	}
+	cy := h.Y + h.H/2
+	dl.text(LayerLabel, h.X, cy, title, b.fs(1.45), Start, assets.Bold, th.Text)
+	x := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U
+	dl.text(LayerLabel, x, cy, b.summary(), b.fs(1.0), Start, assets.Regular, th.Muted)
+	if f := b.f; f.Cur != nil {
+		b.buf = append(b.buf[:0], "t = "...)
+		b.buf = append(b.buf, fmtTime(f.Cur.Time)...)
+		t := string(b.buf)
+		dl.text(LayerLabel, h.X+h.W, cy, t, b.fs(1.6), End, assets.Bold, th.Text)
+		if f.Cur.Done {
+			w := TextWidth(t, b.fs(1.6), assets.Bold)
+			dl.text(LayerLabel, h.X+h.W-w-12*L.U, cy, "finished", b.fs(1.0), End, assets.Medium, th.Muted)
+		}
+	}
+}
+
+// summary describes the topology in a few words.
+func (b *Builder) summary() string {
+	t := b.L.Topo
+	var sw, nvs, gpus, hosts int
+	rate := unit.Rate(0)
+	var kind string
+	for i := range t.Nodes {
+		switch r := t.Nodes[i].Role; {
+		case r == topo.GPU:
+			gpus++
+		case r == topo.Host:
+			hosts++
+		case r == topo.NVSwitch:
+			nvs++
+		case r.IsSwitch():
+			sw++
+		}
+	}
+	for i := range t.Links {
+		l := &t.Links[i]
+		if k := string(l.Kind); k != "nvlink4" && k != "pcie5" {
+			rate, kind = l.Rate, k
+			break
+		}
+	}
+	s := ""
+	switch {
+	case gpus > 0:
+		s = fmt.Sprintf("%d GPUs on %d NVSwitch", gpus, nvs)
+		if nvs > 1 {
+			s += "es"
+		}
+	default:
+		s = fmt.Sprintf("%d hosts", hosts)
+	}
+	if sw > 0 {
+		s += fmt.Sprintf(" · %d switches", sw)
+		if sw == 1 {
+			s = s[:len(s)-2]
+		}
+	}
+	if kind != "" {
+		names := map[string]string{"roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
+		s += fmt.Sprintf(" · %g Gb/s %s", math.Round(rate.Gbps()), names[kind])
+	}
+	return s
+}
+
+// frames draws the DGX node blocks and condensed pods.
+func (b *Builder) frames() {
+	L, th, dl := b.L, b.th, &b.dl
+	u := L.U
+	condensed := len(L.Bundles) > 0
+	for i := range L.Pods {
+		p := &L.Pods[i]
+		dl.rect(LayerPanel, p.X, p.Y, p.W, p.H, 8*u, th.Panel, th.Border, 1*u)
+		if condensed {
+			dl.text(LayerLabel, p.X+p.W/2, p.Y+p.H-6*u, "pod "+p.Label, b.fs(0.85), Middle, assets.Medium, th.Muted)
+			if p.W < TextWidth("pod 00", b.fs(0.85), 1) {
+				b.dl.Prims[len(dl.Prims)-1].Str = p.Label
+			}
+		} else {
+			dl.text(LayerLabel, p.X+8*u, p.Y+p.H+11*u, p.Label, b.fs(0.9), Start, assets.Medium, th.Muted)
+		}
+	}
+}
+
+// linkColor is the colour and width of a line with utilisation v.
+func (b *Builder) linkColor(v float64) (color.RGBA, float64) {
+	if v < 0.005 {
+		return b.th.Idle, b.L.LinkW * 0.8
+	}
+	return b.loadColor(v), b.L.LinkW * (0.9 + 1.1*v)
+}
+
+// loadColor maps a load in [0, 1] onto the part of viridis that stands out
+// from the theme's background: on dark, its darkest purples are left out.
+func (b *Builder) loadColor(v float64) color.RGBA {
+	if b.L.Opt.Dark {
+		return assets.Viridis(0.2 + 0.8*v)
+	}
+	return assets.Viridis(0.05 + 0.9*v)
+}
+
+func (b *Builder) links() {
+	L, dl := b.L, &b.dl
+	hov := b.f.Hover
+	// Idle lines first, then busy ones above them.
+	for pass := range 2 {
+		for i := range L.Links {
+			ln := &L.Links[i]
+			if !ln.Shown {
+				continue
+			}
+			v := b.util[i]
+			if (v >= 0.005) != (pass == 1) {
+				continue
+			}
+			c, w := b.linkColor(v)
+			dl.line(LayerLink, ln.X1, ln.Y1, ln.X2, ln.Y2, w, c)
+		}
+	}
+	if (hov.Kind == HoverLink || hov.Kind == HoverQueue) && hov.ID < len(L.Links) {
+		ln := &L.Links[hov.ID]
+		c, w := b.linkColor(b.util[hov.ID])
+		dl.line(LayerLink, ln.X1, ln.Y1, ln.X2, ln.Y2, w+3*L.U, b.th.Highlight)
+		dl.line(LayerLink, ln.X1, ln.Y1, ln.X2, ln.Y2, w, c)
+	}
+}
+
+func (b *Builder) meanUtil(ids []int) float64 {
+	var s float64
+	for _, id := range ids {
+		s += b.util[id]
+	}
+	return s / float64(max(len(ids), 1))
+}
+
+func (b *Builder) bundles() {
+	dl := &b.dl
+	for i := range b.L.Bundles {
+		bd := &b.L.Bundles[i]
+		for _, d := range [2]struct {
+			ln  *LinkLine
+			ids []int
+		}{{&bd.Up, bd.UpIDs}, {&bd.Down, bd.DownIDs}} {
+			c, w := b.linkColor(b.meanUtil(d.ids))
+			dl.line(LayerLink, d.ln.X1, d.ln.Y1, d.ln.X2, d.ln.Y2, w, c)
+		}
+	}
+}
+
+// flowColor is the colour of a flow's packets: its shard's (tag's) colour in a
+// collective, else its own.
+func flowColor(fl *snap.Flow, id int) color.RGBA {
+	if fl.Tag >= 0 {
+		return assets.Categorical(fl.Tag)
+	}
+	return assets.Categorical(id)
+}
+
+// maxDots is how many packets a link shows as dots before it shows a count.
+const maxDots = 6
+
+func (b *Builder) packets() {
+	L, dl, cur := b.L, &b.dl, b.f.Cur
+	if cap(b.pktCount) < len(L.Links) {
+		b.pktCount = make([]int32, len(L.Links))
+	}
+	b.pktCount = b.pktCount[:len(L.Links)]
+	clear(b.pktCount)
+	for i := range cur.Packets {
+		if p := &cur.Packets[i]; p.Link < len(L.Links) {
+			b.pktCount[p.Link] += int32(max(p.Count, 1))
+		}
+	}
+	r := max(1.4*L.U, 1.7*L.LinkW)
+	for i := range cur.Packets {
+		p := &cur.Packets[i]
+		if p.Link >= len(L.Links) || !L.Links[p.Link].Shown || b.pktCount[p.Link] > maxDots {
+			continue
+		}
+		ln := &L.Links[p.Link]
+		x, y := ln.X1+(ln.X2-ln.X1)*p.Progress, ln.Y1+(ln.Y2-ln.Y1)*p.Progress
+		c := assets.Categorical(p.Flow)
+		if p.Flow < len(cur.Flows) {
+			c = flowColor(&cur.Flows[p.Flow], p.Flow)
+		}
+		dl.circle(LayerPacket, x, y, r, c, b.th.Background, 0.8*L.U)
+	}
+	for i, n := range b.pktCount {
+		ln := &L.Links[i]
+		if n <= maxDots || !ln.Shown {
+			continue
+		}
+		x, y := (ln.X1+ln.X2)/2, (ln.Y1+ln.Y2)/2
+		s := fmt.Sprint(n)
+		w := TextWidth(s, b.fs(0.75), assets.Bold) + 6*L.U
+		dl.rect(LayerPacket, x-w/2, y-6*L.U, w, 12*L.U, 6*L.U, b.th.Text, color.RGBA{}, 0)
+		dl.text(LayerPacket, x, y, s, b.fs(0.75), Middle, assets.Bold, b.th.Background)
+	}
+}
+
+// queueRef is the depth that fills a queue bar.
+func (b *Builder) queueRef() float64 {
+	if r := b.L.Opt.QueueRef; r > 0 {
+		return float64(r)
+	}
+	var m int64
+	for i := range b.f.Cur.Links {
+		m = max(m, b.f.Cur.Links[i].BufferBytes)
+	}
+	if m == 0 {
+		m = 2 << 20
+	}
+	return float64(m)
+}
+
+func (b *Builder) markers() {
+	L, th, dl, cur, prev := b.L, b.th, &b.dl, b.f.Cur, b.f.Prev
+	u := L.U
+	ref := b.queueRef()
+	for i := range L.Links {
+		ln := &L.Links[i]
+		if !ln.Shown || i >= len(cur.Links) {
+			continue
+		}
+		s := &cur.Links[i]
+		if q := ln.Queue; q.W > 0 && s.QueueBytes > 0 {
+			frac := min(1, float64(s.QueueBytes)/ref)
+			dl.rect(LayerMarker, q.X-1*u, q.Y-1*u, q.W+2*u, q.H+2*u, 1.5*u, th.Panel, th.Muted, 1*u)
+			fh := max(q.H*frac, 1.5*u)
+			dl.rect(LayerMarker, q.X, q.Y+q.H-fh, q.W, fh, 0, th.Queue, color.RGBA{}, 0)
+			if float64(s.QueueBytes) > ref { // over the bar: a cap says so
+				dl.line(LayerMarker, q.X-2*u, q.Y-2.5*u, q.X+q.W+2*u, q.Y-2.5*u, 1.5*u, th.Drop)
+			}
+		}
+		if s.Paused {
+			x, y := (ln.X1+ln.X2)/2, (ln.Y1+ln.Y2)/2
+			b.pauseMark(x, y, 7*u)
+		}
+		if prev != nil && i < len(prev.Links) && s.Drops > prev.Links[i].Drops {
+			x, y := ln.X1+(ln.X2-ln.X1)*0.2, ln.Y1+(ln.Y2-ln.Y1)*0.2
+			if q := ln.Queue; q.W > 0 {
+				x, y = q.X+q.W/2, q.Y-8*u
+			}
+			b.dropMark(x, y, 6*u)
+		}
+	}
+}
+
+// pauseMark draws ‖ on a round badge centred on (x, y).
+func (b *Builder) pauseMark(x, y, r float64) { b.pauseMarkOn(LayerMarker, x, y, r) }
+
+func (b *Builder) pauseMarkOn(l Layer, x, y, r float64) {
+	th, dl := b.th, &b.dl
+	dl.circle(l, x, y, r, th.Pause, th.Background, r*0.22)
+	bw, bh := r*0.26, r*0.95
+	dl.rect(l, x-r*0.38, y-bh/2, bw, bh, 0, th.Background, color.RGBA{}, 0)
+	dl.rect(l, x+r*0.38-bw, y-bh/2, bw, bh, 0, th.Background, color.RGBA{}, 0)
+}
+
+// dropMark draws a ✕ on a square badge centred on (x, y).
+func (b *Builder) dropMark(x, y, r float64) { b.dropMarkOn(LayerMarker, x, y, r) }
+
+func (b *Builder) dropMarkOn(l Layer, x, y, r float64) {
+	th, dl := b.th, &b.dl
+	dl.rect(l, x-r, y-r, 2*r, 2*r, r*0.25, th.Drop, th.Background, r*0.2)
+	d := r * 0.5
+	dl.line(l, x-d, y-d, x+d, y+d, r*0.3, th.Background)
+	dl.line(l, x-d, y+d, x+d, y-d, r*0.3, th.Background)
+}
+
+func (b *Builder) nodes() {
+	L, th, dl := b.L, b.th, &b.dl
+	t := L.Topo
+	u := L.U
+	hov := b.f.Hover
+	for id := range L.Nodes {
+		nb := &L.Nodes[id]
+		nd := &t.Nodes[id]
+		ep := L.EP[id]
+		if nb.W <= 0 {
+			continue
+		}
+		hovered := hov.Kind == HoverNode && hov.ID == id
+		if !nb.Shown { // a cell of a condensed pod
+			c := th.Node
+			if b.util != nil {
+				var v float64
+				for _, l := range nd.Out {
+					v = max(v, b.util[l])
+				}
+				if v >= 0.005 {
+					c = b.loadColor(v)
+				}
+			}
+			edge := th.Border
+			if hovered {
+				edge = th.Highlight
+			}
+			dl.rect(LayerNode, nb.X, nb.Y, nb.W, nb.H, nb.W*0.15, c, edge, 0.7*u)
+			continue
+		}
+		fill, edge, text := th.Node, th.NodeEdge, th.Text
+		r := 4 * u
+		switch nd.Role {
+		case topo.Host, topo.GPU:
+			if ep >= 0 && ep < len(b.active) {
+				switch b.active[ep] {
+				case Communicate:
+					fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
+				case Compute:
+					fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
+				}
+			}
+			if nd.Role == topo.GPU {
+				r = 2 * u
+			}
+		case topo.NIC:
+			fill, edge = th.Idle, th.NodeEdge
+			r = 1.5 * u
+		default:
+			fill, edge, text = th.Switch, th.Switch, th.SwitchText
+			r = min(5*u, nb.H/3)
+		}
+		w := 1.2 * u
+		if hovered {
+			edge, w = th.Highlight, 2.5*u
+		}
+		dl.rect(LayerNode, nb.X, nb.Y, nb.W, nb.H, min(r, nb.W/3), fill, edge, w)
+		if nd.Role == topo.GPU && nb.W > 10*u { // a chip: pins on both sides
+			for k := range 3 {
+				py := nb.Y + nb.H*(0.3+0.2*float64(k))
+				dl.line(LayerNode, nb.X-2.5*u, py, nb.X, py, 1*u, th.NodeEdge)
+				dl.line(LayerNode, nb.X+nb.W, py, nb.X+nb.W+2.5*u, py, 1*u, th.NodeEdge)
+			}
+		}
+		if nb.Label != "" {
+			cx, cy := nb.Center()
+			size := b.fs(0.92)
+			if nb.Small || TextWidth(nb.Label, size, assets.Medium)+4*u > nb.W {
+				size *= 0.8
+			}
+			dl.text(LayerLabel, cx, cy, nb.Label, size, Middle, assets.Medium, text)
+		}
+	}
+	// condensed pods: flags for pauses and drops inside
+	if len(L.Bundles) > 0 && b.f.Cur != nil {
+		for i := range L.Pods {
+			p := &L.Pods[i]
+			var paused, dropped bool
+			for _, id := range p.Nodes {
+				for _, l := range t.Nodes[id].Out {
+					if l < len(b.f.Cur.Links) {
+						paused = paused || b.f.Cur.Links[l].Paused
+						if b.f.Prev != nil && l < len(b.f.Prev.Links) {
+							dropped = dropped || b.f.Cur.Links[l].Drops > b.f.Prev.Links[l].Drops
+						}
+					}
+				}
+			}
+			r := min(6*u, p.W/6)
+			if paused {
+				b.pauseMark(p.X+p.W-r, p.Y-r-2*u, r)
+			}
+			if dropped {
+				b.dropMark(p.X+r, p.Y-r-2*u, r*0.9)
+			}
+		}
+	}
+	if hov.Kind == HoverPod && hov.ID < len(L.Pods) {
+		p := &L.Pods[hov.ID]
+		dl.rect(LayerMarker, p.X, p.Y, p.W, p.H, 8*u, color.RGBA{}, th.Highlight, 2*u)
+	}
+}
