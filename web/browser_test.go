@@ -95,7 +95,7 @@ func siteDir(t *testing.T) string {
 			return
 		}
 		site = filepath.Join(dir, "site")
-		siteErr = web.BuildSite("..", site, io.Discard)
+		siteErr = web.BuildSite("..", site, io.Discard, false)
 	})
 	require.NoError(t, siteErr)
 	return site

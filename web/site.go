@@ -16,7 +16,9 @@ import (
 
 // BuildSite compiles cmd/viz (from the source tree at root) to WebAssembly,
 // renders the lessons and writes the static site to out with precompressed twins.
-func BuildSite(root, out string, log io.Writer) error {
+//
+// best asks for the smallest files (brotli quality 11: about a minute more).
+func BuildSite(root, out string, log io.Writer, best bool) error {
 	start := time.Now()
 	ls, err := lessons.Load(lessons.Content())
 	if err != nil {
@@ -40,7 +42,7 @@ func BuildSite(root, out string, log io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := Write(out, site); err != nil {
+	if err := Write(out, site, best); err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "site: %d files in %s (%.1fs)\n", len(site), out, time.Since(start).Seconds())

@@ -41,6 +41,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "dist/site", "directory to write the static site to (replaced)")
+	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
@@ -51,7 +52,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return web.BuildSite(root, *out, stdout)
+	return web.BuildSite(root, *out, stdout, !*fast)
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) error {
@@ -72,7 +73,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 		dir = filepath.Join(root, dir)
 	}
 	if *rebuild || stale(root, dir) {
-		if err := web.BuildSite(root, dir, stdout); err != nil {
+		if err := web.BuildSite(root, dir, stdout, false); err != nil {
 			return err
 		}
 	} else {

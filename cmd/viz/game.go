@@ -6,11 +6,11 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"fabriclab/cmd/viz/player"
@@ -81,9 +81,37 @@ type Game struct {
 	firstFrame bool
 }
 
-var errorBackground = color.RGBA{0x1c, 0x12, 0x14, 0xff}
+// errorList pictures an error message: the canvas never goes blank. (In the
+// browser the page also shows it over the canvas.)
+func errorList(w, h float64, msg string) *render.DisplayList {
+	dl := &render.DisplayList{}
+	dl.Reset(float32(w), float32(h))
+	dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindRect, W: float32(w), H: float32(h), Fill: color.RGBA{0x1c, 0x12, 0x14, 0xff}})
+	y := float32(40)
+	add := func(s string, size float32, c color.RGBA) {
+		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, Layer: render.LayerLabel, X: 24, Y: y, Size: size, Fill: c, Str: s})
+		y += size * 1.6
+	}
+	add("The canvas stopped", 20, color.RGBA{0xff, 0x7b, 0x72, 0xff})
+	width := max(20, int((w-48)/8))
+	for _, line := range strings.Split(msg, "\n") {
+		for len(line) > width {
+			cut := strings.LastIndex(line[:width], " ")
+			if cut <= 0 {
+				cut = width
+			}
+			add(line[:cut], 14, color.RGBA{0xff, 0xd8, 0xd3, 0xff})
+			line = strings.TrimLeft(line[cut:], " ")
+		}
+		add(line, 14, color.RGBA{0xff, 0xd8, 0xd3, 0xff})
+	}
+	return dl
+}
 
 const keptFrames = 600
+
+// controlsHeight is the embed page's playback bar, in CSS pixels.
+const controlsHeight = 48
 
 func keep(v []float64, x float64) []float64 {
 	if len(v) >= keptFrames {
@@ -289,8 +317,8 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		}
 	}()
 	if g.failure != "" {
-		screen.Fill(errorBackground)
-		ebitenutil.DebugPrintAt(screen, "The canvas stopped:\n\n"+g.failure, 16, 16)
+		b := screen.Bounds()
+		ebitenrender.Draw(screen, errorList(float64(b.Dx())/g.scale, float64(b.Dy())/g.scale, g.failure), g.scale)
 		return
 	}
 	p := g.p
@@ -299,6 +327,9 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 	b := screen.Bounds()
 	w, h := float64(b.Dx())/g.scale, float64(b.Dy())/g.scale
+	if g.out.browser() && g.params.Controls {
+		h -= controlsHeight // the page's playback bar covers the bottom
+	}
 	key := [3]float64{w, h, float64(len(p.Topology().Links))}
 	if g.layout == nil || key != g.layoutKey {
 		g.layout = render.NewLayout(p.Topology(), w, h, render.Options{Dark: g.params.Theme != "light",

@@ -17,6 +17,7 @@ func main() {
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetTPS(60)
+	ebiten.SetRunnableOnUnfocused(true) // a lesson page keeps the focus; the canvas must still play
 	if err := ebiten.RunGame(g); err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
 		fmt.Fprintln(os.Stderr, "viz:", err)

@@ -4,25 +4,34 @@
 package ebitenrender
 
 import (
-	"bytes"
 	"fmt"
+	"image"
 	"image/color"
+	"image/draw"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
 
 	"fabriclab/assets"
 	"fabriclab/render"
 )
 
-// Drawer draws display lists. It keeps its font faces and path storage from
+// Drawer draws display lists. It keeps its glyphs and path storage from
 // frame to frame; keep one per canvas and use it from Draw only.
+//
+// Text is drawn glyph by glyph from a cache of small images rasterised with
+// golang.org/x/image (Ebitengine packs them into one atlas, so a frame's
+// text batches into few draw calls). Ebitengine's text/v2 would pull a full
+// shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
-	sources [3]*text.GoTextFaceSource
-	faces   map[faceKey]*text.GoTextFace
-	path    vector.Path
-	opts    text.DrawOptions
+	fonts  [3]*opentype.Font
+	faces  map[faceKey]font.Face
+	glyphs map[glyphKey]*glyph
+	path   vector.Path
+	opts   ebiten.DrawImageOptions
 }
 
 type faceKey struct {
@@ -30,15 +39,29 @@ type faceKey struct {
 	size int // in 1/4 device px
 }
 
+type glyphKey struct {
+	face faceKey
+	r    rune
+}
+
+type glyph struct {
+	img    *ebiten.Image // white, alpha-masked; nil for blank glyphs
+	dx, dy float64       // image origin relative to the pen on the baseline
+	adv    float64
+}
+
+// maxGlyphs bounds the cache; past it the cache starts over.
+const maxGlyphs = 4096
+
 // New loads the fonts from assets.
 func New() (*Drawer, error) {
-	d := &Drawer{faces: map[faceKey]*text.GoTextFace{}}
-	for w := range d.sources {
-		src, err := text.NewGoTextFaceSource(bytes.NewReader(assets.Font(assets.Weight(w))))
+	d := &Drawer{faces: map[faceKey]font.Face{}, glyphs: map[glyphKey]*glyph{}}
+	for w := range d.fonts {
+		f, err := opentype.Parse(assets.Font(assets.Weight(w)))
 		if err != nil {
 			return nil, fmt.Errorf("ebitenrender: loading the Go font: %w", err)
 		}
-		d.sources[w] = src
+		d.fonts[w] = f
 	}
 	return d, nil
 }
@@ -117,29 +140,88 @@ func (d *Drawer) rect(dst *ebiten.Image, p *render.Prim, s float32) {
 	}
 }
 
-func (d *Drawer) face(w assets.Weight, size float64) *text.GoTextFace {
-	k := faceKey{w, int(size*4 + 0.5)}
+func (d *Drawer) face(k faceKey) font.Face {
 	f, ok := d.faces[k]
 	if !ok {
-		f = &text.GoTextFace{Source: d.sources[min(int(w), 2)], Size: float64(k.size) / 4}
+		var err error
+		f, err = opentype.NewFace(d.fonts[min(int(k.w), 2)], &opentype.FaceOptions{Size: float64(k.size) / 4, DPI: 72, Hinting: font.HintingNone})
+		if err != nil {
+			panic(err) // only a broken font gets here
+		}
 		d.faces[k] = f
 	}
 	return f
 }
 
+func (d *Drawer) glyph(k faceKey, f font.Face, r rune) *glyph {
+	gk := glyphKey{k, r}
+	if g, ok := d.glyphs[gk]; ok {
+		return g
+	}
+	if len(d.glyphs) >= maxGlyphs {
+		for _, g := range d.glyphs {
+			if g.img != nil {
+				g.img.Deallocate()
+			}
+		}
+		clear(d.glyphs)
+	}
+	g := &glyph{}
+	dr, mask, mp, adv, ok := f.Glyph(fixed.Point26_6{}, r)
+	if !ok {
+		dr, mask, mp, adv, _ = f.Glyph(fixed.Point26_6{}, '?')
+	}
+	g.adv = float64(adv) / 64
+	if !dr.Empty() {
+		a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+		draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
+		g.img = ebiten.NewImageFromImage(a)
+		g.dx, g.dy = float64(dr.Min.X), float64(dr.Min.Y)
+	}
+	d.glyphs[gk] = g
+	return g
+}
+
 func (d *Drawer) text(dst *ebiten.Image, p *render.Prim, scale float64) {
 	size := float64(p.Size) * scale
-	f := d.face(p.Weight, size)
-	o := &d.opts
-	o.GeoM.Reset()
-	o.ColorScale.Reset()
-	o.ColorScale.ScaleWithColor(p.Fill)
-	o.PrimaryAlign = [...]text.Align{text.AlignStart, text.AlignCenter, text.AlignEnd}[p.Anchor]
-	o.SecondaryAlign = text.AlignStart
+	k := faceKey{p.Weight, int(size*4 + 0.5)}
+	f := d.face(k)
+	// Measure for the anchor, with kerning.
+	var width float64
+	prev := rune(-1)
+	for _, r := range p.Str {
+		if prev >= 0 {
+			width += float64(f.Kern(prev, r)) / 64
+		}
+		width += d.glyph(k, f, r).adv
+		prev = r
+	}
+	x := float64(p.X) * scale
+	switch p.Anchor {
+	case render.Middle:
+		x -= width / 2
+	case render.End:
+		x -= width
+	}
 	// (X, Y) is the middle of the capitals: the baseline is half a cap height below.
-	top := float64(p.Y)*scale + render.CapHeight(size)/2 - f.Metrics().HAscent
-	o.GeoM.Translate(float64(p.X)*scale, top)
-	text.Draw(dst, p.Str, f, o)
+	baseline := float64(p.Y)*scale + render.CapHeight(size)/2
+	o := &d.opts
+	prev = -1
+	for _, r := range p.Str {
+		if prev >= 0 {
+			x += float64(f.Kern(prev, r)) / 64
+		}
+		g := d.glyph(k, f, r)
+		if g.img != nil {
+			o.GeoM.Reset()
+			o.GeoM.Translate(float64(int(x+g.dx+0.5)), float64(int(baseline+g.dy+0.5)))
+			o.ColorScale.Reset()
+			o.ColorScale.ScaleWithColor(p.Fill)
+			dst.DrawImage(g.img, o)
+		}
+		x += g.adv
+		prev = r
+	}
 }
 
 var defaultDrawer *Drawer

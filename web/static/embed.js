@@ -46,7 +46,7 @@
         endUs = ev.end_us;
         if (!scrubbing) $("timeline").value = endUs > 0 ? Math.round(1000 * ev.t_us / endUs) : 0;
         $("time").textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done ? "" : "…");
-        $("play").textContent = ev.playing ? "❚❚" : "▶︎";
+        $("play-icon").setAttribute("d", ev.playing ? "M3 2h4v12H3zM9 2h4v12H9z" : "M3 2v12l11-6z");
         $("play").setAttribute("aria-label", ev.playing ? "Pause" : "Play");
         $("speed").textContent = fmtTime(ev.speed_us) + "/s";
         break;

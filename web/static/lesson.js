@@ -26,6 +26,7 @@
     if (push) history.replaceState(null, "", "#" + id);
     document.querySelectorAll("[data-alternate]").forEach((a) => { a.hash = id; });
     document.getElementById("text").scrollTop = 0;
+    window.scrollTo(0, 0); // a #step link must not scroll the page past its header
     loadScenario();
   }
   function loadScenario() {
