@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
@@ -50,6 +51,7 @@ type glyph struct {
 	adv    float64
 }
 
+
 // maxGlyphs bounds the cache; past it the cache starts over.
 const maxGlyphs = 4096
 
@@ -77,12 +79,7 @@ func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) 
 		case render.KindRect:
 			d.rect(dst, p, s)
 		case render.KindCircle:
-			if p.Fill.A > 0 {
-				vector.FillCircle(dst, p.X*s, p.Y*s, p.R*s, p.Fill, true)
-			}
-			if p.Stroke.A > 0 && p.Width > 0 {
-				vector.StrokeCircle(dst, p.X*s, p.Y*s, p.R*s, p.Width*s, p.Stroke, true)
-			}
+			d.circle(dst, p, s)
 		case render.KindLine:
 			if p.Stroke.A > 0 {
 				vector.StrokeLine(dst, p.X*s, p.Y*s, p.W*s, p.H*s, max(p.Width*s, 0.5), p.Stroke, true)
@@ -101,6 +98,34 @@ func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) 
 		case render.KindText:
 			d.text(dst, p, scale)
 		}
+	}
+}
+
+// circle draws a circle as a polygon path. (vector.FillCircle and
+// StrokeCircle exhausted WebAssembly memory within seconds when drawing
+// hundreds of small packet dots per frame in Ebitengine v2.10.4.)
+func (d *Drawer) circle(dst *ebiten.Image, p *render.Prim, s float32) {
+	r := p.R * s
+	if r <= 0 || !(p.Fill.A > 0 || p.Stroke.A > 0 && p.Width > 0) {
+		return
+	}
+	n := int(min(48, max(8, 2*math.Pi*float64(r)/2)))
+	d.path.Reset()
+	for k := range n {
+		a := 2 * math.Pi * float64(k) / float64(n)
+		x, y := p.X*s+r*float32(math.Cos(a)), p.Y*s+r*float32(math.Sin(a))
+		if k == 0 {
+			d.path.MoveTo(x, y)
+		} else {
+			d.path.LineTo(x, y)
+		}
+	}
+	d.path.Close()
+	if p.Fill.A > 0 {
+		vector.FillPath(dst, &d.path, nil, pathOptions(p.Fill))
+	}
+	if p.Stroke.A > 0 && p.Width > 0 {
+		vector.StrokePath(dst, &d.path, &vector.StrokeOptions{Width: p.Width * s}, pathOptions(p.Stroke))
 	}
 }
 

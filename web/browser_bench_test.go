@@ -1,0 +1,57 @@
+package web_test
+
+import (
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// gpus64 is a 64-GPU leaf-spine: 8 HGX nodes, NIC i of each on leaf i, doing a
+// hierarchical all-reduce.
+const gpus64 = `name: leafspine-64gpu
+topology: {kind: leafspine, leaves: 8, hosts_per_leaf: 8, spines: 8, gpus_per_node: 8, rail_optimized: true, fabric: ib, link_gbps: 400}
+collective: {op: allreduce, algo: hierarchical, bytes: 64MiB}
+`
+
+// TestBrowserBenchmarks measures what BENCHMARKS.md records: time from
+// navigation to the first frame, frame times while playing, and the
+// WebAssembly's transfer size. It prints figures and asserts nothing about
+// speed (machines here are shared); run it with FABRICLAB_BROWSER_BENCH=1.
+func TestBrowserBenchmarks(t *testing.T) {
+	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
+		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
+	}
+	ctx, base, _ := browser(t)
+	dir := siteDir(t)
+	for _, ext := range []string{"", ".gz", ".br"} {
+		st, err := os.Stat(filepath.Join(dir, "viz.wasm"+ext))
+		require.NoError(t, err)
+		fmt.Printf("viz.wasm%s: %d bytes (%.2f MB)\n", ext, st.Size(), float64(st.Size())/1e6)
+	}
+	for _, tc := range []struct{ name, query string }{
+		{"incast", "scenario=incast&play=1"},
+		{"64-GPU leaf-spine", "yaml=" + base64.RawURLEncoding.EncodeToString([]byte(gpus64)) + "&play=1"},
+	} {
+		for _, size := range [][2]int64{{1280, 720}, {1920, 1080}} {
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1]), chromedp.Navigate(base+"/embed.html?"+tc.query)))
+			poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
+			first := eval[float64](t, ctx, "fabriclabFirstFrameMs")
+			eval[bool](t, ctx, `window.fabriclabCommand(JSON.stringify({fabriclab: "stats"})), true`) // reset the counters
+			time.Sleep(8 * time.Second)
+			eval[bool](t, ctx, `delete window.fabriclabStats; window.fabriclabCommand(JSON.stringify({fabriclab: "stats"})), true`)
+			poll(t, ctx, `window.fabriclabStats !== undefined`, 10*time.Second)
+			s := eval[map[string]float64](t, ctx, "fabriclabStats")
+			fmt.Printf("%s %dx%d: first frame %.0f ms after navigation; %.0f frames in 8 s; frame interval p50 %.1f ms, p95 %.1f ms; Draw p50 %.1f ms, p95 %.1f ms\n",
+				tc.name, size[0], size[1], first, s["frames"], s["interval_p50_ms"], s["interval_p95_ms"], s["draw_p50_ms"], s["draw_p95_ms"])
+			shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			require.NoError(t, err)
+			keep(t, fmt.Sprintf("embed-%s-%d.png", map[string]string{"incast": "incast", "64-GPU leaf-spine": "leafspine64"}[tc.name], size[0]), shot)
+		}
+	}
+}
