@@ -6,12 +6,9 @@ package ebitenrender
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"image/draw"
-	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/vector"
 	"golang.org/x/image/font"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
@@ -31,7 +28,7 @@ type Drawer struct {
 	fonts  [3]*opentype.Font
 	faces  map[faceKey]font.Face
 	glyphs map[glyphKey]*glyph
-	path   vector.Path
+	batch  *batch
 	opts   ebiten.DrawImageOptions
 }
 
@@ -50,7 +47,6 @@ type glyph struct {
 	dx, dy float64       // image origin relative to the pen on the baseline
 	adv    float64
 }
-
 
 // maxGlyphs bounds the cache; past it the cache starts over.
 const maxGlyphs = 4096
@@ -72,97 +68,62 @@ func New() (*Drawer, error) {
 // the device scale factor (ebiten.Monitor().DeviceScaleFactor()), and dst
 // is in device pixels, so lines and text stay crisp on HiDPI screens.
 func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) {
+	if d.batch == nil {
+		d.batch = newBatch()
+	}
+	b := d.batch
 	s := float32(scale)
-	for i := range dl.Prims {
-		p := &dl.Prims[i]
+	prims := dl.Prims
+	// A first rectangle over the whole canvas is the background: a clear is
+	// cheaper than filling it (it matters on software WebGL).
+	if len(prims) > 0 {
+		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
+			dst.Fill(p.Fill)
+			prims = prims[1:]
+		}
+	}
+	for i := range prims {
+		p := &prims[i]
 		switch p.Kind {
 		case render.KindRect:
-			d.rect(dst, p, s)
+			r := min(p.R*s, p.W*s/2, p.H*s/2)
+			pts := b.roundRect(p.X*s, p.Y*s, p.W*s, p.H*s, r)
+			if p.Fill.A > 0 {
+				b.fan(pts, p.Fill)
+			}
+			if p.Stroke.A > 0 && p.Width > 0 {
+				b.outline(pts, p.Width*s, p.Stroke)
+			}
 		case render.KindCircle:
-			d.circle(dst, p, s)
+			if p.R <= 0 {
+				continue
+			}
+			pts := b.circle(p.X*s, p.Y*s, p.R*s)
+			if p.Fill.A > 0 {
+				b.fan(pts, p.Fill)
+			}
+			if p.Stroke.A > 0 && p.Width > 0 {
+				b.outline(pts, p.Width*s, p.Stroke)
+			}
 		case render.KindLine:
 			if p.Stroke.A > 0 {
-				vector.StrokeLine(dst, p.X*s, p.Y*s, p.W*s, p.H*s, max(p.Width*s, 0.5), p.Stroke, true)
+				b.line(p.X*s, p.Y*s, p.W*s, p.H*s, max(p.Width*s, 0.5), p.Stroke)
 			}
 		case render.KindPolyline:
 			pts := dl.Pts(p)
-			if len(pts) < 4 || p.Stroke.A == 0 {
+			if p.Stroke.A == 0 {
 				continue
 			}
-			d.path.Reset()
-			d.path.MoveTo(pts[0]*s, pts[1]*s)
-			for k := 2; k+1 < len(pts); k += 2 {
-				d.path.LineTo(pts[k]*s, pts[k+1]*s)
+			for k := 0; k+3 < len(pts); k += 2 {
+				b.line(pts[k]*s, pts[k+1]*s, pts[k+2]*s, pts[k+3]*s, p.Width*s, p.Stroke)
 			}
-			vector.StrokePath(dst, &d.path, &vector.StrokeOptions{Width: p.Width * s, LineJoin: vector.LineJoinRound}, pathOptions(p.Stroke))
 		case render.KindText:
+			// Text goes over the shapes drawn so far: draw them first.
+			b.flush(dst)
 			d.text(dst, p, scale)
 		}
 	}
-}
-
-// circle draws a circle as a polygon path. (vector.FillCircle and
-// StrokeCircle exhausted WebAssembly memory within seconds when drawing
-// hundreds of small packet dots per frame in Ebitengine v2.10.4.)
-func (d *Drawer) circle(dst *ebiten.Image, p *render.Prim, s float32) {
-	r := p.R * s
-	if r <= 0 || !(p.Fill.A > 0 || p.Stroke.A > 0 && p.Width > 0) {
-		return
-	}
-	n := int(min(48, max(8, 2*math.Pi*float64(r)/2)))
-	d.path.Reset()
-	for k := range n {
-		a := 2 * math.Pi * float64(k) / float64(n)
-		x, y := p.X*s+r*float32(math.Cos(a)), p.Y*s+r*float32(math.Sin(a))
-		if k == 0 {
-			d.path.MoveTo(x, y)
-		} else {
-			d.path.LineTo(x, y)
-		}
-	}
-	d.path.Close()
-	if p.Fill.A > 0 {
-		vector.FillPath(dst, &d.path, nil, pathOptions(p.Fill))
-	}
-	if p.Stroke.A > 0 && p.Width > 0 {
-		vector.StrokePath(dst, &d.path, &vector.StrokeOptions{Width: p.Width * s}, pathOptions(p.Stroke))
-	}
-}
-
-func pathOptions(c color.RGBA) *vector.DrawPathOptions {
-	o := &vector.DrawPathOptions{AntiAlias: true}
-	o.ColorScale.ScaleWithColor(c)
-	return o
-}
-
-func (d *Drawer) rect(dst *ebiten.Image, p *render.Prim, s float32) {
-	x, y, w, h, r := p.X*s, p.Y*s, p.W*s, p.H*s, min(p.R*s, p.W*s/2, p.H*s/2)
-	if r < 0.5 {
-		if p.Fill.A > 0 {
-			vector.FillRect(dst, x, y, w, h, p.Fill, true)
-		}
-		if p.Stroke.A > 0 && p.Width > 0 {
-			vector.StrokeRect(dst, x, y, w, h, p.Width*s, p.Stroke, true)
-		}
-		return
-	}
-	d.path.Reset()
-	d.path.MoveTo(x+r, y)
-	d.path.LineTo(x+w-r, y)
-	d.path.ArcTo(x+w, y, x+w, y+r, r)
-	d.path.LineTo(x+w, y+h-r)
-	d.path.ArcTo(x+w, y+h, x+w-r, y+h, r)
-	d.path.LineTo(x+r, y+h)
-	d.path.ArcTo(x, y+h, x, y+h-r, r)
-	d.path.LineTo(x, y+r)
-	d.path.ArcTo(x, y, x+r, y, r)
-	d.path.Close()
-	if p.Fill.A > 0 {
-		vector.FillPath(dst, &d.path, nil, pathOptions(p.Fill))
-	}
-	if p.Stroke.A > 0 && p.Width > 0 {
-		vector.StrokePath(dst, &d.path, &vector.StrokeOptions{Width: p.Width * s}, pathOptions(p.Stroke))
-	}
+	b.flush(dst)
 }
 
 func (d *Drawer) face(k faceKey) font.Face {
