@@ -178,11 +178,20 @@ func (p *Player) Reset() { p.pos, p.playing = 0, false }
 // Seek moves to t (clamped to what has been computed).
 func (p *Player) Seek(t unit.Time) { p.pos = max(0, min(t, p.End())) }
 
-// Step pauses and moves to the next recorded frame with a change: the next
-// event batch the viewer can see.
+// Step pauses and moves on: in a collective, to where its next step begins;
+// otherwise to the next recorded frame with a change, the next event batch
+// the viewer can see.
 func (p *Player) Step() {
 	p.playing = false
 	i := p.index(p.pos)
+	if s := stepOf(p.frames[i]); s >= 0 {
+		for j := i + 1; j < len(p.frames); j++ {
+			if stepOf(p.frames[j]) > s {
+				p.pos = p.frames[j].Time
+				return
+			}
+		}
+	}
 	for j := i + 1; j < len(p.frames); j++ {
 		if changed(p.frames[i], p.frames[j]) {
 			p.pos = p.frames[j].Time
@@ -198,6 +207,17 @@ func (p *Player) StepBack() {
 	if i := p.index(p.pos); i > 0 {
 		p.pos = p.frames[i-1].Time
 	}
+}
+
+// stepOf is the latest collective step that a started transfer belongs to, or -1.
+func stepOf(s *snap.Snapshot) int {
+	step := -1
+	for i := range s.Flows {
+		if f := &s.Flows[i]; f.Started && f.Step > step {
+			step = f.Step
+		}
+	}
+	return step
 }
 
 func changed(a, b *snap.Snapshot) bool {

@@ -108,3 +108,22 @@ func TestCollectiveAndFlowLevelPlay(t *testing.T) {
 		assert.NotEmpty(t, cur.Links)
 	}
 }
+
+func TestStepFollowsCollectiveSteps(t *testing.T) {
+	p := newPlayer(t, "ring-allreduce-8", "collective.bytes=8MiB", "collective.channels=1", "collective.chunk=0")
+	computeAll(t, p)
+	seen := []int{}
+	for range 30 {
+		p.Step()
+		cur, _ := p.Frame()
+		seen = append(seen, stepOf(cur))
+		if p.Pos() == p.End() {
+			break
+		}
+	}
+	require.GreaterOrEqual(t, len(seen), 10)
+	for i := 1; i < len(seen); i++ {
+		assert.GreaterOrEqual(t, seen[i], seen[i-1], "steps only go forward")
+	}
+	assert.Equal(t, 13, seen[len(seen)-2], "the last of the 14 ring steps (0…13) is reached")
+}
