@@ -3,7 +3,10 @@
 // under lossy, credit-based or PFC flow control, routed statically, by ECMP
 // hash, adaptively or by spraying.
 //
-// Simplifications: control traffic (ACK, NACK, PFC pause frames, credit
+// With cc: dcqcn, switches mark ECN, receivers return CNPs and senders pace
+// each flow at its DCQCN rate (dcqcn.go).
+//
+// Simplifications: control traffic (ACK, NACK, CNP, PFC pause frames, credit
 // updates) travels out of band with the path's propagation and switch latency
 // but does not queue behind data; buffers are static per port; NVLink and PCIe
 // hops are always credit-based (lossless), whatever the fabric uses.
@@ -36,6 +39,9 @@ const (
 	evRTO                       // flow a's retransmission timer
 	evSample                    // record a time-series sample
 	evCall                      // run callback a
+	evCNP                       // flow a's sender receives a congestion notification
+	evRateTimer                 // flow a's DCQCN rate-increase timer
+	evPace                      // port a may send a paced flow's packet (generation gen)
 )
 
 type event struct {
@@ -51,6 +57,7 @@ type pkt struct {
 	payload int32
 	size    int32 // buffer bytes: payload + fabric header
 	inLink  int32 // the link it arrived on (-1 at the source)
+	ecn     bool  // a switch marked it congestion experienced
 }
 
 type fcMode uint8
@@ -97,6 +104,13 @@ type port struct {
 	flows []int32 // endpoint ports: flows sending through this port, served round robin
 	rr    int
 
+	// DCQCN: ecn says the port marks packets (switch ports of the fabric);
+	// paceAt is when a paced flow may send next, if paceArmed (generation paceGen).
+	ecn       bool
+	paceArmed bool
+	paceAt    unit.Time
+	paceGen   int64
+
 	recent [recentTx]txRecord // the last packets put on this wire, for snapshots
 	nTx    int64
 
@@ -105,6 +119,7 @@ type port struct {
 	drops       int64
 	pauseTime   unit.Time
 	pauseFrames int64
+	ecnMarks    int64
 }
 
 func (p *port) queued() int { return len(p.q) - p.qHead }
@@ -164,10 +179,11 @@ type flow struct {
 	done       bool
 	retrans    int64
 	outOfOrder int64
-	onDone     func() // workload callback when the last byte arrives
-	sentAll    bool   // every packet has left the sender once
-	tag, step  int32  // the workload's labels (chunk id, step), -1 if none
-	nextInLine int32  // the flow queued behind this one on its stream, or -1
+	onDone     func()       // workload callback when the last byte arrives
+	sentAll    bool         // every packet has left the sender once
+	tag, step  int32        // the workload's labels (chunk id, step), -1 if none
+	nextInLine int32        // the flow queued behind this one on its stream, or -1
+	cc         *rateControl // DCQCN state, nil without congestion control
 }
 
 var _ fabric.Fabric = (*Model)(nil)
@@ -194,6 +210,8 @@ type Model struct {
 	lossy      bool
 	perPacket  bool
 	quantum    []unit.Time // per port: one pause quantum
+	cc         *dcqcn      // nil without congestion control
+	scan       uint64      // round-robin scans of paced flows, for rateControl.scan
 
 	flows        []flow
 	pool         []*pkt
@@ -208,6 +226,7 @@ type Model struct {
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
+		ecnMarks, cnps                             int64
 	}
 	series sampler
 }
@@ -250,6 +269,9 @@ func New(sc *scenario.Scenario) *Model {
 	case scenario.FCPFC:
 		fc = fcPFC
 	}
+	if sc.Network.CC == scenario.CCDCQCN {
+		m.cc = newDCQCN(sc)
+	}
 	m.ports = make([]port, len(t.Links))
 	m.quantum = make([]unit.Time, len(t.Links))
 	for i, l := range t.Links {
@@ -267,6 +289,7 @@ func New(sc *scenario.Scenario) *Model {
 		p.toEnd = !t.Nodes[l.To].Role.Forwards()
 		p.fromEnd = !t.Nodes[l.From].Role.Forwards()
 		p.credit = m.buffer
+		p.ecn = m.cc != nil && m.isSwitch[l.From] && l.Kind == kind
 		m.quantum[i] = l.Rate.TxTime(64) // 512 bit times
 	}
 	m.addFlows()
@@ -307,6 +330,9 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.nextInLine = -1
 	f.tag, f.step = -1, -1
 	f.onDone = done
+	if m.cc != nil {
+		f.cc = m.cc.newRateControl()
+	}
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
 	f.hash = mix(mix(uint64(f.src)<<32|uint64(f.dst)) ^ sport<<16 ^ 4791)
@@ -467,6 +493,16 @@ func (m *Model) handle(ev event) {
 		m.timeout(ev.a)
 	case evSample:
 		m.series.sample(m)
+	case evCNP:
+		m.reduceRate(ev.a)
+	case evRateTimer:
+		m.rateTimer(ev.a)
+	case evPace:
+		p := &m.ports[ev.a]
+		if p.paceArmed && ev.gen == p.paceGen {
+			p.paceArmed = false
+			m.try(p)
+		}
 	case evCall:
 		fn := m.calls[ev.a]
 		m.calls[ev.a] = nil
@@ -562,6 +598,9 @@ func (m *Model) try(p *port) {
 
 // nextFromFlows makes the next packet of the next flow in round-robin order.
 func (m *Model) nextFromFlows(p *port) *pkt {
+	if m.cc != nil {
+		return m.nextPaced(p)
+	}
 	for len(p.flows) > 0 {
 		if p.rr >= len(p.flows) {
 			p.rr = 0
@@ -569,41 +608,51 @@ func (m *Model) nextFromFlows(p *port) *pkt {
 		i := p.flows[p.rr]
 		f := &m.flows[i]
 		if f.nextSeq >= f.npkts {
-			// Nothing left to send: leave the round robin (go-back-N re-adds it).
-			last := len(p.flows) - 1
-			p.flows[p.rr] = p.flows[last]
-			p.flows = p.flows[:last]
-			f.onPort = false
+			m.leave(p, f)
 			continue
 		}
-		x := m.newPkt()
-		x.flow, x.seq, x.inLink = i, f.nextSeq, -1
-		x.payload = m.mtu
-		if f.nextSeq == f.npkts-1 {
-			x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
-		}
-		x.size = x.payload + m.fabricHdr
-		if f.nextSeq < f.maxSent {
-			f.retrans++
-			m.stats.retrans++
-		}
-		f.nextSeq++
-		f.maxSent = max(f.maxSent, f.nextSeq)
-		if f.nextSeq == f.npkts && !f.sentAll {
-			f.sentAll = true
-			if f.nextInLine >= 0 {
-				m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
-			}
-		}
-		if m.lossy && !f.rtoArmed {
-			f.rtoArmed = true
-			f.rtoAt = m.eng.Now() + m.rto
-			m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
-		}
 		p.rr++
-		return x
+		return m.makePkt(i, f)
 	}
 	return nil
+}
+
+// leave takes the flow at p.rr, which has nothing left to send, off the
+// round robin (go-back-N re-adds it).
+func (m *Model) leave(p *port, f *flow) {
+	last := len(p.flows) - 1
+	p.flows[p.rr] = p.flows[last]
+	p.flows = p.flows[:last]
+	f.onPort = false
+}
+
+// makePkt makes flow i's next packet.
+func (m *Model) makePkt(i int32, f *flow) *pkt {
+	x := m.newPkt()
+	x.flow, x.seq, x.inLink, x.ecn = i, f.nextSeq, -1, false
+	x.payload = m.mtu
+	if f.nextSeq == f.npkts-1 {
+		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
+	}
+	x.size = x.payload + m.fabricHdr
+	if f.nextSeq < f.maxSent {
+		f.retrans++
+		m.stats.retrans++
+	}
+	f.nextSeq++
+	f.maxSent = max(f.maxSent, f.nextSeq)
+	if f.nextSeq == f.npkts && !f.sentAll {
+		f.sentAll = true
+		if f.nextInLine >= 0 {
+			m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
+		}
+	}
+	if m.lossy && !f.rtoArmed {
+		f.rtoArmed = true
+		f.rtoAt = m.eng.Now() + m.rto
+		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+	}
+	return x
 }
 
 // release frees x's place in the buffer of the node it is leaving.
@@ -686,6 +735,9 @@ func (m *Model) arrive(n int32, x *pkt) {
 	if out.fc == fcNone && out.qBytes+int64(x.size) > m.buffer {
 		m.drop(out, x)
 		return
+	}
+	if out.ecn {
+		m.mark(out, x)
 	}
 	out.push(x)
 	m.try(out)
@@ -784,6 +836,9 @@ func (m *Model) deliver(x *pkt) {
 	i := x.flow
 	f := &m.flows[i]
 	s, payload := x.seq, int64(x.payload)
+	if x.ecn {
+		m.notify(i, f)
+	}
 	m.free(x)
 	now := m.eng.Now()
 	switch {

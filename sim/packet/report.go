@@ -21,11 +21,12 @@ type sampler struct {
 	interval unit.Time
 	adaptive bool
 	times    []unit.Time
-	rxTotal  []int64   // cumulative payload delivered, all flows
-	rxFlow   [][]int64 // [flow][sample] cumulative payload
-	queues   [][]int64 // [switch port][sample]
-	ports    []int32   // switch egress ports sampled
-	flowRx   []int64   // running per-flow totals
+	rxTotal  []int64       // cumulative payload delivered, all flows
+	rxFlow   [][]int64     // [flow][sample] cumulative payload
+	rcFlow   [][]unit.Rate // [flow][sample] DCQCN sending rate (cc only)
+	queues   [][]int64     // [switch port][sample]
+	ports    []int32       // switch egress ports sampled
+	flowRx   []int64       // running per-flow totals
 	total    int64
 }
 
@@ -41,6 +42,9 @@ func (s *sampler) init(m *Model) {
 	s.flowRx = make([]int64, len(m.flows))
 	if len(m.flows) <= maxFlowSeries {
 		s.rxFlow = make([][]int64, len(m.flows))
+		if m.cc != nil {
+			s.rcFlow = make([][]unit.Rate, len(m.flows))
+		}
 	}
 	for i := range m.ports {
 		if m.isSwitch[m.topo.Links[i].From] {
@@ -73,9 +77,20 @@ func (s *sampler) record(m *Model) {
 	for i := range s.rxFlow {
 		s.rxFlow[i] = append(s.rxFlow[i], s.flowRx[i])
 	}
+	for i := range s.rcFlow {
+		s.rcFlow[i] = append(s.rcFlow[i], sendingRate(&m.flows[i]))
+	}
 	for i, p := range s.ports {
 		s.queues[i] = append(s.queues[i], m.ports[p].qBytes)
 	}
+}
+
+// sendingRate is f's DCQCN rate while it is under way, else 0.
+func sendingRate(f *flow) unit.Rate {
+	if f.done || !f.onPort && f.nextSeq == 0 {
+		return 0
+	}
+	return f.cc.rc
 }
 
 func (s *sampler) halve() {
@@ -84,6 +99,9 @@ func (s *sampler) halve() {
 	s.rxTotal = keepEven(s.rxTotal)
 	for i := range s.rxFlow {
 		s.rxFlow[i] = keepEven(s.rxFlow[i])
+	}
+	for i := range s.rcFlow {
+		s.rcFlow[i] = keepEven(s.rcFlow[i])
 	}
 	for i := range s.queues {
 		s.queues[i] = keepEven(s.queues[i])
@@ -129,6 +147,7 @@ func (m *Model) Result() *metrics.Result {
 	t.Events = m.eng.Events()
 	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
 	t.PauseFrames, t.OutOfOrder = m.stats.pauseFrames, m.stats.ooo
+	t.ECNMarks, t.CNPs = m.stats.ecnMarks, m.stats.cnps
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
 
 	first := unit.Never
@@ -141,6 +160,9 @@ func (m *Model) Result() *metrics.Result {
 		fr := metrics.Flow{
 			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: us(f.start),
 			Finished: f.done, Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
+		}
+		if r := f.cc; r != nil {
+			fr.CNPs, fr.MinRateGbps = r.cnps, round(r.minRC.Gbps(), 3)
 		}
 		if f.done {
 			fr.FinishUs, fr.FctUs = us(f.finish), us(f.finish-f.start)
@@ -159,7 +181,7 @@ func (m *Model) Result() *metrics.Result {
 
 	for i := range m.ports {
 		p := &m.ports[i]
-		if p.txWire == 0 && p.drops == 0 && p.pauseFrames == 0 {
+		if p.txWire == 0 && p.drops == 0 && p.pauseFrames == 0 && p.ecnMarks == 0 {
 			continue
 		}
 		l := &m.topo.Links[i]
@@ -174,6 +196,7 @@ func (m *Model) Result() *metrics.Result {
 		r.Links = append(r.Links, metrics.Link{
 			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: round(l.Rate.Gbps(), 3),
 			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: us(paused), PauseFrames: p.pauseFrames,
+			ECNMarks: p.ecnMarks,
 		})
 	}
 	r.Series = m.series.result(m)
@@ -192,6 +215,13 @@ func (s *sampler) result(m *Model) *metrics.Series {
 			g[i] = deltaGbps(s.rxFlow[f], s.times, i)
 		}
 		out.FlowGbps = append(out.FlowGbps, g)
+	}
+	for f := range s.rcFlow {
+		g := make([]float64, len(s.times))
+		for i, rc := range s.rcFlow[f] {
+			g[i] = round(rc.Gbps(), 3)
+		}
+		out.FlowRateGbps = append(out.FlowRateGbps, g)
 	}
 	// The busiest switch ports by peak queue.
 	idx := make([]int, 0, len(s.ports))

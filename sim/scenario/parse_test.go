@@ -124,7 +124,7 @@ func TestBuiltins(t *testing.T) {
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
-		"incast", "incast-lossy", "perm-1024", "permutation", "ring-allreduce-8"}, names)
+		"incast", "incast-dcqcn", "incast-lossy", "perm-1024", "permutation", "ring-allreduce-8"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -150,7 +150,7 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-		RTO: 100 * unit.Microsecond, AckEvery: 16}, s.Network)
+		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, RTO: 100 * unit.Microsecond, AckEvery: 16}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
 
 	lossy := load("incast-lossy")
@@ -159,6 +159,11 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, 20*unit.Millisecond, lossy.Until)
 	lossy.Name, lossy.Network.FlowControl, lossy.Network.Buffer, lossy.Until = s.Name, s.Network.FlowControl, s.Network.Buffer, s.Until
 	assert.Equal(t, s, lossy, "incast-lossy differs from incast only in flow control, buffer and time limit")
+
+	dcqcn := load("incast-dcqcn")
+	assert.Equal(t, CCDCQCN, dcqcn.Network.CC)
+	dcqcn.Name, dcqcn.Network.CC = s.Name, s.Network.CC
+	assert.Equal(t, s, dcqcn, "incast-dcqcn differs from incast only in congestion control")
 
 	s = load("ecmp-collisions")
 	assert.Equal(t, 128, s.Endpoints())
@@ -213,7 +218,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, incast, incast-lossy, perm-1024, permutation, ring-allreduce-8`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, incast, incast-dcqcn, incast-lossy, perm-1024, permutation, ring-allreduce-8`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)
@@ -295,7 +300,7 @@ func TestErrors(t *testing.T) {
 		{"two documents", "name: a\n---\nname: b\n", nil, "t.yaml:2", "", "a second YAML document"},
 		{"too big", "name: " + strings.Repeat("x", MaxSourceBytes), nil, "t.yaml", "", "a scenario may have at most"},
 		// Keys.
-		{"unknown key", "network:\n  buffr: 1MiB\n", nil, "t.yaml:2", "network.buffr", "unknown key; network takes mtu, buffer, flow_control, routing, cc, pfc, rto, ack_every"},
+		{"unknown key", "network:\n  buffr: 1MiB\n", nil, "t.yaml:2", "network.buffr", "unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, pfc, rto, ack_every"},
 		{"unknown top key", "\ntopo: {}\n", nil, "t.yaml:2", "topo", "unknown key; the top level takes name, seed, topology, network, traffic, until, sim"},
 		{"unknown flow key", "traffic:\n  flows:\n    - {src: 0, dst: 1}\n    - {src: 0, to: 1}\n", nil, "t.yaml:4", "traffic.flows[1].to", "unknown key; traffic.flows[1] takes src, dst, bytes, start"},
 		{"duplicate key", "network:\n  mtu: 4096\n  mtu: 9000\n", nil, "t.yaml:3", "network.mtu", "duplicate key; first at line 2"},
@@ -323,9 +328,19 @@ func TestErrors(t *testing.T) {
 		{"fabric", "topology:\n  fabric: infiniband\n", nil, "t.yaml:2", "topology.fabric", `use ib, roce or ethernet`},
 		{"flow control", "network:\n  flow_control: xon\n", nil, "t.yaml:2", "network.flow_control", "use none, credit or pfc"},
 		{"routing", "network:\n  routing: ecmpp\n", nil, "t.yaml:2", "network.routing", "use static, ecmp, adaptive or spray"},
-		{"cc planned", "network:\n  cc: dcqcn\n", nil, "t.yaml:2", "network.cc", "dcqcn is not implemented yet; use cc: none"},
-		{"cc ibcc", "topology: {fabric: ib}\nnetwork:\n  cc: ibcc\n", nil, "t.yaml:3", "network.cc", "ibcc is not implemented yet; use cc: none"},
-		{"cc unknown", "network:\n  cc: bbr\n", nil, "t.yaml:2", "network.cc", `"bbr" is not a congestion control`},
+		{"cc dcqcn on ib", "topology: {fabric: ib}\nnetwork:\n  cc: dcqcn\n", nil, "t.yaml:3", "network.cc", "dcqcn is RoCE's congestion control (ECN marks and CNPs over Ethernet); on fabric ib use cc: none"},
+		{"cc dcqcn at flow level", "network: {cc: dcqcn}\nsim: {fidelity: flow}\n", nil, "t.yaml:1", "network.cc", "dcqcn runs only at packet level: the flow-level model has no queues to mark; use sim.fidelity: packet, or cc: none"},
+		{"cc ibcc", "topology: {fabric: ib}\nnetwork:\n  cc: ibcc\n", nil, "t.yaml:3", "network.cc", "ibcc is not implemented yet; use cc: none or dcqcn"},
+		{"cc unknown", "network:\n  cc: bbr\n", nil, "t.yaml:2", "network.cc", `"bbr" is not a congestion control; use none or dcqcn`},
+		{"ecn kmin above kmax", "network:\n  cc: dcqcn\n  ecn: {kmin: 500KiB, kmax: 400KiB}\n", nil, "t.yaml:3", "network.ecn.kmin", "500KiB must be below kmax (400KiB) (e.g. kmin: 100KiB)"},
+		{"ecn kmin above derived kmax", "network:\n  cc: dcqcn\n  ecn: {kmin: 2MiB}\n", nil, "t.yaml:3", "network.ecn.kmin", "2MiB must be below kmax (1638KiB) (e.g. kmin: 409KiB)"},
+		{"ecn kmax above buffer", "network:\n  buffer: 1MiB\n  ecn: {kmax: 2MiB}\n", nil, "t.yaml:3", "network.ecn.kmax", "2MiB is more than the 1MiB port buffer; use kmax: 819KiB or less"},
+		{"ecn negative", "network:\n  ecn: {kmin: -1KiB}\n", nil, "t.yaml:2", "network.ecn.kmin", "negative"},
+		{"ecn pmax zero", "network:\n  ecn: {pmax: 0}\n", nil, "t.yaml:2", "network.ecn.pmax", "0 is not allowed: pmax is the marking probability at kmax, above 0 and at most 1 (e.g. pmax: 0.2)"},
+		{"ecn pmax above 1", "network:\n  ecn: {pmax: 1.5}\n", nil, "t.yaml:2", "network.ecn.pmax", "1.5 is not allowed"},
+		{"ecn pmax set", "name: x\n", []string{"network.ecn.pmax=-0.1"}, "--set network.ecn.pmax=-0.1", "network.ecn.pmax", "-0.1 is not allowed"},
+		{"cnp interval", "network:\n  cnp_interval: -1us\n", nil, "t.yaml:2", "network.cnp_interval", "negative"},
+		{"cnp interval long", "network:\n  cnp_interval: 2s\n", nil, "t.yaml:2", "network.cnp_interval", "too long: it must be at most 1s (e.g. cnp_interval: 50us)"},
 		{"pattern", "traffic:\n  pattern: ring\n", nil, "t.yaml:2", "traffic.pattern", "use flows, incast, permutation, alltoall or none"},
 		{"fidelity unknown", "sim:\n  fidelity: fluid\n", nil, "t.yaml:2", "sim.fidelity", "use packet or flow"},
 		{"fidelity", "sim:\n  fidelity: exact\n", nil, "t.yaml:2", "sim.fidelity", "use packet or flow"},
@@ -514,6 +529,36 @@ func TestPFCThresholds(t *testing.T) {
 	xoff, xon, _ = s.PFCThresholds()
 	assert.Equal(t, 2*unit.MiB-256*unit.KiB, xoff, "xoff follows an explicit headroom")
 	assert.Equal(t, xoff-2*pkt, xon)
+}
+
+// TestECNThresholds checks the DCQCN marking defaults of REFERENCE.md (100 KB
+// and 400 KB per 25 Gb/s, pmax 0.2), their cap at 80 % of the buffer, and
+// explicit values.
+func TestECNThresholds(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		sets       []string
+		kmin, kmax unit.Bytes
+		pmax       float64
+	}{
+		{"25G", []string{"topology.link_gbps=25"}, 100 * unit.KB, 400 * unit.KB, 0.2},
+		{"100G", []string{"topology.link_gbps=100"}, 400 * unit.KB, 1600 * unit.KB, 0.2},
+		{"400G deep buffer", []string{"network.buffer=16MiB"}, 1600 * unit.KB, 6400 * unit.KB, 0.2},
+		{"400G capped", nil, 409 * unit.KiB, 1638 * unit.KiB, 0.2},
+		{"explicit kmax", []string{"network.ecn.kmax=1MiB"}, 256 * unit.KiB, unit.MiB, 0.2},
+		{"explicit", []string{"network.ecn.kmin=50KiB", "network.ecn.kmax=200KiB", "network.ecn.pmax=1"}, 50 * unit.KiB, 200 * unit.KiB, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data, _ := Builtin("incast-dcqcn")
+			s, err := ParseWith(data, "incast-dcqcn.yaml", tc.sets)
+			require.NoError(t, err)
+			kmin, kmax, pmax := s.ECNThresholds()
+			assert.Equal(t, tc.kmin, kmin, "kmin")
+			assert.Equal(t, tc.kmax, kmax, "kmax")
+			assert.Equal(t, tc.pmax, pmax, "pmax")
+			assert.Less(t, kmax, s.Network.Buffer+1, "kmax fits the buffer")
+		})
+	}
 }
 
 // TestMarshalRoundTrip checks that a parsed scenario printed as YAML reads

@@ -112,7 +112,7 @@ const (
 // Congestion control.
 const (
 	CCNone  = "none"
-	CCDCQCN = "dcqcn" // planned
+	CCDCQCN = "dcqcn" // ECN marking at switches, CNPs, DCQCN rate control at senders (RoCE, packet level)
 	CCIBCC  = "ibcc"  // planned
 )
 
@@ -130,7 +130,9 @@ type Network struct {
 	Buffer      unit.Bytes `yaml:"buffer"`       // per switch port
 	FlowControl string     `yaml:"flow_control"` // none | credit | pfc
 	Routing     string     `yaml:"routing"`      // static | ecmp | adaptive | spray
-	CC          string     `yaml:"cc"`           // none (dcqcn, ibcc: planned)
+	CC          string     `yaml:"cc"`           // none | dcqcn (ibcc: planned)
+	ECN         ECN        `yaml:"ecn"`          // dcqcn: switch marking thresholds
+	CNPInterval unit.Time  `yaml:"cnp_interval"` // dcqcn: at most one CNP per flow per interval
 	PFC         PFC        `yaml:"pfc"`
 	RTO         unit.Time  `yaml:"rto"`       // go-back-N retransmission timeout
 	AckEvery    int        `yaml:"ack_every"` // receiver coalesces this many packets per ACK
@@ -141,6 +143,16 @@ type PFC struct {
 	XOff     unit.Bytes `yaml:"xoff"`
 	XOn      unit.Bytes `yaml:"xon"`
 	Headroom unit.Bytes `yaml:"headroom"`
+}
+
+// ECN holds the RED marking of switch egress queues that DCQCN reacts to: no
+// marks below KMin, probability rising linearly to PMax at KMax, every packet
+// above KMax. Zero thresholds are derived from the link rate and the buffer
+// (see Scenario.ECNThresholds).
+type ECN struct {
+	KMin unit.Bytes `yaml:"kmin"`
+	KMax unit.Bytes `yaml:"kmax"`
+	PMax float64    `yaml:"pmax"` // default 0.2
 }
 
 // Traffic patterns.
@@ -182,6 +194,10 @@ type Sim struct {
 	SampleInterval unit.Time `yaml:"sample_interval"` // time-series period; 0 picks about 200 samples
 }
 
+// DefaultCNPInterval is network.cnp_interval's default: a receiver sends at
+// most one congestion notification per flow per 50 µs (as RoCE NICs do).
+const DefaultCNPInterval = 50 * unit.Microsecond
+
 // DefaultNVLinkEfficiency calibrates NVLink so that the default ring
 // all-reduce of 1 GiB on 8 GPUs reaches the ~370 GB/s busbw measured on H100.
 const DefaultNVLinkEfficiency = 0.825
@@ -219,7 +235,7 @@ func Default() Scenario {
 		},
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-			RTO: 100 * unit.Microsecond, AckEvery: 16,
+			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, RTO: 100 * unit.Microsecond, AckEvery: 16,
 		},
 		Traffic:    Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},
 		Sim:        Sim{Fidelity: Packet},

@@ -92,6 +92,42 @@ func (s *Scenario) PFCThresholds() (xoff, xon, headroom unit.Bytes) {
 	return xoff, xon, headroom
 }
 
+// ECN marking defaults for DCQCN (REFERENCE.md, after the HPCC ns-3
+// artifact): per 25 Gb/s of link rate, scaled linearly with the rate.
+const (
+	ecnKMinPer25G  = 100 * unit.KB
+	ecnKMaxPer25G  = 400 * unit.KB
+	DefaultECNPMax = 0.2
+)
+
+// ECNThresholds returns the RED marking thresholds of switch egress queues
+// under cc: dcqcn: the explicit network.ecn values, or where kmin and kmax
+// are 0 the derived ones — 100 KB and 400 KB per 25 Gb/s of link rate,
+// except that kmax is at most 80 % of the buffer (rounded down to whole KiB;
+// 400 KB per 25 Gb/s is 6.4 MB at 400G, more than a 2 MiB buffer holds) and
+// kmin then a quarter of it. With an explicit kmax, kmin defaults to a
+// quarter of that. It panics on a fabric Validate rejects.
+func (s *Scenario) ECNThresholds() (kmin, kmax unit.Bytes, pmax float64) {
+	_, rate := s.Wire()
+	scale := float64(rate) / 25e9
+	dmin := unit.Bytes(math.Round(float64(ecnKMinPer25G) * scale))
+	dmax := unit.Bytes(math.Round(float64(ecnKMaxPer25G) * scale))
+	if limit := roundDown(s.Network.Buffer * 4 / 5); dmax > limit {
+		dmax, dmin = limit, roundDown(limit/4)
+	}
+	e := s.Network.ECN
+	kmax, kmin = e.KMax, e.KMin
+	if kmax == 0 {
+		kmax = dmax
+	} else {
+		dmin = kmax / 4
+	}
+	if kmin == 0 {
+		kmin = dmin
+	}
+	return kmin, kmax, e.PMax
+}
+
 // IncastReceiver is the endpoint that receives an incast: traffic.receiver,
 // or with -1 the endpoint after the senders.
 func (s *Scenario) IncastReceiver() int {
@@ -527,16 +563,68 @@ func (c *checker) network(linkOK bool) bool {
 	ok = c.oneOf("network.routing", n.Routing, "a routing mode", RouteStatic, RouteECMP, RouteAdaptive, RouteSpray) && ok
 	switch n.CC {
 	case CCNone:
-	case CCDCQCN, CCIBCC:
-		c.fail("network.cc", "%s is not implemented yet; use cc: none", n.CC)
+	case CCDCQCN:
+		switch {
+		case fabric == IB:
+			c.fail("network.cc", "dcqcn is RoCE's congestion control (ECN marks and CNPs over Ethernet); on fabric ib use cc: none (ibcc is planned)")
+			ok = false
+		case s.Sim.Fidelity == FlowLevel:
+			c.fail("network.cc", "dcqcn runs only at packet level: the flow-level model has no queues to mark; use sim.fidelity: packet, or cc: none")
+			ok = false
+		}
+	case CCIBCC:
+		c.fail("network.cc", "%s is not implemented yet; use cc: none or dcqcn", n.CC)
 		ok = false
 	default:
-		c.fail("network.cc", "%q is not a congestion control; use none (dcqcn and ibcc are planned)", n.CC)
+		c.fail("network.cc", "%q is not a congestion control; use none or dcqcn (ibcc is planned)", n.CC)
 		ok = false
 	}
+	if bufferOK {
+		ok = c.ecn() && ok
+	}
+	ok = c.duration("network.cnp_interval", n.CNPInterval, 0, MaxLatency, "50us") && ok
 	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
 	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
 	return ok
+}
+
+// ecn checks the marking thresholds against each other and the buffer.
+func (c *checker) ecn() bool {
+	s := c.s
+	e := s.Network.ECN
+	ok := true
+	for _, v := range []struct {
+		key string
+		b   unit.Bytes
+	}{{"network.ecn.kmin", e.KMin}, {"network.ecn.kmax", e.KMax}} {
+		if v.b < 0 {
+			c.fail(v.key, "%s is negative: it must be > 0, or 0 to derive it", c.text(v.key, v.b))
+			ok = false
+		}
+	}
+	pmaxOK := e.PMax > 0 && e.PMax <= 1
+	if !pmaxOK {
+		c.fail("network.ecn.pmax", "%s is not allowed: pmax is the marking probability at kmax, above 0 and at most 1 (e.g. pmax: %g)",
+			c.text("network.ecn.pmax", e.PMax), DefaultECNPMax)
+	}
+	if !ok {
+		return false
+	}
+	kmin, kmax, _ := s.ECNThresholds()
+	buffer := s.Network.Buffer
+	switch {
+	case kmax > buffer:
+		c.fail("network.ecn.kmax", "%s is more than the %s port buffer; use kmax: %s or less",
+			c.text("network.ecn.kmax", kmax), sizeText(buffer), sizeText(roundDown(buffer*4/5)))
+		return false
+	case kmin >= kmax && e.KMin != 0:
+		c.fail("network.ecn.kmin", "%s must be below kmax (%s) (e.g. kmin: %s)", c.text("network.ecn.kmin", kmin), sizeText(kmax), sizeText(max(1, roundDown(kmax/4))))
+		return false
+	case kmin >= kmax:
+		c.fail("network.ecn.kmax", "%s leaves no room for kmin below it; use kmax: %s or more", c.text("network.ecn.kmax", kmax), sizeText(roundUp(4*kmin)))
+		return false
+	}
+	return pmaxOK
 }
 
 // pfc checks the pause thresholds against the buffer, mtu and link.

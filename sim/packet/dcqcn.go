@@ -1,0 +1,273 @@
+package packet
+
+import (
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// DCQCN (Zhu et al., SIGCOMM 2015) with the parameters of REFERENCE.md, as in
+// the public HPCC ns-3 artifact. Switches mark packets ECN by RED on the
+// instantaneous egress queue as they enqueue them; a receiver that gets a
+// marked packet sends its sender a CNP, at most one per flow per
+// network.cnp_interval; the sender cuts the flow's rate, then raises it again
+// by timer and byte counter, and paces the flow's packets at that rate.
+const (
+	// dcqcnG is the gain of α's moving average.
+	dcqcnG = 1.0 / 256
+	// dcqcnPeriod is both α's decay timer and the rate-increase timer.
+	dcqcnPeriod = 55 * unit.Microsecond
+	// dcqcnStages is F: the fast-recovery stages before additive increase.
+	dcqcnStages = 5
+	// dcqcnByteCounter is B: every B bytes sent is a rate-increase event, as
+	// the timer is (10 MB, the DCQCN paper's and the ns-3 artifact's value).
+	dcqcnByteCounter = 10 * int64(unit.MB)
+	// dcqcnMinRate is the floor of a flow's rate (the ns-3 artifact's minimum).
+	dcqcnMinRate = 100e6 * unit.BitPerSecond
+	// maxAlphaDecays bounds α's catch-up: (1 − g)^10000 is 1e-17, as good as 0.
+	maxAlphaDecays = 10000
+)
+
+// dcqcn holds one run's DCQCN parameters.
+type dcqcn struct {
+	kmin, kmax  int64   // RED thresholds on a switch egress queue, bytes
+	pmax        float64 // marking probability at kmax
+	cnpInterval unit.Time
+	lineRate    unit.Rate // the fabric's link rate: where flows start and the ceiling
+	rAI, rHAI   unit.Rate // additive and hyper increase steps
+	minRate     unit.Rate
+}
+
+func newDCQCN(sc *scenario.Scenario) *dcqcn {
+	kmin, kmax, pmax := sc.ECNThresholds()
+	_, rate := sc.Wire()
+	per25G := float64(rate) / 25e9
+	return &dcqcn{
+		kmin: int64(kmin), kmax: int64(kmax), pmax: pmax,
+		cnpInterval: sc.Network.CNPInterval,
+		lineRate:    rate,
+		rAI:         unit.Rate(5e6 * per25G),
+		rHAI:        unit.Rate(50e6 * per25G),
+		minRate:     min(dcqcnMinRate, rate),
+	}
+}
+
+// rateControl is one flow's DCQCN state: the reaction point at its sender
+// and the notification point at its receiver.
+type rateControl struct {
+	rc, rt  unit.Rate // current and target rate
+	minRC   unit.Rate // the lowest rc so far, for the report
+	alpha   float64   // the congestion estimate; 1 until the first CNP
+	alphaAt unit.Time // the last CNP: α has decayed once per period since
+	cut     bool      // a CNP has arrived
+	limited bool      // rc is below the line rate: the flow is paced and its timer runs
+
+	timerStage, byteStage int32 // rate-increase events since the last CNP
+	bytes                 int64 // bytes sent towards the next byte-counter event
+	timerAt               unit.Time
+	timerArmed            bool // an evRateTimer is pending (it re-arms itself until timerAt)
+
+	lastSend unit.Time // when the flow's last packet started
+	lastWire int32     // its size on the first link
+	nextSend unit.Time // when the next may start (0: now)
+	scan     uint64    // the last round-robin scan that skipped this flow
+
+	lastCNP unit.Time // receiver: when it last sent a CNP
+	cnps    int64     // receiver: CNPs sent
+}
+
+func (c *dcqcn) newRateControl() *rateControl {
+	return &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: 1}
+}
+
+// mark marks x, which joins p's queue, with RED's probability for the queue it finds.
+func (m *Model) mark(p *port, x *pkt) {
+	c, q := m.cc, p.qBytes
+	switch {
+	case q <= c.kmin:
+		return
+	case q <= c.kmax:
+		prob := float64(c.pmax * float64(q-c.kmin) / float64(c.kmax-c.kmin))
+		if m.eng.Rand().Float64() >= prob {
+			return
+		}
+	}
+	x.ecn = true
+	p.ecnMarks++
+	m.stats.ecnMarks++
+}
+
+// notify is the receiver's answer to a marked packet of flow i: a CNP unless
+// it sent one less than cnp_interval ago.
+func (m *Model) notify(i int32, f *flow) {
+	r, now := f.cc, m.eng.Now()
+	if f.done || r.cnps > 0 && now-r.lastCNP < m.cc.cnpInterval {
+		return
+	}
+	r.lastCNP = now
+	r.cnps++
+	m.stats.cnps++
+	m.eng.At(now+f.ctrlDelay, event{kind: evCNP, a: i})
+}
+
+// reduceRate is flow i's sender receiving a CNP.
+func (m *Model) reduceRate(i int32) {
+	f := &m.flows[i]
+	if f.done {
+		return
+	}
+	r, c, now := f.cc, m.cc, m.eng.Now()
+	if r.cut {
+		r.decayAlpha(now)
+	}
+	if !r.cut || r.timerStage+r.byteStage > 0 {
+		r.rt = r.rc
+	}
+	r.cut = true
+	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)
+	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG
+	r.alphaAt = now
+	r.minRC = min(r.minRC, r.rc)
+	r.timerStage, r.byteStage, r.bytes = 0, 0, 0
+	r.limited = true
+	r.timerAt = now + dcqcnPeriod // the pending timer, if any, re-arms itself for this
+	if !r.timerArmed {
+		r.timerArmed = true
+		m.eng.At(r.timerAt, event{kind: evRateTimer, a: i})
+	}
+	m.repace(f)
+}
+
+// decayAlpha applies the α timer's decays since the last CNP: one per period
+// without a CNP, as a timer restarted by every CNP would.
+func (r *rateControl) decayAlpha(now unit.Time) {
+	k := (now - r.alphaAt) / dcqcnPeriod
+	if k > maxAlphaDecays {
+		r.alpha = 0
+		return
+	}
+	for ; k > 0; k-- {
+		r.alpha *= 1 - dcqcnG
+	}
+}
+
+// rateTimer is flow i's rate-increase timer.
+func (m *Model) rateTimer(i int32) {
+	f := &m.flows[i]
+	r, now := f.cc, m.eng.Now()
+	r.timerArmed = false
+	if f.done || !r.limited {
+		return
+	}
+	if now < r.timerAt {
+		r.timerArmed = true // a CNP restarted the timer
+		m.eng.At(r.timerAt, event{kind: evRateTimer, a: i})
+		return
+	}
+	r.timerStage++
+	m.increaseRate(f)
+	if r.limited {
+		r.timerAt = now + dcqcnPeriod
+		r.timerArmed = true
+		m.eng.At(r.timerAt, event{kind: evRateTimer, a: i})
+	}
+}
+
+// increaseRate is one rate-increase event (timer or byte counter): fast
+// recovery towards the target while both counters are at most F, additive
+// increase of the target once one passes F, hyper increase by i·R_HAI once
+// both do (i: how far the smaller one is past F). A flow that comes within
+// R_AI of the line rate is back at line rate, unpaced.
+func (m *Model) increaseRate(f *flow) {
+	r, c := f.cc, m.cc
+	t, b := r.timerStage, r.byteStage
+	switch {
+	case max(t, b) <= dcqcnStages:
+	case min(t, b) > dcqcnStages:
+		r.rt += unit.Rate(float64(min(t, b)-dcqcnStages) * float64(c.rHAI))
+	default:
+		r.rt += c.rAI
+	}
+	r.rt = min(r.rt, c.lineRate)
+	r.rc = (r.rt + r.rc) / 2
+	if r.rc >= c.lineRate-c.rAI {
+		r.rc, r.rt = c.lineRate, c.lineRate
+		r.limited = false
+	}
+	m.repace(f)
+}
+
+// repace recomputes when f may send next after its rate changed, and brings
+// its port's wake-up forward if that is now earlier.
+func (m *Model) repace(f *flow) {
+	r := f.cc
+	r.nextSend = 0
+	if r.limited && r.lastWire > 0 {
+		r.nextSend = r.lastSend + r.rc.TxTime(unit.Bytes(r.lastWire))
+	}
+	if p := &m.ports[f.port]; f.onPort && p.paceArmed && r.nextSend < p.paceAt {
+		m.paceWake(p, r.nextSend)
+	}
+}
+
+// paceWake makes t (or now, if t is past) the port's one pending pace wake-up.
+func (m *Model) paceWake(p *port, t unit.Time) {
+	p.paceGen++
+	p.paceArmed = true
+	p.paceAt = max(t, m.eng.Now())
+	m.eng.At(p.paceAt, event{kind: evPace, a: p.id, gen: p.paceGen})
+}
+
+// nextPaced is nextFromFlows under congestion control: the round robin skips
+// flows whose rate does not let them send yet, and if none may, the port
+// wakes up when the earliest may.
+func (m *Model) nextPaced(p *port) *pkt {
+	now := m.eng.Now()
+	m.scan++
+	wake := unit.Never
+	// Each flow is skipped at most once per scan (a removal may move one
+	// already skipped to the cursor; stamps keep the count right).
+	for skipped := 0; len(p.flows) > 0 && skipped < len(p.flows); {
+		if p.rr >= len(p.flows) {
+			p.rr = 0
+		}
+		i := p.flows[p.rr]
+		f := &m.flows[i]
+		if f.nextSeq >= f.npkts {
+			m.leave(p, f)
+			continue
+		}
+		p.rr++
+		r := f.cc
+		if r.nextSend > now {
+			wake = min(wake, r.nextSend)
+			if r.scan != m.scan {
+				r.scan = m.scan
+				skipped++
+			}
+			continue
+		}
+		x := m.makePkt(i, f)
+		m.sent(f, int32(x.payload+p.hdr))
+		return x
+	}
+	if wake < unit.Never && (!p.paceArmed || wake < p.paceAt) {
+		m.paceWake(p, wake)
+	}
+	return nil
+}
+
+// sent paces f after a packet of wire bytes and counts them towards the byte counter.
+func (m *Model) sent(f *flow, wire int32) {
+	r := f.cc
+	r.lastSend, r.lastWire = m.eng.Now(), wire
+	if !r.limited {
+		return
+	}
+	r.nextSend = r.lastSend + r.rc.TxTime(unit.Bytes(wire))
+	r.bytes += int64(wire)
+	if r.bytes >= dcqcnByteCounter {
+		r.bytes -= dcqcnByteCounter
+		r.byteStage++
+		m.increaseRate(f)
+	}
+}
