@@ -207,8 +207,12 @@ func (g *Game) handle(raw []byte) {
 		}
 		return
 	}
-	if c.Op == "stats" {
+	switch c.Op {
+	case "stats":
 		g.stats()
+		return
+	case "presenter":
+		g.params.Big, g.layout = c.On, nil
 		return
 	}
 	p := g.p

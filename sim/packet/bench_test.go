@@ -25,3 +25,5 @@ func benchScenario(b *testing.B, name string, sets ...string) {
 func BenchmarkIncast(b *testing.B)        { benchScenario(b, "incast") }
 func BenchmarkPerm1024Spray(b *testing.B) { benchScenario(b, "perm-1024") }
 func BenchmarkPerm1024ECMP(b *testing.B)  { benchScenario(b, "perm-1024", "network.routing=ecmp") }
+func BenchmarkIncastDCQCN(b *testing.B)   { benchScenario(b, "incast-dcqcn") }
+func BenchmarkPerm1024DCQCN(b *testing.B) { benchScenario(b, "perm-1024", "network.cc=dcqcn") }

@@ -119,10 +119,8 @@ func (m *Model) reduceRate(i int32) {
 	if r.cut {
 		r.decayAlpha(now)
 	}
-	if !r.cut || r.timerStage+r.byteStage > 0 {
-		r.rt = r.rc
-	}
 	r.cut = true
+	r.rt = r.rc
 	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)
 	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG
 	r.alphaAt = now

@@ -42,7 +42,10 @@
     if (e.source !== frame.contentWindow || !e.data || typeof e.data.fabriclab !== "string") return;
     const ev = e.data;
     switch (ev.fabriclab) {
-      case "ready": ready = canvas.ready = true; loadedYAML = null; loadScenario(); break;
+      case "ready":
+        ready = canvas.ready = true; loadedYAML = null; loadScenario();
+        if (document.body.classList.contains("presenter")) send({ fabriclab: "presenter", on: true });
+        break;
       case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; break;
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
       case "error": canvas.error = ev.message; break;
@@ -56,6 +59,7 @@
   const togglePresenter = () => {
     const on = document.body.classList.toggle("presenter");
     presenter.setAttribute("aria-pressed", String(on));
+    send({ fabriclab: "presenter", on: on });
     try { localStorage.setItem("fabriclab.presenter", on ? "1" : ""); } catch (_) {}
   };
   presenter.addEventListener("click", togglePresenter);

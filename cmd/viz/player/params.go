@@ -148,9 +148,10 @@ type Command struct {
 	SpeedUs  float64  `json:"us_per_s,omitempty"`
 	Play     bool     `json:"play,omitempty"`
 	Step     string   `json:"step,omitempty"` // the lesson step that sent it, echoed back
+	On       bool     `json:"on,omitempty"`   // presenter: big text on or off
 }
 
-var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats"}
+var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats", "presenter"}
 
 // ParseCommand reads a command's JSON, checking the operation and its arguments.
 func ParseCommand(data []byte) (Command, error) {
