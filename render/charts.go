@@ -246,6 +246,19 @@ func (b *Builder) queues(r Rect) {
 	b.axes(p, axisBytes(ymax), fmtTime(t0), fmtTime(t1))
 	span := max(float64(t1-t0), 1)
 	u := L.U
+	for _, k := range []struct {
+		v    int64
+		name string
+	}{{L.Opt.ECNKmin, "Kmin"}, {L.Opt.ECNKmax, "Kmax"}} {
+		if k.v <= 0 || float64(k.v) > ymax {
+			continue
+		}
+		y := p.Y + p.H*(1-float64(k.v)/ymax)
+		for x := p.X; x < p.X+p.W; x += 6 * u { // dashed, so it reads as a threshold
+			dl.line(LayerChart, x, y, min(x+3*u, p.X+p.W), y, 1*u, th.Pause)
+		}
+		dl.text(LayerChart, p.X+3*u, y-5*u, k.name, b.fs(0.7), Start, assets.Regular, th.Pause)
+	}
 	for j := range nt {
 		li := top[j]
 		c := assets.Categorical(j + 4)

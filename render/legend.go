@@ -79,7 +79,25 @@ func (b *Builder) legendAt(k float64) float64 {
 	} else {
 		label("packets, by flow")
 	}
+	if b.anyMarks() {
+		dl.circle(LayerLabel, x+4*u, cy, 2.7*u, assets.Categorical(0), th.Background, 0.8*u)
+		dl.circle(LayerLabel, x+4*u, cy, 4.3*u, color.RGBA{}, th.Pause, 1.2*u)
+		x += 12 * u
+		label("ECN-marked")
+	}
 	return x - 14*u
+}
+
+func (b *Builder) anyMarks() bool {
+	if b.f.Cur == nil {
+		return false
+	}
+	for i := range b.f.Cur.Links {
+		if b.f.Cur.Links[i].ECNMarks > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *Builder) anyCompute() bool {
@@ -208,6 +226,9 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 	}
 	if s.Drops > 0 || s.PauseFrames > 0 {
 		lines = append(lines, fmt.Sprintf("drops %d · pause frames %d", s.Drops, s.PauseFrames))
+	}
+	if s.ECNMarks > 0 {
+		lines = append(lines, fmt.Sprintf("ECN marks %d", s.ECNMarks))
 	}
 	if s.Paused {
 		lines = append(lines, "paused by PFC now")

@@ -81,6 +81,9 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 		b.markers()
 	}
 	b.nodes()
+	if f.Cur != nil {
+		b.rateGauges()
+	}
 	b.legend()
 	b.charts()
 	b.tooltip()
@@ -339,6 +342,9 @@ func (b *Builder) packets() {
 			c = flowColor(&cur.Flows[p.Flow], p.Flow)
 		}
 		dl.circle(LayerPacket, x, y, r, c, b.th.Background, 0.8*L.U)
+		if p.Marked { // ECN: a ring in the mark colour, so it does not rely on hue alone
+			dl.circle(LayerPacket, x, y, r+1.6*L.U, color.RGBA{}, b.th.Pause, 1.2*L.U)
+		}
 	}
 	for i, n := range b.pktCount {
 		ln := &L.Links[i]
@@ -524,5 +530,35 @@ func (b *Builder) nodes() {
 	if hov.Kind == HoverPod && hov.ID < len(L.Pods) {
 		p := &L.Pods[hov.ID]
 		dl.rect(LayerMarker, p.X, p.Y, p.W, p.H, 8*u, color.RGBA{}, th.Highlight, 2*u)
+	}
+}
+
+// rateGauges draws, under each sender that congestion control holds back, a
+// bar of the rate it may send at now (full: line rate) and the figure.
+func (b *Builder) rateGauges() {
+	L, th, dl, cur := b.L, b.th, &b.dl, b.f.Cur
+	u := L.U
+	rate := map[int]float64{} // endpoint → allowed Gb/s, summed over its flows
+	for i := range cur.Flows {
+		if f := &cur.Flows[i]; f.RateGbps > 0 && f.Started && !f.Done {
+			rate[f.Src] += f.RateGbps
+		}
+	}
+	for ep, gbps := range rate {
+		if ep >= len(L.Topo.Endpoints) {
+			continue
+		}
+		id := L.Topo.Endpoints[ep]
+		nb := &L.Nodes[id]
+		nd := &L.Topo.Nodes[id]
+		if !nb.Shown || len(nd.Out) == 0 {
+			continue
+		}
+		line := L.Topo.Links[nd.Out[len(nd.Out)-1]].Rate.Gbps()
+		frac := min(1, gbps/line)
+		x, y, w, h := nb.X, nb.Y+nb.H+3*u, nb.W, 4*u
+		dl.rect(LayerLabel, x, y, w, h, h/2, th.Panel, th.Border, 0.6*u)
+		dl.rect(LayerLabel, x, y, w*frac, h, h/2, b.loadColor(frac), color.RGBA{}, 0)
+		dl.text(LayerLabel, x+w/2, y+h+6*u, fmtRate(gbps*1e9), b.fs(0.7), Middle, assets.Regular, th.Muted)
 	}
 }

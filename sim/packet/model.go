@@ -153,6 +153,7 @@ const recentTx = 4
 type txRecord struct {
 	start, arrive unit.Time
 	flow          int32
+	marked        bool // ECN congestion experienced
 }
 
 type flow struct {
@@ -592,7 +593,7 @@ func (m *Model) try(p *port) {
 		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
 	}
 	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: x})
-	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow}
+	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
 	p.nTx++
 }
 

@@ -16,6 +16,7 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		p := &m.ports[i]
 		l := &s.Links[i]
 		l.TxBytes, l.QueueBytes, l.Drops, l.PauseFrames, l.Paused = p.txWire, p.qBytes, p.drops, p.pauseFrames, p.paused
+		l.ECNMarks = p.ecnMarks
 		if p.fc == fcNone {
 			l.BufferBytes = m.buffer
 		}
@@ -24,7 +25,7 @@ func (m *Model) Snapshot() *snap.Snapshot {
 			if r.arrive <= now {
 				break
 			}
-			s.Packets = append(s.Packets, snap.Packet{Link: i, Flow: int(r.flow), Count: 1,
+			s.Packets = append(s.Packets, snap.Packet{Link: i, Flow: int(r.flow), Count: 1, Marked: r.marked,
 				Progress: float64(now-r.start) / float64(r.arrive-r.start)})
 		}
 	}
@@ -34,6 +35,9 @@ func (m *Model) Snapshot() *snap.Snapshot {
 			Start: f.start, Done: f.done, Started: f.onPort || f.nextSeq > 0 || f.done, Tag: int(f.tag), Step: int(f.step)}
 		if f.done {
 			s.Flows[i].Finish = f.finish
+		}
+		if f.cc != nil && !f.done {
+			s.Flows[i].RateGbps = f.cc.rc.Gbps()
 		}
 	}
 	return s

@@ -22,6 +22,7 @@ type Link struct {
 	Drops       int64
 	PauseFrames int64 // received so far
 	Paused      bool  // held by PFC now
+	ECNMarks    int64 // packets marked congestion-experienced so far
 }
 
 // Flow is one transfer.
@@ -35,6 +36,9 @@ type Flow struct {
 	Started   bool
 	Tag       int // what the workload labelled it with: a collective's chunk id, or -1
 	Step      int // a collective's step, or -1
+	// RateGbps is the rate congestion control allows the sender now; 0 when
+	// nothing limits it (no congestion control, or the flow is done).
+	RateGbps float64
 }
 
 // Packet is a packet (or, Count > 1, a burst of them) on a link's wire.
@@ -43,6 +47,7 @@ type Packet struct {
 	Flow     int
 	Progress float64 // 0 just sent … 1 arriving
 	Count    int
+	Marked   bool // ECN congestion experienced
 }
 
 // LinkRates is what a link did between two snapshots.
