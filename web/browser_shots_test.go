@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,10 +55,16 @@ func TestBrowserScreenshots(t *testing.T) {
 }
 
 var embedViews = []string{"ecmp-collisions", "permutation", "ring-allreduce-8&set=collective.bytes=64MiB", "perm-1024",
-	"hierarchical-allreduce", "alltoall-moe", "dp-resnet50&set=sim.fidelity=flow", "incast-lossy"}
+	"hierarchical-allreduce", "alltoall-moe", "dp-resnet50&set=sim.fidelity=flow", "incast-lossy", "incast-dcqcn"}
 
+// FABRICLAB_VIEWS=lessons skips the scenario views; a comma-separated list of
+// scenarios takes only those (and the lessons).
 func init() {
-	if v := os.Getenv("FABRICLAB_VIEWS"); v == "lessons" {
+	switch v := os.Getenv("FABRICLAB_VIEWS"); v {
+	case "":
+	case "lessons":
 		embedViews = nil
+	default:
+		embedViews = strings.Split(v, ",")
 	}
 }
