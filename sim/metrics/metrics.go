@@ -41,7 +41,9 @@ type Totals struct {
 	Timeouts      int64   `json:"timeouts"`
 	PauseFrames   int64   `json:"pause_frames"`
 	ECNMarks      int64   `json:"ecn_marks"`
-	CNPs          int64   `json:"cnps,omitempty"` // congestion notifications sent by receivers (cc: dcqcn)
+	CNPs          int64   `json:"cnps,omitempty"`       // congestion notifications sent by receivers (cc: dcqcn)
+	FECNMarks     int64   `json:"fecn_marks,omitempty"` // packets switches marked FECN (cc: ibcc)
+	BECNs         int64   `json:"becns,omitempty"`      // BECNs sent by receivers (cc: ibcc)
 	OutOfOrder    int64   `json:"out_of_order"`
 	GoodputGbps   float64 `json:"goodput_gbps"` // payload delivered / (last delivery − first start)
 	Flows         int     `json:"flows"`
@@ -65,8 +67,12 @@ type Flow struct {
 	OutOfOrder  int64   `json:"out_of_order"`
 	// CNPs counts the congestion notifications the flow's receiver sent (cc: dcqcn).
 	CNPs int64 `json:"cnps,omitempty"`
-	// MinRateGbps is the lowest sending rate congestion control set (cc: dcqcn; the line rate if never cut).
+	// MinRateGbps is the lowest sending rate congestion control set (cc: dcqcn, ibcc; the line rate if never cut).
 	MinRateGbps float64 `json:"min_rate_gbps,omitempty"`
+	// BECNs counts the BECNs the flow's receiver sent (cc: ibcc).
+	BECNs int64 `json:"becns,omitempty"`
+	// MaxCCTI is the highest congestion control table index the flow's source reached (cc: ibcc).
+	MaxCCTI int `json:"max_ccti,omitempty"`
 }
 
 // Link is one direction of a cable (an egress port). Only links that carried traffic are listed.
@@ -79,8 +85,9 @@ type Link struct {
 	MaxQueueBytes int64   `json:"max_queue_bytes"`
 	Drops         int64   `json:"drops"`
 	PauseUs       float64 `json:"pause_us"`
-	PauseFrames   int64   `json:"pause_frames"`        // received by this port
-	ECNMarks      int64   `json:"ecn_marks,omitempty"` // packets this switch port marked (cc: dcqcn)
+	PauseFrames   int64   `json:"pause_frames"`         // received by this port
+	ECNMarks      int64   `json:"ecn_marks,omitempty"`  // packets this switch port marked (cc: dcqcn)
+	FECNMarks     int64   `json:"fecn_marks,omitempty"` // packets this switch port marked FECN (cc: ibcc)
 }
 
 // Series holds values sampled every IntervalUs, for charts.
@@ -88,8 +95,9 @@ type Series struct {
 	IntervalUs float64     `json:"interval_us"`
 	TimeUs     []float64   `json:"time_us"`
 	FlowGbps   [][]float64 `json:"flow_gbps,omitempty"` // [flow][sample], goodput over the preceding interval
-	// FlowRateGbps is each flow's congestion-controlled sending rate (DCQCN's RC) at
-	// each sample, 0 before the flow starts and after it finishes ([flow][sample]; cc: dcqcn).
+	// FlowRateGbps is each flow's congestion-controlled sending rate (DCQCN's RC, or
+	// line / (1 + CCT[CCTI]) under ibcc) at each sample, 0 before the flow starts and
+	// after it finishes ([flow][sample]; cc: dcqcn, ibcc).
 	FlowRateGbps [][]float64   `json:"flow_rate_gbps,omitempty"`
 	Queues       []QueueSeries `json:"queues,omitempty"` // the busiest switch ports
 	Goodput      []float64     `json:"goodput_gbps"`     // all flows together

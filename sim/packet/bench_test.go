@@ -27,3 +27,5 @@ func BenchmarkPerm1024Spray(b *testing.B) { benchScenario(b, "perm-1024") }
 func BenchmarkPerm1024ECMP(b *testing.B)  { benchScenario(b, "perm-1024", "network.routing=ecmp") }
 func BenchmarkIncastDCQCN(b *testing.B)   { benchScenario(b, "incast-dcqcn") }
 func BenchmarkPerm1024DCQCN(b *testing.B) { benchScenario(b, "perm-1024", "network.cc=dcqcn") }
+func BenchmarkIncastIBCC(b *testing.B)    { benchScenario(b, "incast-ibcc") }
+func BenchmarkIncastCredit(b *testing.B)  { benchScenario(b, "incast-ibcc", "network.cc=none") }

@@ -66,13 +66,26 @@ type rateControl struct {
 	timerAt               unit.Time
 	timerArmed            bool // an evRateTimer is pending (it re-arms itself until timerAt)
 
+	pacer
+
+	lastCNP unit.Time // receiver: when it last sent a CNP
+	cnps    int64     // receiver: CNPs sent
+}
+
+// pacer is when a congestion-controlled flow may send its next packet.
+type pacer struct {
 	lastSend unit.Time // when the flow's last packet started
 	lastWire int32     // its size on the first link
 	nextSend unit.Time // when the next may start (0: now)
 	scan     uint64    // the last round-robin scan that skipped this flow
+}
 
-	lastCNP unit.Time // receiver: when it last sent a CNP
-	cnps    int64     // receiver: CNPs sent
+// pacing is f's pacer under either congestion control.
+func (f *flow) pacing() *pacer {
+	if f.cc != nil {
+		return &f.cc.pacer
+	}
+	return &f.ib.pacer
 }
 
 func (c *dcqcn) newRateControl() *rateControl {
@@ -235,7 +248,7 @@ func (m *Model) nextPaced(p *port) *pkt {
 			continue
 		}
 		p.rr++
-		r := f.cc
+		r := f.pacing()
 		if r.nextSend > now {
 			wake = min(wake, r.nextSend)
 			if r.scan != m.scan {
@@ -256,6 +269,10 @@ func (m *Model) nextPaced(p *port) *pkt {
 
 // sent paces f after a packet of wire bytes and counts them towards the byte counter.
 func (m *Model) sent(f *flow, wire int32) {
+	if f.ib != nil {
+		m.sentIB(f, wire)
+		return
+	}
 	r := f.cc
 	r.lastSend, r.lastWire = m.eng.Now(), wire
 	if !r.limited {

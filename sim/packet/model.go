@@ -4,7 +4,9 @@
 // hash, adaptively or by spraying.
 //
 // With cc: dcqcn, switches mark ECN, receivers return CNPs and senders pace
-// each flow at its DCQCN rate (dcqcn.go).
+// each flow at its DCQCN rate (dcqcn.go). With cc: ibcc, switches mark FECN,
+// receivers return BECNs and senders pace each flow by its congestion
+// control table index (ibcc.go).
 //
 // Simplifications: control traffic (ACK, NACK, CNP, PFC pause frames, credit
 // updates) travels out of band with the path's propagation and switch latency
@@ -42,6 +44,7 @@ const (
 	evCNP                       // flow a's sender receives a congestion notification
 	evRateTimer                 // flow a's DCQCN rate-increase timer
 	evPace                      // port a may send a paced flow's packet (generation gen)
+	evBECN                      // flow a's source receives a BECN (ibcc)
 )
 
 type event struct {
@@ -57,7 +60,7 @@ type pkt struct {
 	payload int32
 	size    int32 // buffer bytes: payload + fabric header
 	inLink  int32 // the link it arrived on (-1 at the source)
-	ecn     bool  // a switch marked it congestion experienced
+	ecn     bool  // a switch marked it congestion experienced (ECN CE, or InfiniBand's FECN)
 }
 
 type fcMode uint8
@@ -185,6 +188,7 @@ type flow struct {
 	tag, step  int32        // the workload's labels (chunk id, step), -1 if none
 	nextInLine int32        // the flow queued behind this one on its stream, or -1
 	cc         *rateControl // DCQCN state, nil without congestion control
+	ib         *cctState    // InfiniBand congestion control state, nil without cc: ibcc
 }
 
 var _ fabric.Fabric = (*Model)(nil)
@@ -212,6 +216,7 @@ type Model struct {
 	perPacket  bool
 	quantum    []unit.Time // per port: one pause quantum
 	cc         *dcqcn      // nil without congestion control
+	ib         *ibcc       // nil without InfiniBand congestion control
 	scan       uint64      // round-robin scans of paced flows, for rateControl.scan
 
 	flows        []flow
@@ -293,6 +298,9 @@ func New(sc *scenario.Scenario) *Model {
 		p.ecn = m.cc != nil && m.isSwitch[l.From] && l.Kind == kind
 		m.quantum[i] = l.Rate.TxTime(64) // 512 bit times
 	}
+	if sc.Network.CC == scenario.CCIBCC {
+		m.ib = newIBCC(m)
+	}
 	m.addFlows()
 	m.series.init(m)
 	return m
@@ -333,6 +341,9 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.onDone = done
 	if m.cc != nil {
 		f.cc = m.cc.newRateControl()
+	}
+	if m.ib != nil {
+		f.ib = m.ib.newCCTState()
 	}
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
@@ -498,6 +509,8 @@ func (m *Model) handle(ev event) {
 		m.reduceRate(ev.a)
 	case evRateTimer:
 		m.rateTimer(ev.a)
+	case evBECN:
+		m.raiseCCTI(ev.a)
 	case evPace:
 		p := &m.ports[ev.a]
 		if p.paceArmed && ev.gen == p.paceGen {
@@ -559,6 +572,9 @@ func (m *Model) try(p *port) {
 		if p.fc == fcCredit && !p.toEnd && p.credit < int64(x.size) {
 			return
 		}
+		if m.ib != nil {
+			m.forwardFECN(p, x)
+		}
 		p.pop()
 		m.release(x)
 	} else if len(p.flows) > 0 {
@@ -599,7 +615,7 @@ func (m *Model) try(p *port) {
 
 // nextFromFlows makes the next packet of the next flow in round-robin order.
 func (m *Model) nextFromFlows(p *port) *pkt {
-	if m.cc != nil {
+	if m.cc != nil || m.ib != nil {
 		return m.nextPaced(p)
 	}
 	for len(p.flows) > 0 {
@@ -838,7 +854,11 @@ func (m *Model) deliver(x *pkt) {
 	f := &m.flows[i]
 	s, payload := x.seq, int64(x.payload)
 	if x.ecn {
-		m.notify(i, f)
+		if f.ib != nil {
+			m.becn(i, f)
+		} else {
+			m.notify(i, f)
+		}
 	}
 	m.free(x)
 	now := m.eng.Now()

@@ -42,7 +42,7 @@ func (s *sampler) init(m *Model) {
 	s.flowRx = make([]int64, len(m.flows))
 	if len(m.flows) <= maxFlowSeries {
 		s.rxFlow = make([][]int64, len(m.flows))
-		if m.cc != nil {
+		if m.cc != nil || m.ib != nil {
 			s.rcFlow = make([][]unit.Rate, len(m.flows))
 		}
 	}
@@ -78,17 +78,20 @@ func (s *sampler) record(m *Model) {
 		s.rxFlow[i] = append(s.rxFlow[i], s.flowRx[i])
 	}
 	for i := range s.rcFlow {
-		s.rcFlow[i] = append(s.rcFlow[i], sendingRate(&m.flows[i]))
+		s.rcFlow[i] = append(s.rcFlow[i], m.sendingRate(&m.flows[i]))
 	}
 	for i, p := range s.ports {
 		s.queues[i] = append(s.queues[i], m.ports[p].qBytes)
 	}
 }
 
-// sendingRate is f's DCQCN rate while it is under way, else 0.
-func sendingRate(f *flow) unit.Rate {
+// sendingRate is f's congestion-controlled rate while it is under way, else 0.
+func (m *Model) sendingRate(f *flow) unit.Rate {
 	if f.done || !f.onPort && f.nextSeq == 0 {
 		return 0
+	}
+	if f.ib != nil {
+		return m.ibccRate(f)
 	}
 	return f.cc.rc
 }
@@ -148,6 +151,9 @@ func (m *Model) Result() *metrics.Result {
 	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
 	t.PauseFrames, t.OutOfOrder = m.stats.pauseFrames, m.stats.ooo
 	t.ECNMarks, t.CNPs = m.stats.ecnMarks, m.stats.cnps
+	if m.ib != nil {
+		t.FECNMarks, t.BECNs = m.ib.fecnMarks, m.ib.becns
+	}
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
 
 	first := unit.Never
@@ -163,6 +169,10 @@ func (m *Model) Result() *metrics.Result {
 		}
 		if r := f.cc; r != nil {
 			fr.CNPs, fr.MinRateGbps = r.cnps, round(r.minRC.Gbps(), 3)
+		}
+		if s := f.ib; s != nil {
+			fr.BECNs, fr.MaxCCTI = s.becns, int(s.maxCCTI)
+			fr.MinRateGbps = round((&cctState{ccti: s.maxCCTI}).rate(m.ports[f.port].rate, m.ib).Gbps(), 3)
 		}
 		if f.done {
 			fr.FinishUs, fr.FctUs = us(f.finish), us(f.finish-f.start)
@@ -196,7 +206,7 @@ func (m *Model) Result() *metrics.Result {
 		r.Links = append(r.Links, metrics.Link{
 			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: round(l.Rate.Gbps(), 3),
 			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: us(paused), PauseFrames: p.pauseFrames,
-			ECNMarks: p.ecnMarks,
+			ECNMarks: p.ecnMarks, FECNMarks: m.fecnMarks(i),
 		})
 	}
 	r.Series = m.series.result(m)

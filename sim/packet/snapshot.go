@@ -17,6 +17,9 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		l := &s.Links[i]
 		l.TxBytes, l.QueueBytes, l.Drops, l.PauseFrames, l.Paused = p.txWire, p.qBytes, p.drops, p.pauseFrames, p.paused
 		l.ECNMarks = p.ecnMarks
+		if m.ib != nil {
+			l.ECNMarks += m.fecnMarks(i) // FECN: InfiniBand's mark
+		}
 		if p.fc == fcNone {
 			l.BufferBytes = m.buffer
 		}
@@ -36,8 +39,12 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		if f.done {
 			s.Flows[i].Finish = f.finish
 		}
-		if f.cc != nil && !f.done {
+		switch {
+		case f.done:
+		case f.cc != nil:
 			s.Flows[i].RateGbps = f.cc.rc.Gbps()
+		case f.ib != nil:
+			s.Flows[i].RateGbps = m.ibccRate(f).Gbps()
 		}
 	}
 	return s

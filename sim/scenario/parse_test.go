@@ -124,7 +124,7 @@ func TestBuiltins(t *testing.T) {
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
-		"incast", "incast-dcqcn", "incast-lossy", "perm-1024", "permutation", "ring-allreduce-8"}, names)
+		"incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "perm-1024", "permutation", "ring-allreduce-8"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -150,7 +150,8 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, RTO: 100 * unit.Microsecond, AckEvery: 16}, s.Network)
+		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, RTO: 100 * unit.Microsecond, AckEvery: 16,
+		IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
 
 	lossy := load("incast-lossy")
@@ -164,6 +165,16 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, CCDCQCN, dcqcn.Network.CC)
 	dcqcn.Name, dcqcn.Network.CC = s.Name, s.Network.CC
 	assert.Equal(t, s, dcqcn, "incast-dcqcn differs from incast only in congestion control")
+
+	ib := load("incast-ibcc")
+	assert.Equal(t, IB, ib.Topology.Fabric)
+	assert.Equal(t, FCCredit, ib.Network.FlowControl)
+	assert.Equal(t, RouteStatic, ib.Network.Routing)
+	assert.Equal(t, CCIBCC, ib.Network.CC)
+	assert.Equal(t, IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}, ib.Network.IBCC, "the defaults")
+	assert.Equal(t, 512*unit.KiB, ib.IBCCThreshold(), "a quarter of the buffer")
+	ib.Name, ib.Topology.Fabric, ib.Network.FlowControl, ib.Network.Routing, ib.Network.CC = s.Name, s.Topology.Fabric, s.Network.FlowControl, s.Network.Routing, s.Network.CC
+	assert.Equal(t, s, ib, "incast-ibcc differs from incast only in fabric, flow control, routing and congestion control")
 
 	s = load("ecmp-collisions")
 	assert.Equal(t, 128, s.Endpoints())
@@ -218,7 +229,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, incast, incast-dcqcn, incast-lossy, perm-1024, permutation, ring-allreduce-8`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, incast, incast-dcqcn, incast-ibcc, incast-lossy, perm-1024, permutation, ring-allreduce-8`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)
@@ -300,7 +311,7 @@ func TestErrors(t *testing.T) {
 		{"two documents", "name: a\n---\nname: b\n", nil, "t.yaml:2", "", "a second YAML document"},
 		{"too big", "name: " + strings.Repeat("x", MaxSourceBytes), nil, "t.yaml", "", "a scenario may have at most"},
 		// Keys.
-		{"unknown key", "network:\n  buffr: 1MiB\n", nil, "t.yaml:2", "network.buffr", "unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, pfc, rto, ack_every"},
+		{"unknown key", "network:\n  buffr: 1MiB\n", nil, "t.yaml:2", "network.buffr", "unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, ibcc, pfc, rto, ack_every"},
 		{"unknown top key", "\ntopo: {}\n", nil, "t.yaml:2", "topo", "unknown key; the top level takes name, seed, topology, network, traffic, until, sim"},
 		{"unknown flow key", "traffic:\n  flows:\n    - {src: 0, dst: 1}\n    - {src: 0, to: 1}\n", nil, "t.yaml:4", "traffic.flows[1].to", "unknown key; traffic.flows[1] takes src, dst, bytes, start"},
 		{"duplicate key", "network:\n  mtu: 4096\n  mtu: 9000\n", nil, "t.yaml:3", "network.mtu", "duplicate key; first at line 2"},
@@ -328,10 +339,24 @@ func TestErrors(t *testing.T) {
 		{"fabric", "topology:\n  fabric: infiniband\n", nil, "t.yaml:2", "topology.fabric", `use ib, roce or ethernet`},
 		{"flow control", "network:\n  flow_control: xon\n", nil, "t.yaml:2", "network.flow_control", "use none, credit or pfc"},
 		{"routing", "network:\n  routing: ecmpp\n", nil, "t.yaml:2", "network.routing", "use static, ecmp, adaptive or spray"},
-		{"cc dcqcn on ib", "topology: {fabric: ib}\nnetwork:\n  cc: dcqcn\n", nil, "t.yaml:3", "network.cc", "dcqcn is RoCE's congestion control (ECN marks and CNPs over Ethernet); on fabric ib use cc: none"},
+		{"cc dcqcn on ib", "topology: {fabric: ib}\nnetwork:\n  cc: dcqcn\n", nil, "t.yaml:3", "network.cc", "dcqcn is RoCE's congestion control (ECN marks and CNPs over Ethernet); on fabric ib use cc: ibcc"},
 		{"cc dcqcn at flow level", "network: {cc: dcqcn}\nsim: {fidelity: flow}\n", nil, "t.yaml:1", "network.cc", "dcqcn runs only at packet level: the flow-level model has no queues to mark; use sim.fidelity: packet, or cc: none"},
-		{"cc ibcc", "topology: {fabric: ib}\nnetwork:\n  cc: ibcc\n", nil, "t.yaml:3", "network.cc", "ibcc is not implemented yet; use cc: none or dcqcn"},
-		{"cc unknown", "network:\n  cc: bbr\n", nil, "t.yaml:2", "network.cc", `"bbr" is not a congestion control; use none or dcqcn`},
+		{"cc ibcc on roce", "network:\n  cc: ibcc\n", nil, "t.yaml:2", "network.cc", "ibcc is InfiniBand's congestion control (FECN and BECN bits); on fabric roce use cc: dcqcn, or fabric: ib"},
+		{"cc ibcc on ethernet", "topology: {fabric: ethernet}\nnetwork: {cc: ibcc}\n", nil, "t.yaml:2", "network.cc", "on fabric ethernet use cc: dcqcn, or fabric: ib"},
+		{"cc ibcc lossy", "topology: {fabric: ib}\nnetwork: {flow_control: none, cc: ibcc}\n", nil, "t.yaml:2", "network.cc", "ibcc works with InfiniBand's credit flow control; use flow_control: credit, or cc: none"},
+		{"cc ibcc at flow level", "topology: {fabric: ib}\nnetwork: {cc: ibcc}\nsim: {fidelity: flow}\n", nil, "t.yaml:2", "network.cc", "ibcc runs only at packet level: the flow-level model has no queues to mark; use sim.fidelity: packet, or cc: none"},
+		{"cc unknown", "network:\n  cc: bbr\n", nil, "t.yaml:2", "network.cc", `"bbr" is not a congestion control; use none, dcqcn (RoCE) or ibcc (InfiniBand)`},
+		{"ibcc threshold negative", "network:\n  ibcc: {threshold: -1KiB}\n", nil, "t.yaml:2", "network.ibcc.threshold", "negative"},
+		{"ibcc threshold above buffer", "network:\n  buffer: 1MiB\n  ibcc: {threshold: 2MiB}\n", nil, "t.yaml:3", "network.ibcc.threshold", "2MiB is more than the 1MiB port buffer; use threshold: 256KiB or less (0: a quarter of the buffer)"},
+		{"ibcc marking rate", "network:\n  ibcc: {marking_rate: 0}\n", nil, "t.yaml:2", "network.ibcc.marking_rate", "0 is not allowed: marking_rate (mark 1 in this many packets) must be at least 1 (e.g. marking_rate: 1)"},
+		{"ibcc marking rate high", "name: x\n", []string{"network.ibcc.marking_rate=70000"}, "--set network.ibcc.marking_rate=70000", "network.ibcc.marking_rate", "must be at most 65535"},
+		{"ibcc becn interval", "network:\n  ibcc: {becn_interval: -1us}\n", nil, "t.yaml:2", "network.ibcc.becn_interval", "negative"},
+		{"ibcc timer short", "network:\n  ibcc: {timer: 100ns}\n", nil, "t.yaml:2", "network.ibcc.timer", "100ns is too short: it must be from 1us to 1s (e.g. timer: 10us)"},
+		{"ibcc ccti limit", "network:\n  ibcc: {ccti_limit: 20000}\n", nil, "t.yaml:2", "network.ibcc.ccti_limit", "20000 is too many: ccti_limit must be at most 16383 (e.g. ccti_limit: 127)"},
+		{"ibcc ccti increase", "network:\n  ibcc: {ccti_increase: 0}\n", nil, "t.yaml:2", "network.ibcc.ccti_increase", "must be at least 1"},
+		{"ibcc ccti min", "network:\n  ibcc: {ccti_min: 127}\n", nil, "t.yaml:2", "network.ibcc.ccti_min", "127 must be below ccti_limit (127) (e.g. ccti_min: 0)"},
+		{"ibcc ccti min negative", "network:\n  ibcc: {ccti_min: -1}\n", nil, "t.yaml:2", "network.ibcc.ccti_min", "negative"},
+		{"ibcc cct step", "network:\n  ibcc: {cct_step: 0}\n", nil, "t.yaml:2", "network.ibcc.cct_step", "0 is not allowed: the delay per CCTI step is in packet times, above 0 and at most 64 (e.g. cct_step: 0.125)"},
 		{"ecn kmin above kmax", "network:\n  cc: dcqcn\n  ecn: {kmin: 500KiB, kmax: 400KiB}\n", nil, "t.yaml:3", "network.ecn.kmin", "500KiB must be below kmax (400KiB) (e.g. kmin: 100KiB)"},
 		{"ecn kmin above derived kmax", "network:\n  cc: dcqcn\n  ecn: {kmin: 2MiB}\n", nil, "t.yaml:3", "network.ecn.kmin", "2MiB must be below kmax (1638KiB) (e.g. kmin: 409KiB)"},
 		{"ecn kmax above buffer", "network:\n  buffer: 1MiB\n  ecn: {kmax: 2MiB}\n", nil, "t.yaml:3", "network.ecn.kmax", "2MiB is more than the 1MiB port buffer; use kmax: 819KiB or less"},
@@ -559,6 +584,31 @@ func TestECNThresholds(t *testing.T) {
 			assert.Less(t, kmax, s.Network.Buffer+1, "kmax fits the buffer")
 		})
 	}
+}
+
+// TestIBCCThreshold checks the FECN threshold: a quarter of the buffer
+// (rounded down to whole KiB) unless set.
+func TestIBCCThreshold(t *testing.T) {
+	for _, tc := range []struct {
+		sets []string
+		want unit.Bytes
+	}{
+		{nil, 512 * unit.KiB},
+		{[]string{"network.buffer=1000KB"}, 244 * unit.KiB},
+		{[]string{"network.ibcc.threshold=100KB"}, 100 * unit.KB},
+		{[]string{"network.ibcc.threshold=2MiB"}, 2 * unit.MiB},
+	} {
+		data, _ := Builtin("incast-ibcc")
+		s, err := ParseWith(data, "incast-ibcc.yaml", tc.sets)
+		require.NoError(t, err, "%v", tc.sets)
+		assert.Equal(t, tc.want, s.IBCCThreshold(), "%v", tc.sets)
+	}
+
+	s := Default() // a scenario built in Go can hold what YAML cannot
+	s.Network.IBCC.Threshold = -unit.KiB
+	err := s.Validate()
+	require.Error(t, err)
+	assert.Equal(t, "network.ibcc.threshold: -1KiB is negative: it must be > 0, or 0 for a quarter of the buffer", err.Error())
 }
 
 // TestMarshalRoundTrip checks that a parsed scenario printed as YAML reads

@@ -113,7 +113,7 @@ const (
 const (
 	CCNone  = "none"
 	CCDCQCN = "dcqcn" // ECN marking at switches, CNPs, DCQCN rate control at senders (RoCE, packet level)
-	CCIBCC  = "ibcc"  // planned
+	CCIBCC  = "ibcc"  // FECN marking at switches, BECNs, CCT-indexed injection delay at senders (InfiniBand, packet level)
 )
 
 // Routing modes.
@@ -130,9 +130,10 @@ type Network struct {
 	Buffer      unit.Bytes `yaml:"buffer"`       // per switch port
 	FlowControl string     `yaml:"flow_control"` // none | credit | pfc
 	Routing     string     `yaml:"routing"`      // static | ecmp | adaptive | spray
-	CC          string     `yaml:"cc"`           // none | dcqcn (ibcc: planned)
+	CC          string     `yaml:"cc"`           // none | dcqcn | ibcc
 	ECN         ECN        `yaml:"ecn"`          // dcqcn: switch marking thresholds
 	CNPInterval unit.Time  `yaml:"cnp_interval"` // dcqcn: at most one CNP per flow per interval
+	IBCC        IBCC       `yaml:"ibcc"`         // ibcc: FECN marking, BECNs and the congestion control table
 	PFC         PFC        `yaml:"pfc"`
 	RTO         unit.Time  `yaml:"rto"`       // go-back-N retransmission timeout
 	AckEvery    int        `yaml:"ack_every"` // receiver coalesces this many packets per ACK
@@ -154,6 +155,37 @@ type ECN struct {
 	KMax unit.Bytes `yaml:"kmax"`
 	PMax float64    `yaml:"pmax"` // default 0.2
 }
+
+// IBCC is InfiniBand congestion control (the IBA congestion control annex,
+// simplified): a switch egress port whose queue is above Threshold marks FECN
+// on one in MarkingRate of the packets it forwards; the destination returns a
+// BECN per marked packet (at most one per flow per BECNInterval); the source
+// raises the flow's CCTI by CCTIIncrease on each BECN, up to CCTILimit, and
+// lowers it by 1 every Timer down to CCTIMin; the flow waits CCT[CCTI] =
+// CCTI · CCTStep packet times after each packet.
+type IBCC struct {
+	Threshold    unit.Bytes `yaml:"threshold"`     // 0: a quarter of the buffer (see Scenario.IBCCThreshold)
+	MarkingRate  int        `yaml:"marking_rate"`  // mark 1 in this many packets forwarded above the threshold
+	BECNInterval unit.Time  `yaml:"becn_interval"` // 0: a BECN for every marked packet
+	Timer        unit.Time  `yaml:"timer"`         // CCTI decreases by 1 per period
+	CCTIIncrease int        `yaml:"ccti_increase"`
+	CCTILimit    int        `yaml:"ccti_limit"`
+	CCTIMin      int        `yaml:"ccti_min"`
+	CCTStep      float64    `yaml:"cct_step"` // inter-packet delay per CCTI step, in packet times
+}
+
+// IBCC defaults: every packet above a quarter of the buffer is marked, a
+// BECN answers each, CCTI moves by 1 up to 127 and decays every 10 µs, and
+// each step adds an eighth of a packet time (CCTI 8 halves the rate).
+const (
+	DefaultIBCCTimer = 10 * unit.Microsecond
+	DefaultCCTILimit = 127
+	DefaultCCTStep   = 0.125
+	MaxCCTILimit     = 16383 // IBA's 14-bit CCT index
+	MaxMarkingRate   = 65535 // IBA's 16-bit Marking_Rate
+	MaxCCTStep       = 64
+	MinIBCCTimer     = unit.Microsecond
+)
 
 // Traffic patterns.
 const (
@@ -236,6 +268,7 @@ func Default() Scenario {
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
 			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, RTO: 100 * unit.Microsecond, AckEvery: 16,
+			IBCC: IBCC{MarkingRate: 1, Timer: DefaultIBCCTimer, CCTIIncrease: 1, CCTILimit: DefaultCCTILimit, CCTStep: DefaultCCTStep},
 		},
 		Traffic:    Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},
 		Sim:        Sim{Fidelity: Packet},

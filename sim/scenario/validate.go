@@ -566,23 +566,33 @@ func (c *checker) network(linkOK bool) bool {
 	case CCDCQCN:
 		switch {
 		case fabric == IB:
-			c.fail("network.cc", "dcqcn is RoCE's congestion control (ECN marks and CNPs over Ethernet); on fabric ib use cc: none (ibcc is planned)")
+			c.fail("network.cc", "dcqcn is RoCE's congestion control (ECN marks and CNPs over Ethernet); on fabric ib use cc: ibcc")
 			ok = false
 		case s.Sim.Fidelity == FlowLevel:
 			c.fail("network.cc", "dcqcn runs only at packet level: the flow-level model has no queues to mark; use sim.fidelity: packet, or cc: none")
 			ok = false
 		}
 	case CCIBCC:
-		c.fail("network.cc", "%s is not implemented yet; use cc: none or dcqcn", n.CC)
-		ok = false
+		switch {
+		case fabric != IB:
+			c.fail("network.cc", "ibcc is InfiniBand's congestion control (FECN and BECN bits); on fabric %s use cc: dcqcn, or fabric: ib", fabric)
+			ok = false
+		case fcOK && n.FlowControl != FCCredit:
+			c.fail("network.cc", "ibcc works with InfiniBand's credit flow control; use flow_control: credit, or cc: none")
+			ok = false
+		case s.Sim.Fidelity == FlowLevel:
+			c.fail("network.cc", "ibcc runs only at packet level: the flow-level model has no queues to mark; use sim.fidelity: packet, or cc: none")
+			ok = false
+		}
 	default:
-		c.fail("network.cc", "%q is not a congestion control; use none or dcqcn (ibcc is planned)", n.CC)
+		c.fail("network.cc", "%q is not a congestion control; use none, dcqcn (RoCE) or ibcc (InfiniBand)", n.CC)
 		ok = false
 	}
 	if bufferOK {
 		ok = c.ecn() && ok
 	}
 	ok = c.duration("network.cnp_interval", n.CNPInterval, 0, MaxLatency, "50us") && ok
+	ok = c.ibcc(bufferOK) && ok
 	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
 	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
 	return ok
@@ -625,6 +635,53 @@ func (c *checker) ecn() bool {
 		return false
 	}
 	return pmaxOK
+}
+
+// IBCCThreshold is the switch egress queue above which ports mark FECN under
+// cc: ibcc: network.ibcc.threshold, or with 0 a quarter of the port buffer
+// (rounded down to whole KiB; 512KiB for 2 MiB).
+func (s *Scenario) IBCCThreshold() unit.Bytes {
+	if t := s.Network.IBCC.Threshold; t != 0 {
+		return t
+	}
+	return roundDown(s.Network.Buffer / 4)
+}
+
+// ibcc checks InfiniBand congestion control's keys; bufferOK says whether
+// the buffer is usable to check the threshold against.
+func (c *checker) ibcc(bufferOK bool) bool {
+	s := c.s
+	b := s.Network.IBCC
+	ok := true
+	switch t := b.Threshold; {
+	case t < 0:
+		c.fail("network.ibcc.threshold", "%s is negative: it must be > 0, or 0 for a quarter of the buffer", c.text("network.ibcc.threshold", t))
+		ok = false
+	case bufferOK && t > s.Network.Buffer:
+		c.fail("network.ibcc.threshold", "%s is more than the %s port buffer; use threshold: %s or less (0: a quarter of the buffer)",
+			c.text("network.ibcc.threshold", t), sizeText(s.Network.Buffer), sizeText(roundDown(s.Network.Buffer/4)))
+		ok = false
+	}
+	ok = c.between("network.ibcc.marking_rate", b.MarkingRate, 1, MaxMarkingRate, 1, "marking_rate (mark 1 in this many packets)") && ok
+	ok = c.duration("network.ibcc.becn_interval", b.BECNInterval, 0, MaxLatency, "0us") && ok
+	ok = c.duration("network.ibcc.timer", b.Timer, MinIBCCTimer, MaxLatency, "10us") && ok
+	limitOK := c.between("network.ibcc.ccti_limit", b.CCTILimit, 1, MaxCCTILimit, DefaultCCTILimit, "ccti_limit")
+	ok = limitOK && ok
+	ok = c.between("network.ibcc.ccti_increase", b.CCTIIncrease, 1, MaxCCTILimit, 1, "ccti_increase") && ok
+	switch {
+	case b.CCTIMin < 0:
+		c.fail("network.ibcc.ccti_min", "%s is negative: it must be ≥ 0 (e.g. ccti_min: 0)", c.text("network.ibcc.ccti_min", b.CCTIMin))
+		ok = false
+	case limitOK && b.CCTIMin >= b.CCTILimit:
+		c.fail("network.ibcc.ccti_min", "%s must be below ccti_limit (%d) (e.g. ccti_min: 0)", c.text("network.ibcc.ccti_min", b.CCTIMin), b.CCTILimit)
+		ok = false
+	}
+	if st := b.CCTStep; !(st > 0 && st <= MaxCCTStep) {
+		c.fail("network.ibcc.cct_step", "%s is not allowed: the delay per CCTI step is in packet times, above 0 and at most %d (e.g. cct_step: %g)",
+			c.text("network.ibcc.cct_step", st), MaxCCTStep, DefaultCCTStep)
+		ok = false
+	}
+	return ok
 }
 
 // pfc checks the pause thresholds against the buffer, mtu and link.

@@ -1,0 +1,184 @@
+package packet
+
+import "fabriclab/sim/unit"
+
+// InfiniBand congestion control (cc: ibcc), after the IBA congestion control
+// annex (A10), simplified:
+//
+//   - A switch egress port on a fabric link whose queue (the packet leaving
+//     included) is above network.ibcc.threshold sets the FECN bit on the
+//     packets it forwards — one in marking_rate of them, deterministically.
+//     Only a root of congestion marks: a port that is out of credit for its
+//     next packet is a victim of congestion further on (IBA's Victim_Mask
+//     off) and leaves its packets unmarked.
+//   - The destination answers each FECN with a BECN to the source, out of
+//     band after the flow's control delay; with becn_interval at most one per
+//     flow per interval.
+//   - The source keeps a CCTI per flow, starting at ccti_min: each BECN adds
+//     ccti_increase (up to ccti_limit); a timer takes 1 off every period
+//     while it is above ccti_min. The timer is the flow's own, started when
+//     its CCTI leaves ccti_min, and evaluated lazily (no events).
+//   - After each packet the flow waits CCT[CCTI] on top of the packet's
+//     serialisation. The table is a linear ramp, CCT[i] = i · cct_step packet
+//     times (the flow's own last packet at its first link's rate), so the
+//     flow's rate is line / (1 + i · cct_step); the real annex's table holds
+//     arbitrary shift/multiplier entries that a subnet manager loads. A
+//     CCTI that drops while the flow waits applies from the next packet on.
+type ibcc struct {
+	threshold    int64
+	markingRate  int64
+	becnInterval unit.Time
+	timer        unit.Time
+	increase     int32
+	limit, min   int32
+	cct          []float64 // CCT[i]: delay after a packet, in its serialisation times
+	ports        []ibPort  // per port
+
+	fecnMarks, becns int64
+}
+
+// ibPort is one egress port's FECN marking.
+type ibPort struct {
+	marks    bool  // a switch port of the fabric
+	eligible int64 // packets forwarded above the threshold, for marking_rate
+	fecn     int64 // packets marked
+}
+
+// cctState is one flow's congestion control: the CCTI at its source and the
+// BECN pacing at its receiver.
+type cctState struct {
+	pacer
+	ccti    int32
+	maxCCTI int32
+	tick    unit.Time // when the timer next takes 1 off, while ccti > min
+
+	lastBECN unit.Time // receiver: when it last sent a BECN
+	becns    int64     // receiver: BECNs sent
+}
+
+func newIBCC(m *Model) *ibcc {
+	b := m.sc.Network.IBCC
+	c := &ibcc{
+		threshold:    int64(m.sc.IBCCThreshold()),
+		markingRate:  int64(b.MarkingRate),
+		becnInterval: b.BECNInterval,
+		timer:        b.Timer,
+		increase:     int32(b.CCTIIncrease),
+		limit:        int32(b.CCTILimit),
+		min:          int32(b.CCTIMin),
+		cct:          make([]float64, b.CCTILimit+1),
+		ports:        make([]ibPort, len(m.ports)),
+	}
+	for i := range c.cct {
+		c.cct[i] = float64(i) * b.CCTStep
+	}
+	kind, _ := m.sc.Wire()
+	for i, l := range m.topo.Links {
+		c.ports[i].marks = m.isSwitch[l.From] && l.Kind == kind
+	}
+	return c
+}
+
+func (c *ibcc) newCCTState() *cctState { return &cctState{ccti: c.min, maxCCTI: c.min} }
+
+// decay applies the timer's decrements due by now.
+func (s *cctState) decay(now unit.Time, c *ibcc) {
+	if s.ccti <= c.min || now < s.tick {
+		return
+	}
+	k := (now-s.tick)/c.timer + 1
+	if k >= unit.Time(s.ccti-c.min) {
+		s.ccti = c.min
+		return
+	}
+	s.ccti -= int32(k)
+	s.tick += k * c.timer
+}
+
+// rate is the flow's injection rate at line rate line for its current CCTI.
+func (s *cctState) rate(line unit.Rate, c *ibcc) unit.Rate {
+	return unit.Rate(float64(line) / (1 + c.cct[s.ccti]))
+}
+
+// forwardFECN is port p forwarding x from its queue: it marks x if p is a
+// congested root port and x is due for a mark.
+func (m *Model) forwardFECN(p *port, x *pkt) {
+	c := m.ib
+	ip := &c.ports[p.id]
+	if !ip.marks || p.qBytes <= c.threshold {
+		return
+	}
+	if p.fc == fcCredit && !p.toEnd && p.credit-int64(x.size) < int64(m.mtu+m.fabricHdr) {
+		return // out of credit for the next packet: a victim, not a root
+	}
+	ip.eligible++
+	if (ip.eligible-1)%c.markingRate != 0 {
+		return
+	}
+	x.ecn = true
+	ip.fecn++
+	c.fecnMarks++
+}
+
+// becn is flow i's receiver answering a FECN: a BECN back to the source,
+// unless it sent one less than becn_interval ago.
+func (m *Model) becn(i int32, f *flow) {
+	s, c, now := f.ib, m.ib, m.eng.Now()
+	if f.done || c.becnInterval > 0 && s.becns > 0 && now-s.lastBECN < c.becnInterval {
+		return
+	}
+	s.lastBECN = now
+	s.becns++
+	c.becns++
+	m.eng.At(now+f.ctrlDelay, event{kind: evBECN, a: i})
+}
+
+// raiseCCTI is flow i's source receiving a BECN.
+func (m *Model) raiseCCTI(i int32) {
+	f := &m.flows[i]
+	if f.done {
+		return
+	}
+	s, c, now := f.ib, m.ib, m.eng.Now()
+	s.decay(now, c)
+	if s.ccti <= c.min {
+		s.tick = now + c.timer // the timer starts
+	}
+	s.ccti = min(s.ccti+c.increase, c.limit)
+	s.maxCCTI = max(s.maxCCTI, s.ccti)
+	if s.lastWire > 0 {
+		s.nextSend = s.lastSend + m.injectionDelay(f, s.lastWire)
+	}
+}
+
+// injectionDelay is how long after starting a packet of wire bytes flow f
+// may start the next: its serialisation plus CCT[CCTI] times it.
+func (m *Model) injectionDelay(f *flow, wire int32) unit.Time {
+	tx := m.ports[f.port].rate.TxTime(unit.Bytes(wire))
+	return tx + unit.Time(float64(tx)*m.ib.cct[f.ib.ccti])
+}
+
+// sentIB paces f after a packet of wire bytes.
+func (m *Model) sentIB(f *flow, wire int32) {
+	s, now := f.ib, m.eng.Now()
+	s.lastSend, s.lastWire = now, wire
+	s.decay(now, m.ib)
+	s.nextSend = 0
+	if m.ib.cct[s.ccti] > 0 {
+		s.nextSend = now + m.injectionDelay(f, wire)
+	}
+}
+
+// fecnMarks is how many packets port i marked.
+func (m *Model) fecnMarks(i int) int64 {
+	if m.ib == nil {
+		return 0
+	}
+	return m.ib.ports[i].fecn
+}
+
+// ibccRate is f's injection rate under ibcc while it is under way.
+func (m *Model) ibccRate(f *flow) unit.Rate {
+	f.ib.decay(m.eng.Now(), m.ib)
+	return f.ib.rate(m.ports[f.port].rate, m.ib)
+}
