@@ -88,6 +88,19 @@ type Link struct {
 	PauseFrames   int64   `json:"pause_frames"`         // received by this port
 	ECNMarks      int64   `json:"ecn_marks,omitempty"`  // packets this switch port marked (cc: dcqcn)
 	FECNMarks     int64   `json:"fecn_marks,omitempty"` // packets this switch port marked FECN (cc: ibcc)
+	// Classes splits the port's figures by traffic class (only with several network.classes).
+	// PauseUs above is then the time at least one class was paused.
+	Classes []LinkClass `json:"classes,omitempty"`
+}
+
+// LinkClass is one traffic class's share of a link.
+type LinkClass struct {
+	Name          string  `json:"name"`
+	TxBytes       int64   `json:"tx_bytes"` // wire bytes sent
+	MaxQueueBytes int64   `json:"max_queue_bytes"`
+	Drops         int64   `json:"drops"`
+	PauseUs       float64 `json:"pause_us"`
+	PauseFrames   int64   `json:"pause_frames"` // received by this port for this class
 }
 
 // Series holds values sampled every IntervalUs, for charts.

@@ -10,8 +10,10 @@
 //
 // Simplifications: control traffic (ACK, NACK, CNP, PFC pause frames, credit
 // updates) travels out of band with the path's propagation and switch latency
-// but does not queue behind data; buffers are static per port; NVLink and PCIe
-// hops are always credit-based (lossless), whatever the fabric uses.
+// but does not queue behind data; NVLink and PCIe hops are always
+// credit-based (lossless), whatever the fabric uses. Buffers are static per
+// port, or a shared pool per switch with dynamic thresholds; with several
+// traffic classes each port queues and pauses them apart (classes.go).
 package packet
 
 import (
@@ -49,6 +51,7 @@ const (
 
 type event struct {
 	kind evKind
+	c    uint8 // traffic class, for per-class credits and pauses
 	a    int32
 	gen  int64
 	p    *pkt
@@ -60,6 +63,7 @@ type pkt struct {
 	payload int32
 	size    int32 // buffer bytes: payload + fabric header
 	inLink  int32 // the link it arrived on (-1 at the source)
+	class   uint8 // traffic class (network.classes)
 	ecn     bool  // a switch marked it congestion experienced (ECN CE, or InfiniBand's FECN)
 }
 
@@ -94,15 +98,16 @@ type port struct {
 
 	credit int64
 
-	pausedUntil unit.Time
-	pauseGen    int64
-	pausedSince unit.Time
-	paused      bool
+	pauseState
+	pfcIngress
 
-	// Far-end ingress accounting (PFC).
-	inBytes    int64
-	xoffSent   bool
-	refreshGen int64
+	// cls holds one queue per traffic class when there are several (see
+	// classes.go); the port's own queue, flows, credit and pause are then unused.
+	cls   []classQueue
+	drr   int  // the class deficit round robin serves
+	fresh bool // drr's class has not had its quantum for this visit
+	// nPaused counts paused classes; pausedSince is when the first was paused.
+	nPaused int
 
 	flows []int32 // endpoint ports: flows sending through this port, served round robin
 	rr    int
@@ -117,12 +122,28 @@ type port struct {
 	recent [recentTx]txRecord // the last packets put on this wire, for snapshots
 	nTx    int64
 
-	txWire      int64
-	maxQ        int64
-	drops       int64
+	txWire   int64
+	maxQ     int64
+	drops    int64
+	ecnMarks int64
+}
+
+// pauseState is what a PFC pause frame sets: on a port, or on one class of it.
+type pauseState struct {
+	pausedUntil unit.Time
+	pauseGen    int64
+	pausedSince unit.Time
+	paused      bool
 	pauseTime   unit.Time
 	pauseFrames int64
-	ecnMarks    int64
+}
+
+// pfcIngress is the far end's ingress accounting of a link (PFC), for the
+// whole link or one class.
+type pfcIngress struct {
+	inBytes    int64
+	xoffSent   bool
+	refreshGen int64
 }
 
 func (p *port) queued() int { return len(p.q) - p.qHead }
@@ -183,6 +204,8 @@ type flow struct {
 	done       bool
 	retrans    int64
 	outOfOrder int64
+	class      uint8
+	lossy      bool         // drops are possible: go-back-N with ACKs and a timeout
 	onDone     func()       // workload callback when the last byte arrives
 	sentAll    bool         // every packet has left the sender once
 	tag, step  int32        // the workload's labels (chunk id, step), -1 if none
@@ -217,6 +240,10 @@ type Model struct {
 	quantum    []unit.Time // per port: one pause quantum
 	cc         *dcqcn      // nil without congestion control
 	ib         *ibcc       // nil without InfiniBand congestion control
+	classes    []classInfo // network.classes; one entry when there is a single class
+	collClass  uint8       // class of transfers a workload sends (collective.class)
+	pools      []pool      // per node: the shared buffer (buffer_model: shared), else nil
+	alpha      float64     // the dynamic threshold's α
 	scan       uint64      // round-robin scans of paced flows, for rateControl.scan
 
 	flows        []flow
@@ -301,6 +328,8 @@ func New(sc *scenario.Scenario) *Model {
 	if sc.Network.CC == scenario.CCIBCC {
 		m.ib = newIBCC(m)
 	}
+	m.initClasses()
+	m.initPools()
 	m.addFlows()
 	m.series.init(m)
 	return m
@@ -321,6 +350,7 @@ func (m *Model) addFlows() {
 	m.flows = make([]flow, 0, len(specs))
 	for _, s := range specs {
 		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
+		m.setClass(&m.flows[i], s.Class)
 		m.eng.At(s.Start, event{kind: evFlowStart, a: i})
 	}
 }
@@ -339,6 +369,8 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.nextInLine = -1
 	f.tag, f.step = -1, -1
 	f.onDone = done
+	f.class = m.collClass
+	f.lossy = m.lossy || !m.classes[f.class].lossless
 	if m.cc != nil {
 		f.cc = m.cc.newRateControl()
 	}
@@ -483,19 +515,23 @@ func (m *Model) handle(ev event) {
 		m.activate(ev.a, f)
 	case evCredit:
 		p := &m.ports[ev.a]
-		p.credit += ev.gen
+		if p.cls != nil {
+			p.cls[ev.c].credit += ev.gen
+		} else {
+			p.credit += ev.gen
+		}
 		m.try(p)
 	case evPause:
-		m.pause(&m.ports[ev.a], ev.gen)
+		m.pause(&m.ports[ev.a], ev.c, ev.gen)
 	case evPauseExpire:
 		p := &m.ports[ev.a]
-		if p.paused && ev.gen == p.pauseGen {
-			m.unpause(p)
+		if ps := p.pauseOf(ev.c); ps.paused && ev.gen == ps.pauseGen {
+			m.unpause(p, ev.c)
 		}
 	case evPFCRefresh:
 		p := &m.ports[ev.a]
-		if p.xoffSent && ev.gen == p.refreshGen {
-			m.sendPause(p, 0xffff)
+		if in := p.ingressOf(ev.c); in.xoffSent && ev.gen == in.refreshGen {
+			m.sendPause(p, ev.c, 0xffff)
 		}
 	case evAck:
 		m.ack(ev.a, int32(ev.gen))
@@ -549,13 +585,21 @@ func (m *Model) activate(i int32, f *flow) {
 	}
 	f.onPort = true
 	p := &m.ports[f.port]
-	p.flows = append(p.flows, i)
+	if p.cls != nil {
+		p.cls[f.class].flows = append(p.cls[f.class].flows, i)
+	} else {
+		p.flows = append(p.flows, i)
+	}
 	m.try(p)
 }
 
 // try starts the next transmission on p if the port is free, not paused and has credit.
 func (m *Model) try(p *port) {
 	if p.paused || m.stopped {
+		return
+	}
+	if p.cls != nil {
+		m.tryClasses(p)
 		return
 	}
 	now := m.eng.Now()
@@ -591,12 +635,18 @@ func (m *Model) try(p *port) {
 	if p.fc == fcCredit && !p.toEnd {
 		p.credit -= int64(x.size)
 	}
+	m.transmit(p, x)
+}
+
+// transmit puts x on p's wire now.
+func (m *Model) transmit(p *port, x *pkt) {
+	now := m.eng.Now()
 	wire := int64(x.payload + p.hdr)
 	tx := p.rate.TxTime(unit.Bytes(wire))
 	p.txWire += wire
 	p.busyUntil = now + tx
 	x.inLink = p.id
-	if !p.wake && (p.queued() > 0 || len(p.flows) > 0) {
+	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)
 		p.wake = true
 		m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
@@ -647,6 +697,7 @@ func (m *Model) leave(p *port, f *flow) {
 func (m *Model) makePkt(i int32, f *flow) *pkt {
 	x := m.newPkt()
 	x.flow, x.seq, x.inLink, x.ecn = i, f.nextSeq, -1, false
+	x.class = f.class
 	x.payload = m.mtu
 	if f.nextSeq == f.npkts-1 {
 		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
@@ -664,7 +715,7 @@ func (m *Model) makePkt(i int32, f *flow) *pkt {
 			m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
 		}
 	}
-	if m.lossy && !f.rtoArmed {
+	if f.lossy && !f.rtoArmed {
 		f.rtoArmed = true
 		f.rtoAt = m.eng.Now() + m.rto
 		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
@@ -678,52 +729,80 @@ func (m *Model) release(x *pkt) {
 		return
 	}
 	in := &m.ports[x.inLink]
+	if m.pools != nil {
+		m.pools[in.to].used -= int64(x.size)
+	}
 	switch in.fc {
 	case fcCredit:
 		if !in.toEnd {
-			m.eng.At(m.eng.Now()+in.latency, event{kind: evCredit, a: in.id, gen: int64(x.size)})
+			m.eng.At(m.eng.Now()+in.latency, event{kind: evCredit, c: x.class, a: in.id, gen: int64(x.size)})
 		}
 	case fcPFC:
-		in.inBytes -= int64(x.size)
-		if in.xoffSent && in.inBytes <= m.xon {
-			in.xoffSent = false
-			m.sendPause(in, 0)
+		if !m.classes[x.class].lossless {
+			return
+		}
+		ig := in.ingressOf(x.class)
+		ig.inBytes -= int64(x.size)
+		if ig.xoffSent && ig.inBytes <= m.xonAt(in) {
+			ig.xoffSent = false
+			m.sendPause(in, x.class, 0)
 		}
 	}
 }
 
-// sendPause sends a PFC frame from the far end of ingress link in back to its sender.
-func (m *Model) sendPause(in *port, quanta int64) {
+// sendPause sends a PFC frame for class c from the far end of ingress link
+// in back to its sender.
+func (m *Model) sendPause(in *port, c uint8, quanta int64) {
 	m.stats.pauseFrames++
-	m.eng.At(m.eng.Now()+in.latency+m.quantum[in.id], event{kind: evPause, a: in.id, gen: quanta})
+	m.eng.At(m.eng.Now()+in.latency+m.quantum[in.id], event{kind: evPause, c: c, a: in.id, gen: quanta})
 	if quanta > 0 {
-		in.refreshGen++
+		ig := in.ingressOf(c)
+		ig.refreshGen++
 		// Refresh before the pause runs out, as switches do while congested.
-		m.eng.At(m.eng.Now()+unit.Time(quanta)*m.quantum[in.id]/2, event{kind: evPFCRefresh, a: in.id, gen: in.refreshGen})
+		m.eng.At(m.eng.Now()+unit.Time(quanta)*m.quantum[in.id]/2, event{kind: evPFCRefresh, c: c, a: in.id, gen: ig.refreshGen})
 	}
 }
 
-func (m *Model) pause(p *port, quanta int64) {
-	p.pauseFrames++
+// pause is a pause frame for class c reaching port p.
+func (m *Model) pause(p *port, c uint8, quanta int64) {
+	ps := p.pauseOf(c)
+	ps.pauseFrames++
+	if p.cls != nil {
+		p.pauseFrames++
+	}
 	now := m.eng.Now()
 	if quanta == 0 {
-		if p.paused {
-			m.unpause(p)
+		if ps.paused {
+			m.unpause(p, c)
 		}
 		return
 	}
-	if !p.paused {
-		p.paused, p.pausedSince = true, now
+	if !ps.paused {
+		ps.paused, ps.pausedSince = true, now
+		if p.cls != nil {
+			if p.nPaused == 0 {
+				p.pausedSince = now
+			}
+			p.nPaused++
+		}
 	}
-	p.pausedUntil = now + unit.Time(quanta)*m.quantum[p.id]
-	p.pauseGen++
-	m.eng.At(p.pausedUntil, event{kind: evPauseExpire, a: p.id, gen: p.pauseGen})
+	ps.pausedUntil = now + unit.Time(quanta)*m.quantum[p.id]
+	ps.pauseGen++
+	m.eng.At(ps.pausedUntil, event{kind: evPauseExpire, c: c, a: p.id, gen: ps.pauseGen})
 }
 
-func (m *Model) unpause(p *port) {
-	p.paused = false
-	p.pauseGen++
-	p.pauseTime += m.eng.Now() - p.pausedSince
+func (m *Model) unpause(p *port, c uint8) {
+	ps := p.pauseOf(c)
+	ps.paused = false
+	ps.pauseGen++
+	now := m.eng.Now()
+	ps.pauseTime += now - ps.pausedSince
+	if p.cls != nil {
+		p.nPaused--
+		if p.nPaused == 0 {
+			p.pauseTime += now - p.pausedSince // time with any class paused
+		}
+	}
 	m.try(p)
 }
 
@@ -734,34 +813,45 @@ func (m *Model) arrive(n int32, x *pkt) {
 		return
 	}
 	in := &m.ports[x.inLink]
-	if in.fc == fcPFC {
-		in.inBytes += int64(x.size)
-		if in.inBytes > m.buffer {
+	if m.pools != nil {
+		m.pools[n].used += int64(x.size)
+	}
+	if in.fc == fcPFC && m.classes[x.class].lossless {
+		ig := in.ingressOf(x.class)
+		ig.inBytes += int64(x.size)
+		if m.overflows(n, ig) {
 			// Headroom exhausted: a lossless fabric should never get here.
-			in.inBytes -= int64(x.size)
+			ig.inBytes -= int64(x.size)
 			m.drop(in, x)
 			return
 		}
-		if !in.xoffSent && in.inBytes > m.xoff {
-			in.xoffSent = true
-			m.sendPause(in, 0xffff)
+		if !ig.xoffSent && ig.inBytes > m.xoffAt(n) {
+			ig.xoffSent = true
+			m.sendPause(in, x.class, 0xffff)
 		}
 	}
 	f := &m.flows[x.flow]
 	out := &m.ports[m.choose(n, f.dst, m.hopsTo(f.dst), f, x)]
-	if out.fc == fcNone && out.qBytes+int64(x.size) > m.buffer {
+	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) {
 		m.drop(out, x)
 		return
 	}
 	if out.ecn {
 		m.mark(out, x)
 	}
-	out.push(x)
+	if out.cls != nil {
+		out.pushClass(x)
+	} else {
+		out.push(x)
+	}
 	m.try(out)
 }
 
 func (m *Model) drop(p *port, x *pkt) {
 	p.drops++
+	if p.cls != nil {
+		p.cls[x.class].drops++
+	}
 	m.stats.drops++
 	m.release(x)
 	m.free(x)
@@ -871,7 +961,7 @@ func (m *Model) deliver(x *pkt) {
 			f.expected++
 		}
 	case s > f.expected:
-		if m.lossy && !m.perPacket {
+		if f.lossy && !m.perPacket {
 			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
 			if f.nackFor != f.expected {
 				f.nackFor = f.expected
@@ -891,7 +981,7 @@ func (m *Model) deliver(x *pkt) {
 	}
 	m.lastRx = now
 	m.series.rx(int(i), payload)
-	if m.lossy && (f.expected%m.ackEvery == 0 || f.expected == f.npkts) {
+	if f.lossy && (f.expected%m.ackEvery == 0 || f.expected == f.npkts) {
 		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
 	}
 	if f.expected == f.npkts && !f.done {

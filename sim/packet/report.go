@@ -196,7 +196,7 @@ func (m *Model) Result() *metrics.Result {
 		}
 		l := &m.topo.Links[i]
 		paused := p.pauseTime
-		if p.paused {
+		if p.paused || p.nPaused > 0 {
 			paused += now - p.pausedSince
 		}
 		util := 0.0
@@ -206,7 +206,7 @@ func (m *Model) Result() *metrics.Result {
 		r.Links = append(r.Links, metrics.Link{
 			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: round(l.Rate.Gbps(), 3),
 			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: us(paused), PauseFrames: p.pauseFrames,
-			ECNMarks: p.ecnMarks, FECNMarks: m.fecnMarks(i),
+			ECNMarks: p.ecnMarks, FECNMarks: m.fecnMarks(i), Classes: m.linkClasses(p),
 		})
 	}
 	r.Series = m.series.result(m)
@@ -258,4 +258,23 @@ func deltaGbps(cum []int64, times []unit.Time, i int) float64 {
 		return 0
 	}
 	return rateGbps(cum[i]-cum[i-1], times[i]-times[i-1])
+}
+
+// linkClasses reports p's figures per traffic class, or nil with one class.
+func (m *Model) linkClasses(p *port) []metrics.LinkClass {
+	if p.cls == nil {
+		return nil
+	}
+	now := m.eng.Now()
+	out := make([]metrics.LinkClass, len(p.cls))
+	for c := range p.cls {
+		q := &p.cls[c]
+		paused := q.pauseTime
+		if q.paused {
+			paused += now - q.pausedSince
+		}
+		out[c] = metrics.LinkClass{Name: m.classes[c].name, TxBytes: q.txWire, MaxQueueBytes: q.maxQ, Drops: q.drops,
+			PauseUs: us(paused), PauseFrames: q.pauseFrames}
+	}
+	return out
 }

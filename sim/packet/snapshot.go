@@ -15,7 +15,7 @@ func (m *Model) Snapshot() *snap.Snapshot {
 	for i := range m.ports {
 		p := &m.ports[i]
 		l := &s.Links[i]
-		l.TxBytes, l.QueueBytes, l.Drops, l.PauseFrames, l.Paused = p.txWire, p.qBytes, p.drops, p.pauseFrames, p.paused
+		l.TxBytes, l.QueueBytes, l.Drops, l.PauseFrames, l.Paused = p.txWire, p.qBytes, p.drops, p.pauseFrames, p.paused || p.nPaused > 0
 		l.ECNMarks = p.ecnMarks
 		if m.ib != nil {
 			l.ECNMarks += m.fecnMarks(i) // FECN: InfiniBand's mark

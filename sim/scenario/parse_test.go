@@ -112,7 +112,7 @@ traffic:
     - *f
 `), "t.yaml")
 	require.NoError(t, err)
-	assert.Equal(t, []Flow{{0, 1, unit.MiB, 0}, {0, 2, unit.MiB, 0}, {0, 1, unit.MiB, 0}}, s.Traffic.Flows)
+	assert.Equal(t, []Flow{{Src: 0, Dst: 1, Bytes: unit.MiB}, {Src: 0, Dst: 2, Bytes: unit.MiB}, {Src: 0, Dst: 1, Bytes: unit.MiB}}, s.Traffic.Flows)
 }
 
 func TestBuiltins(t *testing.T) {
@@ -124,7 +124,8 @@ func TestBuiltins(t *testing.T) {
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
-		"incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "perm-1024", "permutation", "ring-allreduce-8"}, names)
+		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "noisy-neighbor", "perm-1024", "permutation",
+		"ring-allreduce-8", "victim-flow"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -150,7 +151,7 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, RTO: 100 * unit.Microsecond, AckEvery: 16,
+		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, RTO: 100 * unit.Microsecond, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
 		IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
 
@@ -229,7 +230,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, incast, incast-dcqcn, incast-ibcc, incast-lossy, perm-1024, permutation, ring-allreduce-8`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, noisy-neighbor, perm-1024, permutation, ring-allreduce-8, victim-flow`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)

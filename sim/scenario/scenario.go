@@ -56,6 +56,7 @@ type Collective struct {
 	Chunk    unit.Bytes `yaml:"chunk"`    // pipeline piece per channel
 	Alpha    unit.Time  `yaml:"alpha"`    // software latency per step
 	Root     int        `yaml:"root"`     // broadcast
+	Class    string     `yaml:"class"`    // traffic class of its transfers (network.classes); "" is the first
 	// Execution is steps (every chunk transfer of every step; the default at
 	// packet level) or streamed (each phase as one long transfer per pair, with
 	// the steps' latency added; the default at flow level, where it keeps
@@ -137,6 +138,51 @@ type Network struct {
 	PFC         PFC        `yaml:"pfc"`
 	RTO         unit.Time  `yaml:"rto"`       // go-back-N retransmission timeout
 	AckEvery    int        `yaml:"ack_every"` // receiver coalesces this many packets per ACK
+	// BufferModel is static (each port owns buffer bytes) or shared (each
+	// switch has a pool of SwitchBuffer bytes; a queue may hold at most
+	// DTAlpha × the free pool, Choudhury–Hahne dynamic thresholds).
+	BufferModel  string     `yaml:"buffer_model"`
+	SwitchBuffer unit.Bytes `yaml:"switch_buffer"` // shared: the pool per switch; 0 is ports × buffer
+	DTAlpha      float64    `yaml:"dt_alpha"`      // shared: the dynamic threshold's α
+	// Classes are the traffic classes (Ethernet priorities, InfiniBand
+	// virtual lanes): every egress port keeps a queue per class, served by
+	// deficit round robin in proportion to the weights. Empty is one class.
+	Classes []Class `yaml:"classes"`
+}
+
+// Class is one traffic class. Weights are relative: two classes of weights
+// 3 and 1 share a congested port 75/25.
+type Class struct {
+	Name     string  `yaml:"name"`
+	Weight   float64 `yaml:"weight"`   // share of a congested port, relative to the others (default 1)
+	Lossless bool    `yaml:"lossless"` // paused per class by PFC (per-priority pause) or credit-based; default: the fabric's flow control is lossless
+}
+
+// Buffer models.
+const (
+	BufferStatic = "static"
+	BufferShared = "shared"
+)
+
+// Limits on traffic classes.
+const (
+	MaxClasses     = 8 // Ethernet has 8 priorities; InfiniBand up to 15 data VLs, 8 here
+	MaxClassWeight = 1000
+	MaxDTAlpha     = 64
+)
+
+// ClassIndex is the index of the class named name in network.classes; "" is
+// the first class. It is -1 for a name that is not there.
+func (n *Network) ClassIndex(name string) int {
+	if name == "" {
+		return 0
+	}
+	for i, c := range n.Classes {
+		if c.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // PFC holds the per-ingress-port pause thresholds. Zero values are derived from the buffer and the link.
@@ -204,6 +250,7 @@ type Traffic struct {
 	Bytes    unit.Bytes `yaml:"bytes"`    // per flow; the default for a flow that omits bytes
 	Start    unit.Time  `yaml:"start"`
 	Flows    []Flow     `yaml:"flows"` // pattern flows
+	Class    string     `yaml:"class"` // traffic class of generated flows and of flows without one; "" is the first
 }
 
 // Flow is one explicit transfer.
@@ -212,6 +259,7 @@ type Flow struct {
 	Dst   int        `yaml:"dst"`
 	Bytes unit.Bytes `yaml:"bytes"` // Parse fills in traffic.bytes when omitted
 	Start unit.Time  `yaml:"start"`
+	Class string     `yaml:"class"` // traffic class; "" takes traffic.class
 }
 
 // Fidelities.
@@ -268,6 +316,7 @@ func Default() Scenario {
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
 			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, RTO: 100 * unit.Microsecond, AckEvery: 16,
+			BufferModel: BufferStatic, DTAlpha: 1,
 			IBCC: IBCC{MarkingRate: 1, Timer: DefaultIBCCTimer, CCTIIncrease: 1, CCTILimit: DefaultCCTILimit, CCTStep: DefaultCCTStep},
 		},
 		Traffic:    Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},

@@ -190,6 +190,15 @@ func (s *Scenario) fillDefaults(present func(key string) bool) {
 	if !present("traffic.pattern") && present("traffic.flows") {
 		s.Traffic.Pattern = PatternFlows
 	}
+	for i := range s.Network.Classes {
+		c := &s.Network.Classes[i]
+		if !present(fmt.Sprintf("network.classes[%d].weight", i)) {
+			c.Weight = 1
+		}
+		if !present(fmt.Sprintf("network.classes[%d].lossless", i)) {
+			c.Lossless = s.Network.FlowControl != FCNone
+		}
+	}
 	for i := range s.Traffic.Flows {
 		if !present(fmt.Sprintf("traffic.flows[%d].bytes", i)) {
 			s.Traffic.Flows[i].Bytes = s.Traffic.Bytes
@@ -595,7 +604,115 @@ func (c *checker) network(linkOK bool) bool {
 	ok = c.ibcc(bufferOK) && ok
 	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
 	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
+	ok = c.bufferModel(bufferOK) && ok
+	ok = c.classes(fcOK) && ok
 	return ok
+}
+
+// bufferModel checks network.buffer_model and the shared pool's keys.
+func (c *checker) bufferModel(bufferOK bool) bool {
+	n := &c.s.Network
+	if !c.oneOf("network.buffer_model", n.BufferModel, "a buffer model", BufferStatic, BufferShared) {
+		return false
+	}
+	ok := true
+	if !(n.DTAlpha > 0 && n.DTAlpha <= MaxDTAlpha) {
+		c.fail("network.dt_alpha", "%s is not allowed: α is above 0 and at most %d (e.g. dt_alpha: 1; 1/8 to 8 is usual)", c.text("network.dt_alpha", n.DTAlpha), MaxDTAlpha)
+		ok = false
+	}
+	switch b := n.SwitchBuffer; {
+	case b < 0:
+		c.fail("network.switch_buffer", "%s is negative: it must be > 0, or 0 for ports × buffer", c.text("network.switch_buffer", b))
+		ok = false
+	case b > 64*MaxBuffer:
+		c.fail("network.switch_buffer", "%s is too large: at most %s per switch", c.text("network.switch_buffer", b), 64*MaxBuffer)
+		ok = false
+	case bufferOK && b > 0 && b < 2*c.s.packet():
+		c.fail("network.switch_buffer", "%s is too small: a switch must hold 2 packets of %d bytes (e.g. switch_buffer: 32MiB, or 0 for ports × buffer)", c.text("network.switch_buffer", b), c.s.packet())
+		ok = false
+	}
+	if n.BufferModel == BufferShared {
+		switch {
+		case n.FlowControl == FCCredit:
+			c.fail("network.buffer_model", "shared works with flow_control none or pfc: InfiniBand credits advertise a fixed buffer per port; use buffer_model: static")
+			ok = false
+		case c.s.Sim.Fidelity == FlowLevel:
+			c.fail("network.buffer_model", "shared runs only at packet level: the flow-level model has no queues; use sim.fidelity: packet, or buffer_model: static")
+			ok = false
+		}
+	}
+	return ok
+}
+
+// classes checks network.classes: 1 to 8 classes with unique names and
+// weights above 0 and at most 1000, lossless only under pfc or credit.
+func (c *checker) classes(fcOK bool) bool {
+	n := &c.s.Network
+	if len(n.Classes) == 0 {
+		return true
+	}
+	ok := true
+	if len(n.Classes) > MaxClasses {
+		c.fail("network.classes", "%d classes are too many: at most %d (Ethernet's priorities; remove %d)", len(n.Classes), MaxClasses, len(n.Classes)-MaxClasses)
+		return false
+	}
+	seen := map[string]int{}
+	for i, cl := range n.Classes {
+		key := fmt.Sprintf("network.classes[%d]", i)
+		switch j, dup := seen[cl.Name]; {
+		case strings.TrimSpace(cl.Name) == "":
+			c.fail(key+".name", "a class needs a name (e.g. name: storage)")
+			ok = false
+		case dup:
+			c.fail(key+".name", "%q is already the name of class %d; class names must be unique (e.g. name: %s-%d)", cl.Name, j, cl.Name, i)
+			ok = false
+		default:
+			seen[cl.Name] = i
+		}
+		if !(cl.Weight > 0 && cl.Weight <= MaxClassWeight) {
+			c.fail(key+".weight", "%s is not allowed: a weight is above 0 and at most %d; weights are relative (3 and 1 share a port 75/25), e.g. weight: 1",
+				c.text(key+".weight", cl.Weight), MaxClassWeight)
+			ok = false
+		}
+		if !fcOK {
+			continue
+		}
+		switch {
+		case cl.Lossless && n.FlowControl == FCNone:
+			c.fail(key+".lossless", "true needs a lossless fabric: with flow_control none every class drops; set flow_control: pfc, or lossless: false")
+			ok = false
+		case !cl.Lossless && n.FlowControl == FCCredit:
+			c.fail(key+".lossless", "false is not possible on InfiniBand: every virtual lane is credit-based; remove lossless or set it to true")
+			ok = false
+		}
+	}
+	if len(n.Classes) > 1 && n.CC == CCIBCC {
+		c.fail("network.classes", "%d classes do not run with cc: ibcc yet (its marking is per port, not per virtual lane); use one class, or cc: none", len(n.Classes))
+		ok = false
+	}
+	if len(n.Classes) > 1 && c.s.Sim.Fidelity == FlowLevel {
+		c.fail("network.classes", "%d classes run only at packet level: the flow-level model has no queues to schedule; use sim.fidelity: packet, or one class", len(n.Classes))
+		ok = false
+	}
+	return ok
+}
+
+// classRef checks that key names one of network.classes ("" is the first).
+func (c *checker) classRef(key, name string) bool {
+	n := &c.s.Network
+	if n.ClassIndex(name) >= 0 {
+		return true
+	}
+	if len(n.Classes) == 0 {
+		c.fail(key, "%q is not a class: network.classes is empty (one class for everything); add network.classes: [{name: %s}] or remove %s", name, name, leaf(key))
+		return false
+	}
+	names := make([]string, len(n.Classes))
+	for i, cl := range n.Classes {
+		names[i] = cl.Name
+	}
+	c.fail(key, "%q is not a class; use %s (from network.classes)", name, list(names, "or"))
+	return false
 }
 
 // ecn checks the marking thresholds against each other and the buffer.
@@ -741,6 +858,7 @@ func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 	}
 	bytesOK := c.flowBytes("traffic.bytes", tr.Bytes)
 	c.start("traffic.start", tr.Start)
+	c.classRef("traffic.class", tr.Class)
 	if !patternOK || !topoOK {
 		return
 	}
@@ -862,6 +980,9 @@ func (c *checker) flows(endpoints int) bool {
 			ok = false
 		}
 		ok = c.start(key+".start", f.Start) && ok
+		if f.Class != "" {
+			ok = c.classRef(key+".class", f.Class) && ok
+		}
 		if len(c.errs) > maxErrors {
 			return false
 		}
@@ -876,9 +997,12 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if co.Op == "" {
 		return // no collective
 	}
-	if s.Traffic.Pattern != PatternNone {
-		c.fail("traffic.pattern", "%s cannot run beside a collective: remove the traffic keys or set pattern: none", c.text("traffic.pattern", s.Traffic.Pattern))
+	// Traffic runs beside a collective only when the document asks for both
+	// (a scenario built in Go asks for what it sets).
+	if s.Traffic.Pattern != PatternNone && c.at != nil && !c.present("traffic.pattern") {
+		c.fail("traffic.pattern", "%s cannot run beside a collective unless traffic.pattern is set: set pattern: none, or write the pattern to run both (e.g. a noisy neighbour)", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
+	c.classRef("collective.class", co.Class)
 	c.flowBytes("collective.bytes", co.Bytes)
 	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
 	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB {

@@ -16,7 +16,7 @@ func Flows(sc *scenario.Scenario) []scenario.Flow {
 	tr := &sc.Traffic
 	n := sc.Endpoints()
 	one := func(src, dst int) scenario.Flow {
-		return scenario.Flow{Src: src, Dst: dst, Bytes: tr.Bytes, Start: tr.Start}
+		return scenario.Flow{Src: src, Dst: dst, Bytes: tr.Bytes, Start: tr.Start, Class: tr.Class}
 	}
 	var out []scenario.Flow
 	switch tr.Pattern {
@@ -24,6 +24,9 @@ func Flows(sc *scenario.Scenario) []scenario.Flow {
 		for _, f := range tr.Flows {
 			if f.Bytes == 0 {
 				f.Bytes = tr.Bytes
+			}
+			if f.Class == "" {
+				f.Class = tr.Class
 			}
 			out = append(out, f)
 		}

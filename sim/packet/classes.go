@@ -1,0 +1,282 @@
+package packet
+
+// Traffic classes and shared buffers.
+//
+// With several network.classes every egress port keeps one queue (and, at an
+// endpoint's NIC, one round robin of flows) per class and serves the classes
+// by deficit round robin over bytes: a class that has something to send and
+// is neither paused nor out of credit adds its quantum (weight / smallest
+// weight × one full packet) on each visit and sends while its deficit covers
+// the next packet. PFC accounts and pauses per class (per-priority pause);
+// credits are per class (virtual lanes), each class with the full buffer.
+//
+// With buffer_model: shared each switch has a pool; a queue (lossy) or an
+// ingress counter (PFC) may hold at most α × the free pool (Choudhury–Hahne
+// dynamic thresholds). Under PFC each ingress port keeps its headroom
+// reserved out of the pool. Simplification: one pool per switch for all
+// classes, with no per-port or per-class minimum guarantees.
+
+import (
+	"math"
+
+	"fabriclab/sim/scenario"
+)
+
+// classInfo is one traffic class as the model uses it.
+type classInfo struct {
+	name     string
+	quantum  int64 // DRR bytes per visit
+	lossless bool
+}
+
+// classQueue is one class's share of a port.
+type classQueue struct {
+	q       []*pkt
+	qHead   int
+	qBytes  int64
+	flows   []int32 // endpoint ports: this class's flows, served round robin
+	rr      int
+	credit  int64
+	deficit int64
+
+	pauseState
+	pfcIngress
+
+	txWire int64
+	maxQ   int64
+	drops  int64
+}
+
+// pool is one switch's shared buffer.
+type pool struct {
+	size     int64 // network.switch_buffer, or ports × buffer
+	reserved int64 // PFC headroom held back for each ingress port
+	used     int64 // bytes of packets in the switch
+}
+
+func (m *Model) initClasses() {
+	n := &m.sc.Network
+	m.collClass = uint8(max(n.ClassIndex(m.sc.Collective.Class), 0))
+	if len(n.Classes) == 0 {
+		m.classes = []classInfo{{name: "default", lossless: !m.lossy}}
+		return
+	}
+	least := math.Inf(1)
+	for _, c := range n.Classes {
+		least = min(least, c.Weight)
+	}
+	full := float64(m.mtu + m.fabricHdr)
+	for _, c := range n.Classes {
+		m.classes = append(m.classes, classInfo{name: c.Name, quantum: int64(math.Ceil(c.Weight / least * full)), lossless: c.Lossless})
+	}
+	if len(m.classes) == 1 {
+		return
+	}
+	for i := range m.ports {
+		p := &m.ports[i]
+		p.cls = make([]classQueue, len(m.classes))
+		for c := range p.cls {
+			p.cls[c].credit = m.buffer
+		}
+		p.fresh = true
+	}
+}
+
+// setClass puts f in the class named name.
+func (m *Model) setClass(f *flow, name string) {
+	c := m.sc.Network.ClassIndex(name)
+	if c < 0 {
+		panic("packet: unknown traffic class " + name)
+	}
+	f.class = uint8(c)
+	f.lossy = m.lossy || !m.classes[c].lossless
+}
+
+func (m *Model) initPools() {
+	n := &m.sc.Network
+	if n.BufferModel != scenario.BufferShared {
+		return
+	}
+	m.alpha = n.DTAlpha
+	m.pools = make([]pool, len(m.topo.Nodes))
+	for i, nd := range m.topo.Nodes {
+		size := int64(n.SwitchBuffer)
+		if size == 0 {
+			size = int64(len(nd.Out)) * m.buffer
+		}
+		m.pools[i].size = size
+	}
+	_, _, head := m.sc.PFCThresholds()
+	for i := range m.ports {
+		if p := &m.ports[i]; p.fc == fcPFC {
+			m.pools[p.to].reserved += int64(head)
+		}
+	}
+}
+
+// threshold is the dynamic threshold at node n: α × the free shared pool,
+// not counting extra bytes already added to it.
+func (m *Model) threshold(n int32, extra int64) int64 {
+	pl := &m.pools[n]
+	free := pl.size - pl.reserved - (pl.used - extra)
+	return int64(m.alpha * float64(max(free, 0)))
+}
+
+// xoffAt is the ingress level above which node n pauses a link (or class).
+func (m *Model) xoffAt(n int32) int64 {
+	if m.pools == nil {
+		return m.xoff
+	}
+	return m.threshold(n, 0)
+}
+
+// xonAt is the ingress level at or below which the far end of in resumes it.
+func (m *Model) xonAt(in *port) int64 {
+	if m.pools == nil {
+		return m.xon
+	}
+	return max(m.threshold(in.to, 0)-2*int64(m.mtu+m.fabricHdr), 0)
+}
+
+// overflows reports whether an ingress counter has run past its headroom.
+func (m *Model) overflows(n int32, ig *pfcIngress) bool {
+	if m.pools == nil {
+		return ig.inBytes > m.buffer
+	}
+	return m.pools[n].used > m.pools[n].size
+}
+
+// tailDrop reports whether lossy x, just arrived at node n, finds no room in out's queue.
+func (m *Model) tailDrop(n int32, out *port, x *pkt) bool {
+	q := out.qBytes
+	if out.cls != nil {
+		q = out.cls[x.class].qBytes
+	}
+	size := int64(x.size)
+	if m.pools == nil {
+		return q+size > m.buffer
+	}
+	return q+size > m.threshold(n, size) || m.pools[n].used > m.pools[n].size
+}
+
+// pauseOf is the pause state of class c of p (the port's own with one class).
+func (p *port) pauseOf(c uint8) *pauseState {
+	if p.cls == nil {
+		return &p.pauseState
+	}
+	return &p.cls[c].pauseState
+}
+
+// ingressOf is the far end's accounting of class c arriving over p.
+func (p *port) ingressOf(c uint8) *pfcIngress {
+	if p.cls == nil {
+		return &p.pfcIngress
+	}
+	return &p.cls[c].pfcIngress
+}
+
+// pending reports whether p has anything waiting to be sent.
+func (p *port) pending() bool {
+	if p.cls == nil {
+		return p.queued() > 0 || len(p.flows) > 0
+	}
+	for c := range p.cls {
+		if q := &p.cls[c]; q.qHead < len(q.q) || len(q.flows) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *port) pushClass(x *pkt) {
+	q := &p.cls[x.class]
+	q.q = append(q.q, x)
+	q.qBytes += int64(x.size)
+	q.maxQ = max(q.maxQ, q.qBytes)
+	p.qBytes += int64(x.size)
+	p.maxQ = max(p.maxQ, p.qBytes)
+}
+
+func (p *port) popClass(q *classQueue) *pkt {
+	x := q.q[q.qHead]
+	q.q[q.qHead] = nil
+	q.qHead++
+	if q.qHead == len(q.q) {
+		q.q, q.qHead = q.q[:0], 0
+	} else if q.qHead > 64 && q.qHead*2 > len(q.q) {
+		n := copy(q.q, q.q[q.qHead:])
+		clear(q.q[n:])
+		q.q, q.qHead = q.q[:n], 0
+	}
+	q.qBytes -= int64(x.size)
+	p.qBytes -= int64(x.size)
+	return x
+}
+
+// tryClasses is try for a port with a queue per class.
+func (m *Model) tryClasses(p *port) {
+	now := m.eng.Now()
+	if p.busyUntil > now {
+		if !p.wake {
+			p.wake = true
+			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+		}
+		return
+	}
+	if x := m.nextByClass(p); x != nil {
+		m.transmit(p, x)
+	}
+}
+
+// nextByClass takes the next packet in deficit round robin order, or nil.
+func (m *Model) nextByClass(p *port) *pkt {
+	full := int64(m.mtu + m.fabricHdr)
+	n := len(p.cls)
+	for range 2*n + 1 {
+		c := uint8(p.drr)
+		q := &p.cls[c]
+		queued := q.qHead < len(q.q)
+		if !queued && len(q.flows) == 0 {
+			q.deficit = 0
+		} else if !q.paused {
+			size := full
+			if queued {
+				size = int64(q.q[q.qHead].size)
+			}
+			credit := p.fc != fcCredit || p.toEnd || q.credit >= size
+			if credit {
+				if p.fresh {
+					q.deficit += m.classes[c].quantum
+					p.fresh = false
+				}
+				if q.deficit >= size {
+					var x *pkt
+					if queued {
+						x = p.popClass(q)
+						m.release(x)
+					} else {
+						// The flows' round robin works on the port's own list.
+						p.flows, p.rr = q.flows, q.rr
+						x = m.nextFromFlows(p)
+						q.flows, q.rr = p.flows, p.rr
+						p.flows, p.rr = nil, 0
+					}
+					if x != nil {
+						q.deficit -= int64(x.size)
+						if p.fc == fcCredit && !p.toEnd {
+							q.credit -= int64(x.size)
+						}
+						q.txWire += int64(x.payload + p.hdr)
+						if q.qHead == len(q.q) && len(q.flows) == 0 {
+							q.deficit = 0
+						}
+						return x
+					}
+				}
+			}
+		}
+		p.drr = (p.drr + 1) % n
+		p.fresh = true
+	}
+	return nil
+}
