@@ -133,7 +133,13 @@ func (m *Model) reduceRate(i int32) {
 		r.decayAlpha(now)
 	}
 	r.cut = true
-	r.rt = r.rc
+	// The HPCC ns-3 artifact's default (ClampTargetRate off): the target takes
+	// the current rate only if the rate timer has raised it since the last cut.
+	// Clamping on every CNP, as the paper writes it, lets a burst of CNPs drive
+	// the target down with the rate, and the flow then crawls back by R_AI.
+	if r.timerStage != 0 {
+		r.rt = r.rc
+	}
 	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)
 	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG
 	r.alphaAt = now

@@ -203,11 +203,20 @@ func TestRateControl(t *testing.T) {
 	assert.True(t, r.limited)
 
 	r.alphaAt -= 2 * dcqcnPeriod // two α periods without a CNP
+	r.timerStage = 1             // the timer raised the rate since the cut: the target follows the rate
 	m.reduceRate(0)
 	alpha := 1 * (1 - dcqcnG) * (1 - dcqcnG)
 	assert.InDelta(t, 200e9*(1-alpha/2), float64(r.rc), 1)
 	assert.Equal(t, 200*unit.Gbps, r.rt)
 	assert.InDelta(t, (1-dcqcnG)*alpha+dcqcnG, r.alpha, 1e-12)
+
+	// Another CNP before any increase leaves the target alone (ClampTargetRate
+	// off, the HPCC artifact's default): only the rate drops.
+	before := r.rc
+	m.reduceRate(0)
+	assert.Equal(t, 200*unit.Gbps, r.rt)
+	assert.Less(t, r.rc, before)
+	r.rc = before
 
 	rc := r.rc
 	for stage := int32(1); stage <= dcqcnStages; stage++ {
