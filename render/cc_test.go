@@ -41,9 +41,40 @@ func TestCongestionControlViews(t *testing.T) {
 		}
 	}
 	assert.True(t, texts["ECN-marked"], "the legend explains the marked-packet ring")
+	assert.True(t, texts["CNP / BECN"], "and the notification squares")
+	assert.True(t, texts["Sender rates (congestion control)"], "the throughput chart becomes the senders' rates")
 	assert.Positive(t, gauges, "rate gauges under the senders")
 	if texts["Kmax"] || texts["Kmin"] {
 		return // thresholds drawn when they fall within the chart's scale
 	}
 	t.Log("queue chart scale is above both thresholds: lines not drawn")
+}
+
+// CNPs in flight are drawn as squares on the receiver's and sender's links.
+func TestNotificationsTravelBack(t *testing.T) {
+	r := play(t, "incast-dcqcn", []string{"traffic.bytes=8MiB", "network.cnp_interval=0"}, 60*unit.Microsecond, 60)
+	seen := 0
+	for _, s := range r.history {
+		for _, c := range s.Controls {
+			assert.Equal(t, "cnp", c.Kind)
+			assert.True(t, c.Progress >= 0 && c.Progress < 1)
+			seen++
+		}
+	}
+	require.Positive(t, seen, "some snapshot caught a CNP on its way")
+	L := NewLayout(r.topo, 1280, 720, Options{})
+	for i := len(r.history) - 1; i >= 0; i-- {
+		if len(r.history[i].Controls) == 0 {
+			continue
+		}
+		f := &Frame{Layout: L, Cur: r.history[i], Prev: r.history[max(0, i-2)], History: r.history[:i+1]}
+		squares := 0
+		for _, p := range Scene(f).Prims {
+			if p.Kind == KindRect && p.Layer == LayerPacket && p.W == p.H && p.W > 0 {
+				squares++
+			}
+		}
+		assert.Positive(t, squares)
+		return
+	}
 }

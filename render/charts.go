@@ -131,6 +131,10 @@ func (b *Builder) throughput(r Rect) {
 		b.empty(p, "waiting for data")
 		return
 	}
+	if b.rateLimited() {
+		b.senderRates(r, hist)
+		return
+	}
 	// What the lines are: flows one by one, shards, or the total.
 	nflows := len(cur.Flows)
 	groups, title := 1, "Throughput, all flows"
@@ -343,4 +347,57 @@ func (b *Builder) fctChart(r Rect) {
 		s = fmt.Sprintf("%d/%d · med %s", len(b.fct), total, fmtMicros(med))
 	}
 	dl.text(LayerChart, r.X+10*u, r.Y+29*u, s, b.fs(0.75), Start, assets.Regular, th.Muted)
+}
+
+// rateLimited reports whether congestion control has held back any sender so far.
+func (b *Builder) rateLimited() bool {
+	for _, s := range b.history() {
+		for i := range s.Flows {
+			if s.Flows[i].RateGbps > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// senderRates charts the rate congestion control allows each sender over
+// time (line rate where it allows all): how DCQCN or ibcc cuts and recovers.
+func (b *Builder) senderRates(r Rect, hist []*snap.Snapshot) {
+	L, dl, cur := b.L, &b.dl, b.f.Cur
+	p := b.plotArea(r, "Sender rates (congestion control)")
+	n := min(len(cur.Flows), maxSeries)
+	line := 0.0
+	for _, l := range L.Topo.Links {
+		line = max(line, float64(l.Rate))
+	}
+	if len(cur.Flows) > 0 {
+		// the senders' own links set the scale
+		if nd := &L.Topo.Nodes[L.Topo.Endpoints[cur.Flows[0].Src]]; len(nd.Out) > 0 {
+			line = float64(L.Topo.Links[nd.Out[len(nd.Out)-1]].Rate)
+		}
+	}
+	ymax := niceCeil(line)
+	idx := sampled(len(hist), b.top)
+	b.top = idx
+	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
+	span := max(float64(t1-t0), 1)
+	b.axes(p, axisRate(ymax), fmtTime(t0), fmtTime(t1))
+	for f := range n {
+		p0 := len(dl.Points)
+		for _, k := range idx {
+			s := hist[k]
+			if f >= len(s.Flows) || !s.Flows[f].Started || s.Flows[f].Done {
+				continue
+			}
+			v := line
+			if g := s.Flows[f].RateGbps; g > 0 {
+				v = g * 1e9
+			}
+			x := p.X + p.W*float64(s.Time-t0)/span
+			y := p.Y + p.H*(1-min(v/ymax, 1))
+			dl.Points = append(dl.Points, float32(x), float32(y))
+		}
+		dl.polyline(LayerChart, p0, 1.4*L.U, flowColor(&cur.Flows[f], f))
+	}
 }

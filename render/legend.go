@@ -84,6 +84,9 @@ func (b *Builder) legendAt(k float64) float64 {
 		dl.circle(LayerLabel, x+4*u, cy, 4.3*u, color.RGBA{}, th.Pause, 1.2*u)
 		x += 12 * u
 		label("ECN-marked")
+		dl.rect(LayerLabel, x, cy-3*u, 6*u, 6*u, 0, th.Pause, th.Background, 0.8*u)
+		x += 10 * u
+		label("CNP / BECN")
 	}
 	return x - 14*u
 }

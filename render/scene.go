@@ -78,6 +78,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 		b.links()
 		b.bundles()
 		b.packets()
+		b.controls()
 		b.markers()
 	}
 	b.nodes()
@@ -560,5 +561,41 @@ func (b *Builder) rateGauges() {
 		dl.rect(LayerLabel, x, y, w, h, h/2, th.Panel, th.Border, 0.6*u)
 		dl.rect(LayerLabel, x, y, w*frac, h, h/2, b.loadColor(frac), color.RGBA{}, 0)
 		dl.text(LayerLabel, x+w/2, y+h+6*u, fmtRate(gbps*1e9), b.fs(0.7), Middle, assets.Regular, th.Muted)
+	}
+}
+
+// controls draws congestion notifications (CNPs, BECNs) on their way back:
+// a small square, so they differ from data packets by shape, first on the
+// receiver's link towards its switch, then on the sender's link from its
+// switch. (The hops between are not tracked; the two ends tell the story.)
+func (b *Builder) controls() {
+	L, dl, cur := b.L, &b.dl, b.f.Cur
+	t := L.Topo
+	s := max(2.2*L.U, 2.4*L.LinkW)
+	for _, c := range cur.Controls {
+		if c.Flow >= len(cur.Flows) {
+			continue
+		}
+		f := &cur.Flows[c.Flow]
+		if f.Src >= len(t.Endpoints) || f.Dst >= len(t.Endpoints) {
+			continue
+		}
+		src, dst := &t.Nodes[t.Endpoints[f.Src]], &t.Nodes[t.Endpoints[f.Dst]]
+		if len(src.Out) == 0 || len(dst.Out) == 0 {
+			continue
+		}
+		// The access links: the receiver's uplink, and the downlink to the sender.
+		up := dst.Out[len(dst.Out)-1]
+		down := t.Links[src.Out[len(src.Out)-1]].Reverse
+		l, frac := up, 2*c.Progress
+		if c.Progress >= 0.5 {
+			l, frac = down, 2*c.Progress-1
+		}
+		ln := &L.Links[l]
+		if !ln.Shown {
+			continue
+		}
+		x, y := ln.X1+(ln.X2-ln.X1)*frac, ln.Y1+(ln.Y2-ln.Y1)*frac
+		dl.rect(LayerPacket, x-s, y-s, 2*s, 2*s, 0, b.th.Pause, b.th.Background, 0.8*L.U)
 	}
 }

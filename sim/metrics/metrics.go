@@ -114,6 +114,18 @@ type Series struct {
 	FlowRateGbps [][]float64   `json:"flow_rate_gbps,omitempty"`
 	Queues       []QueueSeries `json:"queues,omitempty"` // the busiest switch ports
 	Goodput      []float64     `json:"goodput_gbps"`     // all flows together
+	// Counters are the run's totals so far at each sample (present when any is non-zero).
+	Counters *CounterSeries `json:"counters,omitempty"`
+}
+
+// CounterSeries holds cumulative counts at each sample.
+type CounterSeries struct {
+	Drops       []int64 `json:"drops"`
+	PauseFrames []int64 `json:"pause_frames"`
+	ECNMarks    []int64 `json:"ecn_marks"`
+	CNPs        []int64 `json:"cnps,omitempty"`       // cc: dcqcn
+	FECNMarks   []int64 `json:"fecn_marks,omitempty"` // cc: ibcc
+	BECNs       []int64 `json:"becns,omitempty"`      // cc: ibcc
 }
 
 // QueueSeries is one port's queue depth over time.

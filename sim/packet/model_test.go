@@ -186,3 +186,37 @@ func TestAdvanceAndSnapshots(t *testing.T) {
 	// The receiver's link was busy: some snapshot saw packets in flight.
 	require.NotNil(t, prev)
 }
+
+// The counter series ends at the run's totals and never goes down.
+func TestCounterSeries(t *testing.T) {
+	for _, y := range []string{
+		"name: c\ntraffic: {pattern: incast, senders: 8, bytes: 4MiB}\n",
+		"name: c\nnetwork: {cc: dcqcn}\ntraffic: {pattern: incast, senders: 8, bytes: 4MiB}\n",
+		"name: c\ntopology: {fabric: ib}\nnetwork: {cc: ibcc}\ntraffic: {pattern: incast, senders: 8, bytes: 4MiB}\n",
+		"name: c\nnetwork: {flow_control: none, buffer: 128KiB}\ntraffic: {pattern: incast, senders: 4, bytes: 1MiB}\nuntil: 1ms\n",
+	} {
+		_, r := runYAML(t, y)
+		c := r.Series.Counters
+		require.NotNil(t, c, y)
+		n := len(r.Series.TimeUs)
+		if c.CNPs == nil {
+			c.CNPs = make([]int64, n) // only with cc: dcqcn
+		}
+		if c.FECNMarks == nil {
+			c.FECNMarks, c.BECNs = make([]int64, n), make([]int64, n) // only with cc: ibcc
+		}
+		for _, s := range [][]int64{c.Drops, c.PauseFrames, c.ECNMarks, c.CNPs, c.FECNMarks, c.BECNs} {
+			require.Len(t, s, n)
+			for i := 1; i < n; i++ {
+				assert.GreaterOrEqual(t, s[i], s[i-1])
+			}
+		}
+		tot := r.Totals
+		assert.Equal(t, tot.Drops, c.Drops[n-1], y)
+		assert.Equal(t, tot.PauseFrames, c.PauseFrames[n-1], y)
+		assert.Equal(t, tot.ECNMarks, c.ECNMarks[n-1], y)
+		assert.Equal(t, tot.CNPs, c.CNPs[n-1], y)
+		assert.Equal(t, tot.FECNMarks, c.FECNMarks[n-1], y)
+		assert.Equal(t, tot.BECNs, c.BECNs[n-1], y)
+	}
+}

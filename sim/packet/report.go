@@ -22,6 +22,7 @@ type sampler struct {
 	adaptive bool
 	times    []unit.Time
 	rxTotal  []int64       // cumulative payload delivered, all flows
+	counters [][6]int64    // drops, pause frames, ECN marks, CNPs, FECN marks, BECNs so far
 	rxFlow   [][]int64     // [flow][sample] cumulative payload
 	rcFlow   [][]unit.Rate // [flow][sample] DCQCN sending rate (cc only)
 	queues   [][]int64     // [switch port][sample]
@@ -74,6 +75,11 @@ func (s *sampler) sample(m *Model) {
 func (s *sampler) record(m *Model) {
 	s.times = append(s.times, m.eng.Now())
 	s.rxTotal = append(s.rxTotal, s.total)
+	fecn, becn := int64(0), int64(0)
+	if m.ib != nil {
+		fecn, becn = m.ib.fecnMarks, m.ib.becns
+	}
+	s.counters = append(s.counters, [6]int64{m.stats.drops, m.stats.pauseFrames, m.stats.ecnMarks, m.stats.cnps, fecn, becn})
 	for i := range s.rxFlow {
 		s.rxFlow[i] = append(s.rxFlow[i], s.flowRx[i])
 	}
@@ -100,6 +106,7 @@ func (s *sampler) halve() {
 	s.interval *= 2
 	s.times = keepEven(s.times)
 	s.rxTotal = keepEven(s.rxTotal)
+	s.counters = keepEven(s.counters)
 	for i := range s.rxFlow {
 		s.rxFlow[i] = keepEven(s.rxFlow[i])
 	}
@@ -218,6 +225,22 @@ func (s *sampler) result(m *Model) *metrics.Series {
 	for i, t := range s.times {
 		out.TimeUs = append(out.TimeUs, us(t))
 		out.Goodput = append(out.Goodput, deltaGbps(s.rxTotal, s.times, i))
+	}
+	if n := len(s.counters); n > 0 && s.counters[n-1] != [6]int64{} {
+		c := &metrics.CounterSeries{}
+		for _, v := range s.counters {
+			c.Drops = append(c.Drops, v[0])
+			c.PauseFrames = append(c.PauseFrames, v[1])
+			c.ECNMarks = append(c.ECNMarks, v[2])
+			if m.cc != nil {
+				c.CNPs = append(c.CNPs, v[3])
+			}
+			if m.ib != nil {
+				c.FECNMarks = append(c.FECNMarks, v[4])
+				c.BECNs = append(c.BECNs, v[5])
+			}
+		}
+		out.Counters = c
 	}
 	for f := range s.rxFlow {
 		g := make([]float64, len(s.times))

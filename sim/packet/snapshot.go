@@ -39,6 +39,12 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		if f.done {
 			s.Flows[i].Finish = f.finish
 		}
+		if f.cc != nil && f.cc.cnps > 0 && now < f.cc.lastCNP+f.ctrlDelay && f.ctrlDelay > 0 {
+			s.Controls = append(s.Controls, snap.Control{Flow: i, Kind: "cnp", Progress: float64(now-f.cc.lastCNP) / float64(f.ctrlDelay)})
+		}
+		if f.ib != nil && f.ib.becns > 0 && now < f.ib.lastBECN+f.ctrlDelay && f.ctrlDelay > 0 {
+			s.Controls = append(s.Controls, snap.Control{Flow: i, Kind: "becn", Progress: float64(now-f.ib.lastBECN) / float64(f.ctrlDelay)})
+		}
 		switch {
 		case f.done:
 		case f.cc != nil:

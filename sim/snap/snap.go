@@ -11,7 +11,10 @@ type Snapshot struct {
 	Links   []Link   // by link ID (both directions of every cable)
 	Flows   []Flow   // by flow ID, in the order flows were added
 	Packets []Packet // packets on the wire now (at most a few per link)
-	Done    bool     // the run has ended
+	// Controls are congestion notifications on their way back to a sender:
+	// DCQCN's CNPs and InfiniBand's BECNs (the latest per flow).
+	Controls []Control
+	Done     bool // the run has ended
 }
 
 // Link is one egress port and the wire it feeds.
@@ -73,4 +76,12 @@ func Between(prev, cur *Snapshot, rates []unit.Rate) []LinkRates {
 		out[i].Pause = b.PauseFrames - a.PauseFrames
 	}
 	return out
+}
+
+// Control is a congestion notification travelling from a flow's receiver back
+// to its sender.
+type Control struct {
+	Flow     int
+	Kind     string  // "cnp" or "becn"
+	Progress float64 // 0 leaving the receiver … 1 reaching the sender
 }
