@@ -251,3 +251,19 @@ func TestBrowserBadParameterShowsError(t *testing.T) {
 	require.NoError(t, err)
 	keep(t, "embed-error.png", shot)
 }
+
+// A congestion-control scenario plays in the browser: DCQCN on the victim-flow
+// fabric draws marked packets, CNPs and rate gauges without errors.
+func TestBrowserCongestionScenario(t *testing.T) {
+	ctx, base, console := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=victim-flow&set=network.cc=dcqcn&play=1")))
+	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
+	time.Sleep(3 * time.Second)
+	assert.True(t, eval[bool](t, ctx, `document.getElementById('error').hidden`), "no error over the canvas")
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-victim-dcqcn.png", shot)
+	assert.Greater(t, spread(decode(t, shot)), 0.05, "the canvas is not blank")
+	assert.NotContains(t, eval[string](t, ctx, `document.getElementById('time').textContent`), "0.000 µs /", "playback moved")
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}
