@@ -47,6 +47,7 @@ const (
 	evRateTimer                 // flow a's DCQCN rate-increase timer
 	evPace                      // port a may send a paced flow's packet (generation gen)
 	evBECN                      // flow a's source receives a BECN (ibcc)
+	evStorm                     // endpoint port a starts (gen 1) or stops (gen 0) a pause storm
 )
 
 type event struct {
@@ -331,6 +332,7 @@ func New(sc *scenario.Scenario) *Model {
 	m.initClasses()
 	m.initPools()
 	m.addFlows()
+	m.addStorms()
 	m.series.init(m)
 	return m
 }
@@ -528,6 +530,8 @@ func (m *Model) handle(ev event) {
 		if ps := p.pauseOf(ev.c); ps.paused && ev.gen == ps.pauseGen {
 			m.unpause(p, ev.c)
 		}
+	case evStorm:
+		m.storm(&m.ports[ev.a], ev.gen == 1)
 	case evPFCRefresh:
 		p := &m.ports[ev.a]
 		if in := p.ingressOf(ev.c); in.xoffSent && ev.gen == in.refreshGen {

@@ -660,3 +660,15 @@ func TestGolden(t *testing.T) {
 		})
 	}
 }
+
+func TestStormErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		"network: {flow_control: pfc, pfc: {storms: [{endpoint: 99, start: 0us, end: 1ms}]}}\n": "network.pfc.storms[0].endpoint: 99 is not an endpoint: use 0 to 8",
+		"network: {flow_control: pfc, pfc: {storms: [{endpoint: 1, start: 2ms, end: 1ms}]}}\n":  "network.pfc.storms[0].end",
+		"topology: {fabric: ib}\nnetwork: {pfc: {storms: [{endpoint: 1, end: 1ms}]}}\n":         "pause storms need flow_control: pfc",
+	} {
+		_, err := Parse([]byte(in), "t.yaml")
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), want, in)
+	}
+}

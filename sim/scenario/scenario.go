@@ -190,6 +190,16 @@ type PFC struct {
 	XOff     unit.Bytes `yaml:"xoff"`
 	XOn      unit.Bytes `yaml:"xon"`
 	Headroom unit.Bytes `yaml:"headroom"`
+	// Storms are endpoints whose NIC keeps its switch port paused for a while,
+	// as a stuck or slow receiver does: the pauses spread from there.
+	Storms []Storm `yaml:"storms"`
+}
+
+// Storm is one endpoint pausing its link in every lossless class from Start to End.
+type Storm struct {
+	Endpoint int       `yaml:"endpoint"`
+	Start    unit.Time `yaml:"start"`
+	End      unit.Time `yaml:"end"`
 }
 
 // ECN holds the RED marking of switch egress queues that DCQCN reacts to: no

@@ -335,6 +335,7 @@ func (c *checker) run() {
 	}
 	c.traffic(endpoints, topoOK, netOK && packet)
 	c.collective(endpoints, topoOK, netOK && packet)
+	c.storms(endpoints, topoOK)
 	c.training(endpoints, topoOK)
 	if e := s.Topology.NVLinkEfficiency; !(e > 0 && e <= 1) {
 		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, above 0 and at most 1 (default %g; 1 is ideal)",
@@ -1143,4 +1144,36 @@ var trainPresets = []string{"gpt2-1.5b", "llama3-8b", "resnet50"}
 func (s *Scenario) OneSwitch() bool {
 	t := &s.Topology
 	return t.Kind == Star || t.Kind == DGX && t.Nodes == 1
+}
+
+// storms checks network.pfc.storms.
+func (c *checker) storms(endpoints int, topoOK bool) {
+	s := c.s
+	if len(s.Network.PFC.Storms) == 0 {
+		return
+	}
+	if s.Network.FlowControl != FCPFC {
+		c.fail("network.pfc.storms", "pause storms need flow_control: pfc (it is %s)", s.Network.FlowControl)
+		return
+	}
+	if s.Sim.Fidelity == FlowLevel {
+		c.fail("network.pfc.storms", "pause storms need sim.fidelity: packet: the flow-level model has no pauses")
+		return
+	}
+	if len(s.Network.PFC.Storms) > 64 {
+		c.fail("network.pfc.storms", "%d storms are too many: at most 64", len(s.Network.PFC.Storms))
+		return
+	}
+	for i, st := range s.Network.PFC.Storms {
+		key := fmt.Sprintf("network.pfc.storms[%d]", i)
+		if topoOK && (st.Endpoint < 0 || st.Endpoint >= endpoints) {
+			c.fail(key+".endpoint", "%s is not an endpoint: use 0 to %d", c.text(key+".endpoint", st.Endpoint), endpoints-1)
+		}
+		if st.Start < 0 || st.Start > MaxUntil {
+			c.fail(key+".start", "%s is not allowed: from 0 to %v", c.text(key+".start", st.Start), MaxUntil)
+		}
+		if st.End <= st.Start || st.End > MaxUntil {
+			c.fail(key+".end", "%s must come after start (%v) and be at most %v, e.g. end: %v", c.text(key+".end", st.End), st.Start, MaxUntil, st.Start+unit.Millisecond)
+		}
+	}
 }
