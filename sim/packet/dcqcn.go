@@ -35,6 +35,7 @@ type dcqcn struct {
 	lineRate    unit.Rate // the fabric's link rate: where flows start and the ceiling
 	rAI, rHAI   unit.Rate // additive and hyper increase steps
 	minRate     unit.Rate
+	clamp       bool // the target takes the current rate on every CNP
 }
 
 func newDCQCN(sc *scenario.Scenario) *dcqcn {
@@ -48,6 +49,7 @@ func newDCQCN(sc *scenario.Scenario) *dcqcn {
 		rAI:         unit.Rate(5e6 * per25G),
 		rHAI:        unit.Rate(50e6 * per25G),
 		minRate:     min(dcqcnMinRate, rate),
+		clamp:       sc.Network.ClampTargetRate,
 	}
 }
 
@@ -133,11 +135,11 @@ func (m *Model) reduceRate(i int32) {
 		r.decayAlpha(now)
 	}
 	r.cut = true
-	// The HPCC ns-3 artifact's default (ClampTargetRate off): the target takes
-	// the current rate only if the rate timer has raised it since the last cut.
-	// Clamping on every CNP, as the paper writes it, lets a burst of CNPs drive
-	// the target down with the rate, and the flow then crawls back by R_AI.
-	if r.timerStage != 0 {
+	// RT ← RC on every CNP, as the paper gives it; with clamp_target_rate off
+	// (the HPCC ns-3 artifact's default) only if the rate timer has raised the
+	// rate since the last cut, so a burst of CNPs cannot drag the target down
+	// with the rate.
+	if c.clamp || r.timerStage != 0 {
 		r.rt = r.rc
 	}
 	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)

@@ -210,13 +210,18 @@ func TestRateControl(t *testing.T) {
 	assert.Equal(t, 200*unit.Gbps, r.rt)
 	assert.InDelta(t, (1-dcqcnG)*alpha+dcqcnG, r.alpha, 1e-12)
 
-	// Another CNP before any increase leaves the target alone (ClampTargetRate
-	// off, the HPCC artifact's default): only the rate drops.
-	before := r.rc
+	// Another CNP before any increase: with clamp_target_rate (the default)
+	// the target takes the rate; without it, only the rate drops.
+	before, alphaBefore := r.rc, r.alpha
 	m.reduceRate(0)
-	assert.Equal(t, 200*unit.Gbps, r.rt)
+	assert.Equal(t, before, r.rt, "clamped: RT ← RC")
+	r.rc, r.rt, r.alpha = before, 200*unit.Gbps, alphaBefore
+	m.cc.clamp = false
+	m.reduceRate(0)
+	assert.Equal(t, 200*unit.Gbps, r.rt, "unclamped: the target stays")
 	assert.Less(t, r.rc, before)
-	r.rc = before
+	r.rc, r.alpha = before, alphaBefore
+	m.cc.clamp = true
 
 	rc := r.rc
 	for stage := int32(1); stage <= dcqcnStages; stage++ {

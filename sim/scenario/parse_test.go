@@ -151,7 +151,7 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, RTO: 100 * unit.Microsecond, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
+		ECN: ECN{PMax: 0.2}, CNPInterval: 50 * unit.Microsecond, ClampTargetRate: true, RTO: 100 * unit.Microsecond, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
 		IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
 
@@ -312,7 +312,7 @@ func TestErrors(t *testing.T) {
 		{"two documents", "name: a\n---\nname: b\n", nil, "t.yaml:2", "", "a second YAML document"},
 		{"too big", "name: " + strings.Repeat("x", MaxSourceBytes), nil, "t.yaml", "", "a scenario may have at most"},
 		// Keys.
-		{"unknown key", "network:\n  buffr: 1MiB\n", nil, "t.yaml:2", "network.buffr", "unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, ibcc, pfc, rto, ack_every"},
+		{"unknown key", "network:\n  buffr: 1MiB\n", nil, "t.yaml:2", "network.buffr", "unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, ibcc, pfc, rto, ack_every"},
 		{"unknown top key", "\ntopo: {}\n", nil, "t.yaml:2", "topo", "unknown key; the top level takes name, seed, topology, network, traffic, until, sim"},
 		{"unknown flow key", "traffic:\n  flows:\n    - {src: 0, dst: 1}\n    - {src: 0, to: 1}\n", nil, "t.yaml:4", "traffic.flows[1].to", "unknown key; traffic.flows[1] takes src, dst, bytes, start"},
 		{"duplicate key", "network:\n  mtu: 4096\n  mtu: 9000\n", nil, "t.yaml:3", "network.mtu", "duplicate key; first at line 2"},

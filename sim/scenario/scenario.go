@@ -134,10 +134,15 @@ type Network struct {
 	CC          string     `yaml:"cc"`           // none | dcqcn | ibcc
 	ECN         ECN        `yaml:"ecn"`          // dcqcn: switch marking thresholds
 	CNPInterval unit.Time  `yaml:"cnp_interval"` // dcqcn: at most one CNP per flow per interval
-	IBCC        IBCC       `yaml:"ibcc"`         // ibcc: FECN marking, BECNs and the congestion control table
-	PFC         PFC        `yaml:"pfc"`
-	RTO         unit.Time  `yaml:"rto"`       // go-back-N retransmission timeout
-	AckEvery    int        `yaml:"ack_every"` // receiver coalesces this many packets per ACK
+	// ClampTargetRate (dcqcn): on every CNP the target rate takes the current
+	// rate, as the DCQCN paper and REFERENCE.md give it (true, the default); false
+	// clamps only when the rate has risen since the last cut, the HPCC ns-3
+	// artifact's default.
+	ClampTargetRate bool      `yaml:"clamp_target_rate"`
+	IBCC            IBCC      `yaml:"ibcc"` // ibcc: FECN marking, BECNs and the congestion control table
+	PFC             PFC       `yaml:"pfc"`
+	RTO             unit.Time `yaml:"rto"`       // go-back-N retransmission timeout
+	AckEvery        int       `yaml:"ack_every"` // receiver coalesces this many packets per ACK
 	// BufferModel is static (each port owns buffer bytes) or shared (each
 	// switch has a pool of SwitchBuffer bytes; a queue may hold at most
 	// DTAlpha × the free pool, Choudhury–Hahne dynamic thresholds).
@@ -325,7 +330,7 @@ func Default() Scenario {
 		},
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, RTO: 100 * unit.Microsecond, AckEvery: 16,
+			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, ClampTargetRate: true, RTO: 100 * unit.Microsecond, AckEvery: 16,
 			BufferModel: BufferStatic, DTAlpha: 1,
 			IBCC: IBCC{MarkingRate: 1, Timer: DefaultIBCCTimer, CCTIIncrease: 1, CCTILimit: DefaultCCTILimit, CCTStep: DefaultCCTStep},
 		},
