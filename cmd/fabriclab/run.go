@@ -147,6 +147,18 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		t.FlowsFinished, t.Flows, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), fct)
 	fmt.Fprintf(w, "        drops %d, retransmits %d, timeouts %d, pause frames %d, out-of-order %d, events %d\n",
 		t.Drops, t.Retransmits, t.Timeouts, t.PauseFrames, t.OutOfOrder, t.Events)
+	if t.ECNMarks+t.CNPs+t.FECNMarks+t.BECNs > 0 {
+		fmt.Fprintf(w, "        ECN marks %d, CNPs %d, FECN marks %d, BECNs %d\n", t.ECNMarks, t.CNPs, t.FECNMarks, t.BECNs)
+	}
+	if c := r.Collective; c != nil {
+		fmt.Fprintf(w, "\ncollective: %s/%s on %d ranks, %s in %s µs: algbw %s GB/s, busbw %s GB/s\n",
+			c.Op, c.Algo, c.Ranks, humanBytes(c.Bytes), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2))
+	}
+	if tr := r.Training; tr != nil {
+		fmt.Fprintf(w, "\ntraining: %s on %d × %s: iteration %s µs (compute %s µs, exposed communication %s µs), GPU busy %s%%, scaling efficiency %s%%\n",
+			tr.Model, tr.Ranks, tr.GPU, ff(tr.IterationUs, 1), ff(tr.ComputeUs, 1), ff(tr.ExposedCommUs, 1),
+			ff(tr.GPUUtil*100, 1), ff(tr.ScalingEfficiency*100, 1))
+	}
 }
 
 func ff(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }
