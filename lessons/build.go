@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -70,6 +71,11 @@ func (b *builder) file(fsys fs.FS, name string) *Lesson {
 	}
 	if len(data) > MaxFileBytes {
 		b.fail(name, 0, "is %d bytes; a lesson may have at most %d: split it into two lessons", len(data), MaxFileBytes)
+		return nil
+	}
+	if !utf8.Valid(data) {
+		line := 1 + bytes.Count(data[:firstInvalid(data)], []byte("\n"))
+		b.fail(name, line, "is not UTF-8 text; save the file as UTF-8")
 		return nil
 	}
 	yml, body, bodyLine, problem := splitFrontMatter(data)
@@ -214,7 +220,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 			part.AppendChild(part, n)
 		}
 		var buf bytes.Buffer
-		if err := md.Renderer().Render(&buf, f.body, part); err != nil {
+		if err := render(md, &buf, f.body, part); err != nil {
 			b.fail(f.name, step.Line, "rendering: %v", err)
 		}
 		step.HTML = template.HTML(buf.String())
@@ -337,4 +343,27 @@ func suggestID(title string) string {
 		return "step"
 	}
 	return b.String()
+}
+
+// firstInvalid is the offset of the first byte that is not valid UTF-8.
+func firstInvalid(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
+}
+
+// render renders a step, turning a panic inside goldmark into an error: a
+// lesson must fail the build with its place, never crash it.
+func render(md goldmark.Markdown, w *bytes.Buffer, src []byte, n ast.Node) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the Markdown renderer failed (%v); simplify this step's text", r)
+		}
+	}()
+	return md.Renderer().Render(w, src, n)
 }
