@@ -40,3 +40,8 @@ fuzz:
 	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./sim/unit -run '^$$' -fuzz '^FuzzParseTime$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./sim/unit -run '^$$' -fuzz '^FuzzParseBytes$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLesson$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzQuiz$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzPlaceholder$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/viz/player -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/viz/player -run '^$$' -fuzz '^FuzzParseCommand$$' -fuzztime $(FUZZTIME)
