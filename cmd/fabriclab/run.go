@@ -143,6 +143,9 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 	if t.FlowsFinished > 0 {
 		fct = fmt.Sprintf("mean fct %s µs, max %s µs", ff(t.MeanFctUs, 1), ff(t.MaxFctUs, 1))
 	}
+	if t.Truncated != "" {
+		fmt.Fprintf(w, "\nnote: %s\n", t.Truncated)
+	}
 	fmt.Fprintf(w, "\ntotals: %d/%d flows finished in %s µs; goodput %s Gb/s; %s\n",
 		t.FlowsFinished, t.Flows, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), fct)
 	fmt.Fprintf(w, "        drops %d, retransmits %d, timeouts %d, pause frames %d, out-of-order %d, events %d\n",

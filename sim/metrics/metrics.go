@@ -34,6 +34,8 @@ type Collective struct {
 
 // Totals sums the run.
 type Totals struct {
+	// Truncated says why a run stopped before its end (an event budget), if it did.
+	Truncated     string  `json:"truncated,omitempty"`
 	SimTimeUs     float64 `json:"sim_time_us"`
 	Events        uint64  `json:"events"`
 	Drops         int64   `json:"drops"`

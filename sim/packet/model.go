@@ -217,6 +217,10 @@ type flow struct {
 
 var _ fabric.Fabric = (*Model)(nil)
 
+// MaxEvents bounds one run: at a few million events a second it is minutes
+// of work, and no lesson or benchmark comes near it.
+const MaxEvents = 1_000_000_000
+
 // Model is one packet-level simulation.
 type Model struct {
 	sc   *scenario.Scenario
@@ -255,7 +259,9 @@ type Model struct {
 	pendingCalls int
 	finished     int
 	lastRx       unit.Time
-	stopped      bool // every flow finished
+	stopped      bool   // every flow finished (or the event budget ran out)
+	truncated    string // why the run stopped early, if it did
+	maxEvents    uint64
 	begun, ended bool
 
 	stats struct {
@@ -331,6 +337,7 @@ func New(sc *scenario.Scenario) *Model {
 	}
 	m.initClasses()
 	m.initPools()
+	m.maxEvents = MaxEvents
 	m.addFlows()
 	m.addStorms()
 	m.series.init(m)
@@ -488,6 +495,12 @@ func (m *Model) Advance(t unit.Time) bool {
 			break
 		}
 		m.handle(ev)
+		if m.eng.Events() >= m.maxEvents {
+			// A run that would take hours (a lossy incast collapsing for
+			// seconds of simulated time) stops here and says so.
+			m.truncated = fmt.Sprintf("stopped after %d events at %v: set until to a shorter time, or make the flows smaller", m.maxEvents, m.eng.Now())
+			m.stopped = true
+		}
 	}
 	if !m.stopped && m.eng.Pending() > 0 {
 		if t < limit {

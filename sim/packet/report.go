@@ -154,6 +154,7 @@ func (m *Model) Result() *metrics.Result {
 	r := &metrics.Result{Scenario: m.sc.Name, Seed: m.sc.Seed, Fidelity: "packet"}
 	t := &r.Totals
 	t.SimTimeUs = us(now)
+	t.Truncated = m.truncated
 	t.Events = m.eng.Events()
 	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
 	t.PauseFrames, t.OutOfOrder = m.stats.pauseFrames, m.stats.ooo
