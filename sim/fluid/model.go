@@ -196,7 +196,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f := &m.flows[i]
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
-	f.hash = mix(mix(uint64(f.src)<<32|uint64(f.dst)) ^ sport<<16 ^ 4791)
+	f.hash = topo.FlowHash(f.src, f.dst, sport)
 	srcNode, dstNode := int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst])
 	payload := min(bytes, m.mtu)
 	switch m.routing {
@@ -236,17 +236,9 @@ func (m *Model) pick(n int32, c []int32, f *flow) int32 {
 		}
 		k = d % count
 	} else {
-		k = int(mix(f.hash^m.nodeSalt[n]) % uint64(count))
+		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
 	}
 	return c[k]
-}
-
-// mix is SplitMix64's finaliser, as in the packet model.
-func mix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // Latency is the one-way latency of a full packet from src to dst on an idle fabric.

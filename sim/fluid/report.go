@@ -1,8 +1,6 @@
 package fluid
 
 import (
-	"math"
-
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/unit"
 )
@@ -59,20 +57,11 @@ func (s *sampler) record(m *Model) {
 
 func (s *sampler) halve() {
 	s.interval *= 2
-	s.times = keepEven(s.times)
-	s.total = keepEven(s.total)
+	s.times = metrics.KeepEven(s.times)
+	s.total = metrics.KeepEven(s.total)
 	for i := range s.perFlow {
-		s.perFlow[i] = keepEven(s.perFlow[i])
+		s.perFlow[i] = metrics.KeepEven(s.perFlow[i])
 	}
-}
-
-func keepEven[T any](v []T) []T {
-	n := 0
-	for i := 0; i < len(v); i += 2 {
-		v[n] = v[i]
-		n++
-	}
-	return v[:n]
 }
 
 // final takes a last sample at the end of the run.
@@ -83,9 +72,9 @@ func (s *sampler) final(m *Model) {
 }
 
 func (s *sampler) result() *metrics.Series {
-	out := &metrics.Series{IntervalUs: us(s.interval)}
+	out := &metrics.Series{IntervalUs: metrics.Micros(s.interval)}
 	for i, t := range s.times {
-		out.TimeUs = append(out.TimeUs, us(t))
+		out.TimeUs = append(out.TimeUs, metrics.Micros(t))
 		out.Goodput = append(out.Goodput, deltaGbps(s.total, s.times, i))
 	}
 	for f := range s.perFlow {
@@ -103,21 +92,7 @@ func deltaGbps(cum []float64, times []unit.Time, i int) float64 {
 	if i == 0 || times[i] <= times[i-1] {
 		return 0
 	}
-	return round(float64(cum[i]-cum[i-1])*8/(times[i]-times[i-1]).Seconds()/1e9, 3)
-}
-
-func us(t unit.Time) float64 { return round(t.Micros(), 3) }
-
-func round(v float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
-	return math.Round(v*p) / p
-}
-
-func rateGbps(bytes int64, t unit.Time) float64 {
-	if t <= 0 {
-		return 0
-	}
-	return round(unit.RateOf(unit.Bytes(bytes), t).Gbps(), 3)
+	return metrics.Round(float64(cum[i]-cum[i-1])*8/(times[i]-times[i-1]).Seconds()/1e9, 3)
 }
 
 // Result reports the run: the packet model's report, with no queues, drops or
@@ -127,7 +102,7 @@ func (m *Model) Result() *metrics.Result {
 	now := m.eng.Now()
 	r := &metrics.Result{Scenario: m.sc.Name, Seed: m.sc.Seed, Fidelity: "flow"}
 	t := &r.Totals
-	t.SimTimeUs = us(now)
+	t.SimTimeUs = metrics.Micros(now)
 	t.Events = m.stats.events
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
 
@@ -138,15 +113,15 @@ func (m *Model) Result() *metrics.Result {
 	r.Flows = make([]metrics.Flow, 0, len(m.flows))
 	for i := range m.flows {
 		f := &m.flows[i]
-		fr := metrics.Flow{Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: us(f.start), Finished: f.state == done}
+		fr := metrics.Flow{Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: metrics.Micros(f.start), Finished: f.state == done}
 		if f.state != waiting {
 			first = min(first, f.start)
 		}
 		switch f.state {
 		case done:
 			fr.Delivered = f.bytes
-			fr.FinishUs, fr.FctUs = us(f.finish), us(f.finish-f.start)
-			fr.Gbps = rateGbps(f.bytes, f.finish-f.start)
+			fr.FinishUs, fr.FctUs = metrics.Micros(f.finish), metrics.Micros(f.finish-f.start)
+			fr.Gbps = metrics.Gbps(f.bytes, f.finish-f.start)
 			t.MaxFctUs = max(t.MaxFctUs, fr.FctUs)
 			fctSum += fr.FctUs
 		case active, drained:
@@ -160,10 +135,10 @@ func (m *Model) Result() *metrics.Result {
 		r.Flows = append(r.Flows, fr)
 	}
 	if m.finished > 0 {
-		t.MeanFctUs = round(fctSum/float64(m.finished), 3)
+		t.MeanFctUs = metrics.Round(fctSum/float64(m.finished), 3)
 	}
 	if first != unit.Never {
-		t.GoodputGbps = rateGbps(delivered, lastRx-first)
+		t.GoodputGbps = metrics.Gbps(delivered, lastRx-first)
 	}
 
 	for i := range m.links {
@@ -176,10 +151,10 @@ func (m *Model) Result() *metrics.Result {
 		util := 0.0
 		if now > 0 {
 			// Wire bytes over wire capacity: the header overhead cancels out.
-			util = round(carried/(ls.capacity*now.Seconds()), 4)
+			util = metrics.Round(carried/(ls.capacity*now.Seconds()), 4)
 		}
 		r.Links = append(r.Links, metrics.Link{
-			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: round(l.Rate.Gbps(), 3), Util: util,
+			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3), Util: util,
 		})
 	}
 	r.Series = m.series.result()

@@ -388,7 +388,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	}
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
-	f.hash = mix(mix(uint64(f.src)<<32|uint64(f.dst)) ^ sport<<16 ^ 4791)
+	f.hash = topo.FlowHash(f.src, f.dst, sport)
 	hops := m.hopsTo(f.dst)
 	f.port = m.choose(f.srcNode, f.dst, hops, f, nil)
 	// Control packets come back over as many hops, without queueing.
@@ -910,7 +910,7 @@ func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 
 		}
 		k = d % count
 	case scenario.RouteECMP:
-		k = int(mix(f.hash^m.nodeSalt[n]) % uint64(count))
+		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
 	case scenario.RouteSpray:
 		k = m.eng.Rand().IntN(count)
 	case scenario.RouteAdaptive:
@@ -945,14 +945,6 @@ func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 
 		}
 	}
 	panic("packet: unreachable")
-}
-
-// mix is SplitMix64's finaliser: a fast hash with good avalanche.
-func mix(z uint64) uint64 {
-	z += 0x9e3779b97f4a7c15
-	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
-	z = (z ^ z>>27) * 0x94d049bb133111eb
-	return z ^ z>>31
 }
 
 // deliver hands x to its receiver.

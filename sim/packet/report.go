@@ -1,7 +1,6 @@
 package packet
 
 import (
-	"math"
 	"sort"
 
 	"fabriclab/sim/metrics"
@@ -104,27 +103,18 @@ func (m *Model) sendingRate(f *flow) unit.Rate {
 
 func (s *sampler) halve() {
 	s.interval *= 2
-	s.times = keepEven(s.times)
-	s.rxTotal = keepEven(s.rxTotal)
-	s.counters = keepEven(s.counters)
+	s.times = metrics.KeepEven(s.times)
+	s.rxTotal = metrics.KeepEven(s.rxTotal)
+	s.counters = metrics.KeepEven(s.counters)
 	for i := range s.rxFlow {
-		s.rxFlow[i] = keepEven(s.rxFlow[i])
+		s.rxFlow[i] = metrics.KeepEven(s.rxFlow[i])
 	}
 	for i := range s.rcFlow {
-		s.rcFlow[i] = keepEven(s.rcFlow[i])
+		s.rcFlow[i] = metrics.KeepEven(s.rcFlow[i])
 	}
 	for i := range s.queues {
-		s.queues[i] = keepEven(s.queues[i])
+		s.queues[i] = metrics.KeepEven(s.queues[i])
 	}
-}
-
-func keepEven[T any](v []T) []T {
-	n := 0
-	for i := 0; i < len(v); i += 2 {
-		v[n] = v[i]
-		n++
-	}
-	return v[:n]
 }
 
 // final takes a last sample at the end of the run.
@@ -134,26 +124,12 @@ func (s *sampler) final(m *Model) {
 	}
 }
 
-func us(t unit.Time) float64 { return round(t.Micros(), 3) }
-
-func round(v float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
-	return math.Round(v*p) / p
-}
-
-func rateGbps(bytes int64, t unit.Time) float64 {
-	if t <= 0 {
-		return 0
-	}
-	return round(unit.RateOf(unit.Bytes(bytes), t).Gbps(), 3)
-}
-
 // Result reports the run.
 func (m *Model) Result() *metrics.Result {
 	now := m.eng.Now()
 	r := &metrics.Result{Scenario: m.sc.Name, Seed: m.sc.Seed, Fidelity: "packet"}
 	t := &r.Totals
-	t.SimTimeUs = us(now)
+	t.SimTimeUs = metrics.Micros(now)
 	t.Truncated = m.truncated
 	t.Events = m.eng.Events()
 	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
@@ -172,29 +148,29 @@ func (m *Model) Result() *metrics.Result {
 		first = min(first, f.start)
 		delivered += f.received
 		fr := metrics.Flow{
-			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: us(f.start),
+			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: metrics.Micros(f.start),
 			Finished: f.done, Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
 		}
 		if r := f.cc; r != nil {
-			fr.CNPs, fr.MinRateGbps = r.cnps, round(r.minRC.Gbps(), 3)
+			fr.CNPs, fr.MinRateGbps = r.cnps, metrics.Round(r.minRC.Gbps(), 3)
 		}
 		if s := f.ib; s != nil {
 			fr.BECNs, fr.MaxCCTI = s.becns, int(s.maxCCTI)
-			fr.MinRateGbps = round((&cctState{ccti: s.maxCCTI}).rate(m.ports[f.port].rate, m.ib).Gbps(), 3)
+			fr.MinRateGbps = metrics.Round((&cctState{ccti: s.maxCCTI}).rate(m.ports[f.port].rate, m.ib).Gbps(), 3)
 		}
 		if f.done {
-			fr.FinishUs, fr.FctUs = us(f.finish), us(f.finish-f.start)
-			fr.Gbps = rateGbps(f.bytes, f.finish-f.start)
+			fr.FinishUs, fr.FctUs = metrics.Micros(f.finish), metrics.Micros(f.finish-f.start)
+			fr.Gbps = metrics.Gbps(f.bytes, f.finish-f.start)
 			t.MaxFctUs = max(t.MaxFctUs, fr.FctUs)
 			fctSum += fr.FctUs
 		}
 		r.Flows = append(r.Flows, fr)
 	}
 	if m.finished > 0 {
-		t.MeanFctUs = round(fctSum/float64(m.finished), 3)
+		t.MeanFctUs = metrics.Round(fctSum/float64(m.finished), 3)
 	}
 	if len(m.flows) > 0 {
-		t.GoodputGbps = rateGbps(delivered, m.lastRx-first)
+		t.GoodputGbps = metrics.Gbps(delivered, m.lastRx-first)
 	}
 
 	for i := range m.ports {
@@ -209,11 +185,11 @@ func (m *Model) Result() *metrics.Result {
 		}
 		util := 0.0
 		if now > 0 {
-			util = round(float64(p.txWire)*8/(float64(l.Rate)*now.Seconds()), 4)
+			util = metrics.Round(float64(p.txWire)*8/(float64(l.Rate)*now.Seconds()), 4)
 		}
 		r.Links = append(r.Links, metrics.Link{
-			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: round(l.Rate.Gbps(), 3),
-			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: us(paused), PauseFrames: p.pauseFrames,
+			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3),
+			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: metrics.Micros(paused), PauseFrames: p.pauseFrames,
 			ECNMarks: p.ecnMarks, FECNMarks: m.fecnMarks(i), Classes: m.linkClasses(p),
 		})
 	}
@@ -222,9 +198,9 @@ func (m *Model) Result() *metrics.Result {
 }
 
 func (s *sampler) result(m *Model) *metrics.Series {
-	out := &metrics.Series{IntervalUs: us(s.interval)}
+	out := &metrics.Series{IntervalUs: metrics.Micros(s.interval)}
 	for i, t := range s.times {
-		out.TimeUs = append(out.TimeUs, us(t))
+		out.TimeUs = append(out.TimeUs, metrics.Micros(t))
 		out.Goodput = append(out.Goodput, deltaGbps(s.rxTotal, s.times, i))
 	}
 	if n := len(s.counters); n > 0 && s.counters[n-1] != [6]int64{} {
@@ -253,7 +229,7 @@ func (s *sampler) result(m *Model) *metrics.Series {
 	for f := range s.rcFlow {
 		g := make([]float64, len(s.times))
 		for i, rc := range s.rcFlow[f] {
-			g[i] = round(rc.Gbps(), 3)
+			g[i] = metrics.Round(rc.Gbps(), 3)
 		}
 		out.FlowRateGbps = append(out.FlowRateGbps, g)
 	}
@@ -281,7 +257,7 @@ func deltaGbps(cum []int64, times []unit.Time, i int) float64 {
 	if i == 0 {
 		return 0
 	}
-	return rateGbps(cum[i]-cum[i-1], times[i]-times[i-1])
+	return metrics.Gbps(cum[i]-cum[i-1], times[i]-times[i-1])
 }
 
 // linkClasses reports p's figures per traffic class, or nil with one class.
@@ -298,7 +274,7 @@ func (m *Model) linkClasses(p *port) []metrics.LinkClass {
 			paused += now - q.pausedSince
 		}
 		out[c] = metrics.LinkClass{Name: m.classes[c].name, TxBytes: q.txWire, MaxQueueBytes: q.maxQ, Drops: q.drops,
-			PauseUs: us(paused), PauseFrames: q.pauseFrames}
+			PauseUs: metrics.Micros(paused), PauseFrames: q.pauseFrames}
 	}
 	return out
 }

@@ -69,7 +69,7 @@ func Run(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) 
 	r := &job{f: f, cfg: cfg, sched: sched, ranks: ranks, buckets: buckets, readyAfter: readyAfter,
 		fwd: fwd, bwd: bwd, opt: opt, done: done}
 	r.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(),
-		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: us(compute)}
+		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: metrics.Micros(compute)}
 	r.iteration(max(cfg.Iterations, 1))
 	return nil
 }
@@ -90,8 +90,6 @@ type job struct {
 	commIntervals [][]metrics.Interval // per GPU
 	bucketReports []metrics.Bucket
 }
-
-func us(t unit.Time) float64 { return math.Round(t.Micros()*1000) / 1000 }
 
 func (j *job) iteration(left int) {
 	j.start = j.f.Now()
@@ -134,10 +132,10 @@ func (j *job) launch(after func()) {
 		started := j.f.Now()
 		coll.Run(j.f, j.sched, j.ranks, o, func(_ metrics.Collective, last []unit.Time) {
 			j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(bytes), Tensors: len(j.buckets[b].Tensors),
-				ReadyUs: us(ready - j.start), StartUs: us(started - j.start), FinishUs: us(j.f.Now() - j.start)})
+				ReadyUs: metrics.Micros(ready - j.start), StartUs: metrics.Micros(started - j.start), FinishUs: metrics.Micros(j.f.Now() - j.start)})
 			for g := range j.commIntervals {
 				j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate",
-					Label: fmt.Sprintf("all-reduce bucket %d", b), StartUs: us(started - j.start), EndUs: us(last[g] - j.start)})
+					Label: fmt.Sprintf("all-reduce bucket %d", b), StartUs: metrics.Micros(started - j.start), EndUs: metrics.Micros(last[g] - j.start)})
 			}
 			j.commFree = j.f.Now()
 			j.next++
@@ -151,8 +149,8 @@ func (j *job) report(backwardEnd, optStart unit.Time) {
 	iter := end - j.start
 	compute := j.fwd + j.bwd + j.opt
 	t := &j.res
-	t.IterationUs = us(iter)
-	t.ExposedCommUs = us(iter - compute)
+	t.IterationUs = metrics.Micros(iter)
+	t.ExposedCommUs = metrics.Micros(iter - compute)
 	t.GPUUtil = math.Round(float64(compute)/float64(iter)*1e4) / 1e4
 	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
 	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*len(j.ranks)) / iter.Seconds())
@@ -160,13 +158,13 @@ func (j *job) report(backwardEnd, optStart unit.Time) {
 	t.Timeline = t.Timeline[:0]
 	for g := range j.commIntervals {
 		iv := []metrics.Interval{
-			{Kind: "compute", Label: "forward", StartUs: 0, EndUs: us(j.fwd)},
-			{Kind: "compute", Label: "backward", StartUs: us(j.fwd), EndUs: us(backwardEnd - j.start)},
+			{Kind: "compute", Label: "forward", StartUs: 0, EndUs: metrics.Micros(j.fwd)},
+			{Kind: "compute", Label: "backward", StartUs: metrics.Micros(j.fwd), EndUs: metrics.Micros(backwardEnd - j.start)},
 		}
 		if optStart > backwardEnd {
-			iv = append(iv, metrics.Interval{Kind: "idle", Label: "waiting for gradients", StartUs: us(backwardEnd - j.start), EndUs: us(optStart - j.start)})
+			iv = append(iv, metrics.Interval{Kind: "idle", Label: "waiting for gradients", StartUs: metrics.Micros(backwardEnd - j.start), EndUs: metrics.Micros(optStart - j.start)})
 		}
-		iv = append(iv, metrics.Interval{Kind: "compute", Label: "optimizer", StartUs: us(optStart - j.start), EndUs: us(end - j.start)})
+		iv = append(iv, metrics.Interval{Kind: "compute", Label: "optimizer", StartUs: metrics.Micros(optStart - j.start), EndUs: metrics.Micros(end - j.start)})
 		iv = append(iv, j.commIntervals[g]...)
 		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
 	}
