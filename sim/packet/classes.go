@@ -31,8 +31,7 @@ type classInfo struct {
 
 // classQueue is one class's share of a port.
 type classQueue struct {
-	q       []*pkt
-	qHead   int
+	q       fifo
 	qBytes  int64
 	flows   []int32 // endpoint ports: this class's flows, served round robin
 	rr      int
@@ -181,7 +180,7 @@ func (p *port) pending() bool {
 		return p.queued() > 0 || len(p.flows) > 0
 	}
 	for c := range p.cls {
-		if q := &p.cls[c]; q.qHead < len(q.q) || len(q.flows) > 0 {
+		if q := &p.cls[c]; q.q.len() > 0 || len(q.flows) > 0 {
 			return true
 		}
 	}
@@ -190,7 +189,7 @@ func (p *port) pending() bool {
 
 func (p *port) pushClass(x *pkt) {
 	q := &p.cls[x.class]
-	q.q = append(q.q, x)
+	q.q.add(x)
 	q.qBytes += int64(x.size)
 	q.maxQ = max(q.maxQ, q.qBytes)
 	p.qBytes += int64(x.size)
@@ -198,16 +197,7 @@ func (p *port) pushClass(x *pkt) {
 }
 
 func (p *port) popClass(q *classQueue) *pkt {
-	x := q.q[q.qHead]
-	q.q[q.qHead] = nil
-	q.qHead++
-	if q.qHead == len(q.q) {
-		q.q, q.qHead = q.q[:0], 0
-	} else if q.qHead > 64 && q.qHead*2 > len(q.q) {
-		n := copy(q.q, q.q[q.qHead:])
-		clear(q.q[n:])
-		q.q, q.qHead = q.q[:n], 0
-	}
+	x := q.q.take()
 	q.qBytes -= int64(x.size)
 	p.qBytes -= int64(x.size)
 	return x
@@ -235,13 +225,13 @@ func (m *Model) nextByClass(p *port) *pkt {
 	for range 2*n + 1 {
 		c := uint8(p.drr)
 		q := &p.cls[c]
-		queued := q.qHead < len(q.q)
+		queued := q.q.len() > 0
 		if !queued && len(q.flows) == 0 {
 			q.deficit = 0
 		} else if !q.paused {
 			size := full
 			if queued {
-				size = int64(q.q[q.qHead].size)
+				size = int64(q.q.front().size)
 			}
 			credit := p.fc != fcCredit || p.toEnd || q.credit >= size
 			if credit {
@@ -267,7 +257,7 @@ func (m *Model) nextByClass(p *port) *pkt {
 							q.credit -= int64(x.size)
 						}
 						q.txWire += int64(x.payload + p.hdr)
-						if q.qHead == len(q.q) && len(q.flows) == 0 {
+						if q.q.len() == 0 && len(q.flows) == 0 {
 							q.deficit = 0
 						}
 						return x

@@ -89,8 +89,7 @@ type port struct {
 	toEnd    bool // feeds an endpoint (which consumes at line rate)
 	fromEnd  bool // an endpoint's NIC port: its packets get a little timing jitter
 
-	q      []*pkt
-	qHead  int
+	q      fifo
 	qBytes int64
 	// busyUntil is when the packet on the wire is out; wake says a txDone
 	// event is due then (only scheduled when something waits to be sent).
@@ -147,10 +146,10 @@ type pfcIngress struct {
 	refreshGen int64
 }
 
-func (p *port) queued() int { return len(p.q) - p.qHead }
+func (p *port) queued() int { return p.q.len() }
 
 func (p *port) push(x *pkt) {
-	p.q = append(p.q, x)
+	p.q.add(x)
 	p.qBytes += int64(x.size)
 	if p.qBytes > p.maxQ {
 		p.maxQ = p.qBytes
@@ -158,16 +157,7 @@ func (p *port) push(x *pkt) {
 }
 
 func (p *port) pop() *pkt {
-	x := p.q[p.qHead]
-	p.q[p.qHead] = nil
-	p.qHead++
-	if p.qHead == len(p.q) {
-		p.q, p.qHead = p.q[:0], 0
-	} else if p.qHead > 64 && p.qHead*2 > len(p.q) {
-		n := copy(p.q, p.q[p.qHead:])
-		clear(p.q[n:])
-		p.q, p.qHead = p.q[:n], 0
-	}
+	x := p.q.take()
 	p.qBytes -= int64(x.size)
 	return x
 }
@@ -629,7 +619,7 @@ func (m *Model) try(p *port) {
 	}
 	var x *pkt
 	if p.queued() > 0 {
-		x = p.q[p.qHead]
+		x = p.q.front()
 		if p.fc == fcCredit && !p.toEnd && p.credit < int64(x.size) {
 			return
 		}
