@@ -39,11 +39,7 @@ func play(tb testing.TB, name string, sets []string, until unit.Time, steps int)
 		if ranks == 0 {
 			ranks = sc.Endpoints()
 		}
-		gpn := 0
-		if g := sc.Topology.GPUsPerNode; g > 1 && (sc.Topology.Kind == scenario.DGX || sc.Topology.Kind == scenario.LeafSpine) {
-			gpn = g
-		}
-		sched, err := coll.Build(c.Op, c.Algo, coll.Params{Ranks: ranks, GPUsPerNode: gpn, Root: c.Root, OneSwitch: sc.OneSwitch()})
+		sched, err := coll.Build(c.Op, c.Algo, sc.CollParams(ranks, c.Root))
 		require.NoError(tb, err)
 		eps := make([]int, ranks)
 		for i := range eps {

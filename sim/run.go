@@ -64,14 +64,6 @@ func firstEndpoints(n int) []int {
 	return eps
 }
 
-// gpusPerNode is the node size hierarchical algorithms see (0 for plain hosts).
-func gpusPerNode(sc *scenario.Scenario) int {
-	if g := sc.Topology.GPUsPerNode; g > 1 && (sc.Topology.Kind == scenario.DGX || sc.Topology.Kind == scenario.LeafSpine) {
-		return g
-	}
-	return 0
-}
-
 func collOptions(sc *scenario.Scenario, c *scenario.Collective) coll.Options {
 	streamed := sc.Sim.Fidelity == scenario.FlowLevel
 	if c.Execution != "" {
@@ -86,7 +78,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	sched, err := coll.Build(c.Op, c.Algo, coll.Params{Ranks: ranks, GPUsPerNode: gpusPerNode(sc), Root: c.Root, OneSwitch: sc.OneSwitch()})
+	sched, err := coll.Build(c.Op, c.Algo, sc.CollParams(ranks, c.Root))
 	if err != nil {
 		return fmt.Errorf("collective: %w", err)
 	}
@@ -123,7 +115,7 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	}
 	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
 		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
-		Algo: t.Algo, GPUsPerNode: gpusPerNode(sc), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
+		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
 	return train.Run(f, cfg, firstEndpoints(ranks), done)
 }
 

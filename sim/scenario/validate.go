@@ -1026,11 +1026,7 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
 		c.fail("collective.root", "%s is not a rank: use 0 to %d", c.text("collective.root", co.Root), ranks-1)
 	}
-	g := 0
-	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
-		g = s.Topology.GPUsPerNode
-	}
-	sched, err := coll.Build(co.Op, co.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g, OneSwitch: s.OneSwitch()})
+	sched, err := coll.Build(co.Op, co.Algo, s.CollParams(ranks, 0))
 	if err != nil {
 		key := "collective.algo"
 		if !slices.Contains(coll.Ops, co.Op) {
@@ -1125,11 +1121,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if !c.between("training.ranks", ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks") {
 		return
 	}
-	g := 0
-	if s.Topology.GPUsPerNode > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
-		g = s.Topology.GPUsPerNode
-	}
-	sched, err := coll.Build(coll.AllReduce, tr.Algo, coll.Params{Ranks: ranks, GPUsPerNode: g, OneSwitch: s.OneSwitch()})
+	sched, err := coll.Build(coll.AllReduce, tr.Algo, s.CollParams(ranks, 0))
 	if err != nil {
 		c.fail("training.algo", "%v", err)
 	} else if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
@@ -1138,6 +1130,20 @@ func (c *checker) training(endpoints int, topoOK bool) {
 }
 
 var trainPresets = []string{"gpt2-1.5b", "llama3-8b", "resnet50"}
+
+// NodeGPUs is the node size hierarchical collectives see: GPUs per node on a
+// dgx or multi-GPU leafspine topology, 0 for plain hosts.
+func (s *Scenario) NodeGPUs() int {
+	if g := s.Topology.GPUsPerNode; g > 1 && (s.Topology.Kind == DGX || s.Topology.Kind == LeafSpine) {
+		return g
+	}
+	return 0
+}
+
+// CollParams describes ranks of this scenario's topology to coll.Build.
+func (s *Scenario) CollParams(ranks, root int) coll.Params {
+	return coll.Params{Ranks: ranks, GPUsPerNode: s.NodeGPUs(), Root: root, OneSwitch: s.OneSwitch()}
+}
 
 // OneSwitch reports whether every endpoint hangs off one switch: a star, or
 // the NVSwitch of a single dgx node.
