@@ -2,7 +2,6 @@ package lessons
 
 import (
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,21 +12,15 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	goldenfile "fabriclab/sim/golden"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 // golden compares got with the file at path, or rewrites it under -update.
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		require.NoError(t, os.WriteFile(path, []byte(got), 0o644))
-	}
-	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./lessons -update to create it")
-	assert.Equal(t, string(want), got, path)
+	goldenfile.Equal(t, path, []byte(got))
 }
 
 // pageOf lays a lesson out as the site would, for the golden HTML.

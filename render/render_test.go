@@ -3,10 +3,8 @@ package render
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -14,12 +12,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/assets"
+	"fabriclab/sim/golden"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 func build(tb testing.TB, name string, sets ...string) *topo.Topology {
 	tb.Helper()
@@ -251,13 +248,8 @@ func TestGolden(t *testing.T) {
 			var buf bytes.Buffer
 			require.NoError(t, Scene(f).SVG(&buf))
 			requireWellFormed(t, buf.Bytes())
-			path := filepath.Join("testdata", c.file)
-			if *update {
-				require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./render -update to create it")
-			assert.Equal(t, string(want), buf.String(), "the picture changed: look at it, then go test ./render -update")
+			golden.Equal(t, filepath.Join("testdata", c.file), buf.Bytes(),
+				"the picture changed: look at it, then go test ./render -update")
 		})
 	}
 }

@@ -3,7 +3,6 @@ package sim_test
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,11 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim"
+	"fabriclab/sim/golden"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 func run(t testing.TB, yaml string, sets ...string) *metrics.Result {
 	t.Helper()
@@ -196,14 +194,7 @@ func TestGoldenJSON(t *testing.T) {
 			base := map[string]string{"incast-small": "incast", "permutation-spray": "permutation", "lossy-small": "incast-lossy"}[tc.name]
 			got, err := json.MarshalIndent(builtin(t, base, tc.sets...), "", " ")
 			require.NoError(t, err)
-			path := filepath.Join("testdata", tc.name+".golden.json")
-			if *update {
-				require.NoError(t, os.MkdirAll("testdata", 0o755))
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./sim -update to create it")
-			assert.Equal(t, string(want), string(got))
+			golden.Equal(t, filepath.Join("testdata", tc.name+".golden.json"), got)
 		})
 	}
 }

@@ -2,19 +2,15 @@ package fluid
 
 import (
 	"encoding/json"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim/golden"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/*.golden.json")
 
 // The same runs give the same JSON natively and in WebAssembly: both compare
 // against one golden file (go test ./sim/fluid -update rewrites them).
@@ -46,14 +42,7 @@ func TestGoldenJSON(t *testing.T) {
 			m.Run()
 			got, err := json.MarshalIndent(m.Result(), "", " ")
 			require.NoError(t, err)
-			path := filepath.Join("testdata", tc.name+".golden.json")
-			if *update {
-				require.NoError(t, os.MkdirAll("testdata", 0o755))
-				require.NoError(t, os.WriteFile(path, got, 0o644))
-			}
-			want, err := os.ReadFile(path)
-			require.NoError(t, err, "run go test ./sim/fluid -update to create it")
-			assert.Equal(t, string(want), string(got))
+			golden.Equal(t, filepath.Join("testdata", tc.name+".golden.json"), got)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"errors"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,11 +12,10 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
+	"fabriclab/sim/golden"
 	"fabriclab/sim/link"
 	"fabriclab/sim/unit"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/errors/*.golden")
 
 func TestDefaults(t *testing.T) {
 	s, err := Parse([]byte("name: plain\n"), "t.yaml")
@@ -650,13 +648,7 @@ func TestGolden(t *testing.T) {
 			require.Error(t, err)
 			got := err.Error() + "\n"
 
-			golden := strings.TrimSuffix(in, ".yaml") + ".golden"
-			if *update {
-				require.NoError(t, os.WriteFile(golden, []byte(got), 0o644))
-			}
-			want, err := os.ReadFile(golden)
-			require.NoError(t, err, "run go test ./sim/scenario -update to create it")
-			assert.Equal(t, string(want), got)
+			golden.Equal(t, strings.TrimSuffix(in, ".yaml")+".golden", []byte(got))
 		})
 	}
 }
