@@ -10,9 +10,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -216,20 +214,17 @@ func Compress(data []byte, best bool) (gz, br []byte, err error) {
 	return g.Bytes(), b.Bytes(), err
 }
 
-// Write puts the site in dir (created if needed) with precompressed .gz and
-// .br twins of text and WebAssembly files, replacing what was there.
+// Write puts the site in dir with precompressed .gz and .br twins of text and
+// WebAssembly files. dir must be missing, empty or an earlier fabriclab build
+// (see CheckOut); files of an earlier build that this one does not write are
+// removed, and nothing else in dir is touched.
 func Write(dir string, site map[string][]byte, best bool) error {
-	if err := os.RemoveAll(dir); err != nil {
+	if err := CheckOut(dir); err != nil {
 		return err
 	}
+	out := make(map[string][]byte, 3*len(site))
 	for name, data := range site {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			return err
-		}
+		out[name] = data
 		if !compressible(name) || len(data) < 512 {
 			continue
 		}
@@ -237,12 +232,7 @@ func Write(dir string, site map[string][]byte, best bool) error {
 		if err != nil {
 			return fmt.Errorf("compressing %s: %w", name, err)
 		}
-		if err := os.WriteFile(p+".gz", gz, 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(p+".br", br, 0o644); err != nil {
-			return err
-		}
+		out[name+".gz"], out[name+".br"] = gz, br
 	}
-	return nil
+	return writeFiles(dir, out)
 }

@@ -20,6 +20,9 @@ import (
 // best asks for the smallest files (brotli quality 11: about a minute more).
 func BuildSite(root, out string, log io.Writer, best bool) error {
 	start := time.Now()
+	if err := CheckOut(out); err != nil { // before a minute of compiling
+		return err
+	}
 	ls, err := lessons.Load(lessons.Content())
 	if err != nil {
 		return fmt.Errorf("lessons:\n%w", err)

@@ -40,7 +40,7 @@ func moduleRoot() (string, error) {
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "dist/site", "directory to write the static site to (replaced)")
+	out := fs.String("out", "dist/site", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced)")
 	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
@@ -88,10 +88,10 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	return srv.Serve(ln)
 }
 
-// stale reports whether the site in dir is missing or older than any source
-// file (Go, lessons, web assets) under root.
+// stale reports whether the site in dir is missing, was not written by
+// fabriclab, or is older than any source file (Go, lessons, web assets) under root.
 func stale(root, dir string) bool {
-	st, err := os.Stat(filepath.Join(dir, "index.html"))
+	st, err := os.Stat(filepath.Join(dir, web.Marker)) // written last by every build
 	if err != nil {
 		return true
 	}
