@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"fabriclab/sim/unit"
@@ -96,15 +95,4 @@ func roundDown(b unit.Bytes) unit.Bytes {
 		return b
 	}
 	return b / unit.KiB * unit.KiB
-}
-
-// divisors lists the divisors of n ("1, 2, 4 or 8"), at most a dozen of them.
-func divisors(n int) string {
-	var ds []string
-	for d := 1; d <= n && len(ds) < 12; d++ {
-		if n%d == 0 {
-			ds = append(ds, strconv.Itoa(d))
-		}
-	}
-	return list(ds, "or")
 }

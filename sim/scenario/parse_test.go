@@ -529,6 +529,10 @@ func TestWire(t *testing.T) {
 		assert.Equal(t, 200*unit.Gbps, rate)
 	}
 	s := Default()
+	w := s.Wiring()
+	assert.Equal(t, link.RoCE, w.Fabric)
+	assert.Equal(t, s.Topology.LinkLatency, w.Latency)
+	assert.InDelta(t, 450*DefaultNVLinkEfficiency, w.NVLink.GBps(), 1e-9, "the default calibrates NVLink to measured NCCL rates")
 	s.Topology.Fabric = "tokenring"
 	assert.Panics(t, func() { s.Wire() })
 }

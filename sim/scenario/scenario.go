@@ -9,6 +9,7 @@ package scenario
 import (
 	"strings"
 
+	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
 
@@ -29,7 +30,7 @@ type Scenario struct {
 
 // Limits on sizes, so that no input can make a run hang or exhaust memory.
 const (
-	MaxEndpoints       = 65536             // any topology
+	MaxEndpoints       = topo.MaxEndpoints // any topology
 	MaxPacketEndpoints = 8192              // packet-level runs
 	MaxFlows           = 1 << 20           // flows in one run
 	MaxFlowBytes       = unit.TiB          // one flow
@@ -38,11 +39,11 @@ const (
 	MinMTU             = 256
 	MaxMTU             = 9216
 	MaxLinkGbps        = 100_000
-	MaxLatency         = unit.Second // link and switch latency, and rto
-	MaxBuffer          = unit.GiB    // per switch port
-	MaxAckEvery        = 1024        // packets per ACK
-	MaxGPUsPerNode     = 16          // dgx and leafspine nodes
-	MaxSourceBytes     = 8 << 20     // one scenario file
+	MaxLatency         = unit.Second         // link and switch latency, and rto
+	MaxBuffer          = unit.GiB            // per switch port
+	MaxAckEvery        = 1024                // packets per ACK
+	MaxGPUsPerNode     = topo.MaxGPUsPerNode // dgx and leafspine nodes
+	MaxSourceBytes     = 8 << 20             // one scenario file
 	MinRTO             = unit.Microsecond
 	MinSampleInterval  = unit.Microsecond
 )
@@ -102,7 +103,7 @@ func (c *checker) run() {
 	netOK := c.network(linkOK)
 	packet := s.Sim.Fidelity == Packet
 	if topoOK && packet && endpoints > MaxPacketEndpoints {
-		c.fail(sizeKey(s), "%s gives %d endpoints; packet-level runs (sim.fidelity: packet) allow at most %d", shape(s), endpoints, MaxPacketEndpoints)
+		c.fail(s.Topology.sizeKey(), "%s gives %d endpoints; packet-level runs (sim.fidelity: packet) allow at most %d", s.Topology.Shape(), endpoints, MaxPacketEndpoints)
 		topoOK = false
 	}
 	c.traffic(endpoints, topoOK, netOK && packet)

@@ -94,8 +94,8 @@ func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 		flows = endpoints * (endpoints - 1)
 		if flows > MaxFlows {
 			most := int((1 + math.Sqrt(1+4*MaxFlows)) / 2) // most × (most − 1) ≤ MaxFlows
-			c.fail(sizeKey(s), "%s gives %d endpoints; pattern alltoall is then %d flows, more than the %d allowed (alltoall takes at most %d endpoints)",
-				shape(s), endpoints, flows, MaxFlows, most)
+			c.fail(s.Topology.sizeKey(), "%s gives %d endpoints; pattern alltoall is then %d flows, more than the %d allowed (alltoall takes at most %d endpoints)",
+				s.Topology.Shape(), endpoints, flows, MaxFlows, most)
 			return
 		}
 	case PatternFlows:
