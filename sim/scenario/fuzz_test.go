@@ -2,8 +2,6 @@ package scenario
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -42,11 +40,8 @@ func FuzzParse(f *testing.F) {
 		data, _ := Builtin(b.Name)
 		f.Add(data)
 	}
-	inputs, _ := filepath.Glob("testdata/errors/*.yaml")
-	for _, in := range inputs {
-		data, err := os.ReadFile(in)
-		require.NoError(f, err)
-		f.Add(data)
+	for _, in := range errorCases(f) {
+		f.Add([]byte(in.text))
 	}
 	for _, doc := range []string{
 		"", "~", "- a", "a: [", "x: &a {y: *a}", "topology: &t {<<: *t}",
