@@ -122,3 +122,30 @@ func TestHopsTo(t *testing.T) {
 	h := dgx.HopsTo(dgx.Endpoints[3])
 	assert.EqualValues(t, 2, h[dgx.Endpoints[0]])
 }
+
+// FuzzShape holds Check and Build to each other on any shape, including ones
+// a scenario cannot write: a shape Check accepts builds without panicking,
+// with Endpoints endpoints.
+func FuzzShape(f *testing.F) {
+	f.Add(uint8(0), 9, 0, 0, 0, 0, 0, 0, 1.0, false)
+	f.Add(uint8(1), 0, 4, 8, 0, 4, 0, 0, 1.0, false)
+	f.Add(uint8(1), 0, 6, 8, 0, 2, 0, 0, 3.0, false)
+	f.Add(uint8(2), 0, 0, 8, 8, 2, 4, 0, 1.0, true)
+	f.Add(uint8(2), 0, 0, 1, 4, 2, 8, 0, 2.0, false)
+	f.Add(uint8(3), 0, 0, 0, 0, 0, 0, 8, 1.0, false)
+	f.Fuzz(func(t *testing.T, kind uint8, hosts, nodes, gpus, leaves, spines, perLeaf, k int, oversub float64, rail bool) {
+		s := Shape{Kind: []string{Star, DGX, LeafSpine, FatTree, "ring"}[int(kind)%5], Hosts: hosts, Nodes: nodes, GPUsPerNode: gpus,
+			Leaves: leaves, Spines: spines, HostsPerLeaf: perLeaf, K: k, Oversub: oversub, RailOptimized: rail}
+		problems := s.Check()
+		for _, p := range problems {
+			require.NotEmpty(t, p.Field)
+			require.NotEmpty(t, p.Msg)
+		}
+		if len(problems) > 0 || s.Endpoints() > 2048 {
+			return
+		}
+		require.GreaterOrEqual(t, s.Endpoints(), 2)
+		tp := Build(s, wiring)
+		require.Len(t, tp.Endpoints, s.Endpoints())
+	})
+}
