@@ -117,16 +117,7 @@ func TestBuildBoundaries(t *testing.T) {
 // FuzzBuild builds every scenario validation accepts, up to
 // maxBuildEndpoints endpoints.
 func FuzzBuild(f *testing.F) {
-	for _, b := range Builtins() {
-		data, _ := Builtin(b.Name)
-		f.Add(data)
-	}
-	for _, in := range errorCases(f) {
-		f.Add([]byte(in.text))
-	}
-	for _, doc := range sectionDocs {
-		f.Add([]byte(doc))
-	}
+	addSeeds(f, sectionDocs...)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if bytes.Contains(data, []byte("layers")) {
 			return // issue 9: training.layers panics the decoder

@@ -72,11 +72,8 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if !topoOK {
 		return
 	}
-	ranks := co.Ranks
-	if ranks == 0 {
-		ranks = endpoints
-	}
-	if !c.between("collective.ranks", ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks") {
+	ranks, ok := c.ranks("collective.ranks", co.Ranks, endpoints)
+	if !ok {
 		return
 	}
 	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
@@ -108,4 +105,12 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 				c.text("collective.bytes", co.Bytes), ranks, packets, MaxTotalPackets)
 		}
 	}
+}
+
+// ranks checks a rank count, where 0 means every endpoint, and returns it.
+func (c *checker) ranks(key string, ranks, endpoints int) (int, bool) {
+	if ranks == 0 {
+		ranks = endpoints
+	}
+	return ranks, c.between(key, ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks")
 }

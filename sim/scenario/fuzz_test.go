@@ -82,7 +82,8 @@ func checkScenario(t *testing.T, s Scenario) {
 	}
 }
 
-func FuzzParse(f *testing.F) {
+// addSeeds seeds a fuzz target with the built-ins, the error cases and docs.
+func addSeeds(f *testing.F, docs ...string) {
 	for _, b := range Builtins() {
 		data, _ := Builtin(b.Name)
 		f.Add(data)
@@ -90,14 +91,18 @@ func FuzzParse(f *testing.F) {
 	for _, in := range errorCases(f) {
 		f.Add([]byte(in.text))
 	}
-	for _, doc := range []string{
+	for _, doc := range docs {
+		f.Add([]byte(doc))
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	addSeeds(f,
 		"", "~", "- a", "a: [", "x: &a {y: *a}", "topology: &t {<<: *t}",
 		"topology: {kind: dgx, nodes: 4}", "topology: {kind: leafspine, leaves: 8, hosts_per_leaf: 4, gpus_per_node: 8, rail_optimized: true, spines: 2}",
 		"traffic: {flows: [&f {src: 0, dst: 1}, {<<: *f, dst: 2}, *f]}", "network: {pfc: {xoff: 1MiB, xon: 512KiB, headroom: 256KiB}}",
 		"topology: {fabric: ib}\nnetwork: {routing: adaptive}", "a: 1\n---\nb: 2",
-	} {
-		f.Add([]byte(doc))
-	}
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data, "fuzz.yaml")
 		checkResult(t, string(data), s, err)

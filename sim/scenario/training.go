@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/unit"
@@ -103,11 +102,8 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if !topoOK {
 		return
 	}
-	ranks := tr.Ranks
-	if ranks == 0 {
-		ranks = endpoints
-	}
-	if !c.between("training.ranks", ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks") {
+	ranks, ok := c.ranks("training.ranks", tr.Ranks, endpoints)
+	if !ok {
 		return
 	}
 	sched, err := coll.Build(coll.AllReduce, tr.Algo, s.CollParams(ranks, 0))
