@@ -149,3 +149,29 @@ func FuzzShape(f *testing.F) {
 		require.Len(t, tp.Endpoints, s.Endpoints())
 	})
 }
+
+// TestCheck shows what a Problem carries; the located messages built from
+// them are pinned in sim/scenario/testdata/errors/topology.txtar.
+func TestCheck(t *testing.T) {
+	ps := Shape{Kind: LeafSpine, Leaves: 4, HostsPerLeaf: 8, GPUsPerNode: 1, Oversub: 1}.Check()
+	require.Len(t, ps, 1)
+	assert.Equal(t, "spines: 0 is not allowed: leaves need spines to join them (e.g. spines: 8)", ps[0].Error())
+	assert.Equal(t, "not set: 4 leaves need spines to join them (e.g. spines: 8)", ps[0].Unset, "when spines is not written")
+
+	ps = Shape{Kind: DGX, Nodes: 0, GPUsPerNode: 17, Oversub: 0.5}.Check()
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Error())
+	}
+	assert.Equal(t, []string{
+		"oversubscription: 0.5 is not allowed: it must be ≥ 1 (1: no oversubscription)",
+		"nodes: 0 is not allowed: nodes must be at least 1 (e.g. nodes: 4)",
+		"gpus_per_node: 17 is too many: gpus_per_node must be at most 16 (e.g. gpus_per_node: 8)",
+	}, got, "every field's problem, in order")
+
+	ps = Shape{Kind: "ring"}.Check()
+	require.Len(t, ps, 1)
+	assert.Equal(t, `kind: "ring" is not a topology kind; use star, dgx, leafspine or fattree`, ps[0].Error())
+	assert.Zero(t, Shape{Kind: "ring"}.Endpoints())
+	assert.Panics(t, func() { Build(Shape{Kind: "ring"}, wiring) })
+}
