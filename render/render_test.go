@@ -22,7 +22,7 @@ func build(tb testing.TB, name string, sets ...string) *topo.Topology {
 	tb.Helper()
 	sc, err := scenario.Load(name, nil, sets)
 	require.NoError(tb, err)
-	return topo.Build(&sc)
+	return topo.Build(sc.Topology.Shape(), sc.Wiring())
 }
 
 // shapes are the topologies the layout must handle.

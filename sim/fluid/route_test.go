@@ -38,7 +38,7 @@ func TestRouterMatchesHopsTo(t *testing.T) {
 	for _, tc := range routeTopologies {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := flowScenario(t, "name: r\ntopology: "+tc.topology+"\ntraffic: {pattern: permutation}\n")
-			tp := topo.Build(sc)
+			tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
 			r := newRouter(tp, sc.Topology.SwitchLatency)
 			checked := 0
 			for _, dst := range tp.Endpoints {
@@ -88,7 +88,7 @@ func TestRouterMatchesHopsTo(t *testing.T) {
 // destination each add up to 1.
 func TestSplitSharesAddUp(t *testing.T) {
 	sc := flowScenario(t, "name: r\ntopology: {kind: fattree, k: 4}\n")
-	tp := topo.Build(sc)
+	tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
 	r := newRouter(tp, sc.Topology.SwitchLatency)
 	src, dst := int32(tp.Endpoints[0]), int32(tp.Endpoints[15]) // different pods: 4 paths
 	links, shares, delay := r.split(src, dst, 4096, nil, nil)

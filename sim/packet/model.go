@@ -263,7 +263,7 @@ type Model struct {
 
 // New builds a model for a validated scenario.
 func New(sc *scenario.Scenario) *Model {
-	t := topo.Build(sc)
+	t := topo.Build(sc.Topology.Shape(), sc.Wiring())
 	m := &Model{
 		sc: sc, topo: t, eng: engine.New[event](sc.Seed),
 		routing: sc.Network.Routing, mtu: int32(sc.Network.MTU),

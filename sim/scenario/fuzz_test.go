@@ -2,8 +2,8 @@ package scenario
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,17 +12,59 @@ import (
 	"fabriclab/sim/unit"
 )
 
-// checkResult holds a Parse result to its contract: an error made of
-// *Error, or a scenario that passes Validate, whose derived values do not
-// panic and that reads back the same after printing.
-func checkResult(t *testing.T, s Scenario, err error) {
+// checkResult holds a result of parsing input (the document and the --set
+// values) to its contract: an error passes checkError, a scenario
+// checkScenario.
+func checkResult(t *testing.T, input string, s Scenario, err error) {
 	if err != nil {
-		var e *Error
-		require.True(t, errors.As(err, &e), "%T %v is not an *Error", err, err)
+		checkError(t, input, err)
 		return
 	}
+	checkScenario(t, s)
+}
+
+// checkError holds an error to what the README promises: every problem is an
+// *Error that names its place — a line or a key path, or a --set, or for a
+// problem with the whole document its source — and shows no Go internals
+// (unless the input wrote them, since messages quote it).
+func checkError(t *testing.T, input string, err error) {
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	require.LessOrEqual(t, len(errs), maxErrors+1)
+	for i, err := range errs {
+		if i == maxErrors {
+			require.Regexp(t, `^… and \d+ more$`, err.Error())
+			break
+		}
+		var e *Error
+		require.True(t, errors.As(err, &e), "%T %v is not an *Error", err, err)
+		require.NotEmpty(t, e.Msg, "%v", e)
+		wholeDocument := e.Source != "" && (strings.HasPrefix(e.Msg, "empty document") ||
+			strings.HasPrefix(e.Msg, "not valid YAML") || strings.HasPrefix(e.Msg, "is "))
+		placed := e.Line > 0 || e.Key != "" || strings.HasPrefix(e.Source, "--set ") || wholeDocument
+		require.True(t, placed, "%q names no place", e.Error())
+		for _, internal := range []string{"%!", "<nil>", "reflect", "scenario.", "goroutine"} {
+			if !strings.Contains(input, internal) {
+				require.NotContains(t, e.Error(), internal)
+			}
+		}
+	}
+}
+
+// checkScenario holds an accepted scenario to its contract: it passes
+// Validate, has 2 to MaxEndpoints endpoints (MaxPacketEndpoints at packet
+// level), derived values that hold together, reads back the same after
+// printing, and builds (up to maxBuildEndpoints).
+func checkScenario(t *testing.T, s Scenario) {
 	require.NoError(t, s.Validate())
-	require.GreaterOrEqual(t, s.Endpoints(), 2)
+	n := s.Endpoints()
+	require.GreaterOrEqual(t, n, 2)
+	require.LessOrEqual(t, n, MaxEndpoints)
+	if s.Sim.Fidelity == Packet {
+		require.LessOrEqual(t, n, MaxPacketEndpoints)
+	}
 	s.Wire()
 	if s.Network.FlowControl == FCPFC {
 		xoff, xon, headroom := s.PFCThresholds()
@@ -35,30 +77,38 @@ func checkResult(t *testing.T, s Scenario, err error) {
 	back, err := Parse(out, "printed")
 	require.NoError(t, err, "%s", out)
 	require.Equal(t, s, back, "%s", out)
+	if n <= maxBuildEndpoints {
+		checkBuild(t, &s)
+	}
 }
 
-func FuzzParse(f *testing.F) {
+// addSeeds seeds a fuzz target with the built-ins, the error cases and docs.
+func addSeeds(f *testing.F, docs ...string) {
 	for _, b := range Builtins() {
 		data, _ := Builtin(b.Name)
 		f.Add(data)
 	}
-	inputs, _ := filepath.Glob("testdata/errors/*.yaml")
-	for _, in := range inputs {
-		data, err := os.ReadFile(in)
-		require.NoError(f, err)
-		f.Add(data)
+	for _, in := range errorCases(f) {
+		f.Add([]byte(in.text))
 	}
-	for _, doc := range []string{
+	for _, doc := range docs {
+		f.Add([]byte(doc))
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	addSeeds(f,
 		"", "~", "- a", "a: [", "x: &a {y: *a}", "topology: &t {<<: *t}",
 		"topology: {kind: dgx, nodes: 4}", "topology: {kind: leafspine, leaves: 8, hosts_per_leaf: 4, gpus_per_node: 8, rail_optimized: true, spines: 2}",
 		"traffic: {flows: [&f {src: 0, dst: 1}, {<<: *f, dst: 2}, *f]}", "network: {pfc: {xoff: 1MiB, xon: 512KiB, headroom: 256KiB}}",
 		"topology: {fabric: ib}\nnetwork: {routing: adaptive}", "a: 1\n---\nb: 2",
-	} {
-		f.Add([]byte(doc))
-	}
+	)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data, "fuzz.yaml")
-		checkResult(t, s, err)
+		checkResult(t, string(data), s, err)
+		again, errAgain := Parse(data, "fuzz.yaml")
+		require.Equal(t, s, again, "the same input parses to the same scenario")
+		require.Equal(t, fmt.Sprint(err), fmt.Sprint(errAgain), "and the same errors")
 	})
 }
 
@@ -77,13 +127,13 @@ func FuzzSet(f *testing.F) {
 			data = []byte("name: x\n")
 		}
 		s, err := ParseWith(data, base, []string{set1, set2})
-		checkResult(t, s, err)
+		checkResult(t, string(data)+set1+set2, s, err)
 	})
 }
 
 // FuzzValidate feeds Validate shapes and sizes directly, including values
-// that YAML cannot produce, so that it never panics and never passes a
-// scenario the derived values cannot handle.
+// that YAML cannot produce: what it accepts holds to checkScenario (so Parse
+// accepts it too once printed), and every problem it finds names its key.
 func FuzzValidate(f *testing.F) {
 	f.Add(uint8(0), 9, 0, 0, 0, 0, int64(4096), int64(2<<20), int64(1_000_000), 8, -1, uint8(0))
 	f.Add(uint8(1), 0, 4, 8, 0, 0, int64(4096), int64(2<<20), int64(1_000_000), 8, -1, uint8(1))
@@ -104,9 +154,14 @@ func FuzzValidate(f *testing.F) {
 		s.Traffic.Pattern = []string{PatternIncast, PatternFlows, PatternPermutation, PatternAllToAll}[int(pattern)%4]
 		s.Traffic.Senders, s.Traffic.Receiver = senders, receiver
 		s.Traffic.Flows = []Flow{{Src: senders, Dst: receiver, Bytes: unit.Bytes(latency)}}
-		if s.Validate() != nil {
+		err := s.Validate()
+		if err == nil {
+			checkScenario(t, s)
 			return
 		}
-		checkResult(t, s, nil)
+		checkError(t, "", err)
+		for _, e := range strings.Split(err.Error(), "\n") {
+			require.Regexp(t, `^([a-z_.]+(\[\d+\])?)+: |^… and \d+ more$`, e, "a scenario built in Go has no lines: every problem names its key")
+		}
 	})
 }

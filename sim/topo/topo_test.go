@@ -7,14 +7,20 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/link"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
 )
 
-func build(t *testing.T, yaml string) *Topology {
+// wiring is 400G RoCE with ideal NVLink.
+var wiring = Wiring{Fabric: link.RoCE, Rate: 400 * unit.Gbps, Latency: unit.Microsecond, NVLink: link.NVLink4Rate}
+
+// build builds a shape that must pass Check; oversubscription 0 means 1.
+func build(t *testing.T, s Shape) *Topology {
 	t.Helper()
-	sc, err := scenario.Parse([]byte(yaml), t.Name())
-	require.NoError(t, err)
-	return Build(&sc)
+	if s.Oversub == 0 {
+		s.Oversub = 1
+	}
+	require.Empty(t, s.Check())
+	return Build(s, wiring)
 }
 
 func count(tp *Topology, r Role) int {
@@ -29,19 +35,21 @@ func count(tp *Topology, r Role) int {
 
 func TestShapes(t *testing.T) {
 	for _, tc := range []struct {
-		name, yaml                  string
+		name                        string
+		shape                       Shape
 		endpoints, switches, cables int
 	}{
-		{"star", "topology: {kind: star, hosts: 9}", 9, 1, 9},
-		{"one dgx", "topology: {kind: dgx}", 8, 1, 16}, // 8 NVLink + 8 PCIe
-		{"4 dgx", "topology: {kind: dgx, nodes: 4}", 32, 4 + 8 + 4, 4*16 + 32 + 8*4},
-		{"leafspine", "topology: {kind: leafspine, leaves: 8, hosts_per_leaf: 8, spines: 8}", 64, 16, 64 + 64},
-		{"leafspine 2:1", "topology: {kind: leafspine, leaves: 4, hosts_per_leaf: 8, spines: 2, oversubscription: 2}", 32, 6, 32 + 4*4},
-		{"fattree k=4", "topology: {kind: fattree, k: 4}", 16, 20, 16 + 16 + 16},
-		{"fattree k=16", "topology: {kind: fattree, k: 16}", 1024, 320, 3 * 1024},
+		{"star", Shape{Kind: Star, Hosts: 9}, 9, 1, 9},
+		{"one dgx", Shape{Kind: DGX, Nodes: 1, GPUsPerNode: 8}, 8, 1, 16}, // 8 NVLink + 8 PCIe
+		{"4 dgx", Shape{Kind: DGX, Nodes: 4, GPUsPerNode: 8, Spines: 4}, 32, 4 + 8 + 4, 4*16 + 32 + 8*4},
+		{"leafspine", Shape{Kind: LeafSpine, Leaves: 8, HostsPerLeaf: 8, Spines: 8, GPUsPerNode: 1}, 64, 16, 64 + 64},
+		{"leafspine 2:1", Shape{Kind: LeafSpine, Leaves: 4, HostsPerLeaf: 8, Spines: 2, GPUsPerNode: 1, Oversub: 2}, 32, 6, 32 + 4*4},
+		{"fattree k=4", Shape{Kind: FatTree, K: 4}, 16, 20, 16 + 16 + 16},
+		{"fattree k=16", Shape{Kind: FatTree, K: 16}, 1024, 320, 3 * 1024},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tp := build(t, tc.yaml)
+			tp := build(t, tc.shape)
+			assert.Equal(t, tc.endpoints, tc.shape.Endpoints())
 			assert.Len(t, tp.Endpoints, tc.endpoints)
 			sw := 0
 			for _, nd := range tp.Nodes {
@@ -62,7 +70,7 @@ func TestShapes(t *testing.T) {
 }
 
 func TestDGXLinks(t *testing.T) {
-	tp := build(t, "topology: {kind: dgx, nodes: 2, nvlink_efficiency: 1}")
+	tp := build(t, Shape{Kind: DGX, Nodes: 2, GPUsPerNode: 8, Spines: 2})
 	gpu := tp.Nodes[tp.Endpoints[9]]
 	assert.Equal(t, "n1.gpu1", gpu.Name)
 	require.Len(t, gpu.Out, 2)
@@ -70,8 +78,6 @@ func TestDGXLinks(t *testing.T) {
 	assert.Equal(t, link.NVLink4, nv.Kind)
 	assert.InDelta(t, 450, nv.Rate.GBps(), 1e-9, "NVLink 4: 450 GB/s per direction per GPU")
 	assert.Equal(t, link.PCIe5, pcie.Kind)
-	calibrated := build(t, "topology: {kind: dgx}")
-	assert.InDelta(t, 450*scenario.DefaultNVLinkEfficiency, calibrated.Links[0].Rate.GBps(), 1e-9, "the default calibrates NVLink to measured NCCL rates")
 	// NIC 1 of every node sits on rail 1.
 	nic := tp.Nodes[pcie.To]
 	require.Len(t, nic.Out, 2)
@@ -79,7 +85,7 @@ func TestDGXLinks(t *testing.T) {
 }
 
 func TestRailOptimisedOrder(t *testing.T) {
-	tp := build(t, "topology: {kind: leafspine, leaves: 4, hosts_per_leaf: 2, spines: 2, gpus_per_node: 4, rail_optimized: true}")
+	tp := build(t, Shape{Kind: LeafSpine, Leaves: 4, HostsPerLeaf: 2, Spines: 2, GPUsPerNode: 4, RailOptimized: true})
 	require.Len(t, tp.Endpoints, 8)
 	// Endpoints go node by node, GPU by GPU; GPU i's NIC is on leaf i.
 	for e, id := range tp.Endpoints {
@@ -93,7 +99,7 @@ func TestRailOptimisedOrder(t *testing.T) {
 }
 
 func TestLeafSpineOrder(t *testing.T) {
-	tp := build(t, "topology: {kind: leafspine, leaves: 3, hosts_per_leaf: 4, spines: 2}")
+	tp := build(t, Shape{Kind: LeafSpine, Leaves: 3, HostsPerLeaf: 4, Spines: 2, GPUsPerNode: 1})
 	for e, id := range tp.Endpoints {
 		h := tp.Nodes[id]
 		assert.Equal(t, e/4, h.Group, "endpoints go leaf by leaf")
@@ -102,7 +108,7 @@ func TestLeafSpineOrder(t *testing.T) {
 }
 
 func TestHopsTo(t *testing.T) {
-	tp := build(t, "topology: {kind: fattree, k: 4}")
+	tp := build(t, Shape{Kind: FatTree, K: 4})
 	for _, tc := range []struct{ src, dst, hops int }{
 		{0, 1, 2},  // same edge switch
 		{0, 2, 4},  // same pod
@@ -112,7 +118,60 @@ func TestHopsTo(t *testing.T) {
 		assert.EqualValues(t, tc.hops, h[tp.Endpoints[tc.src]], "%d→%d", tc.src, tc.dst)
 	}
 	// GPUs do not forward: in a DGX node, another GPU is two hops away over NVSwitch.
-	dgx := build(t, "topology: {kind: dgx}")
+	dgx := build(t, Shape{Kind: DGX, Nodes: 1, GPUsPerNode: 8})
 	h := dgx.HopsTo(dgx.Endpoints[3])
 	assert.EqualValues(t, 2, h[dgx.Endpoints[0]])
+}
+
+// FuzzShape holds Check and Build to each other on any shape, including ones
+// a scenario cannot write: a shape Check accepts builds without panicking,
+// with Endpoints endpoints.
+func FuzzShape(f *testing.F) {
+	f.Add(uint8(0), 9, 0, 0, 0, 0, 0, 0, 1.0, false)
+	f.Add(uint8(1), 0, 4, 8, 0, 4, 0, 0, 1.0, false)
+	f.Add(uint8(1), 0, 6, 8, 0, 2, 0, 0, 3.0, false)
+	f.Add(uint8(2), 0, 0, 8, 8, 2, 4, 0, 1.0, true)
+	f.Add(uint8(2), 0, 0, 1, 4, 2, 8, 0, 2.0, false)
+	f.Add(uint8(3), 0, 0, 0, 0, 0, 0, 8, 1.0, false)
+	f.Fuzz(func(t *testing.T, kind uint8, hosts, nodes, gpus, leaves, spines, perLeaf, k int, oversub float64, rail bool) {
+		s := Shape{Kind: []string{Star, DGX, LeafSpine, FatTree, "ring"}[int(kind)%5], Hosts: hosts, Nodes: nodes, GPUsPerNode: gpus,
+			Leaves: leaves, Spines: spines, HostsPerLeaf: perLeaf, K: k, Oversub: oversub, RailOptimized: rail}
+		problems := s.Check()
+		for _, p := range problems {
+			require.NotEmpty(t, p.Field)
+			require.NotEmpty(t, p.Msg)
+		}
+		if len(problems) > 0 || s.Endpoints() > 2048 {
+			return
+		}
+		require.GreaterOrEqual(t, s.Endpoints(), 2)
+		tp := Build(s, wiring)
+		require.Len(t, tp.Endpoints, s.Endpoints())
+	})
+}
+
+// TestCheck shows what a Problem carries; the located messages built from
+// them are pinned in sim/scenario/testdata/errors/topology.txtar.
+func TestCheck(t *testing.T) {
+	ps := Shape{Kind: LeafSpine, Leaves: 4, HostsPerLeaf: 8, GPUsPerNode: 1, Oversub: 1}.Check()
+	require.Len(t, ps, 1)
+	assert.Equal(t, "spines: 0 is not allowed: leaves need spines to join them (e.g. spines: 8)", ps[0].Error())
+	assert.Equal(t, "not set: 4 leaves need spines to join them (e.g. spines: 8)", ps[0].Unset, "when spines is not written")
+
+	ps = Shape{Kind: DGX, Nodes: 0, GPUsPerNode: 17, Oversub: 0.5}.Check()
+	var got []string
+	for _, p := range ps {
+		got = append(got, p.Error())
+	}
+	assert.Equal(t, []string{
+		"oversubscription: 0.5 is not allowed: it must be ≥ 1 (1: no oversubscription)",
+		"nodes: 0 is not allowed: nodes must be at least 1 (e.g. nodes: 4)",
+		"gpus_per_node: 17 is too many: gpus_per_node must be at most 16 (e.g. gpus_per_node: 8)",
+	}, got, "every field's problem, in order")
+
+	ps = Shape{Kind: "ring"}.Check()
+	require.Len(t, ps, 1)
+	assert.Equal(t, `kind: "ring" is not a topology kind; use star, dgx, leafspine or fattree`, ps[0].Error())
+	assert.Zero(t, Shape{Kind: "ring"}.Endpoints())
+	assert.Panics(t, func() { Build(Shape{Kind: "ring"}, wiring) })
 }

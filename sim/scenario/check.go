@@ -1,0 +1,98 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"fabriclab/sim/unit"
+)
+
+// checker runs the validation rules, locating each problem by key path.
+type checker struct {
+	s      *Scenario
+	source string           // file name for keys the document does not have
+	at     map[string]place // where each key was written; nil for a scenario built in Go
+	errs   errorList
+}
+
+func (c *checker) fail(key, format string, args ...any) {
+	e := &Error{Source: c.source, Key: key, Msg: fmt.Sprintf(format, args...)}
+	if p, ok := c.at[key]; ok {
+		e.Source, e.Line = p.source, p.line
+	}
+	c.errs.add(e)
+}
+
+// text is the value of key as written in the document, or v printed.
+func (c *checker) text(key string, v any) string {
+	if p, ok := c.at[key]; ok && p.text != "" {
+		return p.text
+	}
+	if b, ok := v.(unit.Bytes); ok {
+		return sizeText(b)
+	}
+	return fmt.Sprint(v)
+}
+
+func (c *checker) present(key string) bool {
+	_, ok := c.at[key]
+	return ok
+}
+
+// oneOf checks that v is one of allowed.
+func (c *checker) oneOf(key, v, what string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	c.fail(key, "%q is not %s; use %s", v, what, list(allowed, "or"))
+	return false
+}
+
+// between checks lo ≤ v ≤ hi for a whole-number key; example is a value that works.
+func (c *checker) between(key string, v, lo, hi, example int, what string) bool {
+	switch {
+	case v < lo:
+		c.fail(key, "%s is not allowed: %s must be at least %d (e.g. %s: %d)", c.text(key, v), what, lo, leaf(key), example)
+	case v > hi:
+		c.fail(key, "%s is too many: %s must be at most %d (e.g. %s: %d)", c.text(key, v), what, hi, leaf(key), example)
+	default:
+		return true
+	}
+	return false
+}
+
+// duration checks lo ≤ v ≤ hi for a time key.
+func (c *checker) duration(key string, v, lo, hi unit.Time, example string) bool {
+	switch {
+	case v < 0:
+		c.fail(key, "%s is negative: it must be ≥ 0", c.text(key, v))
+	case v < lo:
+		c.fail(key, "%s is too short: it must be from %s to %s (e.g. %s: %s)", c.text(key, v), lo, hi, leaf(key), example)
+	case v > hi:
+		c.fail(key, "%s is too long: it must be at most %s (e.g. %s: %s)", c.text(key, v), hi, leaf(key), example)
+	default:
+		return true
+	}
+	return false
+}
+
+// leaf is the last key of a path: "hosts" for "topology.hosts".
+func leaf(key string) string { return key[strings.LastIndex(key, ".")+1:] }
+
+func sizeText(b unit.Bytes) string {
+	text, _ := b.MarshalText()
+	return string(text)
+}
+
+// roundUp rounds b up to whole KiB, for suggestions.
+func roundUp(b unit.Bytes) unit.Bytes { return (b + unit.KiB - 1) / unit.KiB * unit.KiB }
+
+// roundDown rounds b down to whole KiB when that stays above 0, for suggestions.
+func roundDown(b unit.Bytes) unit.Bytes {
+	if b < unit.KiB {
+		return b
+	}
+	return b / unit.KiB * unit.KiB
+}
