@@ -3,9 +3,11 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 
 	"fabriclab/assets"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 )
 
@@ -103,9 +105,14 @@ func (b *Builder) anyMarks() bool {
 	return false
 }
 
+// anyCompute reports whether some GPU computes now or did in the history, so
+// the legend does not flicker while a training run waits for gradients.
 func (b *Builder) anyCompute() bool {
-	for _, a := range b.active {
-		if a == Compute {
+	if c := b.f.Cur; c != nil && slices.Contains(c.Activity, snap.Computing) {
+		return true
+	}
+	for _, s := range b.f.History {
+		if slices.Contains(s.Activity, snap.Computing) {
 			return true
 		}
 	}
@@ -261,11 +268,7 @@ func (b *Builder) nodeLines(id int) []string {
 	nd := &t.Nodes[id]
 	lines := []string{nd.Name}
 	if e := L.EP[id]; e >= 0 {
-		state := "idle"
-		if e < len(b.active) {
-			state = [...]string{"idle", "communicating", "computing"}[b.active[e]]
-		}
-		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, state))
+		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, b.activity(e)))
 		var send, recv []string
 		for i := range cur.Flows {
 			fl := &cur.Flows[i]

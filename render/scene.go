@@ -11,16 +11,6 @@ import (
 	"fabriclab/sim/unit"
 )
 
-// Activity is what an endpoint is doing.
-type Activity uint8
-
-// Endpoint activities.
-const (
-	Idle        Activity = iota
-	Communicate          // sending or receiving an active flow
-	Compute              // a GPU computing (training's forward and backward passes)
-)
-
 // Frame is what one picture is made from.
 type Frame struct {
 	Layout *Layout
@@ -32,9 +22,6 @@ type Frame struct {
 	// History holds earlier snapshots, oldest first, for the charts.
 	History []*snap.Snapshot
 	Hover   Hover
-	// Activity is each endpoint's state, by endpoint index; nil derives
-	// communicate/idle from the flows in Cur.
-	Activity []Activity
 }
 
 // Builder builds scenes, keeping its storage from one frame to the next. A
@@ -43,7 +30,6 @@ type Builder struct {
 	dl       DisplayList
 	util     []float64 // by link
 	utilAt   unit.Time
-	active   []Activity
 	buf      []byte
 	series   seriesCache
 	peaks    []int64
@@ -70,7 +56,6 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	dl.rect(LayerBackground, 0, 0, L.W, L.H, 0, b.th.Background, color.RGBA{}, 0)
 	if f.Cur != nil {
 		b.rates()
-		b.activity()
 	}
 	b.header()
 	b.frames()
@@ -123,29 +108,12 @@ func (b *Builder) rates() {
 	b.utilAt = f.Cur.Time
 }
 
-func (b *Builder) activity() {
-	f := b.f
-	n := len(b.L.Topo.Endpoints)
-	if cap(b.active) < n {
-		b.active = make([]Activity, n)
+// activity is what endpoint ep does in the current snapshot.
+func (b *Builder) activity(ep int) snap.Activity {
+	if c := b.f.Cur; c != nil && ep >= 0 && ep < len(c.Activity) {
+		return c.Activity[ep]
 	}
-	b.active = b.active[:n]
-	if f.Activity != nil {
-		copy(b.active, f.Activity)
-		return
-	}
-	clear(b.active)
-	for i := range f.Cur.Flows {
-		fl := &f.Cur.Flows[i]
-		if fl.Started && !fl.Done {
-			if fl.Src < n {
-				b.active[fl.Src] = Communicate
-			}
-			if fl.Dst < n {
-				b.active[fl.Dst] = Communicate
-			}
-		}
-	}
+	return snap.Idle
 }
 
 // fs is a text size: the base size times k.
@@ -465,13 +433,11 @@ func (b *Builder) nodes() {
 		r := 4 * u
 		switch nd.Role {
 		case topo.Host, topo.GPU:
-			if ep >= 0 && ep < len(b.active) {
-				switch b.active[ep] {
-				case Communicate:
-					fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
-				case Compute:
-					fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
-				}
+			switch b.activity(ep) {
+			case snap.Communicating:
+				fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
+			case snap.Computing:
+				fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
 			}
 			if nd.Role == topo.GPU {
 				r = 2 * u
