@@ -7,6 +7,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -14,7 +16,7 @@ import (
 // and the marking thresholds on the queue chart.
 func TestCongestionControlViews(t *testing.T) {
 	r := play(t, "incast-dcqcn", []string{"traffic.bytes=8MiB"}, 400*unit.Microsecond, 40)
-	L := NewLayout(r.topo, 1280, 720, Options{Dark: true, ECNKmin: 419 << 10, ECNKmax: 1677 << 10})
+	L := NewLayout(r.topo, 1280, 720, Options{Dark: true})
 	var marks int64
 	for _, l := range r.cur().Links {
 		marks += l.ECNMarks
@@ -44,10 +46,59 @@ func TestCongestionControlViews(t *testing.T) {
 	assert.True(t, texts["CNP / BECN"], "and the notification squares")
 	assert.True(t, texts["Sender rates (congestion control)"], "the throughput chart becomes the senders' rates")
 	assert.Positive(t, gauges, "rate gauges under the senders")
-	if texts["Kmax"] || texts["Kmin"] {
-		return // thresholds drawn when they fall within the chart's scale
+}
+
+// The marking thresholds drawn across the queue chart are the ones the
+// snapshot carries: the packet model's, not a copy beside it.
+func TestMarkingThresholdsComeFromTheSnapshot(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		want     func(sc *scenario.Scenario) snap.Marking
+		labels   []string
+	}{
+		{"incast-dcqcn", func(sc *scenario.Scenario) snap.Marking {
+			kmin, kmax, _ := sc.ECNThresholds()
+			return snap.Marking{ECNKmin: int64(kmin), ECNKmax: int64(kmax)}
+		}, []string{"Kmin"}},
+		{"incast-ibcc", func(sc *scenario.Scenario) snap.Marking {
+			return snap.Marking{FECN: int64(sc.IBCCThreshold())}
+		}, []string{"FECN"}},
+	} {
+		t.Run(c.scenario, func(t *testing.T) {
+			sc, err := scenario.Load(c.scenario, nil, []string{"traffic.bytes=8MiB"})
+			require.NoError(t, err)
+			r := play(t, c.scenario, []string{"traffic.bytes=8MiB"}, 400*unit.Microsecond, 40)
+			require.Equal(t, c.want(&sc), r.cur().Marking)
+			L := NewLayout(r.topo, 1280, 720, Options{})
+			texts := func(f *Frame) map[string]bool {
+				out := map[string]bool{}
+				for _, p := range Scene(f).Prims {
+					if p.Kind == KindText && p.Layer == LayerChart {
+						out[p.Str] = true
+					}
+				}
+				return out
+			}
+			f := r.frame(L)
+			drawn := texts(f)
+			for _, l := range c.labels {
+				assert.True(t, drawn[l], "%s drawn across the queue chart", l)
+			}
+			bare := *f.Cur
+			bare.Marking = snap.Marking{}
+			f.Cur = &bare
+			drawn = texts(f)
+			for _, l := range []string{"Kmin", "Kmax", "FECN"} {
+				assert.False(t, drawn[l], "no %s line without thresholds in the snapshot", l)
+			}
+		})
 	}
-	t.Log("queue chart scale is above both thresholds: lines not drawn")
+}
+
+// Without congestion control nothing marks, and the snapshot says so.
+func TestNoMarkingWithoutCongestionControl(t *testing.T) {
+	r := play(t, "incast", nil, 100*unit.Microsecond, 4)
+	assert.Equal(t, snap.Marking{}, r.cur().Marking)
 }
 
 // CNPs in flight are drawn as squares on the receiver's and sender's links.

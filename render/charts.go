@@ -250,10 +250,11 @@ func (b *Builder) queues(r Rect) {
 	b.axes(p, axisBytes(ymax), fmtTime(t0), fmtTime(t1))
 	span := max(float64(t1-t0), 1)
 	u := L.U
-	for _, k := range []struct {
+	mk := b.f.Cur.Marking
+	for _, k := range [...]struct {
 		v    int64
 		name string
-	}{{L.Opt.ECNKmin, "Kmin"}, {L.Opt.ECNKmax, "Kmax"}} {
+	}{{mk.ECNKmin, "Kmin"}, {mk.ECNKmax, "Kmax"}, {mk.FECN, "FECN"}} {
 		if k.v <= 0 || float64(k.v) > ymax {
 			continue
 		}

@@ -59,9 +59,6 @@ type Options struct {
 	// QueueRef is the queue depth (bytes) that fills a queue bar; 0 takes the
 	// ports' buffer size, or 2 MiB on lossless ports, which have none.
 	QueueRef int64
-	// ECNKmin and ECNKmax, when set, are drawn across the queue chart: the
-	// thresholds between which switches start marking packets.
-	ECNKmin, ECNKmax int64
 }
 
 // NodeBox is where a node is drawn.

@@ -337,10 +337,6 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	key := [3]float64{w, h, float64(len(p.Topology().Links))}
 	if g.layout == nil || key != g.layoutKey {
 		opt := render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name}
-		if sc := p.Scenario(); sc.Network.CC == scenario.CCDCQCN {
-			kmin, kmax, _ := sc.ECNThresholds()
-			opt.ECNKmin, opt.ECNKmax = int64(kmin), int64(kmax)
-		}
 		g.layout = render.NewLayout(p.Topology(), w, h, opt)
 		g.layoutKey = key
 	}

@@ -17,6 +17,7 @@ type Snapshot struct {
 	// Activity is what each endpoint does now, by endpoint index: nil from a
 	// bare model; sim.Started.Snapshot fills it in.
 	Activity []Activity
+	Marking  Marking
 	Done     bool // the run has ended
 }
 
@@ -47,6 +48,13 @@ func (s *Snapshot) FlowActivity(n int) []Activity {
 		}
 	}
 	return out
+}
+
+// Marking is the egress queue depths, in bytes, at which switches mark
+// packets for congestion control; 0 where nothing marks.
+type Marking struct {
+	ECNKmin, ECNKmax int64 // DCQCN (RED): marking starts above Kmin and takes every packet above Kmax
+	FECN             int64 // InfiniBand CC: ports above it mark FECN
 }
 
 // Link is one egress port and the wire it feeds.
