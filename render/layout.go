@@ -322,7 +322,7 @@ func (L *Layout) label(id, form int, w, h float64) string {
 	var cands []string
 	switch nd.Role {
 	case topo.Host, topo.GPU:
-		e := L.endpointIndex(id)
+		e := L.EP[id]
 		if nd.Role == topo.GPU {
 			cands = []string{fmt.Sprintf("GPU %d", nd.Index), fmt.Sprint(nd.Index)}
 		} else {
@@ -364,8 +364,6 @@ func (L *Layout) label(id, form int, w, h float64) string {
 	}
 	return ""
 }
-
-func (L *Layout) endpointIndex(node int) int { return L.EP[node] }
 
 // byRole returns the IDs of the nodes with role r, in ID order.
 func (L *Layout) byRole(r topo.Role) []int {
@@ -473,12 +471,7 @@ func (L *Layout) tiers() {
 	if len(cores) > 0 {
 		L.row(cores, a.X+a.W*0.1, a.X+a.W*0.9, ys[0])
 	}
-	L.fixStaggeredSwitches()
 }
-
-// fixStaggeredSwitches keeps switch rows in one line: a row of switches that
-// would stagger is laid out at its narrowest instead.
-func (L *Layout) fixStaggeredSwitches() {}
 
 // hgx lays out DGX/HGX nodes: each node a block with its NICs on top, its GPUs
 // in the middle and its NVSwitch as a bar below; rail or leaf switches and

@@ -39,14 +39,14 @@ type Builder struct {
 	bins     []int
 	th       *assets.Theme
 	f        *Frame
-	L        *Layout
+	layout   *Layout
 }
 
 // Scene draws f into the builder's display list and returns it. The list is
 // valid until the next call.
 func (b *Builder) Scene(f *Frame) *DisplayList {
 	L := f.Layout
-	b.f, b.L = f, L
+	b.f, b.layout = f, L
 	b.th = &assets.Light
 	if L.Opt.Dark {
 		b.th = &assets.Dark
@@ -98,7 +98,7 @@ func (b *Builder) rates() {
 	}
 	dt := (f.Cur.Time - f.Prev.Time).Seconds()
 	for i := range f.Cur.Links {
-		r := float64(b.L.Topo.Links[i].Rate)
+		r := float64(b.layout.Topo.Links[i].Rate)
 		if r <= 0 {
 			b.util[i] = 0
 			continue
@@ -117,10 +117,10 @@ func (b *Builder) activity(ep int) snap.Activity {
 }
 
 // fs is a text size: the base size times k.
-func (b *Builder) fs(k float64) float64 { return b.L.Font * k }
+func (b *Builder) fs(k float64) float64 { return b.layout.Font * k }
 
 func (b *Builder) header() {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	h := L.Header
 	title := L.Opt.Title
 	if title == "" {
@@ -144,7 +144,7 @@ func (b *Builder) header() {
 
 // summary describes the topology in a few words.
 func (b *Builder) summary() string {
-	t := b.L.Topo
+	t := b.layout.Topo
 	var sw, nvs, gpus, hosts int
 	rate := unit.Rate(0)
 	var kind string
@@ -192,7 +192,7 @@ func (b *Builder) summary() string {
 
 // frames draws the DGX node blocks and condensed pods.
 func (b *Builder) frames() {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
 	condensed := len(L.Bundles) > 0
 	for i := range L.Pods {
@@ -212,22 +212,22 @@ func (b *Builder) frames() {
 // linkColor is the colour and width of a line with utilisation v.
 func (b *Builder) linkColor(v float64) (color.RGBA, float64) {
 	if v < 0.005 {
-		return b.th.Idle, b.L.LinkW * 0.8
+		return b.th.Idle, b.layout.LinkW * 0.8
 	}
-	return b.loadColor(v), b.L.LinkW * (0.9 + 1.1*v)
+	return b.loadColor(v), b.layout.LinkW * (0.9 + 1.1*v)
 }
 
 // loadColor maps a load in [0, 1] onto the part of viridis that stands out
 // from the theme's background: on dark, its darkest purples are left out.
 func (b *Builder) loadColor(v float64) color.RGBA {
-	if b.L.Opt.Dark {
+	if b.layout.Opt.Dark {
 		return assets.Viridis(0.2 + 0.8*v)
 	}
 	return assets.Viridis(0.05 + 0.9*v)
 }
 
 func (b *Builder) links() {
-	L, dl := b.L, &b.dl
+	L, dl := b.layout, &b.dl
 	hov := b.f.Hover
 	// Idle lines first, then busy ones above them.
 	for pass := range 2 {
@@ -262,8 +262,8 @@ func (b *Builder) meanUtil(ids []int) float64 {
 
 func (b *Builder) bundles() {
 	dl := &b.dl
-	for i := range b.L.Bundles {
-		bd := &b.L.Bundles[i]
+	for i := range b.layout.Bundles {
+		bd := &b.layout.Bundles[i]
 		for _, d := range [2]struct {
 			ln  *LinkLine
 			ids []int
@@ -287,7 +287,7 @@ func flowColor(fl *snap.Flow, id int) color.RGBA {
 const maxDots = 6
 
 func (b *Builder) packets() {
-	L, dl, cur := b.L, &b.dl, b.f.Cur
+	L, dl, cur := b.layout, &b.dl, b.f.Cur
 	if cap(b.pktCount) < len(L.Links) {
 		b.pktCount = make([]int32, len(L.Links))
 	}
@@ -330,7 +330,7 @@ func (b *Builder) packets() {
 
 // queueRef is the depth that fills a queue bar.
 func (b *Builder) queueRef() float64 {
-	if r := b.L.Opt.QueueRef; r > 0 {
+	if r := b.layout.Opt.QueueRef; r > 0 {
 		return float64(r)
 	}
 	var m int64
@@ -344,7 +344,7 @@ func (b *Builder) queueRef() float64 {
 }
 
 func (b *Builder) markers() {
-	L, th, dl, cur, prev := b.L, b.th, &b.dl, b.f.Cur, b.f.Prev
+	L, th, dl, cur, prev := b.layout, b.th, &b.dl, b.f.Cur, b.f.Prev
 	u := L.U
 	ref := b.queueRef()
 	for i := range L.Links {
@@ -399,7 +399,7 @@ func (b *Builder) dropMarkOn(l Layer, x, y, r float64) {
 }
 
 func (b *Builder) nodes() {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	t := L.Topo
 	u := L.U
 	hov := b.f.Hover
@@ -503,7 +503,7 @@ func (b *Builder) nodes() {
 // rateGauges draws, under each sender that congestion control holds back, a
 // bar of the rate it may send at now (full: line rate) and the figure.
 func (b *Builder) rateGauges() {
-	L, th, dl, cur := b.L, b.th, &b.dl, b.f.Cur
+	L, th, dl, cur := b.layout, b.th, &b.dl, b.f.Cur
 	u := L.U
 	rate := map[int]float64{} // endpoint → allowed Gb/s, summed over its flows
 	for i := range cur.Flows {
@@ -535,7 +535,7 @@ func (b *Builder) rateGauges() {
 // receiver's link towards its switch, then on the sender's link from its
 // switch. (The hops between are not tracked; the two ends tell the story.)
 func (b *Builder) controls() {
-	L, dl, cur := b.L, &b.dl, b.f.Cur
+	L, dl, cur := b.layout, &b.dl, b.f.Cur
 	t := L.Topo
 	s := max(2.2*L.U, 2.4*L.LinkW)
 	for _, c := range cur.Controls {

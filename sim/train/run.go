@@ -35,13 +35,8 @@ const OptimizerBytesPerParam = 28
 // MaxTimelineGPUs bounds how many GPUs' timelines a result lists.
 const MaxTimelineGPUs = 16
 
-// Run trains on the ranks' endpoints of f and calls done with the report of the last iteration.
-func Run(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) error {
-	_, err := Start(f, cfg, ranks, done)
-	return err
-}
-
-// Start is Run, returning the job so that a viewer can ask what its GPUs do.
+// Start sets training going on the ranks' endpoints of f; done gets the
+// report of the last iteration. The job tells a viewer what its GPUs do.
 func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) (*Job, error) {
 	n := len(ranks)
 	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
