@@ -63,6 +63,7 @@ type Game struct {
 	step    string // the lesson step whose scenario is loaded
 	failure string
 
+	drawer    *ebitenrender.Drawer
 	builder   render.Builder
 	layout    *render.Layout
 	layoutKey [3]float64 // width, height, scenario identity
@@ -137,8 +138,12 @@ func (g *Game) stats() {
 	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
 }
 
-func newGame(h host) *Game {
-	g := &Game{out: h, scale: 1, last: time.Now()}
+func newGame(h host) (*Game, error) {
+	d, err := ebitenrender.New()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
 	q := h.query()
 	params, err := player.ParseQuery(q)
 	if err != nil {
@@ -150,7 +155,7 @@ func newGame(h host) *Game {
 		}
 	}
 	h.event(map[string]any{"fabriclab": "ready"})
-	return g
+	return g, nil
 }
 
 func hasLoad(h host) bool {
@@ -322,7 +327,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}()
 	if g.failure != "" {
 		b := screen.Bounds()
-		ebitenrender.Draw(screen, errorList(float64(b.Dx())/g.scale, float64(b.Dy())/g.scale, g.failure), g.scale)
+		g.drawer.Draw(screen, errorList(float64(b.Dx())/g.scale, float64(b.Dy())/g.scale, g.failure), g.scale)
 		return
 	}
 	p := g.p
@@ -345,7 +350,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	prev := p.At(p.Pos() - p.Speed()/20)
 	start := time.Now()
 	dl := g.builder.Scene(&render.Frame{Layout: g.layout, Cur: cur, Prev: prev, History: p.History(historyFrames), Hover: g.hover})
-	ebitenrender.Draw(screen, dl, g.scale)
+	g.drawer.Draw(screen, dl, g.scale)
 	end := time.Now()
 	if !g.lastDraw.IsZero() {
 		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
