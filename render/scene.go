@@ -11,7 +11,9 @@ import (
 	"fabriclab/sim/unit"
 )
 
-// Frame is what one picture is made from.
+// Frame is what one picture is made from. All it shows of the run (link
+// load, queues, packets, endpoint activity, marking thresholds) comes from
+// the snapshots.
 type Frame struct {
 	Layout *Layout
 	// Cur is the snapshot to draw; Prev an earlier one that link rates and
