@@ -16,7 +16,13 @@ import (
 // forward, backward and optimizer steps the report's timeline lists, and
 // only communicating while it waits for the last gradients.
 func TestSnapshotActivityFollowsTraining(t *testing.T) {
-	sc, err := scenario.Load("dp-resnet50", nil, nil)
+	for _, fidelity := range []string{"packet", "flow"} {
+		t.Run(fidelity, func(t *testing.T) { activityFollowsTraining(t, "sim.fidelity="+fidelity) })
+	}
+}
+
+func activityFollowsTraining(t *testing.T, set string) {
+	sc, err := scenario.Load("dp-resnet50", nil, []string{set})
 	require.NoError(t, err)
 	res, err := sim.Run(sc)
 	require.NoError(t, err)
