@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -128,4 +129,22 @@ func TestNotificationsTravelBack(t *testing.T) {
 		assert.Positive(t, squares)
 		return
 	}
+}
+
+// Kmin and Kmax close together on the chart's scale (a deep incast queue)
+// get their labels side by side, not one over the other.
+func TestThresholdLabelsDoNotOverlap(t *testing.T) {
+	r := play(t, "incast-dcqcn", nil, 3400*unit.Microsecond, 40)
+	L := NewLayout(r.topo, 1280, 720, Options{Dark: true})
+	var labels []Prim
+	for _, p := range Scene(r.frame(L)).Prims {
+		if p.Kind == KindText && p.Layer == LayerChart && (p.Str == "Kmin" || p.Str == "Kmax") {
+			labels = append(labels, p)
+		}
+	}
+	require.Len(t, labels, 2)
+	a, b := labels[0], labels[1]
+	require.Less(t, math.Abs(float64(a.Y-b.Y)), float64(a.Size), "the lines are close at this scale")
+	aw := TextWidth(a.Str, float64(a.Size), a.Weight)
+	assert.GreaterOrEqual(t, float64(b.X), float64(a.X)+aw, "Kmax's label starts after Kmin's ends")
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 
 	"fabriclab/assets"
@@ -251,6 +252,7 @@ func (b *Builder) queues(r Rect) {
 	span := max(float64(t1-t0), 1)
 	u := L.U
 	mk := b.f.Cur.Marking
+	lastY, lastEnd := math.Inf(-1), 0.0 // the last threshold label's line and right end
 	for _, k := range [...]struct {
 		v    int64
 		name string
@@ -262,7 +264,12 @@ func (b *Builder) queues(r Rect) {
 		for x := p.X; x < p.X+p.W; x += 6 * u { // dashed, so it reads as a threshold
 			dl.line(LayerChart, x, y, min(x+3*u, p.X+p.W), y, 1*u, th.Pause)
 		}
-		dl.text(LayerChart, p.X+3*u, y-5*u, k.name, b.fs(0.7), Start, assets.Regular, th.Pause)
+		lx := p.X + 3*u
+		if math.Abs(y-lastY) < b.fs(0.9) { // lines close together: labels side by side
+			lx = lastEnd + 6*u
+		}
+		dl.text(LayerChart, lx, y-5*u, k.name, b.fs(0.7), Start, assets.Regular, th.Pause)
+		lastY, lastEnd = y, lx+TextWidth(k.name, b.fs(0.7), assets.Regular)
 	}
 	for j := range nt {
 		li := top[j]
