@@ -1,12 +1,15 @@
 package render
 
 import (
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -14,7 +17,7 @@ import (
 // and the marking thresholds on the queue chart.
 func TestCongestionControlViews(t *testing.T) {
 	r := play(t, "incast-dcqcn", []string{"traffic.bytes=8MiB"}, 400*unit.Microsecond, 40)
-	L := NewLayout(r.topo, 1280, 720, Options{Dark: true, ECNKmin: 419 << 10, ECNKmax: 1677 << 10})
+	L := NewLayout(r.topo, 1280, 720, Options{Dark: true})
 	var marks int64
 	for _, l := range r.cur().Links {
 		marks += l.ECNMarks
@@ -44,10 +47,59 @@ func TestCongestionControlViews(t *testing.T) {
 	assert.True(t, texts["CNP / BECN"], "and the notification squares")
 	assert.True(t, texts["Sender rates (congestion control)"], "the throughput chart becomes the senders' rates")
 	assert.Positive(t, gauges, "rate gauges under the senders")
-	if texts["Kmax"] || texts["Kmin"] {
-		return // thresholds drawn when they fall within the chart's scale
+}
+
+// The marking thresholds drawn across the queue chart are the ones the
+// snapshot carries: the packet model's, not a copy beside it.
+func TestMarkingThresholdsComeFromTheSnapshot(t *testing.T) {
+	for _, c := range []struct {
+		scenario string
+		want     func(sc *scenario.Scenario) snap.Marking
+		labels   []string
+	}{
+		{"incast-dcqcn", func(sc *scenario.Scenario) snap.Marking {
+			kmin, kmax, _ := sc.ECNThresholds()
+			return snap.Marking{ECNKmin: int64(kmin), ECNKmax: int64(kmax)}
+		}, []string{"Kmin"}},
+		{"incast-ibcc", func(sc *scenario.Scenario) snap.Marking {
+			return snap.Marking{FECN: int64(sc.IBCCThreshold())}
+		}, []string{"FECN"}},
+	} {
+		t.Run(c.scenario, func(t *testing.T) {
+			sc, err := scenario.Load(c.scenario, nil, []string{"traffic.bytes=8MiB"})
+			require.NoError(t, err)
+			r := play(t, c.scenario, []string{"traffic.bytes=8MiB"}, 400*unit.Microsecond, 40)
+			require.Equal(t, c.want(&sc), r.cur().Marking)
+			L := NewLayout(r.topo, 1280, 720, Options{})
+			texts := func(f *Frame) map[string]bool {
+				out := map[string]bool{}
+				for _, p := range Scene(f).Prims {
+					if p.Kind == KindText && p.Layer == LayerChart {
+						out[p.Str] = true
+					}
+				}
+				return out
+			}
+			f := r.frame(L)
+			drawn := texts(f)
+			for _, l := range c.labels {
+				assert.True(t, drawn[l], "%s drawn across the queue chart", l)
+			}
+			bare := *f.Cur
+			bare.Marking = snap.Marking{}
+			f.Cur = &bare
+			drawn = texts(f)
+			for _, l := range []string{"Kmin", "Kmax", "FECN"} {
+				assert.False(t, drawn[l], "no %s line without thresholds in the snapshot", l)
+			}
+		})
 	}
-	t.Log("queue chart scale is above both thresholds: lines not drawn")
+}
+
+// Without congestion control nothing marks, and the snapshot says so.
+func TestNoMarkingWithoutCongestionControl(t *testing.T) {
+	r := play(t, "incast", nil, 100*unit.Microsecond, 4)
+	assert.Equal(t, snap.Marking{}, r.cur().Marking)
 }
 
 // CNPs in flight are drawn as squares on the receiver's and sender's links.
@@ -77,4 +129,22 @@ func TestNotificationsTravelBack(t *testing.T) {
 		assert.Positive(t, squares)
 		return
 	}
+}
+
+// Kmin and Kmax close together on the chart's scale (a deep incast queue)
+// get their labels side by side, not one over the other.
+func TestThresholdLabelsDoNotOverlap(t *testing.T) {
+	r := play(t, "incast-dcqcn", nil, 3400*unit.Microsecond, 40)
+	L := NewLayout(r.topo, 1280, 720, Options{Dark: true})
+	var labels []Prim
+	for _, p := range Scene(r.frame(L)).Prims {
+		if p.Kind == KindText && p.Layer == LayerChart && (p.Str == "Kmin" || p.Str == "Kmax") {
+			labels = append(labels, p)
+		}
+	}
+	require.Len(t, labels, 2)
+	a, b := labels[0], labels[1]
+	require.Less(t, math.Abs(float64(a.Y-b.Y)), float64(a.Size), "the lines are close at this scale")
+	aw := TextWidth(a.Str, float64(a.Size), a.Weight)
+	assert.GreaterOrEqual(t, float64(b.X), float64(a.X)+aw, "Kmax's label starts after Kmin's ends")
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"math"
 	"slices"
 
 	"fabriclab/assets"
@@ -68,7 +69,7 @@ func sampled(n int, out []int) []int {
 }
 
 func (b *Builder) charts() {
-	L := b.L
+	L := b.layout
 	b.series.turn()
 	for i, r := range L.Charts {
 		b.panel(r)
@@ -84,12 +85,12 @@ func (b *Builder) charts() {
 }
 
 func (b *Builder) panel(r Rect) {
-	b.dl.rect(LayerPanel, r.X, r.Y, r.W, r.H, 8*b.L.U, b.th.Panel, b.th.Border, 1*b.L.U)
+	b.dl.rect(LayerPanel, r.X, r.Y, r.W, r.H, 8*b.layout.U, b.th.Panel, b.th.Border, 1*b.layout.U)
 }
 
 // plotArea is the inside of a chart panel below its title.
 func (b *Builder) plotArea(r Rect, title string) Rect {
-	u := b.L.U
+	u := b.layout.U
 	b.dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, b.fs(1.0), Start, assets.Medium, b.th.Text)
 	left := 50 * u
 	return Rect{r.X + left, r.Y + 30*u, r.W - left - 12*u, r.H - 30*u - 22*u}
@@ -97,7 +98,7 @@ func (b *Builder) plotArea(r Rect, title string) Rect {
 
 // axes draws a plot's frame, y labels (0 and ymax) and x labels.
 func (b *Builder) axes(p Rect, ymax, xlo, xhi string) {
-	u, th, dl := b.L.U, b.th, &b.dl
+	u, th, dl := b.layout.U, b.th, &b.dl
 	dl.line(LayerChart, p.X, p.Y+p.H, p.X+p.W, p.Y+p.H, 1*u, th.Border)
 	dl.line(LayerChart, p.X, p.Y, p.X, p.Y+p.H, 1*u, th.Border)
 	dl.line(LayerChart, p.X, p.Y, p.X+p.W, p.Y, 0.6*u, th.Border)
@@ -122,7 +123,7 @@ func (b *Builder) history() []*snap.Snapshot {
 }
 
 func (b *Builder) throughput(r Rect) {
-	L, dl := b.L, &b.dl
+	L, dl := b.layout, &b.dl
 	hist := b.history()
 	cur := b.f.Cur
 	if cur == nil || len(hist) < 2 {
@@ -198,7 +199,7 @@ func (b *Builder) throughput(r Rect) {
 }
 
 func (b *Builder) queues(r Rect) {
-	L, dl, th := b.L, &b.dl, b.th
+	L, dl, th := b.layout, &b.dl, b.th
 	p := b.plotArea(r, "Queue depth, busiest ports")
 	hist := b.history()
 	if b.f.Cur == nil || len(hist) < 1 {
@@ -250,10 +251,12 @@ func (b *Builder) queues(r Rect) {
 	b.axes(p, axisBytes(ymax), fmtTime(t0), fmtTime(t1))
 	span := max(float64(t1-t0), 1)
 	u := L.U
-	for _, k := range []struct {
+	mk := b.f.Cur.Marking
+	lastY, lastEnd := math.Inf(-1), 0.0 // the last threshold label's line and right end
+	for _, k := range [...]struct {
 		v    int64
 		name string
-	}{{L.Opt.ECNKmin, "Kmin"}, {L.Opt.ECNKmax, "Kmax"}} {
+	}{{mk.ECNKmin, "Kmin"}, {mk.ECNKmax, "Kmax"}, {mk.FECN, "FECN"}} {
 		if k.v <= 0 || float64(k.v) > ymax {
 			continue
 		}
@@ -261,7 +264,12 @@ func (b *Builder) queues(r Rect) {
 		for x := p.X; x < p.X+p.W; x += 6 * u { // dashed, so it reads as a threshold
 			dl.line(LayerChart, x, y, min(x+3*u, p.X+p.W), y, 1*u, th.Pause)
 		}
-		dl.text(LayerChart, p.X+3*u, y-5*u, k.name, b.fs(0.7), Start, assets.Regular, th.Pause)
+		lx := p.X + 3*u
+		if math.Abs(y-lastY) < b.fs(0.9) { // lines close together: labels side by side
+			lx = lastEnd + 6*u
+		}
+		dl.text(LayerChart, lx, y-5*u, k.name, b.fs(0.7), Start, assets.Regular, th.Pause)
+		lastY, lastEnd = y, lx+TextWidth(k.name, b.fs(0.7), assets.Regular)
 	}
 	for j := range nt {
 		li := top[j]
@@ -286,7 +294,7 @@ func (b *Builder) queues(r Rect) {
 }
 
 func (b *Builder) fctChart(r Rect) {
-	L, dl, th := b.L, &b.dl, b.th
+	L, dl, th := b.layout, &b.dl, b.th
 	cur := b.f.Cur
 	b.fct = b.fct[:0]
 	if cur != nil {
@@ -364,7 +372,7 @@ func (b *Builder) rateLimited() bool {
 // senderRates charts the rate congestion control allows each sender over
 // time (line rate where it allows all): how DCQCN or ibcc cuts and recovers.
 func (b *Builder) senderRates(r Rect, hist []*snap.Snapshot) {
-	L, dl, cur := b.L, &b.dl, b.f.Cur
+	L, dl, cur := b.layout, &b.dl, b.f.Cur
 	p := b.plotArea(r, "Sender rates (congestion control)")
 	n := min(len(cur.Flows), maxSeries)
 	line := 0.0

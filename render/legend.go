@@ -3,24 +3,26 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"slices"
 	"strings"
 
 	"fabriclab/assets"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 )
 
 // legend explains the colours and marks along the bottom of the topology.
 func (b *Builder) legend() {
 	start := len(b.dl.Prims)
-	if end := b.legendAt(1); end > b.L.Legend.X+b.L.Legend.W {
+	if end := b.legendAt(1); end > b.layout.Legend.X+b.layout.Legend.W {
 		b.dl.Prims = b.dl.Prims[:start] // too wide: again, smaller
-		b.legendAt(b.L.Legend.W / (end - b.L.Legend.X))
+		b.legendAt(b.layout.Legend.W / (end - b.layout.Legend.X))
 	}
 }
 
 // legendAt draws the legend at k times its size and returns where it ends.
 func (b *Builder) legendAt(k float64) float64 {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U * k
 	r := L.Legend
 	cy := r.Y + r.H/2
@@ -103,9 +105,14 @@ func (b *Builder) anyMarks() bool {
 	return false
 }
 
+// anyCompute reports whether some GPU computes now or did in the history, so
+// the legend does not flicker while a training run waits for gradients.
 func (b *Builder) anyCompute() bool {
-	for _, a := range b.active {
-		if a == Compute {
+	if c := b.f.Cur; c != nil && slices.Contains(c.Activity, snap.Computing) {
+		return true
+	}
+	for _, s := range b.f.History {
+		if slices.Contains(s.Activity, snap.Computing) {
 			return true
 		}
 	}
@@ -126,7 +133,7 @@ func (b *Builder) shards() bool {
 
 // tooltip draws the box with the figures of the hovered item.
 func (b *Builder) tooltip() {
-	f, L, th, dl := b.f, b.L, b.th, &b.dl
+	f, L, th, dl := b.f, b.layout, b.th, &b.dl
 	if f.Hover.Kind == HoverNone || f.Cur == nil {
 		return
 	}
@@ -172,7 +179,7 @@ func weightOf(line int) assets.Weight {
 var kindNames = map[string]string{"nvlink4": "NVLink 4", "pcie5": "PCIe Gen5 x16", "roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
 
 func (b *Builder) tooltipLines() []string {
-	f, L := b.f, b.L
+	f, L := b.f, b.layout
 	t := L.Topo
 	cur := f.Cur
 	h := f.Hover
@@ -208,7 +215,7 @@ func (b *Builder) tooltipLines() []string {
 }
 
 func (b *Builder) linkLines(id int, queueFirst bool) []string {
-	t, cur := b.L.Topo, b.f.Cur
+	t, cur := b.layout.Topo, b.f.Cur
 	l := &t.Links[id]
 	s := &cur.Links[id]
 	v := b.util[id]
@@ -256,16 +263,12 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 }
 
 func (b *Builder) nodeLines(id int) []string {
-	L, cur := b.L, b.f.Cur
+	L, cur := b.layout, b.f.Cur
 	t := L.Topo
 	nd := &t.Nodes[id]
 	lines := []string{nd.Name}
 	if e := L.EP[id]; e >= 0 {
-		state := "idle"
-		if e < len(b.active) {
-			state = [...]string{"idle", "communicating", "computing"}[b.active[e]]
-		}
-		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, state))
+		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, b.activity(e)))
 		var send, recv []string
 		for i := range cur.Flows {
 			fl := &cur.Flows[i]
@@ -321,7 +324,7 @@ func (b *Builder) nodeLines(id int) []string {
 }
 
 func (b *Builder) podLines(id int) []string {
-	L, cur := b.L, b.f.Cur
+	L, cur := b.layout, b.f.Cur
 	t := L.Topo
 	p := &L.Pods[id]
 	if len(L.Bundles) == 0 { // a DGX node block

@@ -23,6 +23,8 @@ var views = []struct {
 	{"dgx-ring", "ring-allreduce-8", nil, 1500 * unit.Microsecond},
 	{"perm1024", "perm-1024", nil, 80 * unit.Microsecond},
 	{"dgx2-alltoall", "alltoall-moe", nil, 100 * unit.Microsecond},
+	{"dp-resnet50", "dp-resnet50", nil, 10 * unit.Millisecond}, // in the backward pass
+	{"incast-dcqcn", "incast-dcqcn", nil, 3400 * unit.Microsecond},
 }
 
 // TestLook writes PNGs of every view at 1280×720 and 1920×1080, light,

@@ -11,17 +11,9 @@ import (
 	"fabriclab/sim/unit"
 )
 
-// Activity is what an endpoint is doing.
-type Activity uint8
-
-// Endpoint activities.
-const (
-	Idle        Activity = iota
-	Communicate          // sending or receiving an active flow
-	Compute              // a GPU computing (training's forward and backward passes)
-)
-
-// Frame is what one picture is made from.
+// Frame is what one picture is made from. All it shows of the run (link
+// load, queues, packets, endpoint activity, marking thresholds) comes from
+// the snapshots.
 type Frame struct {
 	Layout *Layout
 	// Cur is the snapshot to draw; Prev an earlier one that link rates and
@@ -32,9 +24,6 @@ type Frame struct {
 	// History holds earlier snapshots, oldest first, for the charts.
 	History []*snap.Snapshot
 	Hover   Hover
-	// Activity is each endpoint's state, by endpoint index; nil derives
-	// communicate/idle from the flows in Cur.
-	Activity []Activity
 }
 
 // Builder builds scenes, keeping its storage from one frame to the next. A
@@ -43,7 +32,6 @@ type Builder struct {
 	dl       DisplayList
 	util     []float64 // by link
 	utilAt   unit.Time
-	active   []Activity
 	buf      []byte
 	series   seriesCache
 	peaks    []int64
@@ -53,14 +41,14 @@ type Builder struct {
 	bins     []int
 	th       *assets.Theme
 	f        *Frame
-	L        *Layout
+	layout   *Layout
 }
 
 // Scene draws f into the builder's display list and returns it. The list is
 // valid until the next call.
 func (b *Builder) Scene(f *Frame) *DisplayList {
 	L := f.Layout
-	b.f, b.L = f, L
+	b.f, b.layout = f, L
 	b.th = &assets.Light
 	if L.Opt.Dark {
 		b.th = &assets.Dark
@@ -70,7 +58,6 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	dl.rect(LayerBackground, 0, 0, L.W, L.H, 0, b.th.Background, color.RGBA{}, 0)
 	if f.Cur != nil {
 		b.rates()
-		b.activity()
 	}
 	b.header()
 	b.frames()
@@ -113,7 +100,7 @@ func (b *Builder) rates() {
 	}
 	dt := (f.Cur.Time - f.Prev.Time).Seconds()
 	for i := range f.Cur.Links {
-		r := float64(b.L.Topo.Links[i].Rate)
+		r := float64(b.layout.Topo.Links[i].Rate)
 		if r <= 0 {
 			b.util[i] = 0
 			continue
@@ -123,36 +110,19 @@ func (b *Builder) rates() {
 	b.utilAt = f.Cur.Time
 }
 
-func (b *Builder) activity() {
-	f := b.f
-	n := len(b.L.Topo.Endpoints)
-	if cap(b.active) < n {
-		b.active = make([]Activity, n)
+// activity is what endpoint ep does in the current snapshot.
+func (b *Builder) activity(ep int) snap.Activity {
+	if c := b.f.Cur; c != nil && ep >= 0 && ep < len(c.Activity) {
+		return c.Activity[ep]
 	}
-	b.active = b.active[:n]
-	if f.Activity != nil {
-		copy(b.active, f.Activity)
-		return
-	}
-	clear(b.active)
-	for i := range f.Cur.Flows {
-		fl := &f.Cur.Flows[i]
-		if fl.Started && !fl.Done {
-			if fl.Src < n {
-				b.active[fl.Src] = Communicate
-			}
-			if fl.Dst < n {
-				b.active[fl.Dst] = Communicate
-			}
-		}
-	}
+	return snap.Idle
 }
 
 // fs is a text size: the base size times k.
-func (b *Builder) fs(k float64) float64 { return b.L.Font * k }
+func (b *Builder) fs(k float64) float64 { return b.layout.Font * k }
 
 func (b *Builder) header() {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	h := L.Header
 	title := L.Opt.Title
 	if title == "" {
@@ -176,7 +146,7 @@ func (b *Builder) header() {
 
 // summary describes the topology in a few words.
 func (b *Builder) summary() string {
-	t := b.L.Topo
+	t := b.layout.Topo
 	var sw, nvs, gpus, hosts int
 	rate := unit.Rate(0)
 	var kind string
@@ -224,7 +194,7 @@ func (b *Builder) summary() string {
 
 // frames draws the DGX node blocks and condensed pods.
 func (b *Builder) frames() {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
 	condensed := len(L.Bundles) > 0
 	for i := range L.Pods {
@@ -244,22 +214,22 @@ func (b *Builder) frames() {
 // linkColor is the colour and width of a line with utilisation v.
 func (b *Builder) linkColor(v float64) (color.RGBA, float64) {
 	if v < 0.005 {
-		return b.th.Idle, b.L.LinkW * 0.8
+		return b.th.Idle, b.layout.LinkW * 0.8
 	}
-	return b.loadColor(v), b.L.LinkW * (0.9 + 1.1*v)
+	return b.loadColor(v), b.layout.LinkW * (0.9 + 1.1*v)
 }
 
 // loadColor maps a load in [0, 1] onto the part of viridis that stands out
 // from the theme's background: on dark, its darkest purples are left out.
 func (b *Builder) loadColor(v float64) color.RGBA {
-	if b.L.Opt.Dark {
+	if b.layout.Opt.Dark {
 		return assets.Viridis(0.2 + 0.8*v)
 	}
 	return assets.Viridis(0.05 + 0.9*v)
 }
 
 func (b *Builder) links() {
-	L, dl := b.L, &b.dl
+	L, dl := b.layout, &b.dl
 	hov := b.f.Hover
 	// Idle lines first, then busy ones above them.
 	for pass := range 2 {
@@ -294,8 +264,8 @@ func (b *Builder) meanUtil(ids []int) float64 {
 
 func (b *Builder) bundles() {
 	dl := &b.dl
-	for i := range b.L.Bundles {
-		bd := &b.L.Bundles[i]
+	for i := range b.layout.Bundles {
+		bd := &b.layout.Bundles[i]
 		for _, d := range [2]struct {
 			ln  *LinkLine
 			ids []int
@@ -319,7 +289,7 @@ func flowColor(fl *snap.Flow, id int) color.RGBA {
 const maxDots = 6
 
 func (b *Builder) packets() {
-	L, dl, cur := b.L, &b.dl, b.f.Cur
+	L, dl, cur := b.layout, &b.dl, b.f.Cur
 	if cap(b.pktCount) < len(L.Links) {
 		b.pktCount = make([]int32, len(L.Links))
 	}
@@ -362,7 +332,7 @@ func (b *Builder) packets() {
 
 // queueRef is the depth that fills a queue bar.
 func (b *Builder) queueRef() float64 {
-	if r := b.L.Opt.QueueRef; r > 0 {
+	if r := b.layout.Opt.QueueRef; r > 0 {
 		return float64(r)
 	}
 	var m int64
@@ -376,7 +346,7 @@ func (b *Builder) queueRef() float64 {
 }
 
 func (b *Builder) markers() {
-	L, th, dl, cur, prev := b.L, b.th, &b.dl, b.f.Cur, b.f.Prev
+	L, th, dl, cur, prev := b.layout, b.th, &b.dl, b.f.Cur, b.f.Prev
 	u := L.U
 	ref := b.queueRef()
 	for i := range L.Links {
@@ -431,7 +401,7 @@ func (b *Builder) dropMarkOn(l Layer, x, y, r float64) {
 }
 
 func (b *Builder) nodes() {
-	L, th, dl := b.L, b.th, &b.dl
+	L, th, dl := b.layout, b.th, &b.dl
 	t := L.Topo
 	u := L.U
 	hov := b.f.Hover
@@ -465,13 +435,11 @@ func (b *Builder) nodes() {
 		r := 4 * u
 		switch nd.Role {
 		case topo.Host, topo.GPU:
-			if ep >= 0 && ep < len(b.active) {
-				switch b.active[ep] {
-				case Communicate:
-					fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
-				case Compute:
-					fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
-				}
+			switch b.activity(ep) {
+			case snap.Communicating:
+				fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
+			case snap.Computing:
+				fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
 			}
 			if nd.Role == topo.GPU {
 				r = 2 * u
@@ -537,7 +505,7 @@ func (b *Builder) nodes() {
 // rateGauges draws, under each sender that congestion control holds back, a
 // bar of the rate it may send at now (full: line rate) and the figure.
 func (b *Builder) rateGauges() {
-	L, th, dl, cur := b.L, b.th, &b.dl, b.f.Cur
+	L, th, dl, cur := b.layout, b.th, &b.dl, b.f.Cur
 	u := L.U
 	rate := map[int]float64{} // endpoint → allowed Gb/s, summed over its flows
 	for i := range cur.Flows {
@@ -569,7 +537,7 @@ func (b *Builder) rateGauges() {
 // receiver's link towards its switch, then on the sender's link from its
 // switch. (The hops between are not tracked; the two ends tell the story.)
 func (b *Builder) controls() {
-	L, dl, cur := b.L, &b.dl, b.f.Cur
+	L, dl, cur := b.layout, &b.dl, b.f.Cur
 	t := L.Topo
 	s := max(2.2*L.U, 2.4*L.LinkW)
 	for _, c := range cur.Controls {

@@ -86,7 +86,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	return nil
 }
 
-func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) error {
+func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) (*train.Job, error) {
 	t := &sc.Training
 	var model *train.Model
 	if t.Model == "custom" {
@@ -97,12 +97,12 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	} else {
 		var err error
 		if model, err = train.Preset(t.Model); err != nil {
-			return fmt.Errorf("training.model: %w", err)
+			return nil, fmt.Errorf("training.model: %w", err)
 		}
 	}
 	gpu, err := train.GPUPreset(t.GPU)
 	if err != nil {
-		return fmt.Errorf("training.gpu: %w", err)
+		return nil, fmt.Errorf("training.gpu: %w", err)
 	}
 	bpp, _ := scenario.GradientBytes(t.Compression)
 	ranks := t.Ranks
@@ -116,7 +116,7 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
 		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
 		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
-	return train.Run(f, cfg, firstEndpoints(ranks), done)
+	return train.Start(f, cfg, firstEndpoints(ranks), done)
 }
 
 // Live is a model the browser steps through and pictures.
@@ -132,6 +132,21 @@ type Started struct {
 	Model      Live
 	Collective *metrics.Collective // filled in when the collective ends
 	Training   *metrics.Training   // filled in when training ends
+	job        *train.Job          // the training workload, if any
+}
+
+// Snapshot pictures the model now, with what each endpoint does: computing
+// while training runs its GPUs' compute, else communicating while it has a
+// flow on the way.
+func (st *Started) Snapshot() *snap.Snapshot {
+	s := st.Model.Snapshot()
+	s.Activity = s.FlowActivity(len(st.Model.Topology().Endpoints))
+	if st.job != nil && st.job.Phase(s.Time) != train.NoCompute {
+		for _, ep := range st.job.Ranks() {
+			s.Activity[ep] = snap.Computing
+		}
+	}
+	return s
 }
 
 // Start builds the scenario's model and workload without running it.
@@ -145,7 +160,7 @@ func Start(sc scenario.Scenario) (*Started, error) {
 	case sc.Collective.Op != "":
 		err = startCollective(f, &sc, func(r metrics.Collective) { st.Collective = &r })
 	case sc.Training.Model != "":
-		err = startTraining(f, &sc, func(r metrics.Training) { st.Training = &r })
+		st.job, err = startTraining(f, &sc, func(r metrics.Training) { st.Training = &r })
 	}
 	return st, err
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"image/color"
 	"math"
@@ -17,6 +16,7 @@ import (
 	"fabriclab/render"
 	"fabriclab/render/ebitenrender"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
 
@@ -54,20 +54,28 @@ const (
 	historyFrames = 240
 )
 
-// Game is the Ebitengine game: Update drains commands, computes ahead and
-// advances playback; Draw only draws.
+// Game is the Ebitengine game: Update drains commands, computes ahead,
+// advances playback and prepares the frame; Draw only draws it; LayoutF
+// only sizes.
 type Game struct {
 	out     host
 	params  player.Params
 	p       *player.Player
 	step    string // the lesson step whose scenario is loaded
 	failure string
+	drawErr error // a panic in Draw, for Update to report
 
-	builder   render.Builder
+	drawer  *ebitenrender.Drawer
+	builder render.Builder
+	scale   float64 // device px per logical px
+	w, h    float64 // the window in logical px
+
+	// What Draw shows, prepared by Update.
 	layout    *render.Layout
-	layoutKey [3]float64 // width, height, scenario identity
-	scale     float64
-	hover     render.Hover
+	layoutKey layoutKey
+	frame     render.Frame
+	errorPic  *render.DisplayList // the failure, when there is one
+	errorKey  [2]float64          // the size errorPic was made for
 
 	last      time.Time
 	lastEvent time.Time
@@ -137,8 +145,19 @@ func (g *Game) stats() {
 	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
 }
 
-func newGame(h host) *Game {
-	g := &Game{out: h, scale: 1, last: time.Now()}
+// layoutKey is what a layout depends on.
+type layoutKey struct {
+	w, h float64
+	topo *topo.Topology
+	opt  render.Options
+}
+
+func newGame(h host) (*Game, error) {
+	d, err := ebitenrender.New()
+	if err != nil {
+		return nil, err
+	}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
 	q := h.query()
 	params, err := player.ParseQuery(q)
 	if err != nil {
@@ -150,7 +169,7 @@ func newGame(h host) *Game {
 		}
 	}
 	h.event(map[string]any{"fabriclab": "ready"})
-	return g
+	return g, nil
 }
 
 func hasLoad(h host) bool {
@@ -171,7 +190,7 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		g.fail(err)
 		return
 	}
-	g.p, g.failure, g.layout, g.sentDone = p, "", nil, false
+	g.p, g.failure, g.sentDone = p, "", false
 	if g.params.Speed > 0 {
 		p.SetSpeed(g.params.Speed)
 	}
@@ -212,7 +231,7 @@ func (g *Game) handle(raw []byte) {
 		g.stats()
 		return
 	case "presenter":
-		g.params.Big, g.layout = c.On, nil
+		g.params.Big = c.On
 		return
 	}
 	p := g.p
@@ -263,6 +282,10 @@ func (g *Game) Update() (err error) {
 	now := time.Now()
 	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
 	g.last = now
+	if g.drawErr != nil {
+		g.fail(g.drawErr)
+		g.drawErr = nil
+	}
 	for _, raw := range g.out.commands().drain() {
 		g.handle(raw)
 	}
@@ -270,14 +293,14 @@ func (g *Game) Update() (err error) {
 		g.keys()
 	}
 	p := g.p
+	if p != nil {
+		p.Compute(computeBudget)
+		p.Tick(real)
+	}
+	x, y := ebiten.CursorPosition()
+	g.prepare(float64(x)/g.scale, float64(y)/g.scale)
 	if p == nil {
 		return nil
-	}
-	p.Compute(computeBudget)
-	p.Tick(real)
-	if g.layout != nil {
-		x, y := ebiten.CursorPosition()
-		g.hover = render.HitTest(g.layout, float64(x)/g.scale, float64(y)/g.scale)
 	}
 	if now.Sub(g.lastEvent) >= eventEvery {
 		g.sendTime()
@@ -313,43 +336,54 @@ func (g *Game) keys() {
 	}
 }
 
-// Draw draws the current frame; it never changes the simulation.
-func (g *Game) Draw(screen *ebiten.Image) {
-	defer func() {
-		if r := recover(); r != nil {
-			g.fail(errors.New(fmt.Sprint("drawing failed (please report it): ", r)))
-		}
-	}()
+// prepare makes what Draw shows from the state: the error picture, or the
+// layout (rebuilt only when the size, the scenario or the options change)
+// and the frame at the playback position, with what is under the cursor at
+// (cx, cy) in logical px.
+func (g *Game) prepare(cx, cy float64) {
+	w, h := g.w, g.h
 	if g.failure != "" {
-		b := screen.Bounds()
-		ebitenrender.Draw(screen, errorList(float64(b.Dx())/g.scale, float64(b.Dy())/g.scale, g.failure), g.scale)
+		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
+			g.errorPic, g.errorKey = errorList(w, h, g.failure), k
+		}
 		return
 	}
+	g.errorPic = nil
 	p := g.p
 	if p == nil {
+		g.frame = render.Frame{}
 		return
 	}
-	b := screen.Bounds()
-	w, h := float64(b.Dx())/g.scale, float64(b.Dy())/g.scale
 	if g.out.browser() && g.params.Controls {
 		h -= controlsHeight // the page's playback bar covers the bottom
 	}
-	key := [3]float64{w, h, float64(len(p.Topology().Links))}
+	key := layoutKey{w, h, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name}}
 	if g.layout == nil || key != g.layoutKey {
-		opt := render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name}
-		if sc := p.Scenario(); sc.Network.CC == scenario.CCDCQCN {
-			kmin, kmax, _ := sc.ECNThresholds()
-			opt.ECNKmin, opt.ECNKmax = int64(kmin), int64(kmax)
-		}
-		g.layout = render.NewLayout(p.Topology(), w, h, opt)
-		g.layoutKey = key
+		g.layout, g.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
 	}
-	cur := p.At(p.Pos())
 	// Rates over the last twentieth of a second of playback read steadier than frame to frame.
-	prev := p.At(p.Pos() - p.Speed()/20)
+	g.frame = render.Frame{Layout: g.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - p.Speed()/20),
+		History: p.History(historyFrames), Hover: render.HitTest(g.layout, cx, cy)}
+}
+
+// Draw draws what Update prepared; it changes nothing but its own timings.
+func (g *Game) Draw(screen *ebiten.Image) {
+	defer func() {
+		if r := recover(); r != nil {
+			g.drawErr = fmt.Errorf("drawing failed (please report it): %v", r)
+		}
+	}()
+	if g.failure != "" {
+		if g.errorPic != nil {
+			g.drawer.Draw(screen, g.errorPic, g.scale)
+		}
+		return
+	}
+	if g.frame.Layout == nil {
+		return
+	}
 	start := time.Now()
-	dl := g.builder.Scene(&render.Frame{Layout: g.layout, Cur: cur, Prev: prev, History: p.History(historyFrames), Hover: g.hover})
-	ebitenrender.Draw(screen, dl, g.scale)
+	g.drawer.Draw(screen, g.builder.Scene(&g.frame), g.scale)
 	end := time.Now()
 	if !g.lastDraw.IsZero() {
 		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
@@ -368,7 +402,7 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 	if s <= 0 {
 		s = 1
 	}
-	g.scale = s
+	g.scale, g.w, g.h = s, outsideWidth, outsideHeight
 	return outsideWidth * s, outsideHeight * s
 }
 

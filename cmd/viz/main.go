@@ -12,7 +12,13 @@ import (
 )
 
 func main() {
-	g := newGame(bridge())
+	b := bridge()
+	g, err := newGame(b)
+	if err != nil {
+		b.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		fmt.Fprintln(os.Stderr, "viz:", err)
+		os.Exit(1)
+	}
 	ebiten.SetWindowTitle("fabriclab")
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

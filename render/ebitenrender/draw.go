@@ -209,18 +209,3 @@ func (d *Drawer) text(dst *ebiten.Image, p *render.Prim, scale float64) {
 		prev = r
 	}
 }
-
-var defaultDrawer *Drawer
-
-// Draw draws dl onto dst with a Drawer shared by the whole program (Ebitengine
-// draws on one goroutine). See Drawer.Draw.
-func Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) {
-	if defaultDrawer == nil {
-		d, err := New()
-		if err != nil {
-			panic(err) // the fonts are compiled in: only a broken build gets here
-		}
-		defaultDrawer = d
-	}
-	defaultDrawer.Draw(dst, dl, scale)
-}

@@ -12,6 +12,12 @@ func (m *Model) Topology() *topo.Topology { return m.topo }
 func (m *Model) Snapshot() *snap.Snapshot {
 	now := m.eng.Now()
 	s := &snap.Snapshot{Time: now, Done: m.ended, Links: make([]snap.Link, len(m.ports)), Flows: make([]snap.Flow, len(m.flows))}
+	if m.cc != nil {
+		s.Marking.ECNKmin, s.Marking.ECNKmax = m.cc.kmin, m.cc.kmax
+	}
+	if m.ib != nil {
+		s.Marking.FECN = m.ib.threshold
+	}
 	for i := range m.ports {
 		p := &m.ports[i]
 		l := &s.Links[i]

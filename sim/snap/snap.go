@@ -1,6 +1,6 @@
 // Package snap is an immutable picture of a running simulation at one instant:
-// what the renderer draws. Counters are cumulative; Between turns two
-// snapshots into rates over the interval between them.
+// all the renderer draws from. Counters are cumulative: rates come from two
+// snapshots.
 package snap
 
 import "fabriclab/sim/unit"
@@ -14,7 +14,47 @@ type Snapshot struct {
 	// Controls are congestion notifications on their way back to a sender:
 	// DCQCN's CNPs and InfiniBand's BECNs (the latest per flow).
 	Controls []Control
+	// Activity is what each endpoint does now, by endpoint index: nil from a
+	// bare model; sim.Started.Snapshot fills it in.
+	Activity []Activity
+	Marking  Marking
 	Done     bool // the run has ended
+}
+
+// Activity is what an endpoint is doing.
+type Activity uint8
+
+// Endpoint activities. A GPU that computes while its gradients are on the
+// wire is Computing: its links show the communication.
+const (
+	Idle          Activity = iota
+	Communicating          // an end of a started, unfinished flow
+	Computing              // a GPU in a training iteration's forward, backward or optimizer step
+)
+
+func (a Activity) String() string { return [...]string{"idle", "communicating", "computing"}[a] }
+
+// FlowActivity is n endpoints' activity as the flows show it: Communicating
+// at both ends of a started, unfinished flow, Idle elsewhere.
+func (s *Snapshot) FlowActivity(n int) []Activity {
+	out := make([]Activity, n)
+	for i := range s.Flows {
+		if f := &s.Flows[i]; f.Started && !f.Done {
+			for _, e := range [2]int{f.Src, f.Dst} {
+				if e >= 0 && e < n {
+					out[e] = Communicating
+				}
+			}
+		}
+	}
+	return out
+}
+
+// Marking is the egress queue depths, in bytes, at which switches mark
+// packets for congestion control; 0 where nothing marks.
+type Marking struct {
+	ECNKmin, ECNKmax int64 // DCQCN (RED): marking starts above Kmin and takes every packet above Kmax
+	FECN             int64 // InfiniBand CC: ports above it mark FECN
 }
 
 // Link is one egress port and the wire it feeds.
@@ -51,31 +91,6 @@ type Packet struct {
 	Progress float64 // 0 just sent … 1 arriving
 	Count    int
 	Marked   bool // ECN congestion experienced
-}
-
-// LinkRates is what a link did between two snapshots.
-type LinkRates struct {
-	Util  float64 // share of capacity used
-	Drops int64   // new drops
-	Pause int64   // new pause frames
-}
-
-// Between returns each link's utilisation between prev and cur (rates in bits/s by link).
-func Between(prev, cur *Snapshot, rates []unit.Rate) []LinkRates {
-	out := make([]LinkRates, len(cur.Links))
-	dt := cur.Time - prev.Time
-	for i := range cur.Links {
-		if i >= len(prev.Links) {
-			continue
-		}
-		a, b := &prev.Links[i], &cur.Links[i]
-		if dt > 0 && rates[i] > 0 {
-			out[i].Util = min(1, float64(b.TxBytes-a.TxBytes)*8/(float64(rates[i])*dt.Seconds()))
-		}
-		out[i].Drops = b.Drops - a.Drops
-		out[i].Pause = b.PauseFrames - a.PauseFrames
-	}
-	return out
 }
 
 // Control is a congestion notification travelling from a flow's receiver back

@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fabric"
@@ -34,12 +35,13 @@ const OptimizerBytesPerParam = 28
 // MaxTimelineGPUs bounds how many GPUs' timelines a result lists.
 const MaxTimelineGPUs = 16
 
-// Run trains on the ranks' endpoints of f and calls done with the report of the last iteration.
-func Run(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) error {
+// Start sets training going on the ranks' endpoints of f; done gets the
+// report of the last iteration. The job tells a viewer what its GPUs do.
+func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) (*Job, error) {
 	n := len(ranks)
 	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
 	if err != nil {
-		return fmt.Errorf("training.algo: %w", err)
+		return nil, fmt.Errorf("training.algo: %w", err)
 	}
 	m := cfg.Model
 	rate := cfg.GPU.PeakFLOPS * cfg.MFU
@@ -66,15 +68,16 @@ func Run(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) 
 	opt := unit.Time(math.Ceil(float64(m.Params()) * OptimizerBytesPerParam / cfg.GPU.HBM * 1e12))
 	compute := fwd + bwd + opt
 
-	r := &job{f: f, cfg: cfg, sched: sched, ranks: ranks, buckets: buckets, readyAfter: readyAfter,
+	r := &Job{f: f, cfg: cfg, sched: sched, ranks: ranks, buckets: buckets, readyAfter: readyAfter,
 		fwd: fwd, bwd: bwd, opt: opt, done: done}
 	r.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(),
 		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: metrics.Micros(compute)}
 	r.iteration(max(cfg.Iterations, 1))
-	return nil
+	return r, nil
 }
 
-type job struct {
+// Job is a training run on a fabric.
+type Job struct {
 	f             fabric.Fabric
 	cfg           Config
 	sched         *coll.Schedule
@@ -89,9 +92,14 @@ type job struct {
 	commFree      unit.Time
 	commIntervals [][]metrics.Interval // per GPU
 	bucketReports []metrics.Bucket
+	iters         []iterTimes // every iteration begun so far
 }
 
-func (j *job) iteration(left int) {
+// iterTimes is when an iteration's compute runs; optStart is -1 until the
+// last bucket's all-reduce ends and fixes it.
+type iterTimes struct{ start, backwardEnd, optStart unit.Time }
+
+func (j *Job) iteration(left int) {
 	j.start = j.f.Now()
 	j.next = 0
 	j.bucketReports = j.bucketReports[:0]
@@ -102,8 +110,11 @@ func (j *job) iteration(left int) {
 	if !j.cfg.Overlap {
 		j.commFree = backwardEnd
 	}
+	j.iters = append(j.iters, iterTimes{j.start, backwardEnd, -1})
+	it := len(j.iters) - 1
 	j.launch(func() {
 		optStart := max(j.f.Now(), backwardEnd)
+		j.iters[it].optStart = optStart
 		j.f.At(optStart+j.opt, func() {
 			j.report(backwardEnd, optStart)
 			if left > 1 {
@@ -117,7 +128,7 @@ func (j *job) iteration(left int) {
 
 // launch all-reduces the buckets one after another (NCCL runs them in order
 // on one stream), each once its gradients are ready; then calls after.
-func (j *job) launch(after func()) {
+func (j *Job) launch(after func()) {
 	if j.next == len(j.buckets) {
 		after()
 		return
@@ -144,7 +155,7 @@ func (j *job) launch(after func()) {
 	})
 }
 
-func (j *job) report(backwardEnd, optStart unit.Time) {
+func (j *Job) report(backwardEnd, optStart unit.Time) {
 	end := j.f.Now()
 	iter := end - j.start
 	compute := j.fwd + j.bwd + j.opt
@@ -168,4 +179,43 @@ func (j *job) report(backwardEnd, optStart unit.Time) {
 		iv = append(iv, j.commIntervals[g]...)
 		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
 	}
+}
+
+// Phase is the compute a GPU runs at some time.
+type Phase uint8
+
+// The phases of an iteration; NoCompute while a GPU waits for gradients,
+// and before and after the run.
+const (
+	NoCompute Phase = iota
+	Forward
+	Backward
+	Optimizer
+)
+
+func (p Phase) String() string {
+	return [...]string{"no compute", "forward", "backward", "optimizer"}[p]
+}
+
+// Ranks are the endpoints the job trains on, by rank.
+func (j *Job) Ranks() []int { return j.ranks }
+
+// Phase is what every rank computes at t (data parallel: each rank runs the
+// same model on the same batch size at once). It answers for any t up to the
+// fabric's now; it only reads what the run has recorded.
+func (j *Job) Phase(t unit.Time) Phase {
+	i := sort.Search(len(j.iters), func(i int) bool { return j.iters[i].start > t }) - 1
+	if i < 0 {
+		return NoCompute
+	}
+	it := &j.iters[i]
+	switch {
+	case t < it.start+j.fwd:
+		return Forward
+	case t < it.backwardEnd:
+		return Backward
+	case it.optStart >= 0 && t >= it.optStart && t < it.optStart+j.opt:
+		return Optimizer
+	}
+	return NoCompute
 }

@@ -5,7 +5,6 @@
 package player
 
 import (
-	"fmt"
 	"math"
 	"time"
 
@@ -39,7 +38,6 @@ type Player struct {
 	playing bool
 	speed   unit.Time // simulated time per real second
 	auto    bool      // speed still follows the run's length
-	rates   []unit.Rate
 }
 
 // New starts a scenario (validated) for playback, paused at time 0.
@@ -49,10 +47,7 @@ func New(sc scenario.Scenario) (*Player, error) {
 		return nil, err
 	}
 	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true}
-	for _, l := range st.Model.Topology().Links {
-		p.rates = append(p.rates, l.Rate)
-	}
-	p.frames = append(p.frames, st.Model.Snapshot())
+	p.frames = append(p.frames, st.Snapshot())
 	p.speed = p.guessSpeed()
 	return p, nil
 }
@@ -62,9 +57,6 @@ func (p *Player) Scenario() *scenario.Scenario { return &p.sc }
 
 // Topology is the fabric being played.
 func (p *Player) Topology() *topo.Topology { return p.run.Model.Topology() }
-
-// Rates are the links' capacities, by link ID.
-func (p *Player) Rates() []unit.Rate { return p.rates }
 
 // guessSpeed picks a speed before the run's length is known: the time limit if
 // there is one, else 1 ms of simulated time over PlaySeconds.
@@ -89,7 +81,7 @@ func (p *Player) Compute(budget time.Duration) bool {
 			p.finish()
 			return true
 		}
-		p.frames = append(p.frames, p.run.Model.Snapshot())
+		p.frames = append(p.frames, p.run.Snapshot())
 		if len(p.frames) > MaxFrames {
 			p.halve()
 		}
@@ -100,7 +92,7 @@ func (p *Player) Compute(budget time.Duration) bool {
 // finish records the last frame and fixes the default speed.
 func (p *Player) finish() {
 	p.done = true
-	last := p.run.Model.Snapshot()
+	last := p.run.Snapshot()
 	last.Done = true
 	p.frames = append(p.frames, last)
 	p.result = p.run.Result()
@@ -264,22 +256,8 @@ func (p *Player) History(n int) []*snap.Snapshot {
 	return out
 }
 
-// Between is the per-link activity between two snapshots.
-func (p *Player) Between(prev, cur *snap.Snapshot) []snap.LinkRates {
-	return snap.Between(prev, cur, p.rates)
-}
-
 // Frames is how many snapshots are recorded, and their spacing.
 func (p *Player) Frames() (int, unit.Time) { return len(p.frames), p.dt }
-
-// Describe is a one-line status for screen readers and the page.
-func (p *Player) Describe() string {
-	state := "paused"
-	if p.playing {
-		state = "playing"
-	}
-	return fmt.Sprintf("%s at %v of %v (%s, speed %v per second)", p.sc.Name, p.pos, p.End(), state, p.speed)
-}
 
 // SpeedLevel maps the speed onto a log scale 0…1 for a slider, and back.
 func SpeedLevel(s unit.Time) float64 {

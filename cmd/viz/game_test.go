@@ -1,0 +1,69 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// pageHost is a browser page that records the events it gets.
+type pageHost struct {
+	q      string
+	queue  commandQueue
+	events []map[string]any
+}
+
+func (h *pageHost) query() string           { return h.q }
+func (h *pageHost) commands() *commandQueue { return &h.queue }
+func (h *pageHost) event(ev map[string]any) { h.events = append(h.events, ev) }
+func (h *pageHost) browser() bool           { return true }
+func (h *pageHost) send(cmd string)         { h.queue.push([]byte(cmd)) }
+
+// Update prepares the layout and the frame; it rebuilds the layout only when
+// the canvas size, the scenario or the options change.
+func TestUpdatePreparesWhatDrawShows(t *testing.T) {
+	h := &pageHost{q: "?scenario=incast&controls=0"}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 1280, 720 // as LayoutF sets them
+	require.NoError(t, g.Update())
+	L := g.layout
+	require.NotNil(t, L)
+	assert.Equal(t, 1280.0, L.W)
+	assert.Same(t, L, g.frame.Layout)
+	require.NotNil(t, g.frame.Cur)
+	assert.Equal(t, "incast", L.Opt.Title)
+
+	require.NoError(t, g.Update())
+	assert.Same(t, L, g.layout, "same size and scenario: the layout is kept")
+
+	g.w = 1000
+	require.NoError(t, g.Update())
+	assert.Equal(t, 1000.0, g.layout.W, "a new size: a new layout")
+
+	h.send(`{"fabriclab":"presenter","on":true}`)
+	require.NoError(t, g.Update())
+	assert.True(t, g.layout.Opt.Presenter, "presenter mode lays out again")
+
+	old := g.layout
+	h.send(`{"fabriclab":"load","scenario":"permutation"}`)
+	require.NoError(t, g.Update())
+	assert.NotSame(t, old.Topo, g.layout.Topo, "another scenario: its own layout")
+	assert.Equal(t, "permutation", g.layout.Opt.Title)
+	assert.Same(t, g.layout, g.frame.Layout)
+}
+
+// A failure is pictured by Update too: Draw only draws the picture.
+func TestUpdatePicturesAFailure(t *testing.T) {
+	h := &pageHost{q: "?scenario=no-such-scenario"}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.errorPic)
+	assert.Equal(t, float32(800), g.errorPic.W)
+	pic := g.errorPic
+	require.NoError(t, g.Update())
+	assert.Same(t, pic, g.errorPic, "pictured once per size")
+}

@@ -1,0 +1,165 @@
+package render
+
+import (
+	"fmt"
+
+	"fabriclab/sim/topo"
+)
+
+// Rows of nodes and their labels: what every topology's layout places with.
+
+// nodeSize is a node's largest box for its role.
+func (L *Layout) nodeSize(r topo.Role) (w, h float64) {
+	u := L.U
+	switch r {
+	case topo.Host:
+		return 44 * u, 26 * u
+	case topo.GPU:
+		return 40 * u, 30 * u
+	case topo.NIC:
+		return 18 * u, 9 * u
+	case topo.NVSwitch:
+		return 0, 18 * u
+	}
+	return 64 * u, 24 * u
+}
+
+// row places ids evenly between x0 and x1 with their centres on y; when boxes
+// would get narrower than minW it staggers them over up to four rows going
+// down. It returns the height the rows take below y's row centre.
+func (L *Layout) row(ids []int, x0, x1, y float64) float64 { return L.rows(ids, x0, x1, y, 4) }
+
+// rows is row with at most maxRows staggered rows.
+func (L *Layout) rows(ids []int, x0, x1, y float64, maxRows int) float64 {
+	n := len(ids)
+	if n == 0 {
+		return 0
+	}
+	role := L.Topo.Nodes[ids[0]].Role
+	bw, bh := L.nodeSize(role)
+	pitch := (x1 - x0) / float64(n)
+	gap := max(2*L.U, pitch*0.18)
+	minW := 14 * L.U
+	rows := 1
+	for rows < maxRows && pitch*float64(rows)-gap < minW && rows < n {
+		rows++
+	}
+	w := min(bw, pitch*float64(rows)-gap)
+	if rows > 1 {
+		// Staggered boxes are wider than the pitch: keep the outer ones
+		// inside [x0, x1] by spreading centres over [x0+w/2, x1-w/2].
+		W, r, m := x1-x0, float64(rows), float64(n-1)
+		w = min(bw, (r*W/m-gap)/(1+r/m))
+		pitch = (W - w) / m
+		x0 += w/2 - pitch/2
+	}
+	w = max(w, 3)
+	hh := bh
+	if w < bw*0.6 {
+		hh = max(bh*0.7, min(bh, w*1.2))
+	}
+	dy := hh + max(4*L.U, hh*0.35)
+	for i, id := range ids {
+		x := x0 + (float64(i)+0.5)*pitch
+		yy := y + float64(i%rows)*dy
+		b := &L.Nodes[id]
+		b.Rect = Rect{x - w/2, yy - hh/2, w, hh}
+		b.Shown = true
+	}
+	L.labelRow(ids)
+	return float64(rows-1) * dy
+}
+
+// labelRow labels the nodes of a row in one style: the longest form of label
+// that fits every box, or none.
+func (L *Layout) labelRow(ids []int) {
+	for form := range 3 {
+		ok := true
+		for _, id := range ids {
+			b := &L.Nodes[id]
+			if b.Label = L.label(id, form, b.W, b.H); b.Label == "" {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			size := L.Font * 0.92
+			small := false
+			for _, id := range ids {
+				b := &L.Nodes[id]
+				small = small || TextWidth(b.Label, size, 1)+4*L.U > b.W
+			}
+			for _, id := range ids {
+				L.Nodes[id].Small = small
+			}
+			return
+		}
+	}
+	for _, id := range ids {
+		L.Nodes[id].Label = ""
+	}
+}
+
+// fitLabel picks the longest label of a node that fits its box.
+func (L *Layout) fitLabel(id int, w, h float64) string {
+	for form := range 3 {
+		if s := L.label(id, form, w, h); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// label is a node's label in a form (0 longest … 2 shortest) if it fits a
+// w×h box, else "".
+func (L *Layout) label(id, form int, w, h float64) string {
+	nd := &L.Topo.Nodes[id]
+	size := L.Font * 0.92
+	if h < size*1.15 {
+		return ""
+	}
+	var cands []string
+	switch nd.Role {
+	case topo.Host, topo.GPU:
+		e := L.EP[id]
+		if nd.Role == topo.GPU {
+			cands = []string{fmt.Sprintf("GPU %d", nd.Index), fmt.Sprint(nd.Index)}
+		} else {
+			cands = []string{fmt.Sprintf("h%d", e), fmt.Sprint(e)}
+		}
+	case topo.NIC:
+		return ""
+	case topo.NVSwitch:
+		cands = []string{"NVSwitch", "NVS"}
+	case topo.Leaf:
+		switch {
+		case L.Topo.Kind == "star":
+			cands = []string{"switch", "sw"}
+		case L.Topo.Kind == "fattree":
+			cands = []string{fmt.Sprintf("edge%d", nd.Index), fmt.Sprintf("e%d", nd.Index)}
+		case len(nd.Name) > 4 && nd.Name[:4] == "rail":
+			cands = []string{nd.Name, fmt.Sprintf("r%d", nd.Index)}
+		default:
+			cands = []string{nd.Name, fmt.Sprintf("L%d", nd.Index), fmt.Sprint(nd.Index)}
+		}
+	case topo.Spine:
+		if L.Topo.Kind == "fattree" {
+			cands = []string{fmt.Sprintf("agg%d", nd.Index), fmt.Sprintf("a%d", nd.Index)}
+		} else {
+			cands = []string{nd.Name, fmt.Sprintf("S%d", nd.Index), fmt.Sprint(nd.Index)}
+		}
+	case topo.Core:
+		cands = []string{nd.Name, fmt.Sprintf("c%d", nd.Index), fmt.Sprint(nd.Index)}
+	}
+	if len(cands) == 0 {
+		return ""
+	}
+	c := cands[min(form, len(cands)-1)]
+	if TextWidth(c, size, 1)+4*L.U <= w {
+		return c
+	}
+	if form == 2 && TextWidth(c, size*0.8, 1)+2*L.U <= w {
+		return c // the scene draws labels that would not fit at full size smaller
+	}
+	return ""
+}

@@ -1,0 +1,77 @@
+package sim_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// A training run's snapshots say what each GPU does: computing through the
+// forward, backward and optimizer steps the report's timeline lists, and
+// only communicating while it waits for the last gradients.
+func TestSnapshotActivityFollowsTraining(t *testing.T) {
+	for _, fidelity := range []string{"packet", "flow"} {
+		t.Run(fidelity, func(t *testing.T) { activityFollowsTraining(t, "sim.fidelity="+fidelity) })
+	}
+}
+
+func activityFollowsTraining(t *testing.T, set string) {
+	sc, err := scenario.Load("dp-resnet50", nil, []string{set})
+	require.NoError(t, err)
+	res, err := sim.Run(sc)
+	require.NoError(t, err)
+	require.NotNil(t, res.Training)
+	require.NotEmpty(t, res.Training.Timeline)
+	lane := res.Training.Timeline[0].Intervals
+
+	st, err := sim.Start(sc)
+	require.NoError(t, err)
+	n := len(st.Model.Topology().Endpoints)
+	at := func(us float64) *snap.Snapshot {
+		st.Model.Advance(unit.Time(us * float64(unit.Microsecond)))
+		s := st.Snapshot()
+		require.Len(t, s.Activity, n)
+		return s
+	}
+	checked := map[string]bool{}
+	for _, iv := range lane { // compute and idle lanes come first, in time order
+		if iv.Kind == "communicate" {
+			continue
+		}
+		s := at((iv.StartUs + iv.EndUs) / 2)
+		switch iv.Kind {
+		case "compute":
+			for ep, a := range s.Activity {
+				assert.Equal(t, snap.Computing, a, "%s at %v: endpoint %d", iv.Label, s.Time, ep)
+			}
+		case "idle":
+			assert.NotContains(t, s.Activity, snap.Computing, "%s at %v", iv.Label, s.Time)
+			assert.Contains(t, s.Activity, snap.Communicating, "%s: the last buckets are on the wire", iv.Label)
+		}
+		checked[iv.Label] = true
+	}
+	assert.True(t, checked["backward"] && checked["waiting for gradients"] && checked["optimizer"], "%v", checked)
+
+	last := at(2 * res.Totals.SimTimeUs)
+	assert.Equal(t, make([]snap.Activity, n), last.Activity, "all idle after the run")
+}
+
+// Without a training workload the activity comes from the flows alone.
+func TestSnapshotActivityFromFlows(t *testing.T) {
+	sc, err := scenario.Load("incast", nil, nil)
+	require.NoError(t, err)
+	st, err := sim.Start(sc)
+	require.NoError(t, err)
+	st.Model.Advance(50 * unit.Microsecond)
+	s := st.Snapshot()
+	require.Len(t, s.Activity, 9)
+	for ep, a := range s.Activity {
+		assert.Equal(t, snap.Communicating, a, "endpoint %d: 8 senders and their receiver", ep)
+	}
+}
