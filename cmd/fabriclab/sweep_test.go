@@ -122,8 +122,8 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"sweep", "incast", "--vary", "a=1..1000", "--vary", "b=1..11"}, "--vary a × b makes 11000 runs, too many"},
 		// Every combination is checked before any runs, and the error says which.
 		{[]string{"sweep", "incast", "--vary", "traffic.senders=2,0"}, "with traffic.senders=0: --set traffic.senders=0:"},
-		{[]string{"sweep", "incast", "--vary", "traffic.sendrs=2"}, "unknown key"},
-		{[]string{"sweep", "nosuch", "--vary", "seed=1,2"}, "nosuch"},
+		{[]string{"sweep", "incast", "--vary", "traffic.sendrs=2"}, "with traffic.sendrs=2: --set traffic.sendrs=2: unknown key; traffic takes"},
+		{[]string{"sweep", "nosuch", "--vary", "seed=1,2"}, `with seed=1: scenario "nosuch" is neither a file nor a built-in`},
 		{[]string{"sweep", "incast", "--vary", "seed=1", "--jobs", "x"}, `invalid value "x" for flag -jobs`},
 	} {
 		code, out, errOut := cli(tc.args...)
