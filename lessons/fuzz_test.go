@@ -2,10 +2,15 @@ package lessons
 
 import (
 	"errors"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -15,30 +20,98 @@ func FuzzQuiz(f *testing.F) {
 	f.Add("question: Q?\noptions: [a, b]\nanswer: 1\nexplain: E.\n")
 	f.Add("question: Q\noptions:\n  - a: b\nanswer: -1\n")
 	f.Add("options: *x\n")
+	f.Add("question: '  Q: two  '\noptions:\n  - 'null'\n  - \"x\\ny \"\n  - |\n    block\n    text\nanswer: +2\nexplain: \"#E\"\n")
+	f.Add("question: Q\noptions: [a, b, c]\nanswer: 3\nexplain: E\n")
+	f.Add("question: Q\nquestion: R\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		q, err := ParseQuiz([]byte(in))
-		if err == nil {
-			require.True(t, q.Answer >= 0 && q.Answer < len(q.Options), "a valid quiz's answer is an option")
-			require.NotEmpty(t, q.Question)
-		} else {
+		if err != nil {
+			// The line is in the block, and the message says what to write.
+			assert.GreaterOrEqual(t, err.Line, 1, "%q: %v", in, err)
+			assert.LessOrEqual(t, err.Line, strings.Count(in, "\n")+2, "%q: %v", in, err)
 			require.NotEmpty(t, err.Msg)
-			require.GreaterOrEqual(t, err.Line, 0)
+			noInternals(t, err.Msg, in)
+			return
 		}
+		require.True(t, q.Answer >= 0 && q.Answer < len(q.Options), "a valid quiz's answer is an option")
+		assert.True(t, len(q.Options) >= 2 && len(q.Options) <= MaxQuizOptions)
+		for _, s := range append([]string{q.Question, q.Explain}, q.Options...) {
+			assert.NotEmpty(t, s)
+			assert.Equal(t, strings.TrimSpace(s), s, "texts are trimmed")
+		}
+		// A quiz written back as YAML reads the same.
+		out, yerr := yaml.Marshal(q)
+		require.NoError(t, yerr)
+		again, err := ParseQuiz(out)
+		require.Nil(t, err, "%q read as %+v, written as %q", in, q, out)
+		assert.Equal(t, q, again, "%q written as %q", in, out)
 	})
+}
+
+// noInternals checks that a message about input has no Go formatting
+// mistakes or internals in it (unless the input itself does).
+func noInternals(t *testing.T, msg, input string) {
+	t.Helper()
+	for _, bad := range []string{"%!", "<nil>", "Go struct", "Go value", "runtime error"} {
+		if !strings.Contains(input, bad) {
+			assert.NotContains(t, msg, bad, "input %q", input)
+		}
+	}
+}
+
+// placeholder writes p back as the text between {{ and }}.
+func placeholder(p Placeholder) string {
+	s := p.Path
+	if p.Unit != "" || p.Decimals >= 0 {
+		s += " |"
+	}
+	if p.Unit != "" {
+		s += " " + p.Unit
+	}
+	if p.Decimals >= 0 {
+		s += " " + strconv.Itoa(p.Decimals)
+	}
+	return s
 }
 
 func FuzzPlaceholder(f *testing.F) {
 	result, err := decodeResult([]byte(sampleResult))
 	require.NoError(f, err)
-	for _, s := range []string{"totals.max_fct_us | ms", "links[name=switch→host8].util | pct 1", "flows[0].gbps | GBps 2", "a[[b]].c", "x | 1 2", "links[id=2]"} {
+	for _, s := range []string{"totals.max_fct_us | ms", "links[name=switch→host8].util | pct 1", "flows[0].gbps | GBps 2", "a[[b]].c", "x | 1 2", "links[id=2]",
+		"totals.drops", "totals.drops | 3", " flows[1].fct_us|us ", "totals.max_fct_us | ms 7", "a..b", "a[", "[]", "a b", "| ms", "flows[9].gbps", "flows[0]", "totals.goodput_gbps | Gbps x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		p, err := ParsePlaceholder(in)
 		if err != nil {
+			// The message quotes what is wrong: the path, the format or the whole.
+			msg := err.Error()
+			noInternals(t, msg, in)
+			assert.True(t, strings.Contains(msg, "path ") || strings.Contains(msg, "format ") || strings.Contains(msg, "names no value"), "%q: %v", in, err)
 			return
 		}
-		_, _ = p.Lookup(result)
+		require.NotEmpty(t, p.Steps)
+		// The steps spell the path (the dot between a ] and a key may be left out).
+		assert.Equal(t, strings.ReplaceAll(p.Path, ".", ""), strings.ReplaceAll(strings.Join(p.Steps, ""), ".", ""), "the steps spell the path")
+		assert.True(t, p.Decimals >= -1 && p.Decimals <= 6)
+		assert.True(t, p.Unit == "" || slices.Contains(units, p.Unit))
+		// Written back, it reads the same.
+		again, err := ParsePlaceholder(placeholder(p))
+		require.NoError(t, err, "%q written as %q", in, placeholder(p))
+		assert.Equal(t, p, again, "%q written as %q", in, placeholder(p))
+
+		out, err := p.Lookup(result)
+		if err != nil {
+			assert.True(t, strings.HasPrefix(err.Error(), p.Path+": "), "a lookup error starts with the path: %v", err)
+			noInternals(t, err.Error(), in)
+			return
+		}
+		if p.Decimals >= 0 {
+			num := strings.TrimLeft(out, "-0123456789,.")
+			num = strings.TrimSuffix(out, num)
+			_, frac, _ := strings.Cut(num, ".")
+			assert.Len(t, frac, p.Decimals, "%q shows %q", in, out)
+		}
 	})
 }
 
@@ -55,15 +128,34 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\nIntro\n## A {#a}\n\n```scenario\nname: x\n```\n\n{{ flows[0].gbps | Gbps }}\n\n```quiz\nquestion: Q\noptions: [a, b]\nanswer: 0\nexplain: E\n```\n")
 	f.Add("---\n---\n## {#}\n```scenario\nuse: incast\nset: [traffic.bytes=1]\n```\n{{")
 	f.Add("---\ntitle: T\n---\n# H\n## B\n- ```quiz\n  x\n  ```\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\n---\nIntro\n## A {#a}\n\n```scenario\nname: fail\n```\n\n{{ flows[0].gbps }}\n## B {#b}\nText {{ flows[1].gbps }}\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		fsys := fstest.MapFS{"x.en.md": {Data: []byte(in)}, "x.zh.md": {Data: []byte(in)}}
+		// The translation is the same text with the language changed.
+		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)
+		fsys := fstest.MapFS{"x.en.md": {Data: []byte(in)}, "x.zh.md": {Data: []byte(zh)}}
 		ls, err := load(fsys, fakeRun)
+		lines := strings.Count(in, "\n") + 1
 		if err != nil {
 			require.Nil(t, ls)
 			for _, e := range flatten(err) {
 				var le *Error
 				require.ErrorAs(t, e, &le, "every problem is an *Error: %v", e)
+				assert.Contains(t, []string{"x.en.md", "x.zh.md"}, le.File, "the problem names its file")
+				// The body starts on the line after the front matter, even
+				// when the file ends with the front matter's ---.
+				assert.True(t, le.Line >= 0 && le.Line <= lines+1, "%v: line %d of %d", le, le.Line, lines)
+				assert.NotEmpty(t, le.Msg)
+				noInternals(t, le.Msg, in)
 			}
+			return
+		}
+		require.Len(t, ls, 2, "a lesson and its translation")
+		assert.Equal(t, []string{"en", "zh"}, []string{ls[0].Lang, ls[1].Lang}, "English first")
+		assert.Equal(t, "x", ls[0].Slug)
+		assert.Equal(t, stepIDs(ls[0]), stepIDs(ls[1]))
+		assert.NotEmpty(t, ls[0].Steps, "a lesson has steps")
+		for _, s := range ls[0].Steps {
+			assert.True(t, s.Line >= 1 && s.Line <= lines, "step %q at line %d", s.ID, s.Line)
 		}
 	})
 }

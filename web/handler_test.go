@@ -1,11 +1,18 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
+	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 	"testing/fstest"
 
+	"github.com/andybalholm/brotli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -72,8 +79,69 @@ func TestSiteAssemblesPages(t *testing.T) {
 }
 
 func TestCompressRoundTrip(t *testing.T) {
-	gz, br, err := Compress([]byte("hello hello hello hello"), false)
-	require.NoError(t, err)
-	assert.NotEmpty(t, gz)
-	assert.NotEmpty(t, br)
+	data := bytes.Repeat([]byte("hello fabric, hello incast; "), 40)
+	for _, best := range []bool{false, true} {
+		gz, br, err := Compress(data, best)
+		require.NoError(t, err)
+		assert.Less(t, len(gz), len(data)/4, "gzip compresses repetitive text")
+		assert.Less(t, len(br), len(data)/4, "brotli compresses repetitive text")
+
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		require.NoError(t, err, "the .gz is gzip")
+		back, err := io.ReadAll(zr)
+		require.NoError(t, err)
+		assert.Equal(t, data, back, "gzip round trip (best=%v)", best)
+
+		back, err = io.ReadAll(brotli.NewReader(bytes.NewReader(br)))
+		require.NoError(t, err, "the .br is brotli")
+		assert.Equal(t, data, back, "brotli round trip (best=%v)", best)
+	}
+}
+
+// TestWriteServesCompressedTwins builds a site on disk and serves it: each
+// encoding a client asks for comes back, decoded, as the original bytes.
+func TestWriteServesCompressedTwins(t *testing.T) {
+	wasm := bytes.Repeat([]byte("\x00asm fabric "), 100)
+	small := []byte("body{}")
+	dir := t.TempDir()
+	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": wasm, "static/site.css": small, "logo.png": wasm}, false))
+	for name, want := range map[string]bool{"viz.wasm.gz": true, "viz.wasm.br": true, "static/site.css.gz": false, "logo.png.br": false} {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+		assert.Equal(t, want, err == nil, "%s exists: %v (small and binary files get no twins)", name, want)
+	}
+
+	h := Handler(os.DirFS(dir))
+	for _, tc := range []struct{ accept, enc string }{
+		{"br", "br"},
+		{"gzip", "gzip"},
+		{"gzip, br", "br"},
+		{"br;q=0, gzip", "gzip"},
+		{"deflate", ""},
+		{"", ""},
+	} {
+		r := httptest.NewRequest(http.MethodGet, "/viz.wasm", nil)
+		if tc.accept != "" {
+			r.Header.Set("Accept-Encoding", tc.accept)
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		require.Equal(t, http.StatusOK, w.Code, tc.accept)
+		assert.Equal(t, tc.enc, w.Header().Get("Content-Encoding"), "Accept-Encoding: %s", tc.accept)
+		assert.Equal(t, []string{"Accept-Encoding"}, w.Header().Values("Vary"), "Accept-Encoding: %s", tc.accept)
+		assert.Equal(t, "application/wasm", w.Header().Get("Content-Type"), "the original's type, whatever the encoding")
+		assert.Equal(t, strconv.Itoa(w.Body.Len()), w.Header().Get("Content-Length"))
+		body := w.Body.Bytes()
+		switch tc.enc {
+		case "gzip":
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			require.NoError(t, err)
+			body, err = io.ReadAll(zr)
+			require.NoError(t, err)
+		case "br":
+			var err error
+			body, err = io.ReadAll(brotli.NewReader(bytes.NewReader(body)))
+			require.NoError(t, err)
+		}
+		assert.Equal(t, wasm, body, "Accept-Encoding: %s decodes to the file", tc.accept)
+	}
 }

@@ -63,10 +63,10 @@ func TestRunErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"run"}, "usage: fabriclab run"},
-		{[]string{"run", "nosuch"}, "nosuch"},
+		{[]string{"run", "nosuch"}, `fabriclab run: scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe,`},
 		{[]string{"run", "incast", "--set", "topology.hosts=0"}, "topology.hosts"},
-		{[]string{"run", "incast", "--set", "network.buffr=1MiB"}, "unknown key"},
-		{[]string{"run", "incast", "--seed", "-3"}, "--seed"},
+		{[]string{"run", "incast", "--set", "network.buffr=1MiB"}, "--set network.buffr=1MiB: unknown key; network takes mtu, buffer,"},
+		{[]string{"run", "incast", "--seed", "-3"}, `--seed "-3": want a whole number ≥ 0, e.g. --seed 7`},
 		{[]string{"run", "incast", "permutation"}, "one scenario at a time"},
 		{[]string{"frobnicate"}, "unknown command"},
 	} {

@@ -27,28 +27,32 @@ func parseVary(s string) (key string, values []string, err error) {
 		return "", nil, fmt.Errorf("--vary %q: want key=v1,v2,... or key=lo..hi or key=lo..hi*2", s)
 	}
 	if lo, rest, ok := strings.Cut(list, ".."); ok {
-		hi, factor := rest, ""
-		if h, f, ok := strings.Cut(rest, "*"); ok {
-			hi, factor = h, f
-		}
+		hi, factor, geometric := strings.Cut(rest, "*")
 		a, err1 := strconv.Atoi(lo)
 		b, err2 := strconv.Atoi(hi)
 		f := 0
 		var err3 error
-		if factor != "" {
+		if geometric {
 			f, err3 = strconv.Atoi(factor)
 		}
-		if err1 != nil || err2 != nil || err3 != nil || a > b || factor != "" && (f < 2 || a < 1) {
+		if err1 != nil || err2 != nil || err3 != nil || a > b || geometric && (f < 2 || a < 1) {
 			return "", nil, fmt.Errorf("--vary %q: a range is lo..hi (whole numbers, lo ≤ hi) or lo..hi*f (lo ≥ 1, f ≥ 2), e.g. topology.nodes=1..2048*2", s)
 		}
-		for v := a; v <= b; {
+		for v := a; ; {
 			values = append(values, strconv.Itoa(v))
 			if len(values) > maxSweepRuns {
-				return "", nil, fmt.Errorf("--vary %q: more than %d values", s, maxSweepRuns)
+				return "", nil, fmt.Errorf("--vary %q: more than %d values; a sweep makes at most %d runs: use a coarser range (lo..hi*2)", s, maxSweepRuns, maxSweepRuns)
 			}
-			if f > 0 {
+			// The next value, unless it passes hi (checked so as not to overflow).
+			if geometric {
+				if v > b/f {
+					break
+				}
 				v *= f
 			} else {
+				if v == b {
+					break
+				}
 				v++
 			}
 		}
@@ -61,6 +65,32 @@ func parseVary(s string) (key string, values []string, err error) {
 		values = append(values, v)
 	}
 	return key, values, nil
+}
+
+// sweepCombos expands --vary flags into all combinations of their values, the
+// last varying fastest, each as key=value pairs. It counts the runs before
+// making them, so that too many fail at once.
+func sweepCombos(varies []string) (keys []string, combos [][]string, err error) {
+	combos = [][]string{nil}
+	for _, v := range varies {
+		key, values, err := parseVary(v)
+		if err != nil {
+			return nil, nil, err
+		}
+		keys = append(keys, key)
+		if n := len(combos) * len(values); n > maxSweepRuns {
+			return nil, nil, fmt.Errorf("--vary %s makes %d runs, too many: at most %d; vary fewer values or use a coarser range (lo..hi*2)",
+				strings.Join(keys, " × "), n, maxSweepRuns)
+		}
+		next := make([][]string, 0, len(combos)*len(values))
+		for _, c := range combos {
+			for _, val := range values {
+				next = append(next, append(append([]string(nil), c...), key+"="+val))
+			}
+		}
+		combos = next
+	}
+	return keys, combos, nil
 }
 
 type sweepRun struct {
@@ -89,25 +119,9 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return fmt.Errorf("say what to vary, e.g. --vary topology.nodes=1,2,4,8")
 	}
-	// All combinations of the varied keys, the last varying fastest.
-	combos := [][]string{nil}
-	var keys []string
-	for _, v := range varies {
-		key, values, err := parseVary(v)
-		if err != nil {
-			return err
-		}
-		keys = append(keys, key)
-		var next [][]string
-		for _, c := range combos {
-			for _, val := range values {
-				next = append(next, append(append([]string(nil), c...), key+"="+val))
-			}
-		}
-		if len(next) > maxSweepRuns {
-			return fmt.Errorf("%d runs are too many: at most %d", len(next), maxSweepRuns)
-		}
-		combos = next
+	keys, combos, err := sweepCombos(varies)
+	if err != nil {
+		return err
 	}
 	// Check every combination before running any.
 	scs := make([]scenario.Scenario, len(combos))

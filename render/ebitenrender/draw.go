@@ -30,7 +30,19 @@ type Drawer struct {
 	glyphs map[glyphKey]*glyph
 	batch  *batch
 	opts   ebiten.DrawImageOptions
+	stats  Stats
 }
+
+// Stats counts the draw calls of a Draw and what they drew.
+type Stats struct {
+	Clears    int // a background rectangle drawn as a clear
+	Batches   int // DrawTriangles calls: one per run of shapes between texts
+	Triangles int // triangles in those calls
+	Glyphs    int // DrawImage calls: one per visible glyph
+}
+
+// Stats is what the last Draw did.
+func (d *Drawer) Stats() Stats { return d.stats }
 
 type faceKey struct {
 	w    assets.Weight
@@ -72,6 +84,7 @@ func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) 
 		d.batch = newBatch()
 	}
 	b := d.batch
+	d.stats = Stats{}
 	s := float32(scale)
 	prims := dl.Prims
 	// A first rectangle over the whole canvas is the background: a clear is
@@ -79,6 +92,7 @@ func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) 
 	if len(prims) > 0 {
 		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
 			dst.Fill(p.Fill)
+			d.stats.Clears++
 			prims = prims[1:]
 		}
 	}
@@ -119,11 +133,20 @@ func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) 
 			}
 		case render.KindText:
 			// Text goes over the shapes drawn so far: draw them first.
-			b.flush(dst)
+			d.flush(dst)
 			d.text(dst, p, scale)
 		}
 	}
-	b.flush(dst)
+	d.flush(dst)
+}
+
+// flush draws the shapes batched so far, counting the call.
+func (d *Drawer) flush(dst *ebiten.Image) {
+	if n := len(d.batch.idx) / 3; n > 0 {
+		d.stats.Batches++
+		d.stats.Triangles += n
+	}
+	d.batch.flush(dst)
 }
 
 func (d *Drawer) face(k faceKey) font.Face {
@@ -204,6 +227,7 @@ func (d *Drawer) text(dst *ebiten.Image, p *render.Prim, scale float64) {
 			o.ColorScale.Reset()
 			o.ColorScale.ScaleWithColor(p.Fill)
 			dst.DrawImage(g.img, o)
+			d.stats.Glyphs++
 		}
 		x += g.adv
 		prev = r

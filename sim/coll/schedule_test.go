@@ -74,6 +74,7 @@ func TestAllReduceSchedulesReduceEverything(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%d", algo, n), func(t *testing.T) {
 				s, err := Build(AllReduce, algo, Params{Ranks: n})
 				require.NoError(t, err)
+				require.Positive(t, s.Chunks)
 				state := replay(t, s, func(r, c int) contrib { return own(r, c, n) })
 				for r := range n {
 					for c := range s.Chunks {
@@ -195,6 +196,7 @@ func TestBytesMatchCostModels(t *testing.T) {
 			s, err := Build(tc.op, tc.algo, tc.params)
 			require.NoError(t, err)
 			var total float64
+			require.Len(t, s.PartsSent(), tc.params.Ranks, "a count per rank")
 			for r, parts := range s.PartsSent() {
 				sent := float64(parts) / float64(s.Chunks)
 				total += sent

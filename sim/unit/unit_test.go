@@ -3,6 +3,8 @@ package unit
 import (
 	"encoding/json"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -192,15 +194,26 @@ func TestJSON(t *testing.T) {
 }
 
 func FuzzParseTime(f *testing.F) {
-	for _, s := range []string{"0", "1us", "2.5ms", "-3ns", "1e300s", "µs", "0x1p-2ns", "never", "9223372036854775807ps"} {
+	for _, s := range []string{"0", "1us", "2.5ms", "-3ns", "1e300s", "µs", "0x1p-2ns", "never", "9223372036854775807ps", "1.234567us", "1234567891ps", "nope", " 1 us ", " nope "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := ParseTime(s)
 		if err != nil {
+			assert.Contains(t, err.Error(), strconv.Quote(strings.TrimSpace(s)), "the error quotes the input")
 			return
 		}
-		_ = v.String()
+		// String reads back exactly while float64 holds a picosecond (|v| ≤ 2^50 ps,
+		// about 19 minutes), and then MarshalText prints it the same.
+		read, err := ParseTime(v.String())
+		require.NoError(t, err, "%q printed as %q", s, v.String())
+		if v > -1<<50 && v < 1<<50 {
+			assert.Equal(t, v, read, "%q printed as %q", s, v.String())
+			text, _ := v.MarshalText()
+			assert.Equal(t, v.String(), string(text))
+		} else {
+			assert.InEpsilon(t, float64(v), float64(read), 1e-15, "%q printed as %q", s, v.String())
+		}
 		text, err := v.MarshalText()
 		require.NoError(t, err)
 		var back Time
@@ -215,15 +228,28 @@ func FuzzParseTime(f *testing.F) {
 }
 
 func FuzzParseBytes(f *testing.F) {
-	for _, s := range []string{"0", "4096", "64MiB", "1.5GiB", "-2KB", "1e30", "0.5B", "12.345KB"} {
+	for _, s := range []string{"0", "4096", "64MiB", "1.5GiB", "-2KB", "1e30", "0.5B", "12.345KB", "123456789", "3KiB", "x", " 2 MB ", " x "} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		v, err := ParseBytes(s)
 		if err != nil {
+			assert.Contains(t, err.Error(), strconv.Quote(strings.TrimSpace(s)), "the error quotes the input")
 			return
 		}
-		_ = v.String()
+		// String is exact in binary units and below 10 KB, else rounded to
+		// three decimals of KB, MB or GB.
+		read, err := ParseBytes(v.String())
+		require.NoError(t, err, "%q printed as %q", s, v.String())
+		if a := max(v, -v); v%KiB == 0 || a < 10*KB {
+			assert.Equal(t, v, read, "%q printed as %q", s, v.String())
+		} else {
+			step := map[bool]Bytes{true: KB, false: MB}[a < MB] // the unit printed
+			if a >= GB {
+				step = GB
+			}
+			assert.InDelta(t, float64(v), float64(read), float64(step)/2000, "%q printed as %q", s, v.String())
+		}
 		text, err := v.MarshalText()
 		require.NoError(t, err)
 		var back Bytes

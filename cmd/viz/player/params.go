@@ -3,8 +3,10 @@ package player
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,6 +162,13 @@ func ParseCommand(data []byte) (Command, error) {
 		return c, fmt.Errorf("command too long: at most %d KiB", MaxYAML*2>>10)
 	}
 	if err := json.Unmarshal(data, &c); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) && te.Field != "" {
+			return c, fmt.Errorf("command field %q is a JSON %s; give %s, e.g. {\"fabriclab\": \"seek\", \"t_us\": 12.5}", te.Field, te.Value, jsonKind(te.Type))
+		}
+		if te != nil {
+			return c, fmt.Errorf("command is a JSON %s; send an object like {\"fabriclab\": \"play\"}", te.Value)
+		}
 		return c, fmt.Errorf("command is not JSON like {\"fabriclab\": \"play\"}: %v", err)
 	}
 	if !slices.Contains(commandOps, c.Op) {
@@ -183,6 +192,21 @@ func ParseCommand(data []byte) (Command, error) {
 		}
 	}
 	return c, nil
+}
+
+// jsonKind names what a command field takes, for messages.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list of strings"
+	}
+	return "an object"
 }
 
 // Load is the scenario a load command asks for.

@@ -2,6 +2,10 @@ package player
 
 import (
 	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -71,11 +75,15 @@ func TestParseCommand(t *testing.T) {
 	assert.Equal(t, "seek", c.Op)
 	assert.Equal(t, 12.5, c.TUs)
 	for in, want := range map[string]string{
-		`{"fabriclab":"dance"}`:          `unknown command "dance"`,
-		`{"fabriclab":"load"}`:           "load needs yaml",
-		`{"fabriclab":"seek","t_us":-1}`: "seek needs t_us",
-		`{"fabriclab":"speed"}`:          "speed needs us_per_s",
-		`not json`:                       "not JSON",
+		`{"fabriclab":"dance"}`:            `unknown command "dance"`,
+		`{"fabriclab":"load"}`:             "load needs yaml",
+		`{"fabriclab":"seek","t_us":-1}`:   "seek needs t_us",
+		`{"fabriclab":"speed"}`:            "speed needs us_per_s",
+		`not json`:                         "not JSON",
+		`[]`:                               "command is a JSON array; send an object like",
+		`{"fabriclab":"seek","t_us":"3"}`:  `command field "t_us" is a JSON string; give a number`,
+		`{"fabriclab":1}`:                  `command field "fabriclab" is a JSON number; give a string`,
+		`{"fabriclab":"load","set":"a=b"}`: `command field "set" is a JSON string; give a list of strings`,
 	} {
 		_, err := ParseCommand([]byte(in))
 		require.Error(t, err, in)
@@ -83,30 +91,109 @@ func TestParseCommand(t *testing.T) {
 	}
 }
 
+// query writes p back as a query string, the inverse of ParseQuery.
+func query(p Params) string {
+	v := url.Values{}
+	if p.Scenario != "" {
+		v.Set("scenario", p.Scenario)
+	}
+	if p.YAML != "" {
+		v.Set("yaml", base64.RawURLEncoding.EncodeToString([]byte(p.YAML)))
+	}
+	for _, s := range p.Sets {
+		v.Add("set", s)
+	}
+	if p.Play {
+		v.Set("play", "1")
+	}
+	if p.Speed != 0 {
+		v.Set("speed", strconv.FormatFloat(p.Speed.Micros(), 'g', -1, 64))
+	}
+	if p.Start != 0 {
+		v.Set("t", strconv.FormatFloat(p.Start.Micros(), 'g', -1, 64))
+	}
+	if p.Theme != "dark" {
+		v.Set("theme", p.Theme)
+	}
+	if !p.Controls {
+		v.Set("controls", "0")
+	}
+	if p.Big {
+		v.Set("big", "1")
+	}
+	return "?" + v.Encode()
+}
+
+// readable checks that an error message about input is written for people:
+// no Go formatting mistakes or internals (unless the input itself has them).
+func readable(t *testing.T, msg, input string) {
+	t.Helper()
+	for _, bad := range []string{"%!", "<nil>", "Go struct", "Go value", "runtime error"} {
+		if !strings.Contains(input, bad) {
+			assert.NotContains(t, msg, bad, "input %q", input)
+		}
+	}
+}
+
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range []string{"", "?scenario=incast&play=1", "yaml=bmFtZTogeA", "set=a=b&set=c", "speed=1e9", "t=NaN", "%", "scenario=incast&set=topology.hosts=0"} {
+	for _, s := range []string{"", "?scenario=incast&play=1", "yaml=bmFtZTogeA", "set=a=b&set=c", "speed=1e9", "t=NaN", "%", "scenario=incast&set=topology.hosts=0",
+		"speed=0.001&t=1.099999&theme=light&controls=no&big=yes&play", "set=until%3D1us&set=seed=2&scenario=permutation", "speed=50&t=10",
+		"theme=pink", "speed=-3", "t=abc", "play=maybe", "big=2", "controls=x", "color=red", "scenario=nope", "yaml=***", "play=1&play=0"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		p, err := ParseQuery(q)
 		if err != nil {
+			// Every error names the parameter (or the address) it is about.
+			readable(t, err.Error(), q)
+			assert.True(t, strings.Contains(err.Error(), "parameter") || strings.Contains(err.Error(), "scenario="), "%q: %v", q, err)
 			return
 		}
+		// What was read writes back and reads the same.
+		again, err := ParseQuery(query(p))
+		require.NoError(t, err, "%q read as %+v, written as %q", q, p, query(p))
+		// Times in µs through float64 may land a picosecond off.
+		assert.InDelta(t, int64(p.Speed), int64(again.Speed), 1, "speed of %q", q)
+		assert.InDelta(t, int64(p.Start), int64(again.Start), 1, "t of %q", q)
+		again.Speed, again.Start = p.Speed, p.Start
+		assert.Equal(t, p, again, "%q written as %q", q, query(p))
+		assert.Contains(t, []string{"light", "dark"}, p.Theme)
+		assert.True(t, p.Speed == 0 || p.Speed >= MinSpeed && p.Speed <= MaxSpeed, "speed %v in range", p.Speed)
 		if _, err := p.Load(); err != nil {
-			return
+			readable(t, err.Error(), q)
 		}
 	})
 }
 
 func FuzzParseCommand(f *testing.F) {
-	for _, s := range []string{`{"fabriclab":"play"}`, `{"fabriclab":"load","yaml":"name: x"}`, `{"fabriclab":"seek","t_us":1e300}`, `[]`, `{"fabriclab":"load","scenario":"incast","set":["seed=2"]}`} {
+	for _, s := range []string{`{"fabriclab":"play"}`, `{"fabriclab":"load","yaml":"name: x"}`, `{"fabriclab":"seek","t_us":1e300}`, `[]`, `{"fabriclab":"load","scenario":"incast","set":["seed=2"]}`,
+		`{"fabriclab":"speed","us_per_s":12.5,"step":"s1"}`, `{"fabriclab":"presenter","on":true}`, `{"fabriclab":"seek","t_us":"3"}`, `{"fabriclab":"load","scenario":"incast","set":[]}`,
+		`{"fabriclab":"seek","t_us":-1}`, `{"fabriclab":"speed","us_per_s":0}`, `{"fabriclab":"load"}`, `{"fabriclab":"dance"}`, `{"fabriclab":"seek","t_us":"3"}`, `{"fabriclab":"play","set":[1]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := ParseCommand(data)
-		if err != nil || c.Op != "load" {
+		if err != nil {
+			// Every error says which command (or that it is not one) is wrong.
+			readable(t, err.Error(), string(data))
+			assert.True(t, strings.Contains(err.Error(), "command") || c.Op != "" && strings.HasPrefix(err.Error(), c.Op+" "),
+				"%q: %v", data, err)
 			return
 		}
-		c.Load() // must not panic
+		assert.Contains(t, commandOps, c.Op)
+		// What was read writes back as JSON and reads the same.
+		out, err := json.Marshal(c)
+		require.NoError(t, err)
+		again, err := ParseCommand(out)
+		require.NoError(t, err, "%q read as %+v, written as %s", data, c, out)
+		if len(c.Sets) == 0 {
+			c.Sets = nil // "set": [] reads as empty, and writes as nothing
+		}
+		assert.Equal(t, c, again, "%q written as %s", data, out)
+		if c.Op == "load" {
+			if _, err := c.Load(); err != nil {
+				readable(t, err.Error(), string(data))
+			}
+		}
 	})
 }

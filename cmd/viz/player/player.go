@@ -228,10 +228,14 @@ func (p *Player) Slower()              { p.SetSpeed(p.speed / 2) }
 
 func clampSpeed(s unit.Time) unit.Time { return max(MinSpeed, min(MaxSpeed, s)) }
 
-// index is the frame at or before t.
+// index is the frame at or before t. Frames are at i·dt except the last of a
+// finished run, which is at the run's end.
 func (p *Player) index(t unit.Time) int {
-	i := int(t / p.dt)
-	return max(0, min(i, len(p.frames)-1))
+	last := len(p.frames) - 1
+	if t >= p.frames[last].Time {
+		return last
+	}
+	return max(0, min(int(t/p.dt), last))
 }
 
 // Frame returns the snapshot to show now and the one a frame step earlier

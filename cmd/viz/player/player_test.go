@@ -69,13 +69,57 @@ func TestPlaybackAndScrubbing(t *testing.T) {
 func TestStepMovesToTheNextChange(t *testing.T) {
 	p := newPlayer(t, "incast", "traffic.bytes=1MiB")
 	computeAll(t, p)
-	p.Step()
-	t1 := p.Pos()
-	assert.Positive(t, t1)
-	p.Step()
-	assert.Greater(t, p.Pos(), t1)
+	for range 3 {
+		from, _ := p.Frame()
+		p.Step()
+		to, _ := p.Frame()
+		require.Greater(t, to.Time, from.Time, "a step moves on")
+		assert.Equal(t, to.Time, p.Pos(), "a step lands on a frame")
+		assert.True(t, changed(from, to), "at %v something changed", to.Time)
+		for _, f := range p.frames {
+			if f.Time > from.Time && f.Time < to.Time {
+				assert.False(t, changed(from, f), "the step skipped a change at %v", f.Time)
+			}
+		}
+	}
+}
+
+func TestStepBackMovesOneFrameBack(t *testing.T) {
+	p := newPlayer(t, "incast", "traffic.bytes=1MiB")
+	computeAll(t, p)
+	n, dt := p.Frames()
+	require.Greater(t, n, 3)
+
+	// From the middle of a frame: to the frame before the one showing.
+	p.Seek(3*dt + dt/2)
+	p.Play()
 	p.StepBack()
-	assert.Less(t, p.Pos(), p.End())
+	assert.False(t, p.Playing(), "stepping back pauses")
+	assert.Equal(t, 2*dt, p.Pos())
+	cur, prev := p.Frame()
+	assert.Equal(t, 2*dt, cur.Time)
+	assert.Same(t, p.At(2*dt), cur)
+	assert.Equal(t, dt, prev.Time)
+
+	// Frame by frame down to the start, where it stays.
+	p.StepBack()
+	assert.Equal(t, dt, p.Pos())
+	p.StepBack()
+	assert.Equal(t, unit.Time(0), p.Pos())
+	p.StepBack()
+	assert.Equal(t, unit.Time(0), p.Pos(), "at the start stepping back stays put")
+	cur, _ = p.Frame()
+	assert.Equal(t, unit.Time(0), cur.Time)
+
+	// At the end the run's last frame shows; stepping back goes to the one before.
+	p.Seek(p.End())
+	cur, _ = p.Frame()
+	assert.True(t, cur.Done, "at the end the finished frame shows")
+	assert.Equal(t, p.End(), cur.Time)
+	p.StepBack()
+	assert.Equal(t, unit.Time(n-2)*dt, p.Pos())
+	cur, _ = p.Frame()
+	assert.False(t, cur.Done)
 }
 
 func TestSpeed(t *testing.T) {
@@ -104,8 +148,10 @@ func TestCollectiveAndFlowLevelPlay(t *testing.T) {
 		p := newPlayer(t, name, "collective.bytes=16MiB")
 		computeAll(t, p)
 		require.NotNil(t, p.Result().Collective, name)
+		p.Seek(p.End())
 		cur, _ := p.Frame()
 		assert.NotEmpty(t, cur.Links)
+		assert.True(t, cur.Done, "%s: the end shows the finished frame", name)
 	}
 }
 

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/golden"
+)
+
+func TestParseVary(t *testing.T) {
+	for _, tc := range []struct {
+		in, key string
+		values  []string
+	}{
+		{"traffic.senders=1,2,4", "traffic.senders", []string{"1", "2", "4"}},
+		{"network.cc= dcqcn , none", "network.cc", []string{"dcqcn", "none"}},
+		{"k=only", "k", []string{"only"}},
+		{"topology.hosts=3..6", "topology.hosts", []string{"3", "4", "5", "6"}},
+		{"k=5..5", "k", []string{"5"}},
+		{"topology.nodes=1..16*2", "topology.nodes", []string{"1", "2", "4", "8", "16"}},
+		{"k=3..30*3", "k", []string{"3", "9", "27"}},
+		{"k=-2..1", "k", []string{"-2", "-1", "0", "1"}},
+		{"k=9223372036854775806..9223372036854775807", "k", []string{"9223372036854775806", "9223372036854775807"}},
+		{"k=4611686018427387904..9223372036854775807*2", "k", []string{"4611686018427387904"}},
+	} {
+		key, values, err := parseVary(tc.in)
+		require.NoError(t, err, tc.in)
+		assert.Equal(t, tc.key, key, tc.in)
+		if tc.values != nil {
+			assert.Equal(t, tc.values, values, tc.in)
+		}
+	}
+	_, values, err := parseVary("k=1..9223372036854775807*2")
+	require.NoError(t, err)
+	assert.Len(t, values, 63, "2^0 … 2^62, without overflowing")
+
+	_, values, err = parseVary("k=1..10000")
+	require.NoError(t, err)
+	assert.Len(t, values, maxSweepRuns, "a range of exactly the limit is allowed")
+	assert.Equal(t, "10000", values[len(values)-1])
+}
+
+func TestParseVaryErrors(t *testing.T) {
+	const list = "want key=v1,v2,... or key=lo..hi or key=lo..hi*2"
+	const rng = "a range is lo..hi (whole numbers, lo ≤ hi) or lo..hi*f (lo ≥ 1, f ≥ 2), e.g. topology.nodes=1..2048*2"
+	for in, want := range map[string]string{
+		"traffic.senders": list,
+		"=1,2":            list,
+		"k=":              list,
+		"k=1,,2":          "an empty value",
+		"k=1, ":           "an empty value",
+		"k=4..1":          rng,
+		"k=a..3":          rng,
+		"k=1..b":          rng,
+		"k=1..8*1":        rng,
+		"k=0..8*2":        rng,
+		"k=1..8*x":        rng,
+		"k=1.5..3":        rng,
+		"k=1..10001":      "more than 10000 values; a sweep makes at most 10000 runs: use a coarser range (lo..hi*2)",
+		"k=-20000..-1":    "more than 10000 values",
+		"k=1..8*":         rng,
+		"k=1..":           rng,
+		"k=..8":           rng,
+	} {
+		_, _, err := parseVary(in)
+		require.Error(t, err, in)
+		assert.Contains(t, err.Error(), "--vary "+strconv.Quote(in)+": ", "the error names the flag and its value")
+		assert.Contains(t, err.Error(), want, in)
+	}
+}
+
+func TestSweepCombos(t *testing.T) {
+	keys, combos, err := sweepCombos([]string{"a=1,2", "b=x,y,z"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"a", "b"}, keys)
+	assert.Equal(t, [][]string{
+		{"a=1", "b=x"}, {"a=1", "b=y"}, {"a=1", "b=z"},
+		{"a=2", "b=x"}, {"a=2", "b=y"}, {"a=2", "b=z"},
+	}, combos, "every combination, the last key varying fastest")
+
+	_, combos, err = sweepCombos([]string{"a=1..4", "b=1..8*2", "c=p,q,r"})
+	require.NoError(t, err)
+	assert.Len(t, combos, 4*4*3)
+	seen := map[string]bool{}
+	for _, c := range combos {
+		require.Len(t, c, 3)
+		seen[strings.Join(c, " ")] = true
+	}
+	assert.Len(t, seen, len(combos), "no combination twice")
+
+	_, combos, err = sweepCombos([]string{"a=1..100", "b=1..100"})
+	require.NoError(t, err)
+	assert.Len(t, combos, maxSweepRuns, "exactly the limit is allowed")
+
+	_, _, err = sweepCombos([]string{"a=1..100", "b=1..101"})
+	require.Error(t, err)
+	assert.Equal(t, "--vary a × b makes 10100 runs, too many: at most 10000; vary fewer values or use a coarser range (lo..hi*2)", err.Error())
+
+	// Too many runs are refused before they are listed (10^8 lists would not fit).
+	start := time.Now()
+	_, _, err = sweepCombos([]string{"a=1..10000", "b=1..10000", "c=1..10000"})
+	assert.ErrorContains(t, err, "--vary a × b makes 100000000 runs, too many")
+	assert.Less(t, time.Since(start), 5*time.Second)
+
+	_, _, err = sweepCombos([]string{"a=1,2", "b"})
+	assert.ErrorContains(t, err, `--vary "b": want key=`)
+}
+
+func TestSweepErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"sweep"}, "usage: fabriclab sweep FILE|NAME --vary"},
+		{[]string{"sweep", "incast"}, "say what to vary, e.g. --vary topology.nodes=1,2,4,8"},
+		{[]string{"sweep", "incast", "--vary", "traffic.senders"}, `--vary "traffic.senders": want key=v1,v2`},
+		{[]string{"sweep", "incast", "--vary", "a=1..1000", "--vary", "b=1..11"}, "--vary a × b makes 11000 runs, too many"},
+		// Every combination is checked before any runs, and the error says which.
+		{[]string{"sweep", "incast", "--vary", "traffic.senders=2,0"}, "with traffic.senders=0: --set traffic.senders=0:"},
+		{[]string{"sweep", "incast", "--vary", "traffic.sendrs=2"}, "with traffic.sendrs=2: --set traffic.sendrs=2: unknown key; traffic takes"},
+		{[]string{"sweep", "nosuch", "--vary", "seed=1,2"}, `with seed=1: scenario "nosuch" is neither a file nor a built-in`},
+		{[]string{"sweep", "incast", "--vary", "seed=1", "--jobs", "x"}, `invalid value "x" for flag -jobs`},
+	} {
+		code, out, errOut := cli(tc.args...)
+		assert.NotEqual(t, 0, code, "%v", tc.args)
+		assert.Empty(t, out, "%v: nothing on stdout", tc.args)
+		assert.Contains(t, errOut, tc.want, "%v", tc.args)
+	}
+}
+
+// Small sweeps of a packet-level traffic scenario and of a collective, as a
+// table and as CSV.
+var sweeps = []struct {
+	name string
+	args []string
+}{
+	{"incast", []string{"incast", "--set", "traffic.bytes=512KiB", "--vary", "traffic.senders=2..8*2", "--vary", "network.buffer=256KiB,1MiB"}},
+	{"incast-lossy", []string{"incast-lossy", "--set", "traffic.bytes=256KiB", "--vary", "network.buffer=32KiB,256KiB"}},
+	{"allreduce", []string{"ring-allreduce-8", "--vary", "collective.algo=ring,tree", "--vary", "collective.bytes=1048576..16777216*4"}},
+}
+
+func TestSweepOutput(t *testing.T) {
+	for _, sw := range sweeps {
+		for _, format := range []struct{ ext, flag string }{{"txt", ""}, {"csv", "--csv"}} {
+			args := append([]string{"sweep"}, sw.args...)
+			if format.flag != "" {
+				args = append(args, format.flag)
+			}
+			code, out, errOut := cli(args...)
+			require.Equal(t, 0, code, errOut)
+			golden.Equal(t, "testdata/sweep-"+sw.name+"."+format.ext, []byte(out))
+		}
+	}
+}
+
+func TestSweepCSVHasOneRowPerRun(t *testing.T) {
+	code, out, errOut := cli("sweep", "incast", "--set", "traffic.bytes=64KiB", "--vary", "traffic.senders=2,3,4", "--vary", "seed=1,2", "--csv")
+	require.Equal(t, 0, code, errOut)
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	require.Len(t, lines, 1+3*2, "a header and a row per run")
+	assert.Equal(t, "traffic.senders,seed,sim_time_us,goodput_gbps,max_fct_us,drops,pause_frames", lines[0])
+	for i, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		require.Len(t, f, 7, l)
+		assert.Equal(t, []string{[]string{"2", "3", "4"}[i/2], []string{"1", "2"}[i%2]}, f[:2], "row %d is its combination", i)
+	}
+	assert.Contains(t, errOut, "6/6 runs", "progress goes to stderr")
+}
+
+func TestSweepSameWithAnyJobs(t *testing.T) {
+	for _, sw := range sweeps {
+		var outs []string
+		for _, jobs := range []string{"1", "2", "5"} {
+			code, out, errOut := cli(append(append([]string{"sweep"}, sw.args...), "--csv", "--jobs", jobs)...)
+			require.Equal(t, 0, code, errOut)
+			outs = append(outs, out)
+		}
+		assert.Equal(t, outs[0], outs[1], "%s: --jobs 1 and --jobs 2", sw.name)
+		assert.Equal(t, outs[0], outs[2], "%s: --jobs 1 and --jobs 5", sw.name)
+	}
+}
