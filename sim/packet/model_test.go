@@ -166,6 +166,7 @@ func TestAdvanceAndSnapshots(t *testing.T) {
 	whole.Run()
 	stepped := New(&sc)
 	var prev *snap.Snapshot
+	packets, toReceiver := 0, 0
 	for ti := unit.Time(0); stepped.Advance(ti); ti += 5 * unit.Microsecond {
 		s := stepped.Snapshot()
 		assert.Equal(t, ti, s.Time, "the clock ends at the asked time")
@@ -175,7 +176,18 @@ func TestAdvanceAndSnapshots(t *testing.T) {
 			}
 		}
 		for _, p := range s.Packets {
+			packets++
 			assert.True(t, p.Progress >= 0 && p.Progress < 1, "progress %v", p.Progress)
+			assert.Positive(t, p.Count)
+			require.Less(t, p.Flow, len(s.Flows))
+			f := s.Flows[p.Flow]
+			// The link carries the flow: its sender's uplink or the receiver's downlink.
+			l := stepped.topo.Links[p.Link]
+			onPath := l.From == stepped.topo.Endpoints[f.Src] || l.To == stepped.topo.Endpoints[f.Dst]
+			assert.True(t, onPath, "packet of flow %d (%d→%d) on %s", p.Flow, f.Src, f.Dst, stepped.topo.LinkName(p.Link))
+			if l.To == stepped.topo.Endpoints[8] {
+				toReceiver++
+			}
 		}
 		prev = s
 	}
@@ -183,8 +195,9 @@ func TestAdvanceAndSnapshots(t *testing.T) {
 	a, b := whole.Result(), stepped.Result()
 	a.Totals.Events, b.Totals.Events = 0, 0
 	assert.Equal(t, a.Flows, b.Flows, "stepping does not change the outcome")
-	// The receiver's link was busy: some snapshot saw packets in flight.
-	require.NotNil(t, prev)
+	// The links were busy: snapshots saw packets in flight, some on the receiver's link.
+	assert.Positive(t, packets, "packets in flight")
+	assert.Positive(t, toReceiver, "packets on the receiver's link")
 }
 
 // The counter series ends at the run's totals and never goes down.
