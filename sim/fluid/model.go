@@ -19,6 +19,7 @@ import (
 	"fabriclab/sim/engine"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
+	"fabriclab/sim/network"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
@@ -72,6 +73,7 @@ type flow struct {
 	frozen     uint32 // water-filling generation in which the rate was fixed
 	onDone     func()
 	nextInLine int32 // the flow queued behind this one on its stream, or -1
+	label      network.Label
 }
 
 func (f *flow) weight(k int) float64 {
@@ -109,7 +111,7 @@ func (l *linkState) carriedAt(t unit.Time) float64 {
 	return l.carried + float64(l.load*float64(t-l.lastT))/1e12
 }
 
-var _ fabric.Fabric = (*Model)(nil)
+var _ network.Model = (*Model)(nil)
 
 // Model is one flow-level simulation.
 type Model struct {
@@ -127,22 +129,17 @@ type Model struct {
 	drains  drainHeap
 	armedAt unit.Time // the earliest evDrain pending (Never if none)
 
-	dirty      []int32                    // links whose flows changed since the last evShare
-	streams    map[fabric.StreamKey]int32 // the last flow of each ordered stream
+	dirty      []int32 // links whose flows changed since the last evShare
 	shareArmed bool
 	markGen    uint32
 	compLinks  []int32
 	compFlows  []int32
 	fill       filler
 
-	calls        []func()
-	freeCall     []int32
-	pendingCalls int
-	activeFlows  int
-	finished     int
-	lastRx       unit.Time
-	stopped      bool
-	begun, ended bool
+	run         network.Run[event]
+	activeFlows int
+	finished    int
+	lastRx      unit.Time
 
 	// Everything sent so far, for the goodput series: sentAcc at sentT plus totalRate since.
 	sentAcc   float64
@@ -174,6 +171,7 @@ func New(sc *scenario.Scenario) *Model {
 		m.links[i].capacity = float64(l.Rate) / 8 * link.Efficiency(l.Kind, m.mtu)
 	}
 	m.fill.init(len(t.Links))
+	m.run = network.NewRun(m.eng, sc)
 	specs := traffic.Flows(sc)
 	m.flows = make([]flow, 0, len(specs))
 	for _, s := range specs {
@@ -192,6 +190,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	i := int32(len(m.flows))
 	m.flows = append(m.flows, flow{
 		src: int32(src), dst: int32(dst), bytes: int64(bytes), start: start, heapIdx: -1, onDone: done, nextInLine: -1,
+		label: network.NoLabel,
 	})
 	f := &m.flows[i]
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
@@ -256,46 +255,29 @@ func (m *Model) Now() unit.Time { return m.eng.Now() }
 
 // Send starts a transfer now; done runs when its last byte arrives.
 func (m *Model) Send(tr fabric.Transfer, done func()) {
-	if tr.Bytes <= 0 || tr.Src == tr.Dst {
-		// Nothing crosses the network: complete at once, in event order.
+	if network.Local(tr) {
 		m.At(m.eng.Now(), done)
 		return
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
-	if tr.Stream > 0 {
-		if m.streams == nil {
-			m.streams = map[fabric.StreamKey]int32{}
-		}
-		k := fabric.StreamKey{Src: tr.Src, Dst: tr.Dst, Stream: tr.Stream}
-		tail, ok := m.streams[k]
-		m.streams[k] = i
-		if ok && m.flows[tail].state < drained { // waiting or sending
-			m.flows[tail].nextInLine = i // starts when tail has been sent
-			return
-		}
+	m.flows[i].label = network.LabelOf(tr)
+	if tail, ok := m.run.Streams.Join(tr, i); ok && m.flows[tail].state < drained { // waiting or sending
+		m.flows[tail].nextInLine = i // starts when tail has been sent
+		return
 	}
 	m.startFlow(i)
 }
 
 // At runs fn at time t.
-func (m *Model) At(t unit.Time, fn func()) {
-	var slot int32
-	if n := len(m.freeCall); n > 0 {
-		slot = m.freeCall[n-1]
-		m.freeCall = m.freeCall[:n-1]
-		m.calls[slot] = fn
-	} else {
-		slot = int32(len(m.calls))
-		m.calls = append(m.calls, fn)
-	}
-	m.pendingCalls++
-	m.eng.At(t, event{kind: evCall, a: slot})
-}
+func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: m.run.Calls.Add(fn)}) }
+
+// SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
+func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }
 
 // idle reports whether every flow has finished and no callback is pending.
-func (m *Model) idle() bool { return m.finished == len(m.flows) && m.pendingCalls == 0 }
+func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
-// Run runs until every flow has finished or until the time limit.
+// Run runs until every flow has finished, the time limit or the event budget.
 func (m *Model) Run() {
 	for m.Advance(unit.Never) {
 	}
@@ -304,35 +286,20 @@ func (m *Model) Run() {
 // Advance runs every event up to time t and reports whether the run goes on
 // past it. The clock ends at t unless the run ended first.
 func (m *Model) Advance(t unit.Time) bool {
-	if m.ended {
+	t, ok := m.run.Begin(t, m.idle())
+	if !ok {
 		return false
 	}
-	limit := m.sc.Until
-	if limit == 0 {
-		limit = scenario.MaxUntil
-	}
-	t = min(t, limit)
-	if !m.begun {
-		m.begun = true
-		m.stopped = m.idle()
-	}
-	for !m.stopped {
+	for !m.run.Stopped {
 		ev, ok := m.eng.Next(t)
 		if !ok {
 			break
 		}
 		m.handle(ev)
 	}
-	if !m.stopped && m.eng.Pending() > 0 {
-		if t < limit {
-			m.eng.AdvanceTo(t)
-			return true
-		}
-		if m.sc.Until > 0 {
-			m.eng.AdvanceTo(limit)
-		}
+	if m.run.Pause(t) {
+		return true
 	}
-	m.ended = true
 	m.series.final(m)
 	return false
 }
@@ -349,25 +316,13 @@ func (m *Model) handle(ev event) {
 	case evDeliver:
 		m.deliver(ev.a)
 	case evCall:
-		fn := m.calls[ev.a]
-		m.calls[ev.a] = nil
-		m.freeCall = append(m.freeCall, ev.a)
-		m.pendingCalls--
 		m.stats.events++
-		if fn != nil {
-			fn()
-		}
-		m.stopIfIdle()
+		m.run.Calls.Run(ev.a)
+		m.run.StopIf(m.idle())
 	case evSample:
 		m.series.sample(m)
 	default:
 		panic(fmt.Sprintf("fluid: unknown event kind %d", ev.kind))
-	}
-}
-
-func (m *Model) stopIfIdle() {
-	if m.idle() {
-		m.stopped = true
 	}
 }
 
@@ -458,7 +413,7 @@ func (m *Model) deliver(i int32) {
 		f.onDone = nil
 		cb() // may add flows: f is not used after this
 	}
-	m.stopIfIdle()
+	m.run.StopIf(m.idle())
 }
 
 // advanceSent brings the running total of bytes sent up to t.

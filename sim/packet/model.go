@@ -22,6 +22,7 @@ import (
 	"fabriclab/sim/engine"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
+	"fabriclab/sim/network"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
@@ -196,20 +197,16 @@ type flow struct {
 	retrans    int64
 	outOfOrder int64
 	class      uint8
-	lossy      bool         // drops are possible: go-back-N with ACKs and a timeout
-	onDone     func()       // workload callback when the last byte arrives
-	sentAll    bool         // every packet has left the sender once
-	tag, step  int32        // the workload's labels (chunk id, step), -1 if none
-	nextInLine int32        // the flow queued behind this one on its stream, or -1
-	cc         *rateControl // DCQCN state, nil without congestion control
-	ib         *cctState    // InfiniBand congestion control state, nil without cc: ibcc
+	lossy      bool          // drops are possible: go-back-N with ACKs and a timeout
+	onDone     func()        // workload callback when the last byte arrives
+	sentAll    bool          // every packet has left the sender once
+	label      network.Label // the workload's labels (chunk id, step)
+	nextInLine int32         // the flow queued behind this one on its stream, or -1
+	cc         *rateControl  // DCQCN state, nil without congestion control
+	ib         *cctState     // InfiniBand congestion control state, nil without cc: ibcc
 }
 
-var _ fabric.Fabric = (*Model)(nil)
-
-// MaxEvents bounds one run: at a few million events a second it is minutes
-// of work, and no lesson or benchmark comes near it.
-const MaxEvents = 1_000_000_000
+var _ network.Model = (*Model)(nil)
 
 // Model is one packet-level simulation.
 type Model struct {
@@ -241,18 +238,11 @@ type Model struct {
 	alpha      float64     // the dynamic threshold's α
 	scan       uint64      // round-robin scans of paced flows, for rateControl.scan
 
-	flows        []flow
-	pool         []*pkt
-	calls        []func()                   // pending At callbacks by slot
-	streams      map[fabric.StreamKey]int32 // the last flow of each ordered stream
-	freeCall     []int32
-	pendingCalls int
-	finished     int
-	lastRx       unit.Time
-	stopped      bool   // every flow finished (or the event budget ran out)
-	truncated    string // why the run stopped early, if it did
-	maxEvents    uint64
-	begun, ended bool
+	flows    []flow
+	pool     []*pkt
+	run      network.Run[event]
+	finished int
+	lastRx   unit.Time
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
@@ -327,7 +317,7 @@ func New(sc *scenario.Scenario) *Model {
 	}
 	m.initClasses()
 	m.initPools()
-	m.maxEvents = MaxEvents
+	m.run = network.NewRun(m.eng, sc)
 	m.addFlows()
 	m.addStorms()
 	m.series.init(m)
@@ -366,7 +356,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.start = start
 	f.nackFor = -1
 	f.nextInLine = -1
-	f.tag, f.step = -1, -1
+	f.label = network.NoLabel
 	f.onDone = done
 	f.class = m.collClass
 	f.lossy = m.lossy || !m.classes[f.class].lossless
@@ -418,47 +408,29 @@ func (m *Model) Now() unit.Time { return m.eng.Now() }
 
 // Send starts a transfer now; done runs when its last byte arrives.
 func (m *Model) Send(tr fabric.Transfer, done func()) {
-	if tr.Bytes <= 0 || tr.Src == tr.Dst {
-		// Nothing crosses the network: complete at once, in event order.
+	if network.Local(tr) {
 		m.At(m.eng.Now(), done)
 		return
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
-	m.flows[i].tag, m.flows[i].step = int32(tr.Tag), int32(tr.Step)
-	if tr.Stream > 0 {
-		if m.streams == nil {
-			m.streams = map[fabric.StreamKey]int32{}
-		}
-		k := fabric.StreamKey{Src: tr.Src, Dst: tr.Dst, Stream: tr.Stream}
-		tail, ok := m.streams[k]
-		m.streams[k] = i
-		if ok && !m.flows[tail].sentAll {
-			m.flows[tail].nextInLine = i // starts when tail has been sent
-			return
-		}
+	m.flows[i].label = network.LabelOf(tr)
+	if tail, ok := m.run.Streams.Join(tr, i); ok && !m.flows[tail].sentAll {
+		m.flows[tail].nextInLine = i // starts when tail has been sent
+		return
 	}
 	m.activate(i, &m.flows[i])
 }
 
 // At runs fn at time t.
-func (m *Model) At(t unit.Time, fn func()) {
-	var slot int32
-	if n := len(m.freeCall); n > 0 {
-		slot = m.freeCall[n-1]
-		m.freeCall = m.freeCall[:n-1]
-		m.calls[slot] = fn
-	} else {
-		slot = int32(len(m.calls))
-		m.calls = append(m.calls, fn)
-	}
-	m.pendingCalls++
-	m.eng.At(t, event{kind: evCall, a: slot})
-}
+func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: m.run.Calls.Add(fn)}) }
+
+// SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
+func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }
 
 // idle reports whether every flow has finished and no callback is pending.
-func (m *Model) idle() bool { return m.finished == len(m.flows) && m.pendingCalls == 0 }
+func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
-// Run runs until every flow has finished or until the time limit.
+// Run runs until every flow has finished, the time limit or the event budget.
 func (m *Model) Run() {
 	for m.Advance(unit.Never) {
 	}
@@ -467,41 +439,20 @@ func (m *Model) Run() {
 // Advance runs every event up to time t and reports whether the run goes on
 // past it. The clock ends at t unless the run ended first.
 func (m *Model) Advance(t unit.Time) bool {
-	if m.ended {
+	t, ok := m.run.Begin(t, m.idle())
+	if !ok {
 		return false
 	}
-	limit := m.sc.Until
-	if limit == 0 {
-		limit = scenario.MaxUntil
-	}
-	t = min(t, limit)
-	if !m.begun {
-		m.begun = true
-		m.stopped = m.idle()
-	}
-	for !m.stopped {
+	for !m.run.Stopped {
 		ev, ok := m.eng.Next(t)
 		if !ok {
 			break
 		}
 		m.handle(ev)
-		if m.eng.Events() >= m.maxEvents {
-			// A run that would take hours (a lossy incast collapsing for
-			// seconds of simulated time) stops here and says so.
-			m.truncated = fmt.Sprintf("stopped after %d events at %v: set until to a shorter time, or make the flows smaller", m.maxEvents, m.eng.Now())
-			m.stopped = true
-		}
 	}
-	if !m.stopped && m.eng.Pending() > 0 {
-		if t < limit {
-			m.eng.AdvanceTo(t)
-			return true
-		}
-		if m.sc.Until > 0 {
-			m.eng.AdvanceTo(limit) // the limit, not the last event, ends the run
-		}
+	if m.run.Pause(t) {
+		return true
 	}
-	m.ended = true
 	m.series.final(m)
 	return false
 }
@@ -561,14 +512,8 @@ func (m *Model) handle(ev event) {
 			m.try(p)
 		}
 	case evCall:
-		fn := m.calls[ev.a]
-		m.calls[ev.a] = nil
-		m.freeCall = append(m.freeCall, ev.a)
-		m.pendingCalls--
-		if fn != nil {
-			fn()
-		}
-		m.stopIfIdle()
+		m.run.Calls.Run(ev.a)
+		m.run.StopIf(m.idle())
 	default:
 		panic(fmt.Sprintf("packet: unknown event kind %d", ev.kind))
 	}
@@ -602,7 +547,7 @@ func (m *Model) activate(i int32, f *flow) {
 
 // try starts the next transmission on p if the port is free, not paused and has credit.
 func (m *Model) try(p *port) {
-	if p.paused || m.stopped {
+	if p.paused || m.run.Stopped {
 		return
 	}
 	if p.cls != nil {
@@ -991,13 +936,7 @@ func (m *Model) deliver(x *pkt) {
 			f.onDone = nil
 			cb() // may add flows: f is not used after this
 		}
-		m.stopIfIdle()
-	}
-}
-
-func (m *Model) stopIfIdle() {
-	if m.idle() {
-		m.stopped = true
+		m.run.StopIf(m.idle())
 	}
 }
 

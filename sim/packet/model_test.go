@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/network"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -131,8 +132,8 @@ func TestSeries(t *testing.T) {
 // Long runs keep at most maxSamples samples by halving their resolution.
 func TestSeriesStaysBounded(t *testing.T) {
 	_, r := runYAML(t, "name: s\ntopology: {link_gbps: 100}\ntraffic: {pattern: incast, senders: 2, bytes: 64MiB}\n")
-	assert.LessOrEqual(t, len(r.Series.TimeUs), maxSamples)
-	assert.Greater(t, len(r.Series.TimeUs), maxSamples/4)
+	assert.LessOrEqual(t, len(r.Series.TimeUs), network.MaxSamples)
+	assert.Greater(t, len(r.Series.TimeUs), network.MaxSamples/4)
 	assert.Greater(t, r.Series.IntervalUs, 10.0)
 }
 
@@ -239,7 +240,7 @@ func TestEventBudget(t *testing.T) {
 	sc, err := scenario.Load("incast-lossy", nil, nil)
 	require.NoError(t, err)
 	m := New(&sc)
-	m.maxEvents = 5000
+	m.SetEventBudget(5000)
 	m.Run()
 	r := m.Result()
 	assert.Contains(t, r.Totals.Truncated, "stopped after 5000 events")
