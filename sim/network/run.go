@@ -99,9 +99,3 @@ func (r *Run[E]) Pause(t unit.Time) bool {
 	r.ended = true
 	return false
 }
-
-// Ended reports whether the run is over.
-func (r *Run[E]) Ended() bool { return r.ended }
-
-// Truncated says why the run stopped before its end, if it did.
-func (r *Run[E]) Truncated() string { return r.truncated }

@@ -234,19 +234,3 @@ func TestCounterSeries(t *testing.T) {
 		assert.Equal(t, tot.BECNs, c.BECNs[n-1], y)
 	}
 }
-
-// A run that would take hours stops at the event budget and says why.
-func TestEventBudget(t *testing.T) {
-	sc, err := scenario.Load("incast-lossy", nil, nil)
-	require.NoError(t, err)
-	m := New(&sc)
-	m.SetEventBudget(5000)
-	m.Run()
-	r := m.Result()
-	assert.Contains(t, r.Totals.Truncated, "stopped after 5000 events")
-	assert.EqualValues(t, 5000, r.Totals.Events)
-	assert.Less(t, r.Totals.SimTimeUs, 20000.0)
-	whole := New(&sc)
-	whole.Run()
-	assert.Empty(t, whole.Result().Totals.Truncated)
-}
