@@ -22,6 +22,12 @@ import (
 	"fabriclab/sim/scenario"
 )
 
+// classSet is the run's traffic classes.
+type classSet struct {
+	classes   []classInfo // network.classes; one entry when there is a single class
+	collClass uint8       // class of transfers a workload sends (collective.class)
+}
+
 // classInfo is one traffic class as the model uses it.
 type classInfo struct {
 	name     string

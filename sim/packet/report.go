@@ -29,7 +29,7 @@ func (s *sampler) init(m *Model) {
 	s.flowRx = make([]int64, len(m.flows))
 	if len(m.flows) <= network.MaxFlowSeries {
 		s.rxFlow = make([][]int64, len(m.flows))
-		if m.cc != nil || m.ib != nil {
+		if m.ctl != nil {
 			s.rcFlow = make([][]unit.Rate, len(m.flows))
 		}
 	}
