@@ -89,7 +89,7 @@ func (f *flow) sent(t unit.Time) float64 {
 	case waiting:
 		return 0
 	case active:
-		return float64(f.bytes) - max(f.remaining-float64(f.rate*float64(t-f.lastT))/1e12, 0)
+		return float64(f.bytes) - max(f.remaining-float64(f.rate*float64(t-f.lastT))/1e12, 0) // float64(…) stops FMA fusion: amd64 and wasm agree
 	}
 	return float64(f.bytes)
 }
@@ -108,7 +108,7 @@ type linkState struct {
 }
 
 func (l *linkState) carriedAt(t unit.Time) float64 {
-	return l.carried + float64(l.load*float64(t-l.lastT))/1e12
+	return l.carried + float64(l.load*float64(t-l.lastT))/1e12 // float64(…) stops FMA fusion: amd64 and wasm agree
 }
 
 var _ network.Model = (*Model)(nil)
@@ -418,7 +418,7 @@ func (m *Model) deliver(i int32) {
 
 // advanceSent brings the running total of bytes sent up to t.
 func (m *Model) advanceSent(t unit.Time) {
-	m.sentAcc += float64(m.totalRate*float64(t-m.sentT)) / 1e12
+	m.sentAcc += float64(m.totalRate*float64(t-m.sentT)) / 1e12 // float64(…) stops FMA fusion: amd64 and wasm agree
 	m.sentT = t
 }
 
@@ -484,7 +484,7 @@ func (m *Model) share() {
 			m.drains.set(m.flows, i)
 		}
 		for k, l := range f.links {
-			m.links[l].load += float64(f.weight(k) * f.rate)
+			m.links[l].load += float64(f.weight(k) * f.rate) // float64(…) stops FMA fusion: amd64 and wasm agree
 		}
 	}
 	m.armDrain()
@@ -493,7 +493,7 @@ func (m *Model) share() {
 // settle brings f's remaining bytes up to now at its current rate.
 func (m *Model) settle(f *flow, now unit.Time) {
 	if dt := now - f.lastT; dt > 0 && f.rate > 0 {
-		f.remaining -= float64(f.rate*float64(dt)) / 1e12
+		f.remaining -= float64(f.rate*float64(dt)) / 1e12 // float64(…) stops FMA fusion: amd64 and wasm agree
 	}
 	f.lastT = now
 }
@@ -503,7 +503,7 @@ func drainTime(bytes, rate float64) unit.Time {
 	if bytes <= 0 {
 		return 0
 	}
-	ps := math.Ceil(float64(bytes*1e12) / rate)
+	ps := math.Ceil(float64(bytes*1e12) / rate) // float64(…) stops FMA fusion: amd64 and wasm agree
 	if ps > float64(2*scenario.MaxUntil) {
 		return 2 * scenario.MaxUntil // later than any run lasts
 	}

@@ -71,8 +71,6 @@ func deltaGbps(cum []float64, times []unit.Time, i int) float64 {
 	if i == 0 || times[i] <= times[i-1] {
 		return 0
 	}
-	// float64(…) keeps the compiler from fusing multiply-adds (FMA), so that
-	// amd64 and WebAssembly round alike.
 	return metrics.Round(float64(cum[i]-cum[i-1])*8/(times[i]-times[i-1]).Seconds()/1e9, 3)
 }
 

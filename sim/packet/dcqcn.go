@@ -96,7 +96,7 @@ func (m *Model) mark(p *port, x *pkt) {
 	case q <= c.kmin:
 		return
 	case q <= c.kmax:
-		prob := float64(c.pmax * float64(q-c.kmin) / float64(c.kmax-c.kmin))
+		prob := float64(c.pmax * float64(q-c.kmin) / float64(c.kmax-c.kmin)) // float64(…) stops FMA fusion: amd64 and wasm agree
 		if m.eng.Rand().Float64() >= prob {
 			return
 		}
@@ -138,7 +138,7 @@ func (m *Model) reduceRate(i int32) {
 		r.rt = r.rc
 	}
 	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)
-	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG
+	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG // float64(…) stops FMA fusion: amd64 and wasm agree
 	r.alphaAt = now
 	r.minRC = min(r.minRC, r.rc)
 	r.timerStage, r.byteStage, r.bytes = 0, 0, 0
@@ -197,7 +197,7 @@ func (m *Model) increaseRate(f *flow) {
 	switch {
 	case max(t, b) <= dcqcnStages:
 	case min(t, b) > dcqcnStages:
-		r.rt += unit.Rate(float64(min(t, b)-dcqcnStages) * float64(c.rHAI))
+		r.rt += unit.Rate(float64(min(t, b)-dcqcnStages) * float64(c.rHAI)) // unit.Rate(…) stops FMA fusion: amd64 and wasm agree
 	default:
 		r.rt += c.rAI
 	}
