@@ -4,16 +4,11 @@ import (
 	"testing"
 
 	"fabriclab/sim/fluid"
-	"fabriclab/sim/network"
 	"fabriclab/sim/network/networktest"
 	"fabriclab/sim/packet"
-	"fabriclab/sim/scenario"
 )
 
 // The flow model keeps the models' contract and agrees with the packet model within 5 %.
 func TestConformance(t *testing.T) {
-	networktest.TestModel(t,
-		func(sc *scenario.Scenario) network.Model { return fluid.New(sc) },
-		func(sc *scenario.Scenario) network.Model { return packet.New(sc) },
-		0.05)
+	networktest.TestModel(t, networktest.Of(fluid.New), networktest.Of(packet.New), 0.05)
 }

@@ -209,21 +209,6 @@ func (p *port) popClass(q *classQueue) *pkt {
 	return x
 }
 
-// tryClasses is try for a port with a queue per class.
-func (m *Model) tryClasses(p *port) {
-	now := m.eng.Now()
-	if p.busyUntil > now {
-		if !p.wake {
-			p.wake = true
-			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
-		}
-		return
-	}
-	if x := m.nextByClass(p); x != nil {
-		m.transmit(p, x)
-	}
-}
-
 // nextByClass takes the next packet in deficit round robin order, or nil.
 func (m *Model) nextByClass(p *port) *pkt {
 	full := int64(m.mtu + m.fabricHdr)

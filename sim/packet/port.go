@@ -182,15 +182,16 @@ func (m *Model) try(p *port) {
 	if p.paused || m.run.Stopped {
 		return
 	}
-	if p.cls != nil {
-		m.tryClasses(p)
-		return
-	}
-	now := m.eng.Now()
-	if p.busyUntil > now {
+	if p.busyUntil > m.eng.Now() {
 		if !p.wake {
 			p.wake = true
 			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+		}
+		return
+	}
+	if p.cls != nil {
+		if x := m.nextByClass(p); x != nil {
+			m.transmit(p, x)
 		}
 		return
 	}

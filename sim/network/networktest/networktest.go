@@ -23,6 +23,11 @@ import (
 // New builds a model of a validated scenario.
 type New func(*scenario.Scenario) network.Model
 
+// Of is a model's constructor as a New.
+func Of[M network.Model](newModel func(*scenario.Scenario) M) New {
+	return func(sc *scenario.Scenario) network.Model { return newModel(sc) }
+}
+
 // TestModel checks the model newModel builds: on the same scenarios it
 // finishes within tol (a fraction) of the reference model's times; an event
 // budget stops it and says so; snapshots label transfers with their tag and
