@@ -28,7 +28,9 @@ type Model interface {
 	Topology() *topo.Topology
 	// Result reports the run (so far).
 	Result() *metrics.Result
-	// SetEventBudget bounds the events the run may handle (MaxEvents unless
-	// set); a run that reaches it stops and says so in Result().Totals.Truncated.
+	// SetEventBudget bounds the engine events the run may handle (MaxEvents
+	// unless set; the flow model's Totals.Events counts fewer, only flow
+	// starts, deliveries, callbacks and rate recomputations). A run that
+	// reaches it stops and says so in Result().Totals.Truncated.
 	SetEventBudget(n uint64)
 }
