@@ -12,22 +12,9 @@ import (
 // of work, and no lesson or benchmark comes near it.
 const MaxEvents = 1_000_000_000
 
-// Run is one model's run around its event loop: when it stops (idle, time
-// limit, event budget), its callbacks and its ordered streams. A model keeps
-// the loop itself, so that handling an event stays a direct call:
-//
-//	t, ok := m.run.Begin(t, m.idle())
-//	if !ok {
-//		return false
-//	}
-//	for !m.run.Stopped {
-//		ev, ok := m.eng.Next(t)
-//		if !ok {
-//			break
-//		}
-//		m.handle(ev)
-//	}
-//	return m.run.Pause(t)
+// Run is one model's run: its event loop, when it stops (idle, time limit,
+// event budget), its callbacks and its ordered streams. The model supplies
+// the physics: how to handle each of its events.
 type Run[E any] struct {
 	eng   *engine.Sim[E]
 	sc    *scenario.Scenario
@@ -56,18 +43,34 @@ func NewRun[E any](eng *engine.Sim[E], sc *scenario.Scenario) Run[E] {
 // SetEventBudget bounds the events the run may handle.
 func (r *Run[E]) SetEventBudget(n uint64) { r.eng.SetBudget(n) }
 
-// Begin opens a step up to t: it returns t within the time limit, or false
-// if the run has ended. idle says the model has nothing to do; it stops the
-// run if it says so before the first event.
-func (r *Run[E]) Begin(t unit.Time, idle bool) (unit.Time, bool) {
+// Advance runs every event up to time t through handle and reports whether
+// the run goes on past it; the clock ends at t unless the run ended first.
+// idle says the model has nothing to do (checked before the first event);
+// final runs once, when the run ends.
+//
+// handle is called through a func value: measured, that costs no more than
+// a direct call in each model's own loop (BenchmarkLoop).
+func (r *Run[E]) Advance(t unit.Time, idle bool, handle func(E), final func()) bool {
 	if r.ended {
-		return t, false
+		return false
 	}
 	if !r.begun {
 		r.begun = true
 		r.Stopped = idle
 	}
-	return min(t, r.limit), true
+	t = min(t, r.limit)
+	for !r.Stopped {
+		ev, ok := r.eng.Next(t)
+		if !ok {
+			break
+		}
+		handle(ev)
+	}
+	if r.pause(t) {
+		return true
+	}
+	final()
+	return false
 }
 
 // StopIf stops the run when the model is idle.
@@ -77,10 +80,9 @@ func (r *Run[E]) StopIf(idle bool) {
 	}
 }
 
-// Pause closes a step Begin opened at t (the loop has run what it could) and
-// reports whether the run goes on past t. When it does not, the run has ended:
-// the model takes its last sample.
-func (r *Run[E]) Pause(t unit.Time) bool {
+// pause ends a step at t, once the loop has run what it could, and reports
+// whether the run goes on past t.
+func (r *Run[E]) pause(t unit.Time) bool {
 	if r.eng.Exhausted() {
 		// A run that would take hours (a lossy incast collapsing for
 		// seconds of simulated time) stops here and says so.

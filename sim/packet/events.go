@@ -46,22 +46,7 @@ func (m *Model) Run() {
 // Advance runs every event up to time t and reports whether the run goes on
 // past it. The clock ends at t unless the run ended first.
 func (m *Model) Advance(t unit.Time) bool {
-	t, ok := m.run.Begin(t, m.idle())
-	if !ok {
-		return false
-	}
-	for !m.run.Stopped {
-		ev, ok := m.eng.Next(t)
-		if !ok {
-			break
-		}
-		m.handle(ev)
-	}
-	if m.run.Pause(t) {
-		return true
-	}
-	m.series.final(m)
-	return false
+	return m.run.Advance(t, m.idle(), m.handle, func() { m.series.final(m) })
 }
 
 // idle reports whether every flow has finished and no callback is pending.

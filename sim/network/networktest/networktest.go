@@ -32,7 +32,7 @@ func Of[M network.Model](newModel func(*scenario.Scenario) M) New {
 // finishes within tol (a fraction) of the reference model's times; an event
 // budget stops it and says so; snapshots label transfers with their tag and
 // step; At callbacks run in time order; ordered streams serialise; stepping
-// changes nothing; the same seed gives the same JSON.
+// changes nothing; an idle run ends at once; the same seed gives the same JSON.
 func TestModel(t *testing.T, newModel, reference New, tol float64) {
 	t.Run("AgreesOnStaticTraffic", func(t *testing.T) { testAgreement(t, newModel, reference, tol) })
 	t.Run("AgreesOnWorkloads", func(t *testing.T) { testWorkloads(t, newModel, reference, tol) })
@@ -41,6 +41,7 @@ func TestModel(t *testing.T, newModel, reference New, tol float64) {
 	t.Run("CallbacksInTimeOrder", func(t *testing.T) { testCallbacks(t, newModel) })
 	t.Run("StreamsSerialise", func(t *testing.T) { testStreams(t, newModel) })
 	t.Run("SteppingChangesNothing", func(t *testing.T) { testStepping(t, newModel) })
+	t.Run("IdleEndsAtOnce", func(t *testing.T) { testIdle(t, newModel) })
 	t.Run("Deterministic", func(t *testing.T) { testDeterministic(t, newModel) })
 }
 
@@ -274,6 +275,16 @@ func testStepping(t *testing.T, newModel New) {
 	stepped := m.Result()
 	assert.Equal(t, whole.Flows, stepped.Flows, "stepping does not change the outcome")
 	assert.Equal(t, whole.Totals.SimTimeUs, stepped.Totals.SimTimeUs)
+}
+
+// A run with nothing to do ends at once, time limit or not.
+func testIdle(t *testing.T, newModel New) {
+	for _, until := range []string{"0", "7us"} {
+		m := newModel(noTraffic(Parse(t, "name: idle\ntopology: {kind: star, hosts: 2}\n", "until="+until)))
+		assert.False(t, m.Advance(unit.Microsecond), "until %s", until)
+		assert.Zero(t, m.Now(), "until %s", until)
+		assert.True(t, m.Snapshot().Done)
+	}
 }
 
 // The same scenario and seed give byte-identical JSON.
