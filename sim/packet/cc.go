@@ -59,16 +59,10 @@ func (m *Model) nextPaced(p *port) *pkt {
 	// Each flow is skipped at most once per scan (a removal may move one
 	// already skipped to the cursor; stamps keep the count right).
 	for skipped := 0; len(p.flows) > 0 && skipped < len(p.flows); {
-		if p.rr >= len(p.flows) {
-			p.rr = 0
-		}
-		i := p.flows[p.rr]
-		f := &m.flows[i]
-		if f.nextSeq >= f.npkts {
-			m.leave(p, f)
+		i, f, ok := m.cursor(p)
+		if !ok {
 			continue
 		}
-		p.rr++
 		r := f.pace
 		if r.nextSend > now {
 			wake = min(wake, r.nextSend)

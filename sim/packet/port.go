@@ -254,19 +254,27 @@ func (m *Model) nextFromFlows(p *port) *pkt {
 		return m.nextPaced(p)
 	}
 	for len(p.flows) > 0 {
-		if p.rr >= len(p.flows) {
-			p.rr = 0
+		if i, f, ok := m.cursor(p); ok {
+			return m.makePkt(i, f)
 		}
-		i := p.flows[p.rr]
-		f := &m.flows[i]
-		if f.nextSeq >= f.npkts {
-			m.leave(p, f)
-			continue
-		}
-		p.rr++
-		return m.makePkt(i, f)
 	}
 	return nil
+}
+
+// cursor returns the flow at p's round-robin cursor and moves the cursor on;
+// a flow with nothing left to send is taken off the round robin instead (ok false).
+func (m *Model) cursor(p *port) (i int32, f *flow, ok bool) {
+	if p.rr >= len(p.flows) {
+		p.rr = 0
+	}
+	i = p.flows[p.rr]
+	f = &m.flows[i]
+	if f.nextSeq >= f.npkts {
+		m.leave(p, f)
+		return i, f, false
+	}
+	p.rr++
+	return i, f, true
 }
 
 // leave takes the flow at p.rr, which has nothing left to send, off the
