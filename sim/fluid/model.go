@@ -68,12 +68,12 @@ type flow struct {
 	lastT      unit.Time // when remaining was last brought up to date
 	drainAt    unit.Time // projected time the last byte leaves
 	heapIdx    int32     // place in the drain heap, -1 when not in it
+	nextInLine int32     // the flow queued behind this one on its stream, or -1
 	finish     unit.Time
 	mark       uint32 // component search generation
 	frozen     uint32 // water-filling generation in which the rate was fixed
 	onDone     func()
-	nextInLine int32 // the flow queued behind this one on its stream, or -1
-	label      network.Label
+	label      network.Label // the workload's labels (chunk id, step)
 }
 
 func (f *flow) weight(k int) float64 {

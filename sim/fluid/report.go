@@ -87,6 +87,7 @@ func (m *Model) Result() *metrics.Result {
 	first := unit.Never
 	lastRx := m.lastRx
 	var delivered int64
+	var fct network.FlowTimes
 	r.Flows = make([]metrics.Flow, 0, len(m.flows))
 	for i := range m.flows {
 		f := &m.flows[i]
@@ -97,7 +98,7 @@ func (m *Model) Result() *metrics.Result {
 		switch f.state {
 		case done:
 			fr.Delivered = f.bytes
-			network.Finish(&fr, f.bytes, f.start, f.finish)
+			fct.Finish(&fr, f.bytes, f.start, f.finish)
 		case active, drained:
 			// Bytes count as delivered once sent: the last path latency is not tracked.
 			fr.Delivered = int64(f.sent(now))
@@ -108,7 +109,7 @@ func (m *Model) Result() *metrics.Result {
 		delivered += fr.Delivered
 		r.Flows = append(r.Flows, fr)
 	}
-	network.FlowTimes(t, r.Flows)
+	fct.Totals(t)
 	if first != unit.Never {
 		t.GoodputGbps = metrics.Gbps(delivered, lastRx-first)
 	}

@@ -71,10 +71,11 @@ func TestCadence(t *testing.T) {
 
 func TestFlowTimes(t *testing.T) {
 	flows := make([]metrics.Flow, 3)
-	Finish(&flows[0], 1000, 0, 2*unit.Microsecond)
-	Finish(&flows[2], 1000, unit.Microsecond, 5*unit.Microsecond)
+	var ft FlowTimes
+	ft.Finish(&flows[0], 1000, 0, 2*unit.Microsecond)
+	ft.Finish(&flows[2], 1000, unit.Microsecond, 5*unit.Microsecond)
 	var tot metrics.Totals
-	FlowTimes(&tot, flows)
+	ft.Totals(&tot)
 	assert.Equal(t, 4.0, tot.MaxFctUs)
 	assert.Equal(t, 3.0, tot.MeanFctUs, "the unfinished flow does not count")
 	assert.True(t, flows[2].Finished)

@@ -36,25 +36,27 @@ func (r *Run[E]) Result(fidelity string) *metrics.Result {
 	return res
 }
 
-// Finish fills in the figures of a flow of bytes that ran from start to finish.
-func Finish(fr *metrics.Flow, bytes int64, start, finish unit.Time) {
+// FlowTimes gathers the completion times of a run's finished flows.
+type FlowTimes struct {
+	n        int
+	sum, max float64 // µs
+}
+
+// Finish fills in the figures of a flow of bytes that ran from start to
+// finish, and counts its completion time.
+func (ft *FlowTimes) Finish(fr *metrics.Flow, bytes int64, start, finish unit.Time) {
 	fr.Finished = true
 	fr.FinishUs, fr.FctUs = metrics.Micros(finish), metrics.Micros(finish-start)
 	fr.Gbps = metrics.Gbps(bytes, finish-start)
+	ft.n++
+	ft.sum += fr.FctUs
+	ft.max = max(ft.max, fr.FctUs)
 }
 
-// FlowTimes sets the totals' longest and mean completion time over the finished flows.
-func FlowTimes(t *metrics.Totals, flows []metrics.Flow) {
-	var sum float64
-	n := 0
-	for i := range flows {
-		if fr := &flows[i]; fr.Finished {
-			t.MaxFctUs = max(t.MaxFctUs, fr.FctUs)
-			sum += fr.FctUs
-			n++
-		}
-	}
-	if n > 0 {
-		t.MeanFctUs = metrics.Round(sum/float64(n), 3)
+// Totals sets the totals' longest and mean completion time.
+func (ft *FlowTimes) Totals(t *metrics.Totals) {
+	t.MaxFctUs = ft.max
+	if ft.n > 0 {
+		t.MeanFctUs = metrics.Round(ft.sum/float64(ft.n), 3)
 	}
 }

@@ -126,6 +126,7 @@ func (m *Model) Result() *metrics.Result {
 
 	first := unit.Never
 	var delivered int64
+	var fct network.FlowTimes
 	for i := range m.flows {
 		f := &m.flows[i]
 		first = min(first, f.start)
@@ -142,11 +143,11 @@ func (m *Model) Result() *metrics.Result {
 			fr.MinRateGbps = metrics.Round((&cctState{ccti: s.maxCCTI}).rate(m.ports[f.port].rate, m.ib).Gbps(), 3)
 		}
 		if f.done {
-			network.Finish(&fr, f.bytes, f.start, f.finish)
+			fct.Finish(&fr, f.bytes, f.start, f.finish)
 		}
 		r.Flows = append(r.Flows, fr)
 	}
-	network.FlowTimes(t, r.Flows)
+	fct.Totals(t)
 	if len(m.flows) > 0 {
 		t.GoodputGbps = metrics.Gbps(delivered, m.lastRx-first)
 	}
