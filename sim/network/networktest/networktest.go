@@ -158,7 +158,8 @@ func testWorkloads(t *testing.T, newModel, reference New, tol float64) {
 	}
 }
 
-// An event budget stops a run early, and the result says so.
+// An event budget stops a run early, and the result says so; the series
+// ends with the run, whole or cut short.
 func testBudget(t *testing.T, newModel New) {
 	sc := Builtin(t, "incast")
 	whole := run(newModel, sc)
@@ -180,6 +181,11 @@ func testBudget(t *testing.T, newModel New) {
 	assert.True(t, m.Snapshot().Done)
 	assert.False(t, m.Advance(unit.Never), "a stopped run stays stopped")
 	assert.Equal(t, r.Totals.SimTimeUs, m.Result().Totals.SimTimeUs)
+	for _, res := range []*metrics.Result{whole, r} {
+		require.NotNil(t, res.Series)
+		require.NotEmpty(t, res.Series.TimeUs)
+		assert.Equal(t, res.Totals.SimTimeUs, res.Series.TimeUs[len(res.Series.TimeUs)-1], "the series ends with the run")
+	}
 }
 
 // Snapshots label each transfer with its Tag and Step; a scenario's own flows have none.
