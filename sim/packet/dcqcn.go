@@ -26,9 +26,11 @@ const (
 	maxAlphaDecays = 10000
 )
 
+var _ congestionControl = (*dcqcn)(nil)
+
 // dcqcn holds one run's DCQCN parameters.
 type dcqcn struct {
-	m           *Model
+	m           *Model  // the model it controls
 	kmin, kmax  int64   // RED thresholds on a switch egress queue, bytes
 	pmax        float64 // marking probability at kmax
 	cnpInterval unit.Time

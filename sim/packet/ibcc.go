@@ -25,7 +25,7 @@ import "fabriclab/sim/unit"
 //     arbitrary shift/multiplier entries that a subnet manager loads. A
 //     CCTI that drops while the flow waits applies from the next packet on.
 type ibcc struct {
-	m            *Model
+	m            *Model // the model it controls
 	threshold    int64
 	markingRate  int64
 	becnInterval unit.Time
@@ -80,6 +80,8 @@ func newIBCC(m *Model) *ibcc {
 	}
 	return c
 }
+
+var _ congestionControl = (*ibcc)(nil)
 
 // InfiniBand CC under the congestionControl contract: congested root ports
 // mark FECN as packets leave, receivers answer with BECNs, sources raise
