@@ -61,7 +61,8 @@ sim: {fidelity: flow}
 	}
 }
 
-// Where both fidelities apply they agree within 5 % on bandwidth-bound cases.
+// Where both fidelities apply they agree within 5 % on bandwidth-bound
+// collectives (static traffic and Send-driven rings: sim/network/networktest).
 // Rings run step by step in both models (one channel, pipelined in pieces); the
 // flow model's streamed phases are checked where latency is negligible.
 func TestFlowAndPacketAgree(t *testing.T) {
@@ -89,20 +90,6 @@ func TestFlowAndPacketAgree(t *testing.T) {
 		pk := run(t, idealDGX, "collective.bytes=64MiB")
 		fl := run(t, idealDGX, "collective.bytes=64MiB", "sim.fidelity=flow")
 		assert.InEpsilon(t, pk.Collective.TimeUs, fl.Collective.TimeUs, 0.05)
-	})
-	t.Run("lossless incast", func(t *testing.T) {
-		pk, fl := both(t, "name: agree\ntraffic: {pattern: incast, senders: 8, bytes: 16MiB}\n")
-		assert.InEpsilon(t, pk.Totals.MaxFctUs, fl.Totals.MaxFctUs, 0.05)
-		for i := range pk.Flows {
-			assert.InEpsilon(t, pk.Flows[i].FctUs, fl.Flows[i].FctUs, 0.05, "flow %d", i)
-		}
-	})
-	t.Run("permutation with spraying", func(t *testing.T) {
-		// Spraying keeps the packet model's uplinks at full load with random
-		// queues (and PFC pauses), so single flows differ by up to 8 %; the mean agrees.
-		pk := builtin(t, "permutation", "network.routing=spray", "traffic.bytes=4MiB")
-		fl := builtin(t, "permutation", "network.routing=spray", "traffic.bytes=4MiB", "sim.fidelity=flow")
-		assert.InEpsilon(t, pk.Totals.MeanFctUs, fl.Totals.MeanFctUs, 0.05)
 	})
 }
 

@@ -1,9 +1,9 @@
 // Package sim runs a scenario and reports what happened. The model lives in
 // sub-packages: engine (clock and events), unit, link (presets), topo,
 // scenario (YAML), traffic, packet (the packet-level model), fluid (the
-// flow-level model), fabric (what
-// workloads drive), coll (collectives), train (data-parallel training) and
-// metrics (the report).
+// flow-level model), fabric (what workloads drive), network (what the models
+// share, and what a driver runs), coll (collectives), train (data-parallel
+// training) and metrics (the report).
 package sim
 
 import (
@@ -13,10 +13,10 @@ import (
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/fluid"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/network"
 	"fabriclab/sim/packet"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
-	"fabriclab/sim/topo"
 	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
@@ -120,12 +120,7 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 }
 
 // Live is a model the browser steps through and pictures.
-type Live interface {
-	fabric.Fabric
-	Advance(t unit.Time) bool
-	Snapshot() *snap.Snapshot
-	Topology() *topo.Topology
-}
+type Live = network.Model
 
 // Started is a scenario set going but not yet run: step it with Advance.
 type Started struct {

@@ -5,6 +5,7 @@ package engine
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"fabriclab/sim/unit"
@@ -36,13 +37,20 @@ type Sim[E any] struct {
 	slots  []E
 	free   []uint32
 	events uint64
+	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
 }
 
 // New returns a simulation at time 0 whose random source is PCG seeded with seed.
 func New[E any](seed uint64) *Sim[E] {
-	return &Sim[E]{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
+
+// SetBudget bounds the events Next runs, counting those run already.
+func (s *Sim[E]) SetBudget(n uint64) { s.budget = n }
+
+// Exhausted reports whether Next has run its budget of events.
+func (s *Sim[E]) Exhausted() bool { return s.events >= s.budget }
 
 // Now is the current simulated time.
 func (s *Sim[E]) Now() unit.Time { return s.now }
@@ -82,9 +90,10 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 func (s *Sim[E]) After(d unit.Time, ev E) { s.At(s.now+d, ev) }
 
 // Next removes the earliest event, advances the clock to it and returns it.
-// ok is false when no event is due at or before limit (the clock then stays put).
+// ok is false when no event is due at or before limit, or the budget is
+// spent (the clock then stays put).
 func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
-	if len(s.heap) == 0 || s.heap[0].at > limit {
+	if len(s.heap) == 0 || s.heap[0].at > limit || s.events >= s.budget {
 		return ev, false
 	}
 	top := s.heap[0]

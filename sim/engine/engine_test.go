@@ -89,3 +89,25 @@ func BenchmarkScheduleNext(b *testing.B) {
 		s.After(unit.Time(r.IntN(1_000_000)), i)
 	}
 }
+
+func TestBudgetStopsNext(t *testing.T) {
+	s := New[int](1)
+	for i := range 5 {
+		s.At(unit.Time(i), i)
+	}
+	s.SetBudget(3)
+	for range 3 {
+		_, ok := s.Next(unit.Never)
+		require.True(t, ok)
+	}
+	assert.True(t, s.Exhausted())
+	_, ok := s.Next(unit.Never)
+	assert.False(t, ok, "the budget is spent")
+	assert.Equal(t, unit.Time(2), s.Now(), "the clock stays at the last event run")
+	assert.Equal(t, 2, s.Pending())
+	s.SetBudget(4)
+	assert.False(t, s.Exhausted())
+	ev, ok := s.Next(unit.Never)
+	require.True(t, ok)
+	assert.Equal(t, 3, ev)
+}

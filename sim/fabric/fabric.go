@@ -1,12 +1,10 @@
 // Package fabric is the contract between workloads (collectives, training)
 // and the network models that carry them: the packet-level model and the
-// flow-level model both implement Fabric.
+// flow-level model both implement Fabric (and sim/network's Model, which a
+// driver runs).
 package fabric
 
-import (
-	"fabriclab/sim/metrics"
-	"fabriclab/sim/unit"
-)
+import "fabriclab/sim/unit"
 
 // Transfer is one message from endpoint Src to endpoint Dst.
 type Transfer struct {
@@ -24,9 +22,9 @@ type Transfer struct {
 // StreamKey identifies an ordered stream of transfers.
 type StreamKey struct{ Src, Dst, Stream int }
 
-// Fabric carries transfers between endpoints and keeps simulated time.
-// Callbacks run inside the simulation, at their event's time, and may call
-// Send and At again; they must not block.
+// Fabric carries transfers between endpoints and keeps simulated time: what a
+// workload drives. Callbacks run inside the simulation, at their event's
+// time, and may call Send and At again; they must not block.
 type Fabric interface {
 	// Now is the current simulated time.
 	Now() unit.Time
@@ -38,8 +36,4 @@ type Fabric interface {
 	// idle fabric: propagation and switch latency per hop, plus one full packet
 	// stored and forwarded at every hop after the first.
 	Latency(src, dst int) unit.Time
-	// Run runs until nothing is left to do or until the scenario's time limit.
-	Run()
-	// Result reports the run.
-	Result() *metrics.Result
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/golden"
+	"fabriclab/sim/network/networktest"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -37,7 +38,7 @@ func TestGoldenJSON(t *testing.T) {
 				for i := range ranks {
 					ranks[i] = (i * 5) % 16 // hops across edges and pods
 				}
-				ringSteps(m, ranks, 300*unit.KiB, 3)
+				networktest.RingSteps(m, ranks, 300*unit.KiB, 3)
 			}
 			m.Run()
 			got, err := json.MarshalIndent(m.Result(), "", " ")

@@ -19,6 +19,7 @@ import (
 	"fabriclab/sim/engine"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
+	"fabriclab/sim/network"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
@@ -67,11 +68,12 @@ type flow struct {
 	lastT      unit.Time // when remaining was last brought up to date
 	drainAt    unit.Time // projected time the last byte leaves
 	heapIdx    int32     // place in the drain heap, -1 when not in it
+	nextInLine int32     // the flow queued behind this one on its stream, or -1
 	finish     unit.Time
 	mark       uint32 // component search generation
 	frozen     uint32 // water-filling generation in which the rate was fixed
 	onDone     func()
-	nextInLine int32 // the flow queued behind this one on its stream, or -1
+	label      network.Label // the workload's labels (chunk id, step)
 }
 
 func (f *flow) weight(k int) float64 {
@@ -87,7 +89,7 @@ func (f *flow) sent(t unit.Time) float64 {
 	case waiting:
 		return 0
 	case active:
-		return float64(f.bytes) - max(f.remaining-float64(f.rate*float64(t-f.lastT))/1e12, 0)
+		return float64(f.bytes) - max(f.remaining-float64(f.rate*float64(t-f.lastT))/1e12, 0) // float64(…) stops FMA fusion: amd64 and wasm agree
 	}
 	return float64(f.bytes)
 }
@@ -106,10 +108,10 @@ type linkState struct {
 }
 
 func (l *linkState) carriedAt(t unit.Time) float64 {
-	return l.carried + float64(l.load*float64(t-l.lastT))/1e12
+	return l.carried + float64(l.load*float64(t-l.lastT))/1e12 // float64(…) stops FMA fusion: amd64 and wasm agree
 }
 
-var _ fabric.Fabric = (*Model)(nil)
+var _ network.Model = (*Model)(nil)
 
 // Model is one flow-level simulation.
 type Model struct {
@@ -127,22 +129,17 @@ type Model struct {
 	drains  drainHeap
 	armedAt unit.Time // the earliest evDrain pending (Never if none)
 
-	dirty      []int32                    // links whose flows changed since the last evShare
-	streams    map[fabric.StreamKey]int32 // the last flow of each ordered stream
+	dirty      []int32 // links whose flows changed since the last evShare
 	shareArmed bool
 	markGen    uint32
 	compLinks  []int32
 	compFlows  []int32
 	fill       filler
 
-	calls        []func()
-	freeCall     []int32
-	pendingCalls int
-	activeFlows  int
-	finished     int
-	lastRx       unit.Time
-	stopped      bool
-	begun, ended bool
+	run         network.Run[event]
+	activeFlows int
+	finished    int
+	lastRx      unit.Time
 
 	// Everything sent so far, for the goodput series: sentAcc at sentT plus totalRate since.
 	sentAcc   float64
@@ -174,6 +171,7 @@ func New(sc *scenario.Scenario) *Model {
 		m.links[i].capacity = float64(l.Rate) / 8 * link.Efficiency(l.Kind, m.mtu)
 	}
 	m.fill.init(len(t.Links))
+	m.run = network.NewRun(m.eng, sc)
 	specs := traffic.Flows(sc)
 	m.flows = make([]flow, 0, len(specs))
 	for _, s := range specs {
@@ -192,6 +190,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	i := int32(len(m.flows))
 	m.flows = append(m.flows, flow{
 		src: int32(src), dst: int32(dst), bytes: int64(bytes), start: start, heapIdx: -1, onDone: done, nextInLine: -1,
+		label: network.NoLabel,
 	})
 	f := &m.flows[i]
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
@@ -256,46 +255,29 @@ func (m *Model) Now() unit.Time { return m.eng.Now() }
 
 // Send starts a transfer now; done runs when its last byte arrives.
 func (m *Model) Send(tr fabric.Transfer, done func()) {
-	if tr.Bytes <= 0 || tr.Src == tr.Dst {
-		// Nothing crosses the network: complete at once, in event order.
+	if network.Local(tr) {
 		m.At(m.eng.Now(), done)
 		return
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
-	if tr.Stream > 0 {
-		if m.streams == nil {
-			m.streams = map[fabric.StreamKey]int32{}
-		}
-		k := fabric.StreamKey{Src: tr.Src, Dst: tr.Dst, Stream: tr.Stream}
-		tail, ok := m.streams[k]
-		m.streams[k] = i
-		if ok && m.flows[tail].state < drained { // waiting or sending
-			m.flows[tail].nextInLine = i // starts when tail has been sent
-			return
-		}
+	m.flows[i].label = network.LabelOf(tr)
+	if tail, ok := m.run.Streams.Join(tr, i); ok && m.flows[tail].state < drained { // waiting or sending
+		m.flows[tail].nextInLine = i // starts when tail has been sent
+		return
 	}
 	m.startFlow(i)
 }
 
 // At runs fn at time t.
-func (m *Model) At(t unit.Time, fn func()) {
-	var slot int32
-	if n := len(m.freeCall); n > 0 {
-		slot = m.freeCall[n-1]
-		m.freeCall = m.freeCall[:n-1]
-		m.calls[slot] = fn
-	} else {
-		slot = int32(len(m.calls))
-		m.calls = append(m.calls, fn)
-	}
-	m.pendingCalls++
-	m.eng.At(t, event{kind: evCall, a: slot})
-}
+func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: m.run.Calls.Add(fn)}) }
+
+// SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
+func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }
 
 // idle reports whether every flow has finished and no callback is pending.
-func (m *Model) idle() bool { return m.finished == len(m.flows) && m.pendingCalls == 0 }
+func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
-// Run runs until every flow has finished or until the time limit.
+// Run runs until every flow has finished, the time limit or the event budget.
 func (m *Model) Run() {
 	for m.Advance(unit.Never) {
 	}
@@ -304,37 +286,7 @@ func (m *Model) Run() {
 // Advance runs every event up to time t and reports whether the run goes on
 // past it. The clock ends at t unless the run ended first.
 func (m *Model) Advance(t unit.Time) bool {
-	if m.ended {
-		return false
-	}
-	limit := m.sc.Until
-	if limit == 0 {
-		limit = scenario.MaxUntil
-	}
-	t = min(t, limit)
-	if !m.begun {
-		m.begun = true
-		m.stopped = m.idle()
-	}
-	for !m.stopped {
-		ev, ok := m.eng.Next(t)
-		if !ok {
-			break
-		}
-		m.handle(ev)
-	}
-	if !m.stopped && m.eng.Pending() > 0 {
-		if t < limit {
-			m.eng.AdvanceTo(t)
-			return true
-		}
-		if m.sc.Until > 0 {
-			m.eng.AdvanceTo(limit)
-		}
-	}
-	m.ended = true
-	m.series.final(m)
-	return false
+	return m.run.Advance(t, m.idle(), m.handle, func() { m.series.final(m) })
 }
 
 func (m *Model) handle(ev event) {
@@ -349,25 +301,13 @@ func (m *Model) handle(ev event) {
 	case evDeliver:
 		m.deliver(ev.a)
 	case evCall:
-		fn := m.calls[ev.a]
-		m.calls[ev.a] = nil
-		m.freeCall = append(m.freeCall, ev.a)
-		m.pendingCalls--
 		m.stats.events++
-		if fn != nil {
-			fn()
-		}
-		m.stopIfIdle()
+		m.run.Calls.Run(ev.a)
+		m.run.StopIf(m.idle())
 	case evSample:
 		m.series.sample(m)
 	default:
 		panic(fmt.Sprintf("fluid: unknown event kind %d", ev.kind))
-	}
-}
-
-func (m *Model) stopIfIdle() {
-	if m.idle() {
-		m.stopped = true
 	}
 }
 
@@ -458,12 +398,12 @@ func (m *Model) deliver(i int32) {
 		f.onDone = nil
 		cb() // may add flows: f is not used after this
 	}
-	m.stopIfIdle()
+	m.run.StopIf(m.idle())
 }
 
 // advanceSent brings the running total of bytes sent up to t.
 func (m *Model) advanceSent(t unit.Time) {
-	m.sentAcc += float64(m.totalRate*float64(t-m.sentT)) / 1e12
+	m.sentAcc += float64(m.totalRate*float64(t-m.sentT)) / 1e12 // float64(…) stops FMA fusion: amd64 and wasm agree
 	m.sentT = t
 }
 
@@ -529,7 +469,7 @@ func (m *Model) share() {
 			m.drains.set(m.flows, i)
 		}
 		for k, l := range f.links {
-			m.links[l].load += float64(f.weight(k) * f.rate)
+			m.links[l].load += float64(f.weight(k) * f.rate) // float64(…) stops FMA fusion: amd64 and wasm agree
 		}
 	}
 	m.armDrain()
@@ -538,7 +478,7 @@ func (m *Model) share() {
 // settle brings f's remaining bytes up to now at its current rate.
 func (m *Model) settle(f *flow, now unit.Time) {
 	if dt := now - f.lastT; dt > 0 && f.rate > 0 {
-		f.remaining -= float64(f.rate*float64(dt)) / 1e12
+		f.remaining -= float64(f.rate*float64(dt)) / 1e12 // float64(…) stops FMA fusion: amd64 and wasm agree
 	}
 	f.lastT = now
 }
@@ -548,7 +488,7 @@ func drainTime(bytes, rate float64) unit.Time {
 	if bytes <= 0 {
 		return 0
 	}
-	ps := math.Ceil(float64(bytes*1e12) / rate)
+	ps := math.Ceil(float64(bytes*1e12) / rate) // float64(…) stops FMA fusion: amd64 and wasm agree
 	if ps > float64(2*scenario.MaxUntil) {
 		return 2 * scenario.MaxUntil // later than any run lasts
 	}

@@ -1,7 +1,6 @@
 package fluid
 
 import (
-	"encoding/json"
 	"os"
 	"testing"
 
@@ -176,19 +175,6 @@ func TestUntilStopsTheRun(t *testing.T) {
 	empty.Until = 7 * unit.Microsecond
 	m, _ = run(empty)
 	assert.Zero(t, m.Now())
-}
-
-func TestSameSeedSameJSON(t *testing.T) {
-	for _, routing := range []string{"ecmp", "spray"} {
-		sc := builtin(t, "permutation", "network.routing="+routing)
-		_, a := run(sc)
-		_, b := run(sc)
-		ja, err := json.Marshal(a)
-		require.NoError(t, err)
-		jb, err := json.Marshal(b)
-		require.NoError(t, err)
-		assert.Equal(t, string(ja), string(jb))
-	}
 }
 
 // Flows started at the same time on independent links keep their own drains;

@@ -60,7 +60,7 @@ func (w *filler) run(m *Model, links []int32, gen uint32) {
 			f.frozen, f.fair = gen, level
 			for k, l := range f.links {
 				s := f.weight(k)
-				w.frozenLoad[l] += float64(s * level)
+				w.frozenLoad[l] += float64(s * level) // float64(…) stops FMA fusion: amd64 and wasm agree
 				w.share[l] -= s
 				w.count[l]--
 				if l == b || w.pos[l] < 0 {

@@ -12,7 +12,7 @@ func (m *Model) Topology() *topo.Topology { return m.topo }
 // queues, drops or pauses at flow level, and no packets to draw).
 func (m *Model) Snapshot() *snap.Snapshot {
 	now := m.eng.Now()
-	s := &snap.Snapshot{Time: now, Done: m.ended, Links: make([]snap.Link, len(m.links)), Flows: make([]snap.Flow, len(m.flows))}
+	s := m.run.Snapshot(len(m.links), len(m.flows))
 	for i := range m.links {
 		l := &m.links[i]
 		// Report wire bytes, as the packet model does: payload over the header efficiency.
@@ -23,8 +23,8 @@ func (m *Model) Snapshot() *snap.Snapshot {
 	}
 	for i := range m.flows {
 		f := &m.flows[i]
-		s.Flows[i] = snap.Flow{Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, Delivered: int64(f.sent(now)),
-			Start: f.start, Started: f.state != waiting, Done: f.state == done, Tag: -1, Step: -1}
+		s.Flows[i] = f.label.Flow(f.src, f.dst, f.bytes, f.start)
+		s.Flows[i].Delivered, s.Flows[i].Started, s.Flows[i].Done = int64(f.sent(now)), f.state != waiting, f.state == done
 		if f.state == done {
 			s.Flows[i].Finish = f.finish
 		}

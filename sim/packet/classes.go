@@ -22,6 +22,12 @@ import (
 	"fabriclab/sim/scenario"
 )
 
+// classSet is the run's traffic classes.
+type classSet struct {
+	classes   []classInfo // network.classes; one entry when there is a single class
+	collClass uint8       // class of transfers a workload sends (collective.class)
+}
+
 // classInfo is one traffic class as the model uses it.
 type classInfo struct {
 	name     string
@@ -201,21 +207,6 @@ func (p *port) popClass(q *classQueue) *pkt {
 	q.qBytes -= int64(x.size)
 	p.qBytes -= int64(x.size)
 	return x
-}
-
-// tryClasses is try for a port with a queue per class.
-func (m *Model) tryClasses(p *port) {
-	now := m.eng.Now()
-	if p.busyUntil > now {
-		if !p.wake {
-			p.wake = true
-			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
-		}
-		return
-	}
-	if x := m.nextByClass(p); x != nil {
-		m.transmit(p, x)
-	}
 }
 
 // nextByClass takes the next packet in deficit round robin order, or nil.

@@ -1,7 +1,6 @@
 package packet
 
 import (
-	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
 
@@ -27,8 +26,11 @@ const (
 	maxAlphaDecays = 10000
 )
 
+var _ congestionControl = (*dcqcn)(nil)
+
 // dcqcn holds one run's DCQCN parameters.
 type dcqcn struct {
+	m           *Model  // the model it controls
 	kmin, kmax  int64   // RED thresholds on a switch egress queue, bytes
 	pmax        float64 // marking probability at kmax
 	cnpInterval unit.Time
@@ -38,11 +40,13 @@ type dcqcn struct {
 	clamp       bool // the target takes the current rate on every CNP
 }
 
-func newDCQCN(sc *scenario.Scenario) *dcqcn {
+func newDCQCN(m *Model) *dcqcn {
+	sc := m.sc
 	kmin, kmax, pmax := sc.ECNThresholds()
 	_, rate := sc.Wire()
 	per25G := float64(rate) / 25e9
 	return &dcqcn{
+		m:    m,
 		kmin: int64(kmin), kmax: int64(kmax), pmax: pmax,
 		cnpInterval: sc.Network.CNPInterval,
 		lineRate:    rate,
@@ -66,7 +70,7 @@ type rateControl struct {
 	timerStage, byteStage int32 // rate-increase events since the last CNP
 	bytes                 int64 // bytes sent towards the next byte-counter event
 	timerAt               unit.Time
-	timerArmed            bool // an evRateTimer is pending (it re-arms itself until timerAt)
+	timerArmed            bool // an evCCTimer is pending (it re-arms itself until timerAt)
 
 	pacer
 
@@ -74,25 +78,18 @@ type rateControl struct {
 	cnps    int64     // receiver: CNPs sent
 }
 
-// pacer is when a congestion-controlled flow may send its next packet.
-type pacer struct {
-	lastSend unit.Time // when the flow's last packet started
-	lastWire int32     // its size on the first link
-	nextSend unit.Time // when the next may start (0: now)
-	scan     uint64    // the last round-robin scan that skipped this flow
+// DCQCN under the congestionControl contract: switches mark as packets
+// join a queue, receivers answer with CNPs, senders cut and raise the rate.
+func (c *dcqcn) newFlow(f *flow) *pacer {
+	f.cc = &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: 1}
+	return &f.cc.pacer
 }
-
-// pacing is f's pacer under either congestion control.
-func (f *flow) pacing() *pacer {
-	if f.cc != nil {
-		return &f.cc.pacer
-	}
-	return &f.ib.pacer
-}
-
-func (c *dcqcn) newRateControl() *rateControl {
-	return &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: 1}
-}
+func (c *dcqcn) enqueue(p *port, x *pkt)  { c.m.mark(p, x) }
+func (c *dcqcn) forward(*port, *pkt)      {}
+func (c *dcqcn) sent(f *flow, wire int32) { c.m.sentDCQCN(f, wire) }
+func (c *dcqcn) marked(i int32, f *flow)  { c.m.notify(i, f) }
+func (c *dcqcn) notified(i int32)         { c.m.reduceRate(i) }
+func (c *dcqcn) timerDue(i int32)         { c.m.rateTimer(i) }
 
 // mark marks x, which joins p's queue, with RED's probability for the queue it finds.
 func (m *Model) mark(p *port, x *pkt) {
@@ -101,7 +98,7 @@ func (m *Model) mark(p *port, x *pkt) {
 	case q <= c.kmin:
 		return
 	case q <= c.kmax:
-		prob := float64(c.pmax * float64(q-c.kmin) / float64(c.kmax-c.kmin))
+		prob := float64(c.pmax * float64(q-c.kmin) / float64(c.kmax-c.kmin)) // float64(…) stops FMA fusion: amd64 and wasm agree
 		if m.eng.Rand().Float64() >= prob {
 			return
 		}
@@ -121,7 +118,7 @@ func (m *Model) notify(i int32, f *flow) {
 	r.lastCNP = now
 	r.cnps++
 	m.stats.cnps++
-	m.eng.At(now+f.ctrlDelay, event{kind: evCNP, a: i})
+	m.eng.At(now+f.ctrlDelay, event{kind: evNotify, a: i})
 }
 
 // reduceRate is flow i's sender receiving a CNP.
@@ -143,7 +140,7 @@ func (m *Model) reduceRate(i int32) {
 		r.rt = r.rc
 	}
 	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)
-	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG
+	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG // float64(…) stops FMA fusion: amd64 and wasm agree
 	r.alphaAt = now
 	r.minRC = min(r.minRC, r.rc)
 	r.timerStage, r.byteStage, r.bytes = 0, 0, 0
@@ -151,7 +148,7 @@ func (m *Model) reduceRate(i int32) {
 	r.timerAt = now + dcqcnPeriod // the pending timer, if any, re-arms itself for this
 	if !r.timerArmed {
 		r.timerArmed = true
-		m.eng.At(r.timerAt, event{kind: evRateTimer, a: i})
+		m.eng.At(r.timerAt, event{kind: evCCTimer, a: i})
 	}
 	m.repace(f)
 }
@@ -179,7 +176,7 @@ func (m *Model) rateTimer(i int32) {
 	}
 	if now < r.timerAt {
 		r.timerArmed = true // a CNP restarted the timer
-		m.eng.At(r.timerAt, event{kind: evRateTimer, a: i})
+		m.eng.At(r.timerAt, event{kind: evCCTimer, a: i})
 		return
 	}
 	r.timerStage++
@@ -187,7 +184,7 @@ func (m *Model) rateTimer(i int32) {
 	if r.limited {
 		r.timerAt = now + dcqcnPeriod
 		r.timerArmed = true
-		m.eng.At(r.timerAt, event{kind: evRateTimer, a: i})
+		m.eng.At(r.timerAt, event{kind: evCCTimer, a: i})
 	}
 }
 
@@ -202,7 +199,7 @@ func (m *Model) increaseRate(f *flow) {
 	switch {
 	case max(t, b) <= dcqcnStages:
 	case min(t, b) > dcqcnStages:
-		r.rt += unit.Rate(float64(min(t, b)-dcqcnStages) * float64(c.rHAI))
+		r.rt += unit.Rate(float64(min(t, b)-dcqcnStages) * float64(c.rHAI)) // unit.Rate(…) stops FMA fusion: amd64 and wasm agree
 	default:
 		r.rt += c.rAI
 	}
@@ -228,59 +225,8 @@ func (m *Model) repace(f *flow) {
 	}
 }
 
-// paceWake makes t (or now, if t is past) the port's one pending pace wake-up.
-func (m *Model) paceWake(p *port, t unit.Time) {
-	p.paceGen++
-	p.paceArmed = true
-	p.paceAt = max(t, m.eng.Now())
-	m.eng.At(p.paceAt, event{kind: evPace, a: p.id, gen: p.paceGen})
-}
-
-// nextPaced is nextFromFlows under congestion control: the round robin skips
-// flows whose rate does not let them send yet, and if none may, the port
-// wakes up when the earliest may.
-func (m *Model) nextPaced(p *port) *pkt {
-	now := m.eng.Now()
-	m.scan++
-	wake := unit.Never
-	// Each flow is skipped at most once per scan (a removal may move one
-	// already skipped to the cursor; stamps keep the count right).
-	for skipped := 0; len(p.flows) > 0 && skipped < len(p.flows); {
-		if p.rr >= len(p.flows) {
-			p.rr = 0
-		}
-		i := p.flows[p.rr]
-		f := &m.flows[i]
-		if f.nextSeq >= f.npkts {
-			m.leave(p, f)
-			continue
-		}
-		p.rr++
-		r := f.pacing()
-		if r.nextSend > now {
-			wake = min(wake, r.nextSend)
-			if r.scan != m.scan {
-				r.scan = m.scan
-				skipped++
-			}
-			continue
-		}
-		x := m.makePkt(i, f)
-		m.sent(f, int32(x.payload+p.hdr))
-		return x
-	}
-	if wake < unit.Never && (!p.paceArmed || wake < p.paceAt) {
-		m.paceWake(p, wake)
-	}
-	return nil
-}
-
-// sent paces f after a packet of wire bytes and counts them towards the byte counter.
-func (m *Model) sent(f *flow, wire int32) {
-	if f.ib != nil {
-		m.sentIB(f, wire)
-		return
-	}
+// sentDCQCN paces f after a packet of wire bytes and counts them towards the byte counter.
+func (m *Model) sentDCQCN(f *flow, wire int32) {
 	r := f.cc
 	r.lastSend, r.lastWire = m.eng.Now(), wire
 	if !r.limited {

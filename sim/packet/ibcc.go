@@ -25,6 +25,7 @@ import "fabriclab/sim/unit"
 //     arbitrary shift/multiplier entries that a subnet manager loads. A
 //     CCTI that drops while the flow waits applies from the next packet on.
 type ibcc struct {
+	m            *Model // the model it controls
 	threshold    int64
 	markingRate  int64
 	becnInterval unit.Time
@@ -59,6 +60,7 @@ type cctState struct {
 func newIBCC(m *Model) *ibcc {
 	b := m.sc.Network.IBCC
 	c := &ibcc{
+		m:            m,
 		threshold:    int64(m.sc.IBCCThreshold()),
 		markingRate:  int64(b.MarkingRate),
 		becnInterval: b.BECNInterval,
@@ -79,7 +81,21 @@ func newIBCC(m *Model) *ibcc {
 	return c
 }
 
-func (c *ibcc) newCCTState() *cctState { return &cctState{ccti: c.min, maxCCTI: c.min} }
+var _ congestionControl = (*ibcc)(nil)
+
+// InfiniBand CC under the congestionControl contract: congested root ports
+// mark FECN as packets leave, receivers answer with BECNs, sources raise
+// their CCTI and wait CCT[CCTI] after each packet.
+func (c *ibcc) newFlow(f *flow) *pacer {
+	f.ib = &cctState{ccti: c.min, maxCCTI: c.min}
+	return &f.ib.pacer
+}
+func (c *ibcc) enqueue(*port, *pkt)      {}
+func (c *ibcc) forward(p *port, x *pkt)  { c.m.forwardFECN(p, x) }
+func (c *ibcc) sent(f *flow, wire int32) { c.m.sentIB(f, wire) }
+func (c *ibcc) marked(i int32, f *flow)  { c.m.becn(i, f) }
+func (c *ibcc) notified(i int32)         { c.m.raiseCCTI(i) }
+func (c *ibcc) timerDue(int32)           { panic("packet: ibcc schedules no timer") }
 
 // decay applies the timer's decrements due by now.
 func (s *cctState) decay(now unit.Time, c *ibcc) {
@@ -130,7 +146,7 @@ func (m *Model) becn(i int32, f *flow) {
 	s.lastBECN = now
 	s.becns++
 	c.becns++
-	m.eng.At(now+f.ctrlDelay, event{kind: evBECN, a: i})
+	m.eng.At(now+f.ctrlDelay, event{kind: evNotify, a: i})
 }
 
 // raiseCCTI is flow i's source receiving a BECN.

@@ -4,22 +4,16 @@ import (
 	"sort"
 
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/network"
 	"fabriclab/sim/unit"
 )
 
-const (
-	maxSamples      = 400 // past this the sampler halves its resolution
-	maxFlowSeries   = 256 // per-flow series only for runs with at most this many flows
-	maxQueueSeries  = 16  // the busiest switch ports get a queue series
-	defaultInterval = 10 * unit.Microsecond
-)
+// maxQueueSeries is how many of the busiest switch ports get a queue series.
+const maxQueueSeries = 16
 
-// sampler records time series at a fixed interval, halving resolution when a
-// run outgrows maxSamples so that memory stays bounded however long it runs.
+// sampler records time series on the models' common cadence.
 type sampler struct {
-	interval unit.Time
-	adaptive bool
-	times    []unit.Time
+	network.Cadence
 	rxTotal  []int64       // cumulative payload delivered, all flows
 	counters [][6]int64    // drops, pause frames, ECN marks, CNPs, FECN marks, BECNs so far
 	rxFlow   [][]int64     // [flow][sample] cumulative payload
@@ -31,18 +25,11 @@ type sampler struct {
 }
 
 func (s *sampler) init(m *Model) {
-	s.interval = m.sc.Sim.SampleInterval
-	if s.interval == 0 {
-		s.adaptive = true
-		s.interval = defaultInterval
-		if m.sc.Until > 0 {
-			s.interval = max(m.sc.Until/200, unit.Microsecond)
-		}
-	}
+	s.Cadence = network.NewCadence(m.sc)
 	s.flowRx = make([]int64, len(m.flows))
-	if len(m.flows) <= maxFlowSeries {
+	if len(m.flows) <= network.MaxFlowSeries {
 		s.rxFlow = make([][]int64, len(m.flows))
-		if m.cc != nil || m.ib != nil {
+		if m.ctl != nil {
 			s.rcFlow = make([][]unit.Rate, len(m.flows))
 		}
 	}
@@ -65,14 +52,14 @@ func (s *sampler) rx(flow int, bytes int64) {
 
 func (s *sampler) sample(m *Model) {
 	s.record(m)
-	if len(s.times) >= maxSamples && s.adaptive {
+	if s.Full() {
 		s.halve()
 	}
-	m.eng.At(m.eng.Now()+s.interval, event{kind: evSample})
+	m.eng.At(m.eng.Now()+s.Interval, event{kind: evSample})
 }
 
 func (s *sampler) record(m *Model) {
-	s.times = append(s.times, m.eng.Now())
+	s.Take(m.eng.Now())
 	s.rxTotal = append(s.rxTotal, s.total)
 	fecn, becn := int64(0), int64(0)
 	if m.ib != nil {
@@ -102,8 +89,7 @@ func (m *Model) sendingRate(f *flow) unit.Rate {
 }
 
 func (s *sampler) halve() {
-	s.interval *= 2
-	s.times = metrics.KeepEven(s.times)
+	s.Halve()
 	s.rxTotal = metrics.KeepEven(s.rxTotal)
 	s.counters = metrics.KeepEven(s.counters)
 	for i := range s.rxFlow {
@@ -119,7 +105,7 @@ func (s *sampler) halve() {
 
 // final takes a last sample at the end of the run.
 func (s *sampler) final(m *Model) {
-	if n := len(s.times); n == 0 || s.times[n-1] < m.eng.Now() {
+	if s.FinalDue(m.eng.Now()) {
 		s.record(m)
 	}
 }
@@ -127,10 +113,8 @@ func (s *sampler) final(m *Model) {
 // Result reports the run.
 func (m *Model) Result() *metrics.Result {
 	now := m.eng.Now()
-	r := &metrics.Result{Scenario: m.sc.Name, Seed: m.sc.Seed, Fidelity: "packet"}
+	r := m.run.Result("packet")
 	t := &r.Totals
-	t.SimTimeUs = metrics.Micros(now)
-	t.Truncated = m.truncated
 	t.Events = m.eng.Events()
 	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
 	t.PauseFrames, t.OutOfOrder = m.stats.pauseFrames, m.stats.ooo
@@ -142,14 +126,14 @@ func (m *Model) Result() *metrics.Result {
 
 	first := unit.Never
 	var delivered int64
-	var fctSum float64
+	var fct network.FlowTimes
 	for i := range m.flows {
 		f := &m.flows[i]
 		first = min(first, f.start)
 		delivered += f.received
 		fr := metrics.Flow{
 			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: metrics.Micros(f.start),
-			Finished: f.done, Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
+			Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
 		}
 		if r := f.cc; r != nil {
 			fr.CNPs, fr.MinRateGbps = r.cnps, metrics.Round(r.minRC.Gbps(), 3)
@@ -159,16 +143,11 @@ func (m *Model) Result() *metrics.Result {
 			fr.MinRateGbps = metrics.Round((&cctState{ccti: s.maxCCTI}).rate(m.ports[f.port].rate, m.ib).Gbps(), 3)
 		}
 		if f.done {
-			fr.FinishUs, fr.FctUs = metrics.Micros(f.finish), metrics.Micros(f.finish-f.start)
-			fr.Gbps = metrics.Gbps(f.bytes, f.finish-f.start)
-			t.MaxFctUs = max(t.MaxFctUs, fr.FctUs)
-			fctSum += fr.FctUs
+			fct.Finish(&fr, f.bytes, f.start, f.finish)
 		}
 		r.Flows = append(r.Flows, fr)
 	}
-	if m.finished > 0 {
-		t.MeanFctUs = metrics.Round(fctSum/float64(m.finished), 3)
-	}
+	fct.Totals(t)
 	if len(m.flows) > 0 {
 		t.GoodputGbps = metrics.Gbps(delivered, m.lastRx-first)
 	}
@@ -198,11 +177,7 @@ func (m *Model) Result() *metrics.Result {
 }
 
 func (s *sampler) result(m *Model) *metrics.Series {
-	out := &metrics.Series{IntervalUs: metrics.Micros(s.interval)}
-	for i, t := range s.times {
-		out.TimeUs = append(out.TimeUs, metrics.Micros(t))
-		out.Goodput = append(out.Goodput, deltaGbps(s.rxTotal, s.times, i))
-	}
+	out := s.Series(func(i int) float64 { return deltaGbps(s.rxTotal, s.Times, i) })
 	if n := len(s.counters); n > 0 && s.counters[n-1] != [6]int64{} {
 		c := &metrics.CounterSeries{}
 		for _, v := range s.counters {
@@ -220,14 +195,14 @@ func (s *sampler) result(m *Model) *metrics.Series {
 		out.Counters = c
 	}
 	for f := range s.rxFlow {
-		g := make([]float64, len(s.times))
-		for i := range s.times {
-			g[i] = deltaGbps(s.rxFlow[f], s.times, i)
+		g := make([]float64, len(s.Times))
+		for i := range s.Times {
+			g[i] = deltaGbps(s.rxFlow[f], s.Times, i)
 		}
 		out.FlowGbps = append(out.FlowGbps, g)
 	}
 	for f := range s.rcFlow {
-		g := make([]float64, len(s.times))
+		g := make([]float64, len(s.Times))
 		for i, rc := range s.rcFlow[f] {
 			g[i] = metrics.Round(rc.Gbps(), 3)
 		}

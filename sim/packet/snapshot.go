@@ -11,7 +11,7 @@ func (m *Model) Topology() *topo.Topology { return m.topo }
 // Snapshot pictures the model now. It copies what it reports; the model goes on unchanged.
 func (m *Model) Snapshot() *snap.Snapshot {
 	now := m.eng.Now()
-	s := &snap.Snapshot{Time: now, Done: m.ended, Links: make([]snap.Link, len(m.ports)), Flows: make([]snap.Flow, len(m.flows))}
+	s := m.run.Snapshot(len(m.ports), len(m.flows))
 	if m.cc != nil {
 		s.Marking.ECNKmin, s.Marking.ECNKmax = m.cc.kmin, m.cc.kmax
 	}
@@ -40,8 +40,8 @@ func (m *Model) Snapshot() *snap.Snapshot {
 	}
 	for i := range m.flows {
 		f := &m.flows[i]
-		s.Flows[i] = snap.Flow{Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, Delivered: f.received,
-			Start: f.start, Done: f.done, Started: f.onPort || f.nextSeq > 0 || f.done, Tag: int(f.tag), Step: int(f.step)}
+		s.Flows[i] = f.label.Flow(f.src, f.dst, f.bytes, f.start)
+		s.Flows[i].Delivered, s.Flows[i].Started, s.Flows[i].Done = f.received, f.onPort || f.nextSeq > 0 || f.done, f.done
 		if f.done {
 			s.Flows[i].Finish = f.finish
 		}

@@ -1,0 +1,36 @@
+// Package network is what every network model shares around its own physics:
+// the interface a driver runs a model through, and the run itself — time limit,
+// event budget, workload callbacks, ordered streams, sampling cadence and the
+// common part of snapshots and reports.
+package network
+
+import (
+	"fabriclab/sim/fabric"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
+)
+
+// Model is a network model as a driver sees it: a fabric that workloads
+// drive, which runs to its end or step by step, pictures itself and reports.
+type Model interface {
+	fabric.Fabric
+	// Run runs until nothing is left to do, the scenario's time limit, or the
+	// event budget.
+	Run()
+	// Advance runs every event up to time t and reports whether the run goes
+	// on past it. The clock ends at t unless the run ended first.
+	Advance(t unit.Time) bool
+	// Snapshot pictures the model now; the model goes on unchanged.
+	Snapshot() *snap.Snapshot
+	// Topology is the fabric the model runs on.
+	Topology() *topo.Topology
+	// Result reports the run (so far).
+	Result() *metrics.Result
+	// SetEventBudget bounds the engine events the run may handle (MaxEvents
+	// unless set; the flow model's Totals.Events counts fewer, only flow
+	// starts, deliveries, callbacks and rate recomputations). A run that
+	// reaches it stops and says so in Result().Totals.Truncated.
+	SetEventBudget(n uint64)
+}

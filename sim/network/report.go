@@ -1,0 +1,62 @@
+package network
+
+import (
+	"fabriclab/sim/fabric"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// Label is what a workload called a transfer (fabric.Transfer's Tag and
+// Step), kept for snapshots; -1 where it does not apply.
+type Label struct{ Tag, Step int32 }
+
+// NoLabel labels a scenario's own flows.
+var NoLabel = Label{-1, -1}
+
+// LabelOf is tr's label.
+func LabelOf(tr fabric.Transfer) Label { return Label{int32(tr.Tag), int32(tr.Step)} }
+
+// Flow is the part of a flow's snapshot every model fills alike.
+func (l Label) Flow(src, dst int32, bytes int64, start unit.Time) snap.Flow {
+	return snap.Flow{Src: int(src), Dst: int(dst), Bytes: bytes, Start: start, Tag: int(l.Tag), Step: int(l.Step)}
+}
+
+// Snapshot starts a picture of the run now, with a place for each link and flow.
+func (r *Run[E]) Snapshot(links, flows int) *snap.Snapshot {
+	return &snap.Snapshot{Time: r.eng.Now(), Done: r.ended, Links: make([]snap.Link, links), Flows: make([]snap.Flow, flows)}
+}
+
+// Result starts the run's report: scenario, seed, fidelity, time, and why
+// it stopped early if it did.
+func (r *Run[E]) Result(fidelity string) *metrics.Result {
+	res := &metrics.Result{Scenario: r.sc.Name, Seed: r.sc.Seed, Fidelity: fidelity}
+	res.Totals.SimTimeUs = metrics.Micros(r.eng.Now())
+	res.Totals.Truncated = r.truncated
+	return res
+}
+
+// FlowTimes gathers the completion times of a run's finished flows.
+type FlowTimes struct {
+	n        int
+	sum, max float64 // µs
+}
+
+// Finish fills in the figures of a flow of bytes that ran from start to
+// finish, and counts its completion time.
+func (ft *FlowTimes) Finish(fr *metrics.Flow, bytes int64, start, finish unit.Time) {
+	fr.Finished = true
+	fr.FinishUs, fr.FctUs = metrics.Micros(finish), metrics.Micros(finish-start)
+	fr.Gbps = metrics.Gbps(bytes, finish-start)
+	ft.n++
+	ft.sum += fr.FctUs
+	ft.max = max(ft.max, fr.FctUs)
+}
+
+// Totals sets the totals' longest and mean completion time.
+func (ft *FlowTimes) Totals(t *metrics.Totals) {
+	t.MaxFctUs = ft.max
+	if ft.n > 0 {
+		t.MeanFctUs = metrics.Round(ft.sum/float64(ft.n), 3)
+	}
+}

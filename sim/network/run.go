@@ -1,0 +1,103 @@
+package network
+
+import (
+	"fmt"
+
+	"fabriclab/sim/engine"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// MaxEvents bounds one run: at a few million events a second it is minutes
+// of work, and no lesson or benchmark comes near it.
+const MaxEvents = 1_000_000_000
+
+// Run is one model's run: its event loop, when it stops (idle, time limit,
+// event budget), its callbacks and its ordered streams. The model supplies
+// the physics: how to handle each of its events.
+type Run[E any] struct {
+	eng   *engine.Sim[E]
+	sc    *scenario.Scenario
+	limit unit.Time // until, or MaxUntil
+
+	// Stopped says nothing more will run: every flow finished with no
+	// callback pending, or the event budget ran out.
+	Stopped      bool
+	truncated    string // why the run stopped early, if it did
+	begun, ended bool
+
+	Calls   Calls
+	Streams Streams
+}
+
+// NewRun starts the run of sc on eng, with the default event budget.
+func NewRun[E any](eng *engine.Sim[E], sc *scenario.Scenario) Run[E] {
+	eng.SetBudget(MaxEvents)
+	limit := sc.Until
+	if limit == 0 {
+		limit = scenario.MaxUntil
+	}
+	return Run[E]{eng: eng, sc: sc, limit: limit}
+}
+
+// SetEventBudget bounds the events the run may handle.
+func (r *Run[E]) SetEventBudget(n uint64) { r.eng.SetBudget(n) }
+
+// Advance runs every event up to time t through handle and reports whether
+// the run goes on past it; the clock ends at t unless the run ended first.
+// idle says the model has nothing to do (checked before the first event);
+// final runs once, when the run ends.
+//
+// handle is called through a func value: measured, that costs no more than
+// a direct call in each model's own loop (BenchmarkLoop).
+func (r *Run[E]) Advance(t unit.Time, idle bool, handle func(E), final func()) bool {
+	if r.ended {
+		return false
+	}
+	if !r.begun {
+		r.begun = true
+		r.Stopped = idle
+	}
+	t = min(t, r.limit)
+	for !r.Stopped {
+		ev, ok := r.eng.Next(t)
+		if !ok {
+			break
+		}
+		handle(ev)
+	}
+	if r.pause(t) {
+		return true
+	}
+	final()
+	return false
+}
+
+// StopIf stops the run when the model is idle.
+func (r *Run[E]) StopIf(idle bool) {
+	if idle {
+		r.Stopped = true
+	}
+}
+
+// pause ends a step at t, once the loop has run what it could, and reports
+// whether the run goes on past t.
+func (r *Run[E]) pause(t unit.Time) bool {
+	if r.eng.Exhausted() {
+		// A run that would take hours (a lossy incast collapsing for
+		// seconds of simulated time) stops here and says so.
+		r.truncated = fmt.Sprintf("stopped after %d events at %v: set until to a shorter time, or make the flows smaller", r.eng.Events(), r.eng.Now())
+		r.Stopped = true
+	}
+	if !r.Stopped && r.eng.Pending() > 0 {
+		if t < r.limit {
+			r.eng.AdvanceTo(t)
+			return true
+		}
+		if r.sc.Until > 0 {
+			r.eng.AdvanceTo(r.limit) // the limit, not the last event, ends the run
+		}
+	}
+	r.ended = true
+	return false
+}

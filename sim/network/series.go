@@ -1,0 +1,68 @@
+package network
+
+import (
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// The sampling rules every model follows, so that their series line up.
+const (
+	MaxSamples      = 400 // past this an adaptive cadence halves its resolution
+	MaxFlowSeries   = 256 // per-flow series only for runs with at most this many flows
+	DefaultInterval = 10 * unit.Microsecond
+)
+
+// Cadence is when a model samples its time series: from time 0 every
+// Interval — sim.sample_interval, or about 200 samples of until; without
+// either it starts at DefaultInterval and doubles (keeping every other sample
+// taken) whenever MaxSamples are kept, so that memory stays bounded however
+// long the run.
+type Cadence struct {
+	Interval unit.Time
+	Times    []unit.Time // when each sample was taken
+	adaptive bool
+}
+
+// NewCadence is sc's sampling cadence.
+func NewCadence(sc *scenario.Scenario) Cadence {
+	c := Cadence{Interval: sc.Sim.SampleInterval}
+	if c.Interval == 0 {
+		c.adaptive = true
+		c.Interval = DefaultInterval
+		if sc.Until > 0 {
+			c.Interval = max(sc.Until/200, unit.Microsecond)
+		}
+	}
+	return c
+}
+
+// Take notes a sample at now.
+func (c *Cadence) Take(now unit.Time) { c.Times = append(c.Times, now) }
+
+// Full reports whether the series must halve their resolution (call Halve,
+// and metrics.KeepEven on every series).
+func (c *Cadence) Full() bool { return len(c.Times) >= MaxSamples && c.adaptive }
+
+// Halve doubles the interval and keeps every other sample time.
+func (c *Cadence) Halve() {
+	c.Interval *= 2
+	c.Times = metrics.KeepEven(c.Times)
+}
+
+// FinalDue reports whether the run's end at now still wants a last sample.
+func (c *Cadence) FinalDue(now unit.Time) bool {
+	n := len(c.Times)
+	return n == 0 || c.Times[n-1] < now
+}
+
+// Series starts a run's series with its interval and sample times; goodput
+// gives the rate over the interval ending at sample i.
+func (c *Cadence) Series(goodput func(i int) float64) *metrics.Series {
+	out := &metrics.Series{IntervalUs: metrics.Micros(c.Interval)}
+	for i, t := range c.Times {
+		out.TimeUs = append(out.TimeUs, metrics.Micros(t))
+		out.Goodput = append(out.Goodput, goodput(i))
+	}
+	return out
+}

@@ -1,0 +1,99 @@
+package packet
+
+import (
+	"fabriclab/sim/unit"
+)
+
+// congestionControl is a congestion control algorithm (dcqcn.go, ibcc.go) as
+// the model drives it. The model tells it, at the current time:
+//
+//   - newFlow: flow f is added; it gives f its state and returns f's pacer.
+//   - enqueue: packet x is about to join the queue of p, a switch port on a
+//     fabric link (p.qBytes does not count x yet); it may mark x (x.ecn).
+//   - forward: x leaves the queue of such a port p for the wire; it may mark x.
+//   - sent: flow f started a packet of wire bytes on its first link.
+//   - marked: flow i's receiver got a marked packet; it may answer with an
+//     evNotify event for i, after f.ctrlDelay.
+//   - notified: a notification (CNP, BECN) reached flow i's sender.
+//   - timerDue: flow i's evCCTimer event, which it scheduled, is due.
+//
+// It may change only its own state and the flow's pacer — the rate the
+// flow may send at, as the earliest time of its next packet (nextSend) —
+// and schedule its own events (evNotify, evCCTimer) and pace wake-ups
+// (paceWake) on the model's engine; queues, credits and pauses are not its
+// business. It counts its marks and notifications.
+type congestionControl interface {
+	newFlow(f *flow) *pacer
+	enqueue(p *port, x *pkt)
+	forward(p *port, x *pkt)
+	sent(f *flow, wire int32)
+	marked(i int32, f *flow)
+	notified(i int32)
+	timerDue(i int32)
+}
+
+// congestion is the run's congestion control: ctl, nil without, and the
+// parameters of the algorithm it is (cc or ib).
+type congestion struct {
+	ctl  congestionControl
+	cc   *dcqcn
+	ib   *ibcc
+	scan uint64 // round-robin scans of paced flows, for pacer.scan
+}
+
+// pacer is when a congestion-controlled flow may send its next packet.
+type pacer struct {
+	lastSend unit.Time // when the flow's last packet started
+	lastWire int32     // its size on the first link
+	nextSend unit.Time // when the next may start (0: now)
+	scan     uint64    // the last round-robin scan that skipped this flow
+}
+
+// nextPaced is nextFromFlows under congestion control: the round robin skips
+// flows whose rate does not let them send yet, and if none may, the port
+// wakes up when the earliest may.
+func (m *Model) nextPaced(p *port) *pkt {
+	now := m.eng.Now()
+	m.scan++
+	wake := unit.Never
+	// Each flow is skipped at most once per scan (a removal may move one
+	// already skipped to the cursor; stamps keep the count right).
+	for skipped := 0; len(p.flows) > 0 && skipped < len(p.flows); {
+		i, f, ok := m.cursor(p)
+		if !ok {
+			continue
+		}
+		r := f.pace
+		if r.nextSend > now {
+			wake = min(wake, r.nextSend)
+			if r.scan != m.scan {
+				r.scan = m.scan
+				skipped++
+			}
+			continue
+		}
+		x := m.makePkt(i, f)
+		m.ctl.sent(f, int32(x.payload+p.hdr))
+		return x
+	}
+	if wake < unit.Never && (!p.paceArmed || wake < p.paceAt) {
+		m.paceWake(p, wake)
+	}
+	return nil
+}
+
+// paceWake makes t (or now, if t is past) the port's one pending pace wake-up.
+func (m *Model) paceWake(p *port, t unit.Time) {
+	p.paceGen++
+	p.paceArmed = true
+	p.paceAt = max(t, m.eng.Now())
+	m.eng.At(p.paceAt, event{kind: evPace, a: p.id, gen: p.paceGen})
+}
+
+// paceDue is port p's pace wake-up (generation gen) if it is still the one due.
+func (m *Model) paceDue(p *port, gen int64) {
+	if p.paceArmed && gen == p.paceGen {
+		p.paceArmed = false
+		m.try(p)
+	}
+}

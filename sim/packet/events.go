@@ -1,0 +1,97 @@
+package packet
+
+import (
+	"fmt"
+
+	"fabriclab/sim/unit"
+)
+
+// The run loop: the model's events and how each is handled.
+
+type evKind uint8
+
+const (
+	evArrive      evKind = iota // packet p reaches node a
+	evTxDone                    // port a finished serialising
+	evFlowStart                 // flow a starts
+	evCredit                    // port a gets gen bytes of credit back
+	evPause                     // port a receives a pause frame of gen quanta
+	evPauseExpire               // port a's pause (generation gen) ends
+	evPFCRefresh                // ingress link a re-sends XOFF (generation gen)
+	evAck                       // flow a's sender learns gen packets arrived in order
+	evNack                      // flow a's sender is asked to go back to packet gen
+	evRTO                       // flow a's retransmission timer
+	evSample                    // record a time-series sample
+	evCall                      // run callback a
+	evNotify                    // a congestion notification (CNP, BECN) reaches flow a's sender
+	evCCTimer                   // flow a's congestion control timer
+	evPace                      // port a may send a paced flow's packet (generation gen)
+	evStorm                     // endpoint port a starts (gen 1) or stops (gen 0) a pause storm
+)
+
+type event struct {
+	kind evKind
+	c    uint8 // traffic class, for per-class credits and pauses
+	a    int32
+	gen  int64
+	p    *pkt
+}
+
+// Run runs until every flow has finished, the time limit or the event budget.
+func (m *Model) Run() {
+	for m.Advance(unit.Never) {
+	}
+}
+
+// Advance runs every event up to time t and reports whether the run goes on
+// past it. The clock ends at t unless the run ended first.
+func (m *Model) Advance(t unit.Time) bool {
+	return m.run.Advance(t, m.idle(), m.handle, func() { m.series.final(m) })
+}
+
+// idle reports whether every flow has finished and no callback is pending.
+func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
+
+func (m *Model) handle(ev event) {
+	switch ev.kind {
+	case evArrive:
+		m.arrive(ev.a, ev.p)
+	case evTxDone:
+		p := &m.ports[ev.a]
+		p.wake = false
+		m.try(p)
+	case evFlowStart:
+		f := &m.flows[ev.a]
+		f.start = m.eng.Now()
+		m.activate(ev.a, f)
+	case evCredit:
+		m.credited(&m.ports[ev.a], ev.c, ev.gen)
+	case evPause:
+		m.pause(&m.ports[ev.a], ev.c, ev.gen)
+	case evPauseExpire:
+		m.pauseExpired(&m.ports[ev.a], ev.c, ev.gen)
+	case evStorm:
+		m.storm(&m.ports[ev.a], ev.gen == 1)
+	case evPFCRefresh:
+		m.refreshPause(&m.ports[ev.a], ev.c, ev.gen)
+	case evAck:
+		m.ack(ev.a, int32(ev.gen))
+	case evNack:
+		m.nack(ev.a, int32(ev.gen))
+	case evRTO:
+		m.timeout(ev.a)
+	case evSample:
+		m.series.sample(m)
+	case evNotify:
+		m.ctl.notified(ev.a)
+	case evCCTimer:
+		m.ctl.timerDue(ev.a)
+	case evPace:
+		m.paceDue(&m.ports[ev.a], ev.gen)
+	case evCall:
+		m.run.Calls.Run(ev.a)
+		m.run.StopIf(m.idle())
+	default:
+		panic(fmt.Sprintf("packet: unknown event kind %d", ev.kind))
+	}
+}

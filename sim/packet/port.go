@@ -1,0 +1,287 @@
+package packet
+
+import (
+	"fabriclab/sim/link"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// Ports and queues: a packet joins an egress queue at a switch (or is made
+// by a flow at its sender), waits its turn and is serialised onto the wire,
+// which carries it to the next node after the link's latency.
+
+type pkt struct {
+	flow    int32
+	seq     int32
+	payload int32
+	size    int32 // buffer bytes: payload + fabric header
+	inLink  int32 // the link it arrived on (-1 at the source)
+	class   uint8 // traffic class (network.classes)
+	ecn     bool  // a switch marked it congestion experienced (ECN CE, or InfiniBand's FECN)
+}
+
+// port is one egress port (one direction of a link) and, for PFC and
+// credits, the ingress accounting of the node at its far end.
+type port struct {
+	id       int32
+	to       int32
+	rate     unit.Rate
+	latency  unit.Time
+	hopDelay unit.Time // latency plus the far node's switch latency
+	hdr      int32     // this link's per-packet header bytes
+	fc       fcMode
+	toEnd    bool // feeds an endpoint (which consumes at line rate)
+	fromEnd  bool // an endpoint's NIC port: its packets get a little timing jitter
+
+	q      fifo
+	qBytes int64
+	// busyUntil is when the packet on the wire is out; wake says a txDone
+	// event is due then (only scheduled when something waits to be sent).
+	busyUntil unit.Time
+	wake      bool
+
+	credit int64
+
+	pauseState
+	pfcIngress
+
+	// cls holds one queue per traffic class when there are several (see
+	// classes.go); the port's own queue, flows, credit and pause are then unused.
+	cls   []classQueue
+	drr   int  // the class deficit round robin serves
+	fresh bool // drr's class has not had its quantum for this visit
+	// nPaused counts paused classes; pausedSince is when the first was paused.
+	nPaused int
+
+	flows []int32 // endpoint ports: flows sending through this port, served round robin
+	rr    int
+
+	// watched says congestion control sees the packets queued here (a switch
+	// port on a fabric link); paceAt is when a paced flow may send next, if
+	// paceArmed (generation paceGen).
+	watched   bool
+	paceArmed bool
+	paceAt    unit.Time
+	paceGen   int64
+
+	recent [recentTx]txRecord // the last packets put on this wire, for snapshots
+	nTx    int64
+
+	txWire   int64
+	maxQ     int64
+	drops    int64
+	ecnMarks int64
+}
+
+// initPorts sets up a port for each link; kind is the fabric's link kind.
+func (m *Model) initPorts(kind link.Kind) {
+	fc := fcNone
+	switch m.sc.Network.FlowControl {
+	case scenario.FCCredit:
+		fc = fcCredit
+	case scenario.FCPFC:
+		fc = fcPFC
+	}
+	watched := m.sc.Network.CC == scenario.CCDCQCN || m.sc.Network.CC == scenario.CCIBCC
+	m.ports = make([]port, len(m.topo.Links))
+	m.quantum = make([]unit.Time, len(m.topo.Links))
+	for i, l := range m.topo.Links {
+		p := &m.ports[i]
+		p.id, p.to, p.rate, p.latency = int32(i), int32(l.To), l.Rate, l.Latency
+		p.hopDelay = l.Latency
+		if m.topo.Nodes[l.To].Role.Forwards() {
+			p.hopDelay += m.sc.Topology.SwitchLatency
+		}
+		p.hdr = int32(link.Header(l.Kind))
+		p.fc = fc
+		if l.Kind == link.NVLink4 || l.Kind == link.PCIe5 {
+			p.fc = fcCredit
+		}
+		p.toEnd = !m.topo.Nodes[l.To].Role.Forwards()
+		p.fromEnd = !m.topo.Nodes[l.From].Role.Forwards()
+		p.credit = m.buffer
+		p.watched = watched && m.isSwitch[l.From] && l.Kind == kind
+		m.quantum[i] = l.Rate.TxTime(64) // 512 bit times
+	}
+}
+
+func (p *port) queued() int { return p.q.len() }
+
+func (p *port) push(x *pkt) {
+	p.q.add(x)
+	p.qBytes += int64(x.size)
+	if p.qBytes > p.maxQ {
+		p.maxQ = p.qBytes
+	}
+}
+
+func (p *port) pop() *pkt {
+	x := p.q.take()
+	p.qBytes -= int64(x.size)
+	return x
+}
+
+// recentTx is how many of a port's last transmissions a snapshot can show.
+const recentTx = 4
+
+type txRecord struct {
+	start, arrive unit.Time
+	flow          int32
+	marked        bool // ECN congestion experienced
+}
+
+func (m *Model) newPkt() *pkt {
+	if n := len(m.pool); n > 0 {
+		p := m.pool[n-1]
+		m.pool = m.pool[:n-1]
+		return p
+	}
+	return new(pkt)
+}
+
+func (m *Model) free(p *pkt) { m.pool = append(m.pool, p) }
+
+// arrive handles packet x reaching node n.
+func (m *Model) arrive(n int32, x *pkt) {
+	if !m.forwards[n] {
+		m.deliver(x)
+		return
+	}
+	if !m.admit(n, x) {
+		return
+	}
+	f := &m.flows[x.flow]
+	out := &m.ports[m.choose(n, f.dst, m.hopsTo(f.dst), f, x)]
+	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) {
+		m.drop(out, x)
+		return
+	}
+	if out.watched {
+		m.ctl.enqueue(out, x)
+	}
+	if out.cls != nil {
+		out.pushClass(x)
+	} else {
+		out.push(x)
+	}
+	m.try(out)
+}
+
+func (m *Model) drop(p *port, x *pkt) {
+	p.drops++
+	if p.cls != nil {
+		p.cls[x.class].drops++
+	}
+	m.stats.drops++
+	m.release(x)
+	m.free(x)
+}
+
+// try starts the next transmission on p if the port is free, not paused and has credit.
+func (m *Model) try(p *port) {
+	if p.paused || m.run.Stopped {
+		return
+	}
+	if p.busyUntil > m.eng.Now() {
+		if !p.wake {
+			p.wake = true
+			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+		}
+		return
+	}
+	if p.cls != nil {
+		if x := m.nextByClass(p); x != nil {
+			m.transmit(p, x)
+		}
+		return
+	}
+	var x *pkt
+	if p.queued() > 0 {
+		x = p.q.front()
+		if p.fc == fcCredit && !p.toEnd && p.credit < int64(x.size) {
+			return
+		}
+		if p.watched {
+			m.ctl.forward(p, x)
+		}
+		p.pop()
+		m.release(x)
+	} else if len(p.flows) > 0 {
+		if p.fc == fcCredit && !p.toEnd && p.credit < int64(m.mtu+m.fabricHdr) {
+			return
+		}
+		x = m.nextFromFlows(p)
+		if x == nil {
+			return
+		}
+	} else {
+		return
+	}
+	if p.fc == fcCredit && !p.toEnd {
+		p.credit -= int64(x.size)
+	}
+	m.transmit(p, x)
+}
+
+// transmit puts x on p's wire now.
+func (m *Model) transmit(p *port, x *pkt) {
+	now := m.eng.Now()
+	wire := int64(x.payload + p.hdr)
+	tx := p.rate.TxTime(unit.Bytes(wire))
+	p.txWire += wire
+	p.busyUntil = now + tx
+	x.inLink = p.id
+	if !p.wake && p.pending() {
+		// (A wake already due now will find the port busy and come back at busyUntil.)
+		p.wake = true
+		m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+	}
+	arrive := now + tx + p.hopDelay
+	if p.fromEnd {
+		// Real NICs are not phase-locked to each other: without up to a quarter
+		// packet time of jitter, synchronised senders would always reach a
+		// shared queue in the same order. It never reorders one link's packets.
+		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
+	}
+	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: x})
+	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
+	p.nTx++
+}
+
+// nextFromFlows makes the next packet of the next flow in round-robin order.
+func (m *Model) nextFromFlows(p *port) *pkt {
+	if m.ctl != nil {
+		return m.nextPaced(p)
+	}
+	for len(p.flows) > 0 {
+		if i, f, ok := m.cursor(p); ok {
+			return m.makePkt(i, f)
+		}
+	}
+	return nil
+}
+
+// cursor returns the flow at p's round-robin cursor and moves the cursor on;
+// a flow with nothing left to send is taken off the round robin instead (ok false).
+func (m *Model) cursor(p *port) (i int32, f *flow, ok bool) {
+	if p.rr >= len(p.flows) {
+		p.rr = 0
+	}
+	i = p.flows[p.rr]
+	f = &m.flows[i]
+	if f.nextSeq >= f.npkts {
+		m.leave(p, f)
+		return i, f, false
+	}
+	p.rr++
+	return i, f, true
+}
+
+// leave takes the flow at p.rr, which has nothing left to send, off the
+// round robin (go-back-N re-adds it).
+func (m *Model) leave(p *port, f *flow) {
+	last := len(p.flows) - 1
+	p.flows[p.rr] = p.flows[last]
+	p.flows = p.flows[:last]
+	f.onPort = false
+}

@@ -1,0 +1,212 @@
+package packet
+
+import (
+	"fabriclab/sim/network"
+	"fabriclab/sim/unit"
+)
+
+// Transport: flows cut into packets at the sender, receivers that count
+// what arrives in order (and keep what arrives out of order), and on lossy
+// paths go-back-N with cumulative ACKs, NACKs and a retransmission timeout.
+
+// transport is how flows packetise and recover.
+type transport struct {
+	mtu       int32
+	fabricHdr int32 // the fabric's per-packet header bytes
+	ackEvery  int32
+	rto       unit.Time
+	lossy     bool // no flow control: drops are possible
+}
+
+type flow struct {
+	src, dst   int32 // endpoint indices
+	srcNode    int32
+	dstNode    int32
+	bytes      int64
+	npkts      int32
+	start      unit.Time
+	port       int32 // first-hop port
+	hash       uint64
+	ctrlDelay  unit.Time // one-way latency of control packets back to the sender
+	onPort     bool
+	nextSeq    int32
+	maxSent    int32
+	una        int32 // lossy: first packet not yet acknowledged
+	rtoAt      unit.Time
+	rtoArmed   bool
+	expected   int32    // receiver: next in-order packet
+	ooo        []uint64 // receiver: packets that arrived ahead of expected
+	nackFor    int32
+	received   int64 // payload bytes
+	finish     unit.Time
+	done       bool
+	retrans    int64
+	outOfOrder int64
+	class      uint8
+	lossy      bool          // drops are possible: go-back-N with ACKs and a timeout
+	onDone     func()        // workload callback when the last byte arrives
+	sentAll    bool          // every packet has left the sender once
+	label      network.Label // the workload's labels (chunk id, step)
+	nextInLine int32         // the flow queued behind this one on its stream, or -1
+	pace       *pacer        // congestion control's pacing of the flow, nil without
+	cc         *rateControl  // DCQCN state, nil without cc: dcqcn
+	ib         *cctState     // InfiniBand congestion control state, nil without cc: ibcc
+}
+
+// activate puts flow i on its first-hop port's round robin.
+func (m *Model) activate(i int32, f *flow) {
+	if f.onPort || f.nextSeq >= f.npkts {
+		return
+	}
+	f.onPort = true
+	p := &m.ports[f.port]
+	if p.cls != nil {
+		p.cls[f.class].flows = append(p.cls[f.class].flows, i)
+	} else {
+		p.flows = append(p.flows, i)
+	}
+	m.try(p)
+}
+
+// makePkt makes flow i's next packet.
+func (m *Model) makePkt(i int32, f *flow) *pkt {
+	x := m.newPkt()
+	x.flow, x.seq, x.inLink, x.ecn = i, f.nextSeq, -1, false
+	x.class = f.class
+	x.payload = m.mtu
+	if f.nextSeq == f.npkts-1 {
+		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
+	}
+	x.size = x.payload + m.fabricHdr
+	if f.nextSeq < f.maxSent {
+		f.retrans++
+		m.stats.retrans++
+	}
+	f.nextSeq++
+	f.maxSent = max(f.maxSent, f.nextSeq)
+	if f.nextSeq == f.npkts && !f.sentAll {
+		f.sentAll = true
+		if f.nextInLine >= 0 {
+			m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
+		}
+	}
+	if f.lossy && !f.rtoArmed {
+		f.rtoArmed = true
+		f.rtoAt = m.eng.Now() + m.rto
+		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+	}
+	return x
+}
+
+// deliver hands x to its receiver.
+func (m *Model) deliver(x *pkt) {
+	i := x.flow
+	f := &m.flows[i]
+	s, payload := x.seq, int64(x.payload)
+	if x.ecn {
+		m.ctl.marked(i, f)
+	}
+	m.free(x)
+	now := m.eng.Now()
+	switch {
+	case s == f.expected:
+		f.expected++
+		f.received += payload
+		for f.expected < f.npkts && f.hasOOO(f.expected) {
+			f.clearOOO(f.expected)
+			f.expected++
+		}
+	case s > f.expected:
+		if f.lossy && !m.perPacket {
+			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
+			if f.nackFor != f.expected {
+				f.nackFor = f.expected
+				m.eng.At(now+f.ctrlDelay, event{kind: evNack, a: i, gen: int64(f.expected)})
+			}
+			return
+		}
+		if f.hasOOO(s) {
+			return
+		}
+		f.setOOO(s)
+		f.received += payload
+		f.outOfOrder++
+		m.stats.ooo++
+	default:
+		return // duplicate
+	}
+	m.lastRx = now
+	m.series.rx(int(i), payload)
+	if f.lossy && (f.expected%m.ackEvery == 0 || f.expected == f.npkts) {
+		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
+	}
+	if f.expected == f.npkts && !f.done {
+		f.done, f.finish = true, now
+		f.ooo = nil
+		m.finished++
+		if cb := f.onDone; cb != nil {
+			f.onDone = nil
+			cb() // may add flows: f is not used after this
+		}
+		m.run.StopIf(m.idle())
+	}
+}
+
+func (f *flow) hasOOO(s int32) bool {
+	w := int(s) / 64
+	return w < len(f.ooo) && f.ooo[w]&(1<<(uint(s)%64)) != 0
+}
+
+func (f *flow) setOOO(s int32) {
+	w := int(s) / 64
+	if w >= len(f.ooo) {
+		f.ooo = append(f.ooo, make([]uint64, w+1-len(f.ooo))...)
+	}
+	f.ooo[w] |= 1 << (uint(s) % 64)
+}
+
+func (f *flow) clearOOO(s int32) { f.ooo[int(s)/64] &^= 1 << (uint(s) % 64) }
+
+func (m *Model) ack(i int32, upto int32) {
+	f := &m.flows[i]
+	if upto > f.una {
+		f.una = upto
+		f.rtoAt = m.eng.Now() + m.rto
+	}
+}
+
+func (m *Model) nack(i int32, from int32) {
+	f := &m.flows[i]
+	if from > f.una {
+		f.una = from
+	}
+	if from < f.nextSeq {
+		f.nextSeq = from
+		f.rtoAt = m.eng.Now() + m.rto
+		m.activate(i, f)
+	}
+}
+
+func (m *Model) timeout(i int32) {
+	f := &m.flows[i]
+	f.rtoArmed = false
+	if f.una >= f.npkts || f.done {
+		return
+	}
+	if f.una >= f.maxSent {
+		return // everything sent is acknowledged; the next send re-arms the timer
+	}
+	now := m.eng.Now()
+	if now < f.rtoAt {
+		f.rtoArmed = true
+		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		return
+	}
+	// Nothing acknowledged for a whole timeout: go back to the first unacknowledged packet.
+	m.stats.timeouts++
+	f.nextSeq = f.una
+	f.rtoAt = now + m.rto
+	f.rtoArmed = true
+	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+	m.activate(i, f)
+}
