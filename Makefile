@@ -32,16 +32,12 @@ bench:
 	$(GO) run ./cmd/fabriclab bench
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
 
-# A short run of every fuzz target.
+# A short run of every fuzz target, found with go test -list (new ones join by themselves).
 FUZZTIME ?= 20s
 fuzz:
-	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzSet$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./sim/scenario -run '^$$' -fuzz '^FuzzValidate$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./sim/unit -run '^$$' -fuzz '^FuzzParseTime$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./sim/unit -run '^$$' -fuzz '^FuzzParseBytes$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzLesson$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzQuiz$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./lessons -run '^$$' -fuzz '^FuzzPlaceholder$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./cmd/viz/player -run '^$$' -fuzz '^FuzzParseQuery$$' -fuzztime $(FUZZTIME)
-	$(GO) test ./cmd/viz/player -run '^$$' -fuzz '^FuzzParseCommand$$' -fuzztime $(FUZZTIME)
+	@for pkg in $$($(GO) list ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "$$pkg $$f"; \
+			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \
+		done; \
+	done
