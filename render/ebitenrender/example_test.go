@@ -8,15 +8,16 @@ import (
 
 	"fabriclab/render"
 	"fabriclab/render/ebitenrender"
-	"fabriclab/sim/packet"
+	"fabriclab/sim"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
 // game shows how a viewer wires the scene into Ebitengine: Update advances
-// the model and takes snapshots, Draw only builds the scene and draws it.
+// the run, takes snapshots (the renderer's only input) and lays out; Draw only
+// builds the scene and draws it; Layout only sizes.
 type game struct {
-	model   *packet.Model
+	run     *sim.Started
 	history []*snap.Snapshot
 	layout  *render.Layout
 	scene   render.Builder
@@ -26,9 +27,11 @@ type game struct {
 }
 
 func (g *game) Update() error {
-	now := g.model.Now()
-	g.model.Advance(now + 2*unit.Microsecond)
-	g.history = append(g.history, g.model.Snapshot())
+	if g.layout == nil || g.layout.W != float64(g.w) || g.layout.H != float64(g.h) {
+		g.layout = render.NewLayout(g.run.Model.Topology(), float64(g.w), float64(g.h), render.Options{Title: "incast"})
+	}
+	g.run.Model.Advance(g.run.Model.Now() + 2*unit.Microsecond)
+	g.history = append(g.history, g.run.Snapshot())
 	if len(g.history) > 600 {
 		g.history = g.history[1:]
 	}
@@ -48,12 +51,10 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.drawer.Draw(screen, g.scene.Scene(&f), ebiten.Monitor().DeviceScaleFactor())
 }
 
-// Layout makes the screen image device-sized, so the drawing is crisp on HiDPI.
+// Layout records the size and makes the screen image device-sized, so the
+// drawing is crisp on HiDPI.
 func (g *game) Layout(outW, outH int) (int, int) {
-	if outW != g.w || outH != g.h {
-		g.w, g.h = outW, outH
-		g.layout = render.NewLayout(g.model.Topology(), float64(outW), float64(outH), render.Options{Title: "incast"})
-	}
+	g.w, g.h = outW, outH
 	s := ebiten.Monitor().DeviceScaleFactor()
 	return int(float64(outW) * s), int(float64(outH) * s)
 }
@@ -105,6 +106,6 @@ func Example_game() {
 	if err != nil {
 		panic(err)
 	}
-	var g ebiten.Game = &game{drawer: d}
-	_ = g // ebiten.RunGame(g) with a model from packet.New(&scenario)
+	var g ebiten.Game = &game{drawer: d} // and run: sim.Start(scenario)
+	_ = g                                // ebiten.RunGame(g) opens the window
 }
