@@ -111,6 +111,10 @@ func Handler(site fs.FS) http.Handler {
 			h.Set("X-Frame-Options", "SAMEORIGIN")
 		default:
 			h.Set("Content-Security-Policy", assetCSP)
+			// The files are public and carry no credentials; an embed.html in
+			// a sandboxed frame has an opaque origin and fetches viz.wasm
+			// across origins.
+			h.Set("Access-Control-Allow-Origin", "*")
 		}
 		if v := r.URL.Query().Get("v"); v != "" && path.Ext(name) != ".html" && v == version.current() {
 			h.Set("Cache-Control", immutable)

@@ -147,6 +147,11 @@ func TestHandlerSecurityHeaders(t *testing.T) {
 		assert.Equal(t, tc.cache, hd.Get("Cache-Control"), tc.target)
 		assert.Equal(t, "nosniff", hd.Get("X-Content-Type-Options"), tc.target)
 		assert.Equal(t, "no-referrer", hd.Get("Referrer-Policy"), tc.target)
+		if tc.csp == asset {
+			assert.Equal(t, "*", hd.Get("Access-Control-Allow-Origin"), tc.target)
+		} else {
+			assert.Empty(t, hd.Get("Access-Control-Allow-Origin"), tc.target)
+		}
 	}
 	for _, target := range []string{"/nosuch.html", "/viz.wasm.br"} {
 		w := serve(h, http.MethodGet, target, nil)
