@@ -67,14 +67,15 @@ const (
 	immutable  = "public, max-age=31536000, immutable"
 )
 
-// Handler serves a built site. Files are streamed from site (OpenDir keeps
-// them inside the site's directory), never read whole, and
-// answer range and conditional requests (ETag from size and modification
-// time, Last-Modified). A request for /x.wasm is answered from /x.wasm.br or
-// /x.wasm.gz when the client accepts that encoding and the file exists, with
-// the original file's content type. Every response carries the security
-// headers: a content security policy, nosniff, no referrer, and for every page
-// but embed.html, which any site may embed, no framing by other origins.
+// Handler serves a built site. Files are streamed from site, never read
+// whole (give it OpenDir's FS to keep every path inside the site's
+// directory), and answer range and conditional requests (ETag from size and
+// modification time, Last-Modified). A request for /x.wasm is answered from
+// /x.wasm.br or /x.wasm.gz when the client accepts that encoding and the file
+// exists, with the original file's content type. Only an asset asked for
+// with the site's current ?v= is cached as immutable. Every response carries
+// a content security policy, nosniff and no-referrer; the pages but
+// embed.html, which any page may frame, refuse other origins' frames.
 func Handler(site fs.FS) http.Handler {
 	version := &versionCache{site: site}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
