@@ -4,12 +4,14 @@
 package web
 
 import (
+	"io"
 	"io/fs"
 	"mime"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // contentTypes covers what the site serves; the platform's MIME table is not
@@ -39,13 +41,49 @@ func ContentType(name string) string {
 	return "application/octet-stream"
 }
 
-// Handler serves a built site. A request for /x.wasm is answered from
+// Content security policies. No page has an inline script, style or event
+// handler, and nothing is loaded from another origin.
+const (
+	// pageCSP is for the index and the lesson pages: they may only be framed
+	// by the site itself, and frame only the site's canvas.
+	pageCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+		"frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
+	// embedCSP is for embed.html: it compiles the WebAssembly
+	// ('wasm-unsafe-eval' allows WebAssembly and nothing else of eval), and any
+	// page may frame it, so it has no frame-ancestors: "frame-ancestors *"
+	// would still shut out documents opened from file: and sandboxed frames.
+	embedCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+		"form-action 'none'; base-uri 'none'; object-src 'none'"
+	// assetCSP is for every other file, should one be opened as a document
+	// (an SVG could otherwise run script as the site).
+	assetCSP = "default-src 'none'"
+)
+
+// Cache-Control values. HTML names no version, so it is revalidated on every
+// visit (a 304 when unchanged); an asset requested with the site's current
+// ?v=version is that version's content for good.
+const (
+	revalidate = "no-cache"
+	immutable  = "public, max-age=31536000, immutable"
+)
+
+// Handler serves a built site. Files are streamed from site, never read
+// whole (give it OpenDir's FS to keep every path inside the site's
+// directory), and answer range and conditional requests (ETag from size and
+// modification time, Last-Modified). A request for /x.wasm is answered from
 // /x.wasm.br or /x.wasm.gz when the client accepts that encoding and the file
-// exists, with the original file's content type.
+// exists, with the original file's content type. Only an asset asked for
+// with the site's current ?v= is cached as immutable. Every response carries
+// a content security policy, nosniff and no-referrer; the pages but
+// embed.html, which any page may frame, refuse other origins' frames.
 func Handler(site fs.FS) http.Handler {
+	version := &versionCache{site: site}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
-			w.Header().Set("Allow", "GET, HEAD")
+			h.Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
@@ -53,47 +91,144 @@ func Handler(site fs.FS) http.Handler {
 		if name == "" || strings.HasSuffix(r.URL.Path, "/") {
 			name = path.Join(name, "index.html")
 		}
-		if strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz") {
-			http.NotFound(w, r) // compressed twins are served only by negotiation
+		if strings.HasSuffix(name, ".br") || strings.HasSuffix(name, ".gz") || hidden(name) {
+			http.NotFound(w, r) // compressed twins are served only by negotiation; the build's marker not at all
 			return
 		}
-		if st, err := fs.Stat(site, name); err != nil || st.IsDir() {
+		f, st, ok := openFile(site, name)
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		h := w.Header()
+		defer f.Close()
+
 		h.Set("Content-Type", ContentType(name))
 		h.Add("Vary", "Accept-Encoding")
-		h.Set("X-Content-Type-Options", "nosniff")
-		if path.Ext(name) == ".html" {
-			h.Set("Cache-Control", "no-cache")
+		switch {
+		case name == "embed.html":
+			h.Set("Content-Security-Policy", embedCSP)
+		case path.Ext(name) == ".html":
+			h.Set("Content-Security-Policy", pageCSP)
+			h.Set("X-Frame-Options", "SAMEORIGIN")
+		default:
+			h.Set("Content-Security-Policy", assetCSP)
+			// The files are public and carry no credentials; an embed.html in
+			// a sandboxed frame has an opaque origin and fetches viz.wasm
+			// across origins.
+			h.Set("Access-Control-Allow-Origin", "*")
 		}
+		if v := r.URL.Query().Get("v"); v != "" && path.Ext(name) != ".html" && v == version.current() {
+			h.Set("Cache-Control", immutable)
+		} else {
+			h.Set("Cache-Control", revalidate)
+		}
+
 		accept := r.Header.Get("Accept-Encoding")
 		for _, enc := range []struct{ token, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
 			if !acceptsEncoding(accept, enc.token) {
 				continue
 			}
-			if data, err := fs.ReadFile(site, name+enc.ext); err == nil {
-				h.Set("Content-Encoding", enc.token)
-				serveBytes(w, r, data)
+			if zf, zst, ok := openFile(site, name+enc.ext); ok {
+				defer zf.Close()
+				serveFile(&encodedWriter{ResponseWriter: w, encoding: enc.token}, r, zf, zst, enc.token)
 				return
 			}
 		}
-		data, err := fs.ReadFile(site, name)
-		if err != nil {
-			http.Error(w, "cannot read "+name, http.StatusInternalServerError)
-			return
-		}
-		serveBytes(w, r, data)
+		serveFile(w, r, f, st, "")
 	})
 }
 
-func serveBytes(w http.ResponseWriter, r *http.Request, data []byte) {
-	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	w.WriteHeader(http.StatusOK)
-	if r.Method == http.MethodGet {
-		w.Write(data)
+// hidden reports whether a path has a dot file or directory in it, such as
+// the build's .fabriclab-site marker.
+func hidden(name string) bool {
+	for _, part := range strings.Split(name, "/") {
+		if strings.HasPrefix(part, ".") {
+			return true
+		}
 	}
+	return false
+}
+
+// openFile opens a regular file of the site; ok is false when there is none
+// (missing, a directory, or refused by the site's confinement).
+func openFile(site fs.FS, name string) (fs.File, fs.FileInfo, bool) {
+	f, err := site.Open(name)
+	if err != nil {
+		return nil, nil, false
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, false
+	}
+	return f, st, true
+}
+
+// serveFile streams f with http.ServeContent, which answers Range, If-Range,
+// If-None-Match and If-Modified-Since. The ETag names the file's size and
+// modification time (and the encoding, so a twin never matches its
+// original); a file system without times (embed.FS) gets no validators.
+func serveFile(w http.ResponseWriter, r *http.Request, f fs.File, st fs.FileInfo, encoding string) {
+	content, ok := f.(io.ReadSeeker)
+	if !ok {
+		ra, isReaderAt := f.(io.ReaderAt)
+		if !isReaderAt {
+			http.Error(w, "the site's file system cannot seek in "+st.Name(), http.StatusInternalServerError)
+			return
+		}
+		content = io.NewSectionReader(ra, 0, st.Size())
+	}
+	mod := st.ModTime()
+	if !mod.IsZero() {
+		w.Header().Set("ETag", etag(st.Size(), mod, encoding))
+	}
+	http.ServeContent(w, r, st.Name(), mod, content)
+}
+
+// encodedWriter sets Content-Encoding as the response starts, not before:
+// http.ServeContent leaves Content-Length out when Content-Encoding is
+// already set (it cannot tell a precompressed file from a wrapper that
+// compresses), and without it a twin would go out chunked, with no length for
+// the browser's progress and no sendfile. The file here is the encoded bytes,
+// so the lengths ServeContent gives (whole, range, HEAD) are right.
+type encodedWriter struct {
+	http.ResponseWriter
+	encoding string
+	started  bool
+}
+
+func (e *encodedWriter) WriteHeader(code int) {
+	if !e.started && (code == http.StatusOK || code == http.StatusPartialContent) {
+		e.Header().Set("Content-Encoding", e.encoding)
+	}
+	e.started = true
+	e.ResponseWriter.WriteHeader(code)
+}
+
+func (e *encodedWriter) Write(p []byte) (int, error) {
+	if !e.started {
+		e.WriteHeader(http.StatusOK)
+	}
+	return e.ResponseWriter.Write(p)
+}
+
+// ReadFrom keeps the server's sendfile path for the body.
+func (e *encodedWriter) ReadFrom(r io.Reader) (int64, error) {
+	if !e.started {
+		e.WriteHeader(http.StatusOK)
+	}
+	return io.Copy(e.ResponseWriter, r)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (e *encodedWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+func etag(size int64, mod time.Time, encoding string) string {
+	tag := `"` + strconv.FormatInt(size, 36) + "-" + strconv.FormatInt(mod.UnixNano(), 36)
+	if encoding != "" {
+		tag += "-" + encoding
+	}
+	return tag + `"`
 }
 
 // acceptsEncoding reports whether an Accept-Encoding header allows token (q > 0).

@@ -8,11 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"fabriclab/web"
 )
@@ -79,13 +77,27 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stdout, "site up to date in %s\n", dir)
 	}
+	site, err := web.OpenDir(dir)
+	if err != nil {
+		return err
+	}
+	defer site.Close()
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return fmt.Errorf("listening on %s: %w (try --addr localhost:8081)", *addr, err)
 	}
+	warnIfPublic(stderr, *addr, ln.Addr())
 	fmt.Fprintf(stdout, "serving fabriclab at http://%s/  (Ctrl-C stops)\n", ln.Addr())
-	srv := &http.Server{Handler: web.Handler(os.DirFS(dir)), ReadHeaderTimeout: 10 * time.Second}
-	return srv.Serve(ln)
+	return site.Server(web.DefaultLimits).Serve(ln)
+}
+
+// warnIfPublic warns when the server listens on every network interface
+// (":8080", "0.0.0.0:8080", "[::]:8080"), where other machines can reach it.
+func warnIfPublic(stderr io.Writer, flag string, addr net.Addr) {
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		fmt.Fprintf(stderr, "warning: --addr %s listens on every network interface: anyone who can reach this machine can load the site; "+
+			"use --addr localhost:%d to keep it on this machine\n", flag, tcp.Port)
+	}
 }
 
 // stale reports whether the site in dir is missing, was not written by

@@ -1,0 +1,64 @@
+package web
+
+import (
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"time"
+)
+
+// Limits bound what one client can hold of the server: how long it may take
+// to send a request, to take a response, and to sit idle between requests,
+// and how large its headers may be.
+type Limits struct {
+	ReadHeader time.Duration // to send the request line and headers
+	Read       time.Duration // to send the whole request
+	Write      time.Duration // from the end of the request to the end of the response
+	Idle       time.Duration // a keep-alive connection between requests
+	HeaderSize int           // bytes of request line and headers
+}
+
+// DefaultLimits are what fabriclab serve uses. Write leaves ten minutes for
+// a response: the 16 MB viz.wasm over a 256 kbit/s link, or its 3 MB brotli
+// twin over 50 kbit/s.
+var DefaultLimits = Limits{
+	ReadHeader: 10 * time.Second,
+	Read:       30 * time.Second,
+	Write:      10 * time.Minute,
+	Idle:       60 * time.Second,
+	HeaderSize: 64 << 10,
+}
+
+// Dir is a built site's directory opened for serving, confined by os.Root: a
+// symbolic link inside it that leads out of it is refused.
+type Dir struct {
+	root *os.Root
+}
+
+// OpenDir opens the site in dir for serving.
+func OpenDir(dir string) (*Dir, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("serving %s: %w (build the site first: fabriclab build --out %s)", dir, err, dir)
+	}
+	return &Dir{root: root}, nil
+}
+
+// FS is the site's files, for Handler.
+func (s *Dir) FS() fs.FS { return s.root.FS() }
+
+// Close closes the site's directory.
+func (s *Dir) Close() error { return s.root.Close() }
+
+// Server is an http.Server for the site with the limits applied.
+func (s *Dir) Server(lim Limits) *http.Server {
+	return &http.Server{
+		Handler:           Handler(s.FS()),
+		ReadHeaderTimeout: lim.ReadHeader,
+		ReadTimeout:       lim.Read,
+		WriteTimeout:      lim.Write,
+		IdleTimeout:       lim.Idle,
+		MaxHeaderBytes:    lim.HeaderSize,
+	}
+}
