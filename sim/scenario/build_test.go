@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -119,9 +118,6 @@ func TestBuildBoundaries(t *testing.T) {
 func FuzzBuild(f *testing.F) {
 	addSeeds(f, sectionDocs...)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if bytes.Contains(data, []byte("layers")) {
-			return // issue 9: training.layers panics the decoder
-		}
 		s, err := Parse(data, "fuzz.yaml")
 		if err != nil || s.Endpoints() > maxBuildEndpoints {
 			return
