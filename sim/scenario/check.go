@@ -39,6 +39,32 @@ func (c *checker) present(key string) bool {
 	return ok
 }
 
+// blame is the key to report a problem with a derived value at: key when the
+// document wrote it (or the scenario was built in Go), else the first of
+// causes that it wrote, else key. An error never names a key the user did
+// not write when one they wrote is the cause.
+func (c *checker) blame(key string, causes ...string) string {
+	if c.at == nil || c.present(key) {
+		return key
+	}
+	for _, k := range causes {
+		if c.present(k) {
+			return k
+		}
+	}
+	return key
+}
+
+// share checks lo ≤ v ≤ hi for a fractional key; what says what it is and
+// example is a value that works.
+func (c *checker) share(key string, v, lo, hi float64, what string, example float64) bool {
+	if v >= lo && v <= hi {
+		return true
+	}
+	c.fail(key, "%s is not allowed: %s, from %g to %g (e.g. %s: %g)", c.text(key, v), what, lo, hi, leaf(key), example)
+	return false
+}
+
 // oneOf checks that v is one of allowed.
 func (c *checker) oneOf(key, v, what string, allowed ...string) bool {
 	for _, a := range allowed {
