@@ -133,3 +133,42 @@ func TestCustomLayers(t *testing.T) {
 		assert.Equal(t, want, s.Training.Layers, fmt.Sprint(set))
 	}
 }
+
+// laughs is a billion-laughs list of flows: each item merges ten of the one
+// before, so the last expands to 10^(n-1) mappings.
+func laughs(n int) string {
+	items := []string{"&l0 {src: 0, dst: 1}"}
+	for i := 1; i < n; i++ {
+		items = append(items, fmt.Sprintf("&l%d {<<: [%s]}", i, strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 9)+fmt.Sprintf("*l%d", i-1)))
+	}
+	return "[" + strings.Join(items, ", ") + "]"
+}
+
+// TestAliasBudget holds the alias budget to alias expansion: long input
+// without aliases (issue 9: 3,878 flows in a --set were refused) and modest
+// aliases pass, and a billion laughs, in the file or a --set, is refused
+// quickly.
+func TestAliasBudget(t *testing.T) {
+	var flows []string
+	for i := range 20000 {
+		flows = append(flows, fmt.Sprintf("{src: %d, dst: %d, bytes: 1KiB}", i%8, 8))
+	}
+	set := "traffic.flows=[" + strings.Join(flows, ", ") + "]"
+	s, err := ParseWith([]byte("name: many\n"), "t.yaml", []string{set})
+	require.True(t, err == nil, "%.300v", err) // the message quotes the whole --set
+	assert.Len(t, s.Traffic.Flows, 20000)
+
+	s, err = Parse([]byte("traffic:\n  flows: "+laughs(3)+"\n"), "t.yaml")
+	require.NoError(t, err, "100 merges are not a bomb")
+	assert.Len(t, s.Traffic.Flows, 3)
+
+	const refused = "aliases expand the document too far; write the values out"
+	_, err = Parse([]byte("traffic:\n  flows: "+laughs(9)+"\n"), "t.yaml")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "t.yaml:2: traffic.flows[")
+	assert.Contains(t, err.Error(), refused)
+	_, err = ParseWith([]byte("name: x\n"), "t.yaml", []string{"traffic.flows=" + laughs(9)})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "--set traffic.flows=[&l0")
+	assert.Contains(t, err.Error(), refused)
+}

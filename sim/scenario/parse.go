@@ -36,11 +36,17 @@ func ParseWith(data []byte, source string, sets []string) (Scenario, error) {
 	if err != nil {
 		return Scenario{}, err
 	}
+	// Aliases may repeat what the input holds a few times over, not more
+	// (a billion laughs); the --set values are input too.
+	input := len(data)
+	for _, set := range sets {
+		input += len(set)
+	}
 	d := &decoder{
 		source: source,
 		origin: make(map[*yaml.Node]string),
 		at:     make(map[string]place),
-		budget: 4*len(data) + 10_000,
+		budget: 4*input + 10_000,
 	}
 	for _, set := range sets {
 		if err := applySet(root, set, d.origin); err != nil {
@@ -124,7 +130,11 @@ type decoder struct {
 	origin map[*yaml.Node]string // nodes placed by --set → "--set key=value"
 	at     map[string]place      // key path → where its value was written
 	errs   errorList
-	budget int // nodes left to visit; aliases could otherwise expand exponentially
+	// budget is how many more nodes aliases may expand to: without it, an
+	// alias of aliases of aliases expands exponentially. Nodes visited
+	// outside an alias are free, so a long document or --set is not limited.
+	budget  int
+	inAlias int // depth of aliases being expanded
 }
 
 func (d *decoder) present(key string) bool {
@@ -145,23 +155,34 @@ func (d *decoder) fail(n *yaml.Node, from, key, format string, args ...any) {
 	d.errs.add(&Error{Source: p.source, Line: p.line, Key: key, Msg: fmt.Sprintf(format, args...)})
 }
 
-// enter follows aliases, notes a --set origin and charges the budget. It
-// reports false when the document expands too far.
-func (d *decoder) enter(n *yaml.Node, from, key string) (*yaml.Node, string, bool) {
+// enter follows an alias, notes a --set origin and charges the budget for
+// nodes an alias expands to. It reports whether n was an alias (the caller
+// calls leave when done with it) and false when the aliases expand too far.
+func (d *decoder) enter(n *yaml.Node, from, key string) (_ *yaml.Node, _ string, alias, ok bool) {
 	if o, ok := d.origin[n]; ok {
 		from = o
 	}
 	if n.Kind == yaml.AliasNode && n.Alias != nil { // an anchor is never on an alias
-		n = n.Alias
+		n, alias = n.Alias, true
+		d.inAlias++
 	}
-	d.budget--
+	if d.inAlias > 0 {
+		d.budget--
+	}
 	if d.budget < 0 {
 		if d.budget == -1 {
 			d.fail(n, from, key, "aliases expand the document too far; write the values out")
 		}
-		return n, from, false
+		return n, from, alias, false
 	}
-	return n, from, true
+	return n, from, alias, true
+}
+
+// leave ends the expansion of an alias that enter followed.
+func (d *decoder) leave(alias bool) {
+	if alias {
+		d.inAlias--
+	}
 }
 
 // field is a struct field and its YAML key.
@@ -209,7 +230,8 @@ const maxMergeDepth = 10
 
 // mapping decodes a mapping node into struct v; depth counts merges (<<).
 func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, from string, depth int) {
-	n, from, ok := d.enter(n, from, path)
+	n, from, alias, ok := d.enter(n, from, path)
+	defer d.leave(alias)
 	if !ok {
 		return
 	}
@@ -232,8 +254,9 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, from string, dept
 	// them; of several merged mappings, the first wins.
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
-			m, mfrom, ok := d.enter(n.Content[i+1], from, path)
+			m, mfrom, alias, ok := d.enter(n.Content[i+1], from, path)
 			if !ok {
+				d.leave(alias)
 				return
 			}
 			sources := []*yaml.Node{m}
@@ -243,6 +266,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, from string, dept
 			for j := len(sources) - 1; j >= 0; j-- {
 				d.mapping(sources[j], v, path, mfrom, depth+1)
 			}
+			d.leave(alias)
 		}
 	}
 	seen := make(map[string]int)
@@ -280,7 +304,8 @@ func (d *decoder) value(n *yaml.Node, v reflect.Value, path, from string, depth 
 		d.mapping(n, v, path, from, depth)
 		return
 	}
-	n, from, ok := d.enter(n, from, path)
+	n, from, alias, ok := d.enter(n, from, path)
+	defer d.leave(alias)
 	if !ok {
 		return
 	}
