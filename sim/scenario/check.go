@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fabriclab/sim/unit"
 )
@@ -63,6 +65,30 @@ func (c *checker) share(key string, v, lo, hi float64, what string, example floa
 	}
 	c.fail(key, "%s is not allowed: %s, from %g to %g (e.g. %s: %g)", c.text(key, v), what, lo, hi, leaf(key), example)
 	return false
+}
+
+// printable checks that a name has no control characters (ANSI escapes,
+// newlines, tabs) or bidirectional overrides: names are shown as they are in
+// terminals and in the browser, where those would recolour, move or reorder
+// what is shown.
+func (c *checker) printable(key, name, example string) bool {
+	if !utf8.ValidString(name) {
+		c.fail(key, "%q is not valid UTF-8; use printable characters (e.g. %s: %s)", name, leaf(key), example)
+		return false
+	}
+	for i, r := range name {
+		if unprintable(r) {
+			c.fail(key, "%q has the control character %U at byte %d: names are shown in terminals and the browser; use printable characters (e.g. %s: %s)",
+				name, r, i, leaf(key), example)
+			return false
+		}
+	}
+	return true
+}
+
+// unprintable reports whether r must not appear in a name.
+func unprintable(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
 }
 
 // oneOf checks that v is one of allowed.

@@ -283,6 +283,8 @@ func (c *checker) classes(fcOK bool) bool {
 		case dup:
 			c.fail(key+".name", "%q is already the name of class %d; class names must be unique (e.g. name: %s-%d)", cl.Name, j, cl.Name, i)
 			ok = false
+		case !c.printable(key+".name", cl.Name, "storage"):
+			ok = false
 		default:
 			seen[cl.Name] = i
 		}

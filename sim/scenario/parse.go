@@ -279,7 +279,7 @@ func (d *decoder) mapping(n *yaml.Node, v reflect.Value, path, from string, dept
 		if k.Kind == yaml.ScalarNode && k.ShortTag() == "!!merge" {
 			continue
 		}
-		if k.Kind != yaml.ScalarNode {
+		if k.Kind != yaml.ScalarNode || strings.IndexFunc(k.Value, unprintable) >= 0 {
 			d.fail(k, kfrom, path, "a key must be a plain name; found %s", describe(k))
 			continue
 		}

@@ -98,6 +98,8 @@ func (c *checker) run() {
 	s := c.s
 	if strings.TrimSpace(s.Name) == "" {
 		c.fail("name", "must not be empty (e.g. name: my-incast)")
+	} else {
+		c.printable("name", s.Name, "my-incast")
 	}
 	endpoints, topoOK := c.topology()
 	linkOK := c.link()

@@ -135,6 +135,7 @@ func (c *checker) layers() bool {
 	var params int64
 	for i, l := range layers {
 		key := fmt.Sprintf("training.layers[%d]", i)
+		ok = c.printable(key+".name", l.Name, "fc") && ok
 		if l.Params < 1 || l.Params > MaxLayerParams {
 			c.fail(key+".params", "%s is not allowed: a layer has 1 to 10^11 parameters (e.g. params: 1000000)", c.text(key+".params", l.Params))
 			ok = false
