@@ -85,7 +85,8 @@ func checkScenario(t *testing.T, s Scenario) {
 	}
 }
 
-// addSeeds seeds a fuzz target with the built-ins, the error cases and docs.
+// addSeeds seeds a fuzz target with the built-ins, the error cases, the
+// documents of testdata/sections.yaml and docs.
 func addSeeds(f *testing.F, docs ...string) {
 	for _, b := range Builtins() {
 		data, _ := Builtin(b.Name)
@@ -94,7 +95,7 @@ func addSeeds(f *testing.F, docs ...string) {
 	for _, in := range errorCases(f) {
 		f.Add([]byte(in.text))
 	}
-	for _, doc := range docs {
+	for _, doc := range append(sectionDocs(f), docs...) {
 		f.Add([]byte(doc))
 	}
 }
