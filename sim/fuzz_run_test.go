@@ -22,8 +22,8 @@ const (
 	fuzzUntil        = 200 * unit.Microsecond
 	fuzzMaxBytes     = 256 * unit.KiB
 	fuzzMaxParams    = 65536 // per custom layer
-	fuzzWallLimit    = 5 * time.Second
-	fuzzHang         = 60 * time.Second
+	fuzzWallLimit    = 2 * time.Second
+	fuzzHang         = 30 * time.Second
 )
 
 // boundForFuzz shrinks an accepted scenario to a quick run, as --set would
@@ -60,21 +60,41 @@ func boundForFuzz(sc *scenario.Scenario) bool {
 	return sc.Validate() == nil
 }
 
-// FuzzRun runs what validation accepts, shrunk by boundForFuzz: no input may
-// panic the engine or the models (issue 9: nvlink_efficiency: 1e-15 once
-// scheduled an event in the past), or hang.
+// rangeEnds are --set values at the ends of the documented ranges, for
+// FuzzRun to start from.
+var rangeEnds = []string{
+	"", "topology.link_gbps=1", "topology.link_gbps=100000", "topology.nvlink_efficiency=0.01",
+	"topology.link_latency=1s", "topology.switch_latency=0", "network.mtu=256", "network.mtu=9216",
+	"network.ecn.pmax=1e-9", "network.ibcc.cct_step=64", "network.ibcc.ccti_limit=16383",
+	"network.dt_alpha=0.01", "network.classes=[{name: a, weight: 0.001}, {name: b, weight: 1000}]",
+	"training.mfu=0.01", "collective.chunk=4KiB", "collective.channels=64", "network.ack_every=1024",
+	"network.rto=1us", "sim.sample_interval=1us", "sim.fidelity=flow",
+}
+
+// FuzzRun runs what validation accepts, with a --set, shrunk by
+// boundForFuzz: no input may panic the engine or the models (issue 9:
+// nvlink_efficiency: 1e-15 once scheduled an event in the past), or hang.
 func FuzzRun(f *testing.F) {
+	var docs [][]byte
 	for _, b := range scenario.Builtins() {
 		data, _ := scenario.Builtin(b.Name)
-		f.Add(data)
+		docs = append(docs, data)
 	}
 	data, err := os.ReadFile("scenario/testdata/sections.yaml")
 	require.NoError(f, err)
 	for _, doc := range strings.Split(string(data), "\n---\n") {
-		f.Add([]byte(doc))
+		docs = append(docs, []byte(doc))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sc, err := scenario.Parse(data, "fuzz.yaml")
+	for i, doc := range docs {
+		f.Add(doc, "")
+		f.Add(doc, rangeEnds[i%len(rangeEnds)])
+	}
+	f.Fuzz(func(t *testing.T, data []byte, set string) {
+		var sets []string
+		if set != "" {
+			sets = []string{set}
+		}
+		sc, err := scenario.ParseWith(data, "fuzz.yaml", sets)
 		if err != nil || !boundForFuzz(&sc) {
 			return
 		}
@@ -101,9 +121,9 @@ func FuzzRun(f *testing.F) {
 		}()
 		select {
 		case err := <-done:
-			require.NoError(t, err, "%s", data)
+			require.NoError(t, err, "--set %s\n%s", set, data)
 		case <-time.After(fuzzHang):
-			t.Fatalf("the run did not finish in %v:\n%s", fuzzHang, data)
+			t.Fatalf("the run did not finish in %v:\n--set %s\n%s", fuzzHang, set, data)
 		}
 	})
 }
