@@ -157,8 +157,9 @@ func (c *checker) layers() bool {
 	return ok
 }
 
-// model is the training model: a preset, or the custom layers.
-func (tr *Training) model() *train.Model {
+// TrainModel is the model training.model names: a preset, or a custom model
+// of training.layers. It panics on a model Validate rejects.
+func (tr *Training) TrainModel() *train.Model {
 	if tr.Model != "custom" {
 		m, err := train.Preset(tr.Model)
 		if err != nil {
@@ -178,7 +179,7 @@ func (tr *Training) model() *train.Model {
 // never reports.
 func (c *checker) computeTime() {
 	tr := &c.s.Training
-	m := tr.model()
+	m := tr.TrainModel()
 	gpu, err := train.GPUPreset(tr.GPU)
 	if err != nil {
 		panic(fmt.Sprintf("scenario: %v", err))
