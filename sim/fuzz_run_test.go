@@ -89,6 +89,13 @@ func FuzzRun(f *testing.F) {
 		f.Add(doc, "")
 		f.Add(doc, rangeEnds[i%len(rangeEnds)])
 	}
+	// Every end of a range runs on packets, a collective over NVLink and
+	// InfiniBand congestion control.
+	for _, set := range rangeEnds {
+		f.Add([]byte("name: ends\ntraffic: {bytes: 64KiB}\n"), set)
+		f.Add([]byte("topology: {kind: dgx}\ncollective: {op: allreduce, algo: ring, bytes: 1MiB}\n"), set)
+		f.Add([]byte("topology: {fabric: ib}\nnetwork: {cc: ibcc}\ntraffic: {bytes: 64KiB}\n"), set)
+	}
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
 		var sets []string
 		if set != "" {
