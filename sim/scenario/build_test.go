@@ -1,11 +1,15 @@
 package scenario
 
 import (
-	"bytes"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.yaml.in/yaml/v3"
 
 	"fabriclab/sim/topo"
 )
@@ -117,11 +121,8 @@ func TestBuildBoundaries(t *testing.T) {
 // FuzzBuild builds every scenario validation accepts, up to
 // maxBuildEndpoints endpoints.
 func FuzzBuild(f *testing.F) {
-	addSeeds(f, sectionDocs...)
+	addSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if bytes.Contains(data, []byte("layers")) {
-			return // issue 9: training.layers panics the decoder
-		}
 		s, err := Parse(data, "fuzz.yaml")
 		if err != nil || s.Endpoints() > maxBuildEndpoints {
 			return
@@ -130,25 +131,43 @@ func FuzzBuild(f *testing.F) {
 	})
 }
 
-// sectionDocs use every section's keys, lists included, as fuzz seeds.
-var sectionDocs = []string{
-	"topology: {kind: star, hosts: 17, fabric: ethernet, link_gbps: 100, link_latency: 2us, switch_latency: 500ns}\n",
-	"topology: {kind: dgx, nodes: 4, gpus_per_node: 8, spines: 2, oversubscription: 2, nvlink_efficiency: 1}\n",
-	"topology: {kind: leafspine, leaves: 8, hosts_per_leaf: 4, gpus_per_node: 8, rail_optimized: true, spines: 2}\n",
-	"topology: {kind: leafspine, leaves: 4, hosts_per_leaf: 16, gpus_per_node: 8, spines: 4, oversubscription: 2}\n",
-	"topology: {kind: fattree, k: 8, fabric: ib}\n",
-	"network: {mtu: 9000, buffer: 4MiB, flow_control: pfc, routing: adaptive, rto: 200us, ack_every: 8, pfc: {xoff: 1MiB, xon: 512KiB, headroom: 256KiB}}\n",
-	"network: {cc: dcqcn, ecn: {kmin: 100KiB, kmax: 400KiB, pmax: 0.5}, cnp_interval: 10us, clamp_target_rate: false}\n",
-	"topology: {fabric: ib}\nnetwork: {cc: ibcc, ibcc: {threshold: 256KiB, marking_rate: 4, becn_interval: 5us, timer: 20us, ccti_increase: 2, ccti_limit: 255, ccti_min: 1, cct_step: 0.25}}\n",
-	"network: {buffer_model: shared, switch_buffer: 32MiB, dt_alpha: 0.5, classes: [{name: a, weight: 3}, {name: b, weight: 1, lossless: false}]}\n",
-	"network: {pfc: {storms: [{endpoint: 8, start: 10us, end: 1ms}, {endpoint: 3, end: 2ms}]}}\n",
-	"traffic: {pattern: flows, bytes: 1MiB, flows: [{src: 0, dst: 1}, {src: 2, dst: 3, bytes: 4KiB, start: 2us}]}\n",
-	"network: {classes: [{name: bulk}, {name: rpc}]}\ntraffic: {pattern: flows, class: bulk, flows: [{src: 0, dst: 1, class: rpc}]}\n",
-	"traffic: {pattern: incast, senders: 4, receiver: 7, bytes: 8MiB, start: 1us}\n",
-	"topology: {kind: leafspine, leaves: 2, hosts_per_leaf: 4, spines: 2}\ntraffic: {pattern: permutation}\nuntil: 10ms\nseed: 3\n",
-	"topology: {hosts: 16}\ntraffic: {pattern: alltoall, bytes: 64KiB}\nsim: {fidelity: flow, sample_interval: 10us}\n",
-	"topology: {kind: dgx, nodes: 2}\ncollective: {op: allreduce, algo: hierarchical, bytes: 256MiB, ranks: 16, channels: 4, chunk: 1MiB, alpha: 2us, execution: streamed}\n",
-	"collective: {op: broadcast, algo: ring, root: 3}\n",
-	"topology: {kind: dgx, nodes: 2}\ntraffic: {pattern: none}\ntraining: {model: resnet50, gpu: a100, mfu: 0.5, batch: 128, bucket_cap: 10MiB, first_bucket: 512KiB, overlap: false, compression: bf16, iterations: 2, ranks: 8, algo: ring}\n",
-	"training: {model: custom, layers: [{name: fc, params: 1000000, flops: 2000000}, {name: out, params: 1000, flops: 2000}]}\n",
+// sectionDocs are the documents of testdata/sections.yaml, which use every
+// section's keys, lists included, as fuzz seeds.
+func sectionDocs(tb testing.TB) []string {
+	data, err := os.ReadFile("testdata/sections.yaml")
+	require.NoError(tb, err)
+	return strings.Split(string(data), "\n---\n")
+}
+
+// TestSectionDocs holds the fuzz seeds of testdata/sections.yaml to their
+// purpose: each is a valid scenario, and together they write every key.
+func TestSectionDocs(t *testing.T) {
+	written := map[string]bool{}
+	index := regexp.MustCompile(`\[\d+\]`)
+	for _, doc := range sectionDocs(t) {
+		_, err := Parse([]byte(doc), "sections.yaml")
+		require.NoError(t, err, doc)
+		var root yaml.Node
+		require.NoError(t, yaml.Unmarshal([]byte(doc), &root))
+		d := &decoder{source: "sections.yaml", origin: map[*yaml.Node]string{}, at: map[string]place{}, budget: 1 << 20}
+		s := Default()
+		d.mapping(root.Content[0], reflect.ValueOf(&s).Elem(), "", "", 0)
+		for key := range d.at {
+			written[index.ReplaceAllString(key, "[]")] = true
+		}
+	}
+	var walk func(typ reflect.Type, path string)
+	walk = func(typ reflect.Type, path string) {
+		switch {
+		case typ.Kind() == reflect.Struct:
+			for _, f := range fieldsOf(typ) {
+				walk(typ.Field(f.index).Type, join(path, f.key))
+			}
+		case typ.Kind() == reflect.Slice:
+			walk(typ.Elem(), path+"[]")
+		default:
+			assert.True(t, written[path], "no document of testdata/sections.yaml writes %s", path)
+		}
+	}
+	walk(reflect.TypeFor[Scenario](), "")
 }

@@ -3,6 +3,8 @@ package scenario
 import (
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fabriclab/sim/unit"
 )
@@ -37,6 +39,56 @@ func (c *checker) text(key string, v any) string {
 func (c *checker) present(key string) bool {
 	_, ok := c.at[key]
 	return ok
+}
+
+// blame is the key to report a problem with a derived value at: key when the
+// document wrote it (or the scenario was built in Go), else the first of
+// causes that it wrote, else key. An error never names a key the user did
+// not write when one they wrote is the cause.
+func (c *checker) blame(key string, causes ...string) string {
+	if c.at == nil || c.present(key) {
+		return key
+	}
+	for _, k := range causes {
+		if c.present(k) {
+			return k
+		}
+	}
+	return key
+}
+
+// share checks lo ≤ v ≤ hi for a fractional key; what says what it is and
+// example is a value that works.
+func (c *checker) share(key string, v, lo, hi float64, what string, example float64) bool {
+	if v >= lo && v <= hi {
+		return true
+	}
+	c.fail(key, "%s is not allowed: %s, from %g to %g (e.g. %s: %g)", c.text(key, v), what, lo, hi, leaf(key), example)
+	return false
+}
+
+// printable checks that a name has no control characters (ANSI escapes,
+// newlines, tabs) or bidirectional overrides: names are shown as they are in
+// terminals and in the browser, where those would recolour, move or reorder
+// what is shown.
+func (c *checker) printable(key, name, example string) bool {
+	if !utf8.ValidString(name) {
+		c.fail(key, "%q is not valid UTF-8; use printable characters (e.g. %s: %s)", name, leaf(key), example)
+		return false
+	}
+	for i, r := range name {
+		if unprintable(r) {
+			c.fail(key, "%q has the control character %U at byte %d: names are shown in terminals and the browser; use printable characters (e.g. %s: %s)",
+				name, r, i, leaf(key), example)
+			return false
+		}
+	}
+	return true
+}
+
+// unprintable reports whether r must not appear in a name.
+func unprintable(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029'
 }
 
 // oneOf checks that v is one of allowed.

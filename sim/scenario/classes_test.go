@@ -44,7 +44,7 @@ func TestClassErrors(t *testing.T) {
 		sets      []string
 		key, says string
 	}{
-		{"zero weight", "network:\n  classes: [{name: a, weight: 0}]\n", nil, "network.classes[0].weight", "0 is not allowed: a weight is above 0 and at most 1000; weights are relative"},
+		{"zero weight", "network:\n  classes: [{name: a, weight: 0}]\n", nil, "network.classes[0].weight", "0 is not allowed: a weight is from 0.001 to 1000; weights are relative"},
 		{"huge weight", "network:\n  classes: [{name: a, weight: 1001}]\n", nil, "network.classes[0].weight", "1001 is not allowed"},
 		{"duplicate name", "network:\n  classes: [{name: a}, {name: a}]\n", nil, "network.classes[1].name", `"a" is already the name of class 0`},
 		{"no name", "network:\n  classes: [{weight: 2}]\n", nil, "network.classes[0].name", "a class needs a name"},
@@ -58,7 +58,7 @@ func TestClassErrors(t *testing.T) {
 		{"classes at flow level", two + "sim: {fidelity: flow}\n", nil, "network.classes", "2 classes run only at packet level"},
 		{"classes with ibcc", "topology: {fabric: ib}\nnetwork:\n  cc: ibcc\n  classes: [{name: a}, {name: b}]\n", nil, "network.classes", "ibcc"},
 		{"buffer model", "network: {buffer_model: pooled}\n", nil, "network.buffer_model", `"pooled" is not a buffer model; use static or shared`},
-		{"alpha", "network: {buffer_model: shared, dt_alpha: 0}\n", nil, "network.dt_alpha", "0 is not allowed: α is above 0"},
+		{"alpha", "network: {buffer_model: shared, dt_alpha: 0}\n", nil, "network.dt_alpha", "0 is not allowed: α is from 0.01 to 64"},
 		{"shared on ib", "topology: {fabric: ib}\nnetwork: {buffer_model: shared}\n", nil, "network.buffer_model", "shared works with flow_control none or pfc"},
 		{"switch buffer", "network: {buffer_model: shared, switch_buffer: -1}\n", nil, "network.switch_buffer", "is negative"},
 	} {

@@ -62,8 +62,8 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	c.classRef("collective.class", co.Class)
 	c.flowBytes("collective.bytes", co.Bytes)
 	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
-	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB {
-		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is at least 4KiB (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk))
+	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB || co.Chunk > MaxFlowBytes {
+		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is from 4KiB to %s (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk), sizeText(MaxFlowBytes))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
 	if co.Execution != "" {
@@ -93,14 +93,17 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 		streamed = co.Execution == "streamed"
 	}
 	if sched.Steps == nil && !streamed {
-		c.fail("collective.execution", "%s/%s on %d ranks has too many transfers to run step by step (at most %d); use sim: {fidelity: flow} or collective.execution: streamed",
+		c.fail(c.blame("collective.execution", "collective.ranks", s.Topology.sizeKey(), "collective.algo", "sim.fidelity"), "%s/%s on %d ranks has too many transfers to run step by step (at most %d); use sim: {fidelity: flow} or collective.execution: streamed",
 			co.Op, co.Algo, ranks, coll.MaxStepTransfers)
 		return
 	}
 	if countPackets && co.Bytes > 0 {
 		// Every rank sends at most about twice the message.
 		packets := int64(ranks) * 2 * int64((co.Bytes+s.Network.MTU-1)/s.Network.MTU)
-		if packets > MaxTotalPackets {
+		if key := c.blame("collective.bytes", "collective.ranks", s.Topology.sizeKey(), "network.mtu", "collective.op"); packets > MaxTotalPackets && key != "collective.bytes" {
+			c.fail(key, "%s makes %d ranks exchange the %s collective.bytes, about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
+				c.text(key, nil), ranks, sizeText(co.Bytes), packets, MaxTotalPackets)
+		} else if packets > MaxTotalPackets {
 			c.fail("collective.bytes", "%s on %d ranks comes to about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
 				c.text("collective.bytes", co.Bytes), ranks, packets, MaxTotalPackets)
 		}

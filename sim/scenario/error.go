@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is one problem with a scenario, located by source line and key path.
@@ -36,6 +37,29 @@ func (e *Error) Error() string {
 		b.WriteString(e.Key + ": ")
 	}
 	b.WriteString(e.Msg)
+	return escapeUnprintable(b.String())
+}
+
+// escapeUnprintable writes the control characters and bidirectional
+// overrides in s (which messages may quote from the input) as Go escapes, so
+// that an error printed to a terminal cannot recolour or rewrite it.
+func escapeUnprintable(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, unprintable) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		if _, size := utf8.DecodeRuneInString(s[i:]); r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+			continue
+		}
+		if unprintable(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
 	return b.String()
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
@@ -45,6 +46,8 @@ func checkError(t *testing.T, input string, err error) {
 			strings.HasPrefix(e.Msg, "not valid YAML") || strings.HasPrefix(e.Msg, "is "))
 		placed := e.Line > 0 || e.Key != "" || strings.HasPrefix(e.Source, "--set ") || wholeDocument
 		require.True(t, placed, "%q names no place", e.Error())
+		require.True(t, utf8.ValidString(e.Error()), "%q is not UTF-8", e.Error())
+		require.Negative(t, strings.IndexFunc(e.Error(), unprintable), "%q would reach a terminal raw", e.Error())
 		for _, internal := range []string{"%!", "<nil>", "reflect", "scenario.", "goroutine"} {
 			if !strings.Contains(input, internal) {
 				require.NotContains(t, e.Error(), internal)
@@ -82,7 +85,8 @@ func checkScenario(t *testing.T, s Scenario) {
 	}
 }
 
-// addSeeds seeds a fuzz target with the built-ins, the error cases and docs.
+// addSeeds seeds a fuzz target with the built-ins, the error cases, the
+// documents of testdata/sections.yaml and docs.
 func addSeeds(f *testing.F, docs ...string) {
 	for _, b := range Builtins() {
 		data, _ := Builtin(b.Name)
@@ -91,7 +95,7 @@ func addSeeds(f *testing.F, docs ...string) {
 	for _, in := range errorCases(f) {
 		f.Add([]byte(in.text))
 	}
-	for _, doc := range docs {
+	for _, doc := range append(sectionDocs(f), docs...) {
 		f.Add([]byte(doc))
 	}
 }

@@ -71,7 +71,9 @@ const (
 // Limits on traffic classes.
 const (
 	MaxClasses     = 8 // Ethernet has 8 priorities; InfiniBand up to 15 data VLs, 8 here
-	MaxClassWeight = 1000
+	MinClassWeight = 0.001
+	MaxClassWeight = 1000 // with MinClassWeight, a DRR quantum is at most 10^6 packets
+	MinDTAlpha     = 0.01 // a queue may still hold 1 % of the free pool
 	MaxDTAlpha     = 64
 )
 
@@ -231,8 +233,8 @@ func (c *checker) bufferModel(bufferOK bool) bool {
 		return false
 	}
 	ok := true
-	if !(n.DTAlpha > 0 && n.DTAlpha <= MaxDTAlpha) {
-		c.fail("network.dt_alpha", "%s is not allowed: α is above 0 and at most %d (e.g. dt_alpha: 1; 1/8 to 8 is usual)", c.text("network.dt_alpha", n.DTAlpha), MaxDTAlpha)
+	if !(n.DTAlpha >= MinDTAlpha && n.DTAlpha <= MaxDTAlpha) {
+		c.fail("network.dt_alpha", "%s is not allowed: α is from %g to %d (e.g. dt_alpha: 1; 1/8 to 8 is usual)", c.text("network.dt_alpha", n.DTAlpha), MinDTAlpha, MaxDTAlpha)
 		ok = false
 	}
 	switch b := n.SwitchBuffer; {
@@ -281,12 +283,14 @@ func (c *checker) classes(fcOK bool) bool {
 		case dup:
 			c.fail(key+".name", "%q is already the name of class %d; class names must be unique (e.g. name: %s-%d)", cl.Name, j, cl.Name, i)
 			ok = false
+		case !c.printable(key+".name", cl.Name, "storage"):
+			ok = false
 		default:
 			seen[cl.Name] = i
 		}
-		if !(cl.Weight > 0 && cl.Weight <= MaxClassWeight) {
-			c.fail(key+".weight", "%s is not allowed: a weight is above 0 and at most %d; weights are relative (3 and 1 share a port 75/25), e.g. weight: 1",
-				c.text(key+".weight", cl.Weight), MaxClassWeight)
+		if !(cl.Weight >= MinClassWeight && cl.Weight <= MaxClassWeight) {
+			c.fail(key+".weight", "%s is not allowed: a weight is from %g to %d; weights are relative (3 and 1 share a port 75/25), e.g. weight: 1",
+				c.text(key+".weight", cl.Weight), MinClassWeight, MaxClassWeight)
 			ok = false
 		}
 		if !fcOK {
@@ -357,9 +361,12 @@ func (c *checker) pfc() bool {
 		if most := buffer - 2*pkt - 1; p.Headroom != 0 && most >= minHead {
 			c.fail("network.pfc.headroom", "%s leaves no room for xoff and xon in the %s buffer; use headroom: %s or less",
 				c.text("network.pfc.headroom", p.Headroom), sizeText(buffer), sizeText(max(minHead, roundDown(most))))
+		} else if key := c.blame("network.buffer", "topology.link_latency", "topology.switch_latency", "topology.link_gbps", "network.mtu", "network.flow_control"); key == "network.buffer" {
+			c.fail(key, "%s is too small for PFC: the headroom alone is %d bytes (%s); use buffer: %s or more, or flow_control: none",
+				c.text(key, buffer), minHead, why, sizeText(roundUp(minHead+2*pkt+1)))
 		} else {
-			c.fail("network.buffer", "%s is too small for PFC: the headroom alone is %d bytes (%s); use buffer: %s or more, or flow_control: none",
-				c.text("network.buffer", buffer), minHead, why, sizeText(roundUp(minHead+2*pkt+1)))
+			c.fail(key, "%s needs %d bytes of PFC headroom per port (%s), more than the %s network.buffer holds; use buffer: %s or more, or flow_control: none",
+				c.text(key, nil), minHead, why, sizeText(buffer), sizeText(roundUp(minHead+2*pkt+1)))
 		}
 		return false
 	case xoff+head > buffer:

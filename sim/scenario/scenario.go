@@ -38,7 +38,8 @@ const (
 	MaxUntil           = 100 * unit.Second // simulated time
 	MinMTU             = 256
 	MaxMTU             = 9216
-	MaxLinkGbps        = 100_000
+	MinLinkGbps        = 1                   // a 9 KiB packet takes 74 µs; a 1 TiB flow 2.4 hours, inside int64 picoseconds
+	MaxLinkGbps        = 100_000             // a 64-byte ACK still takes 6 ps
 	MaxLatency         = unit.Second         // link and switch latency, and rto
 	MaxBuffer          = unit.GiB            // per switch port
 	MaxAckEvery        = 1024                // packets per ACK
@@ -97,6 +98,8 @@ func (c *checker) run() {
 	s := c.s
 	if strings.TrimSpace(s.Name) == "" {
 		c.fail("name", "must not be empty (e.g. name: my-incast)")
+	} else {
+		c.printable("name", s.Name, "my-incast")
 	}
 	endpoints, topoOK := c.topology()
 	linkOK := c.link()

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"math"
 
 	"fabriclab/sim/link"
 	"fabriclab/sim/topo"
@@ -51,6 +50,10 @@ type Topology struct {
 // DefaultNVLinkEfficiency calibrates NVLink so that the default ring
 // all-reduce of 1 GiB on 8 GPUs reaches the ~370 GB/s busbw measured on H100.
 const DefaultNVLinkEfficiency = 0.825
+
+// MinNVLinkEfficiency keeps NVLink at 4.5 GB/s or more, so that its
+// serialisation times stay far inside the engine's integer picoseconds.
+const MinNVLinkEfficiency = 0.01
 
 // Shape is the topology's kind and dimensions, which sim/topo checks and builds.
 func (t *Topology) Shape() topo.Shape {
@@ -138,8 +141,8 @@ func (c *checker) topology() (int, bool) {
 func (c *checker) link() bool {
 	t := &c.s.Topology
 	ok := c.oneOf("topology.fabric", t.Fabric, "a fabric", IB, RoCE, Ethernet)
-	if !(t.LinkGbps > 0) || t.LinkGbps > MaxLinkGbps || math.IsInf(t.LinkGbps, 0) {
-		c.fail("topology.link_gbps", "%s is not allowed: the link rate must be above 0 and at most %d Gb/s (e.g. link_gbps: 400)", c.text("topology.link_gbps", t.LinkGbps), MaxLinkGbps)
+	if !(t.LinkGbps >= MinLinkGbps && t.LinkGbps <= MaxLinkGbps) {
+		c.fail("topology.link_gbps", "%s is not allowed: the link rate must be from %d to %d Gb/s (e.g. link_gbps: 400)", c.text("topology.link_gbps", t.LinkGbps), MinLinkGbps, MaxLinkGbps)
 		ok = false
 	}
 	ok = c.duration("topology.link_latency", t.LinkLatency, 0, MaxLatency, "1us") && ok
@@ -149,8 +152,8 @@ func (c *checker) link() bool {
 
 // nvlinkEfficiency checks topology.nvlink_efficiency.
 func (c *checker) nvlinkEfficiency() {
-	if e := c.s.Topology.NVLinkEfficiency; !(e > 0 && e <= 1) {
-		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, above 0 and at most 1 (default %g; 1 is ideal)",
-			c.text("topology.nvlink_efficiency", e), DefaultNVLinkEfficiency)
+	if e := c.s.Topology.NVLinkEfficiency; !(e >= MinNVLinkEfficiency && e <= 1) {
+		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, from %g to 1 (default %g; 1 is ideal)",
+			c.text("topology.nvlink_efficiency", e), MinNVLinkEfficiency, DefaultNVLinkEfficiency)
 	}
 }

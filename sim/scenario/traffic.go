@@ -121,6 +121,11 @@ func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 		if fits >= unit.MiB {
 			fits = fits / unit.MiB * unit.MiB
 		}
+		if key := c.blame("traffic.bytes", s.Topology.sizeKey(), "traffic.pattern", "traffic.senders", "network.mtu"); key != "traffic.bytes" {
+			c.fail(key, "%s makes %d flows of %s, %d packets of %s in all; packet-level runs allow at most %d (e.g. traffic.bytes: %s, or sim.fidelity: flow)",
+				c.text(key, nil), flows, sizeText(perFlow), packets, sizeText(s.Network.MTU), MaxTotalPackets, sizeText(fits))
+			return
+		}
 		c.fail("traffic.bytes", "%s for each of %d flows comes to %d packets of %s; packet-level runs allow at most %d (e.g. bytes: %s)",
 			c.text("traffic.bytes", perFlow), flows, packets, sizeText(s.Network.MTU), MaxTotalPackets, sizeText(fits))
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"fabriclab/sim/coll"
+	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
 
@@ -68,33 +69,25 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if s.Traffic.Pattern != PatternNone {
 		c.fail("traffic.pattern", "%s cannot run beside training: remove the traffic keys or set pattern: none", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
+	modelOK := true
 	if tr.Model == "custom" {
-		if len(tr.Layers) == 0 {
-			c.fail("training.layers", "model custom needs layers, e.g. layers: [{name: fc, params: 1000000, flops: 2000000}]")
-		}
-		for i, l := range tr.Layers {
-			key := fmt.Sprintf("training.layers[%d]", i)
-			if l.Params <= 0 || l.Params > 1e13 {
-				c.fail(key+".params", "%s is not allowed: a layer has 1 to 10^13 parameters", c.text(key+".params", l.Params))
-			}
-			if !(l.FLOPs >= 0 && l.FLOPs <= 1e18) {
-				c.fail(key+".flops", "%s is not allowed: forward FLOPs per sample, 0 to 10^18", c.text(key+".flops", l.FLOPs))
-			}
-		}
+		modelOK = c.layers()
 	} else if !slices.Contains(trainPresets, tr.Model) {
 		c.oneOf("training.model", tr.Model, "a model", append(slices.Clone(trainPresets), "custom")...)
+		modelOK = false
 	}
-	c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
-	if !(tr.MFU > 0 && tr.MFU <= 1) {
-		c.fail("training.mfu", "%s is not allowed: a share of peak FLOPs above 0 and at most 1 (e.g. mfu: 0.4)", c.text("training.mfu", tr.MFU))
-	}
-	c.between("training.batch", tr.Batch, 0, 1<<24, 256, "batch (0 picks the model's default)")
+	gpuOK := c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
+	mfuOK := c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs", 0.4)
+	batchOK := c.between("training.batch", tr.Batch, 0, MaxBatch, 256, "batch (0 picks the model's default)")
 	c.between("training.iterations", tr.Iterations, 1, 100, 1, "iterations")
 	if tr.BucketCap < unit.KiB || tr.BucketCap > unit.GiB {
 		c.fail("training.bucket_cap", "%s is not allowed: 1KiB to 1GiB (PyTorch's default is 25MiB)", c.text("training.bucket_cap", tr.BucketCap))
 	}
 	if tr.FirstBucket < 1 || tr.FirstBucket > unit.GiB {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
+	}
+	if modelOK && gpuOK && mfuOK && batchOK {
+		c.computeTime()
 	}
 	if _, ok := GradientBytes(tr.Compression); !ok {
 		c.oneOf("training.compression", tr.Compression, "a gradient format", "fp32", "bf16", "fp16", "fp8", "int8")
@@ -110,8 +103,119 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if err != nil {
 		c.fail("training.algo", "%v", err)
 	} else if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
-		c.fail("training.ranks", "an all-reduce over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", ranks)
+		c.fail(c.blame("training.ranks", s.Topology.sizeKey(), "training.algo"), "an all-reduce over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", ranks)
 	}
 }
 
-var trainPresets = []string{"gpt2-1.5b", "llama3-8b", "resnet50"}
+var trainPresets = train.Presets()
+
+// Limits on training.
+const (
+	MinMFU          = 0.01
+	MaxBatch        = 1 << 24
+	MaxLayers       = 65536
+	MaxLayerParams  = 100_000_000_000    // 10^11: 400 GB of fp32 gradients in one tensor
+	MaxModelParams  = 10_000_000_000_000 // 10^13 in all
+	MaxLayerFLOPs   = 1e15               // forward, per sample
+	maxComputeParts = 3                  // forward and backward (2 × forward)
+)
+
+// layers checks a custom model's training.layers.
+func (c *checker) layers() bool {
+	layers := c.s.Training.Layers
+	switch {
+	case len(layers) == 0:
+		c.fail("training.layers", "model custom needs layers, e.g. layers: [{name: fc, params: 1000000, flops: 2000000}]")
+		return false
+	case len(layers) > MaxLayers:
+		c.fail("training.layers", "%d layers are too many: at most %d", len(layers), MaxLayers)
+		return false
+	}
+	ok := true
+	var params int64
+	for i, l := range layers {
+		key := fmt.Sprintf("training.layers[%d]", i)
+		ok = c.printable(key+".name", l.Name, "fc") && ok
+		if l.Params < 1 || l.Params > MaxLayerParams {
+			c.fail(key+".params", "%s is not allowed: a layer has 1 to 10^11 parameters (e.g. params: 1000000)", c.text(key+".params", l.Params))
+			ok = false
+		} else {
+			params += l.Params
+		}
+		if !(l.FLOPs >= 0 && l.FLOPs <= MaxLayerFLOPs) {
+			c.fail(key+".flops", "%s is not allowed: forward FLOPs per sample, 0 to 10^15 (e.g. flops: 2000000)", c.text(key+".flops", l.FLOPs))
+			ok = false
+		}
+		if len(c.errs) > maxErrors {
+			return false
+		}
+	}
+	if ok && params > MaxModelParams {
+		c.fail("training.layers", "the %d layers have %d parameters in all; a model has at most 10^13", len(layers), params)
+		ok = false
+	}
+	return ok
+}
+
+// TrainModel is the model training.model names: a preset, or a custom model
+// of training.layers. It panics on a model Validate rejects.
+func (tr *Training) TrainModel() *train.Model {
+	if tr.Model != "custom" {
+		m, err := train.Preset(tr.Model)
+		if err != nil {
+			panic(fmt.Sprintf("scenario: %v", err))
+		}
+		return m
+	}
+	m := &train.Model{Name: "custom", Sample: "sample"}
+	for _, l := range tr.Layers {
+		m.Tensors = append(m.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
+	}
+	return m
+}
+
+// computeTime checks that one iteration's compute fits in a run: the engine
+// counts time in int64 picoseconds, and an iteration longer than MaxUntil
+// never reports.
+func (c *checker) computeTime() {
+	tr := &c.s.Training
+	m := tr.TrainModel()
+	gpu, err := train.GPUPreset(tr.GPU)
+	if err != nil {
+		panic(fmt.Sprintf("scenario: %v", err))
+	}
+	batch := tr.Batch
+	if batch == 0 {
+		batch = m.DefaultBatch
+	}
+	sec := train.ComputeSeconds(m, gpu, tr.MFU, batch)
+	if sec <= MaxUntil.Seconds() {
+		return
+	}
+	fits := "use fewer parameters"
+	if f := m.FwdFLOPs(); f > 0 {
+		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * tr.MFU / (maxComputeParts * f)
+		if most >= 1 {
+			fits = fmt.Sprintf("e.g. batch: %d", int(most))
+		}
+	}
+	key := c.blame("training.batch", "training.mfu", "training.layers", "training.gpu", "training.model")
+	c.fail(key, "%s makes one iteration's compute take %.4gs (%.4g FLOPs per sample forward, × 3 for backward, × batch %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
+		c.text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), batch, tr.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
+}
+
+// valueOf is the value of a training key, for messages about a scenario
+// built in Go.
+func valueOf(key string, tr *Training) any {
+	switch key {
+	case "training.batch":
+		return tr.Batch
+	case "training.mfu":
+		return tr.MFU
+	case "training.gpu":
+		return tr.GPU
+	case "training.layers":
+		return "the layers"
+	}
+	return tr.Model
+}

@@ -219,3 +219,10 @@ func (j *Job) Phase(t unit.Time) Phase {
 	}
 	return NoCompute
 }
+
+// ComputeSeconds is one iteration's compute on one GPU — forward, backward
+// (2 × forward) and the optimizer step — in seconds: what Start turns into
+// picoseconds, for checking a job before it starts.
+func ComputeSeconds(m *Model, gpu GPU, mfu float64, batch int) float64 {
+	return 3*m.FwdFLOPs()*float64(batch)/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
+}

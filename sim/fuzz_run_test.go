@@ -1,0 +1,136 @@
+package sim_test
+
+import (
+	"fmt"
+	"os"
+	"runtime/debug"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// Bounds that keep one FuzzRun input to a fraction of a second.
+const (
+	fuzzMaxEndpoints = 64
+	fuzzMaxFlows     = 512
+	fuzzUntil        = 200 * unit.Microsecond
+	fuzzMaxBytes     = 256 * unit.KiB
+	fuzzMaxParams    = 65536 // per custom layer
+	fuzzWallLimit    = 2 * time.Second
+	fuzzHang         = 30 * time.Second
+)
+
+// boundForFuzz shrinks an accepted scenario to a quick run, as --set would
+// after parsing: at most 200us of simulated time and 256KiB per transfer. It
+// reports false for scenarios too big to run quickly however they shrink.
+func boundForFuzz(sc *scenario.Scenario) bool {
+	n := sc.Endpoints()
+	if n > fuzzMaxEndpoints {
+		return false
+	}
+	tr := &sc.Traffic
+	flows := map[string]int{scenario.PatternIncast: tr.Senders, scenario.PatternPermutation: n,
+		scenario.PatternAllToAll: n * (n - 1), scenario.PatternFlows: len(tr.Flows)}[tr.Pattern]
+	if flows > fuzzMaxFlows {
+		return false
+	}
+	switch sc.Training.Model {
+	case "", "custom", "resnet50":
+	default:
+		return false // gradient buckets of gigabytes
+	}
+	if sc.Until == 0 || sc.Until > fuzzUntil {
+		sc.Until = fuzzUntil
+	}
+	tr.Bytes = min(tr.Bytes, fuzzMaxBytes)
+	for i := range tr.Flows {
+		tr.Flows[i].Bytes = min(tr.Flows[i].Bytes, fuzzMaxBytes)
+	}
+	sc.Collective.Bytes = min(sc.Collective.Bytes, fuzzMaxBytes)
+	for i := range sc.Training.Layers {
+		sc.Training.Layers[i].Params = min(sc.Training.Layers[i].Params, fuzzMaxParams)
+	}
+	sc.Training.Iterations = min(sc.Training.Iterations, 2)
+	return sc.Validate() == nil
+}
+
+// rangeEnds are --set values at the ends of the documented ranges, for
+// FuzzRun to start from.
+var rangeEnds = []string{
+	"", "topology.link_gbps=1", "topology.link_gbps=100000", "topology.nvlink_efficiency=0.01",
+	"topology.link_latency=1s", "topology.switch_latency=0", "network.mtu=256", "network.mtu=9216",
+	"network.ecn.pmax=1e-9", "network.ibcc.cct_step=64", "network.ibcc.ccti_limit=16383",
+	"network.dt_alpha=0.01", "network.classes=[{name: a, weight: 0.001}, {name: b, weight: 1000}]",
+	"training.mfu=0.01", "collective.chunk=4KiB", "collective.channels=64", "network.ack_every=1024",
+	"network.rto=1us", "sim.sample_interval=1us", "sim.fidelity=flow",
+}
+
+// FuzzRun runs what validation accepts, with a --set, shrunk by
+// boundForFuzz: no input may panic the engine or the models (issue 9:
+// nvlink_efficiency: 1e-15 once scheduled an event in the past), or hang.
+func FuzzRun(f *testing.F) {
+	var docs [][]byte
+	for _, b := range scenario.Builtins() {
+		data, _ := scenario.Builtin(b.Name)
+		docs = append(docs, data)
+	}
+	data, err := os.ReadFile("scenario/testdata/sections.yaml")
+	require.NoError(f, err)
+	for _, doc := range strings.Split(string(data), "\n---\n") {
+		docs = append(docs, []byte(doc))
+	}
+	for i, doc := range docs {
+		f.Add(doc, "")
+		f.Add(doc, rangeEnds[i%len(rangeEnds)])
+	}
+	// Every end of a range runs on packets, a collective over NVLink and
+	// InfiniBand congestion control.
+	for _, set := range rangeEnds {
+		f.Add([]byte("name: ends\ntraffic: {bytes: 64KiB}\n"), set)
+		f.Add([]byte("topology: {kind: dgx}\ncollective: {op: allreduce, algo: ring, bytes: 1MiB}\n"), set)
+		f.Add([]byte("topology: {fabric: ib}\nnetwork: {cc: ibcc}\ntraffic: {bytes: 64KiB}\n"), set)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, set string) {
+		var sets []string
+		if set != "" {
+			sets = []string{set}
+		}
+		sc, err := scenario.ParseWith(data, "fuzz.yaml", sets)
+		if err != nil || !boundForFuzz(&sc) {
+			return
+		}
+		done := make(chan error, 1)
+		go func() {
+			defer func() {
+				if v := recover(); v != nil {
+					done <- fmt.Errorf("panic: %v\n%s", v, debug.Stack())
+				}
+			}()
+			st, err := sim.Start(sc)
+			if err != nil {
+				done <- err
+				return
+			}
+			start := time.Now()
+			for now := unit.Time(0); st.Model.Advance(now); now += 10 * unit.Microsecond {
+				if time.Since(start) > fuzzWallLimit {
+					break // slow, not wrong
+				}
+			}
+			st.Result()
+			done <- nil
+		}()
+		select {
+		case err := <-done:
+			require.NoError(t, err, "--set %s\n%s", set, data)
+		case <-time.After(fuzzHang):
+			t.Fatalf("the run did not finish in %v:\n--set %s\n%s", fuzzHang, set, data)
+		}
+	})
+}
