@@ -88,18 +88,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 
 func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) (*train.Job, error) {
 	t := &sc.Training
-	var model *train.Model
-	if t.Model == "custom" {
-		model = &train.Model{Name: "custom", Sample: "sample"}
-		for _, l := range t.Layers {
-			model.Tensors = append(model.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
-		}
-	} else {
-		var err error
-		if model, err = train.Preset(t.Model); err != nil {
-			return nil, fmt.Errorf("training.model: %w", err)
-		}
-	}
+	model := t.TrainModel()
 	gpu, err := train.GPUPreset(t.GPU)
 	if err != nil {
 		return nil, fmt.Errorf("training.gpu: %w", err)
