@@ -4,7 +4,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"syscall/js"
 )
 
@@ -24,10 +23,9 @@ func bridge() *jsBridge {
 	return b
 }
 
+// query is the page's parameters, read from location.search here rather than
+// passed as a command-line argument: wasm_exec.js caps go.argv at 12 KiB.
 func (b *jsBridge) query() string {
-	if len(os.Args) > 1 {
-		return os.Args[1]
-	}
 	return js.Global().Get("location").Get("search").String()
 }
 

@@ -78,11 +78,18 @@
     if (keys[e.key]) { e.preventDefault(); command({ fabriclab: keys[e.key] }); }
   });
 
-  // Load and start the Go program.
+  // Load and start the Go program. It reads the page's parameters from
+  // location.search itself: go.argv is capped at 12 KiB by wasm_exec.js, far
+  // below what yaml= and set= are documented to take.
   const go = new Go();
-  go.argv = ["viz", location.search];
   const url = "viz.wasm" + (version ? "?v=" + version : "");
-  const start = (result) => go.run(result.instance).then(() => showError("The simulation program exited."));
+  const start = (result) => {
+    // The WebAssembly memory's size in bytes, for tests and memory checks (it
+    // only ever grows: what matters is that loads reuse it).
+    const mem = result.instance.exports.mem;
+    window.fabriclabMemoryBytes = () => mem.buffer.byteLength;
+    return go.run(result.instance).then(() => showError("The simulation program exited."));
+  };
   let loading;
   if (WebAssembly.instantiateStreaming) {
     loading = WebAssembly.instantiateStreaming(fetch(url), go.importObject).catch(() =>
