@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime/debug"
 	"syscall/js"
 )
 
@@ -12,7 +13,13 @@ import (
 // leave through window.fabriclabEvent.
 type jsBridge struct{ queue *commandQueue }
 
+// memoryLimit is the Go heap's soft limit in the browser: near it the
+// collector works harder rather than let WebAssembly memory (which never
+// shrinks, and tops out at 4 GiB) grow.
+const memoryLimit = 1 << 30
+
 func bridge() *jsBridge {
+	debug.SetMemoryLimit(memoryLimit)
 	b := &jsBridge{queue: &commandQueue{}}
 	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
