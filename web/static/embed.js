@@ -9,10 +9,13 @@
   const version = (document.querySelector('script[src^="static/embed.js"]').src.split("?v=")[1]) || "";
 
   const post = (msg) => { if (window.parent !== window) window.parent.postMessage(msg, "*"); };
+  // An error from the Go program (a bad scenario, one too big for the
+  // browser) shows until the next scenario loads; a fatal one (the program
+  // could not start, or exited) stays.
   let stopped = false;
-  const showError = (message) => {
+  const showError = (message, recoverable) => {
     if (stopped) return;
-    stopped = true;
+    stopped = !recoverable;
     $("loading").hidden = true;
     $("error-text").textContent = message;
     $("error").hidden = false;
@@ -51,6 +54,7 @@
         $("speed").textContent = fmtTime(ev.speed_us) + "/s";
         break;
       case "loaded":
+        if (!stopped) $("error").hidden = true;
         $("status").textContent = "Loaded scenario " + ev.name;
         break;
       case "frame":
@@ -60,7 +64,7 @@
         window.fabriclabStats = ev;
         break;
       case "error":
-        showError(ev.message);
+        showError(ev.message, true);
         return;
     }
     post(ev);
