@@ -171,7 +171,7 @@ func poll(t *testing.T, ctx context.Context, expr string, within time.Duration) 
 	t.Helper()
 	pctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
-	_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond)))
+	_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(within)))
 	require.NoError(t, err, "waiting for %s", expr)
 }
 

@@ -223,8 +223,10 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 }
 
 // release drops the playing run and everything drawn from it, and collects.
+// The scene builder goes too: its chart cache is keyed by the run's snapshots.
 func (g *Game) release() {
 	g.p, g.frame, g.layout, g.layoutKey = nil, render.Frame{}, nil, layoutKey{}
+	g.builder = render.Builder{}
 	runtime.GC()
 }
 
