@@ -345,7 +345,13 @@ func (g *Game) Update() (err error) {
 	p := g.p
 	if p != nil {
 		p.Compute(computeBudget)
-		p.Tick(real)
+		if err := p.Err(); err != nil {
+			g.release()
+			g.fail(err)
+			p = nil
+		} else {
+			p.Tick(real)
+		}
 	}
 	x, y := ebiten.CursorPosition()
 	g.prepare(float64(x)/g.scale, float64(y)/g.scale)

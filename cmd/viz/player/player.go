@@ -5,6 +5,7 @@
 package player
 
 import (
+	"fmt"
 	"math"
 	"time"
 	"unsafe"
@@ -23,6 +24,10 @@ const (
 	// about 1.4 MB, so the count alone would let one run take gigabytes.)
 	MaxFrames     = 2000
 	MaxFrameBytes = 256 << 20
+	// MaxSnapshotBytes bounds one snapshot: past it the run stops with an
+	// error (a collective over many ranks adds flows as it goes, so its
+	// snapshots grow; the estimate before building cannot see them).
+	MaxSnapshotBytes = MaxFrameBytes / 8
 	// PlaySeconds is how long a whole run takes to play at the default speed.
 	PlaySeconds = 10.0
 	// MinSpeed and MaxSpeed bound the speed (simulated time per real second).
@@ -37,6 +42,8 @@ type Player struct {
 	frames  []*snap.Snapshot // frames[i] is at time i·dt
 	bytes   int64            // what frames take, by SnapshotBytes
 	budget  int64            // the most frames may take: MaxFrameBytes
+	limit   int64            // the most one snapshot may take: MaxSnapshotBytes
+	err     error            // why computing stopped short, if it did
 	dt      unit.Time
 	done    bool
 	result  *metrics.Result
@@ -52,7 +59,7 @@ func New(sc scenario.Scenario) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes}
+	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes}
 	p.record(st.Snapshot())
 	p.speed = p.guessSpeed()
 	return p, nil
@@ -74,9 +81,10 @@ func (p *Player) guessSpeed() unit.Time {
 }
 
 // Compute runs the simulation further for about budget of wall time,
-// recording frames, and reports whether it has reached the end.
+// recording frames, and reports whether it has reached the end (or stopped:
+// see Err).
 func (p *Player) Compute(budget time.Duration) bool {
-	if p.done {
+	if p.done || p.err != nil {
 		return true
 	}
 	start := time.Now()
@@ -87,12 +95,29 @@ func (p *Player) Compute(budget time.Duration) bool {
 			p.finish()
 			return true
 		}
-		p.record(p.run.Snapshot())
+		s := p.run.Snapshot()
+		if b := SnapshotBytes(s); b > p.limit {
+			p.err = p.tooBig(s, b)
+			return true
+		}
+		p.record(s)
 		for len(p.frames) > MaxFrames || p.bytes > p.budget && len(p.frames) > 2 {
 			p.halve()
 		}
 	}
 	return false
+}
+
+// Err is why computing stopped before the run's end, or nil.
+func (p *Player) Err() error { return p.err }
+
+func (p *Player) tooBig(s *snap.Snapshot, b int64) error {
+	way := "use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow) or run it with `fabriclab run`"
+	if p.sc.Sim.Fidelity != scenario.Packet {
+		way = "run it with `fabriclab run`"
+	}
+	return fmt.Errorf("scenario %s is too big for the browser canvas: at %s one picture of it (%d flows so far, %d packets on the wire) takes %d MiB, more than the %d MiB the canvas allows; %s",
+		p.sc.Name, s.Time, len(s.Flows), len(s.Packets), b>>20, p.limit>>20, way)
 }
 
 // finish records the last frame and fixes the default speed.

@@ -58,6 +58,23 @@ func TestComputeBoundsFrameBytes(t *testing.T) {
 	assert.InDelta(t, p.Result().Totals.SimTimeUs, p.End().Micros(), 0.001)
 }
 
+// A snapshot past the limit stops computing with an error that names the way out.
+func TestComputeStopsAtABigSnapshot(t *testing.T) {
+	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
+	p.limit = SnapshotBytes(p.frames[0]) + 1
+	computeAll(t, p)
+	require.Error(t, p.Err())
+	assert.False(t, p.Done())
+	assert.Contains(t, p.Err().Error(), "scenario incast is too big for the browser canvas: at ")
+	assert.Contains(t, p.Err().Error(), "sim.fidelity: flow")
+	assert.True(t, p.Compute(time.Millisecond), "stopped")
+
+	p = newPlayer(t, "incast", "traffic.bytes=4MiB")
+	computeAll(t, p)
+	assert.NoError(t, p.Err())
+	assert.True(t, p.Done())
+}
+
 func TestPlaybackAndScrubbing(t *testing.T) {
 	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
 	computeAll(t, p)
