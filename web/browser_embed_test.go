@@ -54,16 +54,22 @@ func TestBrowserYAMLParameterLimit(t *testing.T) {
 	assert.Greater(t, spread(decode(t, shot)), 0.05, "the canvas is not blank")
 	assert.Empty(t, errors(console()), "the console shows no errors")
 
-	url = base + "/embed.html?yaml=" + base64.RawURLEncoding.EncodeToString([]byte(bigYAML(64<<10+1)))
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
-	poll(t, ctx, `!document.getElementById('error').hidden`, 90*time.Second)
-	text := eval[string](t, ctx, `document.getElementById('error-text').textContent`)
+	text := shownError(t, ctx, base+"/embed.html?yaml="+base64.RawURLEncoding.EncodeToString([]byte(bigYAML(64<<10+1))), "embed-yaml-too-big.png")
 	assert.Contains(t, text, "parameter yaml is 65537 bytes of YAML, more than the 64 KiB")
 	assert.NotContains(t, text, "viz.wasm", "the program started and refused the parameter itself")
-	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+}
+
+// shownError opens url, waits for the error over the canvas, keeps a
+// screenshot (which must not be blank) and returns the message.
+func shownError(t *testing.T, ctx context.Context, url, shotName string) string {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(url)))
+	poll(t, ctx, `!document.getElementById('error').hidden`, 90*time.Second)
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)
-	keep(t, "embed-yaml-too-big.png", shot)
+	keep(t, shotName, shot)
 	assert.Greater(t, spread(decode(t, shot)), 0.05, "the error shows, not a blank page")
+	return eval[string](t, ctx, `document.getElementById('error-text').textContent`)
 }
 
 // fatTree is a load message for an 8,192-host fat tree at flow level (the
@@ -142,14 +148,9 @@ func TestBrowserPerm1024ThenLoad(t *testing.T) {
 // way out over the canvas; the next load plays.
 func TestBrowserTooBigScenario(t *testing.T) {
 	ctx, base, _ := browser(t)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=perm-1024&set=topology.k=32")))
-	poll(t, ctx, `!document.getElementById('error').hidden`, 90*time.Second)
-	text := eval[string](t, ctx, `document.getElementById('error-text').textContent`)
+	text := shownError(t, ctx, base+"/embed.html?scenario=perm-1024&set=topology.k=32", "embed-too-big.png")
 	assert.Contains(t, text, "too big for the browser canvas: a k=32 fat tree has 8192 endpoints")
 	assert.Contains(t, text, "sim.fidelity: flow")
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	require.NoError(t, err)
-	keep(t, "embed-too-big.png", shot)
 
 	eval[bool](t, ctx, `postMessage({fabriclab: "load", scenario: "incast"}, "*"); true`)
 	poll(t, ctx, `document.getElementById('status').textContent === "Loaded scenario incast"`, 60*time.Second)

@@ -243,13 +243,8 @@ func TestBrowserIndexAndLesson(t *testing.T) {
 
 func TestBrowserBadParameterShowsError(t *testing.T) {
 	ctx, base, _ := browser(t)
-	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=nosuch")))
-	poll(t, ctx, `!document.getElementById('error').hidden`, 90*time.Second)
-	text := eval[string](t, ctx, `document.getElementById('error-text').textContent`)
+	text := shownError(t, ctx, base+"/embed.html?scenario=nosuch", "embed-error.png")
 	assert.Contains(t, text, `scenario="nosuch" is not a built-in scenario`)
-	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-	require.NoError(t, err)
-	keep(t, "embed-error.png", shot)
 }
 
 // A congestion-control scenario plays in the browser: DCQCN on the victim-flow

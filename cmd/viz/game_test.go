@@ -21,6 +21,17 @@ func (h *pageHost) event(ev map[string]any) { h.events = append(h.events, ev) }
 func (h *pageHost) browser() bool           { return true }
 func (h *pageHost) send(cmd string)         { h.queue.push([]byte(cmd)) }
 
+// started is a game on a page with query q, 800×600, after its first Update.
+func started(t *testing.T, q string) (*Game, *pageHost) {
+	t.Helper()
+	h := &pageHost{q: q}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	require.NoError(t, g.Update())
+	return g, h
+}
+
 // Update prepares the layout and the frame; it rebuilds the layout only when
 // the canvas size, the scenario or the options change.
 func TestUpdatePreparesWhatDrawShows(t *testing.T) {
@@ -57,11 +68,7 @@ func TestUpdatePreparesWhatDrawShows(t *testing.T) {
 
 // A failure is pictured by Update too: Draw only draws the picture.
 func TestUpdatePicturesAFailure(t *testing.T) {
-	h := &pageHost{q: "?scenario=no-such-scenario"}
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	require.NoError(t, g.Update())
+	g, _ := started(t, "?scenario=no-such-scenario")
 	require.NotNil(t, g.errorPic)
 	assert.Equal(t, float32(800), g.errorPic.W)
 	pic := g.errorPic
@@ -72,11 +79,7 @@ func TestUpdatePicturesAFailure(t *testing.T) {
 // A burst of loads builds only the last one: the others are dropped before
 // anything is built, and so are playback commands meant for them.
 func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
-	h := &pageHost{q: "?scenario=incast"}
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	require.NoError(t, g.Update())
+	g, h := started(t, "?scenario=incast")
 	h.events = nil
 	for i := range 20 {
 		h.send(fmt.Sprintf(`{"fabriclab":"load","scenario":"permutation","set":["seed=%d"]}`, i+1))
@@ -101,11 +104,7 @@ func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
 // In the browser a scenario too big for the tab is refused before it is
 // built, with the way out; what played before is let go.
 func TestTooBigForTheBrowser(t *testing.T) {
-	h := &pageHost{q: "?scenario=incast"}
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	require.NoError(t, g.Update())
+	g, h := started(t, "?scenario=incast")
 	h.send(`{"fabriclab":"load","scenario":"perm-1024","set":["topology.k=32"]}`)
 	require.NoError(t, g.Update())
 	assert.True(t, g.p == nil, "no player")
