@@ -215,4 +215,8 @@ func TestServerHeaderSizeCap(t *testing.T) {
 
 	_, ok := get(t, addr, "/index.html")
 	assert.Equal(t, http.StatusOK, ok.StatusCode, "a request of ordinary size is served")
+
+	// The embed page's longest query (256 KiB: a 64 KiB scenario as yaml=) is served.
+	_, long := get(t, addr, "/index.html?yaml="+strings.Repeat("A", 256<<10))
+	assert.Equal(t, http.StatusOK, long.StatusCode, "the embed page's documented query length is served")
 }

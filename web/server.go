@@ -21,13 +21,14 @@ type Limits struct {
 
 // DefaultLimits are what fabriclab serve uses. Write leaves ten minutes for
 // a response: the 16 MB viz.wasm over a 256 kbit/s link, or its 3 MB brotli
-// twin over 50 kbit/s.
+// twin over 50 kbit/s. HeaderSize leaves room for the embed page's longest
+// query (256 KiB: a 64 KiB scenario in yaml= plus set= values).
 var DefaultLimits = Limits{
 	ReadHeader: 10 * time.Second,
 	Read:       30 * time.Second,
 	Write:      10 * time.Minute,
 	Idle:       60 * time.Second,
-	HeaderSize: 64 << 10,
+	HeaderSize: 320 << 10,
 }
 
 // Dir is a built site's directory opened for serving, confined by os.Root: a

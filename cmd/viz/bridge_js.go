@@ -4,7 +4,7 @@ package main
 
 import (
 	"encoding/json"
-	"os"
+	"runtime/debug"
 	"syscall/js"
 )
 
@@ -13,7 +13,13 @@ import (
 // leave through window.fabriclabEvent.
 type jsBridge struct{ queue *commandQueue }
 
+// memoryLimit is the Go heap's soft limit in the browser: near it the
+// collector works harder rather than let WebAssembly memory (which never
+// shrinks, and tops out at 4 GiB) grow.
+const memoryLimit = 1 << 30
+
 func bridge() *jsBridge {
+	debug.SetMemoryLimit(memoryLimit)
 	b := &jsBridge{queue: &commandQueue{}}
 	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
@@ -24,10 +30,9 @@ func bridge() *jsBridge {
 	return b
 }
 
+// query is the page's parameters, read from location.search here rather than
+// passed as a command-line argument: wasm_exec.js caps go.argv at 12 KiB.
 func (b *jsBridge) query() string {
-	if len(os.Args) > 1 {
-		return os.Args[1]
-	}
 	return js.Global().Get("location").Get("search").String()
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -80,6 +81,7 @@ type Game struct {
 	last      time.Time
 	lastEvent time.Time
 	sentDone  bool
+	skipped   int // loads dropped unbuilt since the last one built
 
 	// Frame timing, for the page's benchmarks: intervals between draws and
 	// the time spent in Draw, in milliseconds.
@@ -139,7 +141,14 @@ func percentile(v []float64, q float64) float64 {
 }
 
 func (g *Game) stats() {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	var frameBytes int64
+	if g.p != nil {
+		frameBytes = g.p.FrameBytes()
+	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
+		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95)})
 	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
@@ -179,8 +188,15 @@ func hasLoad(h host) bool {
 	return len(q.items) > 0
 }
 
-// load replaces what plays.
+// load replaces what plays. The old run, its frames and what was drawn from
+// them are let go and collected first, so that the new run reuses their
+// memory (WebAssembly memory only grows); in the browser a scenario too big
+// for the tab is refused before anything is built.
 func (g *Game) load(sc scenario.Scenario, err error) {
+	g.release()
+	if err == nil && g.out.browser() {
+		err = player.FitsBrowser(&sc)
+	}
 	if err != nil {
 		g.fail(err)
 		return
@@ -201,8 +217,17 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 	if g.params.Play {
 		p.Play()
 	}
-	g.out.event(map[string]any{"fabriclab": "loaded", "name": sc.Name, "step": g.step})
+	g.out.event(map[string]any{"fabriclab": "loaded", "name": sc.Name, "step": g.step, "skipped": g.skipped})
+	g.skipped = 0
 	g.sendTime()
+}
+
+// release drops the playing run and everything drawn from it, and collects.
+// The scene builder goes too: its chart cache is keyed by the run's snapshots.
+func (g *Game) release() {
+	g.p, g.frame, g.layout, g.layoutKey = nil, render.Frame{}, nil, layoutKey{}
+	g.builder = render.Builder{}
+	runtime.GC()
 }
 
 // fail shows an error over the canvas and tells the page.
@@ -212,8 +237,35 @@ func (g *Game) fail(err error) {
 	g.out.event(map[string]any{"fabriclab": "error", "message": g.failure})
 }
 
-func (g *Game) handle(raw []byte) {
-	c, err := player.ParseCommand(raw)
+// handleAll runs a batch of commands. A burst of loads builds only the last:
+// earlier loads, and playback commands for the runs they would have built,
+// are dropped before anything is built.
+func (g *Game) handleAll(raws [][]byte) {
+	type parsed struct {
+		c   player.Command
+		err error
+	}
+	cmds := make([]parsed, len(raws))
+	last := -1
+	for i, raw := range raws {
+		c, err := player.ParseCommand(raw)
+		cmds[i] = parsed{c, err}
+		if err == nil && c.Op == "load" {
+			last = i
+		}
+	}
+	for i, pc := range cmds {
+		if i < last && pc.err == nil && pc.c.Op != "stats" && pc.c.Op != "presenter" {
+			if pc.c.Op == "load" {
+				g.skipped++
+			}
+			continue
+		}
+		g.handle(pc.c, pc.err)
+	}
+}
+
+func (g *Game) handle(c player.Command, err error) {
 	if err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
 		return
@@ -286,16 +338,20 @@ func (g *Game) Update() (err error) {
 		g.fail(g.drawErr)
 		g.drawErr = nil
 	}
-	for _, raw := range g.out.commands().drain() {
-		g.handle(raw)
-	}
+	g.handleAll(g.out.commands().drain())
 	if !g.out.browser() {
 		g.keys()
 	}
 	p := g.p
 	if p != nil {
 		p.Compute(computeBudget)
-		p.Tick(real)
+		if err := p.Err(); err != nil {
+			g.release()
+			g.fail(err)
+			p = nil
+		} else {
+			p.Tick(real)
+		}
 	}
 	x, y := ebiten.CursorPosition()
 	g.prepare(float64(x)/g.scale, float64(y)/g.scale)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -19,6 +20,17 @@ func (h *pageHost) commands() *commandQueue { return &h.queue }
 func (h *pageHost) event(ev map[string]any) { h.events = append(h.events, ev) }
 func (h *pageHost) browser() bool           { return true }
 func (h *pageHost) send(cmd string)         { h.queue.push([]byte(cmd)) }
+
+// started is a game on a page with query q, 800×600, after its first Update.
+func started(t *testing.T, q string) (*Game, *pageHost) {
+	t.Helper()
+	h := &pageHost{q: q}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	require.NoError(t, g.Update())
+	return g, h
+}
 
 // Update prepares the layout and the frame; it rebuilds the layout only when
 // the canvas size, the scenario or the options change.
@@ -56,14 +68,48 @@ func TestUpdatePreparesWhatDrawShows(t *testing.T) {
 
 // A failure is pictured by Update too: Draw only draws the picture.
 func TestUpdatePicturesAFailure(t *testing.T) {
-	h := &pageHost{q: "?scenario=no-such-scenario"}
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	require.NoError(t, g.Update())
+	g, _ := started(t, "?scenario=no-such-scenario")
 	require.NotNil(t, g.errorPic)
 	assert.Equal(t, float32(800), g.errorPic.W)
 	pic := g.errorPic
 	require.NoError(t, g.Update())
 	assert.Same(t, pic, g.errorPic, "pictured once per size")
+}
+
+// A burst of loads builds only the last one: the others are dropped before
+// anything is built, and so are playback commands meant for them.
+func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	h.events = nil
+	for i := range 20 {
+		h.send(fmt.Sprintf(`{"fabriclab":"load","scenario":"permutation","set":["seed=%d"]}`, i+1))
+		h.send(`{"fabriclab":"play"}`)
+	}
+	h.send(`{"fabriclab":"load","scenario":"ecmp-collisions"}`)
+	require.NoError(t, g.Update())
+	var loaded []map[string]any
+	for _, ev := range h.events {
+		if ev["fabriclab"] == "loaded" {
+			loaded = append(loaded, ev)
+		}
+		assert.NotEqual(t, "error", ev["fabriclab"], ev)
+	}
+	require.Len(t, loaded, 1, "one build")
+	assert.Equal(t, "ecmp-collisions", loaded[0]["name"])
+	assert.Equal(t, 20, loaded[0]["skipped"])
+	assert.False(t, g.p.Playing(), "the plays were for the dropped loads")
+	assert.Equal(t, "ecmp-collisions", g.layout.Opt.Title)
+}
+
+// In the browser a scenario too big for the tab is refused before it is
+// built, with the way out; what played before is let go.
+func TestTooBigForTheBrowser(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	h.send(`{"fabriclab":"load","scenario":"perm-1024","set":["topology.k=32"]}`)
+	require.NoError(t, g.Update())
+	assert.True(t, g.p == nil, "no player")
+	assert.True(t, g.layout == nil, "no layout of the old run")
+	assert.Contains(t, g.failure, "too big for the browser canvas")
+	assert.Contains(t, g.failure, "sim.fidelity: flow")
+	require.NotNil(t, g.errorPic, "the canvas pictures the message")
 }

@@ -9,10 +9,13 @@
   const version = (document.querySelector('script[src^="static/embed.js"]').src.split("?v=")[1]) || "";
 
   const post = (msg) => { if (window.parent !== window) window.parent.postMessage(msg, "*"); };
+  // An error from the Go program (a bad scenario, one too big for the
+  // browser) shows until the next scenario loads; a fatal one (the program
+  // could not start, or exited) stays.
   let stopped = false;
-  const showError = (message) => {
+  const showError = (message, recoverable) => {
     if (stopped) return;
-    stopped = true;
+    stopped = !recoverable;
     $("loading").hidden = true;
     $("error-text").textContent = message;
     $("error").hidden = false;
@@ -51,6 +54,7 @@
         $("speed").textContent = fmtTime(ev.speed_us) + "/s";
         break;
       case "loaded":
+        if (!stopped) $("error").hidden = true;
         $("status").textContent = "Loaded scenario " + ev.name;
         break;
       case "frame":
@@ -60,7 +64,7 @@
         window.fabriclabStats = ev;
         break;
       case "error":
-        showError(ev.message);
+        showError(ev.message, true);
         return;
     }
     post(ev);
@@ -78,11 +82,18 @@
     if (keys[e.key]) { e.preventDefault(); command({ fabriclab: keys[e.key] }); }
   });
 
-  // Load and start the Go program.
+  // Load and start the Go program. It reads the page's parameters from
+  // location.search itself: go.argv is capped at 12 KiB by wasm_exec.js, far
+  // below what yaml= and set= are documented to take.
   const go = new Go();
-  go.argv = ["viz", location.search];
   const url = "viz.wasm" + (version ? "?v=" + version : "");
-  const start = (result) => go.run(result.instance).then(() => showError("The simulation program exited."));
+  const start = (result) => {
+    // The WebAssembly memory's size in bytes, for tests and memory checks (it
+    // only ever grows: what matters is that loads reuse it).
+    const mem = result.instance.exports.mem;
+    window.fabriclabMemoryBytes = () => mem.buffer.byteLength;
+    return go.run(result.instance).then(() => showError("The simulation program exited."));
+  };
   let loading;
   if (WebAssembly.instantiateStreaming) {
     loading = WebAssembly.instantiateStreaming(fetch(url), go.importObject).catch(() =>

@@ -28,8 +28,15 @@ type Params struct {
 	Big      bool // big=1: projector-size text on the canvas
 }
 
-// MaxYAML bounds an inline scenario.
-const MaxYAML = 64 << 10
+// Limits on the parameters. The page's whole query is bounded first, so that
+// no address makes parsing slow; yaml= then takes up to MaxYAML bytes of YAML
+// (base64url makes that 4/3 as many characters) and the set= values together
+// up to MaxSets bytes.
+const (
+	MaxYAML  = 64 << 10
+	MaxSets  = 64 << 10
+	MaxQuery = 256 << 10
+)
 
 var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big"}
 
@@ -37,6 +44,9 @@ var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "them
 // Errors name the parameter, the value and what is allowed.
 func ParseQuery(q string) (Params, error) {
 	p := Params{Theme: "dark", Controls: true}
+	if len(q) > MaxQuery {
+		return p, fmt.Errorf("the page address's parameters are %d KiB; at most %d KiB (yaml= takes up to %d KiB of YAML, set= up to %d KiB)", len(q)>>10, MaxQuery>>10, MaxYAML>>10, MaxSets>>10)
+	}
 	vals, err := url.ParseQuery(strings.TrimPrefix(q, "?"))
 	if err != nil {
 		return p, fmt.Errorf("the page address's parameters cannot be read (%v); write them as ?scenario=incast&play=1", err)
@@ -75,10 +85,11 @@ func ParseQuery(q string) (Params, error) {
 		p.Scenario = s
 	}
 	if y := one("yaml"); y != "" {
-		if len(y) > MaxYAML*4/3+4 {
-			return p, fmt.Errorf("parameter yaml is too long: at most %d KiB of YAML", MaxYAML>>10)
+		y = strings.TrimRight(y, "=")
+		if n := base64.RawURLEncoding.DecodedLen(len(y)); n > MaxYAML {
+			return p, fmt.Errorf("parameter yaml is %d bytes of YAML, more than the %d KiB (%d bytes) the address takes; shorten the scenario, or send it with a load message", n, MaxYAML>>10, MaxYAML)
 		}
-		data, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(y, "="))
+		data, err := base64.RawURLEncoding.DecodeString(y)
 		if err != nil {
 			return p, fmt.Errorf("parameter yaml is not base64url-encoded YAML (%v); encode the scenario with base64url", err)
 		}
@@ -87,7 +98,11 @@ func ParseQuery(q string) (Params, error) {
 	if p.Scenario != "" && p.YAML != "" {
 		return p, fmt.Errorf("give either scenario= or yaml=, not both")
 	}
+	sets := 0
 	for _, s := range vals["set"] {
+		if sets += len(s); sets > MaxSets {
+			return p, fmt.Errorf("parameters set= come to more than %d KiB; give fewer overrides, or put them in a yaml= scenario", MaxSets>>10)
+		}
 		if !strings.Contains(s, "=") {
 			return p, fmt.Errorf("parameter set=%q: write set=key.path=value, e.g. set=traffic.senders=4", s)
 		}

@@ -44,6 +44,34 @@ func TestParseQuery(t *testing.T) {
 	assert.Equal(t, "mine", sc.Name)
 }
 
+// yaml= takes exactly MaxYAML bytes of YAML and not one more; set= lists
+// and the whole query have their own bounds.
+func TestParseQueryLimits(t *testing.T) {
+	head := "name: big\ntopology: {kind: star, hosts: 3}\n"
+	pad := func(n int) string { return head + "#" + strings.Repeat("x", n-len(head)-2) + "\n" }
+	p, err := ParseQuery("yaml=" + base64.RawURLEncoding.EncodeToString([]byte(pad(MaxYAML))))
+	require.NoError(t, err)
+	assert.Len(t, p.YAML, MaxYAML)
+	sc, err := p.Load()
+	require.NoError(t, err)
+	assert.Equal(t, "big", sc.Name)
+
+	_, err = ParseQuery("yaml=" + base64.RawURLEncoding.EncodeToString([]byte(pad(MaxYAML+1))))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "parameter yaml is 65537 bytes of YAML, more than the 64 KiB")
+
+	set := "&set=until=1us"
+	p, err = ParseQuery("scenario=incast" + strings.Repeat(set, MaxSets/(len(set)-5)))
+	require.NoError(t, err, "set= lists up to MaxSets bytes")
+	_, err = ParseQuery("scenario=incast" + strings.Repeat(set, MaxSets/(len(set)-5)+1))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "set= come to more than 64 KiB")
+
+	_, err = ParseQuery("scenario=incast&" + strings.Repeat("x", MaxQuery))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "at most 256 KiB")
+}
+
 func TestParseQueryErrors(t *testing.T) {
 	for q, want := range map[string]string{
 		"scenario=nope":                 `scenario="nope" is not a built-in scenario; use one of`,

@@ -5,8 +5,10 @@
 package player
 
 import (
+	"fmt"
 	"math"
 	"time"
+	"unsafe"
 
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
@@ -17,8 +19,15 @@ import (
 )
 
 const (
-	// MaxFrames bounds the recorded snapshots: past it the resolution halves.
-	MaxFrames = 2000
+	// MaxFrames and MaxFrameBytes bound the recorded snapshots, in count and
+	// in bytes: past either the resolution halves. (A perm-1024 snapshot is
+	// about 1.4 MB, so the count alone would let one run take gigabytes.)
+	MaxFrames     = 2000
+	MaxFrameBytes = 256 << 20
+	// MaxSnapshotBytes bounds one snapshot: past it the run stops with an
+	// error (a collective over many ranks adds flows as it goes, so its
+	// snapshots grow; the estimate before building cannot see them).
+	MaxSnapshotBytes = MaxFrameBytes / 8
 	// PlaySeconds is how long a whole run takes to play at the default speed.
 	PlaySeconds = 10.0
 	// MinSpeed and MaxSpeed bound the speed (simulated time per real second).
@@ -31,6 +40,10 @@ type Player struct {
 	sc      scenario.Scenario
 	run     *sim.Started
 	frames  []*snap.Snapshot // frames[i] is at time i·dt
+	bytes   int64            // what frames take, by SnapshotBytes
+	budget  int64            // the most frames may take: MaxFrameBytes
+	limit   int64            // the most one snapshot may take: MaxSnapshotBytes
+	err     error            // why computing stopped short, if it did
 	dt      unit.Time
 	done    bool
 	result  *metrics.Result
@@ -46,8 +59,8 @@ func New(sc scenario.Scenario) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true}
-	p.frames = append(p.frames, st.Snapshot())
+	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes}
+	p.record(st.Snapshot())
 	p.speed = p.guessSpeed()
 	return p, nil
 }
@@ -68,9 +81,10 @@ func (p *Player) guessSpeed() unit.Time {
 }
 
 // Compute runs the simulation further for about budget of wall time,
-// recording frames, and reports whether it has reached the end.
+// recording frames, and reports whether it has reached the end (or stopped:
+// see Err).
 func (p *Player) Compute(budget time.Duration) bool {
-	if p.done {
+	if p.done || p.err != nil {
 		return true
 	}
 	start := time.Now()
@@ -81,12 +95,29 @@ func (p *Player) Compute(budget time.Duration) bool {
 			p.finish()
 			return true
 		}
-		p.frames = append(p.frames, p.run.Snapshot())
-		if len(p.frames) > MaxFrames {
+		s := p.run.Snapshot()
+		if b := SnapshotBytes(s); b > p.limit {
+			p.err = p.tooBig(s, b)
+			return true
+		}
+		p.record(s)
+		for len(p.frames) > MaxFrames || p.bytes > p.budget && len(p.frames) > 2 {
 			p.halve()
 		}
 	}
 	return false
+}
+
+// Err is why computing stopped before the run's end, or nil.
+func (p *Player) Err() error { return p.err }
+
+func (p *Player) tooBig(s *snap.Snapshot, b int64) error {
+	way := "use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow) or run it with `fabriclab run`"
+	if p.sc.Sim.Fidelity != scenario.Packet {
+		way = "run it with `fabriclab run`"
+	}
+	return fmt.Errorf("scenario %s is too big for the browser canvas: at %s one picture of it (%d flows so far, %d packets on the wire) takes %d MiB, more than the %d MiB the canvas allows; %s",
+		p.sc.Name, s.Time, len(s.Flows), len(s.Packets), b>>20, p.limit>>20, way)
 }
 
 // finish records the last frame and fixes the default speed.
@@ -94,18 +125,37 @@ func (p *Player) finish() {
 	p.done = true
 	last := p.run.Snapshot()
 	last.Done = true
-	p.frames = append(p.frames, last)
+	p.record(last)
 	p.result = p.run.Result()
 	if p.auto {
 		p.speed = clampSpeed(unit.Time(float64(last.Time) / PlaySeconds))
 	}
 }
 
+func (p *Player) record(s *snap.Snapshot) {
+	p.frames = append(p.frames, s)
+	p.bytes += SnapshotBytes(s)
+}
+
+// SnapshotBytes is about what a snapshot takes in memory.
+func SnapshotBytes(s *snap.Snapshot) int64 {
+	return int64(unsafe.Sizeof(*s)) +
+		int64(cap(s.Links))*int64(unsafe.Sizeof(snap.Link{})) +
+		int64(cap(s.Flows))*int64(unsafe.Sizeof(snap.Flow{})) +
+		int64(cap(s.Packets))*int64(unsafe.Sizeof(snap.Packet{})) +
+		int64(cap(s.Controls))*int64(unsafe.Sizeof(snap.Control{})) +
+		int64(cap(s.Activity))
+}
+
 // halve keeps every other frame and doubles the resolution step.
 func (p *Player) halve() {
 	n := 0
-	for i := 0; i < len(p.frames); i += 2 {
-		p.frames[n] = p.frames[i]
+	for i, f := range p.frames {
+		if i%2 == 1 {
+			p.bytes -= SnapshotBytes(f)
+			continue
+		}
+		p.frames[n] = f
 		n++
 	}
 	clear(p.frames[n:])
@@ -262,6 +312,9 @@ func (p *Player) History(n int) []*snap.Snapshot {
 
 // Frames is how many snapshots are recorded, and their spacing.
 func (p *Player) Frames() (int, unit.Time) { return len(p.frames), p.dt }
+
+// FrameBytes is what the recorded snapshots take, by SnapshotBytes.
+func (p *Player) FrameBytes() int64 { return p.bytes }
 
 // SpeedLevel maps the speed onto a log scale 0…1 for a slider, and back.
 func SpeedLevel(s unit.Time) float64 {

@@ -39,6 +39,42 @@ func TestComputeRecordsBoundedFrames(t *testing.T) {
 	assert.Positive(t, dt)
 }
 
+// The recorded frames stay within the byte budget: the resolution halves as
+// often as it takes, and the running total matches the frames kept.
+func TestComputeBoundsFrameBytes(t *testing.T) {
+	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
+	one := SnapshotBytes(p.frames[0])
+	p.budget = 40 * one
+	computeAll(t, p)
+	var sum int64
+	for _, f := range p.frames {
+		sum += SnapshotBytes(f)
+	}
+	assert.Equal(t, sum, p.FrameBytes())
+	assert.LessOrEqual(t, p.FrameBytes(), p.budget+SnapshotBytes(p.frames[len(p.frames)-1]), "within the budget (the run's last frame may top it)")
+	n, dt := p.Frames()
+	assert.Greater(t, n, 10, "halving keeps half the budget's frames at least")
+	assert.Greater(t, dt, 100*unit.Nanosecond, "the resolution halved")
+	assert.InDelta(t, p.Result().Totals.SimTimeUs, p.End().Micros(), 0.001)
+}
+
+// A snapshot past the limit stops computing with an error that names the way out.
+func TestComputeStopsAtABigSnapshot(t *testing.T) {
+	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
+	p.limit = SnapshotBytes(p.frames[0]) + 1
+	computeAll(t, p)
+	require.Error(t, p.Err())
+	assert.False(t, p.Done())
+	assert.Contains(t, p.Err().Error(), "scenario incast is too big for the browser canvas: at ")
+	assert.Contains(t, p.Err().Error(), "sim.fidelity: flow")
+	assert.True(t, p.Compute(time.Millisecond), "stopped")
+
+	p = newPlayer(t, "incast", "traffic.bytes=4MiB")
+	computeAll(t, p)
+	assert.NoError(t, p.Err())
+	assert.True(t, p.Done())
+}
+
 func TestPlaybackAndScrubbing(t *testing.T) {
 	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
 	computeAll(t, p)
