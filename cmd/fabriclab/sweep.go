@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
@@ -126,7 +125,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	// Check every combination before running any.
 	scs := make([]scenario.Scenario, len(combos))
 	for i, c := range combos {
-		sc, err := scenario.Load(name, os.ReadFile, append(append([]string(nil), sets...), c...))
+		sc, err := scenario.Load(name, readScenarioFile, append(append([]string(nil), sets...), c...))
 		if err != nil {
 			return fmt.Errorf("with %s: %w", strings.Join(c, " "), err)
 		}
