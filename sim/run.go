@@ -36,7 +36,8 @@ func (st *Started) Result() *metrics.Result {
 	res := st.Model.Result()
 	res.Collective, res.Training = st.Collective, st.Training
 	if len(res.Flows) > MaxListedFlows {
-		res.Flows = res.Flows[:MaxListedFlows] // totals still count them all
+		// totals still count them all; a copy, so that the rest can be freed
+		res.Flows = append([]metrics.Flow(nil), res.Flows[:MaxListedFlows]...)
 	}
 	return res
 }
