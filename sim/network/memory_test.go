@@ -53,7 +53,7 @@ func TestExplicitSampleIntervalKeepsMemoryBounded(t *testing.T) {
 			assert.LessOrEqual(t, len(r.Series.TimeUs), network.MaxSamples+1, "%s: samples", name)
 			assert.Greater(t, r.Series.IntervalUs, 1.0, "%s: the 1 µs interval was coarsened", name)
 			assert.Less(t, n, uint64(budget), "%s: bytes kept", name)
-		kept = append(kept, n)
+			kept = append(kept, n)
 		}
 		assert.Less(t, kept[1], kept[0]+growth, "%s: 32 times the simulated time keeps about the same memory", fidelity)
 	}
