@@ -117,3 +117,54 @@ func TestPacketLevelTransfersKeepMemoryBounded(t *testing.T) {
 	}
 	assert.Less(t, kept[1], kept[0]+kept[0]/2, "twice the nodes keep about the same memory")
 }
+
+// A run whose workload would pass the flow budget is refused before it
+// runs, with the way out, and costs next to nothing: at main these took
+// more than 6 GiB.
+func TestOversizedWorkloadsAreRefusedBeforeTheyRun(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sets []string
+		want string
+	}{
+		{"dp-llama3-8b-1024", []string{"training.iterations=100"}, "training: 100 iterations of 532480 all-reduce transfers each make 53248000 flows, more than the 2097152 a run may make: use training.iterations: 3 or fewer"},
+		{"dp-resnet50", []string{"topology.nodes=128"}, "training: an iteration's all-reduces make 10977280 transfers, more than the 2097152 flows a run may make: use sim: {fidelity: flow}"},
+		{"ring-allreduce-8", []string{"topology.nodes=128", "collective.execution=steps", "collective.bytes=64MiB", "collective.chunk=64KiB"}, "more than the 2097152 flows a run may make: use sim: {fidelity: flow} or collective.execution: streamed"},
+	} {
+		sc, err := scenario.Load(tc.name, nil, tc.sets)
+		require.NoError(t, err, tc.name)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = sim.Run(sc)
+		runtime.ReadMemStats(&after)
+		require.Error(t, err, tc.name)
+		assert.Contains(t, err.Error(), tc.want, tc.name)
+		assert.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(256<<20), "%s: bytes allocated", tc.name)
+	}
+}
+
+// The count a workload checks is the flows the run makes.
+func TestTransferCountIsTheFlowsMade(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sets []string
+	}{
+		{"dp-resnet50", []string{"sim.fidelity=flow", "topology.nodes=2", "training.iterations=3"}},
+		{"ring-allreduce-8", []string{"collective.bytes=64MiB"}},
+		{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.algo=tree", "collective.chunk=1MiB"}},
+		{"hierarchical-allreduce", []string{"topology.nodes=4"}},
+	} {
+		sc, err := scenario.Load(tc.name, nil, tc.sets)
+		require.NoError(t, err, tc.name)
+		r, err := sim.Run(sc)
+		require.NoError(t, err, tc.name)
+		var want int
+		switch {
+		case r.Collective != nil:
+			want = r.Collective.Transfers
+		default:
+			want = 3 * 320 // iterations × the hierarchical all-reduces of 5 buckets
+		}
+		assert.Equal(t, want, r.Totals.Flows, "%s %v", tc.name, tc.sets)
+	}
+}
