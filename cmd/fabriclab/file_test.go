@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,11 +54,15 @@ func TestReadScenarioFileRefusesSpecialAndHugeFiles(t *testing.T) {
 	require.NoError(t, os.WriteFile(huge, nil, 0o644))
 	require.NoError(t, os.Truncate(huge, 1<<30)) // sparse: 1 GiB that takes no disk
 	fifo := filepath.Join(dir, "fifo")
-	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	if err := mkfifo(fifo); err != nil {
+		t.Logf("no FIFO here: %v", err)
+	}
 	sock := filepath.Join(dir, "sock")
-	l, err := net.Listen("unix", sock)
-	require.NoError(t, err)
-	defer l.Close()
+	if l, err := net.Listen("unix", sock); err != nil {
+		t.Logf("no Unix socket here: %v", err)
+	} else {
+		defer l.Close()
+	}
 
 	for _, tc := range []struct{ path, want string }{
 		{"/dev/zero", "/dev/zero is a device, not a regular file: give the path of a scenario YAML file"},
