@@ -126,7 +126,8 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"sweep", "incast"}, "say what to vary, e.g. --vary topology.nodes=1,2,4,8"},
 		{[]string{"sweep", "incast", "--vary", "traffic.senders"}, `--vary "traffic.senders": want key=v1,v2`},
 		{[]string{"sweep", "incast", "--vary", "a=1..1000", "--vary", "b=1..11"}, "--vary a × b makes 11000 runs, too many"},
-		// Every combination is checked before any runs, and the error says which.
+		// A failing combination stops the sweep (the first is checked before any
+		// run), and the error says which.
 		{[]string{"sweep", "incast", "--vary", "traffic.senders=2,0"}, "with traffic.senders=0: --set traffic.senders=0:"},
 		{[]string{"sweep", "incast", "--vary", "traffic.sendrs=2"}, "with traffic.sendrs=2: --set traffic.sendrs=2: unknown key; traffic takes"},
 		{[]string{"sweep", "nosuch", "--vary", "seed=1,2"}, `with seed=1: scenario "nosuch" is neither a file nor a built-in`},
