@@ -168,3 +168,15 @@ func TestTransferCountIsTheFlowsMade(t *testing.T) {
 		assert.Equal(t, want, r.Totals.Flows, "%s %v", tc.name, tc.sets)
 	}
 }
+
+// flows[] lists the first 4,096 flows in an array of its own, so that the
+// model's full list (up to 2^21 flows, about 150 bytes each) is freed.
+func TestListedFlowsDoNotHoldTheFullList(t *testing.T) {
+	sc, err := scenario.Load("incast", nil, []string{"sim.fidelity=flow", "topology.hosts=80", "traffic.pattern=alltoall", "traffic.bytes=4KiB"})
+	require.NoError(t, err)
+	r, err := sim.Run(sc)
+	require.NoError(t, err)
+	require.Equal(t, 80*79, r.Totals.Flows)
+	assert.Len(t, r.Flows, sim.MaxListedFlows)
+	assert.Equal(t, sim.MaxListedFlows, cap(r.Flows), "no room kept for the flows not listed")
+}
