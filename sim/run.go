@@ -36,7 +36,8 @@ func (st *Started) Result() *metrics.Result {
 	res := st.Model.Result()
 	res.Collective, res.Training = st.Collective, st.Training
 	if len(res.Flows) > MaxListedFlows {
-		res.Flows = res.Flows[:MaxListedFlows] // totals still count them all
+		// totals still count them all; a copy, so that the rest can be freed
+		res.Flows = append([]metrics.Flow(nil), res.Flows[:MaxListedFlows]...)
 	}
 	return res
 }
@@ -82,7 +83,16 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	if err != nil {
 		return fmt.Errorf("collective: %w", err)
 	}
-	coll.Run(f, sched, firstEndpoints(ranks), collOptions(sc, c), func(r metrics.Collective, _ []unit.Time) { done(r) })
+	o := collOptions(sc, c)
+	if n := sched.TransferCount(o); n > network.MaxRunFlows {
+		fix := "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase), or a larger collective.chunk"
+		if o.Streamed {
+			fix = "use fewer collective.ranks"
+		}
+		return fmt.Errorf("collective: %s/%s on %d ranks makes %d transfers, more than the %d flows a run may make: %s",
+			c.Op, c.Algo, ranks, n, network.MaxRunFlows, fix)
+	}
+	coll.Run(f, sched, firstEndpoints(ranks), o, func(r metrics.Collective, _ []unit.Time) { done(r) })
 	return nil
 }
 
@@ -104,7 +114,8 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	}
 	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
 		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
-		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
+		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective),
+		MaxFlows: network.MaxRunFlows}
 	return train.Start(f, cfg, firstEndpoints(ranks), done)
 }
 

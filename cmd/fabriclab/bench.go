@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -40,7 +39,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if *only != "" && !strings.Contains(c.label, *only) {
 			continue
 		}
-		sc, err := scenario.Load(c.name, os.ReadFile, c.sets)
+		sc, err := scenario.Load(c.name, readScenarioFile, c.sets)
 		if err != nil {
 			return err
 		}

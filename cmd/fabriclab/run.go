@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,7 +46,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		sets = append(sets, "seed="+*seed)
 	}
-	sc, err := scenario.Load(name, os.ReadFile, sets)
+	sc, err := scenario.Load(name, readScenarioFile, sets)
 	if err != nil {
 		return err
 	}

@@ -5,11 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/tabwriter"
 
 	"fabriclab/sim"
@@ -93,10 +93,33 @@ func sweepCombos(varies []string) (keys []string, combos [][]string, err error) 
 	return keys, combos, nil
 }
 
+// sweepRun is one run of a sweep: its combination and, once it has run, the
+// figures its row shows (not the whole result, so that a sweep of 10,000 runs
+// keeps 10,000 rows, not 10,000 results).
 type sweepRun struct {
-	sets []string // the varied key=value pairs
-	res  *metrics.Result
-	err  error
+	sets    []string // the varied key=value pairs
+	kind    runKind
+	figures []string
+	err     error
+}
+
+// runKind is what a scenario runs, which picks a sweep's columns.
+type runKind int
+
+const (
+	trafficRun runKind = iota
+	collectiveRun
+	trainingRun
+)
+
+// runScenario runs one combination of a sweep (a variable so that tests can
+// watch the memory a sweep keeps while it runs).
+var runScenario = sim.Run
+
+// sweepJobs is how many runs a sweep makes at once: what --jobs asks, but
+// no more than the cores (each run in flight holds a whole model) or the runs.
+func sweepJobs(asked, runs int) int {
+	return max(1, min(asked, runtime.NumCPU(), runs))
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) error {
@@ -106,7 +129,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&sets, "set", "override a scenario key for every run (repeatable)")
 	fs.Var(&varies, "vary", "key=v1,v2,... | key=lo..hi | key=lo..hi*f: a key to sweep (repeatable: all combinations)")
 	asCSV := fs.Bool("csv", false, "print CSV instead of a table")
-	jobs := fs.Int("jobs", runtime.NumCPU(), "runs at once")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "runs at once (at most the number of cores)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: fabriclab sweep FILE|NAME --vary key=v1,v2,... [--vary ...] [--set key=value]... [--csv] [--jobs N]")
 		fs.PrintDefaults()
@@ -123,32 +146,64 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// Check every combination before running any.
-	scs := make([]scenario.Scenario, len(combos))
-	for i, c := range combos {
-		sc, err := scenario.Load(name, os.ReadFile, append(append([]string(nil), sets...), c...))
+	load := func(i int) (scenario.Scenario, error) {
+		sc, err := scenario.Load(name, readScenarioFile, append(append([]string(nil), sets...), combos[i]...))
 		if err != nil {
-			return fmt.Errorf("with %s: %w", strings.Join(c, " "), err)
+			return sc, fmt.Errorf("with %s: %w", strings.Join(combos[i], " "), err)
 		}
-		scs[i] = sc
+		return sc, nil
+	}
+	// The first combination is checked at once (it has every varied key, so
+	// a typo in a key or the file fails before any run); each of the others
+	// is parsed by the worker that runs it, so that a sweep holds at most one
+	// parsed scenario per job, however many runs it makes.
+	first, err := load(0)
+	if err != nil {
+		return err
 	}
 	runs := make([]sweepRun, len(combos))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	progress := make(chan struct{})
-	for range max(*jobs, 1) {
+	var (
+		wg       sync.WaitGroup
+		failed   atomic.Bool
+		work     = make(chan int)
+		progress = make(chan struct{})
+	)
+	for range sweepJobs(*jobs, len(combos)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range work {
-				runs[i].sets = combos[i]
-				runs[i].res, runs[i].err = sim.Run(scs[i])
+				r := &runs[i]
+				r.sets = combos[i]
+				var sc scenario.Scenario
+				if i == 0 {
+					sc, first = first, scenario.Scenario{} // the worker's copy is the only one now
+				} else {
+					sc, r.err = load(i)
+				}
+				var res *metrics.Result
+				if r.err == nil {
+					res, r.err = runScenario(sc)
+					if r.err != nil {
+						r.err = fmt.Errorf("with %s: %w", strings.Join(r.sets, " "), r.err)
+					}
+				}
+				if r.err != nil {
+					failed.Store(true)
+				} else {
+					r.kind, r.figures = sweepFigures(res)
+				}
 				progress <- struct{}{}
 			}
 		}()
 	}
 	go func() {
+		// In order, and none after a failure: the first failing combination
+		// has then always been run, and its error is the one reported.
 		for i := range combos {
+			if failed.Load() {
+				break
+			}
 			work <- i
 		}
 		close(work)
@@ -168,7 +223,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	for _, r := range runs {
 		if r.err != nil {
-			return fmt.Errorf("with %s: %w", strings.Join(r.sets, " "), r.err)
+			return r.err
 		}
 	}
 	header, rows := sweepTable(keys, runs)
@@ -186,14 +241,29 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	return tw.Flush()
 }
 
+// sweepFigures are the figures that matter in r for what its scenario runs.
+func sweepFigures(r *metrics.Result) (runKind, []string) {
+	switch {
+	case r.Training != nil:
+		tr := r.Training
+		return trainingRun, []string{strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
+			ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0)}
+	case r.Collective != nil:
+		c := r.Collective
+		return collectiveRun, []string{strconv.Itoa(c.Ranks), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2)}
+	}
+	t := &r.Totals
+	return trafficRun, []string{ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), ff(t.MaxFctUs, 1),
+		strconv.FormatInt(t.Drops, 10), strconv.FormatInt(t.PauseFrames, 10)}
+}
+
 // sweepTable picks the columns that matter for what the scenario runs.
 func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 	header := append([]string(nil), keys...)
-	first := runs[0].res
-	switch {
-	case first.Training != nil:
+	switch runs[0].kind {
+	case trainingRun:
 		header = append(header, "ranks", "iteration_us", "exposed_comm_us", "gpu_util", "scaling_efficiency", "samples_per_s")
-	case first.Collective != nil:
+	case collectiveRun:
 		header = append(header, "ranks", "time_us", "algbw_GBps", "busbw_GBps")
 	default:
 		header = append(header, "sim_time_us", "goodput_gbps", "max_fct_us", "drops", "pause_frames")
@@ -205,20 +275,7 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 			_, v, _ := strings.Cut(s, "=")
 			row = append(row, v)
 		}
-		t := &r.res.Totals
-		switch {
-		case r.res.Training != nil:
-			tr := r.res.Training
-			row = append(row, strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
-				ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0))
-		case r.res.Collective != nil:
-			c := r.res.Collective
-			row = append(row, strconv.Itoa(c.Ranks), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2))
-		default:
-			row = append(row, ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), ff(t.MaxFctUs, 1),
-				strconv.FormatInt(t.Drops, 10), strconv.FormatInt(t.PauseFrames, 10))
-		}
-		rows = append(rows, row)
+		rows = append(rows, append(row, r.figures...))
 	}
 	return header, rows
 }

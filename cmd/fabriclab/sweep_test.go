@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,7 +12,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim"
 	"fabriclab/sim/golden"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
 )
 
 func TestParseVary(t *testing.T) {
@@ -120,7 +126,8 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"sweep", "incast"}, "say what to vary, e.g. --vary topology.nodes=1,2,4,8"},
 		{[]string{"sweep", "incast", "--vary", "traffic.senders"}, `--vary "traffic.senders": want key=v1,v2`},
 		{[]string{"sweep", "incast", "--vary", "a=1..1000", "--vary", "b=1..11"}, "--vary a × b makes 11000 runs, too many"},
-		// Every combination is checked before any runs, and the error says which.
+		// A failing combination stops the sweep (the first is checked before any
+		// run), and the error says which.
 		{[]string{"sweep", "incast", "--vary", "traffic.senders=2,0"}, "with traffic.senders=0: --set traffic.senders=0:"},
 		{[]string{"sweep", "incast", "--vary", "traffic.sendrs=2"}, "with traffic.sendrs=2: --set traffic.sendrs=2: unknown key; traffic takes"},
 		{[]string{"sweep", "nosuch", "--vary", "seed=1,2"}, `with seed=1: scenario "nosuch" is neither a file nor a built-in`},
@@ -183,4 +190,61 @@ func TestSweepSameWithAnyJobs(t *testing.T) {
 		assert.Equal(t, outs[0], outs[1], "%s: --jobs 1 and --jobs 2", sw.name)
 		assert.Equal(t, outs[0], outs[2], "%s: --jobs 1 and --jobs 5", sw.name)
 	}
+}
+
+func TestSweepJobsAreCappedAtTheCoresAndRuns(t *testing.T) {
+	cores := runtime.NumCPU()
+	assert.Equal(t, min(cores, 2), sweepJobs(1_000_000, 2), "no more jobs than runs")
+	assert.Equal(t, cores, sweepJobs(1_000_000, 10_000), "no more jobs than cores")
+	assert.Equal(t, 1, sweepJobs(0, 5))
+	assert.Equal(t, 1, sweepJobs(-3, 5))
+
+	// --jobs 20000 for two runs starts two workers at most, not 20,000
+	// goroutines (each with its stack: --jobs 1000000 took 4.7 GB).
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	code, _, errOut := cli("sweep", "incast", "--set", "traffic.bytes=64KiB", "--vary", "seed=1,2", "--jobs", "20000")
+	runtime.ReadMemStats(&after)
+	require.Equal(t, 0, code, errOut)
+	assert.Less(t, after.StackSys-before.StackSys, uint64(8<<20), "stack memory of the sweep's goroutines")
+}
+
+// manyFlows is a flow-level scenario listing n flows (YAML aliases keep the file small).
+func manyFlows(n int) []byte {
+	var b strings.Builder
+	b.WriteString("name: many-flows\ntopology: {kind: star, hosts: 16}\nsim: {fidelity: flow}\ntraffic:\n  pattern: flows\n  flows: [&f {src: 0, dst: 1, bytes: 4KiB}")
+	b.WriteString(strings.Repeat(", *f", n-1))
+	b.WriteString("]\n")
+	return []byte(b.String())
+}
+
+// A sweep parses each combination when it runs it and keeps only each run's
+// row: the memory in use when a run starts does not grow with the runs made.
+func TestSweepParsesLazilyAndKeepsRowsOnly(t *testing.T) {
+	const flows, runs = 1 << 14, 12 // one parsed scenario is 768 KiB of flows; its result lists 4,096
+	path := filepath.Join(t.TempDir(), "flows.yaml")
+	require.NoError(t, os.WriteFile(path, manyFlows(flows), 0o644))
+
+	var inUse []uint64
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	base := ms.HeapAlloc
+	runScenario = func(sc scenario.Scenario) (*metrics.Result, error) {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		inUse = append(inUse, ms.HeapAlloc-min(base, ms.HeapAlloc))
+		return sim.Run(sc)
+	}
+	defer func() { runScenario = sim.Run }()
+	code, out, errOut := cli("sweep", path, "--vary", "seed=1.."+strconv.Itoa(runs), "--csv", "--jobs", "1")
+	require.Equal(t, 0, code, errOut)
+	require.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 1+runs)
+	require.Len(t, inUse, runs)
+	const budget = 2 << 20 // the scenario being run (768 KiB), and the rows
+	for i, n := range inUse {
+		assert.Less(t, n, uint64(budget), "heap in use when run %d starts", i+1)
+	}
+	assert.Less(t, inUse[runs-1], inUse[1]+(1<<20), "the last run starts with about the memory the second did")
 }

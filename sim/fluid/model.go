@@ -192,6 +192,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 		src: int32(src), dst: int32(dst), bytes: int64(bytes), start: start, heapIdx: -1, onDone: done, nextInLine: -1,
 		label: network.NoLabel,
 	})
+	m.run.CountFlow(len(m.flows))
 	f := &m.flows[i]
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
@@ -273,6 +274,9 @@ func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: 
 
 // SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
 func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }
+
+// SetFlowBudget bounds the flows the run may make (network.MaxRunFlows unless set).
+func (m *Model) SetFlowBudget(n int) { m.run.SetFlowBudget(n) }
 
 // idle reports whether every flow has finished and no callback is pending.
 func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }

@@ -33,4 +33,8 @@ type Model interface {
 	// starts, deliveries, callbacks and rate recomputations). A run that
 	// reaches it stops and says so in Result().Totals.Truncated.
 	SetEventBudget(n uint64)
+	// SetFlowBudget bounds the flows the run may make, a workload's transfers
+	// included (MaxRunFlows unless set); a run that passes it stops and says
+	// so in Result().Totals.Truncated.
+	SetFlowBudget(n int)
 }

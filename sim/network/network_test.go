@@ -62,11 +62,17 @@ func TestCadence(t *testing.T) {
 	assert.False(t, c.FinalDue(c.Times[len(c.Times)-1]))
 
 	sc.Sim.SampleInterval = unit.Microsecond
-	fixed := NewCadence(&sc)
-	for i := range MaxSamples {
-		fixed.Take(unit.Time(i))
+	explicit := NewCadence(&sc)
+	assert.Equal(t, unit.Microsecond, explicit.Interval, "sim.sample_interval")
+	for i := range MaxSamples - 1 {
+		explicit.Take(unit.Time(i) * unit.Microsecond)
 	}
-	assert.False(t, fixed.Full(), "a fixed interval never halves")
+	assert.False(t, explicit.Full())
+	explicit.Take(unit.Time(MaxSamples-1) * unit.Microsecond)
+	require.True(t, explicit.Full(), "an explicit interval halves too, at the same cap")
+	explicit.Halve()
+	assert.Equal(t, 2*unit.Microsecond, explicit.Interval)
+	assert.Len(t, explicit.Times, MaxSamples/2)
 }
 
 func TestFlowTimes(t *testing.T) {

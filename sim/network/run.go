@@ -12,6 +12,13 @@ import (
 // of work, and no lesson or benchmark comes near it.
 const MaxEvents = 1_000_000_000
 
+// MaxRunFlows bounds the flows one run makes, a workload's chunk transfers
+// included. A model keeps every flow to the end of the run (a few hundred
+// bytes each: about 0.5 KiB at flow level and 0.8 KiB at packet level), so
+// this bounds its memory at about 1–2 GiB; a training run's iterations
+// each add theirs.
+const MaxRunFlows = 1 << 21
+
 // Run is one model's run: its event loop, when it stops (idle, time limit,
 // event budget), its callbacks and its ordered streams. The model supplies
 // the physics: how to handle each of its events.
@@ -25,6 +32,7 @@ type Run[E any] struct {
 	Stopped      bool
 	truncated    string // why the run stopped early, if it did
 	begun, ended bool
+	flowBudget   int // most flows the run may make
 
 	Calls   Calls
 	Streams Streams
@@ -37,11 +45,14 @@ func NewRun[E any](eng *engine.Sim[E], sc *scenario.Scenario) Run[E] {
 	if limit == 0 {
 		limit = scenario.MaxUntil
 	}
-	return Run[E]{eng: eng, sc: sc, limit: limit}
+	return Run[E]{eng: eng, sc: sc, limit: limit, flowBudget: MaxRunFlows}
 }
 
 // SetEventBudget bounds the events the run may handle.
 func (r *Run[E]) SetEventBudget(n uint64) { r.eng.SetBudget(n) }
+
+// SetFlowBudget bounds the flows the run may make.
+func (r *Run[E]) SetFlowBudget(n int) { r.flowBudget = n }
 
 // Advance runs every event up to time t through handle and reports whether
 // the run goes on past it; the clock ends at t unless the run ended first.
@@ -56,7 +67,7 @@ func (r *Run[E]) Advance(t unit.Time, idle bool, handle func(E), final func()) b
 	}
 	if !r.begun {
 		r.begun = true
-		r.Stopped = idle
+		r.Stopped = idle || r.truncated != ""
 	}
 	t = min(t, r.limit)
 	for !r.Stopped {
@@ -71,6 +82,22 @@ func (r *Run[E]) Advance(t unit.Time, idle bool, handle func(E), final func()) b
 	}
 	final()
 	return false
+}
+
+// CountFlow tells the run that the model now holds n flows. Past its flow
+// budget (MaxRunFlows unless set) the run stops once the event at hand is
+// handled, and says why.
+func (r *Run[E]) CountFlow(n int) {
+	if n <= r.flowBudget || r.truncated != "" {
+		return
+	}
+	fix := "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.iterations (the report is the last iteration's), fewer ranks, or a larger collective.chunk"
+	if r.sc.Sim.Fidelity == scenario.FlowLevel {
+		fix = "use fewer training.iterations (the report is the last iteration's), fewer ranks, or larger training.bucket_cap"
+	}
+	r.truncated = fmt.Sprintf("stopped at %v: the run made more than %d flows (a collective's chunk transfers count as flows, and each is kept to the end of the run): %s",
+		r.eng.Now(), r.flowBudget, fix)
+	r.Stopped = true
 }
 
 // StopIf stops the run when the model is idle.

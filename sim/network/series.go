@@ -8,27 +8,25 @@ import (
 
 // The sampling rules every model follows, so that their series line up.
 const (
-	MaxSamples      = 400 // past this an adaptive cadence halves its resolution
+	MaxSamples      = 400 // past this a cadence halves its resolution
 	MaxFlowSeries   = 256 // per-flow series only for runs with at most this many flows
 	DefaultInterval = 10 * unit.Microsecond
 )
 
 // Cadence is when a model samples its time series: from time 0 every
-// Interval — sim.sample_interval, or about 200 samples of until; without
-// either it starts at DefaultInterval and doubles (keeping every other sample
-// taken) whenever MaxSamples are kept, so that memory stays bounded however
-// long the run.
+// Interval — sim.sample_interval, or about 200 samples of until, or without
+// either DefaultInterval. Whenever MaxSamples are kept the interval doubles
+// (keeping every other sample taken), explicit or not, so that memory stays
+// bounded however long the run: a series never holds more than MaxSamples.
 type Cadence struct {
 	Interval unit.Time
 	Times    []unit.Time // when each sample was taken
-	adaptive bool
 }
 
 // NewCadence is sc's sampling cadence.
 func NewCadence(sc *scenario.Scenario) Cadence {
 	c := Cadence{Interval: sc.Sim.SampleInterval}
 	if c.Interval == 0 {
-		c.adaptive = true
 		c.Interval = DefaultInterval
 		if sc.Until > 0 {
 			c.Interval = max(sc.Until/200, unit.Microsecond)
@@ -42,7 +40,7 @@ func (c *Cadence) Take(now unit.Time) { c.Times = append(c.Times, now) }
 
 // Full reports whether the series must halve their resolution (call Halve,
 // and metrics.KeepEven on every series).
-func (c *Cadence) Full() bool { return len(c.Times) >= MaxSamples && c.adaptive }
+func (c *Cadence) Full() bool { return len(c.Times) >= MaxSamples }
 
 // Halve doubles the interval and keeps every other sample time.
 func (c *Cadence) Halve() {

@@ -105,6 +105,7 @@ func (m *Model) addFlows() {
 func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done func()) int32 {
 	i := int32(len(m.flows))
 	m.flows = append(m.flows, flow{})
+	m.run.CountFlow(len(m.flows))
 	f := &m.flows[i]
 	f.src, f.dst = int32(src), int32(dst)
 	f.srcNode, f.dstNode = int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst])
@@ -154,3 +155,6 @@ func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: 
 
 // SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
 func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }
+
+// SetFlowBudget bounds the flows the run may make (network.MaxRunFlows unless set).
+func (m *Model) SetFlowBudget(n int) { m.run.SetFlowBudget(n) }

@@ -26,6 +26,7 @@ type Config struct {
 	GPUsPerNode   int
 	OneSwitch     bool         // innetwork all-reduce is possible
 	Coll          coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
+	MaxFlows      int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
 }
 
 // OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
@@ -65,6 +66,9 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 			bi, inBucket = bi+1, 0
 		}
 	}
+	if err := checkFlows(cfg, sched, buckets); err != nil {
+		return nil, err
+	}
 	opt := unit.Time(math.Ceil(float64(m.Params()) * OptimizerBytesPerParam / cfg.GPU.HBM * 1e12))
 	compute := fwd + bwd + opt
 
@@ -74,6 +78,42 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: metrics.Micros(compute)}
 	r.iteration(max(cfg.Iterations, 1))
 	return r, nil
+}
+
+// checkFlows refuses a job whose all-reduces would make more flows than the
+// model may keep (every iteration adds its own), naming what would fit.
+func checkFlows(cfg Config, sched *coll.Schedule, buckets []Bucket) error {
+	if cfg.MaxFlows <= 0 {
+		return nil
+	}
+	var perIter int64
+	for _, b := range buckets {
+		o := cfg.Coll
+		o.Bytes = unit.Bytes(b.Params * cfg.BytesPerParam)
+		perIter += sched.TransferCount(o)
+	}
+	iters := int64(max(cfg.Iterations, 1))
+	if perIter*iters <= cfg.MaxFlows {
+		return nil
+	}
+	var fix string
+	switch {
+	case perIter <= cfg.MaxFlows:
+		fix = fmt.Sprintf("use training.iterations: %d or fewer (the report is the last iteration's)", cfg.MaxFlows/perIter)
+		if !cfg.Coll.Streamed {
+			fix += ", or sim: {fidelity: flow}"
+		}
+	case !cfg.Coll.Streamed:
+		fix = "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap"
+	default:
+		fix = "use fewer training.ranks or a larger training.bucket_cap"
+	}
+	if iters == 1 {
+		return fmt.Errorf("training: an iteration's all-reduces make %d transfers, more than the %d flows a run may make: %s",
+			perIter, cfg.MaxFlows, fix)
+	}
+	return fmt.Errorf("training: %d iterations of %d all-reduce transfers each make %d flows, more than the %d a run may make: %s",
+		iters, perIter, perIter*iters, cfg.MaxFlows, fix)
 }
 
 // Job is a training run on a fabric.
