@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"os"
 	"strings"
+
+	"fabriclab/sim/scenario"
 )
 
 // desktopBridge takes the scenario from the command line: a built-in name or
@@ -24,7 +26,13 @@ func (b *desktopBridge) query() string {
 	if strings.HasPrefix(arg, "?") {
 		return arg
 	}
-	if data, err := os.ReadFile(arg); err == nil {
+	// Only a regular file within the loader's limit is read (never /dev/zero).
+	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() && st.Size() <= scenario.MaxSourceBytes {
+		data, err := os.ReadFile(arg)
+		if err != nil || len(data) > scenario.MaxSourceBytes {
+			fmt.Fprintf(os.Stderr, "viz: %s: unreadable or over %d bytes\n", arg, scenario.MaxSourceBytes)
+			os.Exit(2)
+		}
 		cmd, _ := json.Marshal(map[string]any{"fabriclab": "load", "yaml": string(data)})
 		b.queue.push(cmd)
 		return ""
