@@ -38,7 +38,7 @@ type Network struct {
 	// equal).
 	ClampTargetRate bool      `yaml:"clamp_target_rate"`
 	DCQCN           DCQCN     `yaml:"dcqcn"` // dcqcn: the profile and the reaction point's rules
-	IBCC            IBCC      `yaml:"ibcc"` // ibcc: FECN marking, BECNs and the congestion control table
+	IBCC            IBCC      `yaml:"ibcc"`  // ibcc: FECN marking, BECNs and the congestion control table
 	PFC             PFC       `yaml:"pfc"`
 	RTO             unit.Time `yaml:"rto"`       // go-back-N retransmission timeout
 	AckEvery        int       `yaml:"ack_every"` // receiver coalesces this many packets per ACK
