@@ -191,7 +191,9 @@ func (d *DCQCN) fillDefaults(present func(key string) bool, n *Network) {
 	default:
 		d.ClampTargetRate = def.ClampTargetRate
 	}
-	n.ClampTargetRate = d.ClampTargetRate
+	if !present("network.clamp_target_rate") {
+		n.ClampTargetRate = d.ClampTargetRate
+	}
 }
 
 // dcqcn checks network.dcqcn; rate is the line rate, 0 if unknown.
