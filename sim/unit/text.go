@@ -100,3 +100,19 @@ func (r *Rate) UnmarshalText(text []byte) error {
 	*r = v
 	return nil
 }
+
+// MarshalText prints r in the largest unit that reads back exactly ("5Mbps",
+// "400Gbps", "0bps").
+func (r Rate) MarshalText() ([]byte, error) {
+	v := float64(r)
+	for _, u := range rateUnits {
+		if math.Abs(v) < u.scale && u.scale > 1 {
+			continue
+		}
+		s := strconv.FormatFloat(v/u.scale, 'g', -1, 64) + u.suffix
+		if back, err := ParseRate(s); err == nil && back == r {
+			return []byte(s), nil
+		}
+	}
+	return []byte(strconv.FormatFloat(v, 'g', -1, 64) + "bps"), nil
+}
