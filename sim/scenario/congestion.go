@@ -151,35 +151,24 @@ const (
 func (d *DCQCN) fillDefaults(present func(key string) bool, n *Network) {
 	def := DCQCNDefaults(d.Profile)
 	keep := func(key string) bool { return present("network.dcqcn." + key) }
-	if !keep("time_reset") {
-		d.TimeReset = def.TimeReset
-	}
-	if !keep("byte_reset") {
-		d.ByteReset = def.ByteReset
-	}
-	if !keep("threshold") {
-		d.Threshold = def.Threshold
-	}
-	if !keep("min_dec_fac") {
-		d.MinDecFac = def.MinDecFac
-	}
-	if !keep("min_rate") {
-		d.MinRate = def.MinRate
-	}
-	if !keep("rate_reduce_period") {
-		d.RateReducePeriod = def.RateReducePeriod
-	}
-	if !keep("g") {
-		d.G = def.G
-	}
-	if !keep("initial_alpha") {
-		d.InitialAlpha = def.InitialAlpha
-	}
-	if !keep("alpha_update_period") {
-		d.AlphaUpdatePeriod = def.AlphaUpdatePeriod
-	}
-	if !keep("mark_at") {
-		d.MarkAt = def.MarkAt
+	for _, k := range []struct {
+		key string
+		set func()
+	}{
+		{"time_reset", func() { d.TimeReset = def.TimeReset }},
+		{"byte_reset", func() { d.ByteReset = def.ByteReset }},
+		{"threshold", func() { d.Threshold = def.Threshold }},
+		{"min_dec_fac", func() { d.MinDecFac = def.MinDecFac }},
+		{"min_rate", func() { d.MinRate = def.MinRate }},
+		{"rate_reduce_period", func() { d.RateReducePeriod = def.RateReducePeriod }},
+		{"g", func() { d.G = def.G }},
+		{"initial_alpha", func() { d.InitialAlpha = def.InitialAlpha }},
+		{"alpha_update_period", func() { d.AlphaUpdatePeriod = def.AlphaUpdatePeriod }},
+		{"mark_at", func() { d.MarkAt = def.MarkAt }},
+	} {
+		if !keep(k.key) {
+			k.set()
+		}
 	}
 	if !present("network.cnp_interval") {
 		n.CNPInterval = DCQCNCNPInterval(d.Profile)
