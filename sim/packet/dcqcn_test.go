@@ -36,8 +36,9 @@ func sumCounters(t *testing.T, r *metrics.Result) {
 	assert.Equal(t, r.Totals.CNPs, cnps, "every CNP is counted on its flow")
 }
 
-// REFERENCE.md golden scenario 6, DCQCN half: the 8 → 1 incast at 400G with
-// PFC. The first burst fills the queue before the first CNP can act (8 flows
+// REFERENCE.md golden scenario 6, DCQCN half, under the paper's rules
+// (profile: paper; TestDCQCNIncastNIC has the nic profile): the 8 → 1 incast
+// at 400G with PFC. The first burst fills the queue before the first CNP can act (8 flows
 // at line rate add 350 bytes per ns; enqueue marking delays the feedback by
 // the queueing delay), so the peak is set by PFC as without DCQCN. After it
 // the senders are throttled: the queue stays below kmax, the receiver's port
