@@ -112,15 +112,25 @@ type DCQCN struct {
 }
 
 // DCQCNDefaults returns profile's defaults (the nic profile's for an
-// unknown name). nic: the artifact's run.py "dcqcn" settings (t_inc 300 µs,
-// t_dec 4 µs, t_alpha 1 µs, g 1/256, FAST_RECOVERY_TIMES 1,
-// CLAMP_TARGET_RATE 0, AI/HAI 5/50 Mb/s per 25 Gb/s), which are NVIDIA's
-// documented firmware defaults (rpg_time_reset 300, rate_reduce_monitor_period
-// 4, dce_tcp_rtt 1, rpg_threshold 1, clamp_tgt_rate 0, rpg_ai_rate 5,
-// rpg_hai_rate 50, rpg_min_dec_fac 50, rpg_min_rate 1 Mb/s,
-// initial_alpha_value 1023/1024); no byte counter (the artifact's
-// RateIncEventTimerMlx is the only increase event); marking at dequeue
-// (switch-node.cc SwitchNotifyDequeue). paper: REFERENCE.md.
+// unknown name). nic, rule by rule:
+//   - time_reset 300 µs, rate_reduce_period 4 µs, alpha_update_period 1 µs,
+//     g 1/256: the artifact's run.py "dcqcn" settings (t_inc 300, t_dec 4,
+//     t_alpha 1, g 0.00390625; run.py:103–104, mix/config.txt:20);
+//     NVIDIA documents rate_reduce_monitor_period 4 µs and dce_tcp_rtt 1 µs
+//     (DOCA "DCQCN CC Parameters"), and dce_tcp_g 1019, which is g = 5/1024;
+//   - threshold 1 and clamp_target_rate false: FAST_RECOVERY_TIMES 1 and
+//     CLAMP_TARGET_RATE 0 (run.py:22, :25), as NVIDIA's rpg_threshold and
+//     clamp_tgt_rate defaults;
+//   - ai_rate and hai_rate 5 and 50 Mb/s per 25 Gb/s (run.py:100–101; NVIDIA's
+//     rpg_ai_rate 5, rpg_hai_rate 50 Mb/s) — 0 here, derived in the model;
+//   - min_dec_fac 50 %, min_rate 1 Mb/s, initial_alpha 1: NVIDIA's
+//     rpg_min_dec_fac, rpg_min_rate and initial_alpha_value 1023/1024 (the
+//     artifact sets α = 1 at the first CNP, rdma-hw.cc:643);
+//   - byte_reset 0: the artifact's NIC model has no byte counter (its only
+//     increase event is RateIncEventTimerMlx, rdma-hw.cc:683);
+//   - mark_at dequeue: switch-node.cc:201–213.
+//
+// paper: REFERENCE.md (Zhu et al. 2015), the rules fabriclab ran before.
 func DCQCNDefaults(profile string) DCQCN {
 	if profile == DCQCNPaper {
 		return DCQCN{
@@ -236,8 +246,10 @@ func (c *checker) dcqcn(rate unit.Rate) bool {
 
 // DefaultCNPInterval is network.cnp_interval's default under the nic
 // profile: a receiver sends at most one CNP per flow per 4 µs (NVIDIA's
-// min_time_between_cnps; the artifact answers every marked packet and its
-// senders act on CNPs every 4 µs). PaperCNPInterval is the paper's 50 µs.
+// min_time_between_cnps, as mlx5's np_min_time_between_cnps is set on
+// deployed ConnectX NICs; the artifact answers every marked packet, and its
+// senders act on CNPs at most every 4 µs anyway). PaperCNPInterval is the
+// paper's 50 µs.
 const (
 	DefaultCNPInterval = 4 * unit.Microsecond
 	PaperCNPInterval   = 50 * unit.Microsecond
