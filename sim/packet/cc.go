@@ -10,12 +10,15 @@ import (
 //   - newFlow: flow f is added; it gives f its state and returns f's pacer.
 //   - enqueue: packet x is about to join the queue of p, a switch port on a
 //     fabric link (p.qBytes does not count x yet); it may mark x (x.ecn).
-//   - forward: x leaves the queue of such a port p for the wire; it may mark x.
+//   - forward: x, at the head of the queue of such a port p, leaves it for
+//     the wire (p.qBytes still counts x; with traffic classes, x is at the
+//     head of its class's queue); it may mark x.
 //   - sent: flow f started a packet of wire bytes on its first link.
 //   - marked: flow i's receiver got a marked packet; it may answer with an
 //     evNotify event for i, after f.ctrlDelay.
 //   - notified: a notification (CNP, BECN) reached flow i's sender.
-//   - timerDue: flow i's evCCTimer event, which it scheduled, is due.
+//   - timerDue: flow i's evCCTimer event, which it scheduled, is due. It
+//     may have scheduled several and must ignore those it has superseded.
 //
 // It may change only its own state and the flow's pacer — the rate the
 // flow may send at, as the earliest time of its next packet (nextSend) —

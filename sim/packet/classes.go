@@ -233,6 +233,9 @@ func (m *Model) nextByClass(p *port) *pkt {
 				if q.deficit >= size {
 					var x *pkt
 					if queued {
+						if p.watched {
+							m.ctl.forward(p, q.q.front())
+						}
 						x = p.popClass(q)
 						m.release(x)
 					} else {

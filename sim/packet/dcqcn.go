@@ -1,30 +1,54 @@
 package packet
 
 import (
+	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
 
-// DCQCN (Zhu et al., SIGCOMM 2015) with the parameters of REFERENCE.md, as in
-// the public HPCC ns-3 artifact. Switches mark packets ECN by RED on the
-// instantaneous egress queue as they enqueue them; a receiver that gets a
-// marked packet sends its sender a CNP, at most one per flow per
-// network.cnp_interval; the sender cuts the flow's rate, then raises it again
-// by timer and byte counter, and paces the flow's packets at that rate.
-const (
-	// dcqcnG is the gain of α's moving average.
-	dcqcnG = 1.0 / 256
-	// dcqcnPeriod is both α's decay timer and the rate-increase timer.
-	dcqcnPeriod = 55 * unit.Microsecond
-	// dcqcnStages is F: the fast-recovery stages before additive increase.
-	dcqcnStages = 5
-	// dcqcnByteCounter is B: every B bytes sent is a rate-increase event, as
-	// the timer is (10 MB, the DCQCN paper's and the ns-3 artifact's value).
-	dcqcnByteCounter = 10 * int64(unit.MB)
-	// dcqcnMinRate is the floor of a flow's rate (the ns-3 artifact's minimum).
-	dcqcnMinRate = 100e6 * unit.BitPerSecond
-	// maxAlphaDecays bounds α's catch-up: (1 − g)^10000 is 1e-17, as good as 0.
-	maxAlphaDecays = 10000
-)
+// DCQCN: switches mark packets ECN by RED on the instantaneous egress queue;
+// a receiver that gets a marked packet sends its sender a CNP, at most one
+// per flow per network.cnp_interval (NVIDIA's min_time_between_cnps); the
+// sender cuts the flow's rate, raises it again by its increase events, and
+// paces the flow's packets at that rate. network.dcqcn picks the rules:
+//
+// Profile nic (the default) follows the HPCC ns-3 artifact's model of
+// ConnectX NICs (alibaba-edu/High-Precision-Congestion-Control,
+// simulation/src/point-to-point/model/rdma-hw.cc, "Mellanox's version of
+// DCQCN", lines 615–738) and NVIDIA's documented firmware parameters:
+//
+//   - the first CNP of a flow sets α to initial_alpha and starts α's timer and
+//     the rate-decrease timer; it changes no rate by itself (cnp_received_mlx,
+//     rdma-hw.cc:638–653, RateOnFirstCnp 1.0 at :62–66);
+//   - α's timer (alpha_update_period, dce_tcp_rtt) runs on its own: every
+//     period α ← (1 − g)·α + g if a CNP came in it, else α ← (1 − g)·α
+//     (UpdateAlphaMlx, :618–633);
+//   - every rate_reduce_period (rate_reduce_monitor_period), if a CNP came in
+//     it, the sender cuts: RT ← RC if clamp_target_rate or the timer has raised
+//     the rate since the last cut, RC ← max(RC·(1 − α/2), min_rate), and the
+//     increase timer restarts (CheckRateDecreaseMlx, :655–677; ClampTargetRate
+//     false at :67–71);
+//   - every time_reset after a cut is an increase event with stage s (events
+//     since the cut): s < F fast recovery RC ← (RC + RT)/2; s = F additive
+//     increase RT += R_AI; s > F hyper increase RT += R_HAI, then RC ← (RC +
+//     RT)/2, RT at most the line rate (RateIncEventTimerMlx and what it calls,
+//     :683–738). With F = 1 hyper increase starts at the third event. There
+//     is no byte counter (byte_reset 0); set one, and its events advance the
+//     same stage;
+//   - switches mark a packet as it leaves the queue, by the queue it leaves
+//     behind (switch-node.cc:201–213, switch-mmu.cc ShouldSendCN :99–110).
+//
+// Profile paper keeps Zhu et al.'s rules (REFERENCE.md): a cut on every CNP,
+// α ← (1 − g)·α + g at the cut and one decay per alpha_update_period
+// without a CNP, fast recovery while both the timer's and the byte
+// counter's stages are at most F, additive increase once one passes F,
+// hyper increase by i·R_HAI once both do, marking at enqueue.
+//
+// Both: flows start at line rate; a flow that comes within R_AI of the line
+// rate is back at line rate and unpaced (the artifact's rate creeps up to it
+// by halving the gap forever).
+
+// maxAlphaDecays bounds α's catch-up: (1 − 1/256)^10000 is 1e-17, as good as 0.
+const maxAlphaDecays = 10000
 
 var _ congestionControl = (*dcqcn)(nil)
 
@@ -35,26 +59,57 @@ type dcqcn struct {
 	pmax        float64 // marking probability at kmax
 	cnpInterval unit.Time
 	lineRate    unit.Rate // the fabric's link rate: where flows start and the ceiling
+	nic         bool      // the nic profile's rules, else the paper's
+	atDequeue   bool      // switches mark as packets leave the queue
+
+	timeReset   unit.Time // the increase timer
+	byteReset   int64     // the byte counter, bytes; 0: none
+	threshold   int32     // F
 	rAI, rHAI   unit.Rate // additive and hyper increase steps
 	minRate     unit.Rate
-	clamp       bool // the target takes the current rate on every CNP
+	keep        float64   // min_dec_fac: the fraction of the rate a cut keeps at least
+	reduceEvery unit.Time // nic: the rate-decrease timer; 0: cut on every CNP
+	g, alpha0   float64   // α's gain and its value at the first CNP
+	alphaEvery  unit.Time // α's timer
+	clamp       bool      // the target takes the current rate on every cut
 }
 
 func newDCQCN(m *Model) *dcqcn {
 	sc := m.sc
 	kmin, kmax, pmax := sc.ECNThresholds()
 	_, rate := sc.Wire()
+	d := sc.Network.DCQCN
 	per25G := float64(rate) / 25e9
-	return &dcqcn{
+	c := &dcqcn{
 		m:    m,
 		kmin: int64(kmin), kmax: int64(kmax), pmax: pmax,
 		cnpInterval: sc.Network.CNPInterval,
 		lineRate:    rate,
-		rAI:         unit.Rate(5e6 * per25G),
-		rHAI:        unit.Rate(50e6 * per25G),
-		minRate:     min(dcqcnMinRate, rate),
-		clamp:       sc.Network.ClampTargetRate,
+		nic:         d.Profile != scenario.DCQCNPaper,
+		atDequeue:   d.MarkAt == scenario.MarkDequeue,
+		timeReset:   d.TimeReset,
+		byteReset:   int64(d.ByteReset),
+		threshold:   int32(d.Threshold),
+		rAI:         d.AIRate,
+		rHAI:        d.HAIRate,
+		minRate:     min(d.MinRate, rate),
+		keep:        float64(d.MinDecFac) / 100,
+		reduceEvery: d.RateReducePeriod,
+		g:           d.G,
+		alpha0:      d.InitialAlpha,
+		alphaEvery:  d.AlphaUpdatePeriod,
+		clamp:       d.ClampTargetRate,
 	}
+	// R_AI and R_HAI: 5 and 50 Mb/s per 25 Gb/s (NVIDIA's rpg_ai_rate and
+	// rpg_hai_rate defaults at 25G; the artifact's run.py scales them with
+	// the link: ai = 5·bw/25, hai = 50·bw/25).
+	if c.rAI == 0 {
+		c.rAI = unit.Rate(5e6 * per25G)
+	}
+	if c.rHAI == 0 {
+		c.rHAI = unit.Rate(50e6 * per25G)
+	}
+	return c
 }
 
 // rateControl is one flow's DCQCN state: the reaction point at its sender
@@ -62,15 +117,19 @@ func newDCQCN(m *Model) *dcqcn {
 type rateControl struct {
 	rc, rt  unit.Rate // current and target rate
 	minRC   unit.Rate // the lowest rc so far, for the report
-	alpha   float64   // the congestion estimate; 1 until the first CNP
-	alphaAt unit.Time // the last CNP: α has decayed once per period since
+	alpha   float64   // the congestion estimate
+	alphaAt unit.Time // paper: the last cut, α has decayed once per period since; nic: α's next timer event
+	alphaCN bool      // nic: a CNP came since α's last update
 	cut     bool      // a CNP has arrived
 	limited bool      // rc is below the line rate: the flow is paced and its timer runs
 
-	timerStage, byteStage int32 // rate-increase events since the last CNP
+	timerStage, byteStage int32 // rate-increase events since the last cut
 	bytes                 int64 // bytes sent towards the next byte-counter event
-	timerAt               unit.Time
-	timerArmed            bool // an evCCTimer is pending (it re-arms itself until timerAt)
+	incAt                 unit.Time
+	cutDue                bool      // nic: a CNP waits for the rate-decrease timer
+	cutAt                 unit.Time // nic: the rate-decrease timer's next event
+	timerAt               unit.Time // when the one pending evCCTimer fires; stale ones are ignored
+	timerArmed            bool
 
 	pacer
 
@@ -79,21 +138,31 @@ type rateControl struct {
 }
 
 // DCQCN under the congestionControl contract: switches mark as packets
-// join a queue, receivers answer with CNPs, senders cut and raise the rate.
+// join (or leave) a queue, receivers answer with CNPs, senders cut and raise
+// the rate.
 func (c *dcqcn) newFlow(f *flow) *pacer {
-	f.cc = &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: 1}
+	f.cc = &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: c.alpha0}
 	return &f.cc.pacer
 }
-func (c *dcqcn) enqueue(p *port, x *pkt)  { c.m.mark(p, x) }
-func (c *dcqcn) forward(*port, *pkt)      {}
+func (c *dcqcn) enqueue(p *port, x *pkt) {
+	if !c.atDequeue {
+		c.m.mark(p, x, p.qBytes)
+	}
+}
+func (c *dcqcn) forward(p *port, x *pkt) {
+	if c.atDequeue {
+		c.m.mark(p, x, p.qBytes-int64(x.size))
+	}
+}
 func (c *dcqcn) sent(f *flow, wire int32) { c.m.sentDCQCN(f, wire) }
 func (c *dcqcn) marked(i int32, f *flow)  { c.m.notify(i, f) }
-func (c *dcqcn) notified(i int32)         { c.m.reduceRate(i) }
+func (c *dcqcn) notified(i int32)         { c.m.cnpArrived(i) }
 func (c *dcqcn) timerDue(i int32)         { c.m.rateTimer(i) }
 
-// mark marks x, which joins p's queue, with RED's probability for the queue it finds.
-func (m *Model) mark(p *port, x *pkt) {
-	c, q := m.cc, p.qBytes
+// mark marks x, which joins or leaves p's queue, with RED's probability for
+// the queue q it finds or leaves behind.
+func (m *Model) mark(p *port, x *pkt, q int64) {
+	c := m.cc
 	switch {
 	case q <= c.kmin:
 		return
@@ -121,87 +190,180 @@ func (m *Model) notify(i int32, f *flow) {
 	m.eng.At(now+f.ctrlDelay, event{kind: evNotify, a: i})
 }
 
-// reduceRate is flow i's sender receiving a CNP.
-func (m *Model) reduceRate(i int32) {
+// cnpArrived is flow i's sender receiving a CNP.
+func (m *Model) cnpArrived(i int32) {
 	f := &m.flows[i]
 	if f.done {
 		return
 	}
 	r, c, now := f.cc, m.cc, m.eng.Now()
-	if r.cut {
-		r.decayAlpha(now)
+	if !c.nic {
+		if r.cut {
+			r.decayAlpha(now, c)
+		}
+		r.cut = true
+		m.reduceRate(i, f)
+		return
 	}
-	r.cut = true
-	// RT ← RC on every CNP, as the paper gives it; with clamp_target_rate off
-	// (the HPCC ns-3 artifact's default) only if the rate timer has raised the
-	// rate since the last cut, so a burst of CNPs cannot drag the target down
-	// with the rate.
-	if c.clamp || r.timerStage != 0 {
-		r.rt = r.rc
+	if !r.cut {
+		// The first CNP: α starts at initial_alpha, its timer and the
+		// decrease timer start (+1 ns: the artifact's decrease check
+		// follows α's update at the same period boundary).
+		r.cut = true
+		r.alpha, r.alphaCN, r.alphaAt = c.alpha0, false, now+c.alphaEvery
+		r.cutAt = now + c.reduceEvery + unit.Nanosecond
+	} else {
+		r.updateAlpha(now, c)
+		r.alphaCN = true
 	}
-	r.rc = max(unit.Rate(float64(r.rc)*float64(1-r.alpha/2)), c.minRate)
-	r.alpha = float64((1-dcqcnG)*r.alpha) + dcqcnG // float64(…) stops FMA fusion: amd64 and wasm agree
-	r.alphaAt = now
-	r.minRC = min(r.minRC, r.rc)
-	r.timerStage, r.byteStage, r.bytes = 0, 0, 0
-	r.limited = true
-	r.timerAt = now + dcqcnPeriod // the pending timer, if any, re-arms itself for this
-	if !r.timerArmed {
-		r.timerArmed = true
-		m.eng.At(r.timerAt, event{kind: evCCTimer, a: i})
+	if c.reduceEvery == 0 {
+		m.reduceRate(i, f)
+		return
 	}
-	m.repace(f)
+	if !r.cutDue {
+		r.cutDue = true
+		if r.cutAt < now { // the decrease timer's next event after now
+			r.cutAt += (now - r.cutAt + c.reduceEvery - 1) / c.reduceEvery * c.reduceEvery
+		}
+		m.armTimer(i, f)
+	}
 }
 
-// decayAlpha applies the α timer's decays since the last CNP: one per period
+// updateAlpha (nic) runs α's timer events up to now: the first after a CNP
+// raises α, the others decay it.
+func (r *rateControl) updateAlpha(now unit.Time, c *dcqcn) {
+	if r.alphaAt > now {
+		return
+	}
+	k := (now-r.alphaAt)/c.alphaEvery + 1
+	r.alphaAt += k * c.alphaEvery
+	if r.alphaCN {
+		r.alpha = float64((1-c.g)*r.alpha) + c.g // float64(…) stops FMA fusion: amd64 and wasm agree
+		r.alphaCN = false
+		k--
+	}
+	r.decay(k, c.g)
+}
+
+// decayAlpha (paper) applies α's decays since the last cut: one per period
 // without a CNP, as a timer restarted by every CNP would.
-func (r *rateControl) decayAlpha(now unit.Time) {
-	k := (now - r.alphaAt) / dcqcnPeriod
+func (r *rateControl) decayAlpha(now unit.Time, c *dcqcn) {
+	r.decay((now-r.alphaAt)/c.alphaEvery, c.g)
+}
+
+// decay multiplies α by (1 − g) k times.
+func (r *rateControl) decay(k unit.Time, g float64) {
 	if k > maxAlphaDecays {
 		r.alpha = 0
 		return
 	}
 	for ; k > 0; k-- {
-		r.alpha *= 1 - dcqcnG
+		r.alpha *= 1 - g
 	}
 }
 
-// rateTimer is flow i's rate-increase timer.
+// reduceRate is a cut of flow f's rate.
+func (m *Model) reduceRate(i int32, f *flow) {
+	r, c, now := f.cc, m.cc, m.eng.Now()
+	// RT ← RC on every cut with clamp_target_rate (the paper); without it
+	// only if the timer has raised the rate since the last cut, so a burst
+	// of CNPs cannot drag the target down with the rate.
+	if c.clamp || r.timerStage != 0 {
+		r.rt = r.rc
+	}
+	keep := max(float64(1-r.alpha/2), c.keep) // float64(…) stops FMA fusion: amd64 and wasm agree
+	r.rc = max(unit.Rate(float64(r.rc)*keep), c.minRate)
+	if !c.nic {
+		r.alpha = float64((1-c.g)*r.alpha) + c.g // float64(…) stops FMA fusion: amd64 and wasm agree
+		r.alphaAt = now
+	}
+	r.minRC = min(r.minRC, r.rc)
+	r.timerStage, r.byteStage, r.bytes = 0, 0, 0
+	r.limited = true
+	r.incAt = now + c.timeReset
+	m.armTimer(i, f)
+	m.repace(f)
+}
+
+// armTimer makes flow f's one pending evCCTimer the earliest of its due
+// timers: the rate-decrease check (a CNP waits for it) and the increase
+// timer (while the rate is limited).
+func (m *Model) armTimer(i int32, f *flow) {
+	r := f.cc
+	at := unit.Never
+	if r.cutDue {
+		at = r.cutAt
+	}
+	if r.limited {
+		at = min(at, r.incAt)
+	}
+	if at == unit.Never || r.timerArmed && r.timerAt <= at {
+		return
+	}
+	r.timerArmed, r.timerAt = true, at
+	m.eng.At(at, event{kind: evCCTimer, a: i})
+}
+
+// rateTimer is flow i's congestion control timer: a rate-decrease check, a
+// rate-increase event, or both (the cut first).
 func (m *Model) rateTimer(i int32) {
 	f := &m.flows[i]
-	r, now := f.cc, m.eng.Now()
+	r, c, now := f.cc, m.cc, m.eng.Now()
+	if !r.timerArmed || now != r.timerAt {
+		return // superseded by an earlier one
+	}
 	r.timerArmed = false
-	if f.done || !r.limited {
+	if f.done {
 		return
 	}
-	if now < r.timerAt {
-		r.timerArmed = true // a CNP restarted the timer
-		m.eng.At(r.timerAt, event{kind: evCCTimer, a: i})
-		return
+	if r.cutDue && now >= r.cutAt {
+		r.cutDue = false
+		r.updateAlpha(now, c)
+		r.cutAt = now + c.reduceEvery
+		m.reduceRate(i, f)
 	}
-	r.timerStage++
-	m.increaseRate(f)
-	if r.limited {
-		r.timerAt = now + dcqcnPeriod
-		r.timerArmed = true
-		m.eng.At(r.timerAt, event{kind: evCCTimer, a: i})
+	if r.limited && now >= r.incAt {
+		r.incAt = now + c.timeReset
+		m.increaseRate(f, true)
 	}
+	m.armTimer(i, f)
 }
 
-// increaseRate is one rate-increase event (timer or byte counter): fast
-// recovery towards the target while both counters are at most F, additive
-// increase of the target once one passes F, hyper increase by i·R_HAI once
-// both do (i: how far the smaller one is past F). A flow that comes within
-// R_AI of the line rate is back at line rate, unpaced.
-func (m *Model) increaseRate(f *flow) {
+// increaseRate is one rate-increase event, of the timer or the byte counter.
+// A flow that comes within R_AI of the line rate is back at line rate, unpaced.
+func (m *Model) increaseRate(f *flow, timer bool) {
 	r, c := f.cc, m.cc
-	t, b := r.timerStage, r.byteStage
-	switch {
-	case max(t, b) <= dcqcnStages:
-	case min(t, b) > dcqcnStages:
-		r.rt += unit.Rate(float64(min(t, b)-dcqcnStages) * float64(c.rHAI)) // unit.Rate(…) stops FMA fusion: amd64 and wasm agree
-	default:
-		r.rt += c.rAI
+	if c.nic {
+		// The artifact's stages (RateIncEventMlx): the stage is the number
+		// of events since the cut, before this one.
+		switch s := r.timerStage + r.byteStage; {
+		case s < c.threshold:
+		case s == c.threshold:
+			r.rt += c.rAI
+		default:
+			r.rt += c.rHAI
+		}
+		if timer {
+			r.timerStage++
+		} else {
+			r.byteStage++
+		}
+	} else {
+		// The paper's: both counters at most F after this event is fast
+		// recovery, one past F additive, both past F hyper by i·R_HAI.
+		if timer {
+			r.timerStage++
+		} else {
+			r.byteStage++
+		}
+		t, b, F := r.timerStage, r.byteStage, c.threshold
+		switch {
+		case max(t, b) <= F:
+		case min(t, b) > F:
+			r.rt += unit.Rate(float64(min(t, b)-F) * float64(c.rHAI)) // unit.Rate(…) stops FMA fusion: amd64 and wasm agree
+		default:
+			r.rt += c.rAI
+		}
 	}
 	r.rt = min(r.rt, c.lineRate)
 	r.rc = (r.rt + r.rc) / 2
@@ -227,16 +389,18 @@ func (m *Model) repace(f *flow) {
 
 // sentDCQCN paces f after a packet of wire bytes and counts them towards the byte counter.
 func (m *Model) sentDCQCN(f *flow, wire int32) {
-	r := f.cc
+	r, c := f.cc, m.cc
 	r.lastSend, r.lastWire = m.eng.Now(), wire
 	if !r.limited {
 		return
 	}
 	r.nextSend = r.lastSend + r.rc.TxTime(unit.Bytes(wire))
+	if c.byteReset == 0 {
+		return
+	}
 	r.bytes += int64(wire)
-	if r.bytes >= dcqcnByteCounter {
-		r.bytes -= dcqcnByteCounter
-		r.byteStage++
-		m.increaseRate(f)
+	if r.bytes >= c.byteReset {
+		r.bytes -= c.byteReset
+		m.increaseRate(f, false)
 	}
 }

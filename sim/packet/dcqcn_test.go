@@ -36,15 +36,16 @@ func sumCounters(t *testing.T, r *metrics.Result) {
 	assert.Equal(t, r.Totals.CNPs, cnps, "every CNP is counted on its flow")
 }
 
-// REFERENCE.md golden scenario 6, DCQCN half: the 8 → 1 incast at 400G with
-// PFC. The first burst fills the queue before the first CNP can act (8 flows
+// REFERENCE.md golden scenario 6, DCQCN half, under the paper's rules
+// (profile: paper; TestDCQCNIncastNIC has the nic profile): the 8 → 1 incast
+// at 400G with PFC. The first burst fills the queue before the first CNP can act (8 flows
 // at line rate add 350 bytes per ns; enqueue marking delays the feedback by
 // the queueing delay), so the peak is set by PFC as without DCQCN. After it
 // the senders are throttled: the queue stays below kmax, the receiver's port
 // is hardly ever paused, and nothing is dropped.
 func TestDCQCNIncastPFC(t *testing.T) {
 	_, pfc := runBuiltin(t, "incast")
-	m, r := runBuiltin(t, "incast-dcqcn")
+	m, r := runBuiltin(t, "incast-dcqcn", "network.dcqcn.profile=paper")
 	kmin, kmax, _ := m.sc.ECNThresholds()
 	assert.Equal(t, 409*unit.KiB, kmin)
 	assert.Equal(t, 1638*unit.KiB, kmax)
@@ -177,69 +178,175 @@ func TestREDMarking(t *testing.T) {
 		queue int64
 		want  float64
 	}{{0, 0}, {100_000, 0}, {200_000, 0.2}, {300_000, 0.4}, {300_001, 1}, {5_000_000, 1}} {
-		p.qBytes, p.ecnMarks = tc.queue, 0
+		p.ecnMarks = 0
 		const n = 20000
 		for range n {
-			m.mark(p, &pkt{})
+			m.mark(p, &pkt{}, tc.queue)
 		}
 		assert.InDelta(t, tc.want, float64(p.ecnMarks)/n, 0.015, "queue %d", tc.queue)
 	}
 }
 
-// TestRateControl steps one flow's reaction point through a cut, fast
-// recovery, additive and hyper increase.
-func TestRateControl(t *testing.T) {
+// TestMarkAt: the nic profile marks by the queue a packet leaves behind, the
+// paper's by the queue it joins.
+func TestMarkAt(t *testing.T) {
+	for _, tc := range []struct {
+		profile        string
+		enqueue, leave bool // marked on joining a queue above kmax, on leaving one
+	}{{"nic", false, true}, {"paper", true, false}} {
+		m, _ := runYAML(t, twoFlows, "until=1us", "network.dcqcn.profile="+tc.profile)
+		p := &m.ports[0]
+		p.qBytes = 4 * int64(unit.MiB)
+		x := &pkt{size: 4178}
+		m.ctl.enqueue(p, x)
+		assert.Equal(t, tc.enqueue, x.ecn, "%s: enqueue", tc.profile)
+		x = &pkt{size: 4178}
+		m.ctl.forward(p, x)
+		assert.Equal(t, tc.leave, x.ecn, "%s: dequeue", tc.profile)
+		// Leaving a queue of kmin plus itself leaves kmin behind: never marked.
+		kmin, _, _ := m.sc.ECNThresholds()
+		p.qBytes = int64(kmin) + int64(x.size)
+		for range 1000 {
+			x = &pkt{size: 4178}
+			m.mark(p, x, p.qBytes-int64(x.size))
+			require.False(t, x.ecn)
+		}
+	}
+}
+
+// TestRateControlNIC is the unit trace of the nic profile at 400G: one cut
+// (α = 1) halves the rate with the target left at line rate; the increase
+// timer's events then halve the gap to it — fast recovery (stage 0, F = 1),
+// additive (stage 1), hyper (stage 2 on) — 300, 350, 375, … Gb/s, back to
+// line rate once within R_AI of it.
+func TestRateControlNIC(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us")
+	f := &m.flows[0]
+	r, c := f.cc, m.cc
+	require.True(t, c.nic)
+	assert.Equal(t, unit.Rate(80e6), c.rAI, "5 Mb/s per 25 Gb/s at 400G")
+	assert.Equal(t, unit.Rate(800e6), c.rHAI, "50 Mb/s per 25 Gb/s at 400G")
+	assert.Equal(t, 300*unit.Microsecond, c.timeReset)
+	assert.Equal(t, 4*unit.Microsecond, c.reduceEvery)
+	assert.Equal(t, unit.Microsecond, c.alphaEvery)
+	assert.Equal(t, int32(1), c.threshold)
+	assert.Zero(t, c.byteReset, "no byte counter")
+	assert.False(t, c.clamp)
+	assert.Equal(t, 4*unit.Microsecond, c.cnpInterval)
+
+	m.reduceRate(0, f)
+	assert.Equal(t, 200*unit.Gbps, r.rc, "α = 1: the cut halves the rate")
+	assert.Equal(t, 400*unit.Gbps, r.rt, "no timer increase since the last cut: the target stays")
+	assert.Equal(t, 1.0, r.alpha, "the nic profile moves α only on its own timer")
+	want := []float64{300, 350, 375, 387.5, 393.75, 396.875, 398.4375, 399.21875, 399.609375, 399.8046875, 399.90234375}
+	for k, w := range want {
+		m.increaseRate(f, true)
+		assert.InDelta(t, w*1e9, float64(r.rc), 1, "increase event %d", k)
+		assert.Equal(t, 400*unit.Gbps, r.rt, "the target is capped at line rate")
+		assert.True(t, r.limited)
+	}
+	m.increaseRate(f, true)
+	assert.Equal(t, 400*unit.Gbps, r.rc, "within R_AI of line rate: at line rate")
+	assert.False(t, r.limited, "and unpaced")
+
+	// A clamped cut (the timer raised the rate): the target takes the rate,
+	// and the stages then run FR, AI, HAI from it.
+	r.rc, r.rt, r.timerStage, r.alpha = 200*unit.Gbps, 400*unit.Gbps, 3, 0.5
+	m.reduceRate(0, f)
+	assert.Equal(t, 200*unit.Gbps, r.rt, "RT ← RC")
+	assert.InDelta(t, 150e9, float64(r.rc), 1, "RC·(1 − α/2)")
+	m.increaseRate(f, true)
+	assert.InDelta(t, 175e9, float64(r.rc), 1, "fast recovery")
+	assert.Equal(t, 200*unit.Gbps, r.rt)
+	m.increaseRate(f, true)
+	assert.Equal(t, 200*unit.Gbps+c.rAI, r.rt, "additive increase at stage F")
+	m.increaseRate(f, true)
+	assert.Equal(t, 200*unit.Gbps+c.rAI+c.rHAI, r.rt, "hyper increase after it, by one R_HAI")
+	m.increaseRate(f, true)
+	assert.Equal(t, 200*unit.Gbps+c.rAI+2*c.rHAI, r.rt)
+
+	// min_dec_fac bounds a cut; min_rate floors it.
+	c.keep, r.alpha, r.rc = 0.75, 1, 100*unit.Gbps
+	m.reduceRate(0, f)
+	assert.InDelta(t, 75e9, float64(r.rc), 1, "min_dec_fac 75: a cut keeps 75 %%")
+	c.keep, r.rc = 0, 1.5e6
+	m.reduceRate(0, f)
+	assert.Equal(t, unit.Rate(1e6), r.rc, "min_rate")
+}
+
+// TestAlphaTimerNIC: α moves on its own 1 µs timer — up by g for a period
+// with a CNP, down by (1 − g) for each without — not at the cut.
+func TestAlphaTimerNIC(t *testing.T) {
+	m, _ := runYAML(t, twoFlows, "until=1us")
+	r, c := m.flows[0].cc, m.cc
+	g := c.g
+	r.alpha, r.alphaAt, r.alphaCN = 0.5, 10*unit.Microsecond, true
+	r.updateAlpha(9*unit.Microsecond, c)
+	assert.Equal(t, 0.5, r.alpha, "before the timer's event nothing changes")
+	r.updateAlpha(10*unit.Microsecond, c)
+	assert.InDelta(t, (1-g)*0.5+g, r.alpha, 1e-15, "a CNP in the period raises α")
+	assert.False(t, r.alphaCN)
+	a := r.alpha
+	r.updateAlpha(13*unit.Microsecond+500*unit.Nanosecond, c)
+	assert.InDelta(t, a*(1-g)*(1-g)*(1-g), r.alpha, 1e-15, "three periods without one decay it thrice")
+	assert.Equal(t, 14*unit.Microsecond, r.alphaAt, "the next event stays on the 1 µs grid")
+}
+
+// TestRateControlPaper steps the paper profile's reaction point through a
+// cut, fast recovery, additive and hyper increase.
+func TestRateControlPaper(t *testing.T) {
+	m, _ := runYAML(t, twoFlows, "until=1us", "network.dcqcn.profile=paper")
 	f := &m.flows[0]
 	r := f.cc
 	c := m.cc
-	assert.Equal(t, unit.Rate(80e6), c.rAI, "5 Mb/s per 25 Gb/s at 400G")
-	assert.Equal(t, unit.Rate(800e6), c.rHAI, "50 Mb/s per 25 Gb/s at 400G")
+	require.False(t, c.nic)
+	g, F := c.g, c.threshold
+	assert.Equal(t, int32(5), F)
+	assert.Equal(t, int64(10e6), c.byteReset)
+	assert.Equal(t, 50*unit.Microsecond, c.cnpInterval)
 
-	m.reduceRate(0)
+	m.cnpArrived(0)
 	assert.Equal(t, 400*unit.Gbps, r.rt)
 	assert.Equal(t, 200*unit.Gbps, r.rc, "α starts at 1: the first CNP halves the rate")
 	assert.Equal(t, 1.0, r.alpha, "(1 − g)·1 + g")
 	assert.True(t, r.limited)
 
-	r.alphaAt -= 2 * dcqcnPeriod // two α periods without a CNP
-	r.timerStage = 1             // the timer raised the rate since the cut: the target follows the rate
-	m.reduceRate(0)
-	alpha := 1 * (1 - dcqcnG) * (1 - dcqcnG)
+	r.alphaAt -= 2 * c.alphaEvery // two α periods without a CNP
+	r.timerStage = 1              // the timer raised the rate since the cut: the target follows the rate
+	m.cnpArrived(0)
+	alpha := 1 * (1 - g) * (1 - g)
 	assert.InDelta(t, 200e9*(1-alpha/2), float64(r.rc), 1)
 	assert.Equal(t, 200*unit.Gbps, r.rt)
-	assert.InDelta(t, (1-dcqcnG)*alpha+dcqcnG, r.alpha, 1e-12)
+	assert.InDelta(t, (1-g)*alpha+g, r.alpha, 1e-12)
 
-	// Another CNP before any increase: with clamp_target_rate (the default)
-	// the target takes the rate; without it, only the rate drops.
+	// Another CNP before any increase: clamped (the paper's default) the
+	// target takes the rate; unclamped only the rate drops.
 	before, alphaBefore := r.rc, r.alpha
-	m.reduceRate(0)
+	m.cnpArrived(0)
 	assert.Equal(t, before, r.rt, "clamped: RT ← RC")
 	r.rc, r.rt, r.alpha = before, 200*unit.Gbps, alphaBefore
-	m.cc.clamp = false
-	m.reduceRate(0)
+	c.clamp = false
+	m.cnpArrived(0)
 	assert.Equal(t, 200*unit.Gbps, r.rt, "unclamped: the target stays")
 	assert.Less(t, r.rc, before)
 	r.rc, r.alpha = before, alphaBefore
-	m.cc.clamp = true
+	c.clamp = true
 
 	rc := r.rc
-	for stage := int32(1); stage <= dcqcnStages; stage++ {
-		r.timerStage = stage
-		m.increaseRate(f)
+	for range F {
+		m.increaseRate(f, true)
 		rc = (200*unit.Gbps + rc) / 2
-		assert.InDelta(t, float64(rc), float64(r.rc), 1, "fast recovery stage %d", stage)
+		assert.InDelta(t, float64(rc), float64(r.rc), 1, "fast recovery stage %d", r.timerStage)
 		assert.Equal(t, 200*unit.Gbps, r.rt, "fast recovery keeps the target")
 	}
-	r.timerStage = dcqcnStages + 1
-	m.increaseRate(f)
+	m.increaseRate(f, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI, r.rt, "additive increase: one counter past F")
-	r.timerStage, r.byteStage = dcqcnStages+3, dcqcnStages+2
-	m.increaseRate(f)
+	r.timerStage, r.byteStage = F+2, F+1
+	m.increaseRate(f, false)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+2*c.rHAI, r.rt, "hyper increase: both past F, by 2·R_HAI")
 
 	r.rt, r.rc = 400*unit.Gbps, 399.95*unit.Gbps
-	m.increaseRate(f)
+	m.increaseRate(f, true)
 	assert.Equal(t, 400*unit.Gbps, r.rc, "within R_AI of the line rate is the line rate")
 	assert.False(t, r.limited, "and unpaced")
 	assert.Zero(t, r.nextSend)

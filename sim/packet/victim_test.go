@@ -127,14 +127,17 @@ func jsonCounters(t *testing.T, r *metrics.Result) {
 // spines, the spines pause leaf 0's uplinks, leaf 0 pauses its hosts — the
 // victim's sender among them. The victim waits behind hot packets at every
 // hop and gets about a tenth of its line rate (measured: 43.4 Gb/s, seeds 1–6
-// 41–43.4). With DCQCN the hot port marks ECN, the hot senders slow at the
-// source, no congestion tree forms and the victim runs at 380.6 Gb/s (every
-// seed), ~9×; it is never marked, since the only port that marks is the hot
-// one. Nothing is dropped either way.
+// 41–43.4). With DCQCN (the nic profile) the hot port marks ECN, the hot
+// senders slow at the source, no congestion tree forms (no pause frame at
+// all) and the victim runs at 380.5–380.6 Gb/s (seeds 1–6), ~9×; it is never
+// marked, since the only port that marks is the hot one. Nothing is dropped
+// either way.
 //
-// The price, shown but not asserted as a goal: with RT ← RC on every CNP
-// (REFERENCE.md, DCQCN) the hot senders are cut to ~12.5 Gb/s each and the
-// incast takes 16.2 ms instead of 3.6 ms (hot port 22 % busy against 100 %).
+// The price, shown but not asserted as a goal: the hot senders' first cuts
+// (α = 1, a cut every 4 µs while the first queue drains) leave the hot port
+// idle part of the time, so the incast takes 4.6–5.0 ms instead of 3.6 ms
+// (hot port 72–78 % busy against 100 %). The paper's rules (profile: paper)
+// cut them to ~12.5 Gb/s each: 16.2 ms, 22 % busy.
 func TestVictimFlowPFCAndDCQCN(t *testing.T) {
 	const victim = 7
 	_, pfc := runBuiltin(t, "victim-flow")

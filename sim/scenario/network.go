@@ -33,12 +33,12 @@ type Network struct {
 	CC          string     `yaml:"cc"`           // none | dcqcn | ibcc
 	ECN         ECN        `yaml:"ecn"`          // dcqcn: switch marking thresholds
 	CNPInterval unit.Time  `yaml:"cnp_interval"` // dcqcn: at most one CNP per flow per interval
-	// ClampTargetRate (dcqcn): on every CNP the target rate takes the current
-	// rate, as the DCQCN paper and REFERENCE.md give it (true, the default); false
-	// clamps only when the rate has risen since the last cut, the HPCC ns-3
-	// artifact's default.
+	// ClampTargetRate (dcqcn) is deprecated: network.dcqcn.clamp_target_rate,
+	// which it stands in for when only it is set (fillDefaults keeps the two
+	// equal).
 	ClampTargetRate bool      `yaml:"clamp_target_rate"`
-	IBCC            IBCC      `yaml:"ibcc"` // ibcc: FECN marking, BECNs and the congestion control table
+	DCQCN           DCQCN     `yaml:"dcqcn"` // dcqcn: the profile and the reaction point's rules
+	IBCC            IBCC      `yaml:"ibcc"`  // ibcc: FECN marking, BECNs and the congestion control table
 	PFC             PFC       `yaml:"pfc"`
 	RTO             unit.Time `yaml:"rto"`       // go-back-N retransmission timeout
 	AckEvery        int       `yaml:"ack_every"` // receiver coalesces this many packets per ACK
@@ -165,6 +165,7 @@ func (n *Network) fillDefaults(present func(key string) bool, fabric string) {
 			n.Routing = RouteStatic
 		}
 	}
+	n.DCQCN.fillDefaults(present, n)
 	for i := range n.Classes {
 		c := &n.Classes[i]
 		if !present(fmt.Sprintf("network.classes[%d].weight", i)) {
@@ -218,6 +219,11 @@ func (c *checker) network(linkOK bool) bool {
 		ok = c.ecn() && ok
 	}
 	ok = c.duration("network.cnp_interval", n.CNPInterval, 0, MaxLatency, "50us") && ok
+	var rate unit.Rate
+	if linkOK {
+		_, rate = s.Wire()
+	}
+	ok = c.dcqcn(rate) && ok
 	ok = c.ibcc(bufferOK) && ok
 	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
 	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok

@@ -2,6 +2,7 @@ package unit
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -61,4 +62,57 @@ func (b *Bytes) UnmarshalText(text []byte) error {
 	}
 	*b = v
 	return nil
+}
+
+// rateUnits are the suffixes ParseRate takes, in bits per second.
+var rateUnits = []struct {
+	suffix string
+	scale  float64
+}{{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}}
+
+// ParseRate reads a data rate such as "5Mbps", "1.5Gbps" or "400Gbps"; a
+// plain number is bits per second.
+func ParseRate(s string) (Rate, error) {
+	s = strings.TrimSpace(s)
+	scale, num := 1.0, s
+	for _, u := range rateUnits {
+		if n, ok := strings.CutSuffix(s, u.suffix); ok {
+			scale, num = u.scale, strings.TrimSpace(n)
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("rate %q is not a rate such as 5Mbps or 1Gbps", s)
+	}
+	return Rate(v * scale), nil
+}
+
+// UnmarshalText reads a rate as ParseRate does. Negative rates are rejected.
+func (r *Rate) UnmarshalText(text []byte) error {
+	v, err := ParseRate(string(text))
+	if err != nil {
+		return err
+	}
+	if v < 0 {
+		return fmt.Errorf("rate %q is negative: it must be ≥ 0", strings.TrimSpace(string(text)))
+	}
+	*r = v
+	return nil
+}
+
+// MarshalText prints r in the largest unit that reads back exactly ("5Mbps",
+// "400Gbps", "0bps").
+func (r Rate) MarshalText() ([]byte, error) {
+	v := float64(r)
+	for _, u := range rateUnits {
+		if math.Abs(v) < u.scale && u.scale > 1 {
+			continue
+		}
+		s := strconv.FormatFloat(v/u.scale, 'g', -1, 64) + u.suffix
+		if back, err := ParseRate(s); err == nil && back == r {
+			return []byte(s), nil
+		}
+	}
+	return []byte(strconv.FormatFloat(v, 'g', -1, 64) + "bps"), nil
 }

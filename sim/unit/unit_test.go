@@ -262,3 +262,23 @@ func FuzzParseBytes(f *testing.F) {
 		require.Equal(t, v, back, "%q printed as %q", s, text)
 	})
 }
+
+// Rates read from text and print back to the same value.
+func TestRateText(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Rate
+		out  string
+	}{{"5Mbps", 5e6, "5Mbps"}, {"1.5Gbps", 1.5e9, "1.5Gbps"}, {"400Gbps", 400e9, "400Gbps"}, {"80000000", 80e6, "80Mbps"}, {"0", 0, "0bps"}, {"2Tbps", 2e12, "2Tbps"}, {"1e+06", 1e6, "1Mbps"}} {
+		var r Rate
+		require.NoError(t, r.UnmarshalText([]byte(tc.in)), tc.in)
+		assert.Equal(t, tc.want, r, tc.in)
+		out, err := r.MarshalText()
+		require.NoError(t, err)
+		assert.Equal(t, tc.out, string(out), tc.in)
+	}
+	var r Rate
+	assert.Error(t, r.UnmarshalText([]byte("-5Mbps")), "negative")
+	assert.Error(t, r.UnmarshalText([]byte("fast")))
+	assert.Error(t, r.UnmarshalText([]byte("NaNbps")))
+}
