@@ -94,7 +94,7 @@ func (m *Model) setClass(f *flow, name string) {
 		panic("packet: unknown traffic class " + name)
 	}
 	f.class = uint8(c)
-	f.lossy = m.lossy || !m.classes[c].lossless
+	f.lossless = m.classes[c].lossless
 }
 
 func (m *Model) initPools() {

@@ -55,8 +55,8 @@ func (m *Model) admit(n int32, x *pkt) bool {
 		ig := in.ingressOf(x.class)
 		ig.inBytes += int64(x.size)
 		if m.overflows(n, ig) {
-			// Headroom exhausted: a lossless fabric should never get here.
-			ig.inBytes -= int64(x.size)
+			// Headroom exhausted: the derived thresholds never get here, but
+			// a forced setting can; drop gives x's place back (release).
 			m.drop(in, x)
 			return false
 		}

@@ -116,7 +116,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.label = network.NoLabel
 	f.onDone = done
 	f.class = m.collClass
-	f.lossy = m.lossy || !m.classes[f.class].lossless
+	f.lossless = m.classes[f.class].lossless
 	if m.ctl != nil {
 		f.pace = m.ctl.newFlow(f)
 	}

@@ -6,8 +6,10 @@ import (
 )
 
 // Transport: flows cut into packets at the sender, receivers that count
-// what arrives in order (and keep what arrives out of order), and on lossy
-// paths go-back-N with cumulative ACKs, NACKs and a retransmission timeout.
+// what arrives in order (and keep what arrives out of order), and go-back-N
+// with cumulative ACKs, NACKs and a retransmission timeout, as RDMA NICs run
+// it (reliable connection): on lossy paths, and on lossless ones too, where
+// a forced threshold or a pause storm can still lose or hold up packets.
 
 // transport is how flows packetise and recover.
 type transport struct {
@@ -15,7 +17,7 @@ type transport struct {
 	fabricHdr int32 // the fabric's per-packet header bytes
 	ackEvery  int32
 	rto       unit.Time
-	lossy     bool // no flow control: drops are possible
+	lossy     bool // no flow control: the default class is lossy
 }
 
 type flow struct {
@@ -31,7 +33,7 @@ type flow struct {
 	onPort     bool
 	nextSeq    int32
 	maxSent    int32
-	una        int32 // lossy: first packet not yet acknowledged
+	una        int32 // first packet not yet acknowledged
 	rtoAt      unit.Time
 	rtoArmed   bool
 	expected   int32    // receiver: next in-order packet
@@ -43,7 +45,8 @@ type flow struct {
 	retrans    int64
 	outOfOrder int64
 	class      uint8
-	lossy      bool          // drops are possible: go-back-N with ACKs and a timeout
+	lossless   bool          // its class is lossless: the timer is long and backs off
+	backoff    uint8         // lossless: timeouts in a row without progress
 	onDone     func()        // workload callback when the last byte arrives
 	sentAll    bool          // every packet has left the sender once
 	label      network.Label // the workload's labels (chunk id, step)
@@ -90,9 +93,9 @@ func (m *Model) makePkt(i int32, f *flow) *pkt {
 			m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
 		}
 	}
-	if f.lossy && !f.rtoArmed {
+	if !f.rtoArmed {
 		f.rtoArmed = true
-		f.rtoAt = m.eng.Now() + m.rto
+		f.rtoAt = m.eng.Now() + m.rtoOf(f)
 		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
 	}
 	return x
@@ -117,7 +120,7 @@ func (m *Model) deliver(x *pkt) {
 			f.expected++
 		}
 	case s > f.expected:
-		if f.lossy && !m.perPacket {
+		if !m.perPacket {
 			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
 			if f.nackFor != f.expected {
 				f.nackFor = f.expected
@@ -137,7 +140,7 @@ func (m *Model) deliver(x *pkt) {
 	}
 	m.lastRx = now
 	m.series.rx(int(i), payload)
-	if f.lossy && (f.expected%m.ackEvery == 0 || f.expected == f.npkts) {
+	if f.expected%m.ackEvery == 0 || f.expected == f.npkts {
 		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
 	}
 	if f.expected == f.npkts && !f.done {
@@ -167,11 +170,30 @@ func (f *flow) setOOO(s int32) {
 
 func (f *flow) clearOOO(s int32) { f.ooo[int(s)/64] &^= 1 << (uint(s) % 64) }
 
+// Lossless classes drop nothing but queue deeply: a PFC incast can hold a
+// flow's packets behind its neighbours' for milliseconds, and a pause storm
+// for as long as it lasts. So their timer, like an RDMA NIC's on a lossless
+// fabric, is far longer than the lossy one (losslessRTO × rto) and doubles
+// after each timeout in a row (up to maxBackoff times); any progress resets it.
+const (
+	losslessRTO = 64
+	maxBackoff  = 8
+)
+
+// rtoOf is f's retransmission timeout.
+func (m *Model) rtoOf(f *flow) unit.Time {
+	if !f.lossless {
+		return m.rto
+	}
+	return losslessRTO * m.rto << f.backoff
+}
+
 func (m *Model) ack(i int32, upto int32) {
 	f := &m.flows[i]
 	if upto > f.una {
 		f.una = upto
-		f.rtoAt = m.eng.Now() + m.rto
+		f.backoff = 0
+		f.rtoAt = m.eng.Now() + m.rtoOf(f)
 	}
 }
 
@@ -182,7 +204,7 @@ func (m *Model) nack(i int32, from int32) {
 	}
 	if from < f.nextSeq {
 		f.nextSeq = from
-		f.rtoAt = m.eng.Now() + m.rto
+		f.rtoAt = m.eng.Now() + m.rtoOf(f)
 		m.activate(i, f)
 	}
 }
@@ -204,8 +226,11 @@ func (m *Model) timeout(i int32) {
 	}
 	// Nothing acknowledged for a whole timeout: go back to the first unacknowledged packet.
 	m.stats.timeouts++
+	if f.lossless && f.backoff < maxBackoff {
+		f.backoff++
+	}
 	f.nextSeq = f.una
-	f.rtoAt = now + m.rto
+	f.rtoAt = now + m.rtoOf(f)
 	f.rtoArmed = true
 	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
 	m.activate(i, f)
