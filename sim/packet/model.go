@@ -50,7 +50,6 @@ type Model struct {
 	flows      []flow
 	pool       []*pkt // packets to reuse
 	finished   int
-	lastRx     unit.Time
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64

@@ -138,7 +138,6 @@ func (m *Model) deliver(x *pkt) {
 	default:
 		return // duplicate
 	}
-	m.lastRx = now
 	m.series.rx(int(i), payload)
 	if f.expected%m.ackEvery == 0 || f.expected == f.npkts {
 		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
