@@ -53,6 +53,7 @@ type Model struct {
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
+		gaps                                       int64 // packets a go-back-N receiver discarded after a hole
 		ecnMarks, cnps                             int64
 	}
 	series sampler

@@ -122,6 +122,7 @@ func (m *Model) deliver(x *pkt) {
 	case s > f.expected:
 		if !m.perPacket {
 			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
+			m.stats.gaps++
 			if f.nackFor != f.expected {
 				f.nackFor = f.expected
 				m.eng.At(now+f.ctrlDelay, event{kind: evNack, a: i, gen: int64(f.expected)})
