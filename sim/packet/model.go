@@ -57,6 +57,9 @@ type Model struct {
 		ecnMarks, cnps                             int64
 	}
 	series sampler
+	// dropHook, if set (by tests), drops the packets it returns true for
+	// as they reach a switch.
+	dropHook func(*pkt) bool
 }
 
 // New builds a model for a validated scenario.

@@ -154,7 +154,7 @@ func (m *Model) arrive(n int32, x *pkt) {
 	}
 	f := &m.flows[x.flow]
 	out := &m.ports[m.choose(n, f.dst, m.hopsTo(f.dst), f, x)]
-	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) {
+	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
 		m.drop(out, x)
 		return
 	}
