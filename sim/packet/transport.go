@@ -45,8 +45,8 @@ type flow struct {
 	retrans    int64
 	outOfOrder int64
 	class      uint8
-	lossless   bool          // its class is lossless: the timer is long and backs off
-	backoff    uint8         // lossless: timeouts in a row without progress
+	lossless   bool          // its class is lossless: the timer starts long
+	backoff    uint8         // timeouts in a row without progress
 	onDone     func()        // workload callback when the last byte arrives
 	sentAll    bool          // every packet has left the sender once
 	label      network.Label // the workload's labels (chunk id, step)
@@ -170,11 +170,13 @@ func (f *flow) setOOO(s int32) {
 
 func (f *flow) clearOOO(s int32) { f.ooo[int(s)/64] &^= 1 << (uint(s) % 64) }
 
-// Lossless classes drop nothing but queue deeply: a PFC incast can hold a
-// flow's packets behind its neighbours' for milliseconds, and a pause storm
-// for as long as it lasts. So their timer, like an RDMA NIC's on a lossless
-// fabric, is far longer than the lossy one (losslessRTO × rto) and doubles
-// after each timeout in a row (up to maxBackoff times); any progress resets it.
+// The timer doubles after each timeout in a row (up to maxBackoff times) and
+// any progress resets it: without that a queue deeper than rto keeps the
+// resent hole behind the duplicates of the last timeout, for ever (a lossy
+// sprayed incast at 25G did). Lossless classes drop nothing but queue deeply:
+// a PFC incast can hold a flow's packets behind its neighbours' for
+// milliseconds, and a pause storm for as long as it lasts. So their timer,
+// like an RDMA NIC's on a lossless fabric, starts at losslessRTO × rto.
 const (
 	losslessRTO = 64
 	maxBackoff  = 8
@@ -183,7 +185,7 @@ const (
 // rtoOf is f's retransmission timeout.
 func (m *Model) rtoOf(f *flow) unit.Time {
 	if !f.lossless {
-		return m.rto
+		return m.rto << f.backoff
 	}
 	return losslessRTO * m.rto << f.backoff
 }
@@ -226,7 +228,7 @@ func (m *Model) timeout(i int32) {
 	}
 	// Nothing acknowledged for a whole timeout: go back to the first unacknowledged packet.
 	m.stats.timeouts++
-	if f.lossless && f.backoff < maxBackoff {
+	if f.backoff < maxBackoff {
 		f.backoff++
 	}
 	f.nextSeq = f.una
