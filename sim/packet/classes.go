@@ -119,6 +119,19 @@ func (m *Model) initPools() {
 	}
 }
 
+// deepestLossyQueue is the most a lossy queue can hold: the buffer, or with
+// a shared pool α/(1+α) of the largest pool (a queue q may hold α × (size − q)).
+func (m *Model) deepestLossyQueue() int64 {
+	if m.pools == nil {
+		return m.buffer
+	}
+	var most int64
+	for i := range m.pools {
+		most = max(most, int64(float64(m.alpha/(1+m.alpha))*float64(m.pools[i].size)))
+	}
+	return most
+}
+
 // threshold is the dynamic threshold at node n: α × the free shared pool,
 // not counting extra bytes already added to it.
 func (m *Model) threshold(n int32, extra int64) int64 {

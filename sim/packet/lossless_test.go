@@ -149,10 +149,6 @@ func TestLosslessProperties(t *testing.T) {
 		until := ""
 		if rng.IntN(5) == 0 {
 			until = "until: " + pick("20us", "100us", "300us")
-		} else if fc == "none" && (routing == "adaptive" || routing == "spray") {
-			// Known issue (transport.go): lossy go-back-N without NACKs can
-			// livelock when the queue is deeper than rto.
-			until = "until: 20ms"
 		}
 		flows := randomFlows(rng, hosts)
 		yaml := fmt.Sprintf(`

@@ -71,7 +71,7 @@ func New(sc *scenario.Scenario) *Model {
 	m.mtu, m.ackEvery, m.rto = int32(sc.Network.MTU), int32(sc.Network.AckEvery), sc.Network.RTO
 	m.lossy = sc.Network.FlowControl == scenario.FCNone
 	m.buffer = int64(sc.Network.Buffer)
-	kind, _ := sc.Wire()
+	kind, rate := sc.Wire()
 	m.fabricHdr = int32(link.Header(kind))
 	xoff, xon, _ := sc.PFCThresholds()
 	m.xoff, m.xon = int64(xoff), int64(xon)
@@ -87,6 +87,7 @@ func New(sc *scenario.Scenario) *Model {
 	}
 	m.initClasses()
 	m.initPools()
+	m.drain = rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
 	m.run = network.NewRun(m.eng, sc)
 	m.addFlows()
 	m.addStorms()
@@ -131,6 +132,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	// Control packets come back over as many hops, without queueing.
 	n := unit.Time(hops[f.srcNode])
 	f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency
+	f.rtoFloor = 2*f.ctrlDelay + n*m.drain
 	return i
 }
 
