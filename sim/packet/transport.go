@@ -39,6 +39,7 @@ type flow struct {
 	rtoAt      unit.Time
 	rtoArmed   bool
 	expected   int32    // receiver: next in-order packet
+	acked      int32    // receiver: expected when it last sent an ACK
 	ooo        []uint64 // receiver: packets that arrived ahead of expected
 	nackFor    int32
 	received   int64 // payload bytes
@@ -142,7 +143,11 @@ func (m *Model) deliver(x *pkt) {
 		return // duplicate
 	}
 	m.series.rx(int(i), payload)
-	if f.expected%m.ackEvery == 0 || f.expected == f.npkts {
+	// One ACK per ack_every packets in order, and one for the last: when
+	// filling a hole moves expected past a multiple of ack_every (it need
+	// not land on one), that ACK is due too.
+	if f.expected/m.ackEvery > f.acked/m.ackEvery || f.expected == f.npkts && f.acked < f.npkts {
+		f.acked = f.expected
 		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
 	}
 	if f.expected == f.npkts && !f.done {
