@@ -80,6 +80,13 @@ func TestLosslessLossRecovers(t *testing.T) {
 		assert.Equal(t, f.Bytes, f.Delivered)
 	}
 	assert.Positive(t, m.stats.gaps, "receivers saw the holes")
+	// A dropped packet gives its ingress bytes back once: with everything
+	// delivered every counter is back at zero, and no queue outgrew the
+	// two ingress buffers that feed it (it reached 3.3 MB against 1 MiB).
+	for i := range m.ports {
+		assert.Zero(t, m.ports[i].inBytes, "ingress of %s", m.topo.LinkName(i))
+	}
+	assert.LessOrEqual(t, linkOf(t, r, "switch→host2").MaxQueueBytes, 2*m.buffer)
 }
 
 // A tail loss leaves no later packet to reveal the hole: the timer finds it.
@@ -112,6 +119,12 @@ func TestTruncatedSaysWhy(t *testing.T) {
 	assert.Contains(t, r.Totals.Truncated, "until 100us reached with flows unfinished")
 	_, r = runYAML(t, starIncast, "until=0")
 	assert.Empty(t, r.Totals.Truncated)
+	// A receiver stuck for the whole run: the 100 s cap, and it says so.
+	_, r = runYAML(t, starIncast, "until=0", "traffic.flows=[{src: 0, dst: 2, bytes: 64KiB}]",
+		"network.pfc.storms=[{endpoint: 2, start: 0us, end: 100s}]")
+	assert.Zero(t, r.Totals.FlowsFinished)
+	assert.Contains(t, r.Totals.Truncated, "stopped at the 100s limit of simulated time with flows unfinished")
+	assert.Positive(t, r.Totals.Timeouts, "the sender kept trying")
 }
 
 // A property sweep over small random scenarios (seeded, so always the same
