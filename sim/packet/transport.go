@@ -18,6 +18,8 @@ type transport struct {
 	ackEvery  int32
 	rto       unit.Time
 	drain     unit.Time // the time a full lossy queue takes to drain at the fabric's rate
+	timed     []int32   // lossless flows with an armed timer (rtoTick)
+	tickDue   bool      // an evRTOTick is scheduled
 	lossy     bool      // no flow control: the default class is lossy
 }
 
@@ -99,7 +101,11 @@ func (m *Model) makePkt(i int32, f *flow) *pkt {
 	if !f.rtoArmed {
 		f.rtoArmed = true
 		f.rtoAt = m.eng.Now() + m.rtoOf(f)
-		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		if f.lossless {
+			m.armLossless(i)
+		} else {
+			m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		}
 	}
 	return x
 }
@@ -231,20 +237,65 @@ func (m *Model) timeout(i int32) {
 	if f.una >= f.maxSent {
 		return // everything sent is acknowledged; the next send re-arms the timer
 	}
-	now := m.eng.Now()
-	if now < f.rtoAt {
-		f.rtoArmed = true
-		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
-		return
+	f.rtoArmed = true
+	if m.eng.Now() >= f.rtoAt {
+		m.goBack(i, f)
 	}
-	// Nothing acknowledged for a whole timeout: go back to the first unacknowledged packet.
+	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+}
+
+// goBack is f's timer running out: nothing acknowledged for a whole
+// timeout, so the sender goes back to the first unacknowledged packet.
+func (m *Model) goBack(i int32, f *flow) {
 	m.stats.timeouts++
 	if f.lossless && f.backoff < maxBackoff {
 		f.backoff++
 	}
 	f.nextSeq = f.una
-	f.rtoAt = now + m.rtoOf(f)
-	f.rtoArmed = true
-	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+	f.rtoAt = m.eng.Now() + m.rtoOf(f)
 	m.activate(i, f)
+}
+
+// Lossless timers are many (a collective has thousands of flows) and long:
+// an event each would sit in the event heap for milliseconds, making every
+// other event dearer. So they share one coarse clock instead, as NICs' timers
+// do: a tick every losslessRTO/ticksPerRTO × rto, while any is armed, that
+// expires the timers due (at most one tick late, an eighth of a timeout).
+const ticksPerRTO = 8
+
+// armLossless arms lossless flow i's timer on the shared clock.
+func (m *Model) armLossless(i int32) {
+	m.timed = append(m.timed, i)
+	if !m.tickDue {
+		m.tickDue = true
+		m.eng.At(m.eng.Now()+losslessRTO*m.rto/ticksPerRTO, event{kind: evRTOTick})
+	}
+}
+
+// rtoTick expires the lossless timers that are due and drops the ones
+// that no longer run.
+func (m *Model) rtoTick() {
+	m.tickDue = false
+	now := m.eng.Now()
+	w := 0
+	// goBack may arm other flows' timers: they join the end of m.timed and
+	// this loop sees them too (in place: w never passes r).
+	for r := 0; r < len(m.timed); r++ {
+		i := m.timed[r]
+		f := &m.flows[i]
+		if f.done || f.una >= f.maxSent {
+			f.rtoArmed = false // the next send re-arms it
+			continue
+		}
+		if now >= f.rtoAt {
+			m.goBack(i, f)
+		}
+		m.timed[w] = i
+		w++
+	}
+	m.timed = m.timed[:w]
+	if w > 0 {
+		m.tickDue = true
+		m.eng.At(now+losslessRTO*m.rto/ticksPerRTO, event{kind: evRTOTick})
+	}
 }
