@@ -128,8 +128,9 @@ func TestTruncatedSaysWhy(t *testing.T) {
 }
 
 // A property sweep over small random scenarios (seeded, so always the same
-// sample): topologies × rates × buffers × latencies × MTUs × flow control ×
-// incasts and collisions. Every run must keep the invariants of checkRun.
+// sample): topologies × rates × buffers (a quarter of them shared pools) ×
+// latencies × MTUs × flow control × incasts and collisions.
+// Every run must keep the invariants of checkRun.
 func TestLosslessProperties(t *testing.T) {
 	rng := rand.New(rand.NewPCG(10, 1))
 	pick := func(xs ...string) string { return xs[rng.IntN(len(xs))] }
@@ -164,15 +165,19 @@ func TestLosslessProperties(t *testing.T) {
 			until = "until: " + pick("20us", "100us", "300us")
 		}
 		flows := randomFlows(rng, hosts)
+		model := "static"
+		if fc != "credit" && rng.IntN(4) == 0 {
+			model = "shared"
+		}
 		yaml := fmt.Sprintf(`
 name: property-%d
 seed: %d
 topology: %s, fabric: %s, link_gbps: %s, link_latency: %s}
-network: {mtu: %s, buffer: %s, flow_control: %s, routing: %s}
+network: {mtu: %s, buffer: %s, flow_control: %s, routing: %s, buffer_model: %s}
 traffic: {pattern: flows, flows: [%s]}
 %s
 `, i, 1+rng.IntN(1000), topo, fabric, pick("25", "50", "100", "200", "400"), pick("100ns", "500ns", "1us", "2us", "5us", "10us"),
-			mtu, pick("256KiB", "512KiB", "1MiB", "2MiB", "4MiB"), fc, routing, flows, until)
+			mtu, pick("256KiB", "512KiB", "1MiB", "2MiB", "4MiB"), fc, routing, model, flows, until)
 		sc, err := scenario.ParseWith([]byte(yaml), fmt.Sprintf("property-%d", i), nil)
 		if err != nil {
 			// A shallow buffer cannot hold PFC's headroom at a long, fast link:
@@ -280,14 +285,19 @@ func checkRun(t *testing.T, sc *scenario.Scenario, yaml string, twice bool) {
 		pauses += l.PauseFrames
 		// A queue holds only what the buffers feeding it allow: tail drop at
 		// one buffer (lossy), one buffer per input link (credits, PFC).
+		// With a shared pool, the pool (a queue may take most of it).
+		from := m.topo.Links[l.ID].From
 		limit := int64(sc.Network.Buffer)
-		if lossless {
-			limit *= int64(len(m.topo.Nodes[m.topo.Links[l.ID].From].Out)) // links come in pairs: as many in as out
+		switch {
+		case m.pools != nil:
+			limit = m.pools[from].size
+		case m.ports[l.ID].fc != fcNone: // NVLink and PCIe hops are credit-based on any fabric
+			limit *= int64(len(m.topo.Nodes[from].Out)) // links come in pairs: as many in as out
 		}
-		assert.LessOrEqual(t, l.MaxQueueBytes, limit, "queue of %s", l.Name)
+		assert.LessOrEqual(t, l.MaxQueueBytes, limit, "queue of %s\n%s", l.Name, yaml)
 	}
 	assert.Equal(t, tot.Drops, drops, "totals are the sums of the links")
-	assert.Equal(t, tot.PauseFrames, pauses)
+	assert.Equal(t, tot.PauseFrames, pauses, "%s", yaml)
 	if twice {
 		again := New(sc)
 		again.Run()
