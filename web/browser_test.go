@@ -171,8 +171,17 @@ func poll(t *testing.T, ctx context.Context, expr string, within time.Duration) 
 	t.Helper()
 	pctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
-	_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(within)))
-	require.NoError(t, err, "waiting for %s", expr)
+	for {
+		_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(within)))
+		// A page that is still navigating replaces its execution context
+		// under the poll: ask the new one.
+		if err != nil && strings.Contains(err.Error(), "Cannot find context with specified id") && pctx.Err() == nil {
+			time.Sleep(50 * time.Millisecond)
+			continue
+		}
+		require.NoError(t, err, "waiting for %s", expr)
+		return
+	}
 }
 
 func TestBrowserIndexAndLesson(t *testing.T) {

@@ -139,7 +139,6 @@ type Model struct {
 	run         network.Run[event]
 	activeFlows int
 	finished    int
-	lastRx      unit.Time
 
 	// Everything sent so far, for the goodput series: sentAcc at sentT plus totalRate since.
 	sentAcc   float64
@@ -396,7 +395,6 @@ func (m *Model) deliver(i int32) {
 	now := m.eng.Now()
 	f.state, f.finish = done, now
 	m.finished++
-	m.lastRx = now
 	m.stats.events++
 	if cb := f.onDone; cb != nil {
 		f.onDone = nil

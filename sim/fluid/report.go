@@ -85,7 +85,6 @@ func (m *Model) Result() *metrics.Result {
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
 
 	first := unit.Never
-	lastRx := m.lastRx
 	var delivered int64
 	var fct network.FlowTimes
 	r.Flows = make([]metrics.Flow, 0, len(m.flows))
@@ -102,16 +101,13 @@ func (m *Model) Result() *metrics.Result {
 		case active, drained:
 			// Bytes count as delivered once sent: the last path latency is not tracked.
 			fr.Delivered = int64(f.sent(now))
-			if fr.Delivered > 0 {
-				lastRx = now
-			}
 		}
 		delivered += fr.Delivered
 		r.Flows = append(r.Flows, fr)
 	}
 	fct.Totals(t)
 	if first != unit.Never {
-		t.GoodputGbps = metrics.Gbps(delivered, lastRx-first)
+		t.GoodputGbps = metrics.Gbps(delivered, now-first) // over the run's length, as the packet model
 	}
 
 	for i := range m.links {

@@ -47,7 +47,7 @@ type Totals struct {
 	FECNMarks     int64   `json:"fecn_marks,omitempty"` // packets switches marked FECN (cc: ibcc)
 	BECNs         int64   `json:"becns,omitempty"`      // BECNs sent by receivers (cc: ibcc)
 	OutOfOrder    int64   `json:"out_of_order"`
-	GoodputGbps   float64 `json:"goodput_gbps"` // payload delivered / (last delivery − first start)
+	GoodputGbps   float64 `json:"goodput_gbps"` // payload delivered / (end of the run − first start)
 	Flows         int     `json:"flows"`
 	FlowsFinished int     `json:"flows_finished"`
 	MaxFctUs      float64 `json:"max_fct_us"`

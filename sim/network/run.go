@@ -125,6 +125,17 @@ func (r *Run[E]) pause(t unit.Time) bool {
 			r.eng.AdvanceTo(r.limit) // the limit, not the last event, ends the run
 		}
 	}
+	if !r.Stopped {
+		// The model is not idle: flows (or a workload's callbacks) are unfinished.
+		switch {
+		case r.eng.Pending() == 0:
+			r.truncated = fmt.Sprintf("nothing left to run at %v with flows unfinished", r.eng.Now())
+		case r.sc.Until > 0:
+			r.truncated = fmt.Sprintf("until %v reached with flows unfinished", r.sc.Until)
+		default:
+			r.truncated = fmt.Sprintf("stopped at the %v limit of simulated time with flows unfinished: set until, or make the flows smaller", scenario.MaxUntil)
+		}
+	}
 	r.ended = true
 	return false
 }

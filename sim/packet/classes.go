@@ -94,7 +94,7 @@ func (m *Model) setClass(f *flow, name string) {
 		panic("packet: unknown traffic class " + name)
 	}
 	f.class = uint8(c)
-	f.lossy = m.lossy || !m.classes[c].lossless
+	f.lossless = m.classes[c].lossless
 }
 
 func (m *Model) initPools() {
@@ -117,6 +117,19 @@ func (m *Model) initPools() {
 			m.pools[p.to].reserved += int64(head)
 		}
 	}
+}
+
+// deepestLossyQueue is the most a lossy queue can hold: the buffer, or with
+// a shared pool α/(1+α) of the largest pool (a queue q may hold α × (size − q)).
+func (m *Model) deepestLossyQueue() int64 {
+	if m.pools == nil {
+		return m.buffer
+	}
+	var most int64
+	for i := range m.pools {
+		most = max(most, int64(float64(m.alpha/(1+m.alpha))*float64(m.pools[i].size)))
+	}
+	return most
 }
 
 // threshold is the dynamic threshold at node n: α × the free shared pool,

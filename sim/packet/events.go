@@ -21,6 +21,7 @@ const (
 	evAck                       // flow a's sender learns gen packets arrived in order
 	evNack                      // flow a's sender is asked to go back to packet gen
 	evRTO                       // flow a's retransmission timer
+	evRTOTick                   // the lossless flows' shared timer clock
 	evSample                    // record a time-series sample
 	evCall                      // run callback a
 	evNotify                    // a congestion notification (CNP, BECN) reaches flow a's sender
@@ -80,6 +81,8 @@ func (m *Model) handle(ev event) {
 		m.nack(ev.a, int32(ev.gen))
 	case evRTO:
 		m.timeout(ev.a)
+	case evRTOTick:
+		m.rtoTick()
 	case evSample:
 		m.series.sample(m)
 	case evNotify:

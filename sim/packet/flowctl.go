@@ -55,8 +55,8 @@ func (m *Model) admit(n int32, x *pkt) bool {
 		ig := in.ingressOf(x.class)
 		ig.inBytes += int64(x.size)
 		if m.overflows(n, ig) {
-			// Headroom exhausted: a lossless fabric should never get here.
-			ig.inBytes -= int64(x.size)
+			// Headroom exhausted: the derived thresholds never get here, but
+			// a forced setting can; drop gives x's place back (release).
 			m.drop(in, x)
 			return false
 		}
@@ -108,7 +108,6 @@ func (m *Model) credited(p *port, c uint8, n int64) {
 // sendPause sends a PFC frame for class c from the far end of ingress link
 // in back to its sender.
 func (m *Model) sendPause(in *port, c uint8, quanta int64) {
-	m.stats.pauseFrames++
 	m.eng.At(m.eng.Now()+in.latency+m.quantum[in.id], event{kind: evPause, c: c, a: in.id, gen: quanta})
 	if quanta > 0 {
 		ig := in.ingressOf(c)
@@ -130,6 +129,7 @@ func (m *Model) refreshPause(p *port, c uint8, gen int64) {
 func (m *Model) pause(p *port, c uint8, quanta int64) {
 	ps := p.pauseOf(c)
 	ps.pauseFrames++
+	m.stats.pauseFrames++ // counted where it arrives, as the link's figure is
 	if p.cls != nil {
 		p.pauseFrames++
 	}

@@ -50,13 +50,16 @@ type Model struct {
 	flows      []flow
 	pool       []*pkt // packets to reuse
 	finished   int
-	lastRx     unit.Time
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
+		gaps                                       int64 // packets a go-back-N receiver discarded after a hole
 		ecnMarks, cnps                             int64
 	}
 	series sampler
+	// dropHook, if set (by tests), drops the packets it returns true for
+	// as they reach a switch.
+	dropHook func(*pkt) bool
 }
 
 // New builds a model for a validated scenario.
@@ -68,7 +71,7 @@ func New(sc *scenario.Scenario) *Model {
 	m.mtu, m.ackEvery, m.rto = int32(sc.Network.MTU), int32(sc.Network.AckEvery), sc.Network.RTO
 	m.lossy = sc.Network.FlowControl == scenario.FCNone
 	m.buffer = int64(sc.Network.Buffer)
-	kind, _ := sc.Wire()
+	kind, rate := sc.Wire()
 	m.fabricHdr = int32(link.Header(kind))
 	xoff, xon, _ := sc.PFCThresholds()
 	m.xoff, m.xon = int64(xoff), int64(xon)
@@ -84,6 +87,7 @@ func New(sc *scenario.Scenario) *Model {
 	}
 	m.initClasses()
 	m.initPools()
+	m.drain = rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
 	m.run = network.NewRun(m.eng, sc)
 	m.addFlows()
 	m.addStorms()
@@ -117,7 +121,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.label = network.NoLabel
 	f.onDone = done
 	f.class = m.collClass
-	f.lossy = m.lossy || !m.classes[f.class].lossless
+	f.lossless = m.classes[f.class].lossless
 	if m.ctl != nil {
 		f.pace = m.ctl.newFlow(f)
 	}
@@ -129,6 +133,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	// Control packets come back over as many hops, without queueing.
 	n := unit.Time(hops[f.srcNode])
 	f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency
+	f.rtoFloor = 2*f.ctrlDelay + n*m.drain
 	return i
 }
 

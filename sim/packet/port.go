@@ -39,6 +39,8 @@ type port struct {
 	// event is due then (only scheduled when something waits to be sent).
 	busyUntil unit.Time
 	wake      bool
+	// lastArrive is when the last packet put on this wire reaches the far end.
+	lastArrive unit.Time
 
 	credit int64
 
@@ -101,7 +103,7 @@ func (m *Model) initPorts(kind link.Kind) {
 		p.fromEnd = !m.topo.Nodes[l.From].Role.Forwards()
 		p.credit = m.buffer
 		p.watched = watched && m.isSwitch[l.From] && l.Kind == kind
-		m.quantum[i] = l.Rate.TxTime(64) // 512 bit times
+		m.quantum[i] = l.Rate.TxTime(scenario.PauseQuantumBytes)
 	}
 }
 
@@ -152,7 +154,7 @@ func (m *Model) arrive(n int32, x *pkt) {
 	}
 	f := &m.flows[x.flow]
 	out := &m.ports[m.choose(n, f.dst, m.hopsTo(f.dst), f, x)]
-	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) {
+	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
 		m.drop(out, x)
 		return
 	}
@@ -240,9 +242,13 @@ func (m *Model) transmit(p *port, x *pkt) {
 	if p.fromEnd {
 		// Real NICs are not phase-locked to each other: without up to a quarter
 		// packet time of jitter, synchronised senders would always reach a
-		// shared queue in the same order. It never reorders one link's packets.
+		// shared queue in the same order. It never reorders one link's
+		// packets: a short packet right behind a jittered full one arrives
+		// just after it (at the same time, the engine keeps their order).
 		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
+		arrive = max(arrive, p.lastArrive)
 	}
+	p.lastArrive = arrive
 	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: x})
 	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
 	p.nTx++

@@ -149,7 +149,9 @@ func (m *Model) Result() *metrics.Result {
 	}
 	fct.Totals(t)
 	if len(m.flows) > 0 {
-		t.GoodputGbps = metrics.Gbps(delivered, m.lastRx-first)
+		// Over the run's length from the first start: a run that stalls or is
+		// cut short by until counts the time it delivered nothing.
+		t.GoodputGbps = metrics.Gbps(delivered, now-first)
 	}
 
 	for i := range m.ports {
@@ -164,7 +166,10 @@ func (m *Model) Result() *metrics.Result {
 		}
 		util := 0.0
 		if now > 0 {
-			util = metrics.Round(float64(p.txWire)*8/(float64(l.Rate)*now.Seconds()), 4)
+			// The time the wire was busy up to now: a packet still being
+			// serialised counts only the part already sent.
+			busy := float64(p.txWire)*8/float64(l.Rate) - max(p.busyUntil-now, 0).Seconds()
+			util = metrics.Round(max(busy, 0)/now.Seconds(), 4)
 		}
 		r.Links = append(r.Links, metrics.Link{
 			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3),

@@ -6,8 +6,10 @@ import (
 )
 
 // Transport: flows cut into packets at the sender, receivers that count
-// what arrives in order (and keep what arrives out of order), and on lossy
-// paths go-back-N with cumulative ACKs, NACKs and a retransmission timeout.
+// what arrives in order (and keep what arrives out of order), and go-back-N
+// with cumulative ACKs, NACKs and a retransmission timeout, as RDMA NICs run
+// it (reliable connection): on lossy paths, and on lossless ones too, where
+// a forced threshold or a pause storm can still lose or hold up packets.
 
 // transport is how flows packetise and recover.
 type transport struct {
@@ -15,7 +17,10 @@ type transport struct {
 	fabricHdr int32 // the fabric's per-packet header bytes
 	ackEvery  int32
 	rto       unit.Time
-	lossy     bool // no flow control: drops are possible
+	drain     unit.Time // the time a full lossy queue takes to drain at the fabric's rate
+	timed     []int32   // lossless flows with an armed timer (rtoTick)
+	tickDue   bool      // an evRTOTick is scheduled
+	lossy     bool      // no flow control: the default class is lossy
 }
 
 type flow struct {
@@ -28,13 +33,15 @@ type flow struct {
 	port       int32 // first-hop port
 	hash       uint64
 	ctrlDelay  unit.Time // one-way latency of control packets back to the sender
+	rtoFloor   unit.Time // lossy: the round trip with every queue on the path full
 	onPort     bool
 	nextSeq    int32
 	maxSent    int32
-	una        int32 // lossy: first packet not yet acknowledged
+	una        int32 // first packet not yet acknowledged
 	rtoAt      unit.Time
 	rtoArmed   bool
 	expected   int32    // receiver: next in-order packet
+	acked      int32    // receiver: expected when it last sent an ACK
 	ooo        []uint64 // receiver: packets that arrived ahead of expected
 	nackFor    int32
 	received   int64 // payload bytes
@@ -43,7 +50,8 @@ type flow struct {
 	retrans    int64
 	outOfOrder int64
 	class      uint8
-	lossy      bool          // drops are possible: go-back-N with ACKs and a timeout
+	lossless   bool          // its class is lossless: the timer starts long
+	backoff    uint8         // lossless: timeouts in a row without progress
 	onDone     func()        // workload callback when the last byte arrives
 	sentAll    bool          // every packet has left the sender once
 	label      network.Label // the workload's labels (chunk id, step)
@@ -90,10 +98,14 @@ func (m *Model) makePkt(i int32, f *flow) *pkt {
 			m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
 		}
 	}
-	if f.lossy && !f.rtoArmed {
+	if !f.rtoArmed {
 		f.rtoArmed = true
-		f.rtoAt = m.eng.Now() + m.rto
-		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		f.rtoAt = m.eng.Now() + m.rtoOf(f)
+		if f.lossless {
+			m.armLossless(i)
+		} else {
+			m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+		}
 	}
 	return x
 }
@@ -117,8 +129,9 @@ func (m *Model) deliver(x *pkt) {
 			f.expected++
 		}
 	case s > f.expected:
-		if f.lossy && !m.perPacket {
+		if !m.perPacket {
 			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
+			m.stats.gaps++
 			if f.nackFor != f.expected {
 				f.nackFor = f.expected
 				m.eng.At(now+f.ctrlDelay, event{kind: evNack, a: i, gen: int64(f.expected)})
@@ -135,9 +148,12 @@ func (m *Model) deliver(x *pkt) {
 	default:
 		return // duplicate
 	}
-	m.lastRx = now
 	m.series.rx(int(i), payload)
-	if f.lossy && (f.expected%m.ackEvery == 0 || f.expected == f.npkts) {
+	// One ACK per ack_every packets in order, and one for the last: when
+	// filling a hole moves expected past a multiple of ack_every (it need
+	// not land on one), that ACK is due too.
+	if f.expected/m.ackEvery > f.acked/m.ackEvery || f.expected == f.npkts && f.acked < f.npkts {
+		f.acked = f.expected
 		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
 	}
 	if f.expected == f.npkts && !f.done {
@@ -167,11 +183,36 @@ func (f *flow) setOOO(s int32) {
 
 func (f *flow) clearOOO(s int32) { f.ooo[int(s)/64] &^= 1 << (uint(s) % 64) }
 
+// A lossy flow's timer is rto, but never shorter than the path's worst
+// round trip (every queue on it full, rtoFloor): a timer that fires before
+// the hole it resent can arrive resends it behind the duplicates of the last
+// timeout, where it is dropped again, for ever (a sprayed 4→1 incast at 25G
+// with 512 KiB buffers did, its 168 µs queue outlasting the 100 µs rto).
+//
+// Lossless classes drop nothing but queue without such a bound: a PFC
+// incast can hold a flow's packets behind its neighbours' for milliseconds,
+// and a pause storm for as long as it lasts. So their timer, like an RDMA
+// NIC's on a lossless fabric, starts at losslessRTO × rto and doubles after
+// each timeout in a row (up to maxBackoff times); any progress resets it.
+const (
+	losslessRTO = 64
+	maxBackoff  = 8
+)
+
+// rtoOf is f's retransmission timeout.
+func (m *Model) rtoOf(f *flow) unit.Time {
+	if !f.lossless {
+		return max(m.rto, f.rtoFloor)
+	}
+	return losslessRTO * m.rto << f.backoff
+}
+
 func (m *Model) ack(i int32, upto int32) {
 	f := &m.flows[i]
 	if upto > f.una {
 		f.una = upto
-		f.rtoAt = m.eng.Now() + m.rto
+		f.backoff = 0
+		f.rtoAt = m.eng.Now() + m.rtoOf(f)
 	}
 }
 
@@ -182,7 +223,7 @@ func (m *Model) nack(i int32, from int32) {
 	}
 	if from < f.nextSeq {
 		f.nextSeq = from
-		f.rtoAt = m.eng.Now() + m.rto
+		f.rtoAt = m.eng.Now() + m.rtoOf(f)
 		m.activate(i, f)
 	}
 }
@@ -196,17 +237,65 @@ func (m *Model) timeout(i int32) {
 	if f.una >= f.maxSent {
 		return // everything sent is acknowledged; the next send re-arms the timer
 	}
-	now := m.eng.Now()
-	if now < f.rtoAt {
-		f.rtoArmed = true
-		m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
-		return
-	}
-	// Nothing acknowledged for a whole timeout: go back to the first unacknowledged packet.
-	m.stats.timeouts++
-	f.nextSeq = f.una
-	f.rtoAt = now + m.rto
 	f.rtoArmed = true
+	if m.eng.Now() >= f.rtoAt {
+		m.goBack(i, f)
+	}
 	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+}
+
+// goBack is f's timer running out: nothing acknowledged for a whole
+// timeout, so the sender goes back to the first unacknowledged packet.
+func (m *Model) goBack(i int32, f *flow) {
+	m.stats.timeouts++
+	if f.lossless && f.backoff < maxBackoff {
+		f.backoff++
+	}
+	f.nextSeq = f.una
+	f.rtoAt = m.eng.Now() + m.rtoOf(f)
 	m.activate(i, f)
+}
+
+// Lossless timers are many (a collective has thousands of flows) and long:
+// an event each would sit in the event heap for milliseconds, making every
+// other event dearer. So they share one coarse clock instead, as NICs' timers
+// do: a tick every losslessRTO/ticksPerRTO × rto, while any is armed, that
+// expires the timers due (at most one tick late, an eighth of a timeout).
+const ticksPerRTO = 8
+
+// armLossless arms lossless flow i's timer on the shared clock.
+func (m *Model) armLossless(i int32) {
+	m.timed = append(m.timed, i)
+	if !m.tickDue {
+		m.tickDue = true
+		m.eng.At(m.eng.Now()+losslessRTO*m.rto/ticksPerRTO, event{kind: evRTOTick})
+	}
+}
+
+// rtoTick expires the lossless timers that are due and drops the ones
+// that no longer run.
+func (m *Model) rtoTick() {
+	m.tickDue = false
+	now := m.eng.Now()
+	w := 0
+	// goBack may arm other flows' timers: they join the end of m.timed and
+	// this loop sees them too (in place: w never passes r).
+	for r := 0; r < len(m.timed); r++ {
+		i := m.timed[r]
+		f := &m.flows[i]
+		if f.done || f.una >= f.maxSent {
+			f.rtoArmed = false // the next send re-arms it
+			continue
+		}
+		if now >= f.rtoAt {
+			m.goBack(i, f)
+		}
+		m.timed[w] = i
+		w++
+	}
+	m.timed = m.timed[:w]
+	if w > 0 {
+		m.tickDue = true
+		m.eng.At(now+losslessRTO*m.rto/ticksPerRTO, event{kind: evRTOTick})
+	}
 }

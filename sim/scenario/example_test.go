@@ -25,7 +25,7 @@ traffic:
 	fmt.Printf("pfc bytes: xoff %d, xon %d, headroom %d\n", xoff, xon, headroom)
 	// Output:
 	// 5 endpoints; receiver 4
-	// pfc bytes: xoff 1973796, xon 1965440, headroom 123356
+	// pfc bytes: xoff 1972687, xon 1964331, headroom 124465
 }
 
 func ExampleParse_error() {

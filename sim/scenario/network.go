@@ -114,19 +114,27 @@ func (s *Scenario) packet() unit.Bytes {
 	return s.Network.MTU + link.Header(k)
 }
 
-// minHeadroom is the buffer that must stay free above xoff: what the link
-// still delivers while a pause frame travels and takes effect — two link
-// latencies and one switch latency at line rate — plus two packets already
-// on the wire.
+// minHeadroom is the buffer that must stay free above xoff: everything that
+// can still arrive after the packet that crossed xoff, by the packet model's
+// own delays. The XOFF frame takes a link latency and one pause quantum to
+// stop the sender; the packet it is serialising then still goes out, and the
+// last byte lands a link latency, a switch latency and up to a quarter packet
+// of NIC jitter later. So: line rate × (2 link latencies + switch latency +
+// a quantum + the jitter), plus the packet in serialisation and the one that
+// crossed xoff (MTU + header each).
 func (s *Scenario) minHeadroom() unit.Bytes {
 	_, rate := s.Wire()
-	bytesIn := func(t unit.Time) unit.Bytes { return unit.Bytes(math.Ceil(t.Seconds() * float64(rate) / 8)) }
-	return bytesIn(2*s.Topology.LinkLatency) + 2*s.packet() + bytesIn(s.Topology.SwitchLatency)
+	pkt := s.packet()
+	t := 2*s.Topology.LinkLatency + s.Topology.SwitchLatency + rate.TxTime(PauseQuantumBytes) + rate.TxTime(pkt)/4
+	return unit.Bytes(math.Ceil(float64(t.Seconds())*float64(rate)/8)) + 2*pkt
 }
 
+// PauseQuantumBytes is one PFC pause quantum: 512 bit times (IEEE 802.1Qbb).
+const PauseQuantumBytes unit.Bytes = 64
+
 // PFCThresholds returns the per-ingress-port pause thresholds: the explicit
-// network.pfc values, or where those are 0 the derived ones — headroom for
-// two link latencies and a switch latency at line rate plus two packets,
+// network.pfc values, or where those are 0 the derived ones — headroom as
+// minHeadroom derives it,
 // xoff = buffer − headroom, xon = xoff − 2 packets. It panics on a fabric
 // Validate rejects.
 func (s *Scenario) PFCThresholds() (xoff, xon, headroom unit.Bytes) {
@@ -355,7 +363,7 @@ func (c *checker) pfc() bool {
 	}
 	pkt, buffer, minHead := s.packet(), s.Network.Buffer, s.minHeadroom()
 	_, rate := s.Wire()
-	why := fmt.Sprintf("2 × %s link latency and %s switch latency at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
+	why := fmt.Sprintf("2 × %s link latency, %s switch latency, a pause quantum and a quarter packet of NIC jitter at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
 	if p.Headroom != 0 && p.Headroom < minHead {
 		c.fail("network.pfc.headroom", "%s is too small: after xoff the link still delivers %d bytes (%s); use headroom: %s or more",
 			c.text("network.pfc.headroom", p.Headroom), minHead, why, sizeText(roundUp(minHead)))

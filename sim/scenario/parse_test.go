@@ -363,7 +363,9 @@ func TestWire(t *testing.T) {
 func TestPFCThresholds(t *testing.T) {
 	s := Default() // 400 Gb/s RoCE, 1us links, 300ns switches, mtu 4096, 2MiB buffer
 	pkt := 4096 + link.RoCEHeader
-	head := unit.Bytes(2*50_000) + 2*pkt + 15_000 // 2 × 1us × 50 GB/s + 2 packets + 300ns × 50 GB/s
+	// At 50 GB/s: 2 × 1us of links, 300ns of switch, a 64-byte pause quantum and a
+	// quarter packet of jitter (20.89 ns, 1044.5 bytes), rounded up, plus 2 packets.
+	head := unit.Bytes(2*50_000+15_000+64+1045) + 2*pkt
 	xoff, xon, headroom := s.PFCThresholds()
 	assert.Equal(t, head, headroom)
 	assert.Equal(t, 2*unit.MiB-head, xoff)

@@ -73,8 +73,8 @@ func TestRanges(t *testing.T) {
 		{ibcc, "network.ibcc.ccti_limit", []string{"1", "16383"}, []string{"0", "16384"}},
 		{ibcc, "network.ibcc.ccti_min", []string{"0", "126"}, []string{"-1", "127"}},
 		{ibcc, "network.ibcc.cct_step", []string{"1e-9", "64"}, []string{"0", "64.1"}},
-		{"", "network.pfc.headroom", []string{"0", "121KiB", "2039KiB"}, []string{"1KiB", "2040KiB"}},
-		{"", "network.pfc.xoff", []string{"0", "9KiB", "1927KiB"}, []string{"4KiB", "1928KiB"}},
+		{"", "network.pfc.headroom", []string{"0", "122KiB", "2039KiB"}, []string{"1KiB", "121KiB", "2040KiB"}},
+		{"", "network.pfc.xoff", []string{"0", "9KiB", "1926KiB"}, []string{"4KiB", "1927KiB"}},
 		{"", "network.pfc.xon", []string{"0", "1B", "1MiB"}, []string{"2MiB"}},
 		{storms, "network.pfc.storms[0].endpoint", []string{"0", "8"}, []string{"-1", "9"}},
 		{storms, "network.pfc.storms[0].start", []string{"0", "999us"}, []string{"-1ps", "100000001us"}},
@@ -159,7 +159,7 @@ func TestDerivedThresholds(t *testing.T) {
 				} {
 					doc := fmt.Sprintf("topology: {link_gbps: %s, link_latency: 0, switch_latency: 0}\nnetwork: %s\n", gbps, net)
 					if buffer == "19KiB" && net == "{flow_control: pfc, cc: dcqcn}" {
-						buffer = "37KiB" // PFC's headroom of 2 packets, and xoff and xon above it
+						buffer = "39KiB" // PFC's headroom (2 packets, a pause quantum, jitter), and xoff and xon above it
 					}
 					sets := []string{"network.mtu=" + mtu, "network.buffer=" + buffer}
 					_, err := ParseWith([]byte(doc), "d.yaml", sets)
