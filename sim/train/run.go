@@ -13,19 +13,23 @@ import (
 
 // Config is one data-parallel training job.
 type Config struct {
-	Model         *Model
-	GPU           GPU
-	MFU           float64    // share of the GPU's peak the kernels reach
-	Batch         int        // samples per GPU per iteration
-	BucketCap     unit.Bytes // DDP bucket_cap_mb
-	FirstBucket   unit.Bytes // DDP's first bucket
-	Overlap       bool       // start each bucket's all-reduce as soon as its gradients are ready
-	BytesPerParam int64      // gradient element size on the wire (4 fp32, 2 bf16/fp16, 1 fp8/int8)
-	Iterations    int
-	Algo          string // all-reduce algorithm
-	GPUsPerNode   int
-	OneSwitch     bool         // innetwork all-reduce is possible
-	Coll          coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
+	Model        *Model
+	GPU          GPU
+	MFU          float64    // share of the GPU's peak the kernels reach
+	Batch        int        // samples per GPU per micro-batch
+	Accumulation int        // micro-batches per optimizer step (DDP's no_sync on all but the last)
+	BucketCap    unit.Bytes // DDP bucket_cap_mb
+	FirstBucket  unit.Bytes // DDP's first bucket
+	Overlap      bool       // start each bucket's all-reduce as soon as its gradients are ready
+	// WireBytes is a gradient element's size on the wire: 4 for fp32, 2 with
+	// DDP's fp16/bf16 compression hooks (buckets still form on fp32 sizes).
+	WireBytes   int64
+	Sharding    string // NoSharding, ZeRO1, ZeRO2 or FSDP
+	Iterations  int
+	Algo        string // all-reduce algorithm
+	GPUsPerNode int
+	OneSwitch   bool         // innetwork all-reduce is possible
+	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 }
 
 // OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
@@ -39,144 +43,173 @@ const MaxTimelineGPUs = 16
 // report of the last iteration. The job tells a viewer what its GPUs do.
 func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) (*Job, error) {
 	n := len(ranks)
-	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
+	if cfg.Sharding == "" {
+		cfg.Sharding = NoSharding
+	}
+	c, err := newComms(cfg.Sharding, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
 	if err != nil {
 		return nil, fmt.Errorf("training.algo: %w", err)
 	}
 	m := cfg.Model
-	rate := cfg.GPU.PeakFLOPS * cfg.MFU
-	sec := func(flops float64) unit.Time { return unit.Time(math.Ceil(flops / rate * 1e12)) }
-	batch := float64(cfg.Batch)
-
-	// Per-tensor backward time (2× forward), in gradient-ready order.
-	var fwd unit.Time
-	for _, t := range m.Tensors {
-		fwd += sec(t.FwdFLOPs * batch)
-	}
-	buckets := Buckets(m, cfg.FirstBucket, cfg.BucketCap, cfg.BytesPerParam)
-	readyAfter := make([]unit.Time, len(buckets)) // offset from the start of backward
-	var bwd unit.Time
-	bi, inBucket := 0, 0
-	for i := len(m.Tensors) - 1; i >= 0; i-- {
-		bwd += sec(2 * m.Tensors[i].FwdFLOPs * batch)
-		inBucket++
-		if inBucket == len(buckets[bi].Tensors) {
-			readyAfter[bi] = bwd
-			bi, inBucket = bi+1, 0
-		}
-	}
-	opt := unit.Time(math.Ceil(float64(m.Params()) * OptimizerBytesPerParam / cfg.GPU.HBM * 1e12))
-	compute := fwd + bwd + opt
-
-	r := &Job{f: f, cfg: cfg, sched: sched, ranks: ranks, buckets: buckets, readyAfter: readyAfter,
-		fwd: fwd, bwd: bwd, opt: opt, done: done}
-	r.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(),
-		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: metrics.Micros(compute)}
-	r.iteration(max(cfg.Iterations, 1))
-	return r, nil
+	p := buildPlan(&cfg, n)
+	j := &Job{f: f, cfg: cfg, comms: c, ranks: ranks, plan: p, done: done}
+	wire := m.Params() * cfg.WireBytes // all-reduced or reduce-scattered: S is the whole gradient
+	j.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(), MFU: cfg.MFU,
+		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding,
+		GradBytes: wire, ComputeUs: metrics.Micros(p.compute)}
+	j.iteration(max(cfg.Iterations, 1))
+	return j, nil
 }
 
 // Job is a training run on a fabric.
 type Job struct {
-	f             fabric.Fabric
-	cfg           Config
-	sched         *coll.Schedule
-	ranks         []int
-	buckets       []Bucket
-	readyAfter    []unit.Time
-	fwd, bwd, opt unit.Time
-	done          func(metrics.Training)
-	res           metrics.Training
-	start         unit.Time
-	next          int // next bucket to all-reduce
-	commFree      unit.Time
-	commIntervals [][]metrics.Interval // per GPU
-	bucketReports []metrics.Bucket
-	iters         []iterTimes // every iteration begun so far
+	f     fabric.Fabric
+	cfg   Config
+	comms *comms
+	ranks []int
+	plan  *plan
+	done  func(metrics.Training)
+	res   metrics.Training
+
+	// the iteration under way
+	start                  unit.Time
+	left                   int // iterations still to begin after this one
+	taskStart, taskEnd     []unit.Time
+	opStart, opEnd         []unit.Time
+	nextTask, nextOp       int
+	taskBusy, opBusy, over bool
+	lanes                  [][]metrics.Interval // compute and idle, per shown GPU
+	commIntervals          [][]metrics.Interval // per shown GPU
+	bucketReports          []metrics.Bucket
+
+	spans []span // every compute task begun so far, in time order
 }
 
-// iterTimes is when an iteration's compute runs; optStart is -1 until the
-// last bucket's all-reduce ends and fixes it.
-type iterTimes struct{ start, backwardEnd, optStart unit.Time }
+// span is a stretch of compute on every rank.
+type span struct {
+	start, end unit.Time
+	phase      Phase
+}
 
 func (j *Job) iteration(left int) {
-	j.start = j.f.Now()
-	j.next = 0
+	j.start, j.left = j.f.Now(), left-1
+	p := j.plan
+	reset := func(n int) []unit.Time {
+		s := make([]unit.Time, n)
+		for i := range s {
+			s[i] = -1
+		}
+		return s
+	}
+	j.taskStart, j.taskEnd = reset(len(p.tasks)), reset(len(p.tasks))
+	j.opStart, j.opEnd = reset(len(p.ops)), reset(len(p.ops))
+	j.nextTask, j.nextOp, j.taskBusy, j.opBusy, j.over = 0, 0, false, false, false
 	j.bucketReports = j.bucketReports[:0]
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
-	backwardEnd := j.start + j.fwd + j.bwd
-	j.commFree = j.start
-	if !j.cfg.Overlap {
-		j.commFree = backwardEnd
-	}
-	j.iters = append(j.iters, iterTimes{j.start, backwardEnd, -1})
-	it := len(j.iters) - 1
-	j.launch(func() {
-		optStart := max(j.f.Now(), backwardEnd)
-		j.iters[it].optStart = optStart
-		j.f.At(optStart+j.opt, func() {
-			j.report(backwardEnd, optStart)
-			if left > 1 {
-				j.iteration(left - 1)
-				return
-			}
-			j.done(j.res)
-		})
-	})
+	j.lanes = make([][]metrics.Interval, shown)
+	j.advance()
 }
 
-// launch all-reduces the buckets one after another (NCCL runs them in order
-// on one stream), each once its gradients are ready; then calls after.
-func (j *Job) launch(after func()) {
-	if j.next == len(j.buckets) {
-		after()
-		return
+// advance starts whatever the two streams can start now, and ends the
+// iteration when both have run out.
+func (j *Job) advance() {
+	p := j.plan
+	now := j.f.Now()
+	if !j.taskBusy && j.nextTask < len(p.tasks) {
+		k := j.nextTask
+		t := &p.tasks[k]
+		if t.wait < 0 || j.opEnd[t.wait] >= 0 {
+			j.taskBusy = true
+			j.taskStart[k] = now
+			j.spans = append(j.spans, span{now, now + t.dur, t.phase})
+			j.f.At(now+t.dur, func() {
+				j.taskEnd[k] = j.f.Now()
+				j.taskBusy = false
+				j.nextTask++
+				j.advance()
+			})
+		}
 	}
-	b := j.next
-	ready := j.start + j.fwd + j.readyAfter[b]
-	at := max(ready, j.commFree, j.f.Now())
-	j.f.At(at, func() {
-		bytes := unit.Bytes(j.buckets[b].Params * j.cfg.BytesPerParam)
-		o := j.cfg.Coll
-		o.Bytes = bytes
-		started := j.f.Now()
-		coll.Run(j.f, j.sched, j.ranks, o, func(_ metrics.Collective, last []unit.Time) {
-			j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(bytes), Tensors: len(j.buckets[b].Tensors),
-				ReadyUs: metrics.Micros(ready - j.start), StartUs: metrics.Micros(started - j.start), FinishUs: metrics.Micros(j.f.Now() - j.start)})
-			for g := range j.commIntervals {
-				j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate",
-					Label: fmt.Sprintf("all-reduce bucket %d", b), StartUs: metrics.Micros(started - j.start), EndUs: metrics.Micros(last[g] - j.start)})
-			}
-			j.commFree = j.f.Now()
-			j.next++
-			j.launch(after)
-		})
-	})
+	if !j.opBusy && j.nextOp < len(p.ops) {
+		k := j.nextOp
+		o := &p.ops[k]
+		if o.after < 0 || j.taskEnd[o.after] >= 0 || o.onStart && j.taskStart[o.after] >= 0 {
+			j.opBusy = true
+			j.opStart[k] = now
+			j.comms.run(j.f, o.kind, o.bytes, j.ranks, j.cfg.Coll, func(last []unit.Time) {
+				j.opEnd[k] = j.f.Now()
+				j.recordOp(k, last)
+				j.opBusy = false
+				j.nextOp++
+				j.advance()
+			})
+		}
+	}
+	if !j.over && !j.taskBusy && !j.opBusy && j.nextTask == len(p.tasks) && j.nextOp == len(p.ops) {
+		j.over = true
+		j.report()
+		if j.left > 0 {
+			j.iteration(j.left)
+			return
+		}
+		j.done(j.res)
+	}
 }
 
-func (j *Job) report(backwardEnd, optStart unit.Time) {
+func (j *Job) recordOp(k int, last []unit.Time) {
+	o := &j.plan.ops[k]
+	rel := func(t unit.Time) float64 { return metrics.Micros(t - j.start) }
+	if o.tensors > 0 {
+		ready := j.start
+		if o.after >= 0 {
+			ready = j.taskEnd[o.after]
+		}
+		j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(o.bytes), Tensors: o.tensors,
+			ReadyUs: rel(ready), StartUs: rel(j.opStart[k]), FinishUs: rel(j.f.Now())})
+	}
+	for g := range j.commIntervals {
+		j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate", Label: o.label,
+			StartUs: rel(j.opStart[k]), EndUs: rel(last[g])})
+	}
+}
+
+func (j *Job) report() {
 	end := j.f.Now()
 	iter := end - j.start
-	compute := j.fwd + j.bwd + j.opt
+	p := j.plan
 	t := &j.res
 	t.IterationUs = metrics.Micros(iter)
-	t.ExposedCommUs = metrics.Micros(iter - compute)
-	t.GPUUtil = math.Round(float64(compute)/float64(iter)*1e4) / 1e4
+	t.ExposedCommUs = metrics.Micros(iter - p.compute)
+	t.GPUUtil = math.Round(float64(p.compute)/float64(iter)*1e4) / 1e4
 	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
-	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*len(j.ranks)) / iter.Seconds())
+	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*len(j.ranks)) / iter.Seconds())
 	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
+
+	// The compute lane: the tasks, with idle gaps where a task waited; runs
+	// of one label (a backward pass cut at bucket boundaries) merge.
+	rel := func(x unit.Time) float64 { return metrics.Micros(x - j.start) }
+	var lane []metrics.Interval
+	add := func(kind, label string, from, to unit.Time) {
+		if to <= from {
+			return
+		}
+		if n := len(lane); n > 0 && lane[n-1].Kind == kind && lane[n-1].Label == label && lane[n-1].EndUs == rel(from) {
+			lane[n-1].EndUs = rel(to)
+			return
+		}
+		lane = append(lane, metrics.Interval{Kind: kind, Label: label, StartUs: rel(from), EndUs: rel(to)})
+	}
+	prev := j.start
+	for k, tk := range p.tasks {
+		add("idle", tk.idle, prev, j.taskStart[k])
+		add("compute", tk.label, j.taskStart[k], j.taskEnd[k])
+		prev = j.taskEnd[k]
+	}
+	add("idle", "waiting for parameters", prev, end)
 	t.Timeline = t.Timeline[:0]
 	for g := range j.commIntervals {
-		iv := []metrics.Interval{
-			{Kind: "compute", Label: "forward", StartUs: 0, EndUs: metrics.Micros(j.fwd)},
-			{Kind: "compute", Label: "backward", StartUs: metrics.Micros(j.fwd), EndUs: metrics.Micros(backwardEnd - j.start)},
-		}
-		if optStart > backwardEnd {
-			iv = append(iv, metrics.Interval{Kind: "idle", Label: "waiting for gradients", StartUs: metrics.Micros(backwardEnd - j.start), EndUs: metrics.Micros(optStart - j.start)})
-		}
-		iv = append(iv, metrics.Interval{Kind: "compute", Label: "optimizer", StartUs: metrics.Micros(optStart - j.start), EndUs: metrics.Micros(end - j.start)})
-		iv = append(iv, j.commIntervals[g]...)
+		iv := append(append([]metrics.Interval(nil), lane...), j.commIntervals[g]...)
 		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
 	}
 }
@@ -184,8 +217,8 @@ func (j *Job) report(backwardEnd, optStart unit.Time) {
 // Phase is the compute a GPU runs at some time.
 type Phase uint8
 
-// The phases of an iteration; NoCompute while a GPU waits for gradients,
-// and before and after the run.
+// The phases of an iteration; NoCompute while a GPU waits for gradients or
+// parameters, and before and after the run.
 const (
 	NoCompute Phase = iota
 	Forward
@@ -204,25 +237,17 @@ func (j *Job) Ranks() []int { return j.ranks }
 // same model on the same batch size at once). It answers for any t up to the
 // fabric's now; it only reads what the run has recorded.
 func (j *Job) Phase(t unit.Time) Phase {
-	i := sort.Search(len(j.iters), func(i int) bool { return j.iters[i].start > t }) - 1
-	if i < 0 {
+	i := sort.Search(len(j.spans), func(i int) bool { return j.spans[i].start > t }) - 1
+	if i < 0 || t >= j.spans[i].end {
 		return NoCompute
 	}
-	it := &j.iters[i]
-	switch {
-	case t < it.start+j.fwd:
-		return Forward
-	case t < it.backwardEnd:
-		return Backward
-	case it.optStart >= 0 && t >= it.optStart && t < it.optStart+j.opt:
-		return Optimizer
-	}
-	return NoCompute
+	return j.spans[i].phase
 }
 
-// ComputeSeconds is one iteration's compute on one GPU — forward, backward
-// (2 × forward) and the optimizer step — in seconds: what Start turns into
-// picoseconds, for checking a job before it starts.
-func ComputeSeconds(m *Model, gpu GPU, mfu float64, batch int) float64 {
-	return 3*m.FwdFLOPs()*float64(batch)/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
+// ComputeSeconds is one optimizer step's compute on one GPU — forward and
+// backward (2 × forward) for each micro-batch, and the optimizer step — in
+// seconds: what Start turns into picoseconds, for checking a job before it
+// starts.
+func ComputeSeconds(m *Model, gpu GPU, mfu float64, batch, accumulation int) float64 {
+	return 3*m.FwdFLOPs()*float64(batch)*float64(max(accumulation, 1))/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
 }
