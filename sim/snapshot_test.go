@@ -18,12 +18,20 @@ import (
 // only communicating while it waits for the last gradients.
 func TestSnapshotActivityFollowsTraining(t *testing.T) {
 	for _, fidelity := range []string{"packet", "flow"} {
-		t.Run(fidelity, func(t *testing.T) { activityFollowsTraining(t, "sim.fidelity="+fidelity) })
+		t.Run(fidelity, func(t *testing.T) {
+			activityFollowsTraining(t, []string{"sim.fidelity=" + fidelity}, "backward", "waiting for gradients", "optimizer")
+		})
 	}
+	// FSDP waits for its first unit's parameters; accumulation runs several
+	// forward and backward passes per step.
+	t.Run("fsdp", func(t *testing.T) {
+		activityFollowsTraining(t, []string{"sim.fidelity=flow", "training.sharding=fsdp", "training.accumulation=2"},
+			"forward", "backward", "waiting for parameters", "waiting for gradients", "optimizer")
+	})
 }
 
-func activityFollowsTraining(t *testing.T, set string) {
-	sc, err := scenario.Load("dp-resnet50", nil, []string{set})
+func activityFollowsTraining(t *testing.T, set []string, labels ...string) {
+	sc, err := scenario.Load("dp-resnet50", nil, set)
 	require.NoError(t, err)
 	res, err := sim.Run(sc)
 	require.NoError(t, err)
@@ -64,7 +72,9 @@ func activityFollowsTraining(t *testing.T, set string) {
 		}
 		checked[iv.Label] = true
 	}
-	assert.True(t, checked["backward"] && checked["waiting for gradients"] && checked["optimizer"], "%v", checked)
+	for _, l := range labels {
+		assert.True(t, checked[l], "%s in %v", l, checked)
+	}
 
 	last := at(2 * res.Totals.SimTimeUs)
 	assert.Equal(t, make([]snap.Activity, n), last.Activity, "all idle after the run")
