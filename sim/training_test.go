@@ -160,3 +160,23 @@ func TestHierarchicalShardedCollectives(t *testing.T) {
 	assert.Less(t, busy(hier), 0.5*busy(ring))
 	assert.Less(t, hier.ExposedCommUs, ring.ExposedCommUs)
 }
+
+// Megatron tensor parallelism all-reduces each attention and MLP sub-block's
+// activations in forward and backward: with the group inside one NVLink node
+// it costs a little; spread over nodes every all-reduce crosses the 400G NICs
+// and the step slows several-fold — why TP stays inside the node.
+func TestTensorParallelStaysInsideTheNode(t *testing.T) {
+	base := []string{"topology.nodes=2", "sim.fidelity=flow", "training.model=llama3-8b", "training.sharding=zero1"}
+	dp := builtin(t, "dp-resnet50", append(base, "training.sharding=fsdp")...).Training
+	node := builtin(t, "dp-resnet50", append(base, "training.tp=8")...).Training
+	spread := builtin(t, "dp-resnet50", append(base, "training.tp=8", "training.tp_layout=spread")...).Training
+	require.Equal(t, 8, node.TP)
+	assert.Equal(t, node.ComputeUs, spread.ComputeUs)
+	assert.InEpsilon(t, dp.ComputeUs/8, node.ComputeUs, 0.05, "each rank computes an eighth")
+	assert.Equal(t, 2*32*2, labels(node.Timeline[0], "communicate")["tensor-parallel all-reduce"], "two per block, forward and backward")
+	assert.Equal(t, 2*32*2, labels(node.Timeline[0], "idle")["waiting for tensor-parallel all-reduce"], "compute waits for each")
+	perGPU := func(r *metrics.Training) float64 { return r.SamplesPerSecond / float64(r.Ranks) }
+	assert.Less(t, perGPU(spread), 0.5*perGPU(node))
+	assert.Less(t, perGPU(node), perGPU(dp), "at 8B, data parallelism with FSDP beats TP 8")
+	assert.Equal(t, 8192*16/8, int(node.SamplesPerSecond*node.IterationUs/1e6+0.5), "two data-parallel groups of 8")
+}

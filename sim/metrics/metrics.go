@@ -147,6 +147,7 @@ type Training struct {
 	Batch             int           `json:"batch"`        // samples per GPU per micro-batch
 	Accumulation      int           `json:"accumulation"` // micro-batches per optimizer step
 	Sharding          string        `json:"sharding"`     // none, zero1, zero2, fsdp
+	TP                int           `json:"tp"`           // tensor-parallel degree
 	GradBytes         int64         `json:"grad_bytes"`   // gradients on the wire per step (all-reduced or reduce-scattered), after compression
 	IterationUs       float64       `json:"iteration_us"`
 	ComputeUs         float64       `json:"compute_us"` // forward + backward + optimizer

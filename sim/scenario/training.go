@@ -19,6 +19,8 @@ type Training struct {
 	Batch        int        `yaml:"batch"`        // samples (images, tokens) per GPU per micro-batch; 0: the model's default
 	Accumulation int        `yaml:"accumulation"` // micro-batches per optimizer step; 0: the model's default
 	Sharding     string     `yaml:"sharding"`     // none | zero1 | zero2 | fsdp; "": the model's default
+	TP           int        `yaml:"tp"`           // tensor-parallel degree; 0 or 1: none
+	TPLayout     string     `yaml:"tp_layout"`    // node (a group's ranks on one node) | spread (on different nodes)
 	BucketCap    unit.Bytes `yaml:"bucket_cap"`   // DDP bucket_cap_mb
 	FirstBucket  unit.Bytes `yaml:"first_bucket"` // DDP's first, small bucket
 	Overlap      bool       `yaml:"overlap"`      // all-reduce buckets during the backward pass
@@ -94,7 +96,8 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.FirstBucket < 1 || tr.FirstBucket > unit.GiB {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
 	}
-	jobOK := modelOK && gpuOK && mfuOK && batchOK && accumOK && shardOK
+	tpOK := c.tensorParallel(modelOK && gpuOK && shardOK)
+	jobOK := modelOK && gpuOK && mfuOK && batchOK && accumOK && shardOK && tpOK
 	if jobOK {
 		jobOK = c.computeTime()
 	}
@@ -113,6 +116,15 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if !ok {
 		return
 	}
+	tp := 1
+	if tpOK {
+		tp = max(tr.TP, 1)
+		if ranks%tp != 0 {
+			c.fail(c.blame("training.tp", "training.ranks", s.Topology.sizeKey()), "%s does not divide the %d ranks into tensor-parallel groups; use a divisor of %d (e.g. tp: %d)",
+				c.text("training.tp", tr.TP), ranks, ranks, gcd(ranks, 8))
+			return
+		}
+	}
 	if jobOK && tr.Model != "custom" {
 		c.memory(ranks) // a custom model gives no activation sizes
 	}
@@ -120,7 +132,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if shardOK && modelOK {
 		sharding = tr.TrainConfig().Sharding
 	}
-	scheds, err := train.Schedules(sharding, tr.Algo, s.CollParams(ranks, 0))
+	scheds, err := train.Schedules(sharding, tr.Algo, s.CollParams(ranks, 0), tp, tr.TPLayout == "spread")
 	if err != nil {
 		c.fail("training.algo", "%v", err)
 		return
@@ -138,14 +150,19 @@ func (c *checker) training(endpoints int, topoOK bool) {
 func (c *checker) memory(ranks int) {
 	tr := &c.s.Training
 	cfg := tr.TrainConfig()
-	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, ranks, cfg.Batch, cfg.Accumulation)
+	tp := cfg.TP
+	dp := ranks / tp
+	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, dp, tp, cfg.Batch, cfg.Accumulation)
 	hbm := cfg.GPU.HBMCapacity
 	if mem.Total() <= hbm {
 		return
 	}
 	var fits []string
 	for _, sh := range train.Shardings {
-		if m := train.MemoryPerGPU(cfg.Model, sh, ranks, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
+		if sh == train.FSDP && tp > 1 {
+			continue
+		}
+		if m := train.MemoryPerGPU(cfg.Model, sh, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
 			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
 			break
 		}
@@ -192,7 +209,40 @@ func (tr *Training) TrainConfig() train.Config {
 	if cfg.Sharding == "" {
 		cfg.Sharding = train.NoSharding
 	}
+	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
 	return cfg
+}
+
+// MaxTP bounds training.tp.
+const MaxTP = 64
+
+// tensorParallel checks training.tp and tp_layout: Megatron-style tensor
+// parallelism splits a transformer's sub-blocks; FSDP does not combine with it here.
+func (c *checker) tensorParallel(modelOK bool) bool {
+	tr := &c.s.Training
+	ok := c.between("training.tp", tr.TP, 0, MaxTP, 8, "tp (0 or 1: no tensor parallelism)")
+	if tr.TPLayout != "" {
+		ok = c.oneOf("training.tp_layout", tr.TPLayout, "a tensor-parallel layout", "node", "spread") && ok
+	}
+	if !ok || tr.TP <= 1 {
+		return ok
+	}
+	if modelOK && len(tr.TrainModel().SubBlocks) == 0 {
+		c.fail("training.tp", "%s needs a transformer to split (Megatron-style: attention and MLP sub-blocks); use model gpt2-1.5b or llama3-8b, or tp: 1", c.text("training.tp", tr.TP))
+		return false
+	}
+	if modelOK && tr.TrainConfig().Sharding == train.FSDP {
+		c.fail(c.blame("training.tp", "training.sharding"), "%s with sharding fsdp is not modelled; use sharding zero1 or zero2 with tensor parallelism, or tp: 1 with fsdp", c.text("training.tp", tr.TP))
+		return false
+	}
+	return true
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 var trainPresets = train.Presets()

@@ -35,18 +35,30 @@ func needed(sharding string) []string {
 	return []string{coll.AllReduce}
 }
 
-// Schedules builds the schedules a training job with sharding runs over p
-// (algo is training.algo, the all-reduce's), for checking a job before it starts.
-func Schedules(sharding, algo string, p coll.Params) ([]*coll.Schedule, error) {
-	c, err := newComms(sharding, algo, p)
-	if err != nil {
-		return nil, err
-	}
+// Schedules builds the schedules a training job with sharding and
+// tensor-parallel degree tp runs over p (algo is training.algo, the
+// data-parallel all-reduce's), for checking a job before it starts.
+func Schedules(sharding, algo string, p coll.Params, tp int, spread bool) ([]*coll.Schedule, error) {
+	tp = max(tp, 1)
+	g := newGroups(p.Ranks, tp, p.GPUsPerNode, spread)
 	var out []*coll.Schedule
-	for _, op := range needed(sharding) {
-		for _, st := range c.scheds[op] {
-			out = append(out, st.sched)
+	if g.dp > 1 {
+		c, err := newComms(sharding, g.dpAlgo(algo, p.OneSwitch), g.dpParams(p.OneSwitch))
+		if err != nil {
+			return nil, err
 		}
+		for _, op := range needed(sharding) {
+			for _, st := range c.scheds[op] {
+				out = append(out, st.sched)
+			}
+		}
+	}
+	if tp > 1 {
+		s, err := coll.Build(coll.AllReduce, coll.Ring, coll.Params{Ranks: tp})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
 	}
 	return out, nil
 }

@@ -39,6 +39,12 @@ type Model struct {
 	// Units are the first tensor of each FSDP unit (a transformer block, a
 	// ResNet stage) in definition order; Units[0] is 0.
 	Units []int
+	// SubBlocks are a transformer's attention and MLP sub-blocks, [first,
+	// end) tensor ranges: Megatron tensor parallelism all-reduces their
+	// output in forward and their input's gradient in backward. Hidden is
+	// the width those activations have.
+	SubBlocks [][2]int
+	Hidden    int
 }
 
 // MaxUnits is how many FSDP units a custom model's layers are grouped into
@@ -184,6 +190,7 @@ func transformer(s transformerShape) *Model {
 	for l := range s.layers {
 		p := fmt.Sprintf("layers.%d", l)
 		m.Units = append(m.Units, len(m.Tensors))
+		attnFrom := len(m.Tensors)
 		norm(p + ".attn_norm")
 		qkv := d*d + 2*d*kv
 		add(p+".attn.qkv.weight", qkv, 2*float64(qkv)+attn)
@@ -194,6 +201,8 @@ func transformer(s transformerShape) *Model {
 		if s.bias {
 			add(p+".attn.out.bias", d, 0)
 		}
+		mlpFrom := len(m.Tensors)
+		m.SubBlocks = append(m.SubBlocks, [2]int{attnFrom, mlpFrom})
 		norm(p + ".mlp_norm")
 		f := int64(s.ffn)
 		if s.gated {
@@ -208,7 +217,9 @@ func transformer(s transformerShape) *Model {
 		if s.bias {
 			add(p+".mlp.down.bias", d, 0)
 		}
+		m.SubBlocks = append(m.SubBlocks, [2]int{mlpFrom, len(m.Tensors)})
 	}
+	m.Hidden = s.d
 	m.Units = append(m.Units, len(m.Tensors)) // the final norm and the head
 	norm("final_norm")
 	if s.tied {

@@ -20,12 +20,14 @@ func TestPhaseFollowsTheTimeline(t *testing.T) {
 		{"training.sharding=none"},
 		{"training.sharding=zero2", "training.accumulation=3"},
 		{"training.sharding=fsdp", "training.compression=bf16"},
+		{"training.model=gpt2-1.5b", "training.accumulation=2", "training.tp=4", "training.batch=2048"},
 	} {
 		sc, err := scenario.Load("dp-resnet50", nil, append([]string{"sim.fidelity=flow", "topology.nodes=2", "training.iterations=2"}, sets...))
 		require.NoError(t, err)
 		f := fluid.New(&sc)
 		cfg := sc.Training.TrainConfig()
 		cfg.Algo, cfg.GPUsPerNode = sc.Training.Algo, sc.NodeGPUs()
+		require.NoError(t, sc.Validate())
 		cfg.Coll.Channels, cfg.Coll.Streamed = 8, true
 		var res *metrics.Training
 		var end unit.Time

@@ -44,6 +44,7 @@ type op struct {
 	after   int  // the compute task that must end (or start, with onStart) first, or -1
 	onStart bool // FSDP's prefetch: the all-gather for the next unit goes out as this one's compute starts
 	tensors int  // gradient tensors it carries (reported as a bucket), 0 for parameters
+	tp      bool // over the tensor-parallel group, on its own stream (else the data-parallel group)
 }
 
 // plan is one iteration: the compute stream's tasks and the communication
@@ -65,7 +66,8 @@ func (p *plan) addOp(o op) int {
 	return len(p.ops) - 1
 }
 
-// timing turns FLOPs into picoseconds at cfg's achieved rate.
+// timing turns FLOPs into picoseconds at cfg's achieved rate; batch is the
+// micro-batch over the tensor-parallel degree (each rank computes its share).
 type timing struct{ rate, batch float64 }
 
 func (tm timing) of(m *Model, from, to int, factor float64) unit.Time {
@@ -89,47 +91,33 @@ func optimizerTime(params int64, gpu GPU) unit.Time {
 	return unit.Time(math.Ceil(float64(params) * OptimizerBytesPerParam / gpu.HBM * 1e12))
 }
 
-// buildPlan lays out one optimizer step of cfg on dp data-parallel ranks.
-func buildPlan(cfg *Config, dp int) *plan {
+// buildPlan lays out one optimizer step of cfg on dp data-parallel groups of
+// tp tensor-parallel ranks each.
+func buildPlan(cfg *Config, dp, tp int) *plan {
 	m := cfg.Model
-	tm := timing{rate: cfg.GPU.PeakFLOPS * cfg.MFU, batch: float64(cfg.Batch)}
+	tm := timing{rate: cfg.GPU.PeakFLOPS * cfg.MFU, batch: float64(cfg.Batch) / float64(tp)}
 	p := &plan{}
-	n := len(m.Tensors)
 	accum := max(cfg.Accumulation, 1)
-	wire := cfg.WireBytes
 	if cfg.Sharding == FSDP {
 		fsdpPlan(p, cfg, tm, dp, accum)
 		return p
 	}
-	// DDP and ZeRO-1/2: every rank holds the parameters. Micro-batches before
-	// the last run under no_sync: no communication.
-	for range accum - 1 {
-		p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, 0, n, 1), wait: -1})
-		p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, 0, n, 2), wait: -1})
-	}
-	p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, 0, n, 1), wait: -1})
-	buckets := Buckets(m, cfg.FirstBucket, cfg.BucketCap, GradBytesPerParam)
-	kind, verb := coll.AllReduce, "all-reduce"
-	if cfg.Sharding == ZeRO2 {
-		kind, verb = coll.ReduceScatter, "reduce-scatter"
-	}
-	var segs []int
-	for _, b := range buckets {
-		// Bucket tensors are contiguous and in reverse definition order.
-		hi, lo := b.Tensors[0]+1, b.Tensors[len(b.Tensors)-1]
-		segs = append(segs, p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, lo, hi, 2), wait: -1}))
+	// DDP and ZeRO-1/2: every rank holds its parameters (1/tp of each
+	// sub-block's). Micro-batches before the last run under no_sync: no
+	// gradient communication.
+	buckets := Buckets(m, cfg.FirstBucket*unit.Bytes(tp), cfg.BucketCap*unit.Bytes(tp), GradBytesPerParam)
+	for mb := range accum {
+		p.forward(m, tm, tp)
+		p.backward(cfg, tm, tp, dp, buckets, mb == accum-1)
 	}
 	last := -1
-	for i, b := range buckets {
-		after := segs[i]
-		if !cfg.Overlap {
-			after = segs[len(segs)-1]
+	for i := range p.ops {
+		if !p.ops[i].tp {
+			last = i
 		}
-		last = p.addOp(op{kind: kind, label: fmt.Sprintf("%s bucket %d", verb, i), bytes: unit.Bytes(b.Params * wire),
-			after: after, tensors: len(b.Tensors)})
 	}
-	params := m.Params()
-	if cfg.Sharding == NoSharding {
+	params := ceilDiv(m.Params(), int64(tp))
+	if cfg.Sharding == NoSharding || dp == 1 {
 		p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(params, cfg.GPU), wait: last, idle: "waiting for gradients"})
 		return p
 	}
@@ -137,6 +125,84 @@ func buildPlan(cfg *Config, dp int) *plan {
 		wait: last, idle: "waiting for gradients"})
 	p.addOp(op{kind: coll.AllGather, label: "all-gather parameters", bytes: unit.Bytes(params * ParamWireBytes), after: opt})
 	return p
+}
+
+// tpIdle is what a rank waits for when a tensor-parallel all-reduce holds it up.
+const tpIdle = "waiting for tensor-parallel all-reduce"
+
+// activationBytes is a micro-batch's bf16 activations at a sub-block's
+// output: what Megatron's tensor-parallel all-reduces carry.
+func activationBytes(m *Model, batch int) unit.Bytes {
+	return unit.Bytes(int64(batch) * int64(m.Hidden) * ParamWireBytes)
+}
+
+// forward adds a forward pass, cut after each sub-block when tp > 1 for the
+// all-reduce of its output, which the next piece waits for.
+func (p *plan) forward(m *Model, tm timing, tp int) {
+	n := len(m.Tensors)
+	cuts := map[int]bool{}
+	if tp > 1 {
+		for _, sb := range m.SubBlocks {
+			cuts[sb[1]-1] = true
+		}
+	}
+	wait, lo := -1, 0
+	for i := range n {
+		if !cuts[i] && i < n-1 {
+			continue
+		}
+		t := p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, i+1, 1), wait: wait, idle: tpIdle})
+		wait, lo = -1, i+1
+		if cuts[i] {
+			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true})
+		}
+	}
+}
+
+// backward adds a backward pass in reverse, cut where a bucket's gradients
+// are complete (final: the micro-batch that synchronises) and, when tp > 1,
+// where a sub-block's input gradient is all-reduced.
+func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, final bool) {
+	m := cfg.Model
+	closes := map[int]int{} // a bucket's last tensor in gradient-ready order → bucket
+	if final && dp > 1 {
+		for b, bk := range buckets {
+			closes[bk.Tensors[len(bk.Tensors)-1]] = b
+		}
+	}
+	cuts := map[int]bool{}
+	if tp > 1 {
+		for _, sb := range m.SubBlocks {
+			cuts[sb[0]] = true
+		}
+	}
+	kind, verb := coll.AllReduce, "all-reduce"
+	if cfg.Sharding == ZeRO2 {
+		kind, verb = coll.ReduceScatter, "reduce-scatter"
+	}
+	var grads []int
+	wait, hi := -1, len(m.Tensors)
+	for i := hi - 1; i >= 0; i-- {
+		b, closing := closes[i]
+		if !closing && !cuts[i] && i > 0 {
+			continue
+		}
+		t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, i, hi, 2), wait: wait, idle: tpIdle})
+		wait, hi = -1, i
+		if closing {
+			bk := buckets[b]
+			grads = append(grads, p.addOp(op{kind: kind, label: fmt.Sprintf("%s bucket %d", verb, b),
+				bytes: unit.Bytes(ceilDiv(bk.Params, int64(tp)) * cfg.WireBytes), after: t, tensors: len(bk.Tensors)}))
+		}
+		if cuts[i] {
+			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true})
+		}
+	}
+	if !cfg.Overlap { // every bucket waits for the end of the backward pass
+		for _, o := range grads {
+			p.ops[o].after = len(p.tasks) - 1
+		}
+	}
 }
 
 // fsdpPlan is FSDP FULL_SHARD: each unit's parameters are all-gathered before

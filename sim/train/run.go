@@ -23,8 +23,14 @@ type Config struct {
 	Overlap      bool       // start each bucket's all-reduce as soon as its gradients are ready
 	// WireBytes is a gradient element's size on the wire: 4 for fp32, 2 with
 	// DDP's fp16/bf16 compression hooks (buckets still form on fp32 sizes).
-	WireBytes   int64
-	Sharding    string // NoSharding, ZeRO1, ZeRO2 or FSDP
+	WireBytes int64
+	Sharding  string // NoSharding, ZeRO1, ZeRO2 or FSDP
+	// TP is the tensor-parallel degree (1: none): groups of TP ranks split
+	// every transformer sub-block Megatron-style. The groups are consecutive
+	// ranks (inside a node) unless TPSpread puts each one's ranks on
+	// different nodes.
+	TP          int
+	TPSpread    bool
 	Iterations  int
 	Algo        string // all-reduce algorithm
 	GPUsPerNode int
@@ -46,41 +52,132 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 	if cfg.Sharding == "" {
 		cfg.Sharding = NoSharding
 	}
-	c, err := newComms(cfg.Sharding, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
-	if err != nil {
-		return nil, fmt.Errorf("training.algo: %w", err)
+	cfg.TP = max(cfg.TP, 1)
+	g := newGroups(n, cfg.TP, cfg.GPUsPerNode, cfg.TPSpread)
+	j := &Job{f: f, cfg: cfg, ranks: ranks, groups: g, done: done}
+	if g.dp > 1 {
+		c, err := newComms(cfg.Sharding, g.dpAlgo(cfg.Algo, cfg.OneSwitch), g.dpParams(cfg.OneSwitch))
+		if err != nil {
+			return nil, fmt.Errorf("training.algo: %w", err)
+		}
+		j.comms = c
+	}
+	if cfg.TP > 1 {
+		c, err := newComms(NoSharding, coll.Ring, coll.Params{Ranks: cfg.TP})
+		if err != nil {
+			return nil, fmt.Errorf("training.tp: %w", err)
+		}
+		j.tpComms = c
 	}
 	m := cfg.Model
-	p := buildPlan(&cfg, n)
-	j := &Job{f: f, cfg: cfg, comms: c, ranks: ranks, plan: p, done: done}
-	wire := m.Params() * cfg.WireBytes // all-reduced or reduce-scattered: S is the whole gradient
+	p := buildPlan(&cfg, g.dp, cfg.TP)
+	j.plan = p
+	for i, o := range p.ops {
+		s := 0
+		if o.tp {
+			s = 1
+		}
+		j.streams[s] = append(j.streams[s], i)
+	}
 	j.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(), MFU: cfg.MFU,
-		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding,
-		GradBytes: wire, ComputeUs: metrics.Micros(p.compute)}
+		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding, TP: cfg.TP,
+		// all-reduced or reduce-scattered per data-parallel group: S is the rank's whole gradient
+		GradBytes: ceilDiv(m.Params(), int64(cfg.TP)) * cfg.WireBytes, ComputeUs: metrics.Micros(p.compute)}
 	j.iteration(max(cfg.Iterations, 1))
 	return j, nil
 }
 
+// groups places n ranks in dp data-parallel groups of tp tensor-parallel ranks.
+type groups struct {
+	dp, tp, gpusPerNode int
+	spread              bool
+	dpGroups, tpGroups  [][]int // rank indices; a data-parallel group per tensor-parallel rank
+}
+
+func newGroups(n, tp, gpusPerNode int, spread bool) *groups {
+	dp := n / tp
+	g := &groups{dp: dp, tp: tp, gpusPerNode: gpusPerNode, spread: spread}
+	at := func(d, t int) int {
+		if spread {
+			return t*dp + d
+		}
+		return d*tp + t
+	}
+	for t := range tp {
+		var grp []int
+		for d := range dp {
+			grp = append(grp, at(d, t))
+		}
+		g.dpGroups = append(g.dpGroups, grp)
+	}
+	for d := range dp {
+		var grp []int
+		for t := range tp {
+			grp = append(grp, at(d, t))
+		}
+		g.tpGroups = append(g.tpGroups, grp)
+	}
+	return g
+}
+
+// dpAlgo is the data-parallel all-reduce algorithm: algo, except that with
+// tensor parallelism a group that no longer spans whole nodes' worth of
+// GPUs (hierarchical) or one switch (innetwork) uses a ring.
+func (g *groups) dpAlgo(algo string, oneSwitch bool) string {
+	if g.tp == 1 {
+		return algo
+	}
+	p := g.dpParams(oneSwitch)
+	switch {
+	case algo == coll.Hierarchical && (p.GPUsPerNode < 2 || p.Ranks%p.GPUsPerNode != 0 || p.Ranks/p.GPUsPerNode < 2),
+		algo == coll.InNetwork && !p.OneSwitch:
+		return coll.Ring
+	}
+	return algo
+}
+
+// dpParams describes a data-parallel group to coll.Build: its members on one
+// node are consecutive in it, gpusPerNode/tp of them (all of a node's when
+// the tensor-parallel groups are spread over nodes).
+func (g *groups) dpParams(oneSwitch bool) coll.Params {
+	per := g.gpusPerNode
+	if !g.spread && per > 0 {
+		per = 0
+		if g.gpusPerNode%g.tp == 0 {
+			per = g.gpusPerNode / g.tp
+		}
+	}
+	if per < 2 {
+		per = 0
+	}
+	return coll.Params{Ranks: g.dp, GPUsPerNode: per, OneSwitch: oneSwitch && g.tp == 1}
+}
+
 // Job is a training run on a fabric.
 type Job struct {
-	f     fabric.Fabric
-	cfg   Config
-	comms *comms
-	ranks []int
-	plan  *plan
-	done  func(metrics.Training)
-	res   metrics.Training
+	f       fabric.Fabric
+	cfg     Config
+	comms   *comms // over each data-parallel group; nil with one
+	tpComms *comms // over each tensor-parallel group; nil without
+	groups  *groups
+	ranks   []int
+	plan    *plan
+	streams [2][]int // op indices: data-parallel, tensor-parallel (own NCCL communicators, run side by side)
+	done    func(metrics.Training)
+	res     metrics.Training
 
 	// the iteration under way
-	start                  unit.Time
-	left                   int // iterations still to begin after this one
-	taskStart, taskEnd     []unit.Time
-	opStart, opEnd         []unit.Time
-	nextTask, nextOp       int
-	taskBusy, opBusy, over bool
-	lanes                  [][]metrics.Interval // compute and idle, per shown GPU
-	commIntervals          [][]metrics.Interval // per shown GPU
-	bucketReports          []metrics.Bucket
+	start              unit.Time
+	left               int // iterations still to begin after this one
+	taskStart, taskEnd []unit.Time
+	opStart, opEnd     []unit.Time
+	nextTask           int
+	nextOp             [2]int // position in each stream
+	taskBusy, over     bool
+	opBusy             [2]bool
+	lanes              [][]metrics.Interval // compute and idle, per shown GPU
+	commIntervals      [][]metrics.Interval // per shown GPU
+	bucketReports      []metrics.Bucket
 
 	spans []span // every compute task begun so far, in time order
 }
@@ -103,7 +200,7 @@ func (j *Job) iteration(left int) {
 	}
 	j.taskStart, j.taskEnd = reset(len(p.tasks)), reset(len(p.tasks))
 	j.opStart, j.opEnd = reset(len(p.ops)), reset(len(p.ops))
-	j.nextTask, j.nextOp, j.taskBusy, j.opBusy, j.over = 0, 0, false, false, false
+	j.nextTask, j.nextOp, j.taskBusy, j.opBusy, j.over = 0, [2]int{}, false, [2]bool{}, false
 	j.bucketReports = j.bucketReports[:0]
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
@@ -131,22 +228,26 @@ func (j *Job) advance() {
 			})
 		}
 	}
-	if !j.opBusy && j.nextOp < len(p.ops) {
-		k := j.nextOp
+	for s, stream := range j.streams {
+		if j.opBusy[s] || j.nextOp[s] == len(stream) {
+			continue
+		}
+		k := stream[j.nextOp[s]]
 		o := &p.ops[k]
 		if o.after < 0 || j.taskEnd[o.after] >= 0 || o.onStart && j.taskStart[o.after] >= 0 {
-			j.opBusy = true
+			j.opBusy[s] = true
 			j.opStart[k] = now
-			j.comms.run(j.f, o.kind, o.bytes, j.ranks, j.cfg.Coll, func(last []unit.Time) {
+			j.collective(o, func(last []unit.Time) {
 				j.opEnd[k] = j.f.Now()
 				j.recordOp(k, last)
-				j.opBusy = false
-				j.nextOp++
+				j.opBusy[s] = false
+				j.nextOp[s]++
 				j.advance()
 			})
 		}
 	}
-	if !j.over && !j.taskBusy && !j.opBusy && j.nextTask == len(p.tasks) && j.nextOp == len(p.ops) {
+	if !j.over && !j.taskBusy && !j.opBusy[0] && !j.opBusy[1] && j.nextTask == len(p.tasks) &&
+		j.nextOp[0] == len(j.streams[0]) && j.nextOp[1] == len(j.streams[1]) {
 		j.over = true
 		j.report()
 		if j.left > 0 {
@@ -154,6 +255,31 @@ func (j *Job) advance() {
 			return
 		}
 		j.done(j.res)
+	}
+}
+
+// collective runs o on every group it spans at once; done gets the time
+// each rank's part ended.
+func (j *Job) collective(o *op, done func(last []unit.Time)) {
+	c, groups := j.comms, j.groups.dpGroups
+	if o.tp {
+		c, groups = j.tpComms, j.groups.tpGroups
+	}
+	last := make([]unit.Time, len(j.ranks))
+	left := len(groups)
+	for _, grp := range groups {
+		eps := make([]int, len(grp))
+		for i, r := range grp {
+			eps[i] = j.ranks[r]
+		}
+		c.run(j.f, o.kind, o.bytes, eps, j.cfg.Coll, func(l []unit.Time) {
+			for i, r := range grp {
+				last[r] = l[i]
+			}
+			if left--; left == 0 {
+				done(last)
+			}
+		})
 	}
 }
 
@@ -183,7 +309,7 @@ func (j *Job) report() {
 	t.ExposedCommUs = metrics.Micros(iter - p.compute)
 	t.GPUUtil = math.Round(float64(p.compute)/float64(iter)*1e4) / 1e4
 	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
-	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*len(j.ranks)) / iter.Seconds())
+	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*j.groups.dp) / iter.Seconds())
 	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
 
 	// The compute lane: the tasks, with idle gaps where a task waited; runs
