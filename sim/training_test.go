@@ -95,8 +95,8 @@ func labels(tl metrics.GPUTimeline, kind string) map[string]int {
 }
 
 // Each sharding mode runs its collectives: DDP all-reduces buckets; ZeRO-1
-// all-reduces them and all-gathers the updated parameters; ZeRO-2
-// reduce-scatters the buckets; FSDP all-gathers every unit before its
+// and ZeRO-2 reduce-scatter them (as llm.c and DeepSpeed do) and all-gather
+// the updated parameters; FSDP all-gathers every unit before its
 // forward and (but the last) again before its backward, and reduce-scatters
 // every unit's gradients. Sharded modes step the optimizer on 1/16 of the
 // parameters.
@@ -108,7 +108,7 @@ func TestShardingModesRunTheirCollectives(t *testing.T) {
 	units := 4 // ResNet-50's FSDP units: the stem with layer1, then layer2, layer3, layer4 with the head
 	for mode, want := range map[string]map[string]int{
 		"none":  {"all-reduce bucket": 5},
-		"zero1": {"all-reduce bucket": 5, "all-gather parameters": 1},
+		"zero1": {"reduce-scatter bucket": 5, "all-gather parameters": 1},
 		"zero2": {"reduce-scatter bucket": 5, "all-gather parameters": 1},
 		"fsdp":  {"all-gather unit": 2*units - 1, "reduce-scatter unit": units},
 	} {

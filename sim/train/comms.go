@@ -27,9 +27,7 @@ type stage struct {
 // Needed lists the collectives a sharding mode runs.
 func needed(sharding string) []string {
 	switch sharding {
-	case ZeRO1:
-		return []string{coll.AllReduce, coll.AllGather}
-	case ZeRO2, FSDP:
+	case ZeRO1, ZeRO2, FSDP:
 		return []string{coll.ReduceScatter, coll.AllGather}
 	}
 	return []string{coll.AllReduce}

@@ -11,8 +11,8 @@ import (
 // Sharding says how data parallelism splits the training state over ranks.
 const (
 	NoSharding = "none"  // PyTorch DDP: every rank keeps everything, gradients all-reduced
-	ZeRO1      = "zero1" // optimizer state sharded; gradients all-reduced, parameters all-gathered after the step
-	ZeRO2      = "zero2" // gradients and optimizer state sharded; gradients reduce-scattered
+	ZeRO1      = "zero1" // optimizer state sharded; gradients reduce-scattered (each rank keeps them whole), parameters all-gathered after the step
+	ZeRO2      = "zero2" // gradients sharded too
 	FSDP       = "fsdp"  // everything sharded (ZeRO-3, FSDP FULL_SHARD): parameters all-gathered per unit
 )
 
@@ -177,7 +177,9 @@ func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, fi
 		}
 	}
 	kind, verb := coll.AllReduce, "all-reduce"
-	if cfg.Sharding == ZeRO2 {
+	if cfg.Sharding == ZeRO1 || cfg.Sharding == ZeRO2 {
+		// The step needs only the rank's shard of the gradients (llm.c and
+		// DeepSpeed reduce-scatter under ZeRO-1 too).
 		kind, verb = coll.ReduceScatter, "reduce-scatter"
 	}
 	var grads []int
