@@ -306,7 +306,7 @@ func (tr *Training) TrainModel() *train.Model {
 		}
 		return m
 	}
-	m := &train.Model{Name: "custom", Sample: "sample"}
+	m := &train.Model{Name: "custom", Sample: "sample", DefaultBatch: 1}
 	for _, l := range tr.Layers {
 		m.Tensors = append(m.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
 	}
