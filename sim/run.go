@@ -98,24 +98,13 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 
 func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) (*train.Job, error) {
 	t := &sc.Training
-	model := t.TrainModel()
-	gpu, err := train.GPUPreset(t.GPU)
-	if err != nil {
-		return nil, fmt.Errorf("training.gpu: %w", err)
-	}
-	bpp, _ := scenario.GradientBytes(t.Compression)
 	ranks := t.Ranks
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	batch := t.Batch
-	if batch == 0 {
-		batch = model.DefaultBatch
-	}
-	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
-		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
-		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective),
-		MaxFlows: network.MaxRunFlows}
+	cfg := t.TrainConfig()
+	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), collOptions(sc, &sc.Collective)
+	cfg.MaxFlows = network.MaxRunFlows
 	return train.Start(f, cfg, firstEndpoints(ranks), done)
 }
 

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/train"
@@ -11,18 +12,22 @@ import (
 
 // Training is a data-parallel training job over the first Ranks endpoints.
 type Training struct {
-	Model       string     `yaml:"model"`        // resnet50 | gpt2-1.5b | llama3-8b | custom
-	Layers      []Layer    `yaml:"layers"`       // model custom
-	GPU         string     `yaml:"gpu"`          // a100 | h100 | h200 | b200
-	MFU         float64    `yaml:"mfu"`          // share of peak FLOPs reached
-	Batch       int        `yaml:"batch"`        // samples (images, tokens) per GPU; 0: the model's default
-	BucketCap   unit.Bytes `yaml:"bucket_cap"`   // DDP bucket_cap_mb
-	FirstBucket unit.Bytes `yaml:"first_bucket"` // DDP's first, small bucket
-	Overlap     bool       `yaml:"overlap"`      // all-reduce buckets during the backward pass
-	Compression string     `yaml:"compression"`  // gradients on the wire: fp32 | bf16 | fp16 | fp8 | int8
-	Iterations  int        `yaml:"iterations"`
-	Ranks       int        `yaml:"ranks"` // 0: every endpoint
-	Algo        string     `yaml:"algo"`  // all-reduce algorithm; default ring, hierarchical on multi-node GPU topologies
+	Model        string     `yaml:"model"`        // resnet50 | gpt2-1.5b | llama3-8b | custom
+	Layers       []Layer    `yaml:"layers"`       // model custom
+	GPU          string     `yaml:"gpu"`          // a100 | h100 | h200 | b200
+	MFU          float64    `yaml:"mfu"`          // share of peak FLOPs reached; 0: calibrated for the model and GPU
+	Batch        int        `yaml:"batch"`        // samples (images, tokens) per GPU per micro-batch; 0: the model's default
+	Accumulation int        `yaml:"accumulation"` // micro-batches per optimizer step; 0: the model's default
+	Sharding     string     `yaml:"sharding"`     // none | zero1 | zero2 | fsdp; "": the model's default
+	TP           int        `yaml:"tp"`           // tensor-parallel degree; 0 or 1: none
+	TPLayout     string     `yaml:"tp_layout"`    // node (a group's ranks on one node) | spread (on different nodes)
+	BucketCap    unit.Bytes `yaml:"bucket_cap"`   // DDP bucket_cap_mb
+	FirstBucket  unit.Bytes `yaml:"first_bucket"` // DDP's first, small bucket
+	Overlap      bool       `yaml:"overlap"`      // all-reduce buckets during the backward pass
+	Compression  string     `yaml:"compression"`  // gradients on the wire: fp32 | bf16 | fp16 | fp8 | int8
+	Iterations   int        `yaml:"iterations"`
+	Ranks        int        `yaml:"ranks"` // 0: every endpoint
+	Algo         string     `yaml:"algo"`  // all-reduce algorithm; default ring, hierarchical on multi-node GPU topologies
 }
 
 // Layer is one layer of a custom model.
@@ -43,18 +48,21 @@ func (tr *Training) fillDefaults(present func(key string) bool, t *Topology) {
 	}
 }
 
-// GradientBytes is the gradient element size on the wire for a training.compression.
+// GradientBytes is the gradient element size on the wire for a
+// training.compression: DDP's fp16/bf16 compression hooks cast each fp32
+// bucket and all-reduce half the bytes.
 func GradientBytes(compression string) (int64, bool) {
 	switch compression {
 	case "fp32":
 		return 4, true
 	case "bf16", "fp16":
 		return 2, true
-	case "fp8", "int8":
-		return 1, true
 	}
 	return 0, false
 }
+
+// Compressions lists the gradient formats training.compression takes.
+var Compressions = []string{"fp32", "bf16", "fp16"}
 
 // training checks the training keys when a model is set.
 func (c *checker) training(endpoints int, topoOK bool) {
@@ -77,8 +85,10 @@ func (c *checker) training(endpoints int, topoOK bool) {
 		modelOK = false
 	}
 	gpuOK := c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
-	mfuOK := c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs", 0.4)
+	mfuOK := tr.MFU == 0 || c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
 	batchOK := c.between("training.batch", tr.Batch, 0, MaxBatch, 256, "batch (0 picks the model's default)")
+	accumOK := c.between("training.accumulation", tr.Accumulation, 0, MaxAccumulation, 8, "accumulation (0 picks the model's default)")
+	shardOK := tr.Sharding == "" || c.oneOf("training.sharding", tr.Sharding, "a sharding mode", train.Shardings...)
 	c.between("training.iterations", tr.Iterations, 1, 100, 1, "iterations")
 	if tr.BucketCap < unit.KiB || tr.BucketCap > unit.GiB {
 		c.fail("training.bucket_cap", "%s is not allowed: 1KiB to 1GiB (PyTorch's default is 25MiB)", c.text("training.bucket_cap", tr.BucketCap))
@@ -86,11 +96,18 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.FirstBucket < 1 || tr.FirstBucket > unit.GiB {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
 	}
-	if modelOK && gpuOK && mfuOK && batchOK {
-		c.computeTime()
+	tpOK := c.tensorParallel(modelOK && gpuOK && shardOK)
+	jobOK := modelOK && gpuOK && mfuOK && batchOK && accumOK && shardOK && tpOK
+	if jobOK {
+		jobOK = c.computeTime()
 	}
-	if _, ok := GradientBytes(tr.Compression); !ok {
-		c.oneOf("training.compression", tr.Compression, "a gradient format", "fp32", "bf16", "fp16", "fp8", "int8")
+	switch tr.Compression {
+	case "fp8", "int8":
+		c.fail("training.compression", "%s is not something PyTorch DDP runs: its compression hooks all-reduce fp16 or bf16, and its quantization hooks all-gather instead of all-reducing; use fp32, bf16 or fp16", c.text("training.compression", tr.Compression))
+	default:
+		if _, ok := GradientBytes(tr.Compression); !ok {
+			c.oneOf("training.compression", tr.Compression, "a gradient format", Compressions...)
+		}
 	}
 	if !topoOK {
 		return
@@ -99,12 +116,133 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if !ok {
 		return
 	}
-	sched, err := coll.Build(coll.AllReduce, tr.Algo, s.CollParams(ranks, 0))
+	tp := 1
+	if tpOK {
+		tp = max(tr.TP, 1)
+		if ranks%tp != 0 {
+			c.fail(c.blame("training.tp", "training.ranks", s.Topology.sizeKey()), "%s does not divide the %d ranks into tensor-parallel groups; use a divisor of %d (e.g. tp: %d)",
+				c.text("training.tp", tr.TP), ranks, ranks, gcd(ranks, 8))
+			return
+		}
+	}
+	if jobOK && tr.Model != "custom" {
+		c.memory(ranks) // a custom model gives no activation sizes
+	}
+	sharding := train.NoSharding
+	if shardOK && modelOK {
+		sharding = tr.TrainConfig().Sharding
+	}
+	scheds, err := train.Schedules(sharding, tr.Algo, s.CollParams(ranks, 0), tp, tr.TPLayout == "spread")
 	if err != nil {
 		c.fail("training.algo", "%v", err)
-	} else if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
-		c.fail(c.blame("training.ranks", s.Topology.sizeKey(), "training.algo"), "an all-reduce over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", ranks)
+		return
 	}
+	for _, sched := range scheds {
+		if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
+			c.fail(c.blame("training.ranks", s.Topology.sizeKey(), "training.algo"), "a %s over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", sched.Op, sched.Ranks)
+			return
+		}
+	}
+}
+
+// memory checks that a rank's weights, gradients, optimizer state and
+// activations fit its GPU's HBM, and names what would.
+func (c *checker) memory(ranks int) {
+	tr := &c.s.Training
+	cfg := tr.TrainConfig()
+	tp := cfg.TP
+	dp := ranks / tp
+	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, dp, tp, cfg.Batch, cfg.Accumulation)
+	hbm := cfg.GPU.HBMCapacity
+	if mem.Total() <= hbm {
+		return
+	}
+	var fits []string
+	for _, sh := range train.Shardings {
+		if sh == train.FSDP && tp > 1 {
+			continue
+		}
+		if m := train.MemoryPerGPU(cfg.Model, sh, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
+			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
+			break
+		}
+	}
+	if a := cfg.Model.ActivationBytes; a > 0 {
+		if most := int((hbm - (mem.Total() - mem.Activations)) / a); most >= 1 {
+			fits = append(fits, fmt.Sprintf("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
+		}
+	}
+	if len(fits) == 0 {
+		fits = append(fits, "a GPU with more memory")
+	}
+	key := c.blame("training.batch", "training.sharding", "training.gpu", "training.model", "training.layers")
+	c.fail(key, "%s does not fit: %s with sharding %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
+		c.text(key, valueOf(key, tr)), cfg.Model.Name, cfg.Sharding, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))
+}
+
+// TrainConfig is the job training describes, with the model's defaults filled
+// in (batch, accumulation, sharding, calibrated efficiency); the network keys
+// (algo, collective options) are left to the caller. It panics on a model or
+// GPU Validate rejects.
+func (tr *Training) TrainConfig() train.Config {
+	m := tr.TrainModel()
+	gpu, err := train.GPUPreset(tr.GPU)
+	if err != nil {
+		panic(fmt.Sprintf("scenario: %v", err))
+	}
+	cfg := train.Config{Model: m, GPU: gpu, MFU: tr.MFU, Batch: tr.Batch, Accumulation: tr.Accumulation,
+		Sharding: tr.Sharding, BucketCap: tr.BucketCap, FirstBucket: tr.FirstBucket, Overlap: tr.Overlap,
+		Iterations: tr.Iterations}
+	cfg.WireBytes, _ = GradientBytes(tr.Compression)
+	if cfg.MFU == 0 {
+		cfg.MFU = train.Efficiency(m.Name, gpu.Name)
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = m.DefaultBatch
+	}
+	if cfg.Accumulation == 0 {
+		cfg.Accumulation = max(m.DefaultAccumulation, 1)
+	}
+	if cfg.Sharding == "" {
+		cfg.Sharding = m.DefaultSharding
+	}
+	if cfg.Sharding == "" {
+		cfg.Sharding = train.NoSharding
+	}
+	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
+	return cfg
+}
+
+// MaxTP bounds training.tp.
+const MaxTP = 64
+
+// tensorParallel checks training.tp and tp_layout: Megatron-style tensor
+// parallelism splits a transformer's sub-blocks; FSDP does not combine with it here.
+func (c *checker) tensorParallel(modelOK bool) bool {
+	tr := &c.s.Training
+	ok := c.between("training.tp", tr.TP, 0, MaxTP, 8, "tp (0 or 1: no tensor parallelism)")
+	if tr.TPLayout != "" {
+		ok = c.oneOf("training.tp_layout", tr.TPLayout, "a tensor-parallel layout", "node", "spread") && ok
+	}
+	if !ok || tr.TP <= 1 {
+		return ok
+	}
+	if modelOK && len(tr.TrainModel().SubBlocks) == 0 {
+		c.fail("training.tp", "%s needs a transformer to split (Megatron-style: attention and MLP sub-blocks); use model gpt2-1.5b or llama3-8b, or tp: 1", c.text("training.tp", tr.TP))
+		return false
+	}
+	if modelOK && tr.TrainConfig().Sharding == train.FSDP {
+		c.fail(c.blame("training.tp", "training.sharding"), "%s with sharding fsdp is not modelled; use sharding zero1 or zero2 with tensor parallelism, or tp: 1 with fsdp", c.text("training.tp", tr.TP))
+		return false
+	}
+	return true
+}
+
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
 }
 
 var trainPresets = train.Presets()
@@ -113,6 +251,7 @@ var trainPresets = train.Presets()
 const (
 	MinMFU          = 0.01
 	MaxBatch        = 1 << 24
+	MaxAccumulation = 1024
 	MaxLayers       = 65536
 	MaxLayerParams  = 100_000_000_000    // 10^11: 400 GB of fp32 gradients in one tensor
 	MaxModelParams  = 10_000_000_000_000 // 10^13 in all
@@ -167,41 +306,36 @@ func (tr *Training) TrainModel() *train.Model {
 		}
 		return m
 	}
-	m := &train.Model{Name: "custom", Sample: "sample"}
+	m := &train.Model{Name: "custom", Sample: "sample", DefaultBatch: 1}
 	for _, l := range tr.Layers {
 		m.Tensors = append(m.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
 	}
+	m.GroupUnits()
 	return m
 }
 
-// computeTime checks that one iteration's compute fits in a run: the engine
+// computeTime checks that one step's compute fits in a run: the engine
 // counts time in int64 picoseconds, and an iteration longer than MaxUntil
 // never reports.
-func (c *checker) computeTime() {
+func (c *checker) computeTime() bool {
 	tr := &c.s.Training
-	m := tr.TrainModel()
-	gpu, err := train.GPUPreset(tr.GPU)
-	if err != nil {
-		panic(fmt.Sprintf("scenario: %v", err))
-	}
-	batch := tr.Batch
-	if batch == 0 {
-		batch = m.DefaultBatch
-	}
-	sec := train.ComputeSeconds(m, gpu, tr.MFU, batch)
+	cfg := tr.TrainConfig()
+	m, gpu := cfg.Model, cfg.GPU
+	sec := train.ComputeSeconds(m, gpu, cfg.MFU, cfg.Batch, cfg.Accumulation)
 	if sec <= MaxUntil.Seconds() {
-		return
+		return true
 	}
 	fits := "use fewer parameters"
 	if f := m.FwdFLOPs(); f > 0 {
-		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * tr.MFU / (maxComputeParts * f)
+		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * cfg.MFU / (maxComputeParts * f * float64(cfg.Accumulation))
 		if most >= 1 {
 			fits = fmt.Sprintf("e.g. batch: %d", int(most))
 		}
 	}
-	key := c.blame("training.batch", "training.mfu", "training.layers", "training.gpu", "training.model")
-	c.fail(key, "%s makes one iteration's compute take %.4gs (%.4g FLOPs per sample forward, × 3 for backward, × batch %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
-		c.text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), batch, tr.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
+	key := c.blame("training.batch", "training.accumulation", "training.mfu", "training.layers", "training.gpu", "training.model")
+	c.fail(key, "%s makes one step's compute take %.4gs (%.4g FLOPs per sample forward, × 3 for backward, × batch %d × accumulation %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
+		c.text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), cfg.Batch, cfg.Accumulation, cfg.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
+	return false
 }
 
 // valueOf is the value of a training key, for messages about a scenario
@@ -210,6 +344,10 @@ func valueOf(key string, tr *Training) any {
 	switch key {
 	case "training.batch":
 		return tr.Batch
+	case "training.accumulation":
+		return tr.Accumulation
+	case "training.sharding":
+		return tr.Sharding
 	case "training.mfu":
 		return tr.MFU
 	case "training.gpu":

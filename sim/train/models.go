@@ -27,8 +27,38 @@ type Model struct {
 	Sample string
 	// Published is the parameter count the model's authors give, for checking.
 	Published int64
-	// DefaultBatch is the per-GPU batch when the scenario gives none.
-	DefaultBatch int
+	// DefaultBatch is the per-GPU micro-batch when the scenario gives none,
+	// DefaultAccumulation the micro-batches per optimizer step, and
+	// DefaultSharding how the published runs shard (NoSharding for plain DDP).
+	DefaultBatch        int
+	DefaultAccumulation int
+	DefaultSharding     string
+	// ActivationBytes is what one sample's forward pass keeps for the
+	// backward pass (mixed precision), for the memory check.
+	ActivationBytes float64
+	// Units are the first tensor of each FSDP unit (a transformer block, a
+	// ResNet stage) in definition order; Units[0] is 0.
+	Units []int
+	// SubBlocks are a transformer's attention and MLP sub-blocks, [first,
+	// end) tensor ranges: Megatron tensor parallelism all-reduces their
+	// output in forward and their input's gradient in backward. Hidden is
+	// the width those activations have.
+	SubBlocks [][2]int
+	Hidden    int
+}
+
+// MaxUnits is how many FSDP units a custom model's layers are grouped into
+// at most.
+const MaxUnits = 64
+
+// GroupUnits makes m's FSDP units runs of consecutive tensors, at most
+// MaxUnits of them (one per tensor when there are that few).
+func (m *Model) GroupUnits() {
+	per := max((len(m.Tensors)+MaxUnits-1)/MaxUnits, 1)
+	m.Units = m.Units[:0]
+	for i := 0; i < len(m.Tensors); i += per {
+		m.Units = append(m.Units, i)
+	}
 }
 
 // Params is the total parameter count.
@@ -68,24 +98,32 @@ func Preset(name string) (*Model, error) {
 // resNet50 is torchvision's resnet50 at 224×224: 25,557,032 parameters and
 // 4.09 G multiply-adds (8.2 GFLOPs) forward per image.
 func resNet50() *Model {
-	m := &Model{Name: "resnet50", Sample: "image", Published: 25_557_032, DefaultBatch: 256}
+	m := &Model{Name: "resnet50", Sample: "image", Published: 25_557_032, DefaultBatch: 256, DefaultAccumulation: 1,
+		DefaultSharding: NoSharding, Units: []int{0}}
 	hw := 112 // output side of conv1
+	// Each convolution keeps its output for batch norm's backward and the
+	// ReLU's output for the next convolution's: two fp16 tensors per output element.
 	conv := func(name string, cin, cout, k, stride int) {
 		if stride == 2 {
 			hw /= 2
 		}
 		m.Tensors = append(m.Tensors, Tensor{Name: name + ".weight", Params: int64(cout * cin * k * k),
 			FwdFLOPs: 2 * float64(cout*cin*k*k) * float64(hw*hw)})
+		m.ActivationBytes += 2 * 2 * float64(cout*hw*hw)
 	}
 	bn := func(name string, c int) {
 		m.Tensors = append(m.Tensors, Tensor{Name: name + ".weight", Params: int64(c)}, Tensor{Name: name + ".bias", Params: int64(c)})
 	}
 	m.Tensors = append(m.Tensors, Tensor{Name: "conv1.weight", Params: 64 * 3 * 7 * 7, FwdFLOPs: 2 * 64 * 3 * 49 * 112 * 112})
+	m.ActivationBytes = 2*3*224*224 + 2*2*64*112*112 // the input image, conv1's output and ReLU
 	bn("bn1", 64)
 	hw = 56 // after the max pool
 	in := 64
 	for li, layer := range []struct{ width, blocks, stride int }{{64, 3, 1}, {128, 4, 2}, {256, 6, 2}, {512, 3, 2}} {
 		out := layer.width * 4
+		if li > 0 {
+			m.Units = append(m.Units, len(m.Tensors))
+		}
 		for b := range layer.blocks {
 			p := fmt.Sprintf("layer%d.%d", li+1, b)
 			stride := 1
@@ -120,10 +158,19 @@ type transformerShape struct {
 	positions         bool // learned position embeddings (GPT-2)
 	gated, bias, tied bool // SwiGLU MLP (Llama); biases and LayerNorm (GPT-2); tied head
 	published         int64
+	// The published runs' defaults: sequences per micro-batch, micro-batches
+	// per step, sharding.
+	batch, accumulation int
+	sharding            string
 }
 
 func transformer(s transformerShape) *Model {
-	m := &Model{Name: s.name, Sample: "token", Published: s.published, DefaultBatch: s.seq}
+	m := &Model{Name: s.name, Sample: "token", Published: s.published, DefaultBatch: s.batch * s.seq,
+		DefaultAccumulation: s.accumulation, DefaultSharding: s.sharding, Units: []int{0},
+		// Korthikanti et al. 2022: a block keeps 34·d bytes per token with
+		// selective recomputation (flash attention stores no score matrix);
+		// the loss keeps fp32 logits.
+		ActivationBytes: 34*float64(s.d)*float64(s.layers) + 4*float64(s.vocab)}
 	add := func(name string, params int64, flops float64) {
 		m.Tensors = append(m.Tensors, Tensor{Name: name, Params: params, FwdFLOPs: flops})
 	}
@@ -142,6 +189,8 @@ func transformer(s transformerShape) *Model {
 	attn := 4 * float64(s.seq) * float64(s.d)
 	for l := range s.layers {
 		p := fmt.Sprintf("layers.%d", l)
+		m.Units = append(m.Units, len(m.Tensors))
+		attnFrom := len(m.Tensors)
 		norm(p + ".attn_norm")
 		qkv := d*d + 2*d*kv
 		add(p+".attn.qkv.weight", qkv, 2*float64(qkv)+attn)
@@ -152,6 +201,8 @@ func transformer(s transformerShape) *Model {
 		if s.bias {
 			add(p+".attn.out.bias", d, 0)
 		}
+		mlpFrom := len(m.Tensors)
+		m.SubBlocks = append(m.SubBlocks, [2]int{attnFrom, mlpFrom})
 		norm(p + ".mlp_norm")
 		f := int64(s.ffn)
 		if s.gated {
@@ -166,7 +217,10 @@ func transformer(s transformerShape) *Model {
 		if s.bias {
 			add(p+".mlp.down.bias", d, 0)
 		}
+		m.SubBlocks = append(m.SubBlocks, [2]int{mlpFrom, len(m.Tensors)})
 	}
+	m.Hidden = s.d
+	m.Units = append(m.Units, len(m.Tensors)) // the final norm and the head
 	norm("final_norm")
 	if s.tied {
 		// The head reuses the embedding: its FLOPs count, its parameters do not.
@@ -177,34 +231,65 @@ func transformer(s transformerShape) *Model {
 	return m
 }
 
-// gpt2XL is GPT-2 1.5B (gpt2-xl): 48 layers, d 1600, 1,557,611,200 parameters.
+// gpt2XL is GPT-2 1.5B (gpt2-xl): 48 layers, d 1600, 1,557,611,200
+// parameters. llm.c's reproduction on 8 × H100 runs 16 sequences of 1,024
+// tokens per GPU, 8 micro-batches per step (1,048,576 tokens), ZeRO-1.
 func gpt2XL() *Model {
 	return transformer(transformerShape{name: "gpt2-1.5b", layers: 48, d: 1600, ffn: 6400, heads: 25, kvHeads: 25,
-		vocab: 50257, seq: 1024, positions: true, bias: true, tied: true, published: 1_557_611_200})
+		vocab: 50257, seq: 1024, positions: true, bias: true, tied: true, published: 1_557_611_200,
+		batch: 16, accumulation: 8, sharding: ZeRO1})
 }
 
 // llama3_8B is Llama 3 8B: 32 layers, d 4096, SwiGLU 14336, 8 KV heads,
-// vocabulary 128,256: 8,030,261,248 parameters.
+// vocabulary 128,256: 8,030,261,248 parameters. torchtitan trains it on
+// 8 × H100 with FSDP, one 8,192-token sequence per GPU per step.
 func llama3_8B() *Model {
 	return transformer(transformerShape{name: "llama3-8b", layers: 32, d: 4096, ffn: 14336, heads: 32, kvHeads: 8,
-		vocab: 128256, seq: 8192, gated: true, published: 8_030_261_248})
+		vocab: 128256, seq: 8192, gated: true, published: 8_030_261_248,
+		batch: 1, accumulation: 1, sharding: FSDP})
 }
 
 // GPU is an accelerator's compute and memory peak.
 type GPU struct {
-	Name      string
-	PeakFLOPS float64 // dense BF16 tensor-core FLOP/s
-	HBM       float64 // bytes/s
+	Name        string
+	PeakFLOPS   float64 // dense BF16 tensor-core FLOP/s
+	HBM         float64 // bytes/s
+	HBMCapacity float64 // bytes
 }
 
-// GPUs lists the GPU presets: NVIDIA's published dense BF16 peaks and HBM bandwidths (SXM parts).
+// GPUs lists the GPU presets: NVIDIA's published dense BF16 peaks, HBM
+// bandwidths and capacities (SXM parts; A100 80 GB; B200 as in HGX B200).
 func GPUs() []GPU {
 	return []GPU{
-		{"a100", 312e12, 2.039e12},
-		{"b200", 2250e12, 8e12},
-		{"h100", 989e12, 3.35e12},
-		{"h200", 989e12, 4.8e12},
+		{"a100", 312e12, 2.039e12, 80e9},
+		{"b200", 2250e12, 8e12, 180e9},
+		{"h100", 989e12, 3.35e12, 80e9},
+		{"h200", 989e12, 4.8e12, 141e9},
 	}
+}
+
+// DefaultMFU is the compute efficiency of a model the calibration table
+// does not know (a custom model).
+const DefaultMFU = 0.4
+
+// Efficiency is the share of gpu's peak that model's training kernels reach,
+// calibrated on published per-GPU throughput (REFERENCE.md, training):
+// ResNet-50 is memory-bound, so its share falls as the tensor cores outgrow
+// HBM (MLPerf Training: 7,010–7,138 images/s on H100, 7,945 on H200,
+// ≈ 3,450 on A100); GPT-2 1.5B 0.45 (llm.c, 46,811 tokens/s on H100);
+// Llama 3 8B 0.40 (torchtitan, 5,762–6,667 tokens/s on H100). Without a
+// published figure a GPU takes the nearest one's: B200's ResNet-50 share is
+// H200's scaled by HBM bandwidth over peak, the transformers keep H100's.
+func Efficiency(model, gpu string) float64 {
+	table := map[string]map[string]float64{
+		"resnet50":  {"a100": 0.27, "h100": 0.18, "h200": 0.20, "b200": 0.145},
+		"gpt2-1.5b": {"a100": 0.45, "h100": 0.45, "h200": 0.45, "b200": 0.45},
+		"llama3-8b": {"a100": 0.40, "h100": 0.40, "h200": 0.40, "b200": 0.40},
+	}
+	if e, ok := table[model][gpu]; ok {
+		return e
+	}
+	return DefaultMFU
 }
 
 // GPUPreset returns a GPU by name.

@@ -44,7 +44,7 @@ func TestUnknownPresets(t *testing.T) {
 func TestComputeSeconds(t *testing.T) {
 	m := &Model{Tensors: []Tensor{{Params: 600_000, FwdFLOPs: 1e9}, {Params: 400_000}}}
 	gpu := GPU{PeakFLOPS: 1e12, HBM: 1e12}
-	// Forward and backward: 3 × 1e9 FLOPs × 2 samples at half of 1e12 FLOP/s;
+	// Forward and backward: 3 × 1e9 FLOPs × 2 samples × 3 micro-batches at half of 1e12 FLOP/s;
 	// the optimizer: 28 bytes per parameter at 1e12 bytes/s.
-	assert.InDelta(t, 3*1e9*2/5e11+1e6*28/1e12, ComputeSeconds(m, gpu, 0.5, 2), 1e-12)
+	assert.InDelta(t, 3*1e9*2*3/5e11+1e6*28/1e12, ComputeSeconds(m, gpu, 0.5, 2, 3), 1e-12)
 }

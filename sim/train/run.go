@@ -13,20 +13,30 @@ import (
 
 // Config is one data-parallel training job.
 type Config struct {
-	Model         *Model
-	GPU           GPU
-	MFU           float64    // share of the GPU's peak the kernels reach
-	Batch         int        // samples per GPU per iteration
-	BucketCap     unit.Bytes // DDP bucket_cap_mb
-	FirstBucket   unit.Bytes // DDP's first bucket
-	Overlap       bool       // start each bucket's all-reduce as soon as its gradients are ready
-	BytesPerParam int64      // gradient element size on the wire (4 fp32, 2 bf16/fp16, 1 fp8/int8)
-	Iterations    int
-	Algo          string // all-reduce algorithm
-	GPUsPerNode   int
-	OneSwitch     bool         // innetwork all-reduce is possible
-	Coll          coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
-	MaxFlows      int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
+	Model        *Model
+	GPU          GPU
+	MFU          float64    // share of the GPU's peak the kernels reach
+	Batch        int        // samples per GPU per micro-batch
+	Accumulation int        // micro-batches per optimizer step (DDP's no_sync on all but the last)
+	BucketCap    unit.Bytes // DDP bucket_cap_mb
+	FirstBucket  unit.Bytes // DDP's first bucket
+	Overlap      bool       // start each bucket's all-reduce as soon as its gradients are ready
+	// WireBytes is a gradient element's size on the wire: 4 for fp32, 2 with
+	// DDP's fp16/bf16 compression hooks (buckets still form on fp32 sizes).
+	WireBytes int64
+	Sharding  string // NoSharding, ZeRO1, ZeRO2 or FSDP
+	// TP is the tensor-parallel degree (1: none): groups of TP ranks split
+	// every transformer sub-block Megatron-style. The groups are consecutive
+	// ranks (inside a node) unless TPSpread puts each one's ranks on
+	// different nodes.
+	TP          int
+	TPSpread    bool
+	Iterations  int
+	Algo        string // all-reduce algorithm
+	GPUsPerNode int
+	OneSwitch   bool         // innetwork all-reduce is possible
+	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
+	MaxFlows    int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
 }
 
 // OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
@@ -40,183 +50,296 @@ const MaxTimelineGPUs = 16
 // report of the last iteration. The job tells a viewer what its GPUs do.
 func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)) (*Job, error) {
 	n := len(ranks)
-	sched, err := coll.Build(coll.AllReduce, cfg.Algo, coll.Params{Ranks: n, GPUsPerNode: cfg.GPUsPerNode, OneSwitch: cfg.OneSwitch})
-	if err != nil {
-		return nil, fmt.Errorf("training.algo: %w", err)
+	if cfg.Sharding == "" {
+		cfg.Sharding = NoSharding
+	}
+	cfg.TP = max(cfg.TP, 1)
+	g := newGroups(n, cfg.TP, cfg.GPUsPerNode, cfg.TPSpread)
+	j := &Job{f: f, cfg: cfg, ranks: ranks, groups: g, done: done}
+	if g.dp > 1 {
+		c, err := newComms(cfg.Sharding, g.dpAlgo(cfg.Algo, cfg.OneSwitch), g.dpParams(cfg.OneSwitch))
+		if err != nil {
+			return nil, fmt.Errorf("training.algo: %w", err)
+		}
+		j.comms = c
+	}
+	if cfg.TP > 1 {
+		c, err := newComms(NoSharding, coll.Ring, coll.Params{Ranks: cfg.TP})
+		if err != nil {
+			return nil, fmt.Errorf("training.tp: %w", err)
+		}
+		j.tpComms = c
 	}
 	m := cfg.Model
-	rate := cfg.GPU.PeakFLOPS * cfg.MFU
-	sec := func(flops float64) unit.Time { return unit.Time(math.Ceil(flops / rate * 1e12)) }
-	batch := float64(cfg.Batch)
-
-	// Per-tensor backward time (2× forward), in gradient-ready order.
-	var fwd unit.Time
-	for _, t := range m.Tensors {
-		fwd += sec(t.FwdFLOPs * batch)
-	}
-	buckets := Buckets(m, cfg.FirstBucket, cfg.BucketCap, cfg.BytesPerParam)
-	readyAfter := make([]unit.Time, len(buckets)) // offset from the start of backward
-	var bwd unit.Time
-	bi, inBucket := 0, 0
-	for i := len(m.Tensors) - 1; i >= 0; i-- {
-		bwd += sec(2 * m.Tensors[i].FwdFLOPs * batch)
-		inBucket++
-		if inBucket == len(buckets[bi].Tensors) {
-			readyAfter[bi] = bwd
-			bi, inBucket = bi+1, 0
-		}
-	}
-	if err := checkFlows(cfg, sched, buckets); err != nil {
+	p := buildPlan(&cfg, g.dp, cfg.TP)
+	j.plan = p
+	if err := j.checkFlows(); err != nil {
 		return nil, err
 	}
-	opt := unit.Time(math.Ceil(float64(m.Params()) * OptimizerBytesPerParam / cfg.GPU.HBM * 1e12))
-	compute := fwd + bwd + opt
-
-	r := &Job{f: f, cfg: cfg, sched: sched, ranks: ranks, buckets: buckets, readyAfter: readyAfter,
-		fwd: fwd, bwd: bwd, opt: opt, done: done}
-	r.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(),
-		GradBytes: m.Params() * cfg.BytesPerParam, ComputeUs: metrics.Micros(compute)}
-	r.iteration(max(cfg.Iterations, 1))
-	return r, nil
+	for i, o := range p.ops {
+		s := 0
+		if o.tp {
+			s = 1
+		}
+		j.streams[s] = append(j.streams[s], i)
+	}
+	j.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(), MFU: cfg.MFU,
+		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding, TP: cfg.TP,
+		// all-reduced or reduce-scattered per data-parallel group: S is the rank's whole gradient
+		GradBytes: ceilDiv(m.Params(), int64(cfg.TP)) * cfg.WireBytes, ComputeUs: metrics.Micros(p.compute)}
+	j.iteration(max(cfg.Iterations, 1))
+	return j, nil
 }
 
-// checkFlows refuses a job whose all-reduces would make more flows than the
-// model may keep (every iteration adds its own), naming what would fit.
-func checkFlows(cfg Config, sched *coll.Schedule, buckets []Bucket) error {
-	if cfg.MaxFlows <= 0 {
-		return nil
-	}
-	var perIter int64
-	for _, b := range buckets {
-		o := cfg.Coll
-		o.Bytes = unit.Bytes(b.Params * cfg.BytesPerParam)
-		perIter += sched.TransferCount(o)
-	}
-	iters := int64(max(cfg.Iterations, 1))
-	if perIter*iters <= cfg.MaxFlows {
-		return nil
-	}
-	var fix string
-	switch {
-	case perIter <= cfg.MaxFlows:
-		fix = fmt.Sprintf("use training.iterations: %d or fewer (the report is the last iteration's)", cfg.MaxFlows/perIter)
-		if !cfg.Coll.Streamed {
-			fix += ", or sim: {fidelity: flow}"
+// groups places n ranks in dp data-parallel groups of tp tensor-parallel ranks.
+type groups struct {
+	dp, tp, gpusPerNode int
+	spread              bool
+	dpGroups, tpGroups  [][]int // rank indices; a data-parallel group per tensor-parallel rank
+}
+
+func newGroups(n, tp, gpusPerNode int, spread bool) *groups {
+	dp := n / tp
+	g := &groups{dp: dp, tp: tp, gpusPerNode: gpusPerNode, spread: spread}
+	at := func(d, t int) int {
+		if spread {
+			return t*dp + d
 		}
-	case !cfg.Coll.Streamed:
-		fix = "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap"
-	default:
-		fix = "use fewer training.ranks or a larger training.bucket_cap"
+		return d*tp + t
 	}
-	if iters == 1 {
-		return fmt.Errorf("training: an iteration's all-reduces make %d transfers, more than the %d flows a run may make: %s",
-			perIter, cfg.MaxFlows, fix)
+	for t := range tp {
+		var grp []int
+		for d := range dp {
+			grp = append(grp, at(d, t))
+		}
+		g.dpGroups = append(g.dpGroups, grp)
 	}
-	return fmt.Errorf("training: %d iterations of %d all-reduce transfers each make %d flows, more than the %d a run may make: %s",
-		iters, perIter, perIter*iters, cfg.MaxFlows, fix)
+	for d := range dp {
+		var grp []int
+		for t := range tp {
+			grp = append(grp, at(d, t))
+		}
+		g.tpGroups = append(g.tpGroups, grp)
+	}
+	return g
+}
+
+// dpAlgo is the data-parallel all-reduce algorithm: algo, except that with
+// tensor parallelism a group that no longer spans whole nodes' worth of
+// GPUs (hierarchical) or one switch (innetwork) uses a ring.
+func (g *groups) dpAlgo(algo string, oneSwitch bool) string {
+	if g.tp == 1 {
+		return algo
+	}
+	p := g.dpParams(oneSwitch)
+	switch {
+	case algo == coll.Hierarchical && (p.GPUsPerNode < 2 || p.Ranks%p.GPUsPerNode != 0 || p.Ranks/p.GPUsPerNode < 2),
+		algo == coll.InNetwork && !p.OneSwitch:
+		return coll.Ring
+	}
+	return algo
+}
+
+// dpParams describes a data-parallel group to coll.Build: its members on one
+// node are consecutive in it, gpusPerNode/tp of them (all of a node's when
+// the tensor-parallel groups are spread over nodes).
+func (g *groups) dpParams(oneSwitch bool) coll.Params {
+	per := g.gpusPerNode
+	if !g.spread && per > 0 {
+		per = 0
+		if g.gpusPerNode%g.tp == 0 {
+			per = g.gpusPerNode / g.tp
+		}
+	}
+	if per < 2 {
+		per = 0
+	}
+	return coll.Params{Ranks: g.dp, GPUsPerNode: per, OneSwitch: oneSwitch && g.tp == 1}
 }
 
 // Job is a training run on a fabric.
 type Job struct {
-	f             fabric.Fabric
-	cfg           Config
-	sched         *coll.Schedule
-	ranks         []int
-	buckets       []Bucket
-	readyAfter    []unit.Time
-	fwd, bwd, opt unit.Time
-	done          func(metrics.Training)
-	res           metrics.Training
-	start         unit.Time
-	next          int // next bucket to all-reduce
-	commFree      unit.Time
-	commIntervals [][]metrics.Interval // per GPU
-	bucketReports []metrics.Bucket
-	iters         []iterTimes // every iteration begun so far
+	f       fabric.Fabric
+	cfg     Config
+	comms   *comms // over each data-parallel group; nil with one
+	tpComms *comms // over each tensor-parallel group; nil without
+	groups  *groups
+	ranks   []int
+	plan    *plan
+	streams [2][]int // op indices: data-parallel, tensor-parallel (own NCCL communicators, run side by side)
+	done    func(metrics.Training)
+	res     metrics.Training
+
+	// the iteration under way
+	start              unit.Time
+	left               int // iterations still to begin after this one
+	taskStart, taskEnd []unit.Time
+	opStart, opEnd     []unit.Time
+	nextTask           int
+	nextOp             [2]int // position in each stream
+	taskBusy, over     bool
+	opBusy             [2]bool
+	lanes              [][]metrics.Interval // compute and idle, per shown GPU
+	commIntervals      [][]metrics.Interval // per shown GPU
+	bucketReports      []metrics.Bucket
+
+	spans []span // every compute task begun so far, in time order
 }
 
-// iterTimes is when an iteration's compute runs; optStart is -1 until the
-// last bucket's all-reduce ends and fixes it.
-type iterTimes struct{ start, backwardEnd, optStart unit.Time }
+// span is a stretch of compute on every rank.
+type span struct {
+	start, end unit.Time
+	phase      Phase
+}
 
 func (j *Job) iteration(left int) {
-	j.start = j.f.Now()
-	j.next = 0
+	j.start, j.left = j.f.Now(), left-1
+	p := j.plan
+	reset := func(n int) []unit.Time {
+		s := make([]unit.Time, n)
+		for i := range s {
+			s[i] = -1
+		}
+		return s
+	}
+	j.taskStart, j.taskEnd = reset(len(p.tasks)), reset(len(p.tasks))
+	j.opStart, j.opEnd = reset(len(p.ops)), reset(len(p.ops))
+	j.nextTask, j.nextOp, j.taskBusy, j.opBusy, j.over = 0, [2]int{}, false, [2]bool{}, false
 	j.bucketReports = j.bucketReports[:0]
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
-	backwardEnd := j.start + j.fwd + j.bwd
-	j.commFree = j.start
-	if !j.cfg.Overlap {
-		j.commFree = backwardEnd
-	}
-	j.iters = append(j.iters, iterTimes{j.start, backwardEnd, -1})
-	it := len(j.iters) - 1
-	j.launch(func() {
-		optStart := max(j.f.Now(), backwardEnd)
-		j.iters[it].optStart = optStart
-		j.f.At(optStart+j.opt, func() {
-			j.report(backwardEnd, optStart)
-			if left > 1 {
-				j.iteration(left - 1)
-				return
-			}
-			j.done(j.res)
-		})
-	})
+	j.lanes = make([][]metrics.Interval, shown)
+	j.advance()
 }
 
-// launch all-reduces the buckets one after another (NCCL runs them in order
-// on one stream), each once its gradients are ready; then calls after.
-func (j *Job) launch(after func()) {
-	if j.next == len(j.buckets) {
-		after()
-		return
+// advance starts whatever the two streams can start now, and ends the
+// iteration when both have run out.
+func (j *Job) advance() {
+	p := j.plan
+	now := j.f.Now()
+	if !j.taskBusy && j.nextTask < len(p.tasks) {
+		k := j.nextTask
+		t := &p.tasks[k]
+		if t.wait < 0 || j.opEnd[t.wait] >= 0 {
+			j.taskBusy = true
+			j.taskStart[k] = now
+			j.spans = append(j.spans, span{now, now + t.dur, t.phase})
+			j.f.At(now+t.dur, func() {
+				j.taskEnd[k] = j.f.Now()
+				j.taskBusy = false
+				j.nextTask++
+				j.advance()
+			})
+		}
 	}
-	b := j.next
-	ready := j.start + j.fwd + j.readyAfter[b]
-	at := max(ready, j.commFree, j.f.Now())
-	j.f.At(at, func() {
-		bytes := unit.Bytes(j.buckets[b].Params * j.cfg.BytesPerParam)
-		o := j.cfg.Coll
-		o.Bytes = bytes
-		started := j.f.Now()
-		coll.Run(j.f, j.sched, j.ranks, o, func(_ metrics.Collective, last []unit.Time) {
-			j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(bytes), Tensors: len(j.buckets[b].Tensors),
-				ReadyUs: metrics.Micros(ready - j.start), StartUs: metrics.Micros(started - j.start), FinishUs: metrics.Micros(j.f.Now() - j.start)})
-			for g := range j.commIntervals {
-				j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate",
-					Label: fmt.Sprintf("all-reduce bucket %d", b), StartUs: metrics.Micros(started - j.start), EndUs: metrics.Micros(last[g] - j.start)})
-			}
-			j.commFree = j.f.Now()
-			j.next++
-			j.launch(after)
-		})
-	})
+	for s, stream := range j.streams {
+		if j.opBusy[s] || j.nextOp[s] == len(stream) {
+			continue
+		}
+		k := stream[j.nextOp[s]]
+		o := &p.ops[k]
+		if o.after < 0 || j.taskEnd[o.after] >= 0 || o.onStart && j.taskStart[o.after] >= 0 {
+			j.opBusy[s] = true
+			j.opStart[k] = now
+			j.collective(o, func(last []unit.Time) {
+				j.opEnd[k] = j.f.Now()
+				j.recordOp(k, last)
+				j.opBusy[s] = false
+				j.nextOp[s]++
+				j.advance()
+			})
+		}
+	}
+	if !j.over && !j.taskBusy && !j.opBusy[0] && !j.opBusy[1] && j.nextTask == len(p.tasks) &&
+		j.nextOp[0] == len(j.streams[0]) && j.nextOp[1] == len(j.streams[1]) {
+		j.over = true
+		j.report()
+		if j.left > 0 {
+			j.iteration(j.left)
+			return
+		}
+		j.done(j.res)
+	}
 }
 
-func (j *Job) report(backwardEnd, optStart unit.Time) {
+// collective runs o on every group it spans at once; done gets the time
+// each rank's part ended.
+func (j *Job) collective(o *op, done func(last []unit.Time)) {
+	c, groups := j.comms, j.groups.dpGroups
+	if o.tp {
+		c, groups = j.tpComms, j.groups.tpGroups
+	}
+	last := make([]unit.Time, len(j.ranks))
+	left := len(groups)
+	for _, grp := range groups {
+		eps := make([]int, len(grp))
+		for i, r := range grp {
+			eps[i] = j.ranks[r]
+		}
+		c.run(j.f, o.kind, o.bytes, eps, j.cfg.Coll, func(l []unit.Time) {
+			for i, r := range grp {
+				last[r] = l[i]
+			}
+			if left--; left == 0 {
+				done(last)
+			}
+		})
+	}
+}
+
+func (j *Job) recordOp(k int, last []unit.Time) {
+	o := &j.plan.ops[k]
+	rel := func(t unit.Time) float64 { return metrics.Micros(t - j.start) }
+	if o.tensors > 0 {
+		ready := j.start
+		if o.after >= 0 {
+			ready = j.taskEnd[o.after]
+		}
+		j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(o.bytes), Tensors: o.tensors,
+			ReadyUs: rel(ready), StartUs: rel(j.opStart[k]), FinishUs: rel(j.f.Now())})
+	}
+	for g := range j.commIntervals {
+		j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate", Label: o.label,
+			StartUs: rel(j.opStart[k]), EndUs: rel(last[g])})
+	}
+}
+
+func (j *Job) report() {
 	end := j.f.Now()
 	iter := end - j.start
-	compute := j.fwd + j.bwd + j.opt
+	p := j.plan
 	t := &j.res
 	t.IterationUs = metrics.Micros(iter)
-	t.ExposedCommUs = metrics.Micros(iter - compute)
-	t.GPUUtil = math.Round(float64(compute)/float64(iter)*1e4) / 1e4
+	t.ExposedCommUs = metrics.Micros(iter - p.compute)
+	t.GPUUtil = math.Round(float64(p.compute)/float64(iter)*1e4) / 1e4
 	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
-	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*len(j.ranks)) / iter.Seconds())
+	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*j.groups.dp) / iter.Seconds())
 	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
+
+	// The compute lane: the tasks, with idle gaps where a task waited; runs
+	// of one label (a backward pass cut at bucket boundaries) merge.
+	rel := func(x unit.Time) float64 { return metrics.Micros(x - j.start) }
+	var lane []metrics.Interval
+	add := func(kind, label string, from, to unit.Time) {
+		if to <= from {
+			return
+		}
+		if n := len(lane); n > 0 && lane[n-1].Kind == kind && lane[n-1].Label == label && lane[n-1].EndUs == rel(from) {
+			lane[n-1].EndUs = rel(to)
+			return
+		}
+		lane = append(lane, metrics.Interval{Kind: kind, Label: label, StartUs: rel(from), EndUs: rel(to)})
+	}
+	prev := j.start
+	for k, tk := range p.tasks {
+		add("idle", tk.idle, prev, j.taskStart[k])
+		add("compute", tk.label, j.taskStart[k], j.taskEnd[k])
+		prev = j.taskEnd[k]
+	}
+	add("idle", "waiting for parameters", prev, end)
 	t.Timeline = t.Timeline[:0]
 	for g := range j.commIntervals {
-		iv := []metrics.Interval{
-			{Kind: "compute", Label: "forward", StartUs: 0, EndUs: metrics.Micros(j.fwd)},
-			{Kind: "compute", Label: "backward", StartUs: metrics.Micros(j.fwd), EndUs: metrics.Micros(backwardEnd - j.start)},
-		}
-		if optStart > backwardEnd {
-			iv = append(iv, metrics.Interval{Kind: "idle", Label: "waiting for gradients", StartUs: metrics.Micros(backwardEnd - j.start), EndUs: metrics.Micros(optStart - j.start)})
-		}
-		iv = append(iv, metrics.Interval{Kind: "compute", Label: "optimizer", StartUs: metrics.Micros(optStart - j.start), EndUs: metrics.Micros(end - j.start)})
-		iv = append(iv, j.commIntervals[g]...)
+		iv := append(append([]metrics.Interval(nil), lane...), j.commIntervals[g]...)
 		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
 	}
 }
@@ -224,8 +347,8 @@ func (j *Job) report(backwardEnd, optStart unit.Time) {
 // Phase is the compute a GPU runs at some time.
 type Phase uint8
 
-// The phases of an iteration; NoCompute while a GPU waits for gradients,
-// and before and after the run.
+// The phases of an iteration; NoCompute while a GPU waits for gradients or
+// parameters, and before and after the run.
 const (
 	NoCompute Phase = iota
 	Forward
@@ -244,25 +367,62 @@ func (j *Job) Ranks() []int { return j.ranks }
 // same model on the same batch size at once). It answers for any t up to the
 // fabric's now; it only reads what the run has recorded.
 func (j *Job) Phase(t unit.Time) Phase {
-	i := sort.Search(len(j.iters), func(i int) bool { return j.iters[i].start > t }) - 1
-	if i < 0 {
+	i := sort.Search(len(j.spans), func(i int) bool { return j.spans[i].start > t }) - 1
+	if i < 0 || t >= j.spans[i].end {
 		return NoCompute
 	}
-	it := &j.iters[i]
-	switch {
-	case t < it.start+j.fwd:
-		return Forward
-	case t < it.backwardEnd:
-		return Backward
-	case it.optStart >= 0 && t >= it.optStart && t < it.optStart+j.opt:
-		return Optimizer
-	}
-	return NoCompute
+	return j.spans[i].phase
 }
 
-// ComputeSeconds is one iteration's compute on one GPU — forward, backward
-// (2 × forward) and the optimizer step — in seconds: what Start turns into
-// picoseconds, for checking a job before it starts.
-func ComputeSeconds(m *Model, gpu GPU, mfu float64, batch int) float64 {
-	return 3*m.FwdFLOPs()*float64(batch)/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
+// ComputeSeconds is one optimizer step's compute on one GPU — forward and
+// backward (2 × forward) for each micro-batch, and the optimizer step — in
+// seconds: what Start turns into picoseconds, for checking a job before it
+// starts.
+func ComputeSeconds(m *Model, gpu GPU, mfu float64, batch, accumulation int) float64 {
+	return 3*m.FwdFLOPs()*float64(batch)*float64(max(accumulation, 1))/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
+}
+
+// checkFlows refuses a job whose collectives would make more flows than the
+// model may keep (every iteration adds its own), naming what would fit.
+func (j *Job) checkFlows() error {
+	cfg := &j.cfg
+	if cfg.MaxFlows <= 0 {
+		return nil
+	}
+	var perIter int64
+	for _, o := range j.plan.ops {
+		c, groups := j.comms, len(j.groups.dpGroups)
+		if o.tp {
+			c, groups = j.tpComms, len(j.groups.tpGroups)
+		}
+		if c == nil {
+			continue
+		}
+		perIter += int64(groups) * c.transfers(o.kind, o.bytes, cfg.Coll)
+	}
+	return flowBudget(perIter, int64(max(cfg.Iterations, 1)), cfg.MaxFlows, cfg.Coll.Streamed)
+}
+
+func flowBudget(perIter, iters, maxFlows int64, streamed bool) error {
+	if perIter*iters <= maxFlows {
+		return nil
+	}
+	var fix string
+	switch {
+	case perIter <= maxFlows:
+		fix = fmt.Sprintf("use training.iterations: %d or fewer (the report is the last iteration's)", maxFlows/perIter)
+		if !streamed {
+			fix += ", or sim: {fidelity: flow}"
+		}
+	case !streamed:
+		fix = "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap"
+	default:
+		fix = "use fewer training.ranks or a larger training.bucket_cap"
+	}
+	if iters == 1 {
+		return fmt.Errorf("training: an iteration's collectives make %d transfers, more than the %d flows a run may make: %s",
+			perIter, maxFlows, fix)
+	}
+	return fmt.Errorf("training: %d iterations of %d collective transfers each make %d flows, more than the %d a run may make: %s",
+		iters, perIter, perIter*iters, maxFlows, fix)
 }

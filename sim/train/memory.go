@@ -1,0 +1,61 @@
+package train
+
+import "fmt"
+
+// Memory is what one GPU holds for training, in bytes: mixed-precision Adam
+// keeps 16 bytes per parameter (fp32 weights, fp32 gradients, two fp32
+// moments; ZeRO, Rajbhandari et al. 2020), sharded as the mode says, plus
+// the activations one micro-batch keeps for its backward pass.
+type Memory struct {
+	Weights, Gradients, Optimizer, Activations float64
+}
+
+// Total is the sum.
+func (m Memory) Total() float64 { return m.Weights + m.Gradients + m.Optimizer + m.Activations }
+
+func (m Memory) String() string {
+	return fmt.Sprintf("weights %.1f, gradients %.1f, Adam state %.1f, activations %.1f GB",
+		m.Weights/1e9, m.Gradients/1e9, m.Optimizer/1e9, m.Activations/1e9)
+}
+
+// MemoryPerGPU is what a rank of dp data-parallel ranks holds. FSDP adds the
+// bf16 parameters of the two largest units gathered at once (the one
+// computing and the one prefetched) and one unit's unsharded gradients.
+// Under accumulation ZeRO-2 and FSDP keep whole gradients until the last
+// micro-batch (no_sync). Tensor parallelism over tp ranks keeps 1/tp of the
+// parameters, and of a block's activations all but the 10·d bytes per token
+// every rank holds (Korthikanti et al.: 34·d becomes 10·d + 24·d/tp).
+func MemoryPerGPU(m *Model, sharding string, dp, tp, batch, accumulation int) Memory {
+	t := float64(max(tp, 1))
+	p := float64(m.Params()) / t
+	d := float64(max(dp, 1))
+	mem := Memory{Weights: 4 * p, Gradients: 4 * p, Optimizer: 8 * p,
+		Activations: m.ActivationBytes * float64(batch) * (10 + 24/t) / 34}
+	if sharding == NoSharding || sharding == "" {
+		return mem
+	}
+	mem.Optimizer /= d
+	if sharding == ZeRO1 {
+		return mem
+	}
+	unit := float64(largestUnit(m))
+	if accumulation <= 1 {
+		mem.Gradients /= d
+		if sharding == FSDP {
+			mem.Gradients += 4 * unit
+		}
+	}
+	if sharding == FSDP {
+		mem.Weights = mem.Weights/d + 2*ParamWireBytes*unit
+	}
+	return mem
+}
+
+func largestUnit(m *Model) int64 {
+	units := append(append([]int(nil), m.Units...), len(m.Tensors))
+	var most int64
+	for u := range len(units) - 1 {
+		most = max(most, paramsOf(m, units[u], units[u+1]))
+	}
+	return most
+}
