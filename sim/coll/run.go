@@ -94,13 +94,19 @@ func (x *runner) stepwise() {
 	s, o := x.s, x.o
 	n, steps := s.Ranks, len(s.Steps)
 	channels := max(o.Channels, 1)
+	if s.Lanes > 0 {
+		channels = 1 // the schedule's own lanes are its channels
+	}
 	perChannel := ceilDiv(int64(o.Bytes), int64(channels))
 	chunk := int64(o.Chunk)
+	if s.Lanes > 0 {
+		chunk *= int64(s.Lanes) // a piece per lane
+	}
 	if chunk <= 0 {
 		chunk = perChannel
 	}
 	x.pieces = int(max(ceilDiv(perChannel, chunk), 1))
-	x.res.Channels, x.res.Pieces = channels, x.pieces
+	x.res.Channels, x.res.Pieces = channels*max(s.Lanes, 1), x.pieces
 
 	x.sends = make([][][]Transfer, steps)
 	x.recvs = make([][]int32, steps)
@@ -189,7 +195,8 @@ func (x *runner) issue(i, r, st int) {
 		t := t
 		x.res.Transfers++
 		// One ordered stream per channel and peer, as NCCL keeps one connection each.
-		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: c + 1,
+		stream := c*max(x.s.Lanes, 1) + t.Lane + 1
+		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: stream,
 			Tag: t.Chunk, Step: st}
 		x.f.Send(tr, func() {
 			x.arrived(i, st, t)
@@ -259,7 +266,7 @@ func (x *runner) streamPhase(p int) {
 		return
 	}
 	ph := &s.Summary[p]
-	x.res.Channels, x.res.Pieces = 1, 1
+	x.res.Channels, x.res.Pieces = max(s.Lanes, 1), 1
 	part := ceilDiv(int64(x.o.Bytes), int64(s.Chunks))
 	// Each step after the first waits for the one before to cross the network:
 	// the phase's slowest pair sets that latency.

@@ -51,6 +51,10 @@ type Transfer struct {
 	Chunk    int
 	Parts    int
 	Reduce   bool
+	// Lane is the channel the transfer belongs to in a schedule that builds
+	// its own channels (Schedule.Lanes > 0, NCCL's rings); the runner keeps
+	// one ordered stream per lane and pair.
+	Lane int
 }
 
 // Switch stands for the reduction engine in the switch (SHARP) or NVSwitch (NVLS).
@@ -67,8 +71,13 @@ type Schedule struct {
 	Op, Algo string
 	Ranks    int
 	Chunks   int // chunks per rank buffer; a transfer's size is Parts/Chunks of the buffer
-	Steps    []Step
-	Phases   []string // phase names in order
+	// Lanes is the number of channels the schedule builds itself (NCCL's
+	// rings on multi-node GPU topologies: each lane its own ring over its own
+	// Chunks/Lanes chunks). The runner runs such a schedule once and ignores
+	// Options.Channels; 0 means the runner copies the schedule per channel.
+	Lanes  int
+	Steps  []Step
+	Phases []string // phase names in order
 	// Summary is each phase's transfers added up per (src, dst) pair: what a
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
@@ -151,6 +160,10 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		}
 	}
 	s := &Schedule{Op: op, Algo: algo, Ranks: n}
+	if algo == Ring && op != Broadcast && spansNodes(p) {
+		ncclRings(s, op, railRings(n, p.GPUsPerNode))
+		return s, nil
+	}
 	if big(op, algo, n, p.GPUsPerNode) {
 		summarize(s, op, algo, n, p.GPUsPerNode)
 		return s, nil
@@ -211,27 +224,146 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			s.Steps = append(s.Steps, st)
 		}
 	}
-	// Sum each phase's steps per pair, in first-seen order.
-	var index map[[2]int]int
+	summarizeSteps(s)
+	return s, nil
+}
+
+// summarizeSteps sums each phase's steps per pair, in first-seen order.
+func summarizeSteps(s *Schedule) {
+	var sum pairSum
 	for _, st := range s.Steps {
 		if len(s.Summary) == 0 || s.Summary[len(s.Summary)-1].Name != st.Phase {
 			s.Phases = append(s.Phases, st.Phase)
 			s.Summary = append(s.Summary, Phase{Name: st.Phase})
-			index = map[[2]int]int{}
+			sum = pairSum{ph: &s.Summary[len(s.Summary)-1], index: map[[2]int]int{}}
 		}
-		ph := &s.Summary[len(s.Summary)-1]
-		ph.Steps++
+		sum.ph.Steps++
 		for _, t := range st.Transfers {
-			k := [2]int{t.Src, t.Dst}
-			if i, ok := index[k]; ok {
-				ph.Pairs[i].Parts += t.Parts
-				continue
-			}
-			index[k] = len(ph.Pairs)
-			ph.Pairs = append(ph.Pairs, Pair{t.Src, t.Dst, t.Parts})
+			sum.add(t.Src, t.Dst, t.Parts)
 		}
 	}
-	return s, nil
+}
+
+// pairSum adds transfers up per (src, dst) pair into a phase.
+type pairSum struct {
+	ph    *Phase
+	index map[[2]int]int
+}
+
+func (p *pairSum) add(src, dst, parts int) {
+	k := [2]int{src, dst}
+	if i, ok := p.index[k]; ok {
+		p.ph.Pairs[i].Parts += parts
+		return
+	}
+	p.index[k] = len(p.ph.Pairs)
+	p.ph.Pairs = append(p.ph.Pairs, Pair{src, dst, parts})
+}
+
+// spansNodes reports whether the ranks are two or more whole multi-GPU nodes.
+func spansNodes(p Params) bool {
+	g := p.GPUsPerNode
+	return g >= 2 && p.Ranks%g == 0 && p.Ranks/g >= 2
+}
+
+// railRings are NCCL's rings over whole nodes of g GPUs with one NIC each (an
+// HGX/DGX H100 node), one ring per channel, each a list of ranks.
+//
+// The search (search.cc, ncclTopoCompute, pattern RING) wants 48 GB/s per
+// channel on Hopper (sm90SpeedArrayInter) on one channel per NIC. Rings that
+// enter and leave a node by the same NIC ("NET n → GPU a → … → GPU x → NET n")
+// need PXN for GPU x, whose NVLink would then carry 8 × 48 GB/s, more than
+// NCCL's 370.8 GB/s of H100 NVLink; so the crossNic = 2 search wins: channel
+// 2p enters at NET 2p and its GPU (ncclTopoSearchRecNet tries channel c's
+// NET c and its local GPU first), goes on to the next GPU each time
+// (ncclTopoSearchNextGpuSort tries the next and previous GPU on NVSwitch
+// systems) and leaves by GPU 2p−1's NET; channel 2p+1 must enter by that NET
+// and leave by NET 2p (ncclTopoSearchCheckNet), so it is the same ring
+// backwards. ncclTopoPostset (connect.cc) swaps each pair on odd nodes
+// ("Alternate rings to avoid crossing rails"): node k leaves on the rail node
+// k+1 enters by, and every hop between nodes stays on its rail leaf (with an
+// odd node count the hop back to node 0 crosses rails, as in NCCL). Hopper's
+// 48 GB/s keeps ncclTopoDupChannels from doubling the 8 channels, and
+// ncclTopoPostset then duplicates them all: 2·g channels, two per NIC and
+// direction. With an odd g the last channel has no partner and is not
+// alternated.
+func railRings(n, g int) [][]int {
+	nodes := n / g
+	// local[c] is search channel c's GPU order inside a node.
+	local := make([][]int, g)
+	for c := range g {
+		e := c / 2 * 2 // the pair's entry GPU
+		local[c] = make([]int, g)
+		for i := range g {
+			if c%2 == 0 {
+				local[c][i] = (e + i) % g
+			} else {
+				local[c][i] = mod(e-1-i, g) // backwards: enter at e−1, leave at e
+			}
+		}
+	}
+	rings := make([][]int, 2*g)
+	for l := range rings {
+		c := l % g
+		ring := make([]int, 0, n)
+		for k := range nodes {
+			lc := c
+			if k%2 == 1 && (c^1) < g {
+				lc = c ^ 1
+			}
+			for _, gpu := range local[lc] {
+				ring = append(ring, k*g+gpu)
+			}
+		}
+		rings[l] = ring
+	}
+	return rings
+}
+
+// ncclRings fills s with op over rings, one lane each, all running at once:
+// lane l's ring reduces chunks l·n … l·n+n−1, as ringReduceScatter and
+// ringAllGather do over one ring. Steps are listed when they fit in
+// MaxStepTransfers; the Summary is always written from the rings.
+func ncclRings(s *Schedule, op string, rings [][]int) {
+	n := s.Ranks
+	s.Lanes = len(rings)
+	s.Chunks = len(rings) * n
+	var phases []string
+	if op != AllGather {
+		phases = append(phases, "reduce-scatter")
+	}
+	if op != ReduceScatter {
+		phases = append(phases, "all-gather")
+	}
+	if len(phases)*(n-1)*n*len(rings) <= MaxStepTransfers {
+		for _, phase := range phases {
+			reduce := phase == "reduce-scatter"
+			for st := range n - 1 {
+				step := Step{Phase: phase, Transfers: make([]Transfer, 0, n*len(rings))}
+				for l, ring := range rings {
+					for k := range n {
+						c := mod(k-st, n)
+						if reduce {
+							c = mod(k-st-1, n)
+						}
+						step.Transfers = append(step.Transfers, Transfer{Src: ring[k], Dst: ring[(k+1)%n],
+							Chunk: l*n + c, Parts: 1, Reduce: reduce, Lane: l})
+					}
+				}
+				s.Steps = append(s.Steps, step)
+			}
+		}
+	}
+	for _, phase := range phases {
+		s.Phases = append(s.Phases, phase)
+		s.Summary = append(s.Summary, Phase{Name: phase, Steps: n - 1})
+		sum := pairSum{ph: &s.Summary[len(s.Summary)-1], index: map[[2]int]int{}}
+		for _, ring := range rings {
+			for k := range n {
+				sum.add(ring[k], ring[(k+1)%n], n-1)
+			}
+		}
+	}
 }
 
 // big reports whether listing every step would pass MaxStepTransfers.
