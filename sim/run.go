@@ -64,12 +64,18 @@ func firstEndpoints(n int) []int {
 	return eps
 }
 
-func collOptions(sc *scenario.Scenario, c *scenario.Collective) coll.Options {
+// collOptions are the options of the collective (or training's all-reduces)
+// running algo.
+func collOptions(sc *scenario.Scenario, c *scenario.Collective, algo string) coll.Options {
 	streamed := sc.Sim.Fidelity == scenario.FlowLevel
 	if c.Execution != "" {
 		streamed = c.Execution == "streamed"
 	}
-	return coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
+	o := coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
+	if sc.StepLatency() == scenario.LatencyNCCL {
+		o.Latency = coll.NCCLLatency(algo)
+	}
+	return o
 }
 
 func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Collective)) error {
@@ -82,7 +88,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	if err != nil {
 		return fmt.Errorf("collective: %w", err)
 	}
-	coll.Run(f, sched, firstEndpoints(ranks), collOptions(sc, c), func(r metrics.Collective, _ []unit.Time) { done(r) })
+	coll.Run(f, sched, firstEndpoints(ranks), collOptions(sc, c, c.Algo), func(r metrics.Collective, _ []unit.Time) { done(r) })
 	return nil
 }
 
@@ -104,7 +110,7 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	}
 	cfg := train.Config{Model: model, GPU: gpu, MFU: t.MFU, Batch: batch, BucketCap: t.BucketCap,
 		FirstBucket: t.FirstBucket, Overlap: t.Overlap, BytesPerParam: bpp, Iterations: t.Iterations,
-		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective)}
+		Algo: t.Algo, GPUsPerNode: sc.NodeGPUs(), OneSwitch: sc.OneSwitch(), Coll: collOptions(sc, &sc.Collective, t.Algo)}
 	return train.Start(f, cfg, firstEndpoints(ranks), done)
 }
 

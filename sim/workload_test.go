@@ -10,7 +10,7 @@ import (
 const idealDGX = `
 name: ideal-ring
 topology: {kind: dgx, nodes: 1, nvlink_efficiency: 1, link_latency: 0}
-collective: {op: allreduce, algo: ring, alpha: 0}
+collective: {op: allreduce, algo: ring, alpha: 0, latency: alpha}
 `
 
 // REFERENCE.md golden scenario 1 at a quarter of the size (the full 1 GiB runs

@@ -14,10 +14,35 @@ type Options struct {
 	Channels int        // parallel copies of the schedule, each with Bytes/Channels
 	Chunk    unit.Bytes // pipeline piece: a channel's buffer is cut into pieces of at most this
 	Alpha    unit.Time  // software latency before each step a rank takes
+	// Latency, when not zero, is NCCL's latency model in place of Alpha and
+	// the fabric's path latency: see Latency.
+	Latency Latency
 	// Streamed runs each phase as one long transfer per (src, dst) pair carrying
 	// all its steps' bytes, with the phase's step latencies added up front: the
 	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
 	Streamed bool
+}
+
+// Latency is NCCL's latency model (tuning.cc, ncclTopoTuneModel): Base
+// once per collective, then every step a rank takes costs NVLink inside a
+// node or Net when it crosses the network. NCCL's figures include the wire,
+// so a step pays the larger of its figure and the fabric's own latency.
+type Latency struct{ Base, NVLink, Net unit.Time }
+
+// NCCLLatency is NCCL's Simple-protocol latency for algo, from tuning.cc's
+// ncclTunerConstantsDefaults: baseLatencies, and hwLatencies for NVLINK and
+// NET. Ring (and what NCCL runs as rings here: hierarchical, Rabenseifner):
+// 8.4 µs, 3.4 µs per NVLink step, 14 µs per network step. Tree: 8.4, 4.0,
+// 14. NVLS (innetwork on NVSwitch): 0, 25, 18.
+func NCCLLatency(algo string) Latency {
+	const ns = unit.Nanosecond
+	switch algo {
+	case Tree:
+		return Latency{Base: 8400 * ns, NVLink: 4000 * ns, Net: 14000 * ns}
+	case InNetwork:
+		return Latency{NVLink: 25000 * ns, Net: 18000 * ns}
+	}
+	return Latency{Base: 8400 * ns, NVLink: 3400 * ns, Net: 14000 * ns}
 }
 
 // BusFactor is busbw/algbw for op on n ranks (nccl-tests doc/PERFORMANCE.md).
@@ -150,11 +175,18 @@ func (x *runner) stepwise() {
 		x.finish()
 		return
 	}
-	for i := range x.inst {
-		for r := range n {
-			x.advance(i, r)
+	begin := func() {
+		for i := range x.inst {
+			for r := range n {
+				x.advance(i, r)
+			}
 		}
 	}
+	if b := o.Latency.Base; b > 0 {
+		x.f.At(x.f.Now()+b, begin)
+		return
+	}
+	begin()
 }
 
 // advance issues every step rank r of instance i is ready for: all earlier
@@ -179,13 +211,33 @@ func (x *runner) advance(i, r int) {
 			x.sent(i, r)
 			continue
 		}
-		if x.o.Alpha > 0 {
-			x.f.At(x.f.Now()+x.o.Alpha, func() { x.issue(i, r, st) })
+		if d := x.delay(st, r); d > 0 {
+			x.f.At(x.f.Now()+d, func() { x.issue(i, r, st) })
 		} else {
 			x.issue(i, r, st)
 		}
 	}
 	x.checkDone()
+}
+
+// delay is the software latency before rank r issues step st: Alpha, or
+// under NCCL's model the step's NVLink or network figure less the fabric's
+// own latency to the farthest peer (which the transfer pays anyway).
+func (x *runner) delay(st, r int) unit.Time {
+	l := x.o.Latency
+	if l == (Latency{}) {
+		return x.o.Alpha
+	}
+	d, wire := l.NVLink, unit.Time(0)
+	for _, t := range x.sends[st][r] {
+		if !x.s.SameNode(t.Src, t.Dst) {
+			d = l.Net
+		}
+		if t.Src >= 0 && t.Dst >= 0 {
+			wire = max(wire, x.f.Latency(x.ranks[t.Src], x.ranks[t.Dst]))
+		}
+	}
+	return max(d-wire, 0)
 }
 
 func (x *runner) issue(i, r, st int) {
@@ -296,7 +348,14 @@ func (x *runner) streamPhase(p int) {
 			})
 		}
 	}
-	x.f.At(x.f.Now()+unit.Time(ph.Steps)*x.o.Alpha+unit.Time(ph.Steps-1)*lat, start)
+	wait := unit.Time(ph.Steps)*x.o.Alpha + unit.Time(ph.Steps-1)*lat
+	if l := x.o.Latency; l != (Latency{}) {
+		wait = unit.Time(ph.NetSteps)*max(l.Net, lat) + unit.Time(ph.Steps-ph.NetSteps)*l.NVLink
+		if p == 0 {
+			wait += l.Base
+		}
+	}
+	x.f.At(x.f.Now()+wait, start)
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

@@ -81,13 +81,28 @@ type Schedule struct {
 	// Summary is each phase's transfers added up per (src, dst) pair: what a
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
+
+	gpn int // GPUs per node (Params.GPUsPerNode): which ranks share NVLink; 0: none do
+}
+
+// SameNode reports whether ranks a and b are GPUs of one node (Switch, the
+// in-network reduction point, is on every rank's node).
+func (s *Schedule) SameNode(a, b int) bool {
+	if a == Switch || b == Switch {
+		return true
+	}
+	return s.gpn > 1 && a/s.gpn == b/s.gpn
 }
 
 // Phase is one phase of a schedule, summed over its steps.
 type Phase struct {
 	Name  string
 	Steps int
-	Pairs []Pair
+	// NetSteps is how many of the Steps cross the network, as NCCL's latency
+	// model counts them (tuning.cc: a ring's 2(nodes−1) of its 2(n−1) steps;
+	// other schedules: each step with a transfer between nodes).
+	NetSteps int
+	Pairs    []Pair
 }
 
 // Pair is what one rank sends another over a phase, in chunk parts.
@@ -159,7 +174,7 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			return nil, fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several switches use hierarchical or ring")
 		}
 	}
-	s := &Schedule{Op: op, Algo: algo, Ranks: n}
+	s := &Schedule{Op: op, Algo: algo, Ranks: n, gpn: p.GPUsPerNode}
 	if algo == Ring && op != Broadcast && spansNodes(p) {
 		ncclRings(s, op, railRings(n, p.GPUsPerNode))
 		return s, nil
@@ -238,8 +253,13 @@ func summarizeSteps(s *Schedule) {
 			sum = pairSum{ph: &s.Summary[len(s.Summary)-1], index: map[[2]int]int{}}
 		}
 		sum.ph.Steps++
+		crosses := false
 		for _, t := range st.Transfers {
 			sum.add(t.Src, t.Dst, t.Parts)
+			crosses = crosses || !s.SameNode(t.Src, t.Dst)
+		}
+		if crosses {
+			sum.ph.NetSteps++
 		}
 	}
 }
@@ -356,7 +376,7 @@ func ncclRings(s *Schedule, op string, rings [][]int) {
 	}
 	for _, phase := range phases {
 		s.Phases = append(s.Phases, phase)
-		s.Summary = append(s.Summary, Phase{Name: phase, Steps: n - 1})
+		s.Summary = append(s.Summary, Phase{Name: phase, Steps: n - 1, NetSteps: n/s.gpn - 1})
 		sum := pairSum{ph: &s.Summary[len(s.Summary)-1], index: map[[2]int]int{}}
 		for _, ring := range rings {
 			for k := range n {
@@ -381,8 +401,12 @@ func big(op, algo string, n, g int) bool {
 
 // summarize writes the Summary of a ring or hierarchical schedule directly.
 func summarize(s *Schedule, op, algo string, n, g int) {
+	s.gpn = g
 	ring := func(name string, steps, members int, rank func(k int) int, next func(k int) int, parts int) {
 		ph := Phase{Name: name, Steps: steps}
+		if !s.SameNode(rank(0), next(0)) || !s.SameNode(rank(members-1), next(members-1)) {
+			ph.NetSteps = steps
+		}
 		for k := range members {
 			ph.Pairs = append(ph.Pairs, Pair{rank(k), next(k), parts})
 		}
