@@ -45,6 +45,9 @@ type Topology struct {
 	// the default reproduces the ~370 GB/s bus bandwidth nccl-tests measure on
 	// 8 H100s; 1 gives the ideal link.
 	NVLinkEfficiency float64 `yaml:"nvlink_efficiency"`
+	// NVLink is the NVLink generation of the GPUs: 4 (H100, 450 GB/s per
+	// direction) or 3 (A100, 300 GB/s).
+	NVLink int `yaml:"nvlink"`
 	// NICEfficiency is the share of a NIC's payload rate that NCCL moves
 	// through it: each GPU's PCIe link to its NIC carries that much.
 	NICEfficiency float64 `yaml:"nic_efficiency"`
@@ -100,7 +103,15 @@ func (s *Scenario) Wire() (link.Kind, unit.Rate) {
 func (s *Scenario) Wiring() topo.Wiring {
 	kind, rate := s.Wire()
 	return topo.Wiring{Fabric: kind, Rate: rate, Latency: s.Topology.LinkLatency,
-		NVLink: link.NVLink4Rate * unit.Rate(s.Topology.NVLinkEfficiency), NIC: s.nicRate(kind, rate)}
+		NVLink: s.Topology.nvlinkRate() * unit.Rate(s.Topology.NVLinkEfficiency), NIC: s.nicRate(kind, rate)}
+}
+
+// nvlinkRate is the data rate per direction of the NVLink generation.
+func (t *Topology) nvlinkRate() unit.Rate {
+	if t.NVLink == 3 {
+		return link.NVLink3Rate
+	}
+	return link.NVLink4Rate
 }
 
 // nicRate is the GPU–NIC link rate that carries nic_efficiency of the NIC's
@@ -175,8 +186,11 @@ func (c *checker) nicEfficiency() {
 	}
 }
 
-// nvlinkEfficiency checks topology.nvlink_efficiency.
+// nvlinkEfficiency checks topology.nvlink_efficiency and topology.nvlink.
 func (c *checker) nvlinkEfficiency() {
+	if g := c.s.Topology.NVLink; g != 3 && g != 4 {
+		c.fail("topology.nvlink", "%s is not an NVLink generation: use 4 (H100, 450 GB/s per direction) or 3 (A100, 300 GB/s)", c.text("topology.nvlink", g))
+	}
 	if e := c.s.Topology.NVLinkEfficiency; !(e >= MinNVLinkEfficiency && e <= 1) {
 		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, from %g to 1 (default %g; 1 is ideal)",
 			c.text("topology.nvlink_efficiency", e), MinNVLinkEfficiency, DefaultNVLinkEfficiency)
