@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -73,8 +72,7 @@ func ncclSizes(minB, maxB unit.Bytes, factor int, increment unit.Bytes) ([]unit.
 // writeBenchmarkLineBody, the header and footer). The model has no in-place
 // difference, so both halves of a row agree; #wrong is 0 (no data moves).
 func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("nccl-tests", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("nccl-tests", "fabriclab nccl-tests FILE|NAME [-b 8] [-e 8G] [-f 2] [--op allreduce] [--algo ring] [--set key.path=value]...", stderr)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario key, e.g. --set topology.nodes=4 (repeatable)")
 	minS := fs.String("b", "8", "minimum size in bytes (K, M, G: powers of 1024)")
@@ -83,10 +81,6 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	incS := fs.String("i", "0", "with -f 1: add this many bytes each step")
 	op := fs.String("op", "", "the collective: allreduce, reducescatter, allgather, broadcast, alltoall (default: the scenario's, else allreduce)")
 	algo := fs.String("algo", "", "the algorithm (default: the scenario's, else ring)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: fabriclab nccl-tests FILE|NAME [-b 8] [-e 8G] [-f 2] [--op allreduce] [--algo ring] [--set key.path=value]...")
-		fs.PrintDefaults()
-	}
 	name, err := parseWithName(fs, args)
 	if err != nil {
 		return err
