@@ -89,3 +89,18 @@ func TestA100RingMatchesNCCL(t *testing.T) {
 		assert.InEpsilon(t, 192, r.Collective.BusBwGBps, 0.04, "%d nodes", nodes)
 	}
 }
+
+// The hierarchical all-reduce pipelines its phases, so a streamed run (all
+// phases at once) and a step-by-step run (pieces following each other
+// through the phases) agree within 5 % on large messages.
+func TestHierarchicalStreamedMatchesSteps(t *testing.T) {
+	for _, nodes := range []int{2, 4} {
+		busbw := func(execution string) float64 {
+			r := builtin(t, "hierarchical-allreduce", fmt.Sprintf("topology.nodes=%d", nodes), "collective.bytes=1GiB",
+				"collective.execution="+execution)
+			require.NotNil(t, r.Collective)
+			return r.Collective.BusBwGBps
+		}
+		assert.InEpsilon(t, busbw("steps"), busbw("streamed"), 0.05, "%d nodes", nodes)
+	}
+}

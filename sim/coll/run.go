@@ -310,52 +310,74 @@ func (x *runner) touch(a, b int) {
 	}
 }
 
-// streamPhase runs phase p of the schedule as aggregated transfers.
+// streamPhase runs phase p of the schedule as aggregated transfers, after
+// its latency. In a pipelined schedule every phase from p on runs at once, the
+// steady state in which each works on its own piece of the message: phase i
+// starts once the latencies of the phases up to it have passed (its first
+// piece has come through them), and the run ends when all are done.
 func (x *runner) streamPhase(p int) {
 	s := x.s
 	if p == len(s.Summary) {
 		x.finish()
 		return
 	}
-	ph := &s.Summary[p]
+	q := p + 1
+	if s.Pipelined {
+		q = len(s.Summary)
+	}
 	x.res.Channels, x.res.Pieces = max(s.Lanes, 1), 1
 	part := ceilDiv(int64(x.o.Bytes), int64(s.Chunks))
-	// Each step after the first waits for the one before to cross the network:
-	// the phase's slowest pair sets that latency.
+	left := 0
+	for _, ph := range s.Summary[p:q] {
+		left += len(ph.Pairs)
+	}
+	if left == 0 {
+		x.streamPhase(q)
+		return
+	}
+	var wait unit.Time
+	for i := p; i < q; i++ {
+		wait += x.phaseWait(i)
+		ph := &s.Summary[i]
+		x.f.At(x.f.Now()+wait, func() {
+			for _, k := range ph.Pairs {
+				x.res.Transfers++
+				x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
+					x.touch(k.Src, k.Dst)
+					left--
+					if left == 0 {
+						x.streamPhase(q)
+					}
+				})
+			}
+		})
+	}
+}
+
+// phaseWait is the latency streamed phase p pays before its bytes move: its
+// steps under NCCL's model (and the collective's base latency in phase 0),
+// or each step's alpha and, after the first, the path latency of the
+// phase's slowest pair (a sample of pairs bounds the cost at scale).
+func (x *runner) phaseWait(p int) unit.Time {
+	ph := &x.s.Summary[p]
 	var lat unit.Time
 	seen := map[[2]int]bool{}
 	for _, k := range ph.Pairs {
 		a, b := x.ranks[k.Src], x.ranks[k.Dst]
 		if k.Src >= 0 && k.Dst >= 0 && !seen[[2]int{a, b}] && len(seen) < 64 {
-			seen[[2]int{a, b}] = true // a sample of pairs bounds the cost at scale
+			seen[[2]int{a, b}] = true
 			lat = max(lat, x.f.Latency(a, b))
 		}
 	}
-	left := len(ph.Pairs)
-	if left == 0 {
-		x.streamPhase(p + 1)
-		return
+	l := x.o.Latency
+	if l == (Latency{}) {
+		return unit.Time(ph.Steps)*x.o.Alpha + unit.Time(max(ph.Steps-1, 0))*lat
 	}
-	start := func() {
-		for _, k := range ph.Pairs {
-			x.res.Transfers++
-			x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
-				x.touch(k.Src, k.Dst)
-				left--
-				if left == 0 {
-					x.streamPhase(p + 1)
-				}
-			})
-		}
+	wait := unit.Time(ph.NetSteps)*max(l.Net, lat) + unit.Time(ph.Steps-ph.NetSteps)*l.NVLink
+	if p == 0 {
+		wait += l.Base
 	}
-	wait := unit.Time(ph.Steps)*x.o.Alpha + unit.Time(ph.Steps-1)*lat
-	if l := x.o.Latency; l != (Latency{}) {
-		wait = unit.Time(ph.NetSteps)*max(l.Net, lat) + unit.Time(ph.Steps-ph.NetSteps)*l.NVLink
-		if p == 0 {
-			wait += l.Base
-		}
-	}
-	x.f.At(x.f.Now()+wait, start)
+	return wait
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

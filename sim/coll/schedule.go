@@ -75,9 +75,13 @@ type Schedule struct {
 	// rings on multi-node GPU topologies: each lane its own ring over its own
 	// Chunks/Lanes chunks). The runner runs such a schedule once and ignores
 	// Options.Channels; 0 means the runner copies the schedule per channel.
-	Lanes  int
-	Steps  []Step
-	Phases []string // phase names in order
+	Lanes int
+	// Pipelined phases overlap: each works on its own piece of the message
+	// while the next piece enters the phase before (hierarchical). A streamed
+	// run runs them all at once.
+	Pipelined bool
+	Steps     []Step
+	Phases    []string // phase names in order
 	// Summary is each phase's transfers added up per (src, dst) pair: what a
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
@@ -181,6 +185,7 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	}
 	if big(op, algo, n, p.GPUsPerNode) {
 		summarize(s, op, algo, n, p.GPUsPerNode)
+		s.Pipelined = algo == Hierarchical
 		return s, nil
 	}
 	switch op + "/" + algo {
@@ -211,6 +216,7 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		doubling(s, n)
 	case AllReduce + "/" + Hierarchical:
 		hierarchical(s, n, p.GPUsPerNode)
+		s.Pipelined = true
 	case AllReduce + "/" + InNetwork:
 		s.Chunks = 1
 		s.Steps = append(s.Steps, Step{Phase: "reduce at switch"}, Step{Phase: "multicast from switch"})
