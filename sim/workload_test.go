@@ -103,8 +103,11 @@ func TestInNetworkAllReduce(t *testing.T) {
 	ring := run(t, idealDGX, "collective.bytes=128MiB")
 	nvls := run(t, idealDGX, "collective.bytes=128MiB", "collective.algo=innetwork")
 	require.NotNil(t, nvls.Collective)
-	assert.InEpsilon(t, 450, nvls.Collective.AlgBwGBps, 0.02)
-	assert.InEpsilon(t, 2*7.0/8, nvls.Collective.AlgBwGBps/ring.Collective.AlgBwGBps, 0.03, "a ring moves 2(n−1)/n of the buffer per link")
+	// REFERENCE.md, "NVLS efficiency (Hopper)": NVLS reaches 1.30 × the ring's
+	// busbw on the same NVSwitch (not the line-rate bound of 2(n−1)/n ×).
+	assert.InEpsilon(t, 1.30, nvls.Collective.AlgBwGBps/ring.Collective.AlgBwGBps, 0.03)
+	calibrated := builtin(t, "hierarchical-allreduce", "topology.nodes=1", "collective.algo=innetwork")
+	assert.InEpsilon(t, 480, calibrated.Collective.BusBwGBps, 0.03, "NVLS on 8 H100 (nccl-tests issues 212, 290)")
 	star := run(t, "name: sharp\ntopology: {kind: star, hosts: 8, fabric: ib}\ncollective: {op: allreduce, algo: innetwork, bytes: 64MiB}\n")
 	assert.InEpsilon(t, 49.7, star.Collective.AlgBwGBps, 0.03, "SHARP on one NDR switch: algbw ≈ the NIC's payload rate")
 }

@@ -10,6 +10,7 @@ package coll
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -629,6 +630,11 @@ func doubleBinaryTree(s *Schedule, n int) {
 	}
 }
 
+// NVLSBusBwRatio is NVLS all-reduce busbw over ring busbw on the NVSwitch of
+// one H100 node: ≈ 480 against ≈ 370 GB/s (REFERENCE.md, "NVLS efficiency
+// (Hopper)": tuning.cc nvlsEfficiency 0.85; nccl-tests issues 212, 290).
+const NVLSBusBwRatio = 1.30
+
 // onWire is the schedule the network runs. For in-network reduction every rank
 // sends its whole buffer up while the switch multicasts the sum down: each GPU
 // link carries the buffer once in each direction at the same time. The runner
@@ -638,12 +644,20 @@ func (s *Schedule) onWire() *Schedule {
 	if s.Algo != InNetwork {
 		return s
 	}
-	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1}
+	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1, gpn: s.gpn}
+	parts := 1
+	if s.gpn > 1 {
+		// NVLS on an NVSwitch reaches NVLSBusBwRatio × the ring's busbw on the
+		// same links, not the line-rate bound: each link carries the buffer
+		// BusFactor/NVLSBusBwRatio times.
+		w.Chunks = 1000
+		parts = int(math.Round(1000 * BusFactor(s.Op, s.Ranks) / NVLSBusBwRatio))
+	}
 	st := Step{Phase: "reduce at switch and multicast"}
 	ph := Phase{Name: st.Phase, Steps: 1}
 	for r := range s.Ranks {
-		st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: (r + 1) % s.Ranks, Parts: 1, Reduce: true})
-		ph.Pairs = append(ph.Pairs, Pair{r, (r + 1) % s.Ranks, 1})
+		st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: (r + 1) % s.Ranks, Parts: parts, Reduce: true})
+		ph.Pairs = append(ph.Pairs, Pair{r, (r + 1) % s.Ranks, parts})
 	}
 	w.Steps, w.Phases, w.Summary = []Step{st}, []string{st.Phase}, []Phase{ph}
 	return w
