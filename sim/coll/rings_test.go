@@ -133,3 +133,82 @@ func uniq(v []int) []int {
 	}
 	return out
 }
+
+// NCCL's trees over whole nodes reduce every lane's chunk onto every rank;
+// each lane is one tree (one root, every other rank one parent) whose hops
+// between nodes join the heads of one rail (REFERENCE.md, multi-node
+// collectives: tree shape).
+func TestNCCLTreesReduceEverything(t *testing.T) {
+	for _, shape := range [][2]int{{2, 8}, {3, 4}, {4, 8}, {5, 2}} {
+		nodes, g := shape[0], shape[1]
+		n := nodes * g
+		t.Run(fmt.Sprintf("%dx%d", nodes, g), func(t *testing.T) {
+			s, err := Build(AllReduce, Tree, Params{Ranks: n, GPUsPerNode: g})
+			require.NoError(t, err)
+			require.Equal(t, 2*g, s.Lanes)
+			require.True(t, s.Pipelined)
+			state := replay(t, s, func(r, c int) contrib { return own(r, c, n) })
+			for r := range n {
+				for c := range s.Chunks {
+					require.True(t, state[r][c].full(), "rank %d chunk %d", r, c)
+				}
+			}
+			ups := map[[2]int]int{} // [lane, rank] → parent
+			for _, st := range s.Steps {
+				for _, tr := range st.Transfers {
+					if tr.Src/g != tr.Dst/g {
+						assert.Equal(t, tr.Lane%g, tr.Src%g, "lane %d leaves a node from its NIC's GPU", tr.Lane)
+						assert.Equal(t, tr.Lane%g, tr.Dst%g, "lane %d enters a node at its NIC's GPU", tr.Lane)
+					}
+					if tr.Reduce {
+						_, twice := ups[[2]int{tr.Lane, tr.Src}]
+						assert.False(t, twice, "lane %d: rank %d has one parent", tr.Lane, tr.Src)
+						ups[[2]int{tr.Lane, tr.Src}] = tr.Dst
+					}
+				}
+			}
+			assert.Len(t, ups, s.Lanes*(n-1), "every rank but each lane's root sends up once")
+			depth := 0
+			for u := 1; u < nodes; u <<= 1 {
+				depth++
+			}
+			for _, ph := range s.Summary {
+				assert.LessOrEqual(t, ph.NetSteps, depth, "network steps: the node tree's depth")
+				assert.Positive(t, ph.NetSteps)
+			}
+		})
+	}
+}
+
+// The double binary tree's two trees (trees.cc): with an even count the
+// second mirrors the first, with an odd one it is shifted by one; each has
+// one root and every rank reaches it.
+func TestDoubleBinaryTree(t *testing.T) {
+	assert.Equal(t, []int{-1, 2, 4, 2, 0}, parents(5, 0), "ncclGetBtree by hand: 0 → 4 → 2 → 1, 3")
+	assert.Equal(t, -1, dtree(4, 3, 1), "mirror: rank 3 is the second tree's root")
+	assert.Equal(t, -1, dtree(5, 1, 1), "shift: rank 1 is the second tree's root")
+	for _, n := range []int{2, 3, 4, 7, 8, 16} {
+		for tr := range 2 {
+			roots := 0
+			for r := range n {
+				if dtree(n, r, tr) < 0 {
+					roots++
+				}
+				steps := 0
+				for u := r; u >= 0 && steps <= n; u = dtree(n, u, tr) {
+					steps++
+				}
+				assert.LessOrEqual(t, steps, n, "n %d tree %d: rank %d reaches the root", n, tr, r)
+			}
+			assert.Equal(t, 1, roots, "n %d tree %d", n, tr)
+		}
+	}
+}
+
+func parents(n, tree int) []int {
+	p := make([]int, n)
+	for r := range n {
+		p[r] = dtree(n, r, tree)
+	}
+	return p
+}

@@ -184,6 +184,10 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		ncclRings(s, op, railRings(n, p.GPUsPerNode))
 		return s, nil
 	}
+	if algo == Tree && spansNodes(p) {
+		ncclTrees(s, n, p.GPUsPerNode)
+		return s, nil
+	}
 	if big(op, algo, n, p.GPUsPerNode) {
 		summarize(s, op, algo, n, p.GPUsPerNode)
 		s.Pipelined = algo == Hierarchical
@@ -577,6 +581,119 @@ func hierarchical(s *Schedule, n, g int) {
 			}
 		}
 		s.Steps = append(s.Steps, step)
+	}
+}
+
+// btree is NCCL's binary tree over n ranks (trees.cc, ncclGetBtree): the
+// parent of rank r, or −1 for the root (rank 0).
+func btree(n, r int) int {
+	if r == 0 {
+		return -1
+	}
+	bit := 1
+	for bit < n && bit&r == 0 {
+		bit <<= 1
+	}
+	up := (r ^ bit) | bit<<1
+	if up >= n {
+		up = r ^ bit
+	}
+	return up
+}
+
+// dtree is NCCL's double binary tree (trees.cc, ncclGetDtree): the parent of
+// rank r in tree t: tree 0 is btree, tree 1 mirrors it (even n) or shifts it
+// by one (odd n), so that most leaves of one are inner nodes of the other.
+func dtree(n, r, t int) int {
+	switch {
+	case t == 0:
+		return btree(n, r)
+	case n%2 == 1:
+		u := btree(n, mod(r-1, n))
+		if u < 0 {
+			return -1
+		}
+		return (u + 1) % n
+	}
+	u := btree(n, n-1-r)
+	if u < 0 {
+		return -1
+	}
+	return n - 1 - u
+}
+
+// ncclTrees is NCCL's tree all-reduce over whole nodes of g GPUs: one tree
+// channel per NIC, each a chain through the node's GPUs starting at the GPU
+// of its NIC (search.cc, pattern TREE: "NET n → GPU a → GPU b → … → GPU x";
+// connect.cc ncclTopoPreset: tree.up/down along the chain), whose heads join
+// the other nodes' heads in a binary tree; ncclTopoPostset duplicates the
+// channels, the copy on the double binary tree's second tree (connectTrees),
+// so 2·g lanes, each reducing chunk l up its tree and broadcasting it down.
+// The two phases run pipelined (NCCL's tree up/down kernel). NCCL's latency
+// model counts the chain's g−1 NVLink steps and the node tree's depth of
+// network steps (tuning.cc: 2·((ppn−1)·intra + log2(nodes)·inter)).
+func ncclTrees(s *Schedule, n, g int) {
+	nodes := n / g
+	lanes := 2 * g
+	s.Lanes, s.Chunks, s.Pipelined = lanes, lanes, true
+	parent := make([][]int, lanes)
+	depth := make([][]int, lanes)
+	maxDepth, netDepth := 0, 0
+	for l := range lanes {
+		c, t := l%g, l/g
+		head := func(k int) int { return k*g + c }
+		hd := make([]int, nodes) // each node's head depth in the node tree
+		for k := range nodes {
+			for u := k; dtree(nodes, u, t) >= 0; u = dtree(nodes, u, t) {
+				hd[k]++
+			}
+		}
+		parent[l], depth[l] = make([]int, n), make([]int, n)
+		for k := range nodes {
+			for i := range g {
+				r := k*g + (c+i)%g
+				switch {
+				case i > 0:
+					parent[l][r] = k*g + (c+i-1)%g
+				case dtree(nodes, k, t) >= 0:
+					parent[l][r] = head(dtree(nodes, k, t))
+				default:
+					parent[l][r] = -1
+				}
+				depth[l][r] = hd[k] + i
+				maxDepth = max(maxDepth, depth[l][r])
+			}
+			netDepth = max(netDepth, hd[k])
+		}
+	}
+	level := func(d int, up bool) Step {
+		st := Step{Phase: "broadcast down the trees"}
+		if up {
+			st.Phase = "reduce up the trees"
+		}
+		for l := range lanes {
+			for r := range n {
+				if depth[l][r] != d {
+					continue
+				}
+				if up {
+					st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: parent[l][r], Chunk: l, Parts: 1, Reduce: true, Lane: l})
+				} else {
+					st.Transfers = append(st.Transfers, Transfer{Src: parent[l][r], Dst: r, Chunk: l, Parts: 1, Lane: l})
+				}
+			}
+		}
+		return st
+	}
+	for d := maxDepth; d >= 1; d-- {
+		s.Steps = append(s.Steps, level(d, true))
+	}
+	for d := 1; d <= maxDepth; d++ {
+		s.Steps = append(s.Steps, level(d, false))
+	}
+	summarizeSteps(s)
+	for i := range s.Summary {
+		s.Summary[i].NetSteps = netDepth
 	}
 }
 
