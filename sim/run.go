@@ -88,7 +88,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	if err != nil {
 		return fmt.Errorf("collective: %w", err)
 	}
-	coll.Run(f, sched, firstEndpoints(ranks), collOptions(sc, c, c.Algo), func(r metrics.Collective, _ []unit.Time) { done(r) })
+	coll.Run(f, sched, firstEndpoints(ranks), collOptions(sc, c, sched.Algo), func(r metrics.Collective, _ []unit.Time) { done(r) })
 	return nil
 }
 

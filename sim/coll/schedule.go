@@ -39,7 +39,7 @@ const (
 // Ops and Algos list what exists, for error messages and docs.
 var (
 	Ops   = []string{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
-	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, Direct, Pairwise}
+	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, Direct, Pairwise, Auto}
 )
 
 // Transfer moves chunks from rank Src to rank Dst. Chunk is the first chunk id
@@ -134,9 +134,10 @@ func (s *Schedule) PartsSent() []int {
 // Params describe the ranks beyond their count.
 type Params struct {
 	Ranks       int
-	GPUsPerNode int  // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
-	Root        int  // broadcast
-	OneSwitch   bool // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
+	GPUsPerNode int   // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
+	Root        int   // broadcast
+	OneSwitch   bool  // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
+	Bytes       int64 // the message, for algo auto (Choose)
 }
 
 // Build returns the schedule of op with algo over p.Ranks ranks, or an error
@@ -145,6 +146,9 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	n := p.Ranks
 	if n < 2 {
 		return nil, fmt.Errorf("a collective needs at least 2 ranks, got %d", n)
+	}
+	if algo == Auto && slices.Contains(Ops, op) {
+		algo = Choose(op, p, p.Bytes)
 	}
 	supported := map[string][]string{
 		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork},
