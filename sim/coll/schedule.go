@@ -73,8 +73,8 @@ type Schedule struct {
 	Ranks    int
 	Chunks   int // chunks per rank buffer; a transfer's size is Parts/Chunks of the buffer
 	// Lanes is the number of channels the schedule builds itself (NCCL's
-	// rings on multi-node GPU topologies: each lane its own ring over its own
-	// Chunks/Lanes chunks). The runner runs such a schedule once and ignores
+	// rings and trees on multi-node GPU topologies: each lane its own ring or
+	// tree over its own Chunks/Lanes chunks). The runner runs such a schedule once and ignores
 	// Options.Channels; 0 means the runner copies the schedule per channel.
 	Lanes int
 	// Pipelined phases overlap: each works on its own piece of the message
