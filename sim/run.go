@@ -65,12 +65,18 @@ func firstEndpoints(n int) []int {
 	return eps
 }
 
-func collOptions(sc *scenario.Scenario, c *scenario.Collective) coll.Options {
+// collOptions are the options of the collective (or training's all-reduces)
+// running algo.
+func collOptions(sc *scenario.Scenario, c *scenario.Collective, algo string) coll.Options {
 	streamed := sc.Sim.Fidelity == scenario.FlowLevel
 	if c.Execution != "" {
 		streamed = c.Execution == "streamed"
 	}
-	return coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
+	o := coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
+	if sc.StepLatency() == scenario.LatencyNCCL {
+		o.Latency = coll.NCCLLatency(algo)
+	}
+	return o
 }
 
 func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Collective)) error {
@@ -83,7 +89,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	if err != nil {
 		return fmt.Errorf("collective: %w", err)
 	}
-	o := collOptions(sc, c)
+	o := collOptions(sc, c, sched.Algo)
 	if n := sched.TransferCount(o); n > network.MaxRunFlows {
 		fix := "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase), or a larger collective.chunk"
 		if o.Streamed {
@@ -103,7 +109,7 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 		ranks = sc.Endpoints()
 	}
 	cfg := t.TrainConfig()
-	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), collOptions(sc, &sc.Collective)
+	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), collOptions(sc, &sc.Collective, t.Algo)
 	cfg.MaxFlows = network.MaxRunFlows
 	return train.Start(f, cfg, firstEndpoints(ranks), done)
 }
@@ -125,9 +131,16 @@ type Started struct {
 func (st *Started) Snapshot() *snap.Snapshot {
 	s := st.Model.Snapshot()
 	s.Activity = s.FlowActivity(len(st.Model.Topology().Endpoints))
-	if st.job != nil && st.job.Phase(s.Time) != train.NoCompute {
+	if st.job != nil {
+		act := snap.Idle
+		switch {
+		case st.job.Phase(s.Time) != train.NoCompute:
+			act = snap.Computing
+		case st.job.InCollective():
+			act = snap.Communicating // a collective's step latency leaves the wire empty
+		}
 		for _, ep := range st.job.Ranks() {
-			s.Activity[ep] = snap.Computing
+			s.Activity[ep] = max(s.Activity[ep], act)
 		}
 	}
 	return s

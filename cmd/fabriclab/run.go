@@ -25,17 +25,12 @@ func (s *setFlags) String() string     { return strings.Join(*s, ",") }
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("run", "fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]", stderr)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario key, e.g. --set network.routing=spray (repeatable)")
 	seed := fs.String("seed", "", "random seed (same as --set seed=N)")
 	asJSON := fs.Bool("json", false, "print the full result as JSON")
 	series := fs.Bool("series", true, "include time series in the JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]")
-		fs.PrintDefaults()
-	}
 	name, err := parseWithName(fs, args)
 	if err != nil {
 		return err
@@ -64,6 +59,17 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	printSummary(stdout, &sc, res)
 	return nil
+}
+
+// commandFlags is the flag set of a command whose usage line is usage.
+func commandFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: "+usage)
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // parseWithName parses flags that may come before or after one scenario name.

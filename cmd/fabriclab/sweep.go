@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/csv"
-	"flag"
 	"fmt"
 	"io"
 	"runtime"
@@ -123,17 +122,12 @@ func sweepJobs(asked, runs int) int {
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sweep", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := commandFlags("sweep", "fabriclab sweep FILE|NAME --vary key=v1,v2,... [--vary ...] [--set key=value]... [--csv] [--jobs N]", stderr)
 	var sets, varies setFlags
 	fs.Var(&sets, "set", "override a scenario key for every run (repeatable)")
 	fs.Var(&varies, "vary", "key=v1,v2,... | key=lo..hi | key=lo..hi*f: a key to sweep (repeatable: all combinations)")
 	asCSV := fs.Bool("csv", false, "print CSV instead of a table")
 	jobs := fs.Int("jobs", runtime.NumCPU(), "runs at once (at most the number of cores)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: fabriclab sweep FILE|NAME --vary key=v1,v2,... [--vary ...] [--set key=value]... [--csv] [--jobs N]")
-		fs.PrintDefaults()
-	}
 	name, err := parseWithName(fs, args)
 	if err != nil {
 		return err

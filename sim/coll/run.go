@@ -14,10 +14,35 @@ type Options struct {
 	Channels int        // parallel copies of the schedule, each with Bytes/Channels
 	Chunk    unit.Bytes // pipeline piece: a channel's buffer is cut into pieces of at most this
 	Alpha    unit.Time  // software latency before each step a rank takes
+	// Latency, when not zero, is NCCL's latency model in place of Alpha and
+	// the fabric's path latency: see Latency.
+	Latency Latency
 	// Streamed runs each phase as one long transfer per (src, dst) pair carrying
 	// all its steps' bytes, with the phase's step latencies added up front: the
 	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
 	Streamed bool
+}
+
+// Latency is NCCL's latency model (tuning.cc, ncclTopoTuneModel): Base
+// once per collective, then every step a rank takes costs NVLink inside a
+// node or Net when it crosses the network. NCCL's figures include the wire,
+// so a step pays the larger of its figure and the fabric's own latency.
+type Latency struct{ Base, NVLink, Net unit.Time }
+
+// NCCLLatency is NCCL's Simple-protocol latency for algo, from tuning.cc's
+// ncclTunerConstantsDefaults: baseLatencies, and hwLatencies for NVLINK and
+// NET. Ring (and what NCCL runs as rings here: hierarchical, Rabenseifner):
+// 8.4 µs, 3.4 µs per NVLink step, 14 µs per network step. Tree: 8.4, 4.0,
+// 14. NVLS (innetwork on NVSwitch): 0, 25, 18.
+func NCCLLatency(algo string) Latency {
+	const ns = unit.Nanosecond
+	switch algo {
+	case Tree:
+		return Latency{Base: 8400 * ns, NVLink: 4000 * ns, Net: 14000 * ns}
+	case InNetwork:
+		return Latency{NVLink: 25000 * ns, Net: 18000 * ns}
+	}
+	return Latency{Base: 8400 * ns, NVLink: 3400 * ns, Net: 14000 * ns}
 }
 
 // BusFactor is busbw/algbw for op on n ranks (nccl-tests doc/PERFORMANCE.md).
@@ -94,13 +119,19 @@ func (x *runner) stepwise() {
 	s, o := x.s, x.o
 	n, steps := s.Ranks, len(s.Steps)
 	channels := max(o.Channels, 1)
+	if s.Lanes > 0 {
+		channels = 1 // the schedule's own lanes are its channels
+	}
 	perChannel := ceilDiv(int64(o.Bytes), int64(channels))
 	chunk := int64(o.Chunk)
+	if s.Lanes > 0 {
+		chunk *= int64(s.Lanes) // a piece per lane
+	}
 	if chunk <= 0 {
 		chunk = perChannel
 	}
 	x.pieces = int(max(ceilDiv(perChannel, chunk), 1))
-	x.res.Channels, x.res.Pieces = channels, x.pieces
+	x.res.Channels, x.res.Pieces = channels*max(s.Lanes, 1), x.pieces
 
 	x.sends = make([][][]Transfer, steps)
 	x.recvs = make([][]int32, steps)
@@ -144,11 +175,18 @@ func (x *runner) stepwise() {
 		x.finish()
 		return
 	}
-	for i := range x.inst {
-		for r := range n {
-			x.advance(i, r)
+	begin := func() {
+		for i := range x.inst {
+			for r := range n {
+				x.advance(i, r)
+			}
 		}
 	}
+	if b := o.Latency.Base; b > 0 {
+		x.f.At(x.f.Now()+b, begin)
+		return
+	}
+	begin()
 }
 
 // advance issues every step rank r of instance i is ready for: all earlier
@@ -173,13 +211,33 @@ func (x *runner) advance(i, r int) {
 			x.sent(i, r)
 			continue
 		}
-		if x.o.Alpha > 0 {
-			x.f.At(x.f.Now()+x.o.Alpha, func() { x.issue(i, r, st) })
+		if d := x.delay(st, r); d > 0 {
+			x.f.At(x.f.Now()+d, func() { x.issue(i, r, st) })
 		} else {
 			x.issue(i, r, st)
 		}
 	}
 	x.checkDone()
+}
+
+// delay is the software latency before rank r issues step st: Alpha, or
+// under NCCL's model the step's NVLink or network figure less the fabric's
+// own latency to the farthest peer (which the transfer pays anyway).
+func (x *runner) delay(st, r int) unit.Time {
+	l := x.o.Latency
+	if l == (Latency{}) {
+		return x.o.Alpha
+	}
+	d, wire := l.NVLink, unit.Time(0)
+	for _, t := range x.sends[st][r] {
+		if !x.s.SameNode(t.Src, t.Dst) {
+			d = l.Net
+		}
+		if t.Src >= 0 && t.Dst >= 0 {
+			wire = max(wire, x.f.Latency(x.ranks[t.Src], x.ranks[t.Dst]))
+		}
+	}
+	return max(d-wire, 0)
 }
 
 func (x *runner) issue(i, r, st int) {
@@ -189,7 +247,8 @@ func (x *runner) issue(i, r, st int) {
 		t := t
 		x.res.Transfers++
 		// One ordered stream per channel and peer, as NCCL keeps one connection each.
-		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: c + 1,
+		stream := c*max(x.s.Lanes, 1) + t.Lane + 1
+		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: stream,
 			Tag: t.Chunk, Step: st}
 		x.f.Send(tr, func() {
 			x.arrived(i, st, t)
@@ -251,45 +310,74 @@ func (x *runner) touch(a, b int) {
 	}
 }
 
-// streamPhase runs phase p of the schedule as aggregated transfers.
+// streamPhase runs phase p of the schedule as aggregated transfers, after
+// its latency. In a pipelined schedule every phase from p on runs at once, the
+// steady state in which each works on its own piece of the message: phase i
+// starts once the latencies of the phases up to it have passed (its first
+// piece has come through them), and the run ends when all are done.
 func (x *runner) streamPhase(p int) {
 	s := x.s
 	if p == len(s.Summary) {
 		x.finish()
 		return
 	}
-	ph := &s.Summary[p]
-	x.res.Channels, x.res.Pieces = 1, 1
+	q := p + 1
+	if s.Pipelined {
+		q = len(s.Summary)
+	}
+	x.res.Channels, x.res.Pieces = max(s.Lanes, 1), 1
 	part := ceilDiv(int64(x.o.Bytes), int64(s.Chunks))
-	// Each step after the first waits for the one before to cross the network:
-	// the phase's slowest pair sets that latency.
+	left := 0
+	for _, ph := range s.Summary[p:q] {
+		left += len(ph.Pairs)
+	}
+	if left == 0 {
+		x.streamPhase(q)
+		return
+	}
+	var wait unit.Time
+	for i := p; i < q; i++ {
+		wait += x.phaseWait(i)
+		ph := &s.Summary[i]
+		x.f.At(x.f.Now()+wait, func() {
+			for _, k := range ph.Pairs {
+				x.res.Transfers++
+				x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
+					x.touch(k.Src, k.Dst)
+					left--
+					if left == 0 {
+						x.streamPhase(q)
+					}
+				})
+			}
+		})
+	}
+}
+
+// phaseWait is the latency streamed phase p pays before its bytes move: its
+// steps under NCCL's model (and the collective's base latency in phase 0),
+// or each step's alpha and, after the first, the path latency of the
+// phase's slowest pair (a sample of pairs bounds the cost at scale).
+func (x *runner) phaseWait(p int) unit.Time {
+	ph := &x.s.Summary[p]
 	var lat unit.Time
 	seen := map[[2]int]bool{}
 	for _, k := range ph.Pairs {
 		a, b := x.ranks[k.Src], x.ranks[k.Dst]
 		if k.Src >= 0 && k.Dst >= 0 && !seen[[2]int{a, b}] && len(seen) < 64 {
-			seen[[2]int{a, b}] = true // a sample of pairs bounds the cost at scale
+			seen[[2]int{a, b}] = true
 			lat = max(lat, x.f.Latency(a, b))
 		}
 	}
-	left := len(ph.Pairs)
-	if left == 0 {
-		x.streamPhase(p + 1)
-		return
+	l := x.o.Latency
+	if l == (Latency{}) {
+		return unit.Time(ph.Steps)*x.o.Alpha + unit.Time(max(ph.Steps-1, 0))*lat
 	}
-	start := func() {
-		for _, k := range ph.Pairs {
-			x.res.Transfers++
-			x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
-				x.touch(k.Src, k.Dst)
-				left--
-				if left == 0 {
-					x.streamPhase(p + 1)
-				}
-			})
-		}
+	wait := unit.Time(ph.NetSteps)*max(l.Net, lat) + unit.Time(ph.Steps-ph.NetSteps)*l.NVLink
+	if p == 0 {
+		wait += l.Base
 	}
-	x.f.At(x.f.Now()+unit.Time(ph.Steps)*x.o.Alpha+unit.Time(ph.Steps-1)*lat, start)
+	return wait
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

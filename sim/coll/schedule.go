@@ -10,6 +10,7 @@ package coll
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -38,7 +39,7 @@ const (
 // Ops and Algos list what exists, for error messages and docs.
 var (
 	Ops   = []string{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
-	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, Direct, Pairwise}
+	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, Direct, Pairwise, Auto}
 )
 
 // Transfer moves chunks from rank Src to rank Dst. Chunk is the first chunk id
@@ -51,6 +52,10 @@ type Transfer struct {
 	Chunk    int
 	Parts    int
 	Reduce   bool
+	// Lane is the channel the transfer belongs to in a schedule that builds
+	// its own channels (Schedule.Lanes > 0, NCCL's rings); the runner keeps
+	// one ordered stream per lane and pair.
+	Lane int
 }
 
 // Switch stands for the reduction engine in the switch (SHARP) or NVSwitch (NVLS).
@@ -67,18 +72,42 @@ type Schedule struct {
 	Op, Algo string
 	Ranks    int
 	Chunks   int // chunks per rank buffer; a transfer's size is Parts/Chunks of the buffer
-	Steps    []Step
-	Phases   []string // phase names in order
+	// Lanes is the number of channels the schedule builds itself (NCCL's
+	// rings and trees on multi-node GPU topologies: each lane its own ring or
+	// tree over its own Chunks/Lanes chunks). The runner runs such a schedule once and ignores
+	// Options.Channels; 0 means the runner copies the schedule per channel.
+	Lanes int
+	// Pipelined phases overlap: each works on its own piece of the message
+	// while the next piece enters the phase before (hierarchical). A streamed
+	// run runs them all at once.
+	Pipelined bool
+	Steps     []Step
+	Phases    []string // phase names in order
 	// Summary is each phase's transfers added up per (src, dst) pair: what a
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
+
+	gpn int // GPUs per node (Params.GPUsPerNode): which ranks share NVLink; 0: none do
+}
+
+// SameNode reports whether ranks a and b are GPUs of one node (Switch, the
+// in-network reduction point, is on every rank's node).
+func (s *Schedule) SameNode(a, b int) bool {
+	if a == Switch || b == Switch {
+		return true
+	}
+	return s.gpn > 1 && a/s.gpn == b/s.gpn
 }
 
 // Phase is one phase of a schedule, summed over its steps.
 type Phase struct {
 	Name  string
 	Steps int
-	Pairs []Pair
+	// NetSteps is how many of the Steps cross the network, as NCCL's latency
+	// model counts them (tuning.cc: a ring's 2(nodes−1) of its 2(n−1) steps;
+	// other schedules: each step with a transfer between nodes).
+	NetSteps int
+	Pairs    []Pair
 }
 
 // Pair is what one rank sends another over a phase, in chunk parts.
@@ -105,9 +134,10 @@ func (s *Schedule) PartsSent() []int {
 // Params describe the ranks beyond their count.
 type Params struct {
 	Ranks       int
-	GPUsPerNode int  // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
-	Root        int  // broadcast
-	OneSwitch   bool // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
+	GPUsPerNode int   // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
+	Root        int   // broadcast
+	OneSwitch   bool  // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
+	Bytes       int64 // the message, for algo auto (Choose)
 }
 
 // Build returns the schedule of op with algo over p.Ranks ranks, or an error
@@ -116,6 +146,9 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	n := p.Ranks
 	if n < 2 {
 		return nil, fmt.Errorf("a collective needs at least 2 ranks, got %d", n)
+	}
+	if algo == Auto && slices.Contains(Ops, op) {
+		algo = Choose(op, p, p.Bytes)
 	}
 	supported := map[string][]string{
 		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork},
@@ -150,9 +183,18 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			return nil, fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several switches use hierarchical or ring")
 		}
 	}
-	s := &Schedule{Op: op, Algo: algo, Ranks: n}
+	s := &Schedule{Op: op, Algo: algo, Ranks: n, gpn: p.GPUsPerNode}
+	if algo == Ring && op != Broadcast && spansNodes(p) {
+		ncclRings(s, op, railRings(n, p.GPUsPerNode))
+		return s, nil
+	}
+	if algo == Tree && spansNodes(p) {
+		ncclTrees(s, n, p.GPUsPerNode)
+		return s, nil
+	}
 	if big(op, algo, n, p.GPUsPerNode) {
 		summarize(s, op, algo, n, p.GPUsPerNode)
+		s.Pipelined = algo == Hierarchical
 		return s, nil
 	}
 	switch op + "/" + algo {
@@ -183,6 +225,7 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		doubling(s, n)
 	case AllReduce + "/" + Hierarchical:
 		hierarchical(s, n, p.GPUsPerNode)
+		s.Pipelined = true
 	case AllReduce + "/" + InNetwork:
 		s.Chunks = 1
 		s.Steps = append(s.Steps, Step{Phase: "reduce at switch"}, Step{Phase: "multicast from switch"})
@@ -211,27 +254,151 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			s.Steps = append(s.Steps, st)
 		}
 	}
-	// Sum each phase's steps per pair, in first-seen order.
-	var index map[[2]int]int
+	summarizeSteps(s)
+	return s, nil
+}
+
+// summarizeSteps sums each phase's steps per pair, in first-seen order.
+func summarizeSteps(s *Schedule) {
+	var sum pairSum
 	for _, st := range s.Steps {
 		if len(s.Summary) == 0 || s.Summary[len(s.Summary)-1].Name != st.Phase {
 			s.Phases = append(s.Phases, st.Phase)
 			s.Summary = append(s.Summary, Phase{Name: st.Phase})
-			index = map[[2]int]int{}
+			sum = pairSum{ph: &s.Summary[len(s.Summary)-1], index: map[[2]int]int{}}
 		}
-		ph := &s.Summary[len(s.Summary)-1]
-		ph.Steps++
+		sum.ph.Steps++
+		crosses := false
 		for _, t := range st.Transfers {
-			k := [2]int{t.Src, t.Dst}
-			if i, ok := index[k]; ok {
-				ph.Pairs[i].Parts += t.Parts
-				continue
-			}
-			index[k] = len(ph.Pairs)
-			ph.Pairs = append(ph.Pairs, Pair{t.Src, t.Dst, t.Parts})
+			sum.add(t.Src, t.Dst, t.Parts)
+			crosses = crosses || !s.SameNode(t.Src, t.Dst)
+		}
+		if crosses {
+			sum.ph.NetSteps++
 		}
 	}
-	return s, nil
+}
+
+// pairSum adds transfers up per (src, dst) pair into a phase.
+type pairSum struct {
+	ph    *Phase
+	index map[[2]int]int
+}
+
+func (p *pairSum) add(src, dst, parts int) {
+	k := [2]int{src, dst}
+	if i, ok := p.index[k]; ok {
+		p.ph.Pairs[i].Parts += parts
+		return
+	}
+	p.index[k] = len(p.ph.Pairs)
+	p.ph.Pairs = append(p.ph.Pairs, Pair{src, dst, parts})
+}
+
+// spansNodes reports whether the ranks are two or more whole multi-GPU nodes.
+func spansNodes(p Params) bool {
+	g := p.GPUsPerNode
+	return g >= 2 && p.Ranks%g == 0 && p.Ranks/g >= 2
+}
+
+// railRings are NCCL's rings over whole nodes of g GPUs with one NIC each (an
+// HGX/DGX H100 node), one ring per channel, each a list of ranks.
+//
+// The search (search.cc, ncclTopoCompute, pattern RING) wants 48 GB/s per
+// channel on Hopper (sm90SpeedArrayInter) on one channel per NIC. Rings that
+// enter and leave a node by the same NIC ("NET n → GPU a → … → GPU x → NET n")
+// need PXN for GPU x, whose NVLink would then carry 8 × 48 GB/s, more than
+// NCCL's 370.8 GB/s of H100 NVLink; so the crossNic = 2 search wins: channel
+// 2p enters at NET 2p and its GPU (ncclTopoSearchRecNet tries channel c's
+// NET c and its local GPU first), goes on to the next GPU each time
+// (ncclTopoSearchNextGpuSort tries the next and previous GPU on NVSwitch
+// systems) and leaves by GPU 2p−1's NET; channel 2p+1 must enter by that NET
+// and leave by NET 2p (ncclTopoSearchCheckNet), so it is the same ring
+// backwards. ncclTopoPostset (connect.cc) swaps each pair on odd nodes
+// ("Alternate rings to avoid crossing rails"): node k leaves on the rail node
+// k+1 enters by, and every hop between nodes stays on its rail leaf (with an
+// odd node count the hop back to node 0 crosses rails, as in NCCL). Hopper's
+// 48 GB/s keeps ncclTopoDupChannels from doubling the 8 channels, and
+// ncclTopoPostset then duplicates them all: 2·g channels, two per NIC and
+// direction. With an odd g the last channel has no partner and is not
+// alternated.
+func railRings(n, g int) [][]int {
+	nodes := n / g
+	// local[c] is search channel c's GPU order inside a node.
+	local := make([][]int, g)
+	for c := range g {
+		e := c / 2 * 2 // the pair's entry GPU
+		local[c] = make([]int, g)
+		for i := range g {
+			if c%2 == 0 {
+				local[c][i] = (e + i) % g
+			} else {
+				local[c][i] = mod(e-1-i, g) // backwards: enter at e−1, leave at e
+			}
+		}
+	}
+	rings := make([][]int, 2*g)
+	for l := range rings {
+		c := l % g
+		ring := make([]int, 0, n)
+		for k := range nodes {
+			lc := c
+			if k%2 == 1 && (c^1) < g {
+				lc = c ^ 1
+			}
+			for _, gpu := range local[lc] {
+				ring = append(ring, k*g+gpu)
+			}
+		}
+		rings[l] = ring
+	}
+	return rings
+}
+
+// ncclRings fills s with op over rings, one lane each, all running at once:
+// lane l's ring reduces chunks l·n … l·n+n−1, as ringReduceScatter and
+// ringAllGather do over one ring. Steps are listed when they fit in
+// MaxStepTransfers; the Summary is always written from the rings.
+func ncclRings(s *Schedule, op string, rings [][]int) {
+	n := s.Ranks
+	s.Lanes = len(rings)
+	s.Chunks = len(rings) * n
+	var phases []string
+	if op != AllGather {
+		phases = append(phases, "reduce-scatter")
+	}
+	if op != ReduceScatter {
+		phases = append(phases, "all-gather")
+	}
+	if len(phases)*(n-1)*n*len(rings) <= MaxStepTransfers {
+		for _, phase := range phases {
+			reduce := phase == "reduce-scatter"
+			for st := range n - 1 {
+				step := Step{Phase: phase, Transfers: make([]Transfer, 0, n*len(rings))}
+				for l, ring := range rings {
+					for k := range n {
+						c := mod(k-st, n)
+						if reduce {
+							c = mod(k-st-1, n)
+						}
+						step.Transfers = append(step.Transfers, Transfer{Src: ring[k], Dst: ring[(k+1)%n],
+							Chunk: l*n + c, Parts: 1, Reduce: reduce, Lane: l})
+					}
+				}
+				s.Steps = append(s.Steps, step)
+			}
+		}
+	}
+	for _, phase := range phases {
+		s.Phases = append(s.Phases, phase)
+		s.Summary = append(s.Summary, Phase{Name: phase, Steps: n - 1, NetSteps: n/s.gpn - 1})
+		sum := pairSum{ph: &s.Summary[len(s.Summary)-1], index: map[[2]int]int{}}
+		for _, ring := range rings {
+			for k := range n {
+				sum.add(ring[k], ring[(k+1)%n], n-1)
+			}
+		}
+	}
 }
 
 // big reports whether listing every step would pass MaxStepTransfers.
@@ -249,8 +416,12 @@ func big(op, algo string, n, g int) bool {
 
 // summarize writes the Summary of a ring or hierarchical schedule directly.
 func summarize(s *Schedule, op, algo string, n, g int) {
+	s.gpn = g
 	ring := func(name string, steps, members int, rank func(k int) int, next func(k int) int, parts int) {
 		ph := Phase{Name: name, Steps: steps}
+		if !s.SameNode(rank(0), next(0)) || !s.SameNode(rank(members-1), next(members-1)) {
+			ph.NetSteps = steps
+		}
 		for k := range members {
 			ph.Pairs = append(ph.Pairs, Pair{rank(k), next(k), parts})
 		}
@@ -417,6 +588,119 @@ func hierarchical(s *Schedule, n, g int) {
 	}
 }
 
+// btree is NCCL's binary tree over n ranks (trees.cc, ncclGetBtree): the
+// parent of rank r, or −1 for the root (rank 0).
+func btree(n, r int) int {
+	if r == 0 {
+		return -1
+	}
+	bit := 1
+	for bit < n && bit&r == 0 {
+		bit <<= 1
+	}
+	up := (r ^ bit) | bit<<1
+	if up >= n {
+		up = r ^ bit
+	}
+	return up
+}
+
+// dtree is NCCL's double binary tree (trees.cc, ncclGetDtree): the parent of
+// rank r in tree t: tree 0 is btree, tree 1 mirrors it (even n) or shifts it
+// by one (odd n), so that most leaves of one are inner nodes of the other.
+func dtree(n, r, t int) int {
+	switch {
+	case t == 0:
+		return btree(n, r)
+	case n%2 == 1:
+		u := btree(n, mod(r-1, n))
+		if u < 0 {
+			return -1
+		}
+		return (u + 1) % n
+	}
+	u := btree(n, n-1-r)
+	if u < 0 {
+		return -1
+	}
+	return n - 1 - u
+}
+
+// ncclTrees is NCCL's tree all-reduce over whole nodes of g GPUs: one tree
+// channel per NIC, each a chain through the node's GPUs starting at the GPU
+// of its NIC (search.cc, pattern TREE: "NET n → GPU a → GPU b → … → GPU x";
+// connect.cc ncclTopoPreset: tree.up/down along the chain), whose heads join
+// the other nodes' heads in a binary tree; ncclTopoPostset duplicates the
+// channels, the copy on the double binary tree's second tree (connectTrees),
+// so 2·g lanes, each reducing chunk l up its tree and broadcasting it down.
+// The two phases run pipelined (NCCL's tree up/down kernel). NCCL's latency
+// model counts the chain's g−1 NVLink steps and the node tree's depth of
+// network steps (tuning.cc: 2·((ppn−1)·intra + log2(nodes)·inter)).
+func ncclTrees(s *Schedule, n, g int) {
+	nodes := n / g
+	lanes := 2 * g
+	s.Lanes, s.Chunks, s.Pipelined = lanes, lanes, true
+	parent := make([][]int, lanes)
+	depth := make([][]int, lanes)
+	maxDepth, netDepth := 0, 0
+	for l := range lanes {
+		c, t := l%g, l/g
+		head := func(k int) int { return k*g + c }
+		hd := make([]int, nodes) // each node's head depth in the node tree
+		for k := range nodes {
+			for u := k; dtree(nodes, u, t) >= 0; u = dtree(nodes, u, t) {
+				hd[k]++
+			}
+		}
+		parent[l], depth[l] = make([]int, n), make([]int, n)
+		for k := range nodes {
+			for i := range g {
+				r := k*g + (c+i)%g
+				switch {
+				case i > 0:
+					parent[l][r] = k*g + (c+i-1)%g
+				case dtree(nodes, k, t) >= 0:
+					parent[l][r] = head(dtree(nodes, k, t))
+				default:
+					parent[l][r] = -1
+				}
+				depth[l][r] = hd[k] + i
+				maxDepth = max(maxDepth, depth[l][r])
+			}
+			netDepth = max(netDepth, hd[k])
+		}
+	}
+	level := func(d int, up bool) Step {
+		st := Step{Phase: "broadcast down the trees"}
+		if up {
+			st.Phase = "reduce up the trees"
+		}
+		for l := range lanes {
+			for r := range n {
+				if depth[l][r] != d {
+					continue
+				}
+				if up {
+					st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: parent[l][r], Chunk: l, Parts: 1, Reduce: true, Lane: l})
+				} else {
+					st.Transfers = append(st.Transfers, Transfer{Src: parent[l][r], Dst: r, Chunk: l, Parts: 1, Lane: l})
+				}
+			}
+		}
+		return st
+	}
+	for d := maxDepth; d >= 1; d-- {
+		s.Steps = append(s.Steps, level(d, true))
+	}
+	for d := 1; d <= maxDepth; d++ {
+		s.Steps = append(s.Steps, level(d, false))
+	}
+	summarizeSteps(s)
+	for i := range s.Summary {
+		s.Summary[i].NetSteps = netDepth
+	}
+}
+
 // doubleBinaryTree builds NCCL's two complementary binary trees, each carrying
 // half the data (Chunks = 2): tree 0 is an in-order balanced tree over the ranks,
 // tree 1 the same over the ranks shifted by one, so that a leaf of one is an
@@ -467,6 +751,11 @@ func doubleBinaryTree(s *Schedule, n int) {
 	}
 }
 
+// NVLSBusBwRatio is NVLS all-reduce busbw over ring busbw on the NVSwitch of
+// one H100 node: ≈ 480 against ≈ 370 GB/s (REFERENCE.md, "NVLS efficiency
+// (Hopper)": tuning.cc nvlsEfficiency 0.85; nccl-tests issues 212, 290).
+const NVLSBusBwRatio = 1.30
+
 // onWire is the schedule the network runs. For in-network reduction every rank
 // sends its whole buffer up while the switch multicasts the sum down: each GPU
 // link carries the buffer once in each direction at the same time. The runner
@@ -476,12 +765,20 @@ func (s *Schedule) onWire() *Schedule {
 	if s.Algo != InNetwork {
 		return s
 	}
-	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1}
+	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1, gpn: s.gpn}
+	parts := 1
+	if s.gpn > 1 {
+		// NVLS on an NVSwitch reaches NVLSBusBwRatio × the ring's busbw on the
+		// same links, not the line-rate bound: each link carries the buffer
+		// BusFactor/NVLSBusBwRatio times.
+		w.Chunks = 1000
+		parts = int(math.Round(1000 * BusFactor(s.Op, s.Ranks) / NVLSBusBwRatio))
+	}
 	st := Step{Phase: "reduce at switch and multicast"}
 	ph := Phase{Name: st.Phase, Steps: 1}
 	for r := range s.Ranks {
-		st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: (r + 1) % s.Ranks, Parts: 1, Reduce: true})
-		ph.Pairs = append(ph.Pairs, Pair{r, (r + 1) % s.Ranks, 1})
+		st.Transfers = append(st.Transfers, Transfer{Src: r, Dst: (r + 1) % s.Ranks, Parts: parts, Reduce: true})
+		ph.Pairs = append(ph.Pairs, Pair{r, (r + 1) % s.Ranks, parts})
 	}
 	w.Steps, w.Phases, w.Summary = []Step{st}, []string{st.Phase}, []Phase{ph}
 	return w

@@ -24,6 +24,29 @@ type Collective struct {
 	// the steps' latency added; the default at flow level, where it keeps
 	// 16,384-GPU runs cheap).
 	Execution string `yaml:"execution"`
+	// Latency is what each step costs beyond moving bytes: nccl (NCCL's
+	// Simple-protocol latency model, tuning.cc; the default on multi-GPU
+	// topologies) or alpha (Alpha per step plus the fabric's own latency;
+	// the default elsewhere).
+	Latency string `yaml:"latency"`
+}
+
+// Step latency models (collective.latency).
+const (
+	LatencyNCCL  = "nccl"
+	LatencyAlpha = "alpha"
+)
+
+// StepLatency is the latency model the collective runs with: collective.latency,
+// or its default for the topology.
+func (s *Scenario) StepLatency() string {
+	if l := s.Collective.Latency; l != "" {
+		return l
+	}
+	if s.NodeGPUs() > 0 {
+		return LatencyNCCL
+	}
+	return LatencyAlpha
 }
 
 // NodeGPUs is the node size hierarchical collectives see: GPUs per node on a
@@ -37,7 +60,7 @@ func (s *Scenario) NodeGPUs() int {
 
 // CollParams describes ranks of this scenario's topology to coll.Build.
 func (s *Scenario) CollParams(ranks, root int) coll.Params {
-	return coll.Params{Ranks: ranks, GPUsPerNode: s.NodeGPUs(), Root: root, OneSwitch: s.OneSwitch()}
+	return coll.Params{Ranks: ranks, GPUsPerNode: s.NodeGPUs(), Root: root, OneSwitch: s.OneSwitch(), Bytes: int64(s.Collective.Bytes)}
 }
 
 // OneSwitch reports whether every endpoint hangs off one switch: a star, or
@@ -68,6 +91,9 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
 	if co.Execution != "" {
 		c.oneOf("collective.execution", co.Execution, "an execution", "steps", "streamed")
+	}
+	if co.Latency != "" {
+		c.oneOf("collective.latency", co.Latency, "a latency model", LatencyNCCL, LatencyAlpha)
 	}
 	if !topoOK {
 		return

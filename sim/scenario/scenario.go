@@ -58,7 +58,7 @@ func Default() Scenario {
 		Topology: Topology{
 			Kind: Star, Hosts: 9, GPUsPerNode: 0, Oversub: 1,
 			Fabric: RoCE, LinkGbps: 400, LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond,
-			NVLinkEfficiency: DefaultNVLinkEfficiency,
+			NVLinkEfficiency: DefaultNVLinkEfficiency, NICEfficiency: DefaultNICEfficiency, NVLink: 4,
 		},
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
@@ -114,5 +114,6 @@ func (c *checker) run() {
 	c.storms(endpoints, topoOK)
 	c.training(endpoints, topoOK)
 	c.nvlinkEfficiency()
+	c.nicEfficiency()
 	c.sim(endpoints, topoOK)
 }

@@ -45,7 +45,20 @@ type Topology struct {
 	// the default reproduces the ~370 GB/s bus bandwidth nccl-tests measure on
 	// 8 H100s; 1 gives the ideal link.
 	NVLinkEfficiency float64 `yaml:"nvlink_efficiency"`
+	// NVLink is the NVLink generation of the GPUs: 4 (H100, 450 GB/s per
+	// direction) or 3 (A100, 300 GB/s).
+	NVLink int `yaml:"nvlink"`
+	// NICEfficiency is the share of a NIC's payload rate that NCCL moves
+	// through it: each GPU's PCIe link to its NIC carries that much.
+	NICEfficiency float64 `yaml:"nic_efficiency"`
 }
+
+// DefaultNICEfficiency is what NCCL carries through a NIC: 48 GB/s of the
+// 49.7 GB/s payload ceiling of a 400G NDR port (REFERENCE.md, "NCCL goodput
+// per 400G NIC": 46–48 GB/s measured; search.cc sm90SpeedArrayInter plans
+// 48 GB/s per channel). At 200G HDR it gives 24 GB/s, and a DGX A100's ring
+// its ~192 GB/s.
+const DefaultNICEfficiency = 0.966
 
 // DefaultNVLinkEfficiency calibrates NVLink so that the default ring
 // all-reduce of 1 GiB on 8 GPUs reaches the ~370 GB/s busbw measured on H100.
@@ -90,7 +103,22 @@ func (s *Scenario) Wire() (link.Kind, unit.Rate) {
 func (s *Scenario) Wiring() topo.Wiring {
 	kind, rate := s.Wire()
 	return topo.Wiring{Fabric: kind, Rate: rate, Latency: s.Topology.LinkLatency,
-		NVLink: link.NVLink4Rate * unit.Rate(s.Topology.NVLinkEfficiency)}
+		NVLink: s.Topology.nvlinkRate() * unit.Rate(s.Topology.NVLinkEfficiency), NIC: s.nicRate(kind, rate)}
+}
+
+// nvlinkRate is the data rate per direction of the NVLink generation.
+func (t *Topology) nvlinkRate() unit.Rate {
+	if t.NVLink == 3 {
+		return link.NVLink3Rate
+	}
+	return link.NVLink4Rate
+}
+
+// nicRate is the GPU–NIC link rate that carries nic_efficiency of the NIC's
+// payload rate (at most PCIe Gen5 x16).
+func (s *Scenario) nicRate(k link.Kind, wire unit.Rate) unit.Rate {
+	payload := float64(wire) * link.Efficiency(k, s.Network.MTU) * s.Topology.NICEfficiency
+	return unit.Rate(min(payload/link.Efficiency(link.PCIe5, s.Network.MTU), float64(link.PCIe5Rate)))
 }
 
 // fillDefaults sets the shape defaults of each kind.
@@ -150,8 +178,19 @@ func (c *checker) link() bool {
 	return ok
 }
 
-// nvlinkEfficiency checks topology.nvlink_efficiency.
+// nicEfficiency checks topology.nic_efficiency.
+func (c *checker) nicEfficiency() {
+	if e := c.s.Topology.NICEfficiency; !(e >= MinNVLinkEfficiency && e <= 1) {
+		c.fail("topology.nic_efficiency", "%s is not allowed: it is a share of the NIC's payload rate, from %g to 1 (default %g; 1 is the wire's ceiling)",
+			c.text("topology.nic_efficiency", e), MinNVLinkEfficiency, DefaultNICEfficiency)
+	}
+}
+
+// nvlinkEfficiency checks topology.nvlink_efficiency and topology.nvlink.
 func (c *checker) nvlinkEfficiency() {
+	if g := c.s.Topology.NVLink; g != 3 && g != 4 {
+		c.fail("topology.nvlink", "%s is not an NVLink generation: use 4 (H100, 450 GB/s per direction) or 3 (A100, 300 GB/s)", c.text("topology.nvlink", g))
+	}
 	if e := c.s.Topology.NVLinkEfficiency; !(e >= MinNVLinkEfficiency && e <= 1) {
 		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, from %g to 1 (default %g; 1 is ideal)",
 			c.text("topology.nvlink_efficiency", e), MinNVLinkEfficiency, DefaultNVLinkEfficiency)

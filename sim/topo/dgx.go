@@ -60,7 +60,7 @@ func (b *builder) dgx(s *Shape) {
 const pcieLatency = 100 * unit.Nanosecond
 
 // hgx adds one HGX-style node: g GPUs on an NVSwitch over NVLink 4, each with a
-// NIC over PCIe Gen5 x16. It returns the NIC IDs.
+// NIC over PCIe Gen5 x16 (at the Wiring's NIC rate). It returns the NIC IDs.
 func (b *builder) hgx(n, g int, nicLatency unit.Time) []int {
 	nvs := b.node(NVSwitch, 2, n, 0, fmt.Sprintf("n%d.nvswitch", n))
 	nics := make([]int, g)
@@ -69,7 +69,7 @@ func (b *builder) hgx(n, g int, nicLatency unit.Time) []int {
 		b.t.Endpoints = append(b.t.Endpoints, gpu)
 		b.cable(gpu, nvs, link.NVLink4, b.nvlink, 0)
 		nics[i] = b.node(NIC, 1, n, i, fmt.Sprintf("n%d.nic%d", n, i))
-		b.cable(gpu, nics[i], link.PCIe5, link.PCIe5Rate, nicLatency)
+		b.cable(gpu, nics[i], link.PCIe5, b.nic, nicLatency)
 	}
 	return nics
 }

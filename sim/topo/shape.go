@@ -129,6 +129,9 @@ type Wiring struct {
 	Rate    unit.Rate
 	Latency unit.Time
 	NVLink  unit.Rate
+	// NIC is the rate of each GPU's link to its NIC (PCIe); 0 means PCIe
+	// Gen5 x16. Scenarios set it to what NCCL gets through a NIC.
+	NIC unit.Rate
 }
 
 // Build lays out the topology: its nodes, links and endpoints, numbered in a
@@ -138,7 +141,10 @@ func Build(s Shape, w Wiring) *Topology {
 	if k == nil {
 		panic(fmt.Sprintf("topo: unknown kind %q", s.Kind))
 	}
-	b := &builder{t: &Topology{Kind: s.Kind}, fabric: w.Fabric, rate: w.Rate, latency: w.Latency, nvlink: w.NVLink}
+	b := &builder{t: &Topology{Kind: s.Kind}, fabric: w.Fabric, rate: w.Rate, latency: w.Latency, nvlink: w.NVLink, nic: w.NIC}
+	if b.nic <= 0 {
+		b.nic = link.PCIe5Rate
+	}
 	k.build(b, &s)
 	return b.t
 }

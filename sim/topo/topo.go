@@ -76,6 +76,7 @@ type builder struct {
 	rate    unit.Rate
 	latency unit.Time
 	nvlink  unit.Rate
+	nic     unit.Rate // GPU–NIC (PCIe)
 }
 
 func (b *builder) node(r Role, tier, group, index int, name string) int {

@@ -32,7 +32,7 @@ func TestJobCountsItsTransfers(t *testing.T) {
 	gpu, err := GPUPreset("h100")
 	require.NoError(t, err)
 	cfg := Config{Model: m, GPU: gpu, MFU: 0.18, Batch: 32, BucketCap: 25 * unit.MiB, FirstBucket: unit.MiB,
-		Overlap: true, WireBytes: 4, Iterations: 1, Algo: coll.Ring, GPUsPerNode: 8,
+		Overlap: true, WireBytes: 4, Iterations: 1, Algo: coll.Ring, GPUsPerNode: 1, // a flat ring
 		Coll: coll.Options{Channels: 8, Chunk: 4 * unit.MiB, Streamed: true}}
 	ranks := make([]int, 16)
 	for i := range ranks {

@@ -374,6 +374,10 @@ func (j *Job) Phase(t unit.Time) Phase {
 	return j.spans[i].phase
 }
 
+// InCollective reports whether one of the job's collectives is under way now
+// (on the wire, or waiting out its steps' latencies with nothing on the wire).
+func (j *Job) InCollective() bool { return j.opBusy[0] || j.opBusy[1] }
+
 // ComputeSeconds is one optimizer step's compute on one GPU — forward and
 // backward (2 × forward) for each micro-batch, and the optimizer step — in
 // seconds: what Start turns into picoseconds, for checking a job before it

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"fabriclab/sim"
+	"fabriclab/sim/coll"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
+)
+
+// maxNCCLTestsSizes bounds the sizes of one nccl-tests run.
+const maxNCCLTestsSizes = 64
+
+// parseNCCLSize reads a size as nccl-tests' -b and -e take it: a whole number
+// of bytes with an optional K, M or G (powers of 1024), or any fabriclab size
+// (1GiB, 64MB).
+func parseNCCLSize(flagName, s string) (unit.Bytes, error) {
+	mult := int64(1)
+	num := s
+	switch {
+	case strings.HasSuffix(s, "K"), strings.HasSuffix(s, "k"):
+		mult, num = 1<<10, s[:len(s)-1]
+	case strings.HasSuffix(s, "M"), strings.HasSuffix(s, "m"):
+		mult, num = 1<<20, s[:len(s)-1]
+	case strings.HasSuffix(s, "G"), strings.HasSuffix(s, "g"):
+		mult, num = 1<<30, s[:len(s)-1]
+	}
+	if v, err := strconv.ParseInt(num, 10, 64); err == nil && v >= 1 && v <= int64(scenario.MaxFlowBytes)/mult {
+		return unit.Bytes(v * mult), nil
+	}
+	if b, err := unit.ParseBytes(s); err == nil && b >= 1 && b <= scenario.MaxFlowBytes {
+		return b, nil
+	}
+	return 0, fmt.Errorf("-%s %q: want a size from 1 byte to 1 TiB, e.g. 8, 64K, 8G or 1GiB", flagName, s)
+}
+
+// ncclSizes lists the sizes from min to max, each factor times the one
+// before (or, with factor 1, increment more).
+func ncclSizes(minB, maxB unit.Bytes, factor int, increment unit.Bytes) ([]unit.Bytes, error) {
+	if minB > maxB {
+		return nil, fmt.Errorf("-b %s is above -e %s", minB, maxB)
+	}
+	if factor < 1 || factor == 1 && increment < 1 {
+		return nil, fmt.Errorf("-f %d: use a factor of 2 or more (e.g. -f 2), or -f 1 with -i BYTES", factor)
+	}
+	var sizes []unit.Bytes
+	for s := minB; s <= maxB; {
+		sizes = append(sizes, s)
+		if len(sizes) > maxNCCLTestsSizes {
+			return nil, fmt.Errorf("-b %s -e %s makes more than %d sizes: use a larger -f or -i", minB, maxB, maxNCCLTestsSizes)
+		}
+		if factor > 1 {
+			if s > maxB/unit.Bytes(factor) {
+				break
+			}
+			s *= unit.Bytes(factor)
+		} else {
+			s += increment
+		}
+	}
+	return sizes, nil
+}
+
+// cmdNCCLTests runs a scenario's collective over message sizes and prints
+// the table nccl-tests' all_reduce_perf (and its siblings) print: the layout
+// of nccl-tests' src/util.cu (writeBenchmarkLinePreamble,
+// writeBenchmarkLineBody, the header and footer). The model has no in-place
+// difference, so both halves of a row agree; #wrong is 0 (no data moves).
+func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
+	fs := commandFlags("nccl-tests", "fabriclab nccl-tests FILE|NAME [-b 8] [-e 8G] [-f 2] [--op allreduce] [--algo ring] [--set key.path=value]...", stderr)
+	var sets setFlags
+	fs.Var(&sets, "set", "override a scenario key, e.g. --set topology.nodes=4 (repeatable)")
+	minS := fs.String("b", "8", "minimum size in bytes (K, M, G: powers of 1024)")
+	maxS := fs.String("e", "8G", "maximum size in bytes")
+	factor := fs.Int("f", 2, "multiply the size by this each step")
+	incS := fs.String("i", "0", "with -f 1: add this many bytes each step")
+	op := fs.String("op", "", "the collective: allreduce, reducescatter, allgather, broadcast, alltoall (default: the scenario's, else allreduce)")
+	algo := fs.String("algo", "", "the algorithm (default: the scenario's, else ring)")
+	name, err := parseWithName(fs, args)
+	if err != nil {
+		return err
+	}
+	minB, err := parseNCCLSize("b", *minS)
+	if err != nil {
+		return err
+	}
+	maxB, err := parseNCCLSize("e", *maxS)
+	if err != nil {
+		return err
+	}
+	var inc unit.Bytes
+	if *incS != "0" {
+		if inc, err = parseNCCLSize("i", *incS); err != nil {
+			return err
+		}
+	}
+	sizes, err := ncclSizes(minB, maxB, *factor, inc)
+	if err != nil {
+		return err
+	}
+	base, err := scenario.Load(name, os.ReadFile, sets)
+	if err != nil {
+		return err
+	}
+	if *op == "" {
+		*op = base.Collective.Op
+	}
+	if *op == "" {
+		*op = coll.AllReduce
+	}
+	if *algo == "" {
+		*algo = base.Collective.Algo
+	}
+	if *algo == "" {
+		*algo = coll.Ring
+	}
+	sets = append(sets, "collective.op="+*op, "collective.algo="+*algo)
+	if base.Traffic.Pattern != scenario.PatternNone && base.Collective.Op == "" {
+		sets = append(sets, "traffic.pattern=none")
+	}
+
+	type row struct {
+		size              unit.Bytes
+		timeUs, alg, busb float64
+	}
+	var rows []row
+	ranks := 0
+	for _, size := range sizes {
+		sc, err := scenario.Load(name, os.ReadFile, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
+		if err != nil {
+			return err
+		}
+		res, err := sim.Run(sc)
+		if err != nil {
+			return err
+		}
+		c := res.Collective
+		if c == nil {
+			return fmt.Errorf("%s: the collective of %s did not finish (is until too short?)", name, size)
+		}
+		ranks = c.Ranks
+		rows = append(rows, row{size, c.TimeUs, c.AlgBwGBps, c.BusBwGBps})
+	}
+
+	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
+		base.Name, *op, *algo, ranks, base.Network.FlowControl, base.Network.Routing, fidelity(&base))
+	fmt.Fprintf(stdout, "# minBytes %d maxBytes %d step: %s\n", minB, maxB, stepText(*factor, inc))
+	fmt.Fprintf(stdout, "#\n")
+	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n", "", "", "", "", "")
+	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "size", "count", "type", "redop", "root",
+		"time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong")
+	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "(B)", "(elements)", "", "", "",
+		"(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "")
+	redop, root := "sum", -1
+	switch *op {
+	case coll.AllGather, coll.AllToAll:
+		redop = "none"
+	case coll.Broadcast:
+		redop, root = "none", base.Collective.Root
+	}
+	var sum float64
+	for _, r := range rows {
+		count := int64(r.size) / 4 // float
+		if *op == coll.AllGather || *op == coll.ReduceScatter || *op == coll.AllToAll {
+			count /= int64(max(ranks, 1)) // nccl-tests counts one rank's share
+		}
+		fmt.Fprintf(stdout, "%12d  %12d  %8s  %6s  %6d", r.size, count, "float", redop, root)
+		for range 2 {
+			fmt.Fprintf(stdout, "  %7s  %6s  %6s  %6d", ncclFloat(r.timeUs, 7), ncclFloat(r.alg, 6), ncclFloat(r.busb, 6), 0)
+		}
+		fmt.Fprintln(stdout)
+		sum += r.busb
+	}
+	fmt.Fprintf(stdout, "# %-20s : %d %s\n", "Out of bounds values", 0, "OK")
+	fmt.Fprintf(stdout, "# %-20s : %s \n", "Avg bus bandwidth", strconv.FormatFloat(sum/float64(len(rows)), 'g', 6, 64))
+	fmt.Fprintf(stdout, "#\n")
+	return nil
+}
+
+// ncclFloat writes v in width characters as nccl-tests does (getFloatStr):
+// two decimals, or fewer when the number is too wide.
+func ncclFloat(v float64, width int) string {
+	for _, f := range []string{"%*.2f", "%*.1f", "%*.0f"} {
+		if s := fmt.Sprintf(f, width, v); len(s) <= width {
+			return s
+		}
+	}
+	if width >= 7 {
+		return fmt.Sprintf("%*.1e", width, v)
+	}
+	return fmt.Sprintf("%*.0e", width, v)
+}
+
+func stepText(factor int, inc unit.Bytes) string {
+	if factor > 1 {
+		return fmt.Sprintf("%d(factor)", factor)
+	}
+	return fmt.Sprintf("%d(bytes)", inc)
+}
+
+func fidelity(sc *scenario.Scenario) string {
+	if sc.Sim.Fidelity == "" {
+		return scenario.Packet
+	}
+	return sc.Sim.Fidelity
+}

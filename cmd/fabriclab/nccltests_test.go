@@ -1,0 +1,64 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/golden"
+)
+
+// The table has nccl-tests' all_reduce_perf layout; busbw climbs with size
+// to the multi-node ring's ~380 GB/s (REFERENCE.md, "8 × H100, 8 × 400G").
+func TestNCCLTestsTable(t *testing.T) {
+	code, out, errOut := cli("nccl-tests", "hierarchical-allreduce", "--set", "topology.nodes=2", "--algo", "ring", "-b", "8", "-e", "8G", "-f", "4")
+	require.Equal(t, 0, code, errOut)
+	golden.Equal(t, "testdata/nccl-tests-allreduce.txt", []byte(out))
+	var rows []string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			rows = append(rows, l)
+		}
+	}
+	require.Len(t, rows, 16, "8 B to 8 GiB by 4")
+	first, last := strings.Fields(rows[0]), strings.Fields(rows[len(rows)-1])
+	require.Len(t, last, 13, "size count type redop root, then time algbw busbw #wrong twice")
+	assert.Equal(t, []string{"8", "2", "float", "sum", "-1"}, first[:5])
+	assert.Equal(t, []string{"8589934592", "2147483648"}, last[:2])
+	assert.Equal(t, last[5:9], last[9:13], "in place and out of place agree")
+	assert.Regexp(t, `^3[6-9]\d\.\d\d$`, last[7], "busbw at 8 GiB")
+}
+
+func TestNCCLTestsSizes(t *testing.T) {
+	sizes, err := ncclSizes(8, 64, 2, 0)
+	require.NoError(t, err)
+	assert.Len(t, sizes, 4)
+	sizes, err = ncclSizes(1024, 4096, 1, 1024)
+	require.NoError(t, err)
+	assert.Len(t, sizes, 4)
+	b, err := parseNCCLSize("e", "8G")
+	require.NoError(t, err)
+	assert.EqualValues(t, 8<<30, b)
+	b, err = parseNCCLSize("b", "64MiB")
+	require.NoError(t, err)
+	assert.EqualValues(t, 64<<20, b)
+}
+
+func TestNCCLTestsErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-b", "1G", "-e", "8"}, "is above -e"},
+		{[]string{"-b", "lots"}, `-b "lots": want a size`},
+		{[]string{"-f", "1"}, "-f 1: use a factor of 2 or more"},
+		{[]string{"-b", "1", "-e", "1G", "-f", "1", "-i", "1"}, "more than 64 sizes"},
+		{[]string{"--op", "gather"}, "unknown operation"},
+	} {
+		code, _, errOut := cli(append([]string{"nccl-tests", "hierarchical-allreduce"}, tc.args...)...)
+		assert.Equal(t, 1, code, tc.args)
+		assert.Contains(t, errOut, tc.want, tc.args)
+	}
+}
