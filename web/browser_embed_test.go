@@ -152,6 +152,8 @@ func TestBrowserTooBigScenario(t *testing.T) {
 	text := shownError(t, ctx, base+"/embed.html?scenario=perm-1024&set=topology.k=32", "embed-too-big.png")
 	assert.Contains(t, text, "too big for the browser canvas: a k=32 fat tree has 8192 endpoints")
 	assert.Contains(t, text, "sim.fidelity: flow")
+	assert.Equal(t, "The message above says what to fix; the next scenario loaded replaces this one.",
+		eval[string](t, ctx, `document.getElementById('error-hint').textContent`), "no reload needed")
 
 	eval[bool](t, ctx, `postMessage({fabriclab: "load", scenario: "incast"}, "*"); true`)
 	poll(t, ctx, `document.getElementById('status').textContent === "Loaded scenario incast"`, 60*time.Second)

@@ -18,6 +18,9 @@
     stopped = !recoverable;
     $("loading").hidden = true;
     $("error-text").textContent = message;
+    $("error-hint").textContent = recoverable
+      ? "The message above says what to fix; the next scenario loaded replaces this one."
+      : "Reload the page to try again. If it happens again, the message above says what to fix.";
     $("error").hidden = false;
     post({ fabriclab: "error", message });
   };
