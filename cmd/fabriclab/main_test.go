@@ -83,3 +83,11 @@ func TestScenarios(t *testing.T) {
 		assert.Contains(t, out, name+" ")
 	}
 }
+
+// The text summary of a training run says how it is laid out and what one GPU does.
+func TestRunTrainingSummary(t *testing.T) {
+	code, out, errOut := cli("run", "dp-resnet50", "--set", "sim.fidelity=flow", "--set", "topology.nodes=1")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "training: resnet50 on 8 × h100")
+	assert.Regexp(t, `batch 256 × 1 micro-batches per GPU, sharding none, tp 1, mfu 0\.180: \d+ samples/s in all, [67]\d\d\d per GPU`, out)
+}
