@@ -6,15 +6,18 @@ import (
 )
 
 // nvlsTree fills s with NCCL's NVLSTree all-reduce (all_reduce.h,
-// runTreeSplit under NCCL_ALGO_NVLS_TREE) over whole nodes of g GPUs on
-// NVSwitch, as the link loads it puts on the wire:
+// RunWorkColl<ncclFuncAllReduce, …, NCCL_ALGO_NVLS_TREE>: scatter warps push
+// the send buffer into NVLS, each of the node's g heads reduces its 1/g from
+// NVLS and its tree children and sends it up the tree, gather warps
+// multicast the result back) over whole nodes of g GPUs on NVSwitch, as the
+// link loads it puts on the wire:
 //
 //  1. reduce in node (NVLS): every GPU sends its buffer into the NVSwitch,
 //     which leaves each GPU the node's sum of its 1/g of the buffer;
 //  2. across nodes, on each rail, the GPUs of local index k all-reduce their
 //     1/g between the nodes' NICs (NCCL runs a tree; a ring on the rail puts
-//     the same 2(nodes−1)/nodes of that share through each NIC, exactly the
-//     tree's load on 2 nodes);
+//     2(nodes−1)/nodes of that share through each NIC, the all-reduce's
+//     lower bound, and on 2 nodes exactly the tree's load);
 //  3. broadcast in node (NVLS): each GPU sends its reduced 1/g up and the
 //     NVSwitch multicasts the whole buffer down.
 //
