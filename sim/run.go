@@ -110,6 +110,7 @@ func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Tra
 	}
 	cfg := t.TrainConfig()
 	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), collOptions(sc, &sc.Collective, t.Algo)
+	cfg.NVSwitch = sc.NVSwitch()
 	cfg.MaxFlows = network.MaxRunFlows
 	return train.Start(f, cfg, firstEndpoints(ranks), done)
 }

@@ -25,10 +25,16 @@ var treeCorrection = [...]float64{.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5
 //     41.4, 36.0 GB/s for 1, 2, more nodes), algbw half of it, times
 //     treeCorrectionFactor; latency 8.4 + 2((ppn−1)·4.0 + log2(nodes)·14);
 //   - innetwork on one node's NVSwitch (NVLS, all-reduce): busbw
-//     NVLSBusBwRatio × the ring's, latency 25 µs.
+//     NVLSBusBwRatio × the ring's, latency 25 µs;
+//   - nvlstree on 2 or more whole dgx nodes (NVLS_TREE, all-reduce): busbw
+//     the least of NVLS's in the node (NVLSBusBwRatio × 370.8) and the
+//     NICs' 8 × 48 GB/s, doubled on 2 nodes ("Handle 2 node case of
+//     NVLSTree"), algbw as the ring's; latency 25 + 2·log2(nodes)·20.9 µs.
+//     NCCL runs NVLSTree with the Simple protocol only, and its LL and LL128
+//     protocols (not modelled here) win small messages; so nvlstree is only
+//     tried from NVLSTreeMinBytes up, a stand-in for that crossover.
 //
-// NVLSTree, NCCL's choice for large all-reduces on 2 nodes, is not modelled:
-// ring stands in. Other operations only have ring.
+// Other operations only have ring.
 func Choose(op string, p Params, bytes int64) string {
 	if op != AllReduce && op != ReduceScatter && op != AllGather {
 		if op == AllToAll {
@@ -76,5 +82,18 @@ func Choose(op string, p Params, bytes int64) string {
 	if p.OneSwitch && g > 1 {
 		try(InNetwork, 25, NVLSBusBwRatio*ringBus*float64(n)/float64(steps))
 	}
+	if p.NVSwitch && spansNodes(p) && bytes >= NVLSTreeMinBytes {
+		inter := 8 * 48.0
+		if nodes <= 2 {
+			inter *= 2
+		}
+		bus := math.Min(NVLSBusBwRatio*370.8, inter)
+		try(NVLSTree, 25+2*float64(bits.Len(uint(nodes))-1)*20.9, bus*float64(n)/float64(steps))
+	}
 	return best
 }
+
+// NVLSTreeMinBytes is the smallest all-reduce algo auto runs as nvlstree: a
+// stand-in for where NCCL's LL/LL128 trees and rings (not modelled) stop
+// beating its Simple-only NVLSTree, not a figure from NCCL.
+const NVLSTreeMinBytes = 16 << 20

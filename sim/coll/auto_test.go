@@ -44,3 +44,26 @@ func TestBuildAutoBuildsTheChoice(t *testing.T) {
 	assert.Equal(t, Ring, s.Algo)
 	assert.Equal(t, 16, s.Lanes)
 }
+
+// On whole dgx nodes (NVSwitch) large all-reduces take NVLSTree; without
+// NVSwitch, on one node, or for small messages, the choice is as before.
+func TestChooseNVLSTree(t *testing.T) {
+	two := Params{Ranks: 16, GPUsPerNode: 8, NVSwitch: true}
+	for _, tc := range []struct {
+		p     Params
+		bytes int64
+		want  string
+	}{
+		{two, 8 << 30, NVLSTree},
+		{Params{Ranks: 64, GPUsPerNode: 8, NVSwitch: true}, 8 << 30, NVLSTree},
+		{Params{Ranks: 16, GPUsPerNode: 8}, 8 << 30, Ring},
+		{Params{Ranks: 8, GPUsPerNode: 8, NVSwitch: true, OneSwitch: true}, 8 << 30, InNetwork},
+		{Params{Ranks: 12, GPUsPerNode: 8, NVSwitch: true}, 8 << 30, Ring},
+		{two, 64 << 10, Tree},
+		{two, NVLSTreeMinBytes - 1, Tree},
+		{two, NVLSTreeMinBytes, NVLSTree},
+	} {
+		assert.Equal(t, tc.want, Choose(AllReduce, tc.p, tc.bytes), "%d ranks, %d bytes", tc.p.Ranks, tc.bytes)
+	}
+	assert.Equal(t, Ring, Choose(ReduceScatter, two, 8<<30))
+}

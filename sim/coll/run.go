@@ -33,7 +33,7 @@ type Latency struct{ Base, NVLink, Net unit.Time }
 // ncclTunerConstantsDefaults: baseLatencies, and hwLatencies for NVLINK and
 // NET. Ring (and what NCCL runs as rings here: hierarchical, Rabenseifner):
 // 8.4 µs, 3.4 µs per NVLink step, 14 µs per network step. Tree: 8.4, 4.0,
-// 14. NVLS (innetwork on NVSwitch): 0, 25, 18.
+// 14. NVLS (innetwork on NVSwitch): 0, 25, 18. NVLSTree: 0, 25, 20.9.
 func NCCLLatency(algo string) Latency {
 	const ns = unit.Nanosecond
 	switch algo {
@@ -41,6 +41,11 @@ func NCCLLatency(algo string) Latency {
 		return Latency{Base: 8400 * ns, NVLink: 4000 * ns, Net: 14000 * ns}
 	case InNetwork:
 		return Latency{NVLink: 25000 * ns, Net: 18000 * ns}
+	case NVLSTree:
+		// tuning.cc: intraLat + 2·log2(nodes)·interLat, 25 and 20.9 µs.
+		// The schedule's two NVLS phases share the 25 µs; its phases across
+		// nodes count log2(nodes) network steps each (nvlsTree).
+		return Latency{NVLink: 12500 * ns, Net: 20900 * ns}
 	}
 	return Latency{Base: 8400 * ns, NVLink: 3400 * ns, Net: 14000 * ns}
 }

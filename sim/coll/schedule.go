@@ -32,6 +32,7 @@ const (
 	Rabenseifner = "rabenseifner"
 	Hierarchical = "hierarchical"
 	InNetwork    = "innetwork" // SHARP-style at the switch, NVLS-style on NVSwitch
+	NVLSTree     = "nvlstree"  // NVLS inside each node, rails across nodes (NCCL's NVLS_TREE)
 	Direct       = "direct"
 	Pairwise     = "pairwise"
 )
@@ -39,7 +40,7 @@ const (
 // Ops and Algos list what exists, for error messages and docs.
 var (
 	Ops   = []string{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
-	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, Direct, Pairwise, Auto}
+	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree, Direct, Pairwise, Auto}
 )
 
 // Transfer moves chunks from rank Src to rank Dst. Chunk is the first chunk id
@@ -137,6 +138,7 @@ type Params struct {
 	GPUsPerNode int   // ranks per node (hierarchical, NVLS); 0 if not a multi-GPU topology
 	Root        int   // broadcast
 	OneSwitch   bool  // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
+	NVSwitch    bool  // each node's GPUs share an NVSwitch that reduces (NVLS: dgx nodes; nvlstree)
 	Bytes       int64 // the message, for algo auto (Choose)
 }
 
@@ -151,7 +153,7 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		algo = Choose(op, p, p.Bytes)
 	}
 	supported := map[string][]string{
-		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork},
+		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree},
 		ReduceScatter: {Ring, Rabenseifner},
 		AllGather:     {Ring, Rabenseifner},
 		Broadcast:     {Ring},
@@ -180,10 +182,18 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		}
 	case InNetwork:
 		if !p.OneSwitch {
-			return nil, fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several switches use hierarchical or ring")
+			return nil, fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
+		}
+	case NVLSTree:
+		if !p.NVSwitch || !spansNodes(p) {
+			return nil, fmt.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
 		}
 	}
 	s := &Schedule{Op: op, Algo: algo, Ranks: n, gpn: p.GPUsPerNode}
+	if algo == NVLSTree {
+		nvlsTree(s, n, p.GPUsPerNode)
+		return s, nil
+	}
 	if algo == Ring && op != Broadcast && spansNodes(p) {
 		ncclRings(s, op, railRings(n, p.GPUsPerNode))
 		return s, nil

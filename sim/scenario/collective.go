@@ -60,7 +60,14 @@ func (s *Scenario) NodeGPUs() int {
 
 // CollParams describes ranks of this scenario's topology to coll.Build.
 func (s *Scenario) CollParams(ranks, root int) coll.Params {
-	return coll.Params{Ranks: ranks, GPUsPerNode: s.NodeGPUs(), Root: root, OneSwitch: s.OneSwitch(), Bytes: int64(s.Collective.Bytes)}
+	return coll.Params{Ranks: ranks, GPUsPerNode: s.NodeGPUs(), Root: root, OneSwitch: s.OneSwitch(),
+		NVSwitch: s.NVSwitch(), Bytes: int64(s.Collective.Bytes)}
+}
+
+// NVSwitch reports whether each node's GPUs share an NVSwitch that reduces
+// (NVLS): a dgx topology. nvlstree needs it.
+func (s *Scenario) NVSwitch() bool {
+	return s.Topology.Kind == DGX && s.NodeGPUs() > 1
 }
 
 // OneSwitch reports whether every endpoint hangs off one switch: a star, or

@@ -41,7 +41,7 @@ func Schedules(sharding, algo string, p coll.Params, tp int, spread bool) ([]*co
 	g := newGroups(p.Ranks, tp, p.GPUsPerNode, spread)
 	var out []*coll.Schedule
 	if g.dp > 1 {
-		c, err := newComms(sharding, g.dpAlgo(algo, p.OneSwitch), g.dpParams(p.OneSwitch))
+		c, err := newComms(sharding, g.dpAlgo(algo, p.OneSwitch, p.NVSwitch), g.dpParams(p.OneSwitch, p.NVSwitch))
 		if err != nil {
 			return nil, err
 		}

@@ -35,6 +35,7 @@ type Config struct {
 	Algo        string // all-reduce algorithm
 	GPUsPerNode int
 	OneSwitch   bool         // innetwork all-reduce is possible
+	NVSwitch    bool         // each node's GPUs share a reducing NVSwitch: nvlstree is possible
 	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 	MaxFlows    int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
 }
@@ -57,7 +58,7 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 	g := newGroups(n, cfg.TP, cfg.GPUsPerNode, cfg.TPSpread)
 	j := &Job{f: f, cfg: cfg, ranks: ranks, groups: g, done: done}
 	if g.dp > 1 {
-		c, err := newComms(cfg.Sharding, g.dpAlgo(cfg.Algo, cfg.OneSwitch), g.dpParams(cfg.OneSwitch))
+		c, err := newComms(cfg.Sharding, g.dpAlgo(cfg.Algo, cfg.OneSwitch, cfg.NVSwitch), g.dpParams(cfg.OneSwitch, cfg.NVSwitch))
 		if err != nil {
 			return nil, fmt.Errorf("training.algo: %w", err)
 		}
@@ -126,15 +127,16 @@ func newGroups(n, tp, gpusPerNode int, spread bool) *groups {
 
 // dpAlgo is the data-parallel all-reduce algorithm: algo, except that with
 // tensor parallelism a group that no longer spans whole nodes' worth of
-// GPUs (hierarchical) or one switch (innetwork) uses a ring.
-func (g *groups) dpAlgo(algo string, oneSwitch bool) string {
+// GPUs (hierarchical, nvlstree) or one switch (innetwork) uses a ring.
+func (g *groups) dpAlgo(algo string, oneSwitch, nvSwitch bool) string {
 	if g.tp == 1 {
 		return algo
 	}
-	p := g.dpParams(oneSwitch)
+	p := g.dpParams(oneSwitch, nvSwitch)
 	switch {
-	case algo == coll.Hierarchical && (p.GPUsPerNode < 2 || p.Ranks%p.GPUsPerNode != 0 || p.Ranks/p.GPUsPerNode < 2),
-		algo == coll.InNetwork && !p.OneSwitch:
+	case (algo == coll.Hierarchical || algo == coll.NVLSTree) && (p.GPUsPerNode < 2 || p.Ranks%p.GPUsPerNode != 0 || p.Ranks/p.GPUsPerNode < 2),
+		algo == coll.InNetwork && !p.OneSwitch,
+		algo == coll.NVLSTree && !p.NVSwitch:
 		return coll.Ring
 	}
 	return algo
@@ -143,7 +145,7 @@ func (g *groups) dpAlgo(algo string, oneSwitch bool) string {
 // dpParams describes a data-parallel group to coll.Build: its members on one
 // node are consecutive in it, gpusPerNode/tp of them (all of a node's when
 // the tensor-parallel groups are spread over nodes).
-func (g *groups) dpParams(oneSwitch bool) coll.Params {
+func (g *groups) dpParams(oneSwitch, nvSwitch bool) coll.Params {
 	per := g.gpusPerNode
 	if !g.spread && per > 0 {
 		per = 0
@@ -154,7 +156,7 @@ func (g *groups) dpParams(oneSwitch bool) coll.Params {
 	if per < 2 {
 		per = 0
 	}
-	return coll.Params{Ranks: g.dp, GPUsPerNode: per, OneSwitch: oneSwitch && g.tp == 1}
+	return coll.Params{Ranks: g.dp, GPUsPerNode: per, OneSwitch: oneSwitch && g.tp == 1, NVSwitch: nvSwitch && per == g.gpusPerNode}
 }
 
 // Job is a training run on a fabric.
