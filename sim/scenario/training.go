@@ -129,7 +129,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 		c.memory(ranks) // a custom model gives no activation sizes
 	}
 	sharding := train.NoSharding
-	if shardOK && modelOK {
+	if shardOK && modelOK && gpuOK { // TrainConfig needs a known model and GPU
 		sharding = tr.TrainConfig().Sharding
 	}
 	scheds, err := train.Schedules(sharding, tr.Algo, s.CollParams(ranks, 0), tp, tr.TPLayout == "spread")
