@@ -39,7 +39,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if *only != "" && !strings.Contains(c.label, *only) {
 			continue
 		}
-		sc, err := scenario.Load(c.name, readScenarioFile, c.sets)
+		sc, err := scenario.Load(c.name, scenario.ReadFile, c.sets)
 		if err != nil {
 			return err
 		}

@@ -39,11 +39,11 @@ func (z *zeros) Read(p []byte) (int, error) {
 
 func TestReadLimitedStopsPastTheLimit(t *testing.T) {
 	var err error
-	n := allocated(func() { _, err = readLimited(&zeros{n: 64 << 20}, "big.yaml") })
+	n := allocated(func() { _, err = scenario.ReadLimited(&zeros{n: 64 << 20}, "big.yaml") })
 	assert.EqualError(t, err, "big.yaml is too big: a scenario file may have at most 8388608 bytes (8 MiB); generate flows with traffic.pattern instead of listing them")
 	assert.Less(t, n, uint64(4*scenario.MaxSourceBytes), "a 64 MiB stream is read only to the limit")
 
-	data, err := readLimited(&zeros{n: scenario.MaxSourceBytes}, "ok.yaml")
+	data, err := scenario.ReadLimited(&zeros{n: scenario.MaxSourceBytes}, "ok.yaml")
 	require.NoError(t, err)
 	assert.Len(t, data, scenario.MaxSourceBytes, "exactly the limit is allowed")
 }
@@ -76,7 +76,7 @@ func TestReadScenarioFileRefusesSpecialAndHugeFiles(t *testing.T) {
 			continue
 		}
 		var err error
-		n := allocated(func() { _, err = readScenarioFile(tc.path) })
+		n := allocated(func() { _, err = scenario.ReadFile(tc.path) })
 		require.Error(t, err, tc.path)
 		assert.Contains(t, err.Error(), tc.want)
 		assert.Less(t, n, uint64(1<<20), "%s: refused before reading", tc.path)
@@ -95,6 +95,6 @@ func TestReadScenarioFileReadsARegularFile(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.True(t, strings.HasPrefix(out, "s — star"), out)
 
-	_, err := readScenarioFile(filepath.Join(t.TempDir(), "missing.yaml"))
+	_, err := scenario.ReadFile(filepath.Join(t.TempDir(), "missing.yaml"))
 	assert.ErrorIs(t, err, os.ErrNotExist, "Load tells a missing file from a built-in name")
 }

@@ -41,7 +41,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		sets = append(sets, "seed="+*seed)
 	}
-	sc, err := scenario.Load(name, readScenarioFile, sets)
+	sc, err := scenario.Load(name, scenario.ReadFile, sets)
 	if err != nil {
 		return err
 	}

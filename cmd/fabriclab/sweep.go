@@ -141,7 +141,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	load := func(i int) (scenario.Scenario, error) {
-		sc, err := scenario.Load(name, readScenarioFile, append(append([]string(nil), sets...), combos[i]...))
+		sc, err := scenario.Load(name, scenario.ReadFile, append(append([]string(nil), sets...), combos[i]...))
 		if err != nil {
 			return sc, fmt.Errorf("with %s: %w", strings.Join(combos[i], " "), err)
 		}

@@ -26,11 +26,10 @@ func (b *desktopBridge) query() string {
 	if strings.HasPrefix(arg, "?") {
 		return arg
 	}
-	// Only a regular file within the loader's limit is read (never /dev/zero).
-	if st, err := os.Stat(arg); err == nil && st.Mode().IsRegular() && st.Size() <= scenario.MaxSourceBytes {
-		data, err := os.ReadFile(arg)
-		if err != nil || len(data) > scenario.MaxSourceBytes {
-			fmt.Fprintf(os.Stderr, "viz: %s: unreadable or over %d bytes\n", arg, scenario.MaxSourceBytes)
+	if _, err := os.Stat(arg); err == nil { // a file, not a built-in name
+		data, err := scenario.ReadFile(arg) // regular files within the loader's limit only
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "viz: %v\n", err)
 			os.Exit(2)
 		}
 		cmd, _ := json.Marshal(map[string]any{"fabriclab": "load", "yaml": string(data)})

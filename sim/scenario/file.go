@@ -1,18 +1,16 @@
-package main
+package scenario
 
 import (
 	"fmt"
 	"io"
 	"os"
-
-	"fabriclab/sim/scenario"
 )
 
-// readScenarioFile reads a scenario file for scenario.Load: a regular file of
-// at most scenario.MaxSourceBytes, read through a limited reader, so that
+// ReadFile reads a scenario file for Load (the CLI and the desktop viewer use it): a regular file of
+// at most MaxSourceBytes, read through a limited reader, so that
 // neither a device such as /dev/zero nor a huge file is read without end.
 // Devices, pipes, sockets and directories are refused before any read.
-func readScenarioFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) {
 	info, err := os.Stat(path)
 	if err != nil {
 		return nil, err // fs.ErrNotExist lets Load list the built-ins
@@ -20,7 +18,7 @@ func readScenarioFile(path string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, fmt.Errorf("%s is %s, not a regular file: give the path of a scenario YAML file (or a built-in name)", path, fileKind(info.Mode()))
 	}
-	if info.Size() > scenario.MaxSourceBytes {
+	if info.Size() > MaxSourceBytes {
 		return nil, tooBig(path)
 	}
 	f, err := os.Open(path)
@@ -28,17 +26,17 @@ func readScenarioFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return readLimited(f, path) // the size Stat gave may be wrong (/proc) or the file may grow
+	return ReadLimited(f, path) // the size Stat gave may be wrong (/proc) or the file may grow
 }
 
-// readLimited reads r whole if it holds at most scenario.MaxSourceBytes, and
+// ReadLimited reads r whole if it holds at most MaxSourceBytes, and
 // never reads more than one byte past that.
-func readLimited(r io.Reader, path string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, scenario.MaxSourceBytes+1))
+func ReadLimited(r io.Reader, path string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxSourceBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > scenario.MaxSourceBytes {
+	if len(data) > MaxSourceBytes {
 		return nil, tooBig(path)
 	}
 	return data, nil
@@ -46,7 +44,7 @@ func readLimited(r io.Reader, path string) ([]byte, error) {
 
 func tooBig(path string) error {
 	return fmt.Errorf("%s is too big: a scenario file may have at most %d bytes (8 MiB); generate flows with traffic.pattern instead of listing them",
-		path, scenario.MaxSourceBytes)
+		path, MaxSourceBytes)
 }
 
 // fileKind names what a non-regular file is.
