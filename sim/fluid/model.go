@@ -21,6 +21,7 @@ import (
 	"fabriclab/sim/link"
 	"fabriclab/sim/network"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
 	"fabriclab/sim/unit"
@@ -126,6 +127,8 @@ type Model struct {
 	links []linkState
 	flows []flow
 
+	routes *snap.Routes // paths and names for the viewer (routing.go)
+
 	drains  drainHeap
 	armedAt unit.Time // the earliest evDrain pending (Never if none)
 
@@ -170,6 +173,7 @@ func New(sc *scenario.Scenario) *Model {
 		m.links[i].capacity = float64(l.Rate) / 8 * link.Efficiency(l.Kind, m.mtu)
 	}
 	m.fill.init(len(t.Links))
+	m.initRoutes()
 	m.run = network.NewRun(m.eng, sc)
 	specs := traffic.Flows(sc)
 	m.flows = make([]flow, 0, len(specs))

@@ -29,5 +29,6 @@ func (m *Model) Snapshot() *snap.Snapshot {
 			s.Flows[i].Finish = f.finish
 		}
 	}
+	s.Routing = m.routingNow()
 	return s
 }

@@ -27,6 +27,7 @@ import (
 	"fabriclab/sim/link"
 	"fabriclab/sim/network"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
 	"fabriclab/sim/unit"
@@ -50,6 +51,8 @@ type Model struct {
 	flows      []flow
 	pool       []*pkt // packets to reuse
 	finished   int
+
+	routes *snap.Routes // paths and names for the viewer (routing.go)
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
@@ -76,6 +79,7 @@ func New(sc *scenario.Scenario) *Model {
 	xoff, xon, _ := sc.PFCThresholds()
 	m.xoff, m.xon = int64(xoff), int64(xon)
 	m.initNodes()
+	m.initRoutes()
 	m.initPorts(kind)
 	switch sc.Network.CC {
 	case scenario.CCDCQCN:

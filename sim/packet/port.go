@@ -233,6 +233,7 @@ func (m *Model) transmit(p *port, x *pkt) {
 	p.txWire += wire
 	p.busyUntil = now + tx
 	x.inLink = p.id
+	m.took(x.flow, p.id)
 	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)
 		p.wake = true

@@ -59,5 +59,6 @@ func (m *Model) Snapshot() *snap.Snapshot {
 			s.Flows[i].RateGbps = m.ibccRate(f).Gbps()
 		}
 	}
+	s.Routing = m.routingNow()
 	return s
 }

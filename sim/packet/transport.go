@@ -159,6 +159,7 @@ func (m *Model) deliver(x *pkt) {
 	if f.expected == f.npkts && !f.done {
 		f.done, f.finish = true, now
 		f.ooo = nil
+		m.routes.Finished(i, f.outOfOrder)
 		m.finished++
 		if cb := f.onDone; cb != nil {
 			f.onDone = nil

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"unicode"
 
 	"fabriclab/sim/unit"
 )
@@ -35,6 +36,7 @@ type Flow struct {
 	Bytes unit.Bytes `yaml:"bytes"` // Parse fills in traffic.bytes when omitted
 	Start unit.Time  `yaml:"start"`
 	Class string     `yaml:"class"` // traffic class; "" takes traffic.class
+	Name  string     `yaml:"name"`  // what the viewer calls it, e.g. victim; "" for none
 }
 
 // IncastReceiver is the endpoint that receives an incast: traffic.receiver,
@@ -180,6 +182,7 @@ func (c *checker) flows(endpoints int) bool {
 		return false
 	}
 	ok := true
+	named := map[string]int{} // flow names → the first flow with it
 	for i, f := range tr.Flows {
 		key := fmt.Sprintf("traffic.flows[%d]", i)
 		for _, e := range []struct {
@@ -207,9 +210,35 @@ func (c *checker) flows(endpoints int) bool {
 		if f.Class != "" {
 			ok = c.classRef(key+".class", f.Class) && ok
 		}
+		if f.Name != "" {
+			ok = c.flowName(key+".name", f.Name, i, named) && ok
+		}
 		if len(c.errs) > maxErrors {
 			return false
 		}
 	}
 	return ok
+}
+
+// MaxFlowName is the longest flow name, in bytes: it labels the canvas.
+const MaxFlowName = 24
+
+// flowName checks flow i's name: short, printable, and not another flow's.
+func (c *checker) flowName(key, name string, i int, named map[string]int) bool {
+	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			c.fail(key, "%q has a character that does not print; a flow name is a short label, e.g. name: victim", name)
+			return false
+		}
+	}
+	if len(name) > MaxFlowName {
+		c.fail(key, "%q is too long: a flow name has at most %d bytes (e.g. name: victim)", name, MaxFlowName)
+		return false
+	}
+	if j, dup := named[name]; dup {
+		c.fail(key, "%q is already the name of traffic.flows[%d]; give each flow its own name", name, j)
+		return false
+	}
+	named[name] = i
+	return true
 }

@@ -19,6 +19,8 @@ type Snapshot struct {
 	Activity []Activity
 	Marking  Marking
 	Done     bool // the run has ended
+
+	Routing *Routing // where flows go (routing.go); nil from a model that does not say
 }
 
 // Activity is what an endpoint is doing.

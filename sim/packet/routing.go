@@ -1,0 +1,73 @@
+package packet
+
+import (
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/traffic"
+)
+
+// Routing as the viewer sees it: each flow's path, the flows each link
+// carries, and reordering under per-packet routing (snap.Routes).
+
+// initRoutes makes the run's route table. Static and ECMP paths are walked
+// when first asked for (they depend only on the flow's hash); under
+// per-packet routing the links packets take are recorded as they go.
+func (m *Model) initRoutes() {
+	m.routes = snap.NewRoutes(m.perPacket, int64(m.mtu), len(m.topo.Links), m.perPacket, m.flowPath)
+	if m.sc.Traffic.Pattern != scenario.PatternFlows {
+		return // only explicit flows have names
+	}
+	for i, s := range traffic.Flows(m.sc) {
+		if s.Name != "" {
+			for len(m.routes.Names) <= i {
+				m.routes.Names = append(m.routes.Names, "")
+			}
+			m.routes.Names[i] = s.Name
+		}
+	}
+}
+
+// flowPath is the links of flow i's path under static or ECMP routing: the
+// links choose picks for the whole flow.
+func (m *Model) flowPath(i int) []int32 {
+	f := &m.flows[i]
+	if m.perPacket {
+		return nil // recorded as packets go (took)
+	}
+	hops := m.hopsTo(f.dst)
+	path := []int32{f.port}
+	for n := int32(m.topo.Links[f.port].To); n != f.dstNode; {
+		l := m.choose(n, f.dst, hops, f, nil)
+		path = append(path, l)
+		n = int32(m.topo.Links[l].To)
+	}
+	return path
+}
+
+// took records, under per-packet routing, that flow i's packet takes link l now.
+func (m *Model) took(i int32, l int32) {
+	if m.perPacket && !m.flows[i].done {
+		m.routes.Took(i, l, m.eng.Now())
+	}
+}
+
+// routingNow pictures where the flows go now.
+func (m *Model) routingNow() *snap.Routing {
+	now := m.eng.Now()
+	g := &snap.Routing{Routes: m.routes, LinkFlows: make([]int32, len(m.ports)), ReorderedTotal: m.stats.ooo}
+	var buf []int32
+	for i := range m.flows {
+		f := &m.flows[i]
+		if f.done || !(f.onPort || f.nextSeq > 0) {
+			continue
+		}
+		buf = m.routes.AppendPath(buf[:0], i, now)
+		for _, l := range buf {
+			g.LinkFlows[l]++
+		}
+		if f.outOfOrder > 0 {
+			g.Reordered = append(g.Reordered, snap.FlowCount{Flow: int32(i), N: f.outOfOrder})
+		}
+	}
+	return g
+}

@@ -1,0 +1,151 @@
+package snap
+
+import "fabriclab/sim/unit"
+
+// Routing is where a snapshot's flows go: how many cross each link now and
+// how many packets arrived out of order. Each flow's links are in Routes,
+// which one run builds once and every snapshot of it shares.
+type Routing struct {
+	Routes *Routes
+	// LinkFlows is, by link, how many started, unfinished flows cross it:
+	// those routed over it, or under per-packet routing those whose packets
+	// have taken it.
+	LinkFlows []int32
+	// Reordered holds the running flows with packets that arrived ahead of
+	// order, and how many; a finished flow's count is in Routes.
+	Reordered      []FlowCount
+	ReorderedTotal int64 // over all flows so far
+}
+
+// FlowCount is a count for one flow.
+type FlowCount struct {
+	Flow int32
+	N    int64
+}
+
+// Routes is a run's table of flow paths and names, by flow ID. A model
+// fills it as the run goes: entries are added, never changed, except the
+// links a per-packet flow takes, which carry the time they were first taken
+// so that an earlier snapshot sees only its own. One goroutine (the
+// model's) writes and reads it.
+type Routes struct {
+	// PerPacket: adaptive routing or spraying, a flow's packets take several paths.
+	PerPacket bool
+	MTU       int64    // payload bytes per packet, to turn bytes into packets
+	Names     []string // by flow ID: the scenario's name for it, "" for none; may be shorter than the flows
+
+	path  func(flow int) []int32 // the flow's links (static or ECMP routing, or all its minimal paths)
+	paths [][]int32              // path's answers, kept
+	taken [][]Use                // per-packet routing in the packet model: links in the order first taken
+	seen  [][]uint64             // by running flow: a bit per link in taken, so Took is O(1)
+	links int
+	final map[int32]int64 // finished flows' reordered packets
+}
+
+// Use is a link and when a flow first took it.
+type Use struct {
+	Link int32
+	At   unit.Time
+}
+
+// NewRoutes makes a run's table for a fabric of links links. path gives a
+// flow's links (computed once, the first time one is asked for); its answer
+// must not change. With track, Took records the links flows take instead.
+func NewRoutes(perPacket bool, mtu int64, links int, track bool, path func(flow int) []int32) *Routes {
+	r := &Routes{PerPacket: perPacket, MTU: mtu, path: path, links: links}
+	if track {
+		r.taken = [][]Use{}
+	}
+	return r
+}
+
+// Took records that flow took link at time at, the first time it does.
+func (r *Routes) Took(flow int32, link int32, at unit.Time) {
+	for int(flow) >= len(r.taken) {
+		r.taken = append(r.taken, nil)
+		r.seen = append(r.seen, nil)
+	}
+	seen := r.seen[flow]
+	if seen == nil {
+		seen = make([]uint64, (r.links+63)/64)
+		r.seen[flow] = seen
+	}
+	if w, b := link/64, uint64(1)<<(link%64); seen[w]&b == 0 {
+		seen[w] |= b
+		r.taken[flow] = append(r.taken[flow], Use{link, at})
+	}
+}
+
+// Finished records that flow has finished with reordered packets out of
+// order; Took forgets what it kept to answer fast.
+func (r *Routes) Finished(flow int32, reordered int64) {
+	if int(flow) < len(r.seen) {
+		r.seen[flow] = nil
+	}
+	if reordered == 0 {
+		return
+	}
+	if r.final == nil {
+		r.final = map[int32]int64{}
+	}
+	r.final[flow] = reordered
+}
+
+// AppendPath appends to dst the links flow crossed by time at: its path, or
+// under per-packet routing the links its packets had taken by then.
+func (r *Routes) AppendPath(dst []int32, flow int, at unit.Time) []int32 {
+	if flow < 0 {
+		return dst
+	}
+	if r.taken != nil {
+		if flow < len(r.taken) {
+			for _, u := range r.taken[flow] {
+				if u.At <= at {
+					dst = append(dst, u.Link)
+				}
+			}
+		}
+		return dst
+	}
+	return append(dst, r.Path(flow)...)
+}
+
+// Path is flow's links as routing chose them (all its minimal paths under
+// per-packet routing at flow level); nil without a path function.
+func (r *Routes) Path(flow int) []int32 {
+	if r.path == nil || flow < 0 {
+		return nil
+	}
+	for flow >= len(r.paths) {
+		r.paths = append(r.paths, nil)
+	}
+	if r.paths[flow] == nil {
+		r.paths[flow] = r.path(flow)
+	}
+	return r.paths[flow]
+}
+
+// Name is flow's name in the scenario, "" for none.
+func (r *Routes) Name(flow int) string {
+	if flow < 0 || flow >= len(r.Names) {
+		return ""
+	}
+	return r.Names[flow]
+}
+
+// Reordered is how many of flow's packets had arrived out of order in s.
+func (s *Snapshot) Reordered(flow int) int64 {
+	g := s.Routing
+	if g == nil || flow < 0 || flow >= len(s.Flows) {
+		return 0
+	}
+	if s.Flows[flow].Done && g.Routes != nil {
+		return g.Routes.final[int32(flow)]
+	}
+	for _, c := range g.Reordered {
+		if int(c.Flow) == flow {
+			return c.N
+		}
+	}
+	return 0
+}
