@@ -24,6 +24,8 @@ type Frame struct {
 	// History holds earlier snapshots, oldest first, for the charts.
 	History []*snap.Snapshot
 	Hover   Hover
+
+	Selected int // the flow the learner picked, as its ID + 1; 0: none (routing.go)
 }
 
 // Builder builds scenes, keeping its storage from one frame to the next. A
@@ -42,6 +44,7 @@ type Builder struct {
 	th       *assets.Theme
 	f        *Frame
 	layout   *Layout
+	rt       routeCache // the routing view's (routing.go)
 }
 
 // Scene draws f into the builder's display list and returns it. The list is
@@ -67,6 +70,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 		b.packets()
 		b.controls()
 		b.markers()
+		b.routing()
 	}
 	b.nodes()
 	if f.Cur != nil {

@@ -1,0 +1,583 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"strconv"
+
+	"fabriclab/assets"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
+)
+
+// The routing view: how many flows each uplink carries (collisions stand
+// out), a flows-per-uplink histogram, the picked flow's path and figures,
+// the scenario's named flows, and reordering under per-packet routing. It
+// shows on multi-tier fabrics running traffic patterns (not collectives or
+// training, whose flows are chunks).
+
+// routeCache is what the routing view keeps between frames.
+type routeCache struct {
+	layout   *Layout
+	uplinks  []int32 // links from a switch up to a higher tier
+	perNode  bool    // badges per upper switch: per-link ones would overlap
+	spread   bool    // per-packet routing: a flow crosses many uplinks
+	badgeAt  [][2]float64
+	path     []int32
+	onPath   []bool // by link, for the picked flow
+	tops     []int32
+	topAt    []int32 // by node: its index in tops, or -1
+	topCount []int32 // by tops: running flows through it
+	stamp    []int32 // by tops: the last flow counted
+}
+
+// Flow-count colours: 0 and 1 plain, 2 and 3+ warm, so collisions stand out.
+var (
+	countTwo   = color.RGBA{0xe6, 0x9f, 0x00, 0xff}
+	countThree = color.RGBA{0xd6, 0x27, 0x28, 0xff}
+)
+
+// selectColor is the picked flow's path.
+func (b *Builder) selectColor() color.RGBA {
+	if b.layout.Opt.Dark {
+		return color.RGBA{0xff, 0x6e, 0xe8, 0xff}
+	}
+	return color.RGBA{0xb0, 0x2c, 0x9e, 0xff}
+}
+
+// countColor is a badge's fill and text colour for n flows. Under
+// per-packet routing every flow crosses many links by design: no warm colours.
+func (b *Builder) countColor(n int32) (fill, text color.RGBA) {
+	th := b.th
+	switch {
+	case n <= 0:
+		return th.Panel, th.Muted
+	case n == 1 || b.rt.spread:
+		return th.Text, th.Background
+	case n == 2:
+		return countTwo, color.RGBA{0x10, 0x14, 0x18, 0xff}
+	}
+	return countThree, color.RGBA{0xff, 0xff, 0xff, 0xff}
+}
+
+// routingShown reports whether the view applies: a fabric with uplinks
+// and flows that are not a collective's or training's chunks.
+func (b *Builder) routingShown() bool {
+	cur := b.f.Cur
+	if cur == nil || cur.Routing == nil || cur.Routing.Routes == nil || len(b.rt.uplinks) == 0 {
+		return false
+	}
+	for i := range cur.Flows {
+		if cur.Flows[i].Tag >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// prepareRoutes finds the layout's uplinks and where their badges go, once per layout.
+func (b *Builder) prepareRoutes() {
+	rt, L := &b.rt, b.layout
+	if rt.layout == L {
+		return
+	}
+	rt.layout = L
+	rt.uplinks, rt.badgeAt, rt.tops = rt.uplinks[:0], rt.badgeAt[:0], rt.tops[:0]
+	t := L.Topo
+	for i := range t.Links {
+		l := &t.Links[i]
+		from, to := &t.Nodes[l.From], &t.Nodes[l.To]
+		if from.Role.IsSwitch() && to.Role.IsSwitch() && to.Role != topo.NVSwitch && to.Tier > from.Tier {
+			rt.uplinks = append(rt.uplinks, int32(i))
+		}
+	}
+	r := b.badgeR()
+	rt.perNode = len(L.Bundles) > 0
+	for _, l := range rt.uplinks {
+		ln := &L.Links[l]
+		x, y := ln.X2+(ln.X1-ln.X2)*0.22, ln.Y2+(ln.Y1-ln.Y2)*0.22 // near the upper end
+		rt.badgeAt = append(rt.badgeAt, [2]float64{x, y})
+		if !ln.Shown {
+			rt.perNode = true
+		}
+	}
+	for i := 0; i < len(rt.badgeAt) && !rt.perNode; i++ {
+		for j := i + 1; j < len(rt.badgeAt); j++ {
+			if math.Hypot(rt.badgeAt[i][0]-rt.badgeAt[j][0], rt.badgeAt[i][1]-rt.badgeAt[j][1]) < 2.1*r {
+				rt.perNode = true
+				break
+			}
+		}
+	}
+	rt.topAt = slices.Grow(rt.topAt[:0], len(t.Nodes))[:len(t.Nodes)]
+	for i := range rt.topAt {
+		rt.topAt[i] = -1
+	}
+	if rt.perNode { // the switches the uplinks reach at the top tier, drawn on their own
+		top := 0
+		for _, l := range rt.uplinks {
+			top = max(top, t.Nodes[t.Links[l].To].Tier)
+		}
+		for id := range t.Nodes {
+			if t.Nodes[id].Tier == top && t.Nodes[id].Role.IsSwitch() && L.Nodes[id].Shown {
+				rt.topAt[id] = int32(len(rt.tops))
+				rt.tops = append(rt.tops, int32(id))
+			}
+		}
+	}
+}
+
+func (b *Builder) badgeR() float64 { return 6.5 * b.layout.U }
+
+// routing draws the routing view over the topology.
+func (b *Builder) routing() {
+	b.prepareRoutes()
+	if !b.routingShown() {
+		return
+	}
+	g := b.f.Cur.Routing
+	b.rt.spread = g.Routes.PerPacket
+	b.namedFlows(g)
+	b.selectedPath(g)
+	b.flowBadges(g)
+	b.routeInset(g)
+	b.reorderTotal(g)
+}
+
+// badge draws a count on a round badge at (x, y).
+func (b *Builder) badge(x, y float64, n int32) {
+	fill, text := b.countColor(n)
+	r := b.badgeR()
+	edge := b.th.Border
+	if n > 1 {
+		edge = b.th.Background
+	}
+	s := strconv.Itoa(int(n))
+	w := max(2*r, TextWidth(s, b.fs(0.72), assets.Bold)+5*b.layout.U)
+	b.dl.rect(LayerMarker, x-w/2, y-r, w, 2*r, r, fill, edge, 0.8*b.layout.U)
+	b.dl.text(LayerMarker, x, y, s, b.fs(0.72), Middle, assets.Bold, text)
+}
+
+// flowBadges counts the flows on each uplink, or (when those would crowd)
+// through each top-tier switch, and on condensed pods the most on any one
+// of their uplinks.
+func (b *Builder) flowBadges(g *snap.Routing) {
+	rt, L := &b.rt, b.layout
+	t := L.Topo
+	if !rt.perNode {
+		for k, l := range rt.uplinks {
+			if int(l) < len(g.LinkFlows) {
+				b.badge(rt.badgeAt[k][0], rt.badgeAt[k][1], g.LinkFlows[l])
+			}
+		}
+		return
+	}
+	if len(L.Bundles) == 0 { // condensed: the pods' badges say it, the core row has no room
+		b.countThroughTops(g)
+	}
+	for k, id := range rt.tops {
+		if len(L.Bundles) > 0 {
+			break
+		}
+		n := rt.topCount[k]
+		nb := &L.Nodes[id] // on the box's top right corner, clear of the queue bars below
+		b.badge(nb.X+nb.W-0.4*b.badgeR(), nb.Y-0.2*b.badgeR(), n)
+	}
+	for i := range L.Pods {
+		if len(L.Bundles) == 0 {
+			break
+		}
+		p := &L.Pods[i]
+		var most int32
+		for _, id := range p.Nodes {
+			for _, l := range t.Nodes[id].Out {
+				if t.Nodes[t.Links[l].To].Tier > t.Nodes[id].Tier && t.Nodes[id].Role.IsSwitch() && l < len(g.LinkFlows) {
+					most = max(most, g.LinkFlows[l])
+				}
+			}
+		}
+		b.badge(p.X+p.W/2, p.Y-b.badgeR()-2*L.U, most)
+	}
+}
+
+// routeInset is a small panel: the flows-per-uplink histogram (or, under
+// per-packet routing, the range of flows on an uplink) and the picked
+// flow's figures.
+func (b *Builder) routeInset(g *snap.Routing) {
+	L, th, dl, rt := b.layout, b.th, &b.dl, &b.rt
+	u := L.U
+	t := L.Topo
+	// The uplinks of switches that send up: the bins the flows were thrown into.
+	var bins [4]int
+	lo, hi := int32(math.MaxInt32), int32(0)
+	for _, l := range rt.uplinks {
+		if int(l) >= len(g.LinkFlows) || !b.sendsUp(g, t.Links[l].From) {
+			continue
+		}
+		n := g.LinkFlows[l]
+		bins[min(int(n), 3)]++
+		lo, hi = min(lo, n), max(hi, n)
+	}
+	lines := b.selectedLines(g)
+	w := 190 * u
+	for _, s := range lines {
+		w = max(w, TextWidth(s, b.fs(0.8), assets.Regular)+16*u)
+	}
+	w = min(w, L.Area.W*0.45)
+	barH := 44 * u
+	body := barH + 20*u // the histogram and its labels
+	if rt.spread {
+		body = 30 * u // two lines
+	}
+	h := 22*u + body + 16*u
+	if len(lines) > 0 {
+		h += 8*u + float64(len(lines))*14*u
+	}
+	x, y := L.Area.X+L.Area.W-w, b.insetY(h)
+	dl.rect(LayerLabel, x, y, w, h, 6*u, th.Panel, th.Border, 1*u)
+	dl.text(LayerLabel, x+8*u, y+11*u, "flows per uplink", b.fs(0.85), Start, assets.Medium, th.Text)
+	if rt.spread {
+		what := "none yet"
+		if hi > 0 {
+			what = strconv.Itoa(int(lo)) + "–" + strconv.Itoa(int(hi)) + " flows' packets on each"
+			if lo == hi {
+				what = strconv.Itoa(int(lo)) + " flows' packets on each"
+			}
+		}
+		dl.text(LayerLabel, x+8*u, y+27*u, "per-packet routing: flows spread", b.fs(0.8), Start, assets.Regular, th.Muted)
+		dl.text(LayerLabel, x+8*u, y+41*u, what, b.fs(0.8), Start, assets.Regular, th.Text)
+	} else {
+		b.histogram(bins, x, y+30*u, w, barH)
+	}
+	ty := y + 22*u + body + 8*u
+	dl.text(LayerLabel, x+8*u, ty, b.badgeCaption(), b.fs(0.75), Start, assets.Regular, th.Muted)
+	ty += 22 * u
+	for i, s := range lines {
+		c, wt := th.Text, assets.Regular
+		if i == 0 {
+			c, wt = b.selectColor(), assets.Bold
+		}
+		dl.text(LayerLabel, x+8*u, ty, s, b.fs(0.8), Start, wt, c)
+		ty += 14 * u
+	}
+}
+
+// sendsUp reports whether some flow goes up from switch n.
+func (b *Builder) sendsUp(g *snap.Routing, n int) bool {
+	t := b.layout.Topo
+	for _, l := range t.Nodes[n].Out {
+		if l < len(g.LinkFlows) && g.LinkFlows[l] > 0 && t.Nodes[t.Links[l].To].Tier > t.Nodes[n].Tier {
+			return true
+		}
+	}
+	return false
+}
+
+// histogram draws how many uplinks carry 0, 1, 2 and 3 or more flows, in
+// bars barH high at most from y.
+func (b *Builder) histogram(bins [4]int, x, y, w, barH float64) {
+	th, dl, u := b.th, &b.dl, b.layout.U
+	most := 1
+	for _, n := range bins {
+		most = max(most, n)
+	}
+	bw := (w - 16*u) / 4
+	base := y + barH
+	for k, n := range bins {
+		bx := x + 8*u + float64(k)*bw
+		fill, _ := b.countColor(int32(k))
+		if k == 0 {
+			fill = th.Idle
+		}
+		bh := barH * float64(n) / float64(most)
+		if n > 0 {
+			bh = max(bh, 1.5*u)
+		}
+		dl.rect(LayerLabel, bx+3*u, base-bh, bw-6*u, bh, 0, fill, color.RGBA{}, 0)
+		dl.text(LayerLabel, bx+bw/2, base-bh-6*u, strconv.Itoa(n), b.fs(0.7), Middle, assets.Medium, th.Muted)
+		lab := strconv.Itoa(k)
+		if k == 3 {
+			lab = "3+"
+		}
+		dl.text(LayerLabel, bx+bw/2, base+8*u, lab, b.fs(0.75), Middle, assets.Regular, th.Muted)
+	}
+	dl.line(LayerLabel, x+8*u, base, x+w-8*u, base, 1*u, th.Border)
+}
+
+// insetY places the inset in the tallest gap between the node rows on the
+// right of the area (leaving room for badges under them), or at its top.
+func (b *Builder) insetY(h float64) float64 {
+	L := b.layout
+	a := L.Area
+	pad := 2*b.badgeR() + 4*L.U
+	var spans [][2]float64
+	for i := range L.Nodes {
+		if nb := &L.Nodes[i]; nb.W > 0 && nb.X+nb.W > a.X+a.W*0.55 {
+			spans = append(spans, [2]float64{nb.Y - pad, nb.Y + nb.H + pad})
+		}
+	}
+	for i := range L.Pods {
+		if p := &L.Pods[i]; p.X+p.W > a.X+a.W*0.55 {
+			spans = append(spans, [2]float64{p.Y - pad, p.Y + p.H})
+		}
+	}
+	slices.SortFunc(spans, func(p, q [2]float64) int { return cmp.Compare(p[0], q[0]) })
+	best, at := 0.0, a.Y
+	y := a.Y
+	for _, s := range append(spans, [2]float64{a.Y + a.H, a.Y + a.H}) {
+		if gap := s[0] - y; gap > best {
+			best, at = gap, y
+		}
+		y = max(y, s[1])
+	}
+	if best < h {
+		return a.Y
+	}
+	return at + (best-h)/2
+}
+
+// selectedFlow is the picked flow's ID, or -1.
+func (b *Builder) selectedFlow() int {
+	if k := b.f.Selected - 1; k >= 0 && b.f.Cur != nil && k < len(b.f.Cur.Flows) {
+		return k
+	}
+	return -1
+}
+
+// endpointName is endpoint ep's node name.
+func (b *Builder) endpointName(ep int) string {
+	t := b.layout.Topo
+	if ep < 0 || ep >= len(t.Endpoints) {
+		return fmt.Sprint(ep)
+	}
+	return t.Nodes[t.Endpoints[ep]].Name
+}
+
+// selectedLines are the picked flow's figures: who, how fast, how far,
+// which way, and how many packets came out of order.
+func (b *Builder) selectedLines(g *snap.Routing) []string {
+	k := b.selectedFlow()
+	if k < 0 {
+		return nil
+	}
+	cur, prev := b.f.Cur, b.f.Prev
+	fl := &cur.Flows[k]
+	head := "flow " + strconv.Itoa(k)
+	if n := g.Routes.Name(k); n != "" {
+		head = n + " (flow " + strconv.Itoa(k) + ")"
+	}
+	out := []string{head, b.endpointName(fl.Src) + " → " + b.endpointName(fl.Dst)}
+	state := "waiting to start"
+	switch {
+	case fl.Done:
+		state = "finished in " + fmtTime(fl.Finish-fl.Start)
+	case fl.Started:
+		state = "sending"
+		if prev != nil && prev.Time < cur.Time && k < len(prev.Flows) {
+			bps := float64(fl.Delivered-prev.Flows[k].Delivered) * 8 / (cur.Time - prev.Time).Seconds()
+			state += " at " + fmtRate(bps)
+		}
+	}
+	out = append(out, state)
+	if fl.Bytes > 0 {
+		out = append(out, fmtBytes(float64(fl.Delivered))+" of "+fmtBytes(float64(fl.Bytes))+" ("+fmtPct(float64(fl.Delivered)/float64(fl.Bytes))+")")
+	}
+	t := b.layout.Topo
+	path := g.Routes.AppendPath(b.rt.path[:0], k, cur.Time)
+	b.rt.path = path
+	if g.Routes.PerPacket {
+		out = append(out, fmt.Sprintf("packets spread over %d links", len(path)))
+	} else if len(path) > 1 {
+		via := "via"
+		for i, l := range path[:len(path)-1] {
+			if i > 0 {
+				via += " →"
+			}
+			via += " " + t.Nodes[t.Links[l].To].Name
+		}
+		out = append(out, via)
+	}
+	if g.Routes.PerPacket && g.Routes.MTU > 0 && fl.Delivered > 0 && g.Routes.Tracked() {
+		pkts := (fl.Delivered + g.Routes.MTU - 1) / g.Routes.MTU
+		n := cur.Reordered(k)
+		out = append(out, fmt.Sprintf("reordered %s of packets (%d)", fmtPct1(float64(n)/float64(pkts)), n))
+	}
+	return out
+}
+
+// fmtPct1 writes a share as a percentage with one decimal under 10 %.
+func fmtPct1(v float64) string {
+	if v < 0.1 {
+		return strconv.FormatFloat(v*100, 'f', 1, 64) + " %"
+	}
+	return strconv.Itoa(int(v*100+0.5)) + " %"
+}
+
+// pathLine draws link l of a highlighted path, under its own colour.
+func (b *Builder) pathLine(l int32, c color.RGBA, extra float64) {
+	L := b.layout
+	if int(l) >= len(L.Links) {
+		return
+	}
+	ln := &L.Links[l]
+	if ln.Shown {
+		lc, w := b.linkColor(b.util[l])
+		b.dl.line(LayerLink, ln.X1, ln.Y1, ln.X2, ln.Y2, w+extra, c)
+		b.dl.line(LayerLink, ln.X1, ln.Y1, ln.X2, ln.Y2, w, lc)
+		return
+	}
+	for i := range L.Bundles { // a condensed pod's link: its bundle
+		bd := &L.Bundles[i]
+		for _, d := range [2]struct {
+			ln  *LinkLine
+			ids []int
+		}{{&bd.Up, bd.UpIDs}, {&bd.Down, bd.DownIDs}} {
+			for _, id := range d.ids {
+				if id == int(l) {
+					b.dl.line(LayerLink, d.ln.X1, d.ln.Y1, d.ln.X2, d.ln.Y2, L.LinkW+extra, c)
+				}
+			}
+		}
+	}
+}
+
+// endMark outlines endpoint ep's box.
+func (b *Builder) endMark(ep int, c color.RGBA) {
+	L := b.layout
+	if ep < 0 || ep >= len(L.Topo.Endpoints) {
+		return
+	}
+	nb := &L.Nodes[L.Topo.Endpoints[ep]]
+	u := L.U
+	b.dl.rect(LayerMarker, nb.X-2*u, nb.Y-2*u, nb.W+4*u, nb.H+4*u, 4*u, color.RGBA{}, c, 2.2*u)
+}
+
+// selectedPath highlights the picked flow's links and ends.
+func (b *Builder) selectedPath(g *snap.Routing) {
+	k := b.selectedFlow()
+	if k < 0 {
+		return
+	}
+	c := b.selectColor()
+	b.rt.path = g.Routes.AppendPath(b.rt.path[:0], k, b.f.Cur.Time)
+	for _, l := range b.rt.path {
+		b.pathLine(l, c, 5*b.layout.U)
+	}
+	fl := &b.f.Cur.Flows[k]
+	b.endMark(fl.Src, c)
+	b.endMark(fl.Dst, c)
+}
+
+// namedFlows marks the scenario's named flows: their path in their own
+// colour and a tag with the name over the sender.
+func (b *Builder) namedFlows(g *snap.Routing) {
+	L, u := b.layout, b.layout.U
+	sel := b.selectedFlow()
+	for k, name := range g.Routes.Names {
+		if name == "" || k >= len(b.f.Cur.Flows) {
+			continue
+		}
+		fl := &b.f.Cur.Flows[k]
+		c := flowColor(fl, k)
+		if k != sel && fl.Started {
+			b.rt.path = g.Routes.AppendPath(b.rt.path[:0], k, b.f.Cur.Time)
+			for _, l := range b.rt.path {
+				b.pathLine(l, c, 3*u)
+			}
+		}
+		if fl.Src >= len(L.Topo.Endpoints) {
+			continue
+		}
+		nb := &L.Nodes[L.Topo.Endpoints[fl.Src]]
+		s := name
+		tw := TextWidth(s, b.fs(0.78), assets.Bold) + 8*u
+		x, y := nb.X+nb.W/2-tw/2, nb.Y+nb.H+4*u
+		if y+14*u > L.Area.Y+L.Area.H { // no room below: above
+			y = nb.Y - 18*u
+		}
+		b.dl.rect(LayerLabel, x, y, tw, 14*u, 4*u, c, b.th.Background, 1*u)
+		b.dl.text(LayerLabel, x+tw/2, y+7*u, s, b.fs(0.78), Middle, assets.Bold, inkOn(c))
+	}
+}
+
+// reorderTotal writes, in the header of a per-packet routing run, the share
+// of packets that arrived out of order.
+func (b *Builder) reorderTotal(g *snap.Routing) {
+	if !g.Routes.PerPacket || !g.Routes.Tracked() || g.Routes.MTU <= 0 {
+		return
+	}
+	var pkts int64
+	for i := range b.f.Cur.Flows {
+		pkts += (b.f.Cur.Flows[i].Delivered + g.Routes.MTU - 1) / g.Routes.MTU
+	}
+	if pkts == 0 {
+		return
+	}
+	L := b.layout
+	h := L.Header
+	title := L.Opt.Title
+	if title == "" {
+		title = "fabriclab"
+	}
+	x := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 14*L.U
+	s := "· reordered " + fmtPct1(float64(g.ReorderedTotal)/float64(pkts)) + " of packets"
+	b.dl.text(LayerLabel, x, h.Y+h.H/2, s, b.fs(1.0), Start, assets.Medium, countTwoOn(b.th))
+}
+
+// countTwoOn is the warm colour, darker on a light page for contrast.
+func countTwoOn(th *assets.Theme) color.RGBA {
+	if th.Name == "light" {
+		return th.Pause
+	}
+	return countTwo
+}
+
+// inkOn is black or white, whichever reads better on c.
+func inkOn(c color.RGBA) color.RGBA {
+	if 0.299*float64(c.R)+0.587*float64(c.G)+0.114*float64(c.B) > 140 {
+		return color.RGBA{0x10, 0x14, 0x18, 0xff}
+	}
+	return color.RGBA{0xff, 0xff, 0xff, 0xff}
+}
+
+// badgeCaption says what the badges count.
+func (b *Builder) badgeCaption() string {
+	rt, t := &b.rt, b.layout.Topo
+	switch {
+	case len(b.layout.Bundles) > 0:
+		return "badge over a pod: most on one uplink"
+	case !rt.perNode:
+		return "badge: flows on each uplink"
+	case len(rt.tops) > 0 && t.Nodes[rt.tops[0]].Role == topo.Core:
+		return "badge: flows into each core switch"
+	}
+	return "badge: flows into each spine"
+}
+
+// countThroughTops counts the running flows that cross each top-tier
+// switch, each once (parallel links would count a flow twice).
+func (b *Builder) countThroughTops(g *snap.Routing) {
+	rt, cur, t := &b.rt, b.f.Cur, b.layout.Topo
+	n := len(rt.tops)
+	rt.topCount = slices.Grow(rt.topCount[:0], n)[:n]
+	rt.stamp = slices.Grow(rt.stamp[:0], n)[:n]
+	clear(rt.topCount)
+	for i := range rt.stamp {
+		rt.stamp[i] = -1
+	}
+	for i := range cur.Flows {
+		if f := &cur.Flows[i]; !f.Started || f.Done {
+			continue
+		}
+		rt.path = g.Routes.AppendPath(rt.path[:0], i, cur.Time)
+		for _, l := range rt.path {
+			if k := rt.topAt[t.Links[l].To]; k >= 0 && rt.stamp[k] != int32(i) {
+				rt.stamp[k] = int32(i)
+				rt.topCount[k]++
+			}
+		}
+	}
+}
