@@ -581,3 +581,136 @@ func (b *Builder) countThroughTops(g *snap.Routing) {
 		}
 	}
 }
+
+// routingFlows reports whether f has flows the routing view can pick: a
+// routing picture, flows that are not a workload's chunks, and uplinks.
+func routingFlows(f *Frame) bool {
+	cur := f.Cur
+	if cur == nil || cur.Routing == nil || cur.Routing.Routes == nil || len(cur.Flows) == 0 {
+		return false
+	}
+	for i := range cur.Flows {
+		if cur.Flows[i].Tag >= 0 {
+			return false
+		}
+	}
+	t := f.Layout.Topo
+	for i := range t.Links { // and a fabric with uplinks
+		from, to := &t.Nodes[t.Links[i].From], &t.Nodes[t.Links[i].To]
+		if from.Role.IsSwitch() && to.Role.IsSwitch() && to.Role != topo.NVSwitch && to.Tier > from.Tier {
+			return true
+		}
+	}
+	return false
+}
+
+// PickFlow is the selection (a flow's ID + 1, or 0 for none, as
+// Frame.Selected) after a click on h: on a host, a link, a bundle or a
+// switch it picks a flow that starts, ends or runs there — the one after
+// the current pick when that is one of them, so clicking again cycles —
+// and on the topology's empty space none. Elsewhere (a chart, a pod's
+// frame) the pick stays.
+func PickFlow(f *Frame, h Hover) int {
+	if !routingFlows(f) {
+		return 0
+	}
+	L, cur := f.Layout, f.Cur
+	t := L.Topo
+	var match func(fl *snap.Flow, path []int32) bool
+	onPath := func(ok func(l int) bool) func(*snap.Flow, []int32) bool {
+		return func(_ *snap.Flow, path []int32) bool {
+			for _, l := range path {
+				if ok(int(l)) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	switch h.Kind {
+	case HoverNone:
+		if L.Area.Contains(h.X, h.Y) {
+			return 0
+		}
+		return f.Selected // a chart or the header: not the topology's empty space
+	case HoverNode:
+		if h.ID < 0 || h.ID >= len(t.Nodes) {
+			return f.Selected
+		}
+		if ep := L.EP[h.ID]; ep >= 0 {
+			match = func(fl *snap.Flow, _ []int32) bool { return fl.Src == ep || fl.Dst == ep }
+		} else {
+			match = onPath(func(l int) bool { return t.Links[l].To == h.ID })
+		}
+	case HoverLink, HoverQueue:
+		match = onPath(func(l int) bool { return l == h.ID })
+	case HoverBundle:
+		if h.ID < 0 || h.ID >= len(L.Bundles) {
+			return f.Selected
+		}
+		bd := &L.Bundles[h.ID]
+		match = onPath(func(l int) bool { return slices.Contains(bd.UpIDs, l) || slices.Contains(bd.DownIDs, l) })
+	default:
+		return f.Selected
+	}
+	routes := cur.Routing.Routes
+	var path []int32
+	first, firstRunning, next := -1, -1, -1
+	for i := range cur.Flows {
+		fl := &cur.Flows[i]
+		path = routes.AppendPath(path[:0], i, cur.Time)
+		if !match(fl, path) {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if firstRunning < 0 && fl.Started && !fl.Done {
+			firstRunning = i
+		}
+		if next < 0 && i > f.Selected-1 && f.Selected > 0 {
+			next = i
+		}
+	}
+	switch {
+	case first < 0:
+		return f.Selected // nothing runs there: keep the pick
+	case f.Selected > 0 && next >= 0 && matchesSelected(f, match, routes):
+		return next + 1
+	case f.Selected > 0 && matchesSelected(f, match, routes):
+		return first + 1 // wrap around
+	case firstRunning >= 0:
+		return firstRunning + 1
+	}
+	return first + 1
+}
+
+// matchesSelected reports whether the picked flow matches.
+func matchesSelected(f *Frame, match func(*snap.Flow, []int32) bool, routes *snap.Routes) bool {
+	k := f.Selected - 1
+	if k < 0 || k >= len(f.Cur.Flows) {
+		return false
+	}
+	return match(&f.Cur.Flows[k], routes.AppendPath(nil, k, f.Cur.Time))
+}
+
+// StepFlow is the selection after stepping dir (+1 or −1) through the flows
+// from the current one (sel, as Frame.Selected), wrapping around; with none
+// picked, +1 picks the first flow and −1 the last.
+func StepFlow(f *Frame, sel, dir int) int {
+	if !routingFlows(f) {
+		return 0
+	}
+	n := len(f.Cur.Flows)
+	k := sel - 1
+	switch {
+	case k < 0 || k >= n:
+		if dir < 0 {
+			return n
+		}
+		return 1
+	case dir < 0:
+		return (k+n-1)%n + 1
+	}
+	return (k+1)%n + 1
+}

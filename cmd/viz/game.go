@@ -77,6 +77,7 @@ type Game struct {
 	frame     render.Frame
 	errorPic  *render.DisplayList // the failure, when there is one
 	errorKey  [2]float64          // the size errorPic was made for
+	selected  int                 // the flow the learner picked (render.Frame.Selected), kept through playback
 
 	last      time.Time
 	lastEvent time.Time
@@ -207,6 +208,7 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		return
 	}
 	g.p, g.failure, g.sentDone = p, "", false
+	g.selected = 0 // a new run: its flows are others
 	if g.params.Speed > 0 {
 		p.SetSpeed(g.params.Speed)
 	}
@@ -355,6 +357,7 @@ func (g *Game) Update() (err error) {
 	}
 	x, y := ebiten.CursorPosition()
 	g.prepare(float64(x)/g.scale, float64(y)/g.scale)
+	g.pickFlow()
 	if p == nil {
 		return nil
 	}
@@ -464,3 +467,30 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 
 // Layout is required by ebiten.Game; LayoutF is used instead.
 func (g *Game) Layout(w, h int) (int, int) { return w, h }
+
+// pickFlow picks a flow for the routing view: a click or tap on a host, a
+// link or a switch picks a flow there (again: the next one), on empty space
+// none; ] and [ step through the flows. The pick stays while playback runs.
+func (g *Game) pickFlow() {
+	if g.frame.Layout == nil || g.frame.Cur == nil {
+		return
+	}
+	f := &g.frame
+	f.Selected = g.selected
+	at := func(x, y int) {
+		g.selected = render.PickFlow(f, render.HitTest(f.Layout, float64(x)/g.scale, float64(y)/g.scale))
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		at(ebiten.CursorPosition())
+	}
+	for _, id := range inpututil.AppendJustPressedTouchIDs(nil) {
+		at(ebiten.TouchPosition(id))
+	}
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeyBracketRight):
+		g.selected = render.StepFlow(f, g.selected, +1)
+	case inpututil.IsKeyJustPressed(ebiten.KeyBracketLeft):
+		g.selected = render.StepFlow(f, g.selected, -1)
+	}
+	f.Selected = g.selected
+}

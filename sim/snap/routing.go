@@ -76,6 +76,9 @@ func (r *Routes) Took(flow int32, link int32, at unit.Time) {
 	}
 }
 
+// Tracked reports whether the links flows take are recorded (Took).
+func (r *Routes) Tracked() bool { return r.taken != nil }
+
 // Finished records that flow has finished with reordered packets out of
 // order; Took forgets what it kept to answer fast.
 func (r *Routes) Finished(flow int32, reordered int64) {
