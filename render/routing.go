@@ -233,10 +233,8 @@ func (b *Builder) routeInset(g *snap.Routing) {
 		body = 30 * u // two lines
 	}
 	h := 22*u + body + 16*u
-	if len(lines) > 0 {
-		h += 8*u + float64(len(lines))*14*u
-	}
-	x, y := L.Area.X+L.Area.W-w, b.insetY(h)
+	x := L.Area.X + L.Area.W - w
+	y := b.insetY(h, Rect{})
 	dl.rect(LayerLabel, x, y, w, h, 6*u, th.Panel, th.Border, 1*u)
 	dl.text(LayerLabel, x+8*u, y+11*u, "flows per uplink", b.fs(0.85), Start, assets.Medium, th.Text)
 	if rt.spread {
@@ -252,9 +250,15 @@ func (b *Builder) routeInset(g *snap.Routing) {
 	} else {
 		b.histogram(bins, x, y+30*u, w, barH)
 	}
-	ty := y + 22*u + body + 8*u
-	dl.text(LayerLabel, x+8*u, ty, b.badgeCaption(), b.fs(0.75), Start, assets.Regular, th.Muted)
-	ty += 22 * u
+	dl.text(LayerLabel, x+8*u, y+22*u+body+8*u, b.badgeCaption(), b.fs(0.75), Start, assets.Regular, th.Muted)
+	if len(lines) == 0 {
+		return
+	}
+	// The picked flow: a panel of its own, in another gap.
+	h2 := 8*u + float64(len(lines))*14*u
+	y2 := b.insetY(h2, Rect{x, y, w, h})
+	dl.rect(LayerLabel, x, y2, w, h2, 6*u, th.Panel, b.selectColor(), 1.2*u)
+	ty := y2 + 11*u
 	for i, s := range lines {
 		c, wt := th.Text, assets.Regular
 		if i == 0 {
@@ -307,9 +311,10 @@ func (b *Builder) histogram(bins [4]int, x, y, w, barH float64) {
 	dl.line(LayerLabel, x+8*u, base, x+w-8*u, base, 1*u, th.Border)
 }
 
-// insetY places the inset in the tallest gap between the node rows on the
-// right of the area (leaving room for badges under them), or at its top.
-func (b *Builder) insetY(h float64) float64 {
+// insetY places a panel h high on the right of the area, in the tallest
+// gap between the node rows there (leaving room for badges) and clear of
+// taken; when none is tall enough, centred on the tallest.
+func (b *Builder) insetY(h float64, taken Rect) float64 {
 	L := b.layout
 	a := L.Area
 	pad := 2*b.badgeR() + 4*L.U
@@ -324,6 +329,9 @@ func (b *Builder) insetY(h float64) float64 {
 			spans = append(spans, [2]float64{p.Y - pad, p.Y + p.H})
 		}
 	}
+	if taken.H > 0 {
+		spans = append(spans, [2]float64{taken.Y - 6*L.U, taken.Y + taken.H + 6*L.U})
+	}
 	slices.SortFunc(spans, func(p, q [2]float64) int { return cmp.Compare(p[0], q[0]) })
 	best, at := 0.0, a.Y
 	y := a.Y
@@ -333,10 +341,7 @@ func (b *Builder) insetY(h float64) float64 {
 		}
 		y = max(y, s[1])
 	}
-	if best < h {
-		return a.Y
-	}
-	return at + (best-h)/2
+	return min(max(at+(best-h)/2, a.Y), a.Y+a.H-h)
 }
 
 // selectedFlow is the picked flow's ID, or -1.
