@@ -393,7 +393,9 @@ func (b *Builder) selectedLines(g *snap.Routing) []string {
 	t := b.layout.Topo
 	path := g.Routes.AppendPath(b.rt.path[:0], k, cur.Time)
 	b.rt.path = path
-	if g.Routes.PerPacket {
+	if g.Routes.PerPacket && len(path) == 0 && g.Routes.Truncated {
+		out = append(out, "links not recorded: too big a run")
+	} else if g.Routes.PerPacket {
 		out = append(out, fmt.Sprintf("packets spread over %d links", len(path)))
 	} else if len(path) > 1 {
 		via := "via"

@@ -11,9 +11,10 @@ import (
 
 // initRoutes makes the run's route table. Static and ECMP paths are walked
 // when first asked for (they depend only on the flow's hash); under
-// per-packet routing the links packets take are recorded as they go.
+// per-packet routing the links packets take are recorded as they go, from
+// the first snapshot on (a run nobody watches records nothing).
 func (m *Model) initRoutes() {
-	m.routes = snap.NewRoutes(m.perPacket, int64(m.mtu), len(m.topo.Links), m.perPacket, m.flowPath)
+	m.routes = snap.NewRoutes(m.perPacket, int64(m.mtu), len(m.topo.Links), false, m.flowPath)
 	if m.sc.Traffic.Pattern != scenario.PatternFlows {
 		return // only explicit flows have names
 	}
@@ -54,6 +55,9 @@ func (m *Model) took(i int32, l int32) {
 // routingNow pictures where the flows go now.
 func (m *Model) routingNow() *snap.Routing {
 	now := m.eng.Now()
+	if m.perPacket {
+		m.routes.Track()
+	}
 	g := &snap.Routing{Routes: m.routes, LinkFlows: make([]int32, len(m.ports)), ReorderedTotal: m.stats.ooo}
 	var buf []int32
 	for i := range m.flows {

@@ -71,6 +71,7 @@ func TestECMPPathsAndLinkFlows(t *testing.T) {
 
 func TestSprayRecordsTakenLinksAndReordering(t *testing.T) {
 	m := builtin(t, "ecmp-collisions", "network.routing=spray", "traffic.bytes=1MiB")
+	m.Snapshot() // as a viewer does first: recording starts
 	m.Advance(2 * unit.Microsecond)
 	early := m.Snapshot()
 	m.Advance(20 * unit.Microsecond)
@@ -106,4 +107,11 @@ func TestFlowNames(t *testing.T) {
 	assert.Equal(t, "", r.Name(0))
 	assert.Equal(t, "", r.Name(99))
 	assert.Empty(t, builtin(t, "permutation").Snapshot().Routing.Routes.Names, "generated flows have no names")
+}
+
+func TestUnwatchedRunRecordsNoLinks(t *testing.T) {
+	m := builtin(t, "ecmp-collisions", "network.routing=spray", "traffic.bytes=64KiB")
+	m.Run()
+	assert.Nil(t, m.routes.AppendPath(nil, 0, unit.Never), "no snapshot was taken: nothing recorded")
+	assert.False(t, m.routes.Tracked())
 }

@@ -1,6 +1,10 @@
 package snap
 
-import "fabriclab/sim/unit"
+import (
+	"unsafe"
+
+	"fabriclab/sim/unit"
+)
 
 // Routing is where a snapshot's flows go: how many cross each link now and
 // how many packets arrived out of order. Each flow's links are in Routes,
@@ -39,6 +43,10 @@ type Routes struct {
 	taken [][]Use                // per-packet routing in the packet model: links in the order first taken
 	seen  [][]uint64             // by running flow: a bit per link in taken, so Took is O(1)
 	links int
+	words int // bitset words held now, uses recorded: kept under MaxTracked
+	uses  int
+	// Truncated: some flow's links went unrecorded, the run being too big (MaxTracked).
+	Truncated bool
 	final map[int32]int64 // finished flows' reordered packets
 }
 
@@ -59,20 +67,45 @@ func NewRoutes(perPacket bool, mtu int64, links int, track bool, path func(flow 
 	return r
 }
 
-// Took records that flow took link at time at, the first time it does.
+// MaxTracked bounds what Took keeps, in recorded links and in bitset
+// words each: about 16 MiB and 8 MiB. Past it, new links go unrecorded.
+const MaxTracked = 1 << 20
+
+// Track starts recording the links flows take (Took), if not yet.
+func (r *Routes) Track() {
+	if r.taken == nil {
+		r.taken = [][]Use{}
+	}
+}
+
+// Took records that flow took link at time at, the first time it does,
+// once Track has been called.
 func (r *Routes) Took(flow int32, link int32, at unit.Time) {
+	if r.taken == nil {
+		return
+	}
 	for int(flow) >= len(r.taken) {
 		r.taken = append(r.taken, nil)
 		r.seen = append(r.seen, nil)
 	}
 	seen := r.seen[flow]
 	if seen == nil {
-		seen = make([]uint64, (r.links+63)/64)
-		r.seen[flow] = seen
+		n := (r.links + 63) / 64
+		if r.words+n > MaxTracked {
+			r.Truncated = true
+			return
+		}
+		seen = make([]uint64, n)
+		r.seen[flow], r.words = seen, r.words+n
 	}
 	if w, b := link/64, uint64(1)<<(link%64); seen[w]&b == 0 {
+		if r.uses >= MaxTracked {
+			r.Truncated = true
+			return
+		}
 		seen[w] |= b
 		r.taken[flow] = append(r.taken[flow], Use{link, at})
+		r.uses++
 	}
 }
 
@@ -82,7 +115,8 @@ func (r *Routes) Tracked() bool { return r.taken != nil }
 // Finished records that flow has finished with reordered packets out of
 // order; Took forgets what it kept to answer fast.
 func (r *Routes) Finished(flow int32, reordered int64) {
-	if int(flow) < len(r.seen) {
+	if int(flow) < len(r.seen) && r.seen[flow] != nil {
+		r.words -= len(r.seen[flow])
 		r.seen[flow] = nil
 	}
 	if reordered == 0 {
@@ -151,4 +185,13 @@ func (s *Snapshot) Reordered(flow int) int64 {
 		}
 	}
 	return 0
+}
+
+// Bytes is about how much memory this snapshot's part of the routing
+// picture holds (Routes, shared by the run's snapshots, not counted).
+func (g *Routing) Bytes() int64 {
+	if g == nil {
+		return 0
+	}
+	return int64(unsafe.Sizeof(*g)) + 4*int64(cap(g.LinkFlows)) + int64(cap(g.Reordered))*int64(unsafe.Sizeof(FlowCount{}))
 }

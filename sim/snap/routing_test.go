@@ -40,3 +40,29 @@ func TestReordered(t *testing.T) {
 	assert.Zero(t, s.Reordered(3))
 	assert.Zero(t, (&Snapshot{}).Reordered(0), "no routing picture")
 }
+
+func TestRoutingBytes(t *testing.T) {
+	assert.Zero(t, (*Routing)(nil).Bytes())
+	small := (&Routing{}).Bytes()
+	assert.Equal(t, small+4*100+16*2, (&Routing{LinkFlows: make([]int32, 100), Reordered: make([]FlowCount, 2)}).Bytes())
+}
+
+func TestTookStaysBounded(t *testing.T) {
+	r := NewRoutes(true, 4096, 64*MaxTracked/4, true, nil) // a bitset of MaxTracked/4 words a flow
+	for f := range int32(5) {
+		r.Took(f, 1, 0)
+	}
+	assert.True(t, r.Truncated, "the fifth flow's bitset is over the bound")
+	assert.Empty(t, r.AppendPath(nil, 4, unit.Never))
+	assert.Equal(t, []int32{1}, r.AppendPath(nil, 3, unit.Never))
+	r.Finished(0, 0)
+	r.Took(5, 2, 0)
+	assert.Equal(t, []int32{2}, r.AppendPath(nil, 5, unit.Never), "a finished flow's bitset is given back")
+
+	r = NewRoutes(true, 4096, 64, true, nil)
+	for i := range MaxTracked + 1 {
+		r.Took(int32(i/64), int32(i%64), 0)
+	}
+	assert.True(t, r.Truncated)
+	assert.Equal(t, MaxTracked, r.uses, "no more uses than the bound")
+}
