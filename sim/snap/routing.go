@@ -47,7 +47,7 @@ type Routes struct {
 	uses  int
 	// Truncated: some flow's links went unrecorded, the run being too big (MaxTracked).
 	Truncated bool
-	final map[int32]int64 // finished flows' reordered packets
+	final     map[int32]int64 // finished flows' reordered packets
 }
 
 // Use is a link and when a flow first took it.
