@@ -26,8 +26,12 @@ func (m *Model) initRoutes() {
 	}
 }
 
-// routingNow pictures where the flows go now.
+// routingNow pictures where the flows go now; nil for a collective or
+// training, whose flows are chunks (the routing view is for traffic).
 func (m *Model) routingNow() *snap.Routing {
+	if m.sc.Collective.Op != "" || m.sc.Training.Model != "" {
+		return nil
+	}
 	g := &snap.Routing{Routes: m.routes, LinkFlows: make([]int32, len(m.links))}
 	for i := range m.links {
 		g.LinkFlows[i] = int32(len(m.links[i].flows))

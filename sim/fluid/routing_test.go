@@ -45,3 +45,9 @@ func TestRoutingAtFlowLevel(t *testing.T) {
 		})
 	}
 }
+
+func TestNoRoutingPictureForCollectivesAtFlowLevel(t *testing.T) {
+	sc, err := scenario.Load("ring-allreduce-8", nil, []string{"sim.fidelity=flow"})
+	require.NoError(t, err)
+	assert.Nil(t, New(&sc).Snapshot().Routing, "its flows are chunks")
+}

@@ -52,8 +52,12 @@ func (m *Model) took(i int32, l int32) {
 	}
 }
 
-// routingNow pictures where the flows go now.
+// routingNow pictures where the flows go now; nil for a collective or
+// training, whose flows are chunks (the routing view is for traffic).
 func (m *Model) routingNow() *snap.Routing {
+	if m.sc.Collective.Op != "" || m.sc.Training.Model != "" {
+		return nil
+	}
 	now := m.eng.Now()
 	if m.perPacket {
 		m.routes.Track()

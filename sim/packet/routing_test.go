@@ -115,3 +115,12 @@ func TestUnwatchedRunRecordsNoLinks(t *testing.T) {
 	assert.Nil(t, m.routes.AppendPath(nil, 0, unit.Never), "no snapshot was taken: nothing recorded")
 	assert.False(t, m.routes.Tracked())
 }
+
+func TestNoRoutingPictureForCollectives(t *testing.T) {
+	for _, name := range []string{"ring-allreduce-8", "dp-resnet50"} {
+		sc, err := scenario.Load(name, nil, nil)
+		require.NoError(t, err)
+		assert.Nil(t, New(&sc).Snapshot().Routing, "%s: its flows are chunks", name)
+	}
+	assert.NotNil(t, builtin(t, "incast").Snapshot().Routing)
+}
