@@ -195,6 +195,9 @@ func (b *Builder) throughput(r Rect) {
 			dl.Points = append(dl.Points, float32(x), float32(y))
 		}
 		dl.polyline(LayerChart, p0, 1.6*L.U, c)
+		if groups == nflows && groups > 1 {
+			b.markSeries(g, p0, c) // a named or picked flow (routing.go)
+		}
 	}
 }
 

@@ -721,3 +721,31 @@ func StepFlow(f *Frame, sel, dir int) int {
 	}
 	return (k+1)%n + 1
 }
+
+// markSeries marks a named or picked flow's line in a per-flow chart, the
+// line just drawn from dl.Points[p0:] in colour c: the picked one thicker,
+// and at the line's end the flow's name (or, picked, "flow N").
+func (b *Builder) markSeries(flow, p0 int, c color.RGBA) {
+	cur, dl, u := b.f.Cur, &b.dl, b.layout.U
+	if cur == nil || cur.Routing == nil || cur.Routing.Routes == nil || len(dl.Points)-p0 < 2 {
+		return
+	}
+	name := cur.Routing.Routes.Name(flow)
+	picked := flow == b.selectedFlow()
+	if name == "" && !picked {
+		return
+	}
+	end := len(dl.Points)
+	if picked {
+		dl.Points = append(dl.Points, dl.Points[p0:end]...)
+		dl.polyline(LayerChart, end, 3.2*u, b.selectColor())
+		dl.Points = append(dl.Points, dl.Points[p0:end]...)
+		dl.polyline(LayerChart, end+(end-p0), 1.6*u, c)
+		if name == "" {
+			name = "flow " + strconv.Itoa(flow)
+		}
+	}
+	x, y := float64(dl.Points[end-2]), float64(dl.Points[end-1])
+	dl.circle(LayerChart, x, y, 2.6*u, c, b.th.Panel, 0.8*u)
+	dl.text(LayerChart, x-5*u, y-8*u, name, b.fs(0.75), End, assets.Bold, b.th.Text)
+}

@@ -252,3 +252,24 @@ func TestSpineBadgeCountsEachFlowOnce(t *testing.T) {
 	}
 	assert.Contains(t, texts(dl), "badge: flows into each spine")
 }
+
+func TestChartMarksNamedAndPickedFlows(t *testing.T) {
+	r := play(t, "victim-flow", nil, 1200*unit.Microsecond, 6)
+	L := NewLayout(r.topo, 1280, 720, Options{})
+	f := r.frame(L)
+	f.Selected = 1 + 2
+	var b Builder
+	dl := b.Scene(f)
+	var labels []string
+	picked := 0
+	for _, p := range dl.Prims {
+		if p.Layer == LayerChart && p.Kind == KindText && (p.Str == "victim" || strings.HasPrefix(p.Str, "flow ")) {
+			labels = append(labels, p.Str)
+		}
+		if p.Layer == LayerChart && p.Kind == KindPolyline && p.Stroke == b.selectColor() {
+			picked++
+		}
+	}
+	assert.ElementsMatch(t, []string{"flow 2", "victim"}, labels, "the throughput chart names its lines")
+	assert.Equal(t, 1, picked, "the picked flow's line stands out")
+}
