@@ -494,7 +494,8 @@ func (b *Builder) thresholds(p Rect, ymax float64) {
 	size := b.fs(0.7)
 	h := size * 1.3 // a label's height
 	lastY := math.Inf(1)
-	// highest threshold first, so labels are pushed down in order
+	// lowest threshold first: each label sits just above its line, or above
+	// the label before when that is closer
 	ks := [...]struct {
 		v    int64
 		name string
@@ -503,7 +504,7 @@ func (b *Builder) thresholds(p Rect, ymax float64) {
 		v    int64
 		name string
 	}) int {
-		return int(min(max(c.v-a.v, -1), 1))
+		return int(min(max(a.v-c.v, -1), 1))
 	})
 	for _, k := range ks {
 		if k.v <= 0 || float64(k.v) > ymax {

@@ -77,7 +77,6 @@ var catalogue = map[string]Text{
 	"head.switches":  {" · %d switches", " · %d 台交换机"},
 	"head.fabric":    {" · %g Gb/s %s", " · %g Gb/s %s"},
 	"head.finished":  {"finished", "已结束"},
-	"head.time":      {"t = ", "t = "},
 
 	// topology labels
 	"node.host":      {"host %d", "%d 号主机"},
@@ -118,9 +117,7 @@ var catalogue = map[string]Text{
 	"chart.none-done":        {"0 of %d flows finished", "%d 条流均未完成"},
 	"chart.fct.figures":      {"%d of %d done · median %s · p99 %s", "%[2]d 条中已完成 %[1]d 条 · 中位数 %[3]s · p99 %[4]s"},
 	"chart.fct.short":        {"%d/%d · med %s", "%d/%d · 中位数 %s"},
-	"chart.flows":            {"flows", "流数"},
 	"chart.all":              {"all flows", "全部流"},
-	"chart.flow":             {"flow %d", "流 %d"},
 	"chart.flow.hosts":       {"%s→%s", "%s→%s"},
 	"chart.shard":            {"shard", "分片"},
 	"chart.more":             {"+%d more", "另有 %d 条"},

@@ -52,16 +52,16 @@ func (b *Builder) legendAt(k float64) float64 {
 	label(b.t("legend.idle-link"))
 	// node states
 	sw := 14 * u
-	for _, s := range []struct {
+	for i, s := range []struct {
 		c    color.RGBA
 		name string
-	}{{th.Comm, "legend.comm"}, {th.Compute, "legend.compute"}, {th.Node, "legend.idle"}} {
-		if s.name == "legend.compute" && !b.anyCompute() {
+	}{{th.Comm, b.t("legend.comm")}, {th.Compute, b.t("legend.compute")}, {th.Node, b.t("legend.idle")}} {
+		if i == 1 && !b.anyCompute() {
 			continue
 		}
 		dl.rect(LayerLabel, x, cy-5*u, sw, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
 		x += sw + 5*u
-		label(b.t(s.name))
+		label(s.name)
 	}
 	// queue, drop, pause, packet
 	dl.rect(LayerLabel, x, cy-8*u, 5*u, 16*u, 1.5*u, th.Panel, th.Muted, 1*u)
