@@ -158,17 +158,17 @@ func timeScale(t0, t1 unit.Time) (first, step unit.Time) {
 	return first, step
 }
 
-// axisTime writes a tick's time in the unit of the step (ns, µs, ms, s),
+// axisTime writes a tick's time in the unit of its size (ns, µs, ms, s),
 // with as many decimals as the step needs: "250 µs", "1.5 ms".
 func axisTime(t, step unit.Time) string {
 	us, sus := t.Micros(), step.Micros()
 	name, div := " µs", 1.0
-	switch {
-	case sus < 1:
+	switch m := max(us, sus); { // the unit of the tick's size: "800 µs", "1.2 ms"
+	case m < 1:
 		name, div = " ns", 1e-3
-	case sus >= 1e6:
+	case m >= 1e6:
 		name, div = " s", 1e6
-	case sus >= 1000:
+	case m >= 1000:
 		name, div = " ms", 1e3
 	}
 	dec := 0 // as many as the step has: 0.25 ms → 2

@@ -272,6 +272,9 @@ func (b *Builder) nodeLines(id int) []string {
 	nd := &t.Nodes[id]
 	lines := []string{nd.Name}
 	if e := L.EP[id]; e >= 0 {
+		if nd.Role == topo.Host { // as the canvas and the lessons name it
+			lines[0] = b.tf("node.host", e)
+		}
 		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.t("act."+b.activity(e).String())))
 		var send, recv []string
 		for i := range cur.Flows {
