@@ -3,7 +3,9 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
+	"slices"
 
 	"fabriclab/assets"
 	"fabriclab/sim/snap"
@@ -513,7 +515,8 @@ func (b *Builder) rateGauges() {
 			rate[f.Src] += f.RateGbps
 		}
 	}
-	for ep, gbps := range rate {
+	for _, ep := range slices.Sorted(maps.Keys(rate)) { // in order: the same picture every time
+		gbps := rate[ep]
 		if ep >= len(L.Topo.Endpoints) {
 			continue
 		}
