@@ -74,6 +74,14 @@ type chartState struct {
 	vals  []float64 // time (µs) and value of each point of lines, as dl.Points has x, y
 	ticks []float64
 	key   []keyItem
+	rates []rateAt
+}
+
+// rateAt is line g's rate v at time t.
+type rateAt struct {
+	g int
+	t unit.Time
+	v float64
 }
 
 // chartLine is one line drawn on a chart.
@@ -325,37 +333,14 @@ func (b *Builder) throughput(ci int, r Rect) {
 	p := b.plotArea(r, title, prefix, key)
 	idx := sampled(len(hist), b.top)
 	b.top = idx
-	// The axis: the largest rate between two snapshots of the history, and
-	// never less than before while playing forward.
-	ymax := 0.0
-	for k := 1; k < len(hist); k++ {
-		s0, s1 := hist[k-1], hist[k]
-		dt := (s1.Time - s0.Time).Seconds()
-		if dt <= 0 {
-			continue
-		}
-		a, c := b.series.get(s0, groups, group), b.series.get(s1, groups, group)
-		for g := range groups {
-			ymax = max(ymax, float64(c[g]-a[g])*8/dt)
-		}
-	}
-	sc := niceScale(b.grow(peakThroughput, max(ymax, 1e9)))
-	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
-	span := max(float64(t1-t0), 1)
-	b.frame(p, sc, axisRate)
-	b.timeAxis(p, t0, t1)
 	// Rates over a window of a few samples (a fifteenth of the span): per-sample
-	// rates of round-robin senders only jitter.
+	// rates of round-robin senders only jitter. They are worked out first, as
+	// the axis is the largest of them (and never less than before while
+	// playing forward); then drawn.
 	win := max(1, len(idx)/15)
+	rates := b.ch.rates[:0]
+	ymax := 0.0
 	for g := range groups {
-		c := assets.Categorical(g)
-		name := b.t("chart.all")
-		if groups > 1 {
-			c, name = key[g].c, key[g].name
-		} else {
-			c = b.th.Comm
-		}
-		p0, v0 := len(dl.Points), len(b.ch.vals)
 		for k := 1; k < len(idx); k++ {
 			s0, s1 := hist[idx[max(0, k-win)]], hist[idx[k]]
 			dt := (s1.Time - s0.Time).Seconds()
@@ -364,10 +349,30 @@ func (b *Builder) throughput(ci int, r Rect) {
 			}
 			a, cc := b.series.get(s0, groups, group), b.series.get(s1, groups, group)
 			v := float64(cc[g]-a[g]) * 8 / dt
-			x := p.X + p.W*float64(s1.Time-t0)/span
-			y := p.Y + p.H*(1-min(v/sc.Max, 1))
+			ymax = max(ymax, v)
+			rates = append(rates, rateAt{g, s1.Time, v})
+		}
+	}
+	b.ch.rates = rates
+	sc := niceScale(b.grow(peakThroughput, max(ymax, 1e9)))
+	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
+	span := max(float64(t1-t0), 1)
+	b.frame(p, sc, axisRate)
+	b.timeAxis(p, t0, t1)
+	for g := range groups {
+		c, name := b.th.Comm, b.t("chart.all")
+		if groups > 1 {
+			c, name = key[g].c, key[g].name
+		}
+		p0, v0 := len(dl.Points), len(b.ch.vals)
+		for _, rt := range rates {
+			if rt.g != g {
+				continue
+			}
+			x := p.X + p.W*float64(rt.t-t0)/span
+			y := p.Y + p.H*(1-min(rt.v/sc.Max, 1))
 			dl.Points = append(dl.Points, float32(x), float32(y))
-			b.ch.vals = append(b.ch.vals, s1.Time.Micros(), v)
+			b.ch.vals = append(b.ch.vals, rt.t.Micros(), rt.v)
 		}
 		b.addLine(ci, p0, v0, 1.6*L.U, c, name, fmtRate)
 	}

@@ -34,6 +34,8 @@ func TestNiceScales(t *testing.T) {
 	assert.Equal(t, "6 MiB", axisBytes(s.Max))
 	assert.Equal(t, "40 KiB", axisBytes(bytesScale(37<<10).Max))
 	assert.Equal(t, "15 Gb/s", axisRate(15e9))
+	assert.Equal(t, "4000", trim(4000), "counts in full")
+	assert.Equal(t, "0.125", trim(0.125))
 	assert.Equal(t, "1.5 Tb/s", axisRate(1.5e12))
 	assert.Equal(t, "4.20 MiB", fmtBytes(4.2*(1<<20)))
 	first, step := timeScale(56*unit.Microsecond, 3400*unit.Microsecond)

@@ -114,7 +114,10 @@ func (s scale) ticks(out []float64) []float64 {
 }
 
 // trim writes v with up to 3 significant digits and no trailing zeros.
-func trim(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+func trim(v float64) string {
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return strconv.FormatFloat(v, 'f', -1, 64) // 4000, not 4e+03
+}
 
 // axisRate writes a round rate for an axis: "400 Gb/s", "1.5 Tb/s", "0".
 func axisRate(bps float64) string {
