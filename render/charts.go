@@ -363,6 +363,9 @@ func (b *Builder) throughput(ci int, r Rect) {
 		c, name := b.th.Comm, b.t("chart.all")
 		if groups > 1 {
 			c, name = key[g].c, key[g].name
+			if prefix != "" && maxTag >= 0 && nflows > maxSeries { // "shard 3", not "3"
+				name = prefix + " " + name
+			}
 		}
 		p0, v0 := len(dl.Points), len(b.ch.vals)
 		for _, rt := range rates {
