@@ -218,7 +218,10 @@ func (b *Builder) frame(p Rect, s scale, label func(float64) string) {
 // timeAxis labels the x axis from t0 to t1 with round times.
 func (b *Builder) timeAxis(p Rect, t0, t1 unit.Time) {
 	u, th, dl := b.layout.U, b.th, &b.dl
-	span := max(float64(t1-t0), 1)
+	if t1 <= t0 { // one snapshot: no span to label
+		return
+	}
+	span := float64(t1 - t0)
 	first, step := timeScale(t0, t1)
 	size := b.fs(0.72)
 	lastEnd := math.Inf(-1)
