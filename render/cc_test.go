@@ -38,14 +38,14 @@ func TestCongestionControlViews(t *testing.T) {
 	for _, p := range dl.Prims {
 		if p.Kind == KindText {
 			texts[p.Str] = true
-			if strings.HasSuffix(p.Str, "Gb/s") && p.Layer == LayerLabel {
+			if (strings.HasSuffix(p.Str, " Gb/s") || strings.HasSuffix(p.Str, " Mb/s")) && p.Layer == LayerLabel {
 				gauges++
 			}
 		}
 	}
 	assert.True(t, texts["ECN-marked"], "the legend explains the marked-packet ring")
 	assert.True(t, texts["CNP / BECN"], "and the notification squares")
-	assert.True(t, texts["Sender rates (congestion control)"], "the throughput chart becomes the senders' rates")
+	assert.True(t, texts["Sender rates (congestion control, log scale)"], "the throughput chart becomes the senders' rates")
 	assert.Positive(t, gauges, "rate gauges under the senders")
 }
 

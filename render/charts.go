@@ -70,6 +70,7 @@ type chartState struct {
 	run   *snap.Snapshot // the history's first snapshot: which run the peaks are of
 	at    unit.Time      // the time of the frame the peaks were last raised at
 	peak  [numPeaks]float64
+	low   float64 // the lowest sender rate shown; 0 before the first
 	lines []chartLine
 	vals  []float64 // time (µs) and value of each point of lines, as dl.Points has x, y
 	ticks []float64
@@ -128,7 +129,7 @@ func (b *Builder) charts() {
 	cs := &b.ch
 	cs.lines, cs.vals = cs.lines[:0], cs.vals[:0]
 	if h := b.history(); len(h) == 0 || h[0] != cs.run || b.f.Cur.Time < cs.at {
-		cs.peak = [numPeaks]float64{}
+		cs.peak, cs.low = [numPeaks]float64{}, 0
 		if len(h) > 0 {
 			cs.run = h[0]
 		}
@@ -212,6 +213,28 @@ func (b *Builder) frame(p Rect, s scale, label func(float64) string) {
 		}
 		dl.line(LayerChart, p.X-3*u, y, p.X, y, 1*u, th.Border)
 		dl.text(LayerChart, p.X-5*u, y, label(v), b.fs(0.72), End, assets.Regular, th.Muted)
+	}
+}
+
+// logFrame draws a plot's axes with a log y axis over the decades 10^lo to
+// 10^hi (bits per second): a tick and label at each decade, and at 2 and 5
+// times it when there are at most two decades.
+func (b *Builder) logFrame(p Rect, lo, hi float64, y func(float64) float64) {
+	u, th, dl := b.layout.U, b.th, &b.dl
+	b.frame(p, scale{}, nil)
+	for d := lo; d <= hi; d++ {
+		for _, m := range []float64{1, 2, 5} {
+			if m > 1 && (hi-lo > 2 || d == hi) {
+				continue
+			}
+			v := m * math.Pow(10, d)
+			yy := y(v)
+			if d > lo || m > 1 {
+				dl.line(LayerChart, p.X, yy, p.X+p.W, yy, 0.5*u, th.Border)
+			}
+			dl.line(LayerChart, p.X-3*u, yy, p.X, yy, 1*u, th.Border)
+			dl.text(LayerChart, p.X-5*u, yy, axisRate(v), b.fs(0.72), End, assets.Regular, th.Muted)
+		}
 	}
 }
 
@@ -647,18 +670,31 @@ func (b *Builder) senderRates(ci int, r Rect, hist []*snap.Snapshot) {
 		}
 		return line, true
 	}
-	top := 0.0
+	top, low := 0.0, math.Inf(1)
 	for _, s := range hist {
 		for f := range n {
 			if v, ok := rate(s, f); ok {
-				top = max(top, v)
+				top, low = max(top, v), min(low, v)
 			}
 		}
 	}
-	sc := niceScale(b.grow(peakRates, max(top, 1e9)))
+	// A log axis from the decade below the lowest rate to the one above the
+	// highest: senders cut to a few Gb/s from line rate are not flat on the
+	// floor, and each halving is the same step. It grows both ways only.
+	hi := math.Ceil(math.Log10(b.grow(peakRates, max(top, 1e9))))
+	if low > top {
+		low = top
+	}
+	if b.ch.low == 0 || low < b.ch.low {
+		b.ch.low = max(low, 1e6)
+	}
+	lo := min(math.Floor(math.Log10(b.ch.low)), hi-1)
+	ylog := func(v float64) float64 {
+		return p.Y + p.H*(1-min(max((math.Log10(max(v, 1))-lo)/(hi-lo), 0), 1))
+	}
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
 	span := max(float64(t1-t0), 1)
-	b.frame(p, sc, axisRate)
+	b.logFrame(p, lo, hi, ylog)
 	b.timeAxis(p, t0, t1)
 	for f := range n {
 		p0, v0 := len(dl.Points), len(b.ch.vals)
@@ -669,8 +705,7 @@ func (b *Builder) senderRates(ci int, r Rect, hist []*snap.Snapshot) {
 				continue
 			}
 			x := p.X + p.W*float64(s.Time-t0)/span
-			y := p.Y + p.H*(1-min(v/sc.Max, 1))
-			dl.Points = append(dl.Points, float32(x), float32(y))
+			dl.Points = append(dl.Points, float32(x), float32(ylog(v)))
 			b.ch.vals = append(b.ch.vals, s.Time.Micros(), v)
 		}
 		b.addLine(ci, p0, v0, 1.4*L.U, key[f].c, key[f].name, fmtRate)

@@ -47,6 +47,8 @@ func fmtBytes(b float64) string {
 func fmtRate(bps float64) string {
 	g := bps / 1e9
 	switch {
+	case g < 1 && g > 0: // a sender cut to its minimum: "100 Mb/s", not "0.10 Gb/s"
+		return strconv.FormatFloat(g*1000, 'f', 0, 64) + " Mb/s"
 	case g < 10:
 		return strconv.FormatFloat(g, 'f', 2, 64) + " Gb/s"
 	case g < 1000:

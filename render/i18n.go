@@ -109,7 +109,7 @@ var catalogue = map[string]Text{
 	"chart.throughput":       {"Throughput, all flows", "吞吐量（全部流）"},
 	"chart.throughput.flow":  {"Throughput per flow", "每条流的吞吐量"},
 	"chart.throughput.shard": {"Throughput per shard", "每个分片的吞吐量"},
-	"chart.rates":            {"Sender rates (congestion control)", "发送速率（拥塞控制）"},
+	"chart.rates":            {"Sender rates (congestion control, log scale)", "发送速率（拥塞控制，对数坐标）"},
 	"chart.queues":           {"Queue depth, busiest ports", "队列深度（最忙的端口）"},
 	"chart.fct":              {"Flow completion times", "流完成时间"},
 	"chart.waiting":          {"waiting for data", "等待数据"},
