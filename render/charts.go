@@ -753,7 +753,7 @@ func (b *Builder) chartReadout() {
 	bh := size*2.9 + 6*u
 	bx, by := x+8*u, y-bh-6*u
 	if bx+w > r.X+r.W-4*u {
-		bx = x - 8*u - w
+		bx = max(x-8*u-w, r.X+50*u) // left of the guide, clear of the axis labels
 	}
 	by = max(by, r.Y+4*u)
 	dl.rect(LayerTooltip, bx, by, w, bh, 4*u, th.Panel, th.Border, 1*u)
