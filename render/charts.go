@@ -353,7 +353,8 @@ func (b *Builder) throughput(ci int, r Rect) {
 			}
 			return 1
 		}
-		key = append(key, keyItem{b.t("chart.in-node"), b.th.Compute}, keyItem{b.t("chart.between-nodes"), b.th.Comm})
+		// not the node colours (orange is "computing" there)
+		key = append(key, keyItem{b.t("chart.in-node"), assets.Categorical(2)}, keyItem{b.t("chart.between-nodes"), assets.Categorical(4)})
 	}
 	b.ch.key = key
 	p := b.plotArea(r, title, prefix, key)
@@ -380,8 +381,14 @@ func (b *Builder) throughput(ci int, r Rect) {
 		}
 	}
 	b.ch.rates = rates
-	sc := niceScale(b.grow(peakThroughput, max(ymax, 1e9)))
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
+	if b.grow(peakThroughput, ymax) == 0 { // GPUs computing, flows not started: no axis for nothing
+		b.frame(p, scale{}, nil)
+		b.timeAxis(p, t0, t1)
+		b.empty(p, b.t("chart.no-traffic"))
+		return
+	}
+	sc := niceScale(b.grow(peakThroughput, max(ymax, 1e9)))
 	span := max(float64(t1-t0), 1)
 	b.frame(p, sc, axisRate)
 	b.timeAxis(p, t0, t1)
