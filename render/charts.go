@@ -616,8 +616,8 @@ func (b *Builder) fctChart(r Rect) {
 	}
 	b.frame(p, sc, func(v float64) string { return trim(v) })
 	u := L.U
-	dl.text(LayerChart, p.X, p.Y+p.H+11*u, fmtMicros(lo), b.fs(0.72), Start, assets.Regular, th.Muted)
-	dl.text(LayerChart, p.X+p.W, p.Y+p.H+11*u, fmtMicros(hi), b.fs(0.72), End, assets.Regular, th.Muted)
+	// round completion times along the bins' range
+	b.timeAxis(p, unit.Time(lo*float64(unit.Microsecond)), unit.Time(hi*float64(unit.Microsecond)))
 	bw := p.W / nb
 	for i, c := range bins {
 		if c == 0 {

@@ -21,14 +21,16 @@ func TestLookCharts(t *testing.T) {
 	}
 	for _, v := range []struct {
 		file, scenario string
+		sets           []string
 		until          unit.Time
 	}{
-		{"incast", "incast", 4 * unit.Millisecond},
-		{"incast-dcqcn", "incast-dcqcn", 1200 * unit.Microsecond},
-		{"alltoall", "alltoall-moe", 300 * unit.Microsecond},
-		{"ring", "ring-allreduce-8", 1500 * unit.Microsecond},
+		{"incast", "incast", nil, 4 * unit.Millisecond},
+		{"incast-dcqcn", "incast-dcqcn", nil, 1200 * unit.Microsecond},
+		{"victim-dcqcn", "victim-flow", []string{"network.cc=dcqcn"}, 1500 * unit.Microsecond}, // the lesson's last step
+		{"alltoall", "alltoall-moe", nil, 300 * unit.Microsecond},
+		{"ring", "ring-allreduce-8", nil, 1500 * unit.Microsecond},
 	} {
-		r := play(t, v.scenario, nil, v.until, 60)
+		r := play(t, v.scenario, v.sets, v.until, 60)
 		for _, sz := range []struct{ w, h float64 }{{1280, 720}, {1024, 768}} {
 			for _, o := range []struct {
 				tag string
