@@ -128,7 +128,7 @@ func (b *Builder) charts() {
 	b.series.turn()
 	cs := &b.ch
 	cs.lines, cs.vals = cs.lines[:0], cs.vals[:0]
-	if h := b.history(); len(h) == 0 || h[0] != cs.run || b.f.Cur.Time < cs.at {
+	if h := b.history(); len(h) == 0 || h[0] != cs.run || b.f.Cur == nil || b.f.Cur.Time < cs.at {
 		cs.peak, cs.low = [numPeaks]float64{}, 0
 		if len(h) > 0 {
 			cs.run = h[0]

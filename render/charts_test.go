@@ -106,6 +106,16 @@ func TestAxesOnlyGrowWhilePlaying(t *testing.T) {
 	assert.Equal(t, fresh.ch.peak, b.ch.peak, "back in time: the axes are those of the history shown")
 }
 
+// A frame with history but no current snapshot draws empty charts.
+func TestChartsWithoutCurrent(t *testing.T) {
+	r := play(t, "incast", nil, 100*unit.Microsecond, 4)
+	L := NewLayout(r.topo, 1280, 720, Options{})
+	var b Builder
+	b.Scene(r.frame(L))
+	assert.NotPanics(t, func() { b.Scene(&Frame{Layout: L, History: r.history}) })
+	assert.Contains(t, chartTexts(b.Scene(&Frame{Layout: L, History: r.history})), "waiting for data")
+}
+
 // The cursor over a chart reads out the time and value of the nearest line.
 func TestChartReadout(t *testing.T) {
 	r := play(t, "incast", nil, 1*unit.Millisecond, 20)
