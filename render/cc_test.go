@@ -165,4 +165,32 @@ func TestThresholdLabelsDoNotOverlap(t *testing.T) {
 	require.NotZero(t, ka, "the label gives the threshold: %q", a.Str)
 	assert.False(t, box(a).Overlaps(box(b)), "%q at %+v and %q at %+v overlap", a.Str, box(a), b.Str, box(b))
 	assert.Greater(t, firstLabel, lastLine, "the labels are drawn over the queue lines")
+
+	// Thresholds crowded at the top of the scale still get three labels
+	// apart from each other, inside the plot.
+	cur := *r.cur()
+	peak := int64(0)
+	for _, s := range r.history {
+		for _, l := range s.Links {
+			peak = max(peak, l.QueueBytes)
+		}
+	}
+	cur.Marking = snap.Marking{ECNKmin: peak * 97 / 100, ECNKmax: peak * 98 / 100, FECN: peak * 99 / 100}
+	f := r.frame(L)
+	f.Cur = &cur
+	f.History = append(r.history[:len(r.history)-1:len(r.history)-1], &cur)
+	labels = labels[:0]
+	for _, p := range Scene(f).Prims {
+		if p.Kind == KindText && p.Layer == LayerChart && (strings.HasPrefix(p.Str, "Kmin ") || strings.HasPrefix(p.Str, "Kmax ") || strings.HasPrefix(p.Str, "FECN ")) {
+			labels = append(labels, p)
+		}
+	}
+	require.Len(t, labels, 3)
+	chart := L.Charts[1]
+	for i, a := range labels {
+		assert.True(t, chart.Contains(float64(a.X), float64(a.Y)), "%q inside the queue chart", a.Str)
+		for _, b := range labels[i+1:] {
+			assert.False(t, box(a).Overlaps(box(b)), "%q at %+v and %q at %+v overlap", a.Str, box(a), b.Str, box(b))
+		}
+	}
 }

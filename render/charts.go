@@ -534,35 +534,44 @@ func (b *Builder) thresholds(p Rect, ymax float64) {
 	mk := b.f.Cur.Marking
 	size := b.fs(0.7)
 	h := size * 1.3 // a label's height
-	lastY := math.Inf(1)
-	// lowest threshold first: each label sits just above its line, or above
-	// the label before when that is closer
-	ks := [...]struct {
-		v    int64
-		name string
-	}{{mk.ECNKmax, "Kmax"}, {mk.FECN, "FECN"}, {mk.ECNKmin, "Kmin"}}
-	slices.SortStableFunc(ks[:], func(a, c struct {
-		v    int64
-		name string
-	}) int {
-		return int(min(max(a.v-c.v, -1), 1))
-	})
-	for _, k := range ks {
-		if k.v <= 0 || float64(k.v) > ymax {
-			continue
+	type label struct {
+		v     int64
+		name  string
+		y, ly float64 // its line; the middle of its label
+	}
+	var ls [3]label
+	n := 0
+	for _, k := range [...]label{{v: mk.ECNKmin, name: "Kmin"}, {v: mk.ECNKmax, name: "Kmax"}, {v: mk.FECN, name: "FECN"}} {
+		if k.v > 0 && float64(k.v) <= ymax {
+			k.y = p.Y + p.H*(1-float64(k.v)/ymax)
+			k.ly = k.y - h/2 - 1*u // just above its line
+			ls[n] = k
+			n++
 		}
-		y := p.Y + p.H*(1-float64(k.v)/ymax)
+	}
+	// Lowest first; each label at least a label's height above the one
+	// below it; if the top one is pushed out of the plot, all move down.
+	slices.SortStableFunc(ls[:n], func(a, c label) int { return int(min(max(a.v-c.v, -1), 1)) })
+	for i := 1; i < n; i++ {
+		ls[i].ly = min(ls[i].ly, ls[i-1].ly-h)
+	}
+	if n > 0 && ls[n-1].ly < p.Y+h/2 {
+		d := p.Y + h/2 - ls[n-1].ly
+		for i := range n {
+			ls[i].ly += d
+		}
+	}
+	for _, k := range ls[:n] {
 		for x := p.X; x < p.X+p.W; x += 6 * u { // dashed, so it reads as a threshold
-			dl.line(LayerChart, x, y, min(x+3*u, p.X+p.W), y, 1*u, th.Pause)
+			dl.line(LayerChart, x, k.y, min(x+3*u, p.X+p.W), k.y, 1*u, th.Pause)
 		}
+	}
+	for _, k := range ls[:n] { // over every line
 		name := k.name + " " + axisBytes(float64(k.v))
-		ly := min(y-h/2-1*u, lastY-h) // above its line, below the last label
-		ly = max(ly, p.Y+h/2)
 		w := TextWidth(name, size, assets.Medium) + 6*u
 		lx := p.X + p.W - w
-		dl.rect(LayerChart, lx, ly-h/2, w, h, 2*u, th.Panel, color.RGBA{}, 0)
-		dl.text(LayerChart, lx+3*u, ly, name, size, Start, assets.Medium, th.Pause)
-		lastY = ly
+		dl.rect(LayerChart, lx, k.ly-h/2, w, h, 2*u, th.Panel, color.RGBA{}, 0)
+		dl.text(LayerChart, lx+3*u, k.ly, name, size, Start, assets.Medium, th.Pause)
 	}
 }
 
