@@ -212,7 +212,7 @@ func (b *Builder) frame(p Rect, s scale, label func(float64) string) {
 			dl.line(LayerChart, p.X, y, p.X+p.W, y, 0.5*u, th.Border)
 		}
 		dl.line(LayerChart, p.X-3*u, y, p.X, y, 1*u, th.Border)
-		dl.text(LayerChart, p.X-5*u, y, label(v), b.fs(0.72), End, assets.Regular, th.Muted)
+		dl.text(LayerChart, p.X-5*u, y, label(v), b.fs(0.78), End, assets.Regular, th.Muted)
 	}
 }
 
@@ -233,7 +233,7 @@ func (b *Builder) logFrame(p Rect, lo, hi float64, y func(float64) float64) {
 				dl.line(LayerChart, p.X, yy, p.X+p.W, yy, 0.5*u, th.Border)
 			}
 			dl.line(LayerChart, p.X-3*u, yy, p.X, yy, 1*u, th.Border)
-			dl.text(LayerChart, p.X-5*u, yy, axisRate(v), b.fs(0.72), End, assets.Regular, th.Muted)
+			dl.text(LayerChart, p.X-5*u, yy, axisRate(v), b.fs(0.78), End, assets.Regular, th.Muted)
 		}
 	}
 }
@@ -246,7 +246,7 @@ func (b *Builder) timeAxis(p Rect, t0, t1 unit.Time) {
 	}
 	span := float64(t1 - t0)
 	first, step := timeScale(t0, t1)
-	size := b.fs(0.72)
+	size := b.fs(0.78)
 	lastEnd := math.Inf(-1)
 	for t := first; t <= t1; t += step {
 		x := p.X + p.W*float64(t-t0)/span
