@@ -4,7 +4,7 @@ GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 
-.PHONY: run test test-native test-wasm bench fuzz
+.PHONY: run test test-native test-wasm bench fuzz fonts
 
 # Build what is missing (WebAssembly included) and serve the site on localhost.
 run:
@@ -41,3 +41,9 @@ fuzz:
 			$(GO) test $$pkg -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) || exit 1; \
 		done; \
 	done
+
+# The CJK subset fonts (assets/fonts): again after adding Chinese text to
+# render/i18n.go (TestCatalogueGlyphs says when). Needs fonts-noto-cjk and
+# python3-fonttools.
+fonts:
+	sh assets/fonts/subset.sh

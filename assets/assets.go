@@ -33,5 +33,6 @@ func Font(w Weight) []byte {
 }
 
 // FontFamily is the CSS font-family SVG output asks for: the Go font where the
-// viewer has it, a neutral sans-serif otherwise.
-const FontFamily = "'Go', 'Go Regular', 'Helvetica Neue', Arial, sans-serif"
+// viewer has it, a neutral sans-serif otherwise, and for Chinese Noto Sans
+// CJK SC (as the canvas draws it) or the system's CJK font.
+const FontFamily = "'Go', 'Go Regular', 'Helvetica Neue', Arial, 'Noto Sans CJK SC', 'Noto Sans SC', 'PingFang SC', 'Microsoft YaHei', sans-serif"

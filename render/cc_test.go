@@ -1,7 +1,7 @@
 package render
 
 import (
-	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -38,14 +38,14 @@ func TestCongestionControlViews(t *testing.T) {
 	for _, p := range dl.Prims {
 		if p.Kind == KindText {
 			texts[p.Str] = true
-			if strings.HasSuffix(p.Str, "Gb/s") && p.Layer == LayerLabel {
+			if (strings.HasSuffix(p.Str, " Gb/s") || strings.HasSuffix(p.Str, " Mb/s")) && p.Layer == LayerLabel {
 				gauges++
 			}
 		}
 	}
 	assert.True(t, texts["ECN-marked"], "the legend explains the marked-packet ring")
 	assert.True(t, texts["CNP / BECN"], "and the notification squares")
-	assert.True(t, texts["Sender rates (congestion control)"], "the throughput chart becomes the senders' rates")
+	assert.True(t, texts["Sender rates (congestion control, log scale)"], "the throughput chart becomes the senders' rates")
 	assert.Positive(t, gauges, "rate gauges under the senders")
 }
 
@@ -76,6 +76,9 @@ func TestMarkingThresholdsComeFromTheSnapshot(t *testing.T) {
 				for _, p := range Scene(f).Prims {
 					if p.Kind == KindText && p.Layer == LayerChart {
 						out[p.Str] = true
+						if name, _, ok := strings.Cut(p.Str, " "); ok { // "Kmin 40 KiB"
+							out[name] = true
+						}
 					}
 				}
 				return out
@@ -132,20 +135,62 @@ func TestNotificationsTravelBack(t *testing.T) {
 }
 
 // Kmin and Kmax close together on the chart's scale (a deep incast queue)
-// get their labels side by side, not one over the other. The paper's DCQCN
-// rules leave the incast's first PFC-built queue (~15 MiB) on the chart.
+// get labels that do not overlap each other, and that sit on a backing drawn
+// over the queue lines so that no line crosses their words. The paper's
+// DCQCN rules leave the incast's first PFC-built queue (~15 MiB) on the chart.
 func TestThresholdLabelsDoNotOverlap(t *testing.T) {
 	r := play(t, "incast-dcqcn", []string{"network.dcqcn.profile=paper"}, 3400*unit.Microsecond, 40)
 	L := NewLayout(r.topo, 1280, 720, Options{Dark: true})
+	dl := Scene(r.frame(L))
 	var labels []Prim
-	for _, p := range Scene(r.frame(L)).Prims {
-		if p.Kind == KindText && p.Layer == LayerChart && (p.Str == "Kmin" || p.Str == "Kmax") {
+	lastLine, firstLabel := -1, -1
+	for i, p := range dl.Prims {
+		if p.Kind == KindPolyline && p.Layer == LayerChart {
+			lastLine = i
+		}
+		if p.Kind == KindText && p.Layer == LayerChart && (strings.HasPrefix(p.Str, "Kmin ") || strings.HasPrefix(p.Str, "Kmax ")) {
 			labels = append(labels, p)
+			if firstLabel < 0 {
+				firstLabel = i
+			}
 		}
 	}
 	require.Len(t, labels, 2)
+	box := func(p Prim) Rect {
+		w := TextWidth(p.Str, float64(p.Size), p.Weight)
+		return Rect{float64(p.X), float64(p.Y) - float64(p.Size)/2, w, float64(p.Size)}
+	}
 	a, b := labels[0], labels[1]
-	require.Less(t, math.Abs(float64(a.Y-b.Y)), float64(a.Size), "the lines are close at this scale")
-	aw := TextWidth(a.Str, float64(a.Size), a.Weight)
-	assert.GreaterOrEqual(t, float64(b.X), float64(a.X)+aw, "Kmax's label starts after Kmin's ends")
+	ka, _ := strconv.ParseFloat(strings.Fields(a.Str)[1], 64)
+	require.NotZero(t, ka, "the label gives the threshold: %q", a.Str)
+	assert.False(t, box(a).Overlaps(box(b)), "%q at %+v and %q at %+v overlap", a.Str, box(a), b.Str, box(b))
+	assert.Greater(t, firstLabel, lastLine, "the labels are drawn over the queue lines")
+
+	// Thresholds crowded at the top of the scale still get three labels
+	// apart from each other, inside the plot.
+	cur := *r.cur()
+	peak := int64(0)
+	for _, s := range r.history {
+		for _, l := range s.Links {
+			peak = max(peak, l.QueueBytes)
+		}
+	}
+	cur.Marking = snap.Marking{ECNKmin: peak * 97 / 100, ECNKmax: peak * 98 / 100, FECN: peak * 99 / 100}
+	f := r.frame(L)
+	f.Cur = &cur
+	f.History = append(r.history[:len(r.history)-1:len(r.history)-1], &cur)
+	labels = labels[:0]
+	for _, p := range Scene(f).Prims {
+		if p.Kind == KindText && p.Layer == LayerChart && (strings.HasPrefix(p.Str, "Kmin ") || strings.HasPrefix(p.Str, "Kmax ") || strings.HasPrefix(p.Str, "FECN ")) {
+			labels = append(labels, p)
+		}
+	}
+	require.Len(t, labels, 3)
+	chart := L.Charts[1]
+	for i, a := range labels {
+		assert.True(t, chart.Contains(float64(a.X), float64(a.Y)), "%q inside the queue chart", a.Str)
+		for _, b := range labels[i+1:] {
+			assert.False(t, box(a).Overlaps(box(b)), "%q at %+v and %q at %+v overlap", a.Str, box(a), b.Str, box(b))
+		}
+	}
 }

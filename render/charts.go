@@ -1,17 +1,19 @@
 package render
 
 import (
-	"fmt"
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 
 	"fabriclab/assets"
 	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
 )
 
 // maxSeries is how many flows the throughput chart draws one by one; with more
-// it draws one line per shard (collectives) or the total.
+// it draws one line per shard (collectives), within and between nodes, or the total.
 const maxSeries = 12
 
 // maxChartPoints bounds the points of a chart line.
@@ -52,6 +54,59 @@ func (c *seriesCache) turn() {
 	clear(c.cur)
 }
 
+// Peaks the charts' axes are scaled to, by chart.
+const (
+	peakThroughput = iota
+	peakRates
+	peakQueues
+	numPeaks
+)
+
+// chartState is what the charts keep between frames: the largest values
+// shown so far, so that an axis only grows while the run plays forward (it
+// starts again on another run or when playback goes back), and the lines of
+// this frame, for the hover readout.
+type chartState struct {
+	run   *snap.Snapshot // the history's first snapshot: which run the peaks are of
+	at    unit.Time      // the time of the frame the peaks were last raised at
+	peak  [numPeaks]float64
+	low   float64 // the lowest sender rate shown; 0 before the first
+	lines []chartLine
+	vals  []float64 // time (µs) and value of each point of lines, as dl.Points has x, y
+	ticks []float64
+	key   []keyItem
+	rates []rateAt
+}
+
+// rateAt is line g's rate v at time t.
+type rateAt struct {
+	g int
+	t unit.Time
+	v float64
+}
+
+// chartLine is one line drawn on a chart.
+type chartLine struct {
+	chart  int
+	name   string
+	c      color.RGBA
+	p0, v0 int // its first point in dl.Points and chartState.vals
+	n      int // its points
+	unit   func(float64) string
+}
+
+// keyItem is one entry of a chart's key: a colour and what it stands for.
+type keyItem struct {
+	name string
+	c    color.RGBA
+}
+
+// grow raises peak k to v and returns the axis for it.
+func (b *Builder) grow(k int, v float64) float64 {
+	b.ch.peak[k] = max(b.ch.peak[k], v)
+	return b.ch.peak[k]
+}
+
 // sampled returns up to maxChartPoints history indices, evenly spread, and
 // always the last one.
 func sampled(n int, out []int) []int {
@@ -71,41 +126,139 @@ func sampled(n int, out []int) []int {
 func (b *Builder) charts() {
 	L := b.layout
 	b.series.turn()
+	cs := &b.ch
+	cs.lines, cs.vals = cs.lines[:0], cs.vals[:0]
+	if h := b.history(); len(h) == 0 || h[0] != cs.run || b.f.Cur == nil || b.f.Cur.Time < cs.at {
+		cs.peak, cs.low = [numPeaks]float64{}, 0
+		if len(h) > 0 {
+			cs.run = h[0]
+		}
+	}
+	if b.f.Cur != nil {
+		cs.at = b.f.Cur.Time
+	}
 	for i, r := range L.Charts {
 		b.panel(r)
 		switch L.Kinds[i] {
 		case ChartThroughput:
-			b.throughput(r)
+			b.throughput(i, r)
 		case ChartQueues:
-			b.queues(r)
+			b.queues(i, r)
 		case ChartFCT:
 			b.fctChart(r)
 		}
 	}
+	b.chartReadout()
 }
 
 func (b *Builder) panel(r Rect) {
 	b.dl.rect(LayerPanel, r.X, r.Y, r.W, r.H, 8*b.layout.U, b.th.Panel, b.th.Border, 1*b.layout.U)
 }
 
-// plotArea is the inside of a chart panel below its title.
-func (b *Builder) plotArea(r Rect, title string) Rect {
-	u := b.layout.U
-	b.dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, b.fs(1.0), Start, assets.Medium, b.th.Text)
+// plotArea draws a chart's title and its key (prefix, then a swatch and a
+// name per item, on up to two lines, "+n more" for the rest) and returns the
+// plot below them.
+func (b *Builder) plotArea(r Rect, title, prefix string, key []keyItem) Rect {
+	u, dl, th := b.layout.U, &b.dl, b.th
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, b.fs(1.0), Start, assets.Medium, th.Text)
+	top := 30 * u
+	if len(key) > 0 {
+		size := b.fs(0.75)
+		lh := size * 1.35
+		x0, x1 := r.X+10*u, r.X+r.W-10*u
+		x, y := x0, r.Y+top-1*u
+		if prefix != "" {
+			dl.text(LayerChart, x, y, prefix, size, Start, assets.Regular, th.Muted)
+			x += TextWidth(prefix, size, assets.Regular) + 5*u
+		}
+		more := func(n int) string { return b.tf("chart.more", n) }
+		second := false
+		for i, k := range key {
+			w := 12*u + TextWidth(k.name, size, assets.Regular) + 8*u
+			if x+w > x1 && !second {
+				x, y, second = x0, y+lh, true
+			}
+			need := w
+			if i < len(key)-1 {
+				need += TextWidth(more(len(key)-i-1), size, assets.Regular)
+			}
+			if second && x+need > x1 { // no room for the rest: count them
+				dl.text(LayerChart, x, y, more(len(key)-i), size, Start, assets.Regular, th.Muted)
+				break
+			}
+			dl.line(LayerChart, x, y, x+9*u, y, 2.5*u, k.c)
+			dl.text(LayerChart, x+12*u, y, k.name, size, Start, assets.Regular, th.Muted)
+			x += w
+		}
+		top = y - r.Y + lh
+	}
 	left := 50 * u
-	return Rect{r.X + left, r.Y + 30*u, r.W - left - 12*u, r.H - 30*u - 22*u}
+	return Rect{r.X + left, r.Y + top, r.W - left - 12*u, r.H - top - 22*u}
 }
 
-// axes draws a plot's frame, y labels (0 and ymax) and x labels.
-func (b *Builder) axes(p Rect, ymax, xlo, xhi string) {
+// frame draws a plot's axes and, when s has a step, its y ticks with labels
+// and light grid lines.
+func (b *Builder) frame(p Rect, s scale, label func(float64) string) {
 	u, th, dl := b.layout.U, b.th, &b.dl
 	dl.line(LayerChart, p.X, p.Y+p.H, p.X+p.W, p.Y+p.H, 1*u, th.Border)
 	dl.line(LayerChart, p.X, p.Y, p.X, p.Y+p.H, 1*u, th.Border)
-	dl.line(LayerChart, p.X, p.Y, p.X+p.W, p.Y, 0.6*u, th.Border)
-	dl.text(LayerChart, p.X-5*u, p.Y, ymax, b.fs(0.78), End, assets.Regular, th.Muted)
-	dl.text(LayerChart, p.X-5*u, p.Y+p.H, "0", b.fs(0.78), End, assets.Regular, th.Muted)
-	dl.text(LayerChart, p.X, p.Y+p.H+11*u, xlo, b.fs(0.78), Start, assets.Regular, th.Muted)
-	dl.text(LayerChart, p.X+p.W, p.Y+p.H+11*u, xhi, b.fs(0.78), End, assets.Regular, th.Muted)
+	if s.Step <= 0 {
+		return
+	}
+	b.ch.ticks = s.ticks(b.ch.ticks)
+	for _, v := range b.ch.ticks {
+		y := p.Y + p.H*(1-v/s.Max)
+		if v > 0 {
+			dl.line(LayerChart, p.X, y, p.X+p.W, y, 0.5*u, th.Border)
+		}
+		dl.line(LayerChart, p.X-3*u, y, p.X, y, 1*u, th.Border)
+		dl.text(LayerChart, p.X-5*u, y, label(v), b.fs(0.78), End, assets.Regular, th.Muted)
+	}
+}
+
+// logFrame draws a plot's axes with a log y axis over the decades 10^lo to
+// 10^hi (bits per second): a tick and label at each decade, and at 2 and 5
+// times it when there are at most two decades.
+func (b *Builder) logFrame(p Rect, lo, hi float64, y func(float64) float64) {
+	u, th, dl := b.layout.U, b.th, &b.dl
+	b.frame(p, scale{}, nil)
+	for d := lo; d <= hi; d++ {
+		for _, m := range []float64{1, 2, 5} {
+			if m > 1 && (hi-lo > 2 || d == hi) {
+				continue
+			}
+			v := m * math.Pow(10, d)
+			yy := y(v)
+			if d > lo || m > 1 {
+				dl.line(LayerChart, p.X, yy, p.X+p.W, yy, 0.5*u, th.Border)
+			}
+			dl.line(LayerChart, p.X-3*u, yy, p.X, yy, 1*u, th.Border)
+			dl.text(LayerChart, p.X-5*u, yy, axisRate(v), b.fs(0.78), End, assets.Regular, th.Muted)
+		}
+	}
+}
+
+// timeAxis labels the x axis from t0 to t1 with round times.
+func (b *Builder) timeAxis(p Rect, t0, t1 unit.Time) {
+	u, th, dl := b.layout.U, b.th, &b.dl
+	if t1 <= t0 { // one snapshot: no span to label
+		return
+	}
+	span := float64(t1 - t0)
+	first, step := timeScale(t0, t1)
+	size := b.fs(0.78)
+	lastEnd := math.Inf(-1)
+	for t := first; t <= t1; t += step {
+		x := p.X + p.W*float64(t-t0)/span
+		s := axisTime(t, step)
+		w := TextWidth(s, size, assets.Regular)
+		if x-w/2 < lastEnd+6*u || x+w/2 > p.X+p.W+10*u {
+			continue
+		}
+		dl.line(LayerChart, x, p.Y+p.H, x, p.Y+p.H+3*u, 1*u, th.Border)
+		dl.text(LayerChart, x, p.Y+p.H+11*u, s, size, Middle, assets.Regular, th.Muted)
+		lastEnd = x + w/2
+	}
 }
 
 func (b *Builder) empty(p Rect, msg string) {
@@ -122,66 +275,99 @@ func (b *Builder) history() []*snap.Snapshot {
 	return h
 }
 
-func (b *Builder) throughput(r Rect) {
+// hostName is endpoint e as the lessons name it: "h3" (host 3), or "GPU 3".
+func (b *Builder) hostName(e int) string {
+	t := b.layout.Topo
+	if e >= 0 && e < len(t.Endpoints) && t.Nodes[t.Endpoints[e]].Role == topo.GPU {
+		return "GPU " + itoa(e)
+	}
+	return b.tf("node.host.abbr", e)
+}
+
+// flowKey names the flows of a chart, one by one: by sender when they share
+// a receiver ("to h8:" h0 h1 …), else "h0→h4".
+func (b *Builder) flowKey(cur *snap.Snapshot, n int) (string, []keyItem) {
+	key := b.ch.key[:0]
+	same := n > 1
+	for i := 1; i < n; i++ {
+		same = same && cur.Flows[i].Dst == cur.Flows[0].Dst
+	}
+	for i := range n {
+		fl := &cur.Flows[i]
+		name := b.hostName(fl.Src)
+		if !same {
+			name = b.tf("chart.flow.hosts", b.hostName(fl.Src), b.hostName(fl.Dst))
+		}
+		key = append(key, keyItem{name, flowColor(fl, i)})
+	}
+	b.ch.key = key
+	if same {
+		return b.tf("chart.to", b.hostName(cur.Flows[0].Dst)), key
+	}
+	return "", key
+}
+
+func (b *Builder) throughput(ci int, r Rect) {
 	L, dl := b.layout, &b.dl
 	hist := b.history()
 	cur := b.f.Cur
 	if cur == nil || len(hist) < 2 {
-		p := b.plotArea(r, "Throughput")
-		b.axes(p, "", "", "")
-		b.empty(p, "waiting for data")
+		p := b.plotArea(r, b.t("chart.throughput"), "", nil)
+		b.frame(p, scale{}, nil)
+		b.empty(p, b.t("chart.waiting"))
 		return
 	}
 	if b.rateLimited() {
-		b.senderRates(r, hist)
+		b.senderRates(ci, r, hist)
 		return
 	}
-	// What the lines are: flows one by one, shards, or the total.
+	// What the lines are: flows one by one, shards, within and between
+	// nodes, or the total.
 	nflows := len(cur.Flows)
-	groups, title := 1, "Throughput, all flows"
+	groups, title := 1, b.t("chart.throughput")
 	group := func(fl *snap.Flow, i int) int { return 0 }
 	maxTag := -1
 	for i := range cur.Flows {
 		maxTag = max(maxTag, cur.Flows[i].Tag)
 	}
+	prefix, key := "", b.ch.key[:0]
+	t := L.Topo
+	nodeOf := func(e int) int { return t.Nodes[t.Endpoints[e]].Group }
 	switch {
 	case nflows <= maxSeries && nflows > 0:
-		groups, title = nflows, "Throughput per flow"
+		groups, title = nflows, b.t("chart.throughput.flow")
 		group = func(fl *snap.Flow, i int) int { return i }
+		prefix, key = b.flowKey(cur, nflows)
 	case maxTag >= 0 && maxTag < maxSeries:
-		groups, title = maxTag+1, "Throughput per shard"
+		groups, title = maxTag+1, b.t("chart.throughput.shard")
 		group = func(fl *snap.Flow, i int) int { return fl.Tag }
+		prefix = b.t("chart.shard")
+		for g := range groups {
+			key = append(key, keyItem{itoa(g), assets.Categorical(g)})
+		}
+	case b.multiNode():
+		groups = 2
+		group = func(fl *snap.Flow, i int) int {
+			if nodeOf(fl.Src) == nodeOf(fl.Dst) {
+				return 0
+			}
+			return 1
+		}
+		// not the node colours (orange is "computing" there)
+		key = append(key, keyItem{b.t("chart.in-node"), assets.Categorical(2)}, keyItem{b.t("chart.between-nodes"), assets.Categorical(4)})
 	}
-	p := b.plotArea(r, title)
+	b.ch.key = key
+	p := b.plotArea(r, title, prefix, key)
 	idx := sampled(len(hist), b.top)
 	b.top = idx
-	// Rates over a window of a few samples (a fifteenth of the span), and
-	// their maximum: per-sample rates of round-robin senders only jitter.
+	// Rates over a window of a few samples (a fifteenth of the span): per-sample
+	// rates of round-robin senders only jitter. They are worked out first, as
+	// the axis is the largest of them (and never less than before while
+	// playing forward); then drawn.
 	win := max(1, len(idx)/15)
+	rates := b.ch.rates[:0]
 	ymax := 0.0
-	for k := 1; k < len(idx); k++ {
-		s0, s1 := hist[idx[max(0, k-win)]], hist[idx[k]]
-		dt := (s1.Time - s0.Time).Seconds()
-		if dt <= 0 {
-			continue
-		}
-		a, c := b.series.get(s0, groups, group), b.series.get(s1, groups, group)
-		for g := range groups {
-			ymax = max(ymax, float64(c[g]-a[g])*8/dt)
-		}
-	}
-	ymax = niceCeil(max(ymax, 1e9))
-	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
-	span := max(float64(t1-t0), 1)
-	b.axes(p, axisRate(ymax), fmtTime(t0), fmtTime(t1))
 	for g := range groups {
-		c := assets.Categorical(g)
-		if groups == 1 {
-			c = b.th.Comm
-		} else if nflows <= maxSeries && cur.Flows[g].Tag >= 0 {
-			c = assets.Categorical(cur.Flows[g].Tag)
-		}
-		p0 := len(dl.Points)
 		for k := 1; k < len(idx); k++ {
 			s0, s1 := hist[idx[max(0, k-win)]], hist[idx[k]]
 			dt := (s1.Time - s0.Time).Seconds()
@@ -190,24 +376,85 @@ func (b *Builder) throughput(r Rect) {
 			}
 			a, cc := b.series.get(s0, groups, group), b.series.get(s1, groups, group)
 			v := float64(cc[g]-a[g]) * 8 / dt
-			x := p.X + p.W*float64(s1.Time-t0)/span
-			y := p.Y + p.H*(1-min(v/ymax, 1))
-			dl.Points = append(dl.Points, float32(x), float32(y))
+			ymax = max(ymax, v)
+			rates = append(rates, rateAt{g, s1.Time, v})
 		}
-		dl.polyline(LayerChart, p0, 1.6*L.U, c)
+	}
+	b.ch.rates = rates
+	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
+	if b.grow(peakThroughput, ymax) == 0 { // GPUs computing, flows not started: no axis for nothing
+		b.frame(p, scale{}, nil)
+		b.timeAxis(p, t0, t1)
+		b.empty(p, b.t("chart.no-traffic"))
+		return
+	}
+	sc := niceScale(b.grow(peakThroughput, max(ymax, 1e9)))
+	span := max(float64(t1-t0), 1)
+	b.frame(p, sc, axisRate)
+	b.timeAxis(p, t0, t1)
+	for g := range groups {
+		c, name := b.th.Comm, b.t("chart.all")
+		if groups > 1 {
+			c, name = key[g].c, key[g].name
+			if prefix != "" && maxTag >= 0 && nflows > maxSeries { // "shard 3", not "3"
+				name = prefix + " " + name
+			}
+		}
+		p0, v0 := len(dl.Points), len(b.ch.vals)
+		for _, rt := range rates {
+			if rt.g != g {
+				continue
+			}
+			x := p.X + p.W*float64(rt.t-t0)/span
+			y := p.Y + p.H*(1-min(rt.v/sc.Max, 1))
+			dl.Points = append(dl.Points, float32(x), float32(y))
+			b.ch.vals = append(b.ch.vals, rt.t.Micros(), rt.v)
+		}
+		b.addLine(ci, p0, v0, 1.6*L.U, c, name, fmtRate)
 		if groups == nflows && groups > 1 {
 			b.markSeries(g, p0, c) // a named or picked flow (routing.go)
 		}
 	}
 }
 
-func (b *Builder) queues(r Rect) {
-	L, dl, th := b.layout, &b.dl, b.th
-	p := b.plotArea(r, "Queue depth, busiest ports")
+// addLine draws the points appended since p0 as a line of chart ci and keeps
+// it (with its values from v0) for the hover readout.
+func (b *Builder) addLine(ci, p0, v0 int, width float64, c color.RGBA, name string, unit func(float64) string) {
+	n := len(b.dl.Prims)
+	b.dl.polyline(LayerChart, p0, width, c)
+	if len(b.dl.Prims) == n {
+		b.ch.vals = b.ch.vals[:v0]
+		return
+	}
+	b.ch.lines = append(b.ch.lines, chartLine{chart: ci, name: name, c: c, p0: p0, v0: v0, n: (len(b.dl.Points) - p0) / 2, unit: unit})
+}
+
+// multiNode reports whether the endpoints are GPUs in more than one node,
+// so that traffic within a node (NVLink) and between nodes can be told apart.
+func (b *Builder) multiNode() bool {
+	t := b.layout.Topo
+	if len(t.Endpoints) == 0 {
+		return false
+	}
+	first := t.Nodes[t.Endpoints[0]]
+	if first.Role != topo.GPU {
+		return false
+	}
+	for _, id := range t.Endpoints {
+		if t.Nodes[id].Group != first.Group {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *Builder) queues(ci int, r Rect) {
+	L, dl := b.layout, &b.dl
 	hist := b.history()
 	if b.f.Cur == nil || len(hist) < 1 {
-		b.axes(p, "", "", "")
-		b.empty(p, "waiting for data")
+		p := b.plotArea(r, b.t("chart.queues"), "", nil)
+		b.frame(p, scale{}, nil)
+		b.empty(p, b.t("chart.waiting"))
 		return
 	}
 	n := len(b.f.Cur.Links)
@@ -244,55 +491,90 @@ func (b *Builder) queues(r Rect) {
 		top[j] = i
 		nt = min(nt+1, 4)
 	}
+	key := b.ch.key[:0]
+	for j := range nt {
+		key = append(key, keyItem{L.Topo.LinkName(top[j]), assets.Categorical(j + 4)})
+	}
+	b.ch.key = key
+	p := b.plotArea(r, b.t("chart.queues"), "", key)
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
 	if nt == 0 {
-		b.axes(p, "", fmtTime(t0), fmtTime(t1))
-		b.empty(p, "no queues yet")
+		b.frame(p, scale{}, nil)
+		b.timeAxis(p, t0, t1)
+		b.empty(p, b.t("chart.no-queues"))
 		return
 	}
-	ymax := niceCeil(float64(b.peaks[top[0]]) / 0.7) // room for the key
-	b.axes(p, axisBytes(ymax), fmtTime(t0), fmtTime(t1))
+	sc := bytesScale(b.grow(peakQueues, float64(b.peaks[top[0]])))
+	b.frame(p, sc, axisBytes)
+	b.timeAxis(p, t0, t1)
 	span := max(float64(t1-t0), 1)
 	u := L.U
-	mk := b.f.Cur.Marking
-	lastY, lastEnd := math.Inf(-1), 0.0 // the last threshold label's line and right end
-	for _, k := range [...]struct {
-		v    int64
-		name string
-	}{{mk.ECNKmin, "Kmin"}, {mk.ECNKmax, "Kmax"}, {mk.FECN, "FECN"}} {
-		if k.v <= 0 || float64(k.v) > ymax {
-			continue
-		}
-		y := p.Y + p.H*(1-float64(k.v)/ymax)
-		for x := p.X; x < p.X+p.W; x += 6 * u { // dashed, so it reads as a threshold
-			dl.line(LayerChart, x, y, min(x+3*u, p.X+p.W), y, 1*u, th.Pause)
-		}
-		lx := p.X + 3*u
-		if math.Abs(y-lastY) < b.fs(0.9) { // lines close together: labels side by side
-			lx = lastEnd + 6*u
-		}
-		dl.text(LayerChart, lx, y-5*u, k.name, b.fs(0.7), Start, assets.Regular, th.Pause)
-		lastY, lastEnd = y, lx+TextWidth(k.name, b.fs(0.7), assets.Regular)
-	}
 	for j := range nt {
 		li := top[j]
-		c := assets.Categorical(j + 4)
-		p0 := len(dl.Points)
+		p0, v0 := len(dl.Points), len(b.ch.vals)
 		for _, k := range idx {
 			s := hist[k]
 			if li >= len(s.Links) {
 				continue
 			}
+			q := float64(s.Links[li].QueueBytes)
 			x := p.X + p.W*float64(s.Time-t0)/span
-			y := p.Y + p.H*(1-min(float64(s.Links[li].QueueBytes)/ymax, 1))
+			y := p.Y + p.H*(1-min(q/sc.Max, 1))
 			dl.Points = append(dl.Points, float32(x), float32(y))
+			b.ch.vals = append(b.ch.vals, s.Time.Micros(), q)
 		}
-		dl.polyline(LayerChart, p0, 1.6*u, c)
-		// key: port name, top right, one per line
-		ky := p.Y + 8*u + float64(j)*b.fs(0.95)
-		name := L.Topo.LinkName(li)
-		dl.line(LayerChart, p.X+p.W-10*u, ky, p.X+p.W-2*u, ky, 2*u, c)
-		dl.text(LayerChart, p.X+p.W-13*u, ky, name, b.fs(0.75), End, assets.Regular, th.Muted)
+		b.addLine(ci, p0, v0, 1.6*u, key[j].c, key[j].name, fmtBytes)
+	}
+	b.thresholds(p, sc.Max)
+}
+
+// thresholds draws the marking thresholds (Kmin, Kmax, FECN) of the queue
+// chart as dashed lines, labelled at the right end on a backing so that the
+// queue lines do not cross the words, and moved apart so that they never
+// overlap each other.
+func (b *Builder) thresholds(p Rect, ymax float64) {
+	u, th, dl := b.layout.U, b.th, &b.dl
+	mk := b.f.Cur.Marking
+	size := b.fs(0.7)
+	h := size * 1.3 // a label's height
+	type label struct {
+		v     int64
+		name  string
+		y, ly float64 // its line; the middle of its label
+	}
+	var ls [3]label
+	n := 0
+	for _, k := range [...]label{{v: mk.ECNKmin, name: "Kmin"}, {v: mk.ECNKmax, name: "Kmax"}, {v: mk.FECN, name: "FECN"}} {
+		if k.v > 0 && float64(k.v) <= ymax {
+			k.y = p.Y + p.H*(1-float64(k.v)/ymax)
+			k.ly = k.y - h/2 - 1*u // just above its line
+			ls[n] = k
+			n++
+		}
+	}
+	// Lowest first; each label at least a label's height above the one
+	// below it; if the top one is pushed out of the plot, all move down.
+	slices.SortStableFunc(ls[:n], func(a, c label) int { return int(min(max(a.v-c.v, -1), 1)) })
+	for i := 1; i < n; i++ {
+		ls[i].ly = min(ls[i].ly, ls[i-1].ly-h)
+	}
+	if n > 0 && ls[n-1].ly < p.Y+h/2 {
+		d := p.Y + h/2 - ls[n-1].ly
+		for i := range n {
+			ls[i].ly += d
+		}
+	}
+	for _, k := range ls[:n] {
+		for x := p.X; x < p.X+p.W; x += 6 * u { // dashed, so it reads as a threshold
+			dl.line(LayerChart, x, k.y, min(x+3*u, p.X+p.W), k.y, 1*u, th.Pause)
+		}
+	}
+	for _, k := range ls[:n] { // over every line
+		name := k.name + " " + axisBytes(float64(k.v))
+		w := TextWidth(name, size, assets.Medium) + 6*u
+		lx := p.X + p.W - w
+		dl.rect(LayerChart, lx, k.ly-h/2, w, h, 2*u, th.Panel, color.RGBA{}, 0)
+		dl.text(LayerChart, lx+3*u, k.ly, name, size, Start, assets.Medium, th.Pause)
 	}
 }
 
@@ -311,12 +593,12 @@ func (b *Builder) fctChart(r Rect) {
 	if cur != nil {
 		total = len(cur.Flows)
 	}
-	p := b.plotArea(r, "Flow completion times")
+	p := b.plotArea(r, b.t("chart.fct"), "", nil)
 	p.Y += 10 * L.U // a line of figures under the title
 	p.H -= 10 * L.U
 	if len(b.fct) == 0 {
-		b.axes(p, "", "", "")
-		b.empty(p, fmt.Sprintf("0 of %d flows finished", total))
+		b.frame(p, scale{}, nil)
+		b.empty(p, b.tf("chart.none-done", total))
 		return
 	}
 	slices.Sort(b.fct)
@@ -340,22 +622,27 @@ func (b *Builder) fctChart(r Rect) {
 	for _, c := range bins {
 		top = max(top, c)
 	}
-	ymax := niceCeil(float64(top))
-	b.axes(p, fmt.Sprint(ymax), fmtMicros(lo), fmtMicros(hi))
+	sc := niceScale(float64(top))
+	if sc.Step < 1 { // counts are whole
+		sc = scale{max(1, math.Ceil(sc.Max)), 1}
+	}
+	b.frame(p, sc, func(v float64) string { return trim(v) })
+	u := L.U
+	// round completion times along the bins' range
+	b.timeAxis(p, unit.Time(lo*float64(unit.Microsecond)), unit.Time(hi*float64(unit.Microsecond)))
 	bw := p.W / nb
 	for i, c := range bins {
 		if c == 0 {
 			continue
 		}
-		h := p.H * float64(c) / ymax
+		h := p.H * float64(c) / sc.Max
 		dl.rect(LayerChart, p.X+float64(i)*bw+0.5, p.Y+p.H-h, bw-1, h, 0, assets.Viridis(0.45), color.RGBA{}, 0)
 	}
 	med := b.fct[len(b.fct)/2]
 	p99 := b.fct[min(len(b.fct)-1, int(float64(len(b.fct))*0.99))]
-	s := fmt.Sprintf("%d of %d done · median %s · p99 %s", len(b.fct), total, fmtMicros(med), fmtMicros(p99))
-	u := L.U
+	s := b.tf("chart.fct.figures", len(b.fct), total, fmtMicros(med), fmtMicros(p99))
 	if TextWidth(s, b.fs(0.75), 0) > r.W-20*L.U {
-		s = fmt.Sprintf("%d/%d · med %s", len(b.fct), total, fmtMicros(med))
+		s = b.tf("chart.fct.short", len(b.fct), total, fmtMicros(med))
 	}
 	dl.text(LayerChart, r.X+10*u, r.Y+29*u, s, b.fs(0.75), Start, assets.Regular, th.Muted)
 }
@@ -374,10 +661,13 @@ func (b *Builder) rateLimited() bool {
 
 // senderRates charts the rate congestion control allows each sender over
 // time (line rate where it allows all): how DCQCN or ibcc cuts and recovers.
-func (b *Builder) senderRates(r Rect, hist []*snap.Snapshot) {
+// The axis fits the rates seen so far, so that senders held to a few Gb/s
+// do not lie flat on a line-rate axis.
+func (b *Builder) senderRates(ci int, r Rect, hist []*snap.Snapshot) {
 	L, dl, cur := b.layout, &b.dl, b.f.Cur
-	p := b.plotArea(r, "Sender rates (congestion control)")
 	n := min(len(cur.Flows), maxSeries)
+	prefix, key := b.flowKey(cur, n)
+	p := b.plotArea(r, b.t("chart.rates"), prefix, key)
 	line := 0.0
 	for _, l := range L.Topo.Links {
 		line = max(line, float64(l.Rate))
@@ -388,27 +678,106 @@ func (b *Builder) senderRates(r Rect, hist []*snap.Snapshot) {
 			line = float64(L.Topo.Links[nd.Out[len(nd.Out)-1]].Rate)
 		}
 	}
-	ymax := niceCeil(line)
 	idx := sampled(len(hist), b.top)
 	b.top = idx
+	rate := func(s *snap.Snapshot, f int) (float64, bool) {
+		if f >= len(s.Flows) || !s.Flows[f].Started || s.Flows[f].Done {
+			return 0, false
+		}
+		if g := s.Flows[f].RateGbps; g > 0 {
+			return g * 1e9, true
+		}
+		return line, true
+	}
+	top, low := 0.0, math.Inf(1)
+	for _, s := range hist {
+		for f := range n {
+			if v, ok := rate(s, f); ok {
+				top, low = max(top, v), min(low, v)
+			}
+		}
+	}
+	// A log axis from the decade below the lowest rate to the one above the
+	// highest: senders cut to a few Gb/s from line rate are not flat on the
+	// floor, and each halving is the same step. It grows both ways only.
+	hi := math.Ceil(math.Log10(b.grow(peakRates, max(top, 1e9))))
+	if low > top {
+		low = top
+	}
+	if b.ch.low == 0 || low < b.ch.low {
+		b.ch.low = max(low, 1e6)
+	}
+	lo := min(math.Floor(math.Log10(b.ch.low)), hi-1)
+	ylog := func(v float64) float64 {
+		return p.Y + p.H*(1-min(max((math.Log10(max(v, 1))-lo)/(hi-lo), 0), 1))
+	}
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
 	span := max(float64(t1-t0), 1)
-	b.axes(p, axisRate(ymax), fmtTime(t0), fmtTime(t1))
+	b.logFrame(p, lo, hi, ylog)
+	b.timeAxis(p, t0, t1)
 	for f := range n {
-		p0 := len(dl.Points)
+		p0, v0 := len(dl.Points), len(b.ch.vals)
 		for _, k := range idx {
 			s := hist[k]
-			if f >= len(s.Flows) || !s.Flows[f].Started || s.Flows[f].Done {
+			v, ok := rate(s, f)
+			if !ok {
 				continue
 			}
-			v := line
-			if g := s.Flows[f].RateGbps; g > 0 {
-				v = g * 1e9
-			}
 			x := p.X + p.W*float64(s.Time-t0)/span
-			y := p.Y + p.H*(1-min(v/ymax, 1))
-			dl.Points = append(dl.Points, float32(x), float32(y))
+			dl.Points = append(dl.Points, float32(x), float32(ylog(v)))
+			b.ch.vals = append(b.ch.vals, s.Time.Micros(), v)
 		}
-		dl.polyline(LayerChart, p0, 1.4*L.U, flowColor(&cur.Flows[f], f))
+		b.addLine(ci, p0, v0, 1.4*L.U, key[f].c, key[f].name, fmtRate)
 	}
 }
+
+// chartReadout draws, while the cursor is over a chart, the point of the
+// line nearest to it: a guide at its time, a ring on it, and a label with
+// the time, the line's name and its value.
+func (b *Builder) chartReadout() {
+	h := b.f.Hover
+	if h.Kind != HoverChart {
+		return
+	}
+	L, dl, th, cs := b.layout, &b.dl, b.th, &b.ch
+	u := L.U
+	best, bestK, bestD := -1, 0, math.Inf(1)
+	for i := range cs.lines {
+		ln := &cs.lines[i]
+		if ln.chart != h.ID {
+			continue
+		}
+		for k := range ln.n {
+			x, y := float64(dl.Points[ln.p0+2*k]), float64(dl.Points[ln.p0+2*k+1])
+			// nearest in time first: a line far below still wins over no line
+			d := math.Abs(x-h.X)*4 + math.Abs(y-h.Y)
+			if d < bestD {
+				best, bestK, bestD = i, k, d
+			}
+		}
+	}
+	if best < 0 {
+		return
+	}
+	ln := &cs.lines[best]
+	x, y := float64(dl.Points[ln.p0+2*bestK]), float64(dl.Points[ln.p0+2*bestK+1])
+	t, v := cs.vals[ln.v0+2*bestK], cs.vals[ln.v0+2*bestK+1]
+	r := L.Charts[h.ID]
+	dl.line(LayerTooltip, x, r.Y+28*u, x, r.Y+r.H-22*u, 1*u, th.Muted)
+	dl.circle(LayerTooltip, x, y, 3.5*u, ln.c, th.Panel, 1.5*u)
+	size := b.fs(0.8)
+	l1 := "t = " + fmtMicros(t)
+	l2 := ln.name + ": " + ln.unit(v)
+	w := max(TextWidth(l1, size, assets.Medium), TextWidth(l2, size, assets.Regular)) + 14*u
+	bh := size*2.9 + 6*u
+	bx, by := x+8*u, y-bh-6*u
+	if bx+w > r.X+r.W-4*u {
+		bx = max(x-8*u-w, r.X+50*u) // left of the guide, clear of the axis labels
+	}
+	by = max(by, r.Y+4*u)
+	dl.rect(LayerTooltip, bx, by, w, bh, 4*u, th.Panel, th.Border, 1*u)
+	dl.text(LayerTooltip, bx+7*u, by+3*u+size*0.72, l1, size, Start, assets.Medium, th.Text)
+	dl.text(LayerTooltip, bx+7*u, by+3*u+size*2.17, l2, size, Start, assets.Regular, th.Muted)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }

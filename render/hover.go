@@ -15,6 +15,7 @@ const (
 	HoverQueue            // ID is the link ID whose egress queue bar is under the cursor
 	HoverPod              // ID indexes Layout.Pods (a DGX node block or a condensed pod)
 	HoverBundle           // ID indexes Layout.Bundles
+	HoverChart            // ID indexes Layout.Charts; the scene reads out the line nearest (X, Y)
 )
 
 // Hover is what is under the cursor at (X, Y).
@@ -26,9 +27,15 @@ type Hover struct {
 
 // HitTest returns what lies under (x, y): a queue bar, a node (or pod cell), a
 // link (the nearer direction of a cable), a bundle or a pod, in that order of
-// preference; HoverNone over empty space.
+// preference; over a chart, the chart; HoverNone over empty space.
 func HitTest(L *Layout, x, y float64) Hover {
 	h := Hover{X: x, Y: y}
+	for i, r := range L.Charts {
+		if r.Contains(x, y) {
+			h.Kind, h.ID = HoverChart, i
+			return h
+		}
+	}
 	slop := 3 * L.U
 	bestQ, bestQD := -1, math.Inf(1)
 	for i := range L.Links {

@@ -50,6 +50,7 @@ type Options struct {
 	Presenter bool   // big text and thicker lines for a projector
 	Charts    Charts // which charts; 0: all
 	Title     string // shown top left, e.g. the scenario's name
+	Lang      Lang   // the language of the canvas's text: "" or EN, ZH
 	// QueueRef is the queue depth (bytes) that fills a queue bar; 0 takes the
 	// ports' buffer size, or 2 MiB on lossless ports, which have none.
 	QueueRef int64

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"fmt"
-
 	"fabriclab/sim/topo"
 )
 
@@ -55,7 +53,7 @@ func (L *Layout) hgx() {
 	for g := range n {
 		bx := x + float64(g)*(blockW+gap)
 		blk := Rect{bx, blockY, blockW, blockH}
-		L.Pods = append(L.Pods, Pod{Rect: blk, Label: fmt.Sprintf("node %d", g)})
+		L.Pods = append(L.Pods, Pod{Rect: blk, Label: Tf(L.Opt.Lang, "node.dgx", g)})
 		ip := min(10*u, blockW*0.06)
 		x0, x1 := bx+ip, bx+blockW-ip
 		big := len(leaves) == 0

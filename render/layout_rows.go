@@ -125,7 +125,8 @@ func (L *Layout) label(id, form int, w, h float64) string {
 		if nd.Role == topo.GPU {
 			cands = []string{fmt.Sprintf("GPU %d", nd.Index), fmt.Sprint(nd.Index)}
 		} else {
-			cands = []string{fmt.Sprintf("h%d", e), fmt.Sprint(e)}
+			// as the lessons say it: "host 3" (0-based), "h3", "3"
+			cands = []string{Tf(L.Opt.Lang, "node.host", e), Tf(L.Opt.Lang, "node.host.abbr", e), fmt.Sprint(e)}
 		}
 	case topo.NIC:
 		return ""
@@ -134,7 +135,7 @@ func (L *Layout) label(id, form int, w, h float64) string {
 	case topo.Leaf:
 		switch {
 		case L.Topo.Kind == "star":
-			cands = []string{"switch", "sw"}
+			cands = []string{T(L.Opt.Lang, "node.switch"), T(L.Opt.Lang, "node.sw")}
 		case L.Topo.Kind == "fattree":
 			cands = []string{fmt.Sprintf("edge%d", nd.Index), fmt.Sprintf("e%d", nd.Index)}
 		case len(nd.Name) > 4 && nd.Name[:4] == "rail":

@@ -33,8 +33,9 @@ func (b *Builder) legendAt(k float64) float64 {
 		x += TextWidth(s, size, assets.Regular) + 14*u
 	}
 	// utilisation ramp
-	dl.text(LayerLabel, x, cy, "link load", size, Start, assets.Regular, th.Muted)
-	x += TextWidth("link load", size, assets.Regular) + 6*u
+	load := b.t("legend.load")
+	dl.text(LayerLabel, x, cy, load, size, Start, assets.Regular, th.Muted)
+	x += TextWidth(load, size, assets.Regular) + 6*u
 	dl.text(LayerLabel, x, cy, "0", size*0.9, Start, assets.Regular, th.Muted)
 	x += TextWidth("0", size*0.9, 0) + 4*u
 	rw := 90 * u
@@ -48,14 +49,14 @@ func (b *Builder) legendAt(k float64) float64 {
 	// idle link
 	dl.line(LayerLabel, x, cy, x+16*u, cy, L.LinkW*k, th.Idle)
 	x += 20 * u
-	label("no traffic")
+	label(b.t("legend.idle-link"))
 	// node states
 	sw := 14 * u
-	for _, s := range []struct {
+	for i, s := range []struct {
 		c    color.RGBA
 		name string
-	}{{th.Comm, "communicating"}, {th.Compute, "computing"}, {th.Node, "idle"}} {
-		if s.name == "computing" && !b.anyCompute() {
+	}{{th.Comm, b.t("legend.comm")}, {th.Compute, b.t("legend.compute")}, {th.Node, b.t("legend.idle")}} {
+		if i == 1 && !b.anyCompute() {
 			continue
 		}
 		dl.rect(LayerLabel, x, cy-5*u, sw, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
@@ -66,29 +67,29 @@ func (b *Builder) legendAt(k float64) float64 {
 	dl.rect(LayerLabel, x, cy-8*u, 5*u, 16*u, 1.5*u, th.Panel, th.Muted, 1*u)
 	dl.rect(LayerLabel, x, cy, 5*u, 8*u, 0, th.Queue, color.RGBA{}, 0)
 	x += 10 * u
-	label("queue")
+	label(b.t("legend.queue"))
 	b.dropMarkOn(LayerLabel, x+6*u, cy, 6*u)
 	x += 16 * u
-	label("drop")
+	label(b.t("legend.drop"))
 	b.pauseMarkOn(LayerLabel, x+7*u, cy, 7*u)
 	x += 18 * u
-	label("PFC pause")
+	label(b.t("legend.pause"))
 	dl.circle(LayerLabel, x+3*u, cy, 2.7*u, assets.Categorical(0), th.Background, 0.8*u)
 	dl.circle(LayerLabel, x+10*u, cy, 2.7*u, assets.Categorical(1), th.Background, 0.8*u)
 	x += 18 * u
 	if b.shards() {
-		label("packets, by shard")
+		label(b.t("legend.by-shard"))
 	} else {
-		label("packets, by flow")
+		label(b.t("legend.by-flow"))
 	}
 	if b.anyMarks() {
 		dl.circle(LayerLabel, x+4*u, cy, 2.7*u, assets.Categorical(0), th.Background, 0.8*u)
 		dl.circle(LayerLabel, x+4*u, cy, 4.3*u, color.RGBA{}, th.Pause, 1.2*u)
 		x += 12 * u
-		label("ECN-marked")
+		label(b.t("legend.ecn"))
 		dl.rect(LayerLabel, x, cy-3*u, 6*u, 6*u, 0, th.Pause, th.Background, 0.8*u)
 		x += 10 * u
-		label("CNP / BECN")
+		label(b.t("legend.cnp"))
 	}
 	return x - 14*u
 }
@@ -169,6 +170,9 @@ func (b *Builder) tooltip() {
 	}
 }
 
+// roleName is a node's role in words.
+func (b *Builder) roleName(r topo.Role) string { return b.t("role." + r.String()) }
+
 func weightOf(line int) assets.Weight {
 	if line == 0 {
 		return assets.Bold
@@ -205,10 +209,10 @@ func (b *Builder) tooltipLines() []string {
 		}
 		bd := &L.Bundles[h.ID]
 		return []string{
-			fmt.Sprintf("pod %d ⇄ core group %d", bd.Pod, bd.Group),
-			fmt.Sprintf("%d links each way", len(bd.UpIDs)),
-			"up: " + fmtPct(b.meanUtil(bd.UpIDs)) + " mean load",
-			"down: " + fmtPct(b.meanUtil(bd.DownIDs)) + " mean load",
+			b.tf("tip.bundle", bd.Pod, bd.Group),
+			b.tf("tip.bundle.links", len(bd.UpIDs)),
+			b.tf("tip.bundle.up", fmtPct(b.meanUtil(bd.UpIDs))),
+			b.tf("tip.bundle.down", fmtPct(b.meanUtil(bd.DownIDs))),
 		}
 	}
 	return nil
@@ -221,12 +225,12 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 	v := b.util[id]
 	lines := []string{t.LinkName(id),
 		fmt.Sprintf("%s %s", fmtRate(float64(l.Rate)), kindNames[string(l.Kind)]),
-		fmt.Sprintf("load %s (%s)", fmtPct(v), fmtRate(v*float64(l.Rate)))}
+		b.tf("tip.load", fmtPct(v), fmtRate(v*float64(l.Rate)))}
 	q := ""
 	if t.Nodes[l.From].Role.IsSwitch() || s.QueueBytes > 0 {
-		q = "queue " + fmtBytes(float64(s.QueueBytes))
+		q = b.tf("tip.queue", fmtBytes(float64(s.QueueBytes)))
 		if s.BufferBytes > 0 {
-			q += " of " + fmtBytes(float64(s.BufferBytes))
+			q += b.tf("tip.queue.of", fmtBytes(float64(s.BufferBytes)))
 		}
 		if queueFirst {
 			lines = append(lines[:1], append([]string{q}, lines[1:]...)...)
@@ -235,13 +239,13 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 		}
 	}
 	if s.Drops > 0 || s.PauseFrames > 0 {
-		lines = append(lines, fmt.Sprintf("drops %d · pause frames %d", s.Drops, s.PauseFrames))
+		lines = append(lines, b.tf("tip.drops.pauses", s.Drops, s.PauseFrames))
 	}
 	if s.ECNMarks > 0 {
-		lines = append(lines, fmt.Sprintf("ECN marks %d", s.ECNMarks))
+		lines = append(lines, b.tf("tip.ecn", s.ECNMarks))
 	}
 	if s.Paused {
-		lines = append(lines, "paused by PFC now")
+		lines = append(lines, b.t("tip.paused"))
 	}
 	var flows []string
 	seen := map[int]bool{}
@@ -250,14 +254,14 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 		if p.Link == id && !seen[p.Flow] && p.Flow < len(cur.Flows) {
 			seen[p.Flow] = true
 			fl := &cur.Flows[p.Flow]
-			flows = append(flows, fmt.Sprintf("#%d %d→%d", p.Flow, fl.Src, fl.Dst))
+			flows = append(flows, fmt.Sprintf("#%d %s→%s", p.Flow, b.hostName(fl.Src), b.hostName(fl.Dst)))
 		}
 	}
 	if len(flows) > 0 {
 		if len(flows) > 4 {
 			flows = append(flows[:4], "…")
 		}
-		lines = append(lines, "on the wire: "+strings.Join(flows, ", "))
+		lines = append(lines, b.t("tip.on-wire")+strings.Join(flows, ", "))
 	}
 	return lines
 }
@@ -268,19 +272,22 @@ func (b *Builder) nodeLines(id int) []string {
 	nd := &t.Nodes[id]
 	lines := []string{nd.Name}
 	if e := L.EP[id]; e >= 0 {
-		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, b.activity(e)))
+		if nd.Role == topo.Host { // as the canvas and the lessons name it
+			lines[0] = b.tf("node.host", e)
+		}
+		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.t("act."+b.activity(e).String())))
 		var send, recv []string
 		for i := range cur.Flows {
 			fl := &cur.Flows[i]
 			if !fl.Started || fl.Done {
 				continue
 			}
-			d := fmt.Sprintf("%s of %s", fmtBytes(float64(fl.Delivered)), fmtBytes(float64(fl.Bytes)))
+			d := b.tf("tip.of", fmtBytes(float64(fl.Delivered)), fmtBytes(float64(fl.Bytes)))
 			if fl.Src == e && len(send) < 4 {
-				send = append(send, fmt.Sprintf("→ %d: %s", fl.Dst, d))
+				send = append(send, b.tf("tip.sends", b.hostName(fl.Dst), d))
 			}
 			if fl.Dst == e && len(recv) < 4 {
-				recv = append(recv, fmt.Sprintf("← %d: %s", fl.Src, d))
+				recv = append(recv, b.tf("tip.receives", b.hostName(fl.Src), d))
 			}
 		}
 		lines = append(lines, send...)
@@ -292,11 +299,11 @@ func (b *Builder) nodeLines(id int) []string {
 			}
 		}
 		if done > 0 {
-			lines = append(lines, fmt.Sprintf("%d flows finished", done))
+			lines = append(lines, b.tf("tip.finished", done))
 		}
 		return lines
 	}
-	lines = append(lines, fmt.Sprintf("%s, %d ports", nd.Role, len(nd.Out)))
+	lines = append(lines, b.tf("tip.ports", b.roleName(nd.Role), len(nd.Out)))
 	var q, drops int64
 	paused := 0
 	var busiest float64
@@ -311,14 +318,14 @@ func (b *Builder) nodeLines(id int) []string {
 		}
 	}
 	if nd.Role.IsSwitch() {
-		lines = append(lines, "queued "+fmtBytes(float64(q)))
+		lines = append(lines, b.tf("tip.queued", fmtBytes(float64(q))))
 	}
-	lines = append(lines, "busiest port "+fmtPct(busiest))
+	lines = append(lines, b.tf("tip.busiest", fmtPct(busiest)))
 	if drops > 0 {
-		lines = append(lines, fmt.Sprintf("drops %d", drops))
+		lines = append(lines, b.tf("tip.drops", drops))
 	}
 	if paused > 0 {
-		lines = append(lines, fmt.Sprintf("%d ports paused by PFC", paused))
+		lines = append(lines, b.tf("tip.ports-paused", paused))
 	}
 	return lines
 }
@@ -355,14 +362,14 @@ func (b *Builder) podLines(id int) []string {
 			}
 		}
 	}
-	lines := []string{"pod " + p.Label,
-		fmt.Sprintf("%d hosts · mean host load %s", hosts, fmtPct(up/max(upN, 1))),
-		"queued " + fmtBytes(float64(q))}
+	lines := []string{b.tf("tip.pod", p.Label),
+		b.tf("tip.pod.hosts", hosts, fmtPct(up/max(upN, 1))),
+		b.tf("tip.queued", fmtBytes(float64(q)))}
 	if drops > 0 {
-		lines = append(lines, fmt.Sprintf("drops %d", drops))
+		lines = append(lines, b.tf("tip.drops", drops))
 	}
 	if paused > 0 {
-		lines = append(lines, fmt.Sprintf("%d ports paused by PFC", paused))
+		lines = append(lines, b.tf("tip.ports-paused", paused))
 	}
 	return lines
 }

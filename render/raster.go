@@ -10,7 +10,6 @@ import (
 	"sync"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
@@ -214,10 +213,8 @@ func (r *rasterizer) prim(dl *DisplayList, p *Prim) {
 }
 
 var (
-	fontsOnce sync.Once
-	fonts     [3]*opentype.Font
-	facesMu   sync.Mutex
-	faces     = map[faceKey]font.Face{}
+	facesMu sync.Mutex
+	faces   = map[faceKey]font.Face{}
 )
 
 type faceKey struct {
@@ -225,26 +222,18 @@ type faceKey struct {
 	size int // in 1/4 px
 }
 
-// face returns the Go font face of weight w at size device px.
+// face returns the face of weight w at size device px: the Go font, with the
+// CJK subset for Chinese.
 func face(w assets.Weight, size float64) font.Face {
-	fontsOnce.Do(func() {
-		for i := range fonts {
-			f, err := opentype.Parse(assets.Font(assets.Weight(i)))
-			if err != nil {
-				panic("render: parsing the Go font: " + err.Error())
-			}
-			fonts[i] = f
-		}
-	})
 	k := faceKey{w, int(math.Round(size * 4))}
 	facesMu.Lock()
 	defer facesMu.Unlock()
 	if f, ok := faces[k]; ok {
 		return f
 	}
-	f, err := opentype.NewFace(fonts[min(int(w), 2)], &opentype.FaceOptions{Size: float64(k.size) / 4, DPI: 72, Hinting: font.HintingNone})
+	f, err := assets.NewFace(w, float64(k.size)/4)
 	if err != nil {
-		panic("render: making a face: " + err.Error())
+		panic("render: " + err.Error()) // only a broken embedded font gets here; TestPNG parses them
 	}
 	faces[k] = f
 	return f

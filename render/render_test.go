@@ -225,7 +225,7 @@ func TestTooltips(t *testing.T) {
 	x, y := L.Nodes[r.topo.Endpoints[0]].Center()
 	s = texts(Hover{Kind: HoverNode, ID: r.topo.Endpoints[0], X: x, Y: y})
 	assert.Contains(t, s, "endpoint 0 · communicating")
-	assert.Contains(t, s, "→ 8: ")
+	assert.Contains(t, s, "→ h8: ", "the receiver as the canvas labels it")
 	assert.Empty(t, texts(Hover{}))
 }
 

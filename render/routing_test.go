@@ -135,7 +135,7 @@ func TestSelectedFlowPath(t *testing.T) {
 	s := texts(dl)
 	assert.Contains(t, s, "flow 5\nleaf0.host5 → leaf1.host5\nsending at ")
 	assert.Contains(t, s, "via leaf0 → "+spine+" → leaf1\n")
-	assert.Contains(t, s, " of 16.78 MB (")
+	assert.Contains(t, s, " of 16.00 MiB (")
 	assert.NotContains(t, s, "reordered", "ECMP keeps a flow on one path")
 	assert.NotEqual(t, assets.Dark.Highlight, sel, "a pick is not a hover")
 

@@ -3,7 +3,9 @@ package render
 import (
 	"fmt"
 	"image/color"
+	"maps"
 	"math"
+	"slices"
 
 	"fabriclab/assets"
 	"fabriclab/sim/snap"
@@ -36,6 +38,7 @@ type Builder struct {
 	utilAt   unit.Time
 	buf      []byte
 	series   seriesCache
+	ch       chartState
 	peaks    []int64
 	top      []int
 	pktCount []int32
@@ -143,7 +146,7 @@ func (b *Builder) header() {
 		dl.text(LayerLabel, h.X+h.W, cy, t, b.fs(1.6), End, assets.Bold, th.Text)
 		if f.Cur.Done {
 			w := TextWidth(t, b.fs(1.6), assets.Bold)
-			dl.text(LayerLabel, h.X+h.W-w-12*L.U, cy, "finished", b.fs(1.0), End, assets.Medium, th.Muted)
+			dl.text(LayerLabel, h.X+h.W-w-12*L.U, cy, b.t("head.finished"), b.fs(1.0), End, assets.Medium, th.Muted)
 		}
 	}
 }
@@ -175,23 +178,22 @@ func (b *Builder) summary() string {
 	}
 	s := ""
 	switch {
+	case gpus > 0 && nvs > 1:
+		s = b.tf("head.gpus.many", gpus, nvs)
 	case gpus > 0:
-		s = fmt.Sprintf("%d GPUs on %d NVSwitch", gpus, nvs)
-		if nvs > 1 {
-			s += "es"
-		}
+		s = b.tf("head.gpus", gpus, nvs)
 	default:
-		s = fmt.Sprintf("%d hosts", hosts)
+		s = b.tf("head.hosts", hosts)
 	}
-	if sw > 0 {
-		s += fmt.Sprintf(" · %d switches", sw)
-		if sw == 1 {
-			s = s[:len(s)-2]
-		}
+	switch {
+	case sw == 1:
+		s += b.t("head.switch")
+	case sw > 1:
+		s += b.tf("head.switches", sw)
 	}
 	if kind != "" {
 		names := map[string]string{"roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
-		s += fmt.Sprintf(" · %g Gb/s %s", math.Round(rate.Gbps()), names[kind])
+		s += b.tf("head.fabric", math.Round(rate.Gbps()), names[kind])
 	}
 	return s
 }
@@ -205,8 +207,8 @@ func (b *Builder) frames() {
 		p := &L.Pods[i]
 		dl.rect(LayerPanel, p.X, p.Y, p.W, p.H, 8*u, th.Panel, th.Border, 1*u)
 		if condensed {
-			dl.text(LayerLabel, p.X+p.W/2, p.Y+p.H-6*u, "pod "+p.Label, b.fs(0.85), Middle, assets.Medium, th.Muted)
-			if p.W < TextWidth("pod 00", b.fs(0.85), 1) {
+			dl.text(LayerLabel, p.X+p.W/2, p.Y+p.H-6*u, b.tf("node.pod", p.Label), b.fs(0.85), Middle, assets.Medium, th.Muted)
+			if p.W < TextWidth(b.tf("node.pod", "00"), b.fs(0.85), 1) {
 				b.dl.Prims[len(dl.Prims)-1].Str = p.Label
 			}
 		} else {
@@ -517,7 +519,8 @@ func (b *Builder) rateGauges() {
 			rate[f.Src] += f.RateGbps
 		}
 	}
-	for ep, gbps := range rate {
+	for _, ep := range slices.Sorted(maps.Keys(rate)) { // in order: the same picture every time
+		gbps := rate[ep]
 		if ep >= len(L.Topo.Endpoints) {
 			continue
 		}

@@ -94,7 +94,7 @@ type Game struct {
 
 // errorList pictures an error message: the canvas never goes blank. (In the
 // browser the page also shows it over the canvas.)
-func errorList(w, h float64, msg string) *render.DisplayList {
+func errorList(w, h float64, msg string, lang render.Lang) *render.DisplayList {
 	dl := &render.DisplayList{}
 	dl.Reset(float32(w), float32(h))
 	dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindRect, W: float32(w), H: float32(h), Fill: color.RGBA{0x1c, 0x12, 0x14, 0xff}})
@@ -103,7 +103,7 @@ func errorList(w, h float64, msg string) *render.DisplayList {
 		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, Layer: render.LayerLabel, X: 24, Y: y, Size: size, Fill: c, Str: s})
 		y += size * 1.6
 	}
-	add("The canvas stopped", 20, color.RGBA{0xff, 0x7b, 0x72, 0xff})
+	add(render.T(lang, "error.title"), 20, color.RGBA{0xff, 0x7b, 0x72, 0xff})
 	width := max(20, int((w-48)/8))
 	for _, line := range strings.Split(msg, "\n") {
 		for len(line) > width {
@@ -403,7 +403,7 @@ func (g *Game) prepare(cx, cy float64) {
 	w, h := g.w, g.h
 	if g.failure != "" {
 		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
-			g.errorPic, g.errorKey = errorList(w, h, g.failure), k
+			g.errorPic, g.errorKey = errorList(w, h, g.failure, render.Lang(g.params.Lang)), k
 		}
 		return
 	}
@@ -416,7 +416,7 @@ func (g *Game) prepare(cx, cy float64) {
 	if g.out.browser() && g.params.Controls {
 		h -= controlsHeight // the page's playback bar covers the bottom
 	}
-	key := layoutKey{w, h, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name}}
+	key := layoutKey{w, h, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name, Lang: render.Lang(g.params.Lang)}}
 	if g.layout == nil || key != g.layoutKey {
 		g.layout, g.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
 	}

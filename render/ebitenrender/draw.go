@@ -10,7 +10,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
 	"fabriclab/assets"
@@ -25,7 +24,6 @@ import (
 // text batches into few draw calls). Ebitengine's text/v2 would pull a full
 // shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
-	fonts  [3]*opentype.Font
 	faces  map[faceKey]font.Face
 	glyphs map[glyphKey]*glyph
 	batch  *batch
@@ -63,15 +61,11 @@ type glyph struct {
 // maxGlyphs bounds the cache; past it the cache starts over.
 const maxGlyphs = 4096
 
-// New loads the fonts from assets.
+// New loads the fonts from assets: the Go font, and the CJK subset for Chinese.
 func New() (*Drawer, error) {
 	d := &Drawer{faces: map[faceKey]font.Face{}, glyphs: map[glyphKey]*glyph{}}
-	for w := range d.fonts {
-		f, err := opentype.Parse(assets.Font(assets.Weight(w)))
-		if err != nil {
-			return nil, fmt.Errorf("ebitenrender: loading the Go font: %w", err)
-		}
-		d.fonts[w] = f
+	if _, err := assets.NewFace(assets.Regular, 12); err != nil {
+		return nil, fmt.Errorf("ebitenrender: loading the fonts: %w", err)
 	}
 	return d, nil
 }
@@ -153,7 +147,7 @@ func (d *Drawer) face(k faceKey) font.Face {
 	f, ok := d.faces[k]
 	if !ok {
 		var err error
-		f, err = opentype.NewFace(d.fonts[min(int(k.w), 2)], &opentype.FaceOptions{Size: float64(k.size) / 4, DPI: 72, Hinting: font.HintingNone})
+		f, err = assets.NewFace(k.w, float64(k.size)/4)
 		if err != nil {
 			panic(err) // only a broken font gets here
 		}

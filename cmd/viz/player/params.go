@@ -25,7 +25,8 @@ type Params struct {
 	Start    unit.Time // t=, in µs: where playback starts
 	Theme    string    // light | dark
 	Controls bool
-	Big      bool // big=1: projector-size text on the canvas
+	Big      bool   // big=1: projector-size text on the canvas
+	Lang     string // en | zh: the language of the canvas's text
 }
 
 // Limits on the parameters. The page's whole query is bounded first, so that
@@ -38,12 +39,12 @@ const (
 	MaxQuery = 256 << 10
 )
 
-var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big"}
+var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang"}
 
 // ParseQuery reads a URL query string such as "?scenario=incast&play=1".
 // Errors name the parameter, the value and what is allowed.
 func ParseQuery(q string) (Params, error) {
-	p := Params{Theme: "dark", Controls: true}
+	p := Params{Theme: "dark", Controls: true, Lang: "en"}
 	if len(q) > MaxQuery {
 		return p, fmt.Errorf("the page address's parameters are %d KiB; at most %d KiB (yaml= takes up to %d KiB of YAML, set= up to %d KiB)", len(q)>>10, MaxQuery>>10, MaxYAML>>10, MaxSets>>10)
 	}
@@ -138,6 +139,12 @@ func ParseQuery(q string) (Params, error) {
 			return p, fmt.Errorf("parameter theme=%q: use light or dark", th)
 		}
 		p.Theme = th
+	}
+	if l := one("lang"); l != "" {
+		if l != "en" && l != "zh" {
+			return p, fmt.Errorf("parameter lang=%q: use en (English) or zh (Simplified Chinese)", l)
+		}
+		p.Lang = l
 	}
 	return p, nil
 }

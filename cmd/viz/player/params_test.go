@@ -15,12 +15,13 @@ import (
 )
 
 func TestParseQuery(t *testing.T) {
-	p, err := ParseQuery("?scenario=ecmp-collisions&play=1&speed=50&t=10&theme=light&set=seed=3&set=until=100us&controls=0&big=1")
+	p, err := ParseQuery("?scenario=ecmp-collisions&play=1&speed=50&t=10&theme=light&set=seed=3&set=until=100us&controls=0&big=1&lang=zh")
 	require.NoError(t, err)
 	assert.Equal(t, "ecmp-collisions", p.Scenario)
 	assert.True(t, p.Play)
 	assert.False(t, p.Controls)
 	assert.True(t, p.Big)
+	assert.Equal(t, "zh", p.Lang)
 	assert.Equal(t, 50*unit.Microsecond, p.Speed)
 	assert.Equal(t, 10*unit.Microsecond, p.Start)
 	assert.Equal(t, "light", p.Theme)
@@ -32,6 +33,7 @@ func TestParseQuery(t *testing.T) {
 	empty, err := ParseQuery("")
 	require.NoError(t, err)
 	assert.True(t, empty.Controls)
+	assert.Equal(t, "en", empty.Lang, "the canvas speaks English unless asked")
 	sc, err = empty.Load()
 	require.NoError(t, err)
 	assert.Equal(t, "incast", sc.Name, "no parameters show the incast")
@@ -80,6 +82,7 @@ func TestParseQueryErrors(t *testing.T) {
 		"speed=-3":                      "speed=\"-3\": give simulated µs per second",
 		"t=abc":                         "t=\"abc\": give the start time in µs",
 		"theme=pink":                    "use light or dark",
+		"lang=fr":                       `lang="fr": use en (English) or zh (Simplified Chinese)`,
 		"yaml=***":                      "not base64url-encoded YAML",
 		"scenario=incast&scenario=x":    "given 2 times",
 		"set=oops":                      "write set=key.path=value",
@@ -149,6 +152,9 @@ func query(p Params) string {
 	if p.Big {
 		v.Set("big", "1")
 	}
+	if p.Lang != "en" {
+		v.Set("lang", p.Lang)
+	}
 	return "?" + v.Encode()
 }
 
@@ -166,7 +172,7 @@ func readable(t *testing.T, msg, input string) {
 func FuzzParseQuery(f *testing.F) {
 	for _, s := range []string{"", "?scenario=incast&play=1", "yaml=bmFtZTogeA", "set=a=b&set=c", "speed=1e9", "t=NaN", "%", "scenario=incast&set=topology.hosts=0",
 		"speed=0.001&t=1.099999&theme=light&controls=no&big=yes&play", "set=until%3D1us&set=seed=2&scenario=permutation", "speed=50&t=10",
-		"theme=pink", "speed=-3", "t=abc", "play=maybe", "big=2", "controls=x", "color=red", "scenario=nope", "yaml=***", "play=1&play=0"} {
+		"theme=pink", "speed=-3", "t=abc", "play=maybe", "big=2", "controls=x", "color=red", "scenario=nope", "yaml=***", "play=1&play=0", "lang=zh&theme=light", "lang=fr", "lang=ZH", "lang=en&lang=zh"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -186,6 +192,7 @@ func FuzzParseQuery(f *testing.F) {
 		again.Speed, again.Start = p.Speed, p.Start
 		assert.Equal(t, p, again, "%q written as %q", q, query(p))
 		assert.Contains(t, []string{"light", "dark"}, p.Theme)
+		assert.Contains(t, []string{"en", "zh"}, p.Lang)
 		assert.True(t, p.Speed == 0 || p.Speed >= MinSpeed && p.Speed <= MaxSpeed, "speed %v in range", p.Speed)
 		if _, err := p.Load(); err != nil {
 			readable(t, err.Error(), q)
