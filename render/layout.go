@@ -53,6 +53,9 @@ type Options struct {
 	// QueueRef is the queue depth (bytes) that fills a queue bar; 0 takes the
 	// ports' buffer size, or 2 MiB on lossless ports, which have none.
 	QueueRef int64
+	// Training leaves room under the topology for the per-GPU timelines of a
+	// training run (and colours GPUs by their compute phase).
+	Training bool
 }
 
 // NodeBox is where a node is drawn.
@@ -91,22 +94,23 @@ type Bundle struct {
 // Layout places a topology's nodes and links on a W×H canvas (logical px)
 // with room for a header, a legend and the charts.
 type Layout struct {
-	W, H    float64
-	U       float64 // the UI scale: text and line sizes are multiplied by it
-	Opt     Options
-	Topo    *topo.Topology
-	Header  Rect
-	Area    Rect // the topology
-	Legend  Rect
-	Charts  []Rect
-	Kinds   []Charts   // what each of Charts shows
-	Nodes   []NodeBox  // by node ID
-	EP      []int      // by node ID: its endpoint index, or -1
-	Links   []LinkLine // by link ID
-	Pods    []Pod
-	Bundles []Bundle
-	LinkW   float64 // width of one direction's line
-	Font    float64 // the base text size
+	W, H     float64
+	U        float64 // the UI scale: text and line sizes are multiplied by it
+	Opt      Options
+	Topo     *topo.Topology
+	Header   Rect
+	Area     Rect // the topology
+	Legend   Rect
+	Timeline Rect // the training timelines (Options.Training), else zero
+	Charts   []Rect
+	Kinds    []Charts   // what each of Charts shows
+	Nodes    []NodeBox  // by node ID
+	EP       []int      // by node ID: its endpoint index, or -1
+	Links    []LinkLine // by link ID
+	Pods     []Pod
+	Bundles  []Bundle
+	LinkW    float64 // width of one direction's line
+	Font     float64 // the base text size
 }
 
 // NewLayout lays out t on a w×h canvas. It adapts to the aspect ratio: charts
@@ -163,6 +167,9 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 		}
 	}
 	L.Legend.W = area.W
+	if opt.Training {
+		L.Timeline, area = timelineRect(area, m, u)
+	}
 	L.Area = area
 	condensed := t.Kind == "fattree" && len(t.Endpoints) > 128
 	lines := len(t.Links)

@@ -55,7 +55,7 @@ func (b *Builder) legendAt(k float64) float64 {
 		c    color.RGBA
 		name string
 	}{{th.Comm, "communicating"}, {th.Compute, "computing"}, {th.Node, "idle"}} {
-		if s.name == "computing" && !b.anyCompute() {
+		if s.name == "computing" && (!b.anyCompute() || b.trainingShown()) { // the timeline's legend has the phases
 			continue
 		}
 		dl.rect(LayerLabel, x, cy-5*u, sw, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
@@ -268,7 +268,7 @@ func (b *Builder) nodeLines(id int) []string {
 	nd := &t.Nodes[id]
 	lines := []string{nd.Name}
 	if e := L.EP[id]; e >= 0 {
-		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, b.activity(e)))
+		lines = append(lines, fmt.Sprintf("%s, endpoint %d · %s", nd.Role, e, b.doing(e)))
 		var send, recv []string
 		for i := range cur.Flows {
 			fl := &cur.Flows[i]

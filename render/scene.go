@@ -74,6 +74,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	}
 	b.legend()
 	b.charts()
+	b.training()
 	b.tooltip()
 	dl.sortLayers()
 	return dl
@@ -439,7 +440,7 @@ func (b *Builder) nodes() {
 			case snap.Communicating:
 				fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
 			case snap.Computing:
-				fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
+				fill, text = b.computeFill(), color.RGBA{0x10, 0x14, 0x18, 0xff}
 			}
 			if nd.Role == topo.GPU {
 				r = 2 * u
