@@ -104,7 +104,8 @@ var shardingNames = map[string]string{"none": "DDP", "zero1": "ZeRO-1", "zero2":
 
 // trainWindow is the stretch of time the timelines span: every iteration
 // when there are at most three, else the one under way; the parts not run
-// yet are as long as the last iteration (or the planned compute).
+// yet are as long as the last iteration, or in the first one as its compute
+// so far extrapolates (at least the planned compute).
 func trainWindow(tr *snap.Training, now unit.Time) (w0, w1 unit.Time) {
 	if len(tr.Starts) == 0 {
 		return 0, max(tr.Compute, 1)
@@ -115,6 +116,15 @@ func trainWindow(tr *snap.Training, now unit.Time) (w0, w1 unit.Time) {
 		est = tr.Steps[n-1].End - tr.Steps[n-1].Start
 	}
 	start := tr.Starts[cur]
+	if len(tr.Steps) == 0 { // the first iteration: extrapolate from the compute done, once there is some
+		var done unit.Time
+		for i := len(tr.Tasks) - 1; i >= 0 && tr.Tasks[i].Iter == cur; i-- {
+			done += max(min(tr.Tasks[i].End, now)-tr.Tasks[i].Start, 0)
+		}
+		if done*10 >= tr.Compute {
+			est = max(est, unit.Time(float64(now-start)*float64(tr.Compute)/float64(done)))
+		}
+	}
 	end := start + max(est, now-start)
 	if cur < len(tr.Steps) {
 		end = tr.Steps[cur].End
@@ -157,6 +167,7 @@ type bar struct {
 	fill   color.RGBA
 	label  []string // longest first: the first that fits is drawn
 	idle   bool
+	gap    bool // leave a hair at the end, so that bars that touch stay apart
 }
 
 func (b *Builder) training() {
@@ -198,7 +209,7 @@ func (b *Builder) training() {
 
 	// plot geometry
 	labelW := 62 * u
-	p := Rect{r.X + 10*u + labelW, r.Y + 42*u, r.W - 20*u - labelW, r.H - 42*u - 40*u}
+	p := Rect{r.X + 10*u + labelW, r.Y + 50*u, r.W - 20*u - labelW, r.H - 50*u - 40*u}
 	if p.W < 40*u || p.H < 20*u {
 		return
 	}
@@ -281,6 +292,9 @@ func (b *Builder) training() {
 	size := b.fs(0.72)
 	drawBar := func(br bar, y, h float64, labelled bool) {
 		x0, x1 := clip(br.x0), clip(br.x1)
+		if br.gap && x1-x0 > 3*u {
+			x1 -= 1 * u
+		}
 		if x1-x0 < 0.3*u {
 			return
 		}
@@ -310,6 +324,7 @@ func (b *Builder) training() {
 			}
 		}
 	}
+	lanes := assets.Mix(th.Panel, th.Border, 0.25)
 	first := true
 	for _, sl := range slots {
 		if sl.row < 0 {
@@ -328,8 +343,8 @@ func (b *Builder) training() {
 		ch := h * 0.55
 		cy := sl.y + gap/2
 		dl.text(LayerChart, r.X+10*u, cy+ch/2, row.Label(), b.fs(0.78), Start, assets.Medium, th.Text)
-		dl.rect(LayerChart, p.X, cy, p.W, h, 0, assets.Mix(th.Panel, th.Border, 0.25), color.RGBA{}, 0)
-		for _, br := range lane {
+		dl.rect(LayerChart, p.X, cy, p.W, h, 0, lanes, color.RGBA{}, 0)
+		for _, br := range coalesce(lane, 1.5*u, th.Idle) {
 			drawBar(br, cy, ch, first)
 		}
 		// communication under compute: data-parallel, and tensor-parallel below it
@@ -339,16 +354,24 @@ func (b *Builder) training() {
 		if tr.TP > 1 {
 			dpH, tpH = mh*0.55, mh*0.45
 		}
+		var dp, tp []bar
 		for _, c := range comms {
 			end := now
 			if c.Ends != nil {
 				end = min(c.Ends[sl.row], now)
 			}
-			y, hh := my, dpH
+			br := bar{x0: px(c.Start), x1: px(end), fill: b.commColor(c), label: commLabels(c), gap: true}
 			if c.TP {
-				y, hh = my+dpH, tpH
+				tp = append(tp, br)
+			} else {
+				dp = append(dp, br)
 			}
-			drawBar(bar{x0: px(c.Start), x1: px(end), fill: b.shade(b.commColor(c), c.Group), label: commLabels(c)}, y, hh, first)
+		}
+		for _, br := range coalesce(dp, 1.5*u, lanes) {
+			drawBar(br, my, dpH, first)
+		}
+		for _, br := range coalesce(tp, 1.5*u, lanes) {
+			drawBar(br, my+dpH, tpH, first)
 		}
 		first = false
 	}
@@ -362,13 +385,29 @@ func (b *Builder) training() {
 		dl.line(LayerChart, x, axisY, x, axisY+4*u, 1*u, th.Border)
 		dl.text(LayerChart, x, axisY+11*u, tickLabel(t, step), b.fs(0.72), Middle, assets.Regular, th.Muted)
 	}
-	for i, s := range tr.Starts {
-		if i == 0 || s <= w0 || s >= w1 {
-			continue
+	// where iterations (and micro-batches) begin
+	mark := func(t unit.Time, text, short string, strong bool) {
+		if t <= w0 || t >= w1 || t > now {
+			return
 		}
-		x := px(s)
-		dl.line(LayerChart, x, p.Y-4*u, x, axisY, 1*u, th.Muted)
-		dl.text(LayerChart, x+3*u, p.Y-5*u, fmt.Sprintf("iteration %d", i+1), b.fs(0.7), Start, assets.Regular, th.Muted)
+		x := px(t)
+		c, w := th.Border, 1*u
+		if strong {
+			c, w = th.Muted, 1.2*u
+		}
+		dl.line(LayerChart, x, p.Y-7*u, x, axisY, w, c)
+		room := p.X + p.W - x - 6*u
+		dl.text(LayerChart, x+3*u, p.Y-5*u, fitText(room, b.fs(0.7), assets.Regular, text, short, ""), b.fs(0.7), Start, assets.Regular, th.Muted)
+	}
+	for i, s := range tr.Starts {
+		if i > 0 {
+			mark(s, fmt.Sprintf("iteration %d", i+1), strconv.Itoa(i+1), true)
+		}
+	}
+	for i := lo; i < len(tr.Tasks); i++ {
+		if k := &tr.Tasks[i]; k.Micro > 0 && i > 0 && tr.Tasks[i-1].Micro != k.Micro && tr.Tasks[i-1].Iter == k.Iter {
+			mark(k.Start, fmt.Sprintf("micro-batch %d", k.Micro+1), fmt.Sprintf("µb %d", k.Micro+1), false)
+		}
 	}
 	if now >= w0 && now <= w1 {
 		x := px(now)
@@ -386,6 +425,54 @@ func fitText(w, size float64, weight assets.Weight, texts ...string) string {
 		}
 	}
 	return texts[len(texts)-1]
+}
+
+// coalesce merges runs of bars narrower than w (in time order) into bins
+// of about w whose colour mixes theirs by the share of the bin each
+// covers, the rest of the bin counting as empty (bg): a thousand slivers of
+// compute between waits read as their density, not as whichever is wider
+// than a pixel.
+func coalesce(in []bar, w float64, bg color.RGBA) []bar {
+	sort.SliceStable(in, func(i, j int) bool { return in[i].x0 < in[j].x0 })
+	var out []bar
+	var bin struct {
+		on            bool
+		x0, x1        float64
+		r, g, b, wsum float64
+		solid         bool
+	}
+	flush := func() {
+		if !bin.on {
+			return
+		}
+		span := max(bin.x1-bin.x0, 1e-9)
+		f := min(bin.wsum/span, 1)
+		c := color.RGBA{uint8(bin.r / max(bin.wsum, 1e-9)), uint8(bin.g / max(bin.wsum, 1e-9)), uint8(bin.b / max(bin.wsum, 1e-9)), 0xff}
+		out = append(out, bar{x0: bin.x0, x1: bin.x1, fill: assets.Mix(bg, c, f), idle: !bin.solid})
+		bin.on = false
+	}
+	for _, br := range in {
+		if br.x1-br.x0 >= w {
+			flush()
+			out = append(out, br)
+			continue
+		}
+		if bin.on && br.x1 > bin.x0+w {
+			flush()
+		}
+		if !bin.on {
+			bin.on, bin.x0, bin.x1, bin.r, bin.g, bin.b, bin.wsum, bin.solid = true, br.x0, br.x0, 0, 0, 0, 0, false
+		}
+		bin.x1 = max(bin.x1, br.x1, bin.x0)
+		d := max(br.x1-br.x0, 0)
+		bin.r += d * float64(br.fill.R)
+		bin.g += d * float64(br.fill.G)
+		bin.b += d * float64(br.fill.B)
+		bin.wsum += d
+		bin.solid = bin.solid || !br.idle
+	}
+	flush()
+	return out
 }
 
 func taskLabels(k *snap.Task, sharding string) []string {
@@ -456,7 +543,7 @@ func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
 	}{{colForward, "forward", false}, {b.th.Compute, "backward (shades: layer groups)", false}, {colOptimizer, "optimizer", false},
 		{th.Idle, "waiting", true}, {th.Comm, grad + " of gradients (number: bucket)", false}}
 	if tr.Sharding == "fsdp" {
-		items[1].name, items[4].name = "backward (shades: units)", grad+" of gradients (number: unit)"
+		items[0].name, items[1].name, items[4].name = "forward", "backward (shades: units)", grad+" of gradients (number: unit)"
 	}
 	if tr.Sharding != "none" {
 		items = append(items, struct {

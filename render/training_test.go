@@ -31,7 +31,7 @@ var trainViews = []struct {
 	{"training-resnet50-backward", "dp-resnet50", nil, 14200 * unit.Microsecond},
 	{"training-resnet50-end", "dp-resnet50", nil, 0},
 	{"training-fsdp", "dp-resnet50", []string{"sim.fidelity=flow", "training.sharding=fsdp", "training.iterations=2"}, 60 * unit.Millisecond},
-	{"training-tp", "dp-resnet50", []string{"sim.fidelity=flow", "training.model=gpt2-1.5b", "training.tp=4", "training.batch=2048"}, 30 * unit.Millisecond},
+	{"training-tp", "dp-resnet50", []string{"sim.fidelity=flow", "training.model=gpt2-1.5b", "training.tp=4", "training.batch=2048"}, 45 * unit.Millisecond},
 	{"training-llama-1024", "dp-llama3-8b-1024", nil, 500 * unit.Millisecond},
 }
 
