@@ -200,7 +200,15 @@ func (b *Builder) training() {
 	ctx += fmt.Sprintf(" · iteration %d of %d", cur+1, tr.Iterations)
 	nowText := ""
 	if !b.f.Cur.Done {
-		nowText = "now: " + tr.Doing(now)
+		d := tr.Doing(now)
+		nowText = "now: " + d
+		long := nowText
+		for _, c := range tr.Running {
+			if c.Label != "" && d != "waiting for "+c.Label {
+				long += " · on the wire: " + c.Label
+			}
+		}
+		nowText = fitText(r.W*0.5, b.fs(0.85), assets.Bold, long, nowText)
 		dl.text(LayerChart, r.X+r.W-10*u, y, nowText, b.fs(0.85), End, assets.Bold, th.Text)
 	}
 	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x

@@ -146,7 +146,7 @@ func TestTrainingTimelineDraws(t *testing.T) {
 	assert.Positive(t, key([4]uint8{th.Comm.R, th.Comm.G, th.Comm.B, 255}), "bucket all-reduces")
 	assert.Zero(t, key([4]uint8{colOptimizer.R, colOptimizer.G, colOptimizer.B, 255})-1, "only the legend's optimizer swatch: no step yet")
 	texts := strings.Join(trainingTexts(dl, L), "\n")
-	for _, s := range []string{"node 0", "node 3", "forward", "bwd 1", "10 ms", "now: backward (bucket 2)", "a row per node of 8"} {
+	for _, s := range []string{"node 0", "node 3", "forward", "bwd 1", "10 ms", "now: backward (bucket 2) · on the wire: all-reduce bucket 1", "a row per node of 8"} {
 		assert.Contains(t, texts, s)
 	}
 	// the cursor at the snapshot's time
