@@ -297,7 +297,7 @@ func (b *Builder) training() {
 		}
 	}
 
-	size := b.fs(0.72)
+	size := b.fs(0.8)
 	drawBar := func(br bar, y, h float64, labelled bool) {
 		x0, x1 := clip(br.x0), clip(br.x1)
 		if br.gap && x1-x0 > 3*u {
@@ -350,7 +350,7 @@ func (b *Builder) training() {
 		h := sl.h - gap
 		ch := h * 0.55
 		cy := sl.y + gap/2
-		dl.text(LayerChart, r.X+10*u, cy+ch/2, row.Label(), b.fs(0.78), Start, assets.Medium, th.Text)
+		dl.text(LayerChart, r.X+10*u, cy+ch/2, row.Label(), b.fs(0.85), Start, assets.Medium, th.Text)
 		dl.rect(LayerChart, p.X, cy, p.W, h, 0, lanes, color.RGBA{}, 0)
 		for _, br := range coalesce(lane, 1.5*u, th.Idle) {
 			drawBar(br, cy, ch, first)
@@ -391,7 +391,7 @@ func (b *Builder) training() {
 	for t := (w0 + step - 1) / step * step; t <= w1; t += step {
 		x := px(t)
 		dl.line(LayerChart, x, axisY, x, axisY+4*u, 1*u, th.Border)
-		dl.text(LayerChart, x, axisY+11*u, tickLabel(t, step), b.fs(0.72), Middle, assets.Regular, th.Muted)
+		dl.text(LayerChart, x, axisY+11*u, tickLabel(t, step), b.fs(0.82), Middle, assets.Regular, th.Muted)
 	}
 	// where iterations (and micro-batches) begin
 	mark := func(t unit.Time, text, short string, strong bool) {
@@ -405,7 +405,7 @@ func (b *Builder) training() {
 		}
 		dl.line(LayerChart, x, p.Y-7*u, x, axisY, w, c)
 		room := p.X + p.W - x - 6*u
-		dl.text(LayerChart, x+3*u, p.Y-5*u, fitText(room, b.fs(0.7), assets.Regular, text, short, ""), b.fs(0.7), Start, assets.Regular, th.Muted)
+		dl.text(LayerChart, x+3*u, p.Y-5*u, fitText(room, b.fs(0.78), assets.Regular, text, short, ""), b.fs(0.78), Start, assets.Regular, th.Muted)
 	}
 	for i, s := range tr.Starts {
 		if i > 0 {
@@ -539,7 +539,7 @@ func (b *Builder) trainFigures(tr *snap.Training, cur int) []string {
 func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
 	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
-	size := b.fs(0.78)
+	size := b.fs(0.82)
 	grad := "all-reduce"
 	if tr.Sharding != "none" {
 		grad = "reduce-scatter"
