@@ -1,9 +1,11 @@
 package render
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -165,7 +167,9 @@ func tickLabel(t, step unit.Time) string {
 type bar struct {
 	x0, x1 float64
 	fill   color.RGBA
-	label  []string // longest first: the first that fits is drawn
+	task   *snap.Task // what it shows, for its label: a task, a collective or a wait
+	comm   *snap.Comm
+	wait   string
 	idle   bool
 	gap    bool // leave a hair at the end, so that bars that touch stay apart
 }
@@ -254,7 +258,7 @@ func (b *Builder) training() {
 	}
 
 	// the compute lane, the same on every rank
-	var lane []bar
+	lane := b.trainBars[0][:0]
 	lo := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].End > w0 })
 	for i := lo; i < len(tr.Tasks); i++ {
 		k := &tr.Tasks[i]
@@ -267,11 +271,11 @@ func (b *Builder) training() {
 		}
 		if k.Start > prevEnd && k.Waited != "" {
 			lane = append(lane, bar{x0: px(prevEnd), x1: px(k.Start), fill: th.Idle, idle: true,
-				label: []string{k.Waited, "waiting", "wait"}})
+				wait: k.Waited})
 		}
 		end := min(k.End, now)
 		c := b.shade(b.phaseColor(k.Phase), k.Group)
-		lane = append(lane, bar{x0: px(k.Start), x1: px(end), fill: c, label: taskLabels(k, tr.Sharding)})
+		lane = append(lane, bar{x0: px(k.Start), x1: px(end), fill: c, task: k})
 	}
 	// a wait under way: the last task has ended and the next has not begun
 	if !b.f.Cur.Done && len(tr.Tasks) > 0 {
@@ -280,12 +284,13 @@ func (b *Builder) training() {
 			if d := tr.Doing(now); len(d) > 8 && d[:8] == "waiting " {
 				w = d
 			}
-			lane = append(lane, bar{x0: px(last.End), x1: px(now), fill: th.Idle, idle: true, label: []string{w, "waiting", "wait"}})
+			lane = append(lane, bar{x0: px(last.End), x1: px(now), fill: th.Idle, idle: true, wait: w})
 		}
 	}
 
+	b.trainBars[0] = lane
 	// the collectives, per row
-	var comms []*snap.Comm
+	comms := b.trainComms[:0]
 	for i := range tr.Comms {
 		if c := &tr.Comms[i]; c.Start < w1 && c.End() > w0 {
 			comms = append(comms, c)
@@ -297,6 +302,7 @@ func (b *Builder) training() {
 		}
 	}
 
+	b.trainComms = comms
 	size := b.fs(0.8)
 	drawBar := func(br bar, y, h float64, labelled bool) {
 		x0, x1 := clip(br.x0), clip(br.x1)
@@ -311,8 +317,17 @@ func (b *Builder) training() {
 		} else {
 			dl.rect(LayerChart, x0, y, x1-x0, h, 0, br.fill, color.RGBA{}, 0)
 		}
-		if !labelled {
+		if !labelled || x1-x0 < TextWidth("0", size, assets.Medium)+4*u {
 			return
+		}
+		var labels []string
+		switch {
+		case br.task != nil:
+			labels = taskLabels(br.task, tr.Sharding)
+		case br.comm != nil:
+			labels = commLabels(br.comm)
+		case br.wait != "":
+			labels = []string{br.wait, "waiting", "wait"}
 		}
 		ink := inkOnBar
 		if br.fill == colGather || br.idle {
@@ -321,7 +336,7 @@ func (b *Builder) training() {
 				ink = color.RGBA{0xff, 0xff, 0xff, 0xff}
 			}
 		}
-		for _, s := range br.label {
+		for _, s := range labels {
 			if TextWidth(s, size, assets.Medium)+4*u <= x1-x0 && h >= size*0.9 {
 				if br.idle {
 					dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size*0.9, Middle, assets.Regular, th.Muted)
@@ -352,7 +367,7 @@ func (b *Builder) training() {
 		cy := sl.y + gap/2
 		dl.text(LayerChart, r.X+10*u, cy+ch/2, row.Label(), b.fs(0.85), Start, assets.Medium, th.Text)
 		dl.rect(LayerChart, p.X, cy, p.W, h, 0, lanes, color.RGBA{}, 0)
-		for _, br := range coalesce(lane, 1.5*u, th.Idle) {
+		for _, br := range b.coalesce(lane, 1.5*u, th.Idle) {
 			drawBar(br, cy, ch, first)
 		}
 		// communication under compute: data-parallel, and tensor-parallel below it
@@ -362,23 +377,24 @@ func (b *Builder) training() {
 		if tr.TP > 1 {
 			dpH, tpH = mh*0.55, mh*0.45
 		}
-		var dp, tp []bar
+		dp, tp := b.trainBars[1][:0], b.trainBars[2][:0]
 		for _, c := range comms {
 			end := now
 			if c.Ends != nil {
 				end = min(c.Ends[sl.row], now)
 			}
-			br := bar{x0: px(c.Start), x1: px(end), fill: b.commColor(c), label: commLabels(c), gap: true}
+			br := bar{x0: px(c.Start), x1: px(end), fill: b.commColor(c), comm: c, gap: true}
 			if c.TP {
 				tp = append(tp, br)
 			} else {
 				dp = append(dp, br)
 			}
 		}
-		for _, br := range coalesce(dp, 1.5*u, lanes) {
+		b.trainBars[1], b.trainBars[2] = dp, tp
+		for _, br := range b.coalesce(dp, 1.5*u, lanes) {
 			drawBar(br, my, dpH, first)
 		}
-		for _, br := range coalesce(tp, 1.5*u, lanes) {
+		for _, br := range b.coalesce(tp, 1.5*u, lanes) {
 			drawBar(br, my+dpH, tpH, first)
 		}
 		first = false
@@ -440,9 +456,10 @@ func fitText(w, size float64, weight assets.Weight, texts ...string) string {
 // covers, the rest of the bin counting as empty (bg): a thousand slivers of
 // compute between waits read as their density, not as whichever is wider
 // than a pixel.
-func coalesce(in []bar, w float64, bg color.RGBA) []bar {
-	sort.SliceStable(in, func(i, j int) bool { return in[i].x0 < in[j].x0 })
-	var out []bar
+func (bl *Builder) coalesce(in []bar, w float64, bg color.RGBA) []bar {
+	slices.SortStableFunc(in, func(a, b bar) int { return cmp.Compare(a.x0, b.x0) })
+	out := bl.trainBars[3][:0]
+	defer func() { bl.trainBars[3] = out[:0] }()
 	var bin struct {
 		on            bool
 		x0, x1        float64

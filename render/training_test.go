@@ -230,3 +230,17 @@ func TestTrainingLayoutFits(t *testing.T) {
 	}
 	assert.Zero(t, NewLayout(build(t, "incast"), 1280, 720, Options{}).Timeline, "no timeline unless asked")
 }
+
+// A builder that keeps its storage draws the training view as a fresh one does.
+func TestTrainingReusedBuilderMatchesFresh(t *testing.T) {
+	r, _ := playTo(t, "dp-resnet50", []string{"sim.fidelity=flow", "training.sharding=fsdp", "training.iterations=2"}, 70*unit.Millisecond, 10)
+	L := NewLayout(r.topo, 1280, 720, Options{Training: true})
+	var b Builder
+	for i := 2; i < len(r.history); i++ {
+		f := &Frame{Layout: L, Cur: r.history[i], Prev: r.history[i-2], History: r.history[:i+1]}
+		got := b.Scene(f)
+		want := Scene(f)
+		require.Equal(t, len(want.Prims), len(got.Prims))
+		assert.Equal(t, want.Prims, got.Prims)
+	}
+}
