@@ -216,8 +216,8 @@ func (b *Builder) training() {
 		dl.text(LayerChart, r.X+r.W-10*u, y, nowText, b.fs(0.85), End, assets.Bold, th.Text)
 	}
 	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x
-	dl.text(LayerChart, x, y, fitText(room, b.fs(0.85), assets.Regular, ctx, fmt.Sprintf("%s · %d GPUs", tr.Model, tr.Ranks)), b.fs(0.85), Start, assets.Regular, th.Muted)
-	dl.text(LayerChart, r.X+10*u, y+16*u, fitText(r.W-20*u, b.fs(0.85), assets.Medium, b.trainFigures(tr, cur)...), b.fs(0.85), Start, assets.Medium, th.Text)
+	dl.text(LayerChart, x, y, fitText(room, b.fs(0.85), assets.Regular, ctx, fmt.Sprintf("%s · %d GPUs", tr.Model, tr.Ranks), ""), b.fs(0.85), Start, assets.Regular, th.Muted)
+	dl.text(LayerChart, r.X+10*u, y+16*u, fitText(r.W-20*u, b.fs(0.85), assets.Medium, append(b.trainFigures(tr, cur), "")...), b.fs(0.85), Start, assets.Medium, th.Text)
 
 	// plot geometry
 	labelW := 62 * u
@@ -534,7 +534,7 @@ func (b *Builder) trainFigures(tr *snap.Training, cur int) []string {
 	n := len(tr.Steps)
 	if n == 0 {
 		return []string{fmt.Sprintf("iteration 1 under way · compute %s per iteration; its time, exposed communication and GPU utilisation follow when it ends", fmtTime(tr.Compute)),
-			fmt.Sprintf("iteration 1 under way · compute %s per iteration", fmtTime(tr.Compute))}
+			fmt.Sprintf("iteration 1 under way · compute %s per iteration", fmtTime(tr.Compute)), "iteration 1 under way"}
 	}
 	s := tr.Steps[n-1]
 	tag := ""

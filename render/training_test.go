@@ -244,3 +244,21 @@ func TestTrainingReusedBuilderMatchesFresh(t *testing.T) {
 		assert.Equal(t, want.Prims, got.Prims)
 	}
 }
+
+// Any canvas size draws the view without a panic, the text inside its panel.
+func TestTrainingAnySize(t *testing.T) {
+	r, _ := playTo(t, "dp-llama3-8b-1024", nil, 200*unit.Millisecond, 3)
+	for _, sz := range [][2]float64{{320, 240}, {400, 900}, {640, 360}, {2560, 1440}} {
+		for _, presenter := range []bool{false, true} {
+			L := NewLayout(r.topo, sz[0], sz[1], Options{Training: true, Presenter: presenter})
+			dl := Scene(r.frame(L))
+			tl := L.Timeline
+			for _, p := range dl.Prims {
+				if p.Kind == KindText && tl.Contains(float64(p.X), float64(p.Y)) && p.Anchor == Start {
+					assert.LessOrEqual(t, float64(p.X)+TextWidth(p.Str, float64(p.Size), p.Weight), tl.X+tl.W+1,
+						"%v presenter %v: %q runs out of the panel", sz, presenter, p.Str)
+				}
+			}
+		}
+	}
+}
