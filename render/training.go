@@ -276,6 +276,9 @@ func (b *Builder) training() {
 		end := min(k.End, now)
 		c := b.shade(b.phaseColor(k.Phase), k.Group)
 		lane = append(lane, bar{x0: px(k.Start), x1: px(end), fill: c, task: k})
+		if last := i+1 == len(tr.Tasks) || tr.Tasks[i+1].Iter != k.Iter; last && k.Iter < len(tr.Steps) && tr.Steps[k.Iter].End > k.End {
+			lane = append(lane, bar{x0: px(k.End), x1: px(min(tr.Steps[k.Iter].End, now)), fill: th.Idle, idle: true, wait: snap.TrailingWait})
+		}
 	}
 	// a wait under way: the last task has ended and the next has not begun
 	if !b.f.Cur.Done && len(tr.Tasks) > 0 {

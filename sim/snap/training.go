@@ -100,6 +100,10 @@ type Step struct {
 	GPUUtil       float64
 }
 
+// TrailingWait is what an iteration waits for after its optimizer step:
+// ZeRO's all-gather of the updated parameters.
+const TrailingWait = "waiting for parameters"
+
 // Iter is the iteration under way at t (from 0; the last one after the run).
 func (tr *Training) Iter(t unit.Time) int {
 	i := sort.Search(len(tr.Starts), func(i int) bool { return tr.Starts[i] > t }) - 1
@@ -130,13 +134,16 @@ func (tr *Training) Doing(t unit.Time) string {
 		}
 		return k.Phase.String()
 	}
-	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t })
 	if len(tr.Starts) == 0 || t < tr.Starts[0] || len(tr.Steps) == tr.Iterations && t >= tr.Steps[len(tr.Steps)-1].End {
 		return "idle"
 	}
+	it := tr.Iter(t)
+	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t })
 	switch {
-	case i < len(tr.Tasks) && tr.Tasks[i].Waited != "":
+	case i < len(tr.Tasks) && tr.Tasks[i].Iter == it && tr.Tasks[i].Waited != "":
 		return tr.Tasks[i].Waited // the next task has begun: it waited for this
+	case it < len(tr.Steps):
+		return TrailingWait // after the iteration's last task, before its end
 	case tr.Running[0].Label != "":
 		return "waiting for " + tr.Running[0].Label
 	case tr.Running[1].Label != "":

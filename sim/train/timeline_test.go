@@ -227,23 +227,32 @@ func TestTrainRows(t *testing.T) {
 
 // Doing names what the GPUs do at each moment, never "idle" inside the run.
 func TestTimelineSaysWhatGPUsDo(t *testing.T) {
-	snaps, res := played(t, "dp-resnet50", nil, 1)
-	tr := snaps[len(snaps)-1].Training
-	seen := map[string]bool{}
-	for _, iv := range res.Training.Timeline[0].Intervals {
-		if iv.Kind == "communicate" {
-			continue
+	doing := func(sets []string) (map[string]bool, *snap.Training, *snap.Snapshot) {
+		snaps, res := played(t, "dp-resnet50", sets, 1)
+		last := snaps[len(snaps)-1]
+		tr := last.Training
+		from := tr.Steps[len(tr.Steps)-1].Start // the report's timeline is the last iteration's
+		seen := map[string]bool{}
+		for _, iv := range res.Training.Timeline[0].Intervals {
+			if iv.Kind == "communicate" {
+				continue
+			}
+			at := from + unit.Time((iv.StartUs+iv.EndUs)/2*float64(unit.Microsecond))
+			d := tr.Doing(at)
+			seen[d] = true
+			switch iv.Kind {
+			case "compute":
+				assert.Contains(t, d, iv.Label, "at %v", at)
+			case "idle":
+				assert.Equal(t, iv.Label, d, "at %v", at)
+			}
 		}
-		at := unit.Time((iv.StartUs + iv.EndUs) / 2 * float64(unit.Microsecond))
-		d := tr.Doing(at)
-		seen[d] = true
-		switch iv.Kind {
-		case "compute":
-			assert.Contains(t, d, iv.Label, "at %v", at)
-		case "idle":
-			assert.Equal(t, iv.Label, d, "at %v", at)
-		}
+		return seen, tr, last
 	}
+	seen, _, _ := doing([]string{"sim.fidelity=flow", "training.sharding=zero1", "training.iterations=2"})
+	assert.True(t, seen["waiting for parameters"], "ZeRO waits for its all-gather after the step: %v", seen)
+	seen, tr, last := doing(nil)
+	snaps := []*snap.Snapshot{last}
 	assert.True(t, seen["backward (bucket 4)"], "the middle of the backward pass is bucket 4's: %v", seen)
 	assert.True(t, seen["optimizer step"], "%v", seen)
 	assert.Equal(t, "idle", tr.Doing(snaps[len(snaps)-1].Time+unit.Millisecond), "after the run")
