@@ -231,17 +231,30 @@ func (b *Builder) training() {
 	}
 	clip := func(x float64) float64 { return min(max(x, p.X), p.X+p.W) }
 
-	// rows, with a thin "…" row where the list skips ranks
+	// rows, as many as fit (the first ones and the last), with a "…" row
+	// where the list skips ranks
 	type slot struct {
-		y, h float64
-		row  int // index into tr.Rows, or -1 for the gap
+		y, h       float64
+		row        int // index into tr.Rows, or -1 for the gap
+		from, upTo int // a gap's neighbours
+	}
+	shown := make([]int, 0, len(tr.Rows))
+	minH := b.fs(0.85) * 1.6
+	fit := max(int(p.H/minH), 2)
+	for i := range tr.Rows {
+		if len(tr.Rows) <= fit || i < fit-2 || i == len(tr.Rows)-1 {
+			shown = append(shown, i)
+		}
 	}
 	var slots []slot
 	weight := 0.0
-	for i := range tr.Rows {
-		if i > 0 && tr.Rows[i].First != tr.Rows[i-1].First+tr.Rows[i-1].Count {
-			slots = append(slots, slot{row: -1})
-			weight += 0.5
+	for k, i := range shown {
+		if k > 0 {
+			a := tr.Rows[shown[k-1]]
+			if tr.Rows[i].First != a.First+a.Count {
+				slots = append(slots, slot{row: -1, from: shown[k-1], upTo: i})
+				weight += 0.7
+			}
 		}
 		slots = append(slots, slot{row: i})
 		weight++
@@ -251,7 +264,7 @@ func (b *Builder) training() {
 	for i := range slots {
 		h := rh
 		if slots[i].row < 0 {
-			h = rh / 2
+			h = rh * 0.7
 		}
 		slots[i].y, slots[i].h = yy, h
 		yy += h
@@ -354,7 +367,7 @@ func (b *Builder) training() {
 	first := true
 	for _, sl := range slots {
 		if sl.row < 0 {
-			a, z := tr.Rows[len(tr.Rows)-2], tr.Rows[len(tr.Rows)-1]
+			a, z := tr.Rows[sl.from], tr.Rows[sl.upTo]
 			n := z.First - a.First - a.Count
 			s := fmt.Sprintf("… %d more GPUs", n)
 			if z.Node >= 0 {
