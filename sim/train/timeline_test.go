@@ -10,6 +10,7 @@ import (
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
+	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
 
@@ -260,4 +261,11 @@ func TestTimelineSaysWhatGPUsDo(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, snap.Forward, k.Phase)
 	assert.Equal(t, 0, tr.Iter(tr.Tasks[0].Start))
+}
+
+// The timeline's phases are the job's, value for value (the record converts by value).
+func TestTimelinePhasesAreTheJobs(t *testing.T) {
+	for _, p := range []train.Phase{train.NoCompute, train.Forward, train.Backward, train.Optimizer} {
+		assert.Equal(t, p.String(), snap.Phase(p).String())
+	}
 }
