@@ -94,23 +94,25 @@ type Bundle struct {
 // Layout places a topology's nodes and links on a W×H canvas (logical px)
 // with room for a header, a legend and the charts.
 type Layout struct {
-	W, H     float64
-	U        float64 // the UI scale: text and line sizes are multiplied by it
-	Opt      Options
-	Topo     *topo.Topology
-	Header   Rect
-	Area     Rect // the topology
-	Legend   Rect
-	Timeline Rect // the training timelines (Options.Training), else zero
-	Charts   []Rect
-	Kinds    []Charts   // what each of Charts shows
-	Nodes    []NodeBox  // by node ID
-	EP       []int      // by node ID: its endpoint index, or -1
-	Links    []LinkLine // by link ID
-	Pods     []Pod
-	Bundles  []Bundle
-	LinkW    float64 // width of one direction's line
-	Font     float64 // the base text size
+	W, H    float64
+	U       float64 // the UI scale: text and line sizes are multiplied by it
+	Opt     Options
+	Topo    *topo.Topology
+	Header  Rect
+	Area    Rect // the topology
+	Legend  Rect
+	Charts  []Rect
+	Kinds   []Charts   // what each of Charts shows
+	Nodes   []NodeBox  // by node ID
+	EP      []int      // by node ID: its endpoint index, or -1
+	Links   []LinkLine // by link ID
+	Pods    []Pod
+	Bundles []Bundle
+	LinkW   float64 // width of one direction's line
+	Font    float64 // the base text size
+
+	// Timeline is where the training timelines go (Options.Training), else zero.
+	Timeline Rect
 }
 
 // NewLayout lays out t on a w×h canvas. It adapts to the aspect ratio: charts

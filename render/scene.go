@@ -40,11 +40,12 @@ type Builder struct {
 	fct      []float64
 	bins     []int
 	th       *assets.Theme
+	f        *Frame
+	layout   *Layout
+
 	// the training view's storage (render/training.go)
 	trainBars  [4][]bar
 	trainComms []*snap.Comm
-	f          *Frame
-	layout     *Layout
 }
 
 // Scene draws f into the builder's display list and returns it. The list is
