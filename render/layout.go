@@ -54,6 +54,9 @@ type Options struct {
 	// QueueRef is the queue depth (bytes) that fills a queue bar; 0 takes the
 	// ports' buffer size, or 2 MiB on lossless ports, which have none.
 	QueueRef int64
+	// Training leaves room under the topology for the per-GPU timelines of a
+	// training run (and colours GPUs by their compute phase).
+	Training bool
 }
 
 // NodeBox is where a node is drawn.
@@ -108,6 +111,9 @@ type Layout struct {
 	Bundles []Bundle
 	LinkW   float64 // width of one direction's line
 	Font    float64 // the base text size
+
+	// Timeline is where the training timelines go (Options.Training), else zero.
+	Timeline Rect
 }
 
 // NewLayout lays out t on a w×h canvas. It adapts to the aspect ratio: charts
@@ -164,6 +170,9 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 		}
 	}
 	L.Legend.W = area.W
+	if opt.Training {
+		L.Timeline, area = timelineRect(area, m, u)
+	}
 	L.Area = area
 	condensed := t.Kind == "fattree" && len(t.Endpoints) > 128
 	lines := len(t.Links)

@@ -56,7 +56,7 @@ func (b *Builder) legendAt(k float64) float64 {
 		c    color.RGBA
 		name string
 	}{{th.Comm, b.t("legend.comm")}, {th.Compute, b.t("legend.compute")}, {th.Node, b.t("legend.idle")}} {
-		if i == 1 && !b.anyCompute() {
+		if i == 1 && (!b.anyCompute() || b.trainingShown()) { // the timeline's legend has the phases
 			continue
 		}
 		dl.rect(LayerLabel, x, cy-5*u, sw, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
@@ -275,7 +275,7 @@ func (b *Builder) nodeLines(id int) []string {
 		if nd.Role == topo.Host { // as the canvas and the lessons name it
 			lines[0] = b.tf("node.host", e)
 		}
-		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.t("act."+b.activity(e).String())))
+		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.doing(e)))
 		var send, recv []string
 		for i := range cur.Flows {
 			fl := &cur.Flows[i]

@@ -48,6 +48,10 @@ type Builder struct {
 	f        *Frame
 	layout   *Layout
 	rt       routeCache // the routing view's (routing.go)
+
+	// the training view's storage (render/training.go)
+	trainBars  [4][]bar
+	trainComms []*snap.Comm
 }
 
 // Scene draws f into the builder's display list and returns it. The list is
@@ -81,6 +85,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	}
 	b.legend()
 	b.charts()
+	b.training()
 	b.tooltip()
 	dl.sortLayers()
 	return dl
@@ -445,7 +450,7 @@ func (b *Builder) nodes() {
 			case snap.Communicating:
 				fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
 			case snap.Computing:
-				fill, text = th.Compute, color.RGBA{0x10, 0x14, 0x18, 0xff}
+				fill, text = b.computeFill(), color.RGBA{0x10, 0x14, 0x18, 0xff}
 			}
 			if nd.Role == topo.GPU {
 				r = 2 * u

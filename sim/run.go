@@ -143,6 +143,7 @@ func (st *Started) Snapshot() *snap.Snapshot {
 		for _, ep := range st.job.Ranks() {
 			s.Activity[ep] = max(s.Activity[ep], act)
 		}
+		s.Training = st.job.Timeline()
 	}
 	return s
 }

@@ -416,7 +416,8 @@ func (g *Game) prepare(cx, cy float64) {
 	if g.out.browser() && g.params.Controls {
 		h -= controlsHeight // the page's playback bar covers the bottom
 	}
-	key := layoutKey{w, h, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name, Lang: render.Lang(g.params.Lang)}}
+	key := layoutKey{w, h, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name, Lang: render.Lang(g.params.Lang),
+		Training: p.Scenario().Training.Model != ""}}
 	if g.layout == nil || key != g.layoutKey {
 		g.layout, g.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
 	}

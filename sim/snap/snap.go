@@ -17,6 +17,8 @@ type Snapshot struct {
 	// Activity is what each endpoint does now, by endpoint index: nil from a
 	// bare model; sim.Started.Snapshot fills it in.
 	Activity []Activity
+	// Training is what a training run's GPUs have done so far; nil without one.
+	Training *Training
 	Marking  Marking
 	Done     bool // the run has ended
 

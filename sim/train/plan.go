@@ -34,6 +34,8 @@ type task struct {
 	dur   unit.Time
 	wait  int    // the comm op that must end before it starts, or -1
 	idle  string // what a rank waits for when wait holds it up
+	micro int    // its micro-batch
+	group int    // the bucket (FSDP: unit) whose gradients its backward completes, or -1 (for a viewer)
 }
 
 // op is a collective on the ranks' communication stream (NCCL runs them in order).
@@ -45,6 +47,7 @@ type op struct {
 	onStart bool // FSDP's prefetch: the all-gather for the next unit goes out as this one's compute starts
 	tensors int  // gradient tensors it carries (reported as a bucket), 0 for parameters
 	tp      bool // over the tensor-parallel group, on its own stream (else the data-parallel group)
+	group   int  // the bucket or FSDP unit it carries, or -1 (for a viewer)
 }
 
 // plan is one iteration: the compute stream's tasks and the communication
@@ -107,8 +110,12 @@ func buildPlan(cfg *Config, dp, tp int) *plan {
 	// gradient communication.
 	buckets := Buckets(m, cfg.FirstBucket*unit.Bytes(tp), cfg.BucketCap*unit.Bytes(tp), GradBytesPerParam)
 	for mb := range accum {
+		from := len(p.tasks)
 		p.forward(m, tm, tp)
 		p.backward(cfg, tm, tp, dp, buckets, mb == accum-1)
+		for i := from; i < len(p.tasks); i++ {
+			p.tasks[i].micro = mb
+		}
 	}
 	last := -1
 	for i := range p.ops {
@@ -118,12 +125,12 @@ func buildPlan(cfg *Config, dp, tp int) *plan {
 	}
 	params := ceilDiv(m.Params(), int64(tp))
 	if cfg.Sharding == NoSharding || dp == 1 {
-		p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(params, cfg.GPU), wait: last, idle: "waiting for gradients"})
+		p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(params, cfg.GPU), wait: last, idle: "waiting for gradients", micro: accum - 1, group: -1})
 		return p
 	}
 	opt := p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(ceilDiv(params, int64(dp)), cfg.GPU),
-		wait: last, idle: "waiting for gradients"})
-	p.addOp(op{kind: coll.AllGather, label: "all-gather parameters", bytes: unit.Bytes(params * ParamWireBytes), after: opt})
+		wait: last, idle: "waiting for gradients", micro: accum - 1, group: -1})
+	p.addOp(op{kind: coll.AllGather, label: "all-gather parameters", bytes: unit.Bytes(params * ParamWireBytes), after: opt, group: -1})
 	return p
 }
 
@@ -151,10 +158,10 @@ func (p *plan) forward(m *Model, tm timing, tp int) {
 		if !cuts[i] && i < n-1 {
 			continue
 		}
-		t := p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, i+1, 1), wait: wait, idle: tpIdle})
+		t := p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, i+1, 1), wait: wait, idle: tpIdle, group: -1})
 		wait, lo = -1, i+1
 		if cuts[i] {
-			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true})
+			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true, group: -1})
 		}
 	}
 }
@@ -165,9 +172,13 @@ func (p *plan) forward(m *Model, tm timing, tp int) {
 func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, final bool) {
 	m := cfg.Model
 	closes := map[int]int{} // a bucket's last tensor in gradient-ready order → bucket
+	in := map[int]int{}     // tensor → its bucket, when they are sent
 	if final && dp > 1 {
 		for b, bk := range buckets {
 			closes[bk.Tensors[len(bk.Tensors)-1]] = b
+			for _, i := range bk.Tensors {
+				in[i] = b
+			}
 		}
 	}
 	cuts := map[int]bool{}
@@ -189,15 +200,19 @@ func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, fi
 		if !closing && !cuts[i] && i > 0 {
 			continue
 		}
-		t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, i, hi, 2), wait: wait, idle: tpIdle})
+		grp, ok := in[i] // a piece lies inside one bucket: pieces end where buckets close
+		if !ok {
+			grp = -1
+		}
+		t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, i, hi, 2), wait: wait, idle: tpIdle, group: grp})
 		wait, hi = -1, i
 		if closing {
 			bk := buckets[b]
 			grads = append(grads, p.addOp(op{kind: kind, label: fmt.Sprintf("%s bucket %d", verb, b),
-				bytes: unit.Bytes(ceilDiv(bk.Params, int64(tp)) * cfg.WireBytes), after: t, tensors: len(bk.Tensors)}))
+				bytes: unit.Bytes(ceilDiv(bk.Params, int64(tp)) * cfg.WireBytes), after: t, tensors: len(bk.Tensors), group: b}))
 		}
 		if cuts[i] {
-			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true})
+			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true, group: -1})
 		}
 	}
 	if !cfg.Overlap { // every bucket waits for the end of the backward pass
@@ -226,8 +241,9 @@ func fsdpPlan(p *plan, cfg *Config, tm timing, dp, accum int) {
 		for u := range nu {
 			lo, hi := units[u], units[u+1]
 			gathers[u] = p.addOp(op{kind: coll.AllGather, label: fmt.Sprintf("all-gather unit %d", u),
-				bytes: unit.Bytes(paramsOf(m, lo, hi) * ParamWireBytes), after: prevCompute, onStart: true})
-			prevCompute = p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, hi, 1), wait: gathers[u], idle: "waiting for parameters"})
+				bytes: unit.Bytes(paramsOf(m, lo, hi) * ParamWireBytes), after: prevCompute, onStart: true, group: u})
+			prevCompute = p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, hi, 1), wait: gathers[u], idle: "waiting for parameters",
+				micro: mb, group: u})
 		}
 		// Backward, units in reverse: the last unit's parameters stay gathered;
 		// the next unit's all-gather goes out before this unit's
@@ -235,25 +251,26 @@ func fsdpPlan(p *plan, cfg *Config, tm timing, dp, accum int) {
 		wait := gathers[nu-1]
 		for u := nu - 1; u >= 0; u-- {
 			lo, hi := units[u], units[u+1]
-			t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, lo, hi, 2), wait: wait, idle: "waiting for parameters"})
+			t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, lo, hi, 2), wait: wait, idle: "waiting for parameters",
+				micro: mb, group: u})
 			if u > 0 {
 				wait = p.addOp(op{kind: coll.AllGather, label: fmt.Sprintf("all-gather unit %d", u-1),
-					bytes: unit.Bytes(paramsOf(m, units[u-1], lo) * ParamWireBytes), after: t, onStart: true})
+					bytes: unit.Bytes(paramsOf(m, units[u-1], lo) * ParamWireBytes), after: t, onStart: true, group: u - 1})
 			}
 			if final && cfg.Overlap {
 				lastRS = p.addOp(op{kind: coll.ReduceScatter, label: fmt.Sprintf("reduce-scatter unit %d", u),
-					bytes: unit.Bytes(paramsOf(m, lo, hi) * cfg.WireBytes), after: t, tensors: hi - lo})
+					bytes: unit.Bytes(paramsOf(m, lo, hi) * cfg.WireBytes), after: t, tensors: hi - lo, group: u})
 			}
 		}
 		if final && !cfg.Overlap { // every reduce-scatter waits for the end of the backward pass
 			for u := nu - 1; u >= 0; u-- {
 				lastRS = p.addOp(op{kind: coll.ReduceScatter, label: fmt.Sprintf("reduce-scatter unit %d", u),
-					bytes: unit.Bytes(paramsOf(m, units[u], units[u+1]) * cfg.WireBytes), after: len(p.tasks) - 1, tensors: units[u+1] - units[u]})
+					bytes: unit.Bytes(paramsOf(m, units[u], units[u+1]) * cfg.WireBytes), after: len(p.tasks) - 1, tensors: units[u+1] - units[u], group: u})
 			}
 		}
 	}
 	p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(ceilDiv(m.Params(), int64(dp)), cfg.GPU),
-		wait: lastRS, idle: "waiting for gradients"})
+		wait: lastRS, idle: "waiting for gradients", micro: accum - 1, group: -1})
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

@@ -8,6 +8,7 @@ import (
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -88,6 +89,7 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding, TP: cfg.TP,
 		// all-reduced or reduce-scattered per data-parallel group: S is the rank's whole gradient
 		GradBytes: ceilDiv(m.Params(), int64(cfg.TP)) * cfg.WireBytes, ComputeUs: metrics.Micros(p.compute)}
+	j.tl.rows = trainRows(n, cfg.GPUsPerNode)
 	j.iteration(max(cfg.Iterations, 1))
 	return j, nil
 }
@@ -186,6 +188,7 @@ type Job struct {
 	bucketReports      []metrics.Bucket
 
 	spans []span // every compute task begun so far, in time order
+	tl    timeline
 }
 
 // span is a stretch of compute on every rank.
@@ -211,6 +214,7 @@ func (j *Job) iteration(left int) {
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
 	j.lanes = make([][]metrics.Interval, shown)
+	j.tl.starts = append(j.tl.starts, j.start)
 	j.advance()
 }
 
@@ -226,6 +230,10 @@ func (j *Job) advance() {
 			j.taskBusy = true
 			j.taskStart[k] = now
 			j.spans = append(j.spans, span{now, now + t.dur, t.phase})
+			j.tl.task(t, now)
+			if k > 0 && j.taskEnd[k-1] < now || k == 0 && now > j.start {
+				j.tl.waited(t)
+			}
 			j.f.At(now+t.dur, func() {
 				j.taskEnd[k] = j.f.Now()
 				j.taskBusy = false
@@ -243,9 +251,11 @@ func (j *Job) advance() {
 		if o.after < 0 || j.taskEnd[o.after] >= 0 || o.onStart && j.taskStart[o.after] >= 0 {
 			j.opBusy[s] = true
 			j.opStart[k] = now
+			j.tl.opStart(s, o, now)
 			j.collective(o, func(last []unit.Time) {
 				j.opEnd[k] = j.f.Now()
 				j.recordOp(k, last)
+				j.tl.opEnd(s, last)
 				j.opBusy[s] = false
 				j.nextOp[s]++
 				j.advance()
@@ -256,6 +266,8 @@ func (j *Job) advance() {
 		j.nextOp[0] == len(j.streams[0]) && j.nextOp[1] == len(j.streams[1]) {
 		j.over = true
 		j.report()
+		j.tl.steps = append(j.tl.steps, snap.Step{Start: j.start, End: now, IterationUs: j.res.IterationUs,
+			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil})
 		if j.left > 0 {
 			j.iteration(j.left)
 			return

@@ -1,0 +1,619 @@
+package render
+
+import (
+	"cmp"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+
+	"fabriclab/assets"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// The training view: a Gantt strip per row of GPUs (compute on top, the
+// collectives under the backward pass that produced them), a cursor at the
+// snapshot's time, the iteration figures as they become known, and a legend
+// for the colours the GPUs of the topology take too.
+
+// Okabe–Ito colours, apart from each other for colour-blind readers; backward
+// and gradient traffic are the theme's compute and communication colours.
+var (
+	colForward   = color.RGBA{0x00, 0x9e, 0x73, 0xff}
+	colOptimizer = color.RGBA{0xf0, 0xe4, 0x42, 0xff}
+	colGather    = color.RGBA{0x00, 0x72, 0xb2, 0xff}
+	colTP        = color.RGBA{0xcc, 0x79, 0xa7, 0xff}
+	inkOnBar     = color.RGBA{0x10, 0x14, 0x18, 0xff}
+)
+
+// timelineRect takes the training timelines' panel from the bottom of the
+// topology area, leaving the topology at least 150 px.
+func timelineRect(area Rect, m, u float64) (tl, rest Rect) {
+	h := min(max(area.H*0.42, 160*u), 340*u)
+	h = max(min(h, area.H-150*u-m), 0)
+	tl = Rect{area.X, area.Y + area.H - h, area.W, h}
+	rest = area
+	rest.H -= h + m
+	return tl, rest
+}
+
+// trainingShown reports whether this scene draws the training view.
+func (b *Builder) trainingShown() bool {
+	return b.layout.Timeline.W > 0 && b.f.Cur != nil && b.f.Cur.Training != nil
+}
+
+func (b *Builder) phaseColor(p snap.Phase) color.RGBA {
+	switch p {
+	case snap.Forward:
+		return colForward
+	case snap.Optimizer:
+		return colOptimizer
+	}
+	return b.th.Compute
+}
+
+func (b *Builder) commColor(c *snap.Comm) color.RGBA {
+	switch {
+	case c.TP:
+		return colTP
+	case c.Kind == "allgather":
+		return colGather
+	}
+	return b.th.Comm
+}
+
+// shade tells neighbouring layer groups (and their buckets) apart.
+func (b *Builder) shade(c color.RGBA, group int) color.RGBA {
+	if group >= 0 && group%2 == 1 {
+		return assets.Mix(c, b.th.Background, 0.4)
+	}
+	return c
+}
+
+// computeFill is a computing GPU's fill: its phase's colour when the
+// training view (whose legend explains it) is shown.
+func (b *Builder) computeFill() color.RGBA {
+	if b.trainingShown() {
+		if k, ok := b.f.Cur.Training.TaskAt(b.f.Cur.Time); ok {
+			return b.phaseColor(k.Phase)
+		}
+	}
+	return b.th.Compute
+}
+
+// doing is what endpoint e does, for its tooltip: a training rank's
+// phase or what it waits for.
+func (b *Builder) doing(e int) string {
+	a := b.activity(e)
+	tr := b.f.Cur.Training
+	plain := b.t("act." + a.String())
+	if tr == nil || e >= tr.Ranks || a == snap.Idle {
+		return plain
+	}
+	d := tr.Doing(b.f.Cur.Time)
+	if a == snap.Computing {
+		return "computing " + d
+	}
+	if len(d) > 8 && d[:8] == "waiting " {
+		return d
+	}
+	return plain
+}
+
+var shardingNames = map[string]string{"none": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "fsdp": "FSDP"}
+
+// trainWindow is the stretch of time the timelines span: every iteration
+// when there are at most three, else the one under way; the parts not run
+// yet are as long as the last iteration, or in the first one as its compute
+// so far extrapolates (at least the planned compute).
+func trainWindow(tr *snap.Training, now unit.Time) (w0, w1 unit.Time) {
+	if len(tr.Starts) == 0 {
+		return 0, max(tr.Compute, 1)
+	}
+	cur := tr.Iter(now)
+	est := tr.Compute
+	if n := len(tr.Steps); n > 0 {
+		est = tr.Steps[n-1].End - tr.Steps[n-1].Start
+	}
+	start := tr.Starts[cur]
+	if len(tr.Steps) == 0 { // the first iteration: extrapolate from the compute done, once there is some
+		var done unit.Time
+		for i := len(tr.Tasks) - 1; i >= 0 && tr.Tasks[i].Iter == cur; i-- {
+			done += max(min(tr.Tasks[i].End, now)-tr.Tasks[i].Start, 0)
+		}
+		if done*10 >= tr.Compute {
+			est = max(est, unit.Time(float64(now-start)*float64(tr.Compute)/float64(done)))
+		}
+	}
+	end := start + max(est, now-start)
+	if cur < len(tr.Steps) {
+		end = tr.Steps[cur].End
+	}
+	if tr.Iterations > 3 {
+		return start, max(end, start+1)
+	}
+	return tr.Starts[0], max(end+unit.Time(tr.Iterations-1-cur)*est, tr.Starts[0]+1)
+}
+
+// tickStep is a round step giving about n ticks over span.
+func tickStep(span unit.Time, n float64) unit.Time {
+	raw := float64(span) / n
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, k := range []float64{1, 2, 5, 10} {
+		if k*p >= raw {
+			return unit.Time(k * p)
+		}
+	}
+	return unit.Time(10 * p)
+}
+
+// tickLabel writes t in the unit of step, with no more digits than it needs.
+func tickLabel(t, step unit.Time) string {
+	units := []struct {
+		div  unit.Time
+		name string
+	}{{unit.Second, " s"}, {unit.Millisecond, " ms"}, {unit.Microsecond, " µs"}, {unit.Nanosecond, " ns"}}
+	for _, u := range units {
+		if step >= u.div || u.div == unit.Nanosecond {
+			return strconv.FormatFloat(float64(t)/float64(u.div), 'f', -1, 64) + u.name
+		}
+	}
+	return ""
+}
+
+// bar is a stretch of a lane, in px.
+type bar struct {
+	x0, x1 float64
+	fill   color.RGBA
+	task   *snap.Task // what it shows, for its label: a task, a collective or a wait
+	comm   *snap.Comm
+	wait   string
+	idle   bool
+	gap    bool // leave a hair at the end, so that bars that touch stay apart
+}
+
+func (b *Builder) training() {
+	if !b.trainingShown() {
+		if r := b.layout.Timeline; r.W > 0 {
+			b.panel(r)
+		}
+		return
+	}
+	L, th, dl := b.layout, b.th, &b.dl
+	u := L.U
+	r := L.Timeline
+	tr := b.f.Cur.Training
+	now := b.f.Cur.Time
+	b.panel(r)
+
+	// title, what the GPUs do now, and the figures
+	x := r.X + 10*u
+	y := r.Y + 14*u
+	dl.text(LayerChart, x, y, "GPU timelines", b.fs(1.0), Start, assets.Medium, th.Text)
+	x += TextWidth("GPU timelines", b.fs(1.0), assets.Medium) + 10*u
+	ctx := fmt.Sprintf("%s · %d GPUs · %s", tr.Model, tr.Ranks, shardingNames[tr.Sharding])
+	if tr.TP > 1 {
+		ctx += fmt.Sprintf(" · tensor parallel %d", tr.TP)
+	}
+	if len(tr.Rows) > 0 && tr.Rows[0].Count > 1 {
+		ctx += fmt.Sprintf(" · a row per node of %d", tr.Rows[0].Count)
+	}
+	cur := tr.Iter(now)
+	ctx += fmt.Sprintf(" · iteration %d of %d", cur+1, tr.Iterations)
+	nowText := ""
+	if !b.f.Cur.Done {
+		d := tr.Doing(now)
+		nowText = "now: " + d
+		long := nowText
+		for _, c := range tr.Running {
+			if c.Label != "" && d != "waiting for "+c.Label {
+				long += " · on the wire: " + c.Label
+			}
+		}
+		nowText = fitText(r.W*0.5, b.fs(0.85), assets.Bold, long, nowText)
+		dl.text(LayerChart, r.X+r.W-10*u, y, nowText, b.fs(0.85), End, assets.Bold, th.Text)
+	}
+	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x
+	dl.text(LayerChart, x, y, fitText(room, b.fs(0.85), assets.Regular, ctx, fmt.Sprintf("%s · %d GPUs", tr.Model, tr.Ranks), ""), b.fs(0.85), Start, assets.Regular, th.Muted)
+	dl.text(LayerChart, r.X+10*u, y+16*u, fitText(r.W-20*u, b.fs(0.85), assets.Medium, append(b.trainFigures(tr, cur), "")...), b.fs(0.85), Start, assets.Medium, th.Text)
+
+	// plot geometry
+	labelW := 62 * u
+	p := Rect{r.X + 10*u + labelW, r.Y + 50*u, r.W - 20*u - labelW, r.H - 50*u - 40*u}
+	if p.W < 40*u || p.H < 20*u {
+		return
+	}
+	w0, w1 := trainWindow(tr, now)
+	px := func(t unit.Time) float64 {
+		return p.X + p.W*float64(t-w0)/float64(w1-w0)
+	}
+	clip := func(x float64) float64 { return min(max(x, p.X), p.X+p.W) }
+
+	// rows, as many as fit (the first ones and the last), with a "…" row
+	// where the list skips ranks
+	type slot struct {
+		y, h       float64
+		row        int // index into tr.Rows, or -1 for the gap
+		from, upTo int // a gap's neighbours
+	}
+	shown := make([]int, 0, len(tr.Rows))
+	minH := b.fs(0.85) * 1.6
+	fit := max(int(p.H/minH), 2)
+	for i := range tr.Rows {
+		if len(tr.Rows) <= fit || i < fit-2 || i == len(tr.Rows)-1 {
+			shown = append(shown, i)
+		}
+	}
+	var slots []slot
+	weight := 0.0
+	for k, i := range shown {
+		if k > 0 {
+			a := tr.Rows[shown[k-1]]
+			if tr.Rows[i].First != a.First+a.Count {
+				slots = append(slots, slot{row: -1, from: shown[k-1], upTo: i})
+				weight += 0.7
+			}
+		}
+		slots = append(slots, slot{row: i})
+		weight++
+	}
+	rh := p.H / max(weight, 1)
+	yy := p.Y
+	for i := range slots {
+		h := rh
+		if slots[i].row < 0 {
+			h = rh * 0.7
+		}
+		slots[i].y, slots[i].h = yy, h
+		yy += h
+	}
+
+	// the compute lane, the same on every rank
+	lane := b.trainBars[0][:0]
+	lo := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].End > w0 })
+	for i := lo; i < len(tr.Tasks); i++ {
+		k := &tr.Tasks[i]
+		if k.Start >= w1 || k.Start > now {
+			break
+		}
+		prevEnd := tr.Starts[k.Iter] // the end of the task before it in its iteration
+		if i > 0 && tr.Tasks[i-1].Iter == k.Iter {
+			prevEnd = tr.Tasks[i-1].End
+		}
+		if k.Start > prevEnd && k.Waited != "" {
+			lane = append(lane, bar{x0: px(prevEnd), x1: px(k.Start), fill: th.Idle, idle: true,
+				wait: k.Waited})
+		}
+		end := min(k.End, now)
+		c := b.shade(b.phaseColor(k.Phase), k.Group)
+		lane = append(lane, bar{x0: px(k.Start), x1: px(end), fill: c, task: k})
+		if last := i+1 == len(tr.Tasks) || tr.Tasks[i+1].Iter != k.Iter; last && k.Iter < len(tr.Steps) && tr.Steps[k.Iter].End > k.End {
+			lane = append(lane, bar{x0: px(k.End), x1: px(min(tr.Steps[k.Iter].End, now)), fill: th.Idle, idle: true, wait: snap.TrailingWait})
+		}
+	}
+	// a wait under way: the last task has ended and the next has not begun
+	if !b.f.Cur.Done && len(tr.Tasks) > 0 {
+		if last := tr.Tasks[len(tr.Tasks)-1]; last.End < now {
+			w := "waiting"
+			if d := tr.Doing(now); len(d) > 8 && d[:8] == "waiting " {
+				w = d
+			}
+			lane = append(lane, bar{x0: px(last.End), x1: px(now), fill: th.Idle, idle: true, wait: w})
+		}
+	}
+
+	b.trainBars[0] = lane
+	// the collectives, per row
+	comms := b.trainComms[:0]
+	for i := range tr.Comms {
+		if c := &tr.Comms[i]; c.Start < w1 && c.End() > w0 {
+			comms = append(comms, c)
+		}
+	}
+	for i := range tr.Running {
+		if c := &tr.Running[i]; c.Label != "" {
+			comms = append(comms, c)
+		}
+	}
+
+	b.trainComms = comms
+	size := b.fs(0.8)
+	drawBar := func(br bar, y, h float64, labelled bool) {
+		x0, x1 := clip(br.x0), clip(br.x1)
+		if br.gap && x1-x0 > 3*u {
+			x1 -= 1 * u
+		}
+		if x1-x0 < 0.3*u {
+			return
+		}
+		if br.idle {
+			dl.rect(LayerChart, x0, y+h*0.3, x1-x0, h*0.4, 0, br.fill, color.RGBA{}, 0)
+		} else {
+			dl.rect(LayerChart, x0, y, x1-x0, h, 0, br.fill, color.RGBA{}, 0)
+		}
+		if !labelled || x1-x0 < TextWidth("0", size, assets.Medium)+4*u {
+			return
+		}
+		var labels []string
+		switch {
+		case br.task != nil:
+			labels = taskLabels(br.task, tr.Sharding)
+		case br.comm != nil:
+			labels = commLabels(br.comm)
+		case br.wait != "":
+			labels = []string{br.wait, "waiting", "wait"}
+		}
+		ink := inkOnBar
+		if br.fill == colGather || br.idle {
+			ink = th.Text
+			if !br.idle {
+				ink = color.RGBA{0xff, 0xff, 0xff, 0xff}
+			}
+		}
+		for _, s := range labels {
+			if TextWidth(s, size, assets.Medium)+4*u <= x1-x0 && h >= size*0.9 {
+				if br.idle {
+					dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size*0.9, Middle, assets.Regular, th.Muted)
+				} else {
+					dl.text(LayerChart, (x0+x1)/2, y+h/2, s, size, Middle, assets.Medium, ink)
+				}
+				break
+			}
+		}
+	}
+	lanes := assets.Mix(th.Panel, th.Border, 0.25)
+	first := true
+	for _, sl := range slots {
+		if sl.row < 0 {
+			a, z := tr.Rows[sl.from], tr.Rows[sl.upTo]
+			n := z.First - a.First - a.Count
+			s := fmt.Sprintf("… %d more GPUs", n)
+			if z.Node >= 0 {
+				s = fmt.Sprintf("… %d more nodes (%d GPUs)", z.Node-a.Node-1, n)
+			}
+			dl.text(LayerChart, r.X+10*u, sl.y+sl.h/2, s, size, Start, assets.Regular, th.Muted)
+			continue
+		}
+		row := tr.Rows[sl.row]
+		gap := min(sl.h*0.12, 3*u)
+		h := sl.h - gap
+		ch := h * 0.55
+		cy := sl.y + gap/2
+		dl.text(LayerChart, r.X+10*u, cy+ch/2, row.Label(), b.fs(0.85), Start, assets.Medium, th.Text)
+		dl.rect(LayerChart, p.X, cy, p.W, h, 0, lanes, color.RGBA{}, 0)
+		for _, br := range b.coalesce(lane, 1.5*u, th.Idle) {
+			drawBar(br, cy, ch, first)
+		}
+		// communication under compute: data-parallel, and tensor-parallel below it
+		my := cy + ch + h*0.05
+		mh := h - ch - h*0.05
+		dpH, tpH := mh, 0.0
+		if tr.TP > 1 {
+			dpH, tpH = mh*0.55, mh*0.45
+		}
+		dp, tp := b.trainBars[1][:0], b.trainBars[2][:0]
+		for _, c := range comms {
+			end := now
+			if c.Ends != nil {
+				end = min(c.Ends[sl.row], now)
+			}
+			br := bar{x0: px(c.Start), x1: px(end), fill: b.commColor(c), comm: c, gap: true}
+			if c.TP {
+				tp = append(tp, br)
+			} else {
+				dp = append(dp, br)
+			}
+		}
+		b.trainBars[1], b.trainBars[2] = dp, tp
+		for _, br := range b.coalesce(dp, 1.5*u, lanes) {
+			drawBar(br, my, dpH, first)
+		}
+		for _, br := range b.coalesce(tp, 1.5*u, lanes) {
+			drawBar(br, my+dpH, tpH, first)
+		}
+		first = false
+	}
+
+	// iteration boundaries, the axis and the cursor
+	axisY := p.Y + p.H + 2*u
+	dl.line(LayerChart, p.X, axisY, p.X+p.W, axisY, 1*u, th.Border)
+	step := tickStep(w1-w0, max(p.W/(90*u), 2))
+	for t := (w0 + step - 1) / step * step; t <= w1; t += step {
+		x := px(t)
+		dl.line(LayerChart, x, axisY, x, axisY+4*u, 1*u, th.Border)
+		dl.text(LayerChart, x, axisY+11*u, tickLabel(t, step), b.fs(0.82), Middle, assets.Regular, th.Muted)
+	}
+	// where iterations (and micro-batches) begin
+	mark := func(t unit.Time, text, short string, strong bool) {
+		if t <= w0 || t >= w1 || t > now {
+			return
+		}
+		x := px(t)
+		c, w := th.Border, 1*u
+		if strong {
+			c, w = th.Muted, 1.2*u
+		}
+		dl.line(LayerChart, x, p.Y-7*u, x, axisY, w, c)
+		room := p.X + p.W - x - 6*u
+		dl.text(LayerChart, x+3*u, p.Y-5*u, fitText(room, b.fs(0.78), assets.Regular, text, short, ""), b.fs(0.78), Start, assets.Regular, th.Muted)
+	}
+	for i, s := range tr.Starts {
+		if i > 0 {
+			mark(s, fmt.Sprintf("iteration %d", i+1), strconv.Itoa(i+1), true)
+		}
+	}
+	for i := lo; i < len(tr.Tasks); i++ {
+		if k := &tr.Tasks[i]; k.Micro > 0 && i > 0 && tr.Tasks[i-1].Micro != k.Micro && tr.Tasks[i-1].Iter == k.Iter {
+			mark(k.Start, fmt.Sprintf("micro-batch %d", k.Micro+1), fmt.Sprintf("µb %d", k.Micro+1), false)
+		}
+	}
+	if now >= w0 && now <= w1 {
+		x := px(now)
+		dl.line(LayerChart, x, p.Y-3*u, x, axisY+2*u, 1.6*u, th.Highlight)
+		dl.rect(LayerChart, x-3*u, p.Y-6*u, 6*u, 4*u, 1*u, th.Highlight, color.RGBA{}, 0)
+	}
+	b.trainLegend(r, tr, r.Y+r.H-10*u)
+}
+
+// fitText is the first of texts that fits in w at size, else the last.
+func fitText(w, size float64, weight assets.Weight, texts ...string) string {
+	for _, s := range texts {
+		if TextWidth(s, size, weight) <= w {
+			return s
+		}
+	}
+	return texts[len(texts)-1]
+}
+
+// coalesce merges runs of bars narrower than w (in time order) into bins
+// of about w whose colour mixes theirs by the share of the bin each
+// covers, the rest of the bin counting as empty (bg): a thousand slivers of
+// compute between waits read as their density, not as whichever is wider
+// than a pixel.
+func (bl *Builder) coalesce(in []bar, w float64, bg color.RGBA) []bar {
+	slices.SortStableFunc(in, func(a, b bar) int { return cmp.Compare(a.x0, b.x0) })
+	out := bl.trainBars[3][:0]
+	defer func() { bl.trainBars[3] = out[:0] }()
+	var bin struct {
+		on            bool
+		x0, x1        float64
+		r, g, b, wsum float64
+		solid         bool
+	}
+	flush := func() {
+		if !bin.on {
+			return
+		}
+		span := max(bin.x1-bin.x0, 1e-9)
+		f := min(bin.wsum/span, 1)
+		c := color.RGBA{uint8(bin.r / max(bin.wsum, 1e-9)), uint8(bin.g / max(bin.wsum, 1e-9)), uint8(bin.b / max(bin.wsum, 1e-9)), 0xff}
+		out = append(out, bar{x0: bin.x0, x1: bin.x1, fill: assets.Mix(bg, c, f), idle: !bin.solid})
+		bin.on = false
+	}
+	for _, br := range in {
+		if br.x1-br.x0 >= w {
+			flush()
+			out = append(out, br)
+			continue
+		}
+		if bin.on && br.x1 > bin.x0+w {
+			flush()
+		}
+		if !bin.on {
+			bin.on, bin.x0, bin.x1, bin.r, bin.g, bin.b, bin.wsum, bin.solid = true, br.x0, br.x0, 0, 0, 0, 0, false
+		}
+		bin.x1 = max(bin.x1, br.x1, bin.x0)
+		d := max(br.x1-br.x0, 0)
+		bin.r += d * float64(br.fill.R)
+		bin.g += d * float64(br.fill.G)
+		bin.b += d * float64(br.fill.B)
+		bin.wsum += d
+		bin.solid = bin.solid || !br.idle
+	}
+	flush()
+	return out
+}
+
+func taskLabels(k *snap.Task, sharding string) []string {
+	switch k.Phase {
+	case snap.Forward:
+		if sharding == "fsdp" && k.Group >= 0 {
+			return []string{fmt.Sprintf("fwd %d", k.Group), strconv.Itoa(k.Group)}
+		}
+		return []string{"forward", "fwd", "F"}
+	case snap.Backward:
+		if k.Group >= 0 {
+			return []string{fmt.Sprintf("bwd %d", k.Group), strconv.Itoa(k.Group)}
+		}
+		return []string{"backward", "bwd", "B"}
+	case snap.Optimizer:
+		return []string{"optimizer", "opt", "O"}
+	}
+	return nil
+}
+
+func commLabels(c *snap.Comm) []string {
+	switch {
+	case c.TP:
+		return []string{"TP"}
+	case c.Group >= 0:
+		return []string{strconv.Itoa(c.Group)}
+	}
+	return []string{c.Label, "AG"}
+}
+
+// trainFigures is the line of figures, longest first: the last iteration's
+// once one has ended (the run's report at the end), else what is to come.
+func (b *Builder) trainFigures(tr *snap.Training, cur int) []string {
+	n := len(tr.Steps)
+	if n == 0 {
+		return []string{fmt.Sprintf("iteration 1 under way · compute %s per iteration; its time, exposed communication and GPU utilisation follow when it ends", fmtTime(tr.Compute)),
+			fmt.Sprintf("iteration 1 under way · compute %s per iteration", fmtTime(tr.Compute)), "iteration 1 under way"}
+	}
+	s := tr.Steps[n-1]
+	tag := ""
+	switch {
+	case n == tr.Iterations && b.f.Cur.Done:
+		tag = " (final)"
+	case n < tr.Iterations:
+		tag = fmt.Sprintf(" (iteration %d under way)", cur+1)
+	}
+	util := strconv.FormatFloat(s.GPUUtil*100, 'f', 1, 64) + "%"
+	return []string{
+		fmt.Sprintf("iteration %d: %s · exposed communication %s · GPU utilisation %s%s", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
+		fmt.Sprintf("iteration %d: %s · exposed comm. %s · GPU util. %s%s", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
+		fmt.Sprintf("iter. %d: %s · exposed %s · util. %s", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util),
+	}
+}
+
+// trainLegend explains the bars' (and the GPUs') colours along the panel's bottom.
+func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
+	L, th, dl := b.layout, b.th, &b.dl
+	u := L.U
+	size := b.fs(0.82)
+	grad := "all-reduce"
+	if tr.Sharding != "none" {
+		grad = "reduce-scatter"
+	}
+	items := []struct {
+		c    color.RGBA
+		name string
+		idle bool
+	}{{colForward, "forward", false}, {b.th.Compute, "backward (shades: layer groups)", false}, {colOptimizer, "optimizer", false},
+		{th.Idle, "waiting", true}, {th.Comm, grad + " of gradients (number: bucket)", false}}
+	if tr.Sharding == "fsdp" {
+		items[0].name, items[1].name, items[4].name = "forward", "backward (shades: units)", grad+" of gradients (number: unit)"
+	}
+	if tr.Sharding != "none" {
+		items = append(items, struct {
+			c    color.RGBA
+			name string
+			idle bool
+		}{colGather, "all-gather of parameters", false})
+	}
+	if tr.TP > 1 {
+		items = append(items, struct {
+			c    color.RGBA
+			name string
+			idle bool
+		}{colTP, "tensor-parallel all-reduce", false})
+	}
+	x := r.X + 10*u
+	for _, it := range items {
+		w := TextWidth(it.name, size, assets.Regular)
+		if x+16*u+w > r.X+r.W-10*u {
+			break
+		}
+		if it.idle {
+			dl.rect(LayerChart, x, cy-2*u, 12*u, 4*u, 0, it.c, color.RGBA{}, 0)
+		} else {
+			dl.rect(LayerChart, x, cy-5*u, 12*u, 10*u, 1.5*u, it.c, color.RGBA{}, 0)
+		}
+		x += 16 * u
+		dl.text(LayerChart, x, cy, it.name, size, Start, assets.Regular, th.Muted)
+		x += w + 12*u
+	}
+}

@@ -1,0 +1,153 @@
+package snap
+
+import (
+	"fmt"
+	"sort"
+
+	"fabriclab/sim/unit"
+)
+
+// Training is what a training run's GPUs have done up to the snapshot's Time.
+// Tasks, Comms, Starts and Steps are prefixes of append-only logs that every
+// snapshot of the run shares (never written below their length), so a
+// snapshot costs a few slice headers, not a copy. Every rank runs the same
+// compute, so Tasks is one lane for all of them; collectives end per Row.
+type Training struct {
+	Model      string
+	Ranks      int
+	Sharding   string // none, zero1, zero2 or fsdp
+	TP         int    // tensor-parallel degree (1: none)
+	Iterations int    // optimizer steps the run makes
+	Compute    unit.Time
+	Rows       []TrainRow // the groups of ranks a timeline shows (at most MaxTrainRows)
+	Tasks      []Task     // compute begun so far, in time order; a task may end after Time
+	Comms      []Comm     // collectives that have ended, in the order they ended
+	Running    [2]Comm    // under way now on the data-parallel and tensor-parallel streams (Label "" when none)
+	Starts     []unit.Time
+	Steps      []Step // iterations that have ended
+}
+
+// MaxTrainRows bounds Training.Rows: with more groups the first
+// MaxTrainRows−1 and the last are kept.
+const MaxTrainRows = 8
+
+// TrainRow is a group of consecutive ranks shown as one timeline row: one
+// GPU, or every GPU of a node.
+type TrainRow struct {
+	First, Count int // ranks [First, First+Count)
+	Node         int // the node it is, or -1 for a single GPU
+}
+
+// Label names the row: "GPU 3", "node 2".
+func (r TrainRow) Label() string {
+	if r.Node >= 0 {
+		return fmt.Sprintf("node %d", r.Node)
+	}
+	return fmt.Sprintf("GPU %d", r.First)
+}
+
+// Phase is the compute a task runs.
+type Phase uint8
+
+// Compute phases.
+const (
+	NoPhase Phase = iota
+	Forward
+	Backward
+	Optimizer
+)
+
+func (p Phase) String() string {
+	return [...]string{"no compute", "forward", "backward", "optimizer"}[p]
+}
+
+// Task is a stretch of compute on every rank.
+type Task struct {
+	Start, End unit.Time
+	Phase      Phase
+	Iter       int    // the iteration (optimizer step) it belongs to, from 0
+	Micro      int    // its micro-batch
+	Group      int    // the bucket (or FSDP unit) whose gradients its backward completes, or -1
+	Waited     string // what the ranks waited for before it, if it had to wait: "waiting for gradients"
+}
+
+// Comm is one collective over every group it spans.
+type Comm struct {
+	Label string // "all-reduce bucket 3", "all-gather unit 2", "tensor-parallel all-reduce"
+	Kind  string // allreduce, reducescatter, allgather
+	TP    bool   // on the tensor-parallel stream
+	Group int    // the bucket (or unit) whose gradients it carries, or -1
+	Bytes int64  // per rank
+	Start unit.Time
+	Ends  []unit.Time // when each Row's part ended (nil while running)
+}
+
+// End is when the collective's last part ended (0 while running).
+func (c *Comm) End() unit.Time {
+	var e unit.Time
+	for _, t := range c.Ends {
+		e = max(e, t)
+	}
+	return e
+}
+
+// Step is an iteration that has ended, with the figures the run's report
+// gives for it (metrics.Training's).
+type Step struct {
+	Start, End    unit.Time
+	IterationUs   float64
+	ExposedCommUs float64
+	GPUUtil       float64
+}
+
+// TrailingWait is what an iteration waits for after its optimizer step:
+// ZeRO's all-gather of the updated parameters.
+const TrailingWait = "waiting for parameters"
+
+// Iter is the iteration under way at t (from 0; the last one after the run).
+func (tr *Training) Iter(t unit.Time) int {
+	i := sort.Search(len(tr.Starts), func(i int) bool { return tr.Starts[i] > t }) - 1
+	return max(i, 0)
+}
+
+// TaskAt is the compute task running at t, if one is.
+func (tr *Training) TaskAt(t unit.Time) (Task, bool) {
+	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t }) - 1
+	if i < 0 || t >= tr.Tasks[i].End {
+		return Task{}, false
+	}
+	return tr.Tasks[i], true
+}
+
+// Doing says in a few words what the ranks do at t (t at most the
+// snapshot's Time): "backward (bucket 3)", "optimizer step", "waiting for
+// gradients", "idle" before and after the run.
+func (tr *Training) Doing(t unit.Time) string {
+	if k, ok := tr.TaskAt(t); ok {
+		switch {
+		case k.Phase == Optimizer:
+			return "optimizer step"
+		case k.Group >= 0 && tr.Sharding == "fsdp":
+			return fmt.Sprintf("%s (unit %d)", k.Phase, k.Group)
+		case k.Group >= 0:
+			return fmt.Sprintf("%s (bucket %d)", k.Phase, k.Group)
+		}
+		return k.Phase.String()
+	}
+	if len(tr.Starts) == 0 || t < tr.Starts[0] || len(tr.Steps) == tr.Iterations && t >= tr.Steps[len(tr.Steps)-1].End {
+		return "idle"
+	}
+	it := tr.Iter(t)
+	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t })
+	switch {
+	case i < len(tr.Tasks) && tr.Tasks[i].Iter == it && tr.Tasks[i].Waited != "":
+		return tr.Tasks[i].Waited // the next task has begun: it waited for this
+	case it < len(tr.Steps):
+		return TrailingWait // after the iteration's last task, before its end
+	case tr.Running[0].Label != "":
+		return "waiting for " + tr.Running[0].Label
+	case tr.Running[1].Label != "":
+		return "waiting for " + tr.Running[1].Label
+	}
+	return "waiting"
+}

@@ -1,0 +1,75 @@
+package train
+
+import (
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// timeline records what a job does as it happens, for viewers: append-only
+// logs that snapshots share by prefix (snap.Training), so recording a
+// snapshot copies nothing. Every rank runs the same compute, so the compute
+// lane is kept once; each collective keeps when each row's part ended.
+type timeline struct {
+	rows    []snap.TrainRow
+	tasks   []snap.Task
+	comms   []snap.Comm
+	running [2]snap.Comm
+	starts  []unit.Time
+	steps   []snap.Step
+}
+
+// trainRows groups n ranks into timeline rows: one per GPU up to
+// snap.MaxTrainRows of them, else one per node of gpusPerNode (one per GPU
+// when they are not in nodes), keeping the first MaxTrainRows−1 and the last.
+func trainRows(n, gpusPerNode int) []snap.TrainRow {
+	var rows []snap.TrainRow
+	switch {
+	case n > snap.MaxTrainRows && gpusPerNode >= 2 && n%gpusPerNode == 0:
+		for d := 0; d < n/gpusPerNode; d++ {
+			rows = append(rows, snap.TrainRow{First: d * gpusPerNode, Count: gpusPerNode, Node: d})
+		}
+	default:
+		for r := range n {
+			rows = append(rows, snap.TrainRow{First: r, Count: 1, Node: -1})
+		}
+	}
+	if len(rows) > snap.MaxTrainRows {
+		rows = append(rows[:snap.MaxTrainRows-1], rows[len(rows)-1])
+	}
+	return rows[:len(rows):len(rows)]
+}
+
+func (tl *timeline) task(t *task, start unit.Time) {
+	tl.tasks = append(tl.tasks, snap.Task{Start: start, End: start + t.dur, Phase: snap.Phase(t.phase),
+		Iter: len(tl.starts) - 1, Micro: t.micro, Group: t.group})
+}
+
+// waited marks the task just begun as having waited for what t names.
+func (tl *timeline) waited(t *task) { tl.tasks[len(tl.tasks)-1].Waited = t.idle }
+
+func (tl *timeline) opStart(s int, o *op, start unit.Time) {
+	tl.running[s] = snap.Comm{Label: o.label, Kind: o.kind, TP: o.tp, Group: o.group, Bytes: int64(o.bytes), Start: start}
+}
+
+// opEnd moves stream s's collective to the log with each row's end: the
+// last of its ranks' parts.
+func (tl *timeline) opEnd(s int, last []unit.Time) {
+	c := tl.running[s]
+	c.Ends = make([]unit.Time, len(tl.rows))
+	for i, r := range tl.rows {
+		for _, t := range last[r.First : r.First+r.Count] {
+			c.Ends[i] = max(c.Ends[i], t)
+		}
+	}
+	tl.comms = append(tl.comms, c)
+	tl.running[s] = snap.Comm{}
+}
+
+// Timeline is what the job has done up to now, for a snapshot.
+func (j *Job) Timeline() *snap.Training {
+	tl := &j.tl
+	return &snap.Training{Model: j.cfg.Model.Name, Ranks: len(j.ranks), Sharding: j.cfg.Sharding, TP: j.cfg.TP,
+		Iterations: max(j.cfg.Iterations, 1), Compute: j.plan.compute, Rows: tl.rows,
+		Tasks: tl.tasks[:len(tl.tasks):len(tl.tasks)], Comms: tl.comms[:len(tl.comms):len(tl.comms)],
+		Running: tl.running, Starts: tl.starts[:len(tl.starts):len(tl.starts)], Steps: tl.steps[:len(tl.steps):len(tl.steps)]}
+}
