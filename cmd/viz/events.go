@@ -115,7 +115,11 @@ func summarize(sc *scenario.Scenario, s *snap.Snapshot, t unit.Time) string {
 	}
 	count(drops, "drop", "drops")
 	count(pauses, "pause frame", "pause frames")
-	count(marks, "ECN mark", "ECN marks")
+	if sc.Network.CC == "ibcc" { // the snapshot counts InfiniBand's FECN marks as ECN marks
+		count(marks, "FECN mark", "FECN marks")
+	} else {
+		count(marks, "ECN mark", "ECN marks")
+	}
 	if s.Done {
 		parts = append(parts, "finished")
 	}
