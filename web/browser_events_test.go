@@ -60,6 +60,20 @@ func TestBrowserEmbedEvents(t *testing.T) {
 		loaded(name)
 	}
 
+	// The time events' rate while playing (logged: the machine is shared, so
+	// no wall-clock assertion; the cadence itself is TestTimeCadence's).
+	eval[bool](t, ctx, `post({fabriclab: "speed", us_per_s: 1}), post({fabriclab: "play"}), true`)
+	time.Sleep(500 * time.Millisecond)
+	eval[bool](t, ctx, `post({fabriclab: "stats"}), true`) // restarts the frame counters
+	n0 := count("time")
+	time.Sleep(4 * time.Second)
+	rate := float64(count("time")-n0) / 4
+	eval[bool](t, ctx, `post({fabriclab: "stats"}), true`)
+	poll(t, ctx, `got.filter((e) => e.fabriclab === "stats").length >= 2`, 10*time.Second)
+	frames := eval[float64](t, ctx, `got.filter((e) => e.fabriclab === "stats").pop().frames`)
+	t.Logf("while playing: %.1f time events and %.1f frames a second", rate, frames/4)
+	eval[bool](t, ctx, `post({fabriclab: "pause"}), post({fabriclab: "reset"}), true`)
+
 	// Played to its end: done (computed) and then ended (shown), once each.
 	eval[bool](t, ctx, `post({fabriclab: "speed", us_per_s: 100}), post({fabriclab: "play"}), true`)
 	poll(t, ctx, `got.some((e) => e.fabriclab === "ended")`, 60*time.Second)

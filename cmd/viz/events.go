@@ -38,8 +38,10 @@ func (g *Game) events(now time.Time) {
 	ev := &g.page
 	if !now.Before(ev.nextTime) {
 		g.sendTime()
+		// Late ticks catch up (the next is due sooner); a tick more than an
+		// interval late starts the cadence again from now.
 		ev.nextTime = ev.nextTime.Add(eventEvery)
-		if ev.nextTime.Before(now) { // far behind (a long tick): start again from now
+		if ev.nextTime.Before(now) {
 			ev.nextTime = now.Add(eventEvery)
 		}
 	}
