@@ -9,6 +9,7 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -120,6 +121,14 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	require.NoError(t, err)
 	keep(t, "embed-390-reduced-motion.png", shot)
 
+	// A tap shows what hover shows (here host 0's tooltip), and it stays.
+	tap(t, ctx, 30, 427)
+	time.Sleep(500 * time.Millisecond)
+	tapped, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-390-tap.png", tapped)
+	assert.Greater(t, changed(decode(t, shot), decode(t, tapped)), 0.003, "the tooltip shows")
+
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#play-hint")))
 	poll(t, ctx, `document.getElementById("play-hint").hidden`, 5*time.Second)
 	poll(t, ctx, `document.getElementById("time").textContent.split(" / ")[0] !== "0.000 µs"`, 10*time.Second)
@@ -159,4 +168,18 @@ func TestBrowserCrashExplained(t *testing.T) {
 	assert.Contains(t, after, "ran out of memory")
 	assert.Contains(t, after, "sim.fidelity: flow")
 	assert.Contains(t, after, "fatal error: out of memory", "what the Go runtime said")
+}
+
+// tap touches the page at (x, y) CSS px and lets go.
+func tap(t *testing.T, ctx context.Context, x, y float64) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		if _, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{
+			Type: input.DispatchTouchEventTypeTouchStart, TouchPoints: []*input.TouchPoint{{X: x, Y: y}}}); err != nil {
+			return err
+		}
+		_, err := cdp.Call(ctx, tg, input.DispatchTouchEvent, input.DispatchTouchEventParams{
+			Type: input.DispatchTouchEventTypeTouchEnd, TouchPoints: []*input.TouchPoint{}})
+		return err
+	})))
 }

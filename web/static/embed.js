@@ -231,6 +231,10 @@
     }
   }, true);
   window.addEventListener("keyup", (e) => e.stopPropagation(), true);
+  // The canvas's focus ring shows when the keyboard moved the focus, not after a click or tap.
+  window.addEventListener("pointerdown", () => document.body.classList.add("pointer"), true);
+  window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
+  window.addEventListener("keydown", (e) => { if (e.key === "Tab") document.body.classList.remove("pointer"); }, true);
 
   // Load and start the Go program. It reads the page's parameters from
   // location.search itself: go.argv is capped at 12 KiB by wasm_exec.js, far
