@@ -150,6 +150,12 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	assert.Equal(t, "CANVAS", eval[string](t, ctx, `document.activeElement.tagName`), "closing gives the canvas its focus back")
 	assert.True(t, eval[bool](t, ctx, `fabriclabEvent(JSON.stringify({fabriclab: "time", t_us: 5, end_us: 20, playing: false, done: false, speed_us: 10})),
 		document.getElementById("computing").hidden`), "no progress fields, no bar")
+
+	// The full-screen button, and F, go in and out of full screen.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#fullscreen")))
+	poll(t, ctx, `document.fullscreenElement !== null && document.getElementById("fullscreen").getAttribute("aria-pressed") === "true"`, 5*time.Second)
+	press(t, ctx, "f")
+	poll(t, ctx, `document.fullscreenElement === null`, 5*time.Second)
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
 

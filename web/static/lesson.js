@@ -112,12 +112,13 @@
   window.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target, tag = t && t.tagName;
-    // Text fields take every key; a form control or anything in a quiz keeps
-    // what it does natively (arrows choose an answer, Space and Enter pick
-    // and check, Space presses a button).
+    // Text fields take every key; in a quiz (or on any input) arrows, Space
+    // and Enter do what they do natively (choose an answer, pick, check), and
+    // Space and Enter press a focused button or follow a link.
     if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["radio", "checkbox", "button", "submit", "range"].includes(t.type)) || (t && t.isContentEditable)) return;
-    const native = tag === "INPUT" || tag === "BUTTON" || (t && t.closest && t.closest("form"));
-    if (native && (e.key === " " || e.key === "Enter" || e.key.startsWith("Arrow"))) return;
+    const inForm = !!(t && t.closest && t.closest("form"));
+    if (e.key.startsWith("Arrow") && (tag === "INPUT" || inForm)) return;
+    if ((e.key === " " || e.key === "Enter") && (tag === "INPUT" || tag === "BUTTON" || tag === "A" || inForm)) return;
     if (key(e.key, t)) e.preventDefault();
   });
 
