@@ -209,7 +209,7 @@
     e.stopPropagation();
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target, tag = t && t.tagName;
-    const control = tag === "BUTTON" || tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA";
+    const text = tag === "SELECT" || tag === "TEXTAREA";
     if (e.key === "Escape" && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
     if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
     if (e.key === "?") { e.preventDefault(); showKeys(keys.hidden); return; }
@@ -224,7 +224,7 @@
       else if (e.key === "ArrowLeft" || e.key === "PageUp") command({ fabriclab: "back" });
       return;
     }
-    if (playKeys[e.key] && !(control && tag !== "BUTTON" && tag !== "INPUT")) {
+    if (playKeys[e.key] && !text) {
       e.preventDefault();
       if (e.key === " ") hint.hidden = true;
       command({ fabriclab: playKeys[e.key] });
