@@ -144,6 +144,16 @@ func micros(t unit.Time) string {
 // what names the scenario and what it runs: "incast: 8 senders to 1",
 // "ring-allreduce-8: allreduce (ring) on 8 ranks".
 func what(sc *scenario.Scenario) string {
+	var traffic string
+	switch tr := &sc.Traffic; tr.Pattern {
+	case "incast":
+		traffic = fmt.Sprintf("%d senders to 1", tr.Senders)
+	case "flows":
+		traffic = fmt.Sprintf("%d flows", len(tr.Flows))
+	case "", "none":
+	default:
+		traffic = tr.Pattern
+	}
 	switch {
 	case sc.Training.Model != "":
 		return fmt.Sprintf("%s: %s training", sc.Name, sc.Training.Model)
@@ -152,11 +162,12 @@ func what(sc *scenario.Scenario) string {
 		if sc.Collective.Ranks > 0 {
 			s += fmt.Sprintf(" on %d ranks", sc.Collective.Ranks)
 		}
+		if traffic != "" {
+			s += " beside " + traffic
+		}
 		return s
-	case sc.Traffic.Pattern == "incast":
-		return fmt.Sprintf("%s: %d senders to 1", sc.Name, sc.Traffic.Senders)
-	case sc.Traffic.Pattern != "" && sc.Traffic.Pattern != "none":
-		return sc.Name + ": " + sc.Traffic.Pattern
+	case traffic != "":
+		return sc.Name + ": " + traffic
 	}
 	return sc.Name
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/scenario"
 )
 
 func kinds(h *pageHost) []string {
@@ -85,4 +88,20 @@ func count(h *pageHost, kind string) int {
 		}
 	}
 	return n
+}
+
+// The summary's opening says what runs.
+func TestSummaryNamesWhatRuns(t *testing.T) {
+	for name, want := range map[string]string{
+		"incast":           "incast: 8 senders to 1",
+		"victim-flow":      "victim-flow: 8 flows",
+		"perm-1024":        "perm-1024: permutation",
+		"noisy-neighbor":   "noisy-neighbor: allreduce (ring) on 8 ranks beside ",
+		"ring-allreduce-8": "ring-allreduce-8: allreduce (ring)",
+		"dp-resnet50":      "dp-resnet50: resnet50 training",
+	} {
+		sc, err := scenario.Load(name, nil, nil)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(what(&sc), want), "%s: %q", name, what(&sc))
+	}
 }
