@@ -231,13 +231,8 @@ func (b *Builder) linkColor(v float64) (color.RGBA, float64) {
 }
 
 // loadColor maps a load in [0, 1] onto the part of viridis that stands out
-// from the theme's background: on dark, its darkest purples are left out.
-func (b *Builder) loadColor(v float64) color.RGBA {
-	if b.layout.Opt.Dark {
-		return assets.Viridis(0.2 + 0.8*v)
-	}
-	return assets.Viridis(0.05 + 0.9*v)
-}
+// from the theme's background (assets.Theme.Load).
+func (b *Builder) loadColor(v float64) color.RGBA { return b.th.Load(v) }
 
 func (b *Builder) links() {
 	L, dl := b.layout, &b.dl

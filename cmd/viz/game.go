@@ -83,6 +83,12 @@ type Game struct {
 	lastEvent time.Time
 	sentDone  bool
 	skipped   int // loads dropped unbuilt since the last one built
+	page      pageEvents
+
+	// The pointer (events.go): the mouse, or the last tap on a touch screen.
+	touches                    []ebiten.TouchID
+	tapX, tapY, mouseX, mouseY int
+	tapped                     bool
 
 	// Frame timing, for the page's benchmarks: intervals between draws and
 	// the time spent in Draw, in milliseconds.
@@ -170,6 +176,9 @@ func newGame(h host) (*Game, error) {
 	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
 	q := h.query()
 	params, err := player.ParseQuery(q)
+	// Ready first: the page then sends what it queued, and every event about
+	// the first scenario (loaded, error) comes after ready.
+	h.event(map[string]any{"fabriclab": "ready"})
 	if err != nil {
 		g.fail(err)
 	} else {
@@ -178,7 +187,6 @@ func newGame(h host) (*Game, error) {
 			g.load(params.Load())
 		}
 	}
-	h.event(map[string]any{"fabriclab": "ready"})
 	return g, nil
 }
 
@@ -209,6 +217,7 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 	}
 	g.p, g.failure, g.sentDone = p, "", false
 	g.selected = 0 // a new run: its flows are others
+	g.loadedEvents()
 	if g.params.Speed > 0 {
 		p.SetSpeed(g.params.Speed)
 	}
@@ -314,6 +323,7 @@ func (g *Game) handle(c player.Command, err error) {
 	case "speed":
 		p.SetSpeed(unit.Time(c.SpeedUs * float64(unit.Microsecond)))
 	}
+	g.page.summaryDue = true
 	g.sendTime()
 }
 
@@ -355,21 +365,13 @@ func (g *Game) Update() (err error) {
 			p.Tick(real)
 		}
 	}
-	x, y := ebiten.CursorPosition()
+	x, y := g.pointer()
 	g.prepare(float64(x)/g.scale, float64(y)/g.scale)
 	g.pickFlow()
 	if p == nil {
 		return nil
 	}
-	if now.Sub(g.lastEvent) >= eventEvery {
-		g.sendTime()
-	}
-	if p.Done() && !g.sentDone {
-		g.sentDone = true
-		t := p.Result().Totals
-		g.out.event(map[string]any{"fabriclab": "done", "sim_time_us": t.SimTimeUs, "drops": t.Drops,
-			"pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished})
-	}
+	g.events(now)
 	return nil
 }
 

@@ -1,64 +1,156 @@
 // The canvas page: loads the WebAssembly simulation, wires the playback
-// controls, and relays postMessage commands and events between the Go program
-// and a parent page (a lesson, or a doc author's page embedding this one).
+// controls and the keys, and relays postMessage commands and events between
+// the Go program and a parent page (a lesson, or a doc author's page).
 (() => {
   "use strict";
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   if (params.get("controls") === "0") document.body.classList.add("nocontrols");
   const version = (document.querySelector('script[src^="static/embed.js"]').src.split("?v=")[1]) || "";
+  const framed = window.parent !== window;
 
-  const post = (msg) => { if (window.parent !== window) window.parent.postMessage(msg, "*"); };
+  const post = (msg) => { if (framed) window.parent.postMessage(msg, "*"); };
+
+  // What the Go runtime writes to stderr (wasm_exec.js writes through
+  // globalThis.fs.writeSync): the last few KiB, to explain a crash.
+  let stderr = "";
+  if (globalThis.fs && globalThis.fs.writeSync) {
+    const write = globalThis.fs.writeSync.bind(globalThis.fs);
+    const decoder = new TextDecoder("utf-8");
+    globalThis.fs.writeSync = (fd, buf) => {
+      if (fd === 2) stderr = (stderr + decoder.decode(buf)).slice(-8192);
+      return write(fd, buf);
+    };
+  }
+  const smaller = "Try a smaller scenario (fewer hosts or flows, a shorter until), the flow-level model " +
+    "(sim.fidelity: flow, or set=sim.fidelity=flow in the address), or run it with `fabriclab run`, which has no such limit.";
+  // explain turns how the program ended (its stderr, an exception's text,
+  // the exit code) into what happened and what to try.
+  const explain = (text, code) => {
+    const all = text + "\n" + stderr;
+    const lines = all.split("\n").filter((l) => /fatal error|panic|out of memory|goroutine \d|memory/i.test(l)).slice(0, 4).join("\n");
+    if (/out of memory|cannot allocate|Maximum memory size|Memory\.grow|Out of memory|allocation failed/i.test(all)) {
+      return "The simulation ran out of memory: a browser tab gives it at most 4 GiB, and this scenario needed more.\n" +
+        smaller + (lines ? "\n\nThe Go runtime said:\n" + lines : "");
+    }
+    if (/fatal error|panic:|RuntimeError|unreachable/i.test(all)) {
+      return "The simulation program crashed. This is a bug in fabriclab: please report it with the scenario.\n" +
+        "Reload the page to try again. " + smaller + "\n\nWhat it said:\n" + (lines || text);
+    }
+    return "The simulation program exited" + (code ? " with code " + code : "") + " without saying why.\n" +
+      "Reload the page to try again. If it happens again: " + smaller;
+  };
+  window.fabriclabExplain = explain; // for tests
+
   // An error from the Go program (a bad scenario, one too big for the
   // browser) shows until the next scenario loads; a fatal one (the program
-  // could not start, or exited) stays.
+  // could not start, or ended) stays. Every error reaches the parent.
   let stopped = false;
   const showError = (message, recoverable) => {
+    post({ fabriclab: "error", message, fatal: !recoverable });
     if (stopped) return;
     stopped = !recoverable;
     $("loading").hidden = true;
+    $("play-hint").hidden = true;
     $("error-text").textContent = message;
     $("error-hint").textContent = recoverable
       ? "The message above says what to fix; the next scenario loaded replaces this one."
-      : "Reload the page to try again. If it happens again, the message above says what to fix.";
+      : "The canvas has stopped; reload the page to start it again.";
     $("error").hidden = false;
-    post({ fabriclab: "error", message });
   };
-  window.addEventListener("error", (e) => showError(String(e.message || e.error || "script error")));
-  window.addEventListener("unhandledrejection", (e) => showError(String(e.reason && e.reason.message || e.reason)));
+  window.addEventListener("error", (e) => showError(explain(String(e.message || e.error || "script error"))));
+  window.addEventListener("unhandledrejection", (e) => showError(explain(String(e.reason && e.reason.message || e.reason))));
+
+  // Reduced motion: play=1 (or a load that asks to play) waits for a click
+  // or Space, with a visible hint. The program reads the address itself, so
+  // play=1 leaves it before the program starts.
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  let holdPlay = false;
+  if (reduced && params.has("play") && !["0", "false", "no"].includes(params.get("play"))) {
+    params.delete("play");
+    history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
+    holdPlay = true;
+  }
+  const hint = $("play-hint");
+  hint.addEventListener("click", () => { hint.hidden = true; command({ fabriclab: "play" }); });
 
   // Commands reach Go through fabriclabCommand once it is ready; until then they queue.
   const queue = [];
+  let ready = false;
   const command = (c) => {
-    if (typeof window.fabriclabCommand === "function") window.fabriclabCommand(JSON.stringify(c));
+    if (ready && typeof window.fabriclabCommand === "function") window.fabriclabCommand(JSON.stringify(c));
     else queue.push(c);
   };
   window.addEventListener("message", (e) => {
     const d = e.data;
-    if (d && typeof d.fabriclab === "string") command(d);
+    if (!d || typeof d.fabriclab !== "string") return;
+    // keys (the page's own, not the program's): {fabriclab: "keys", parent: true} says
+    // the parent handles ← → PageUp PageDown P and ?, which then go to it as key events.
+    // focus: true gives the canvas the focus (after the parent's ? list closes).
+    if (d.fabriclab === "keys") {
+      if ("parent" in d) { parentKeys = !!d.parent; setArrowsHelp(); }
+      if (d.focus && canvas()) canvas().focus();
+      return;
+    }
+    if (d.fabriclab === "load" && d.play && reduced) { d.play = false; holdPlay = true; }
+    command(d);
   });
 
   const fmtTime = (us) => us >= 1e6 ? (us / 1e6).toFixed(3) + " s" : us >= 1000 ? (us / 1000).toFixed(3) + " ms" : us.toFixed(us < 10 ? 3 : 1) + " µs";
-  let endUs = 0, scrubbing = false;
+  let endUs = 0, scrubbing = false, scenarioName = "";
+  // The canvas Ebitengine made: first in the tab order (tabindex 0, not its
+  // 1), with a name, described by the live summary.
+  const canvas = () => document.querySelector("canvas");
+  const nameCanvas = () => {
+    const c = canvas();
+    if (!c) return;
+    if (c.parentNode === document.body && document.body.firstChild !== c) document.body.prepend(c);
+    c.setAttribute("tabindex", "0");
+    c.setAttribute("role", "img");
+    c.setAttribute("aria-label", "Simulation canvas" + (scenarioName ? ": " + scenarioName : ""));
+    c.setAttribute("aria-describedby", "summary");
+  };
   // Events from Go: update the controls, then tell the parent.
   window.fabriclabEvent = (json) => {
     const ev = JSON.parse(json);
     switch (ev.fabriclab) {
       case "ready":
+        ready = true;
         $("loading").hidden = true;
+        nameCanvas();
         while (queue.length) command(queue.shift());
         break;
-      case "time":
+      case "time": {
         endUs = ev.end_us;
         if (!scrubbing) $("timeline").value = endUs > 0 ? Math.round(1000 * ev.t_us / endUs) : 0;
-        $("time").textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done ? "" : "…");
+        const computing = !ev.done && typeof ev.progress === "number" && ev.progress < 1;
+        let left = "";
+        if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + Math.ceil(ev.eta_s) + " s left";
+        $("time").textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done ? "" : left || "…");
+        const bar = $("computing");
+        bar.hidden = !computing;
+        if (computing) {
+          bar.classList.toggle("unknown", ev.progress < 0);
+          $("computing-bar").style.width = ev.progress < 0 ? "" : Math.round(100 * ev.progress) + "%";
+          bar.title = "Computing" + (ev.progress >= 0 ? " " + Math.round(100 * ev.progress) + " %" : "") + left;
+        }
         $("play-icon").setAttribute("d", ev.playing ? "M3 2h4v12H3zM9 2h4v12H9z" : "M3 2v12l11-6z");
         $("play").setAttribute("aria-label", ev.playing ? "Pause" : "Play");
         $("speed").textContent = fmtTime(ev.speed_us) + "/s";
+        $("faster").title = "Faster (+): now " + fmtTime(ev.speed_us) + " a second";
+        $("slower").title = "Slower (−): now " + fmtTime(ev.speed_us) + " a second";
+        if (ev.playing) hint.hidden = true;
         break;
+      }
       case "loaded":
         if (!stopped) $("error").hidden = true;
+        scenarioName = ev.name;
+        nameCanvas();
         $("status").textContent = "Loaded scenario " + ev.name;
+        if (holdPlay && !stopped) { holdPlay = false; hint.hidden = false; }
+        break;
+      case "summary":
+        $("summary").textContent = ev.text;
         break;
       case "frame":
         window.fabriclabFirstFrameMs = performance.now();
@@ -79,23 +171,85 @@
   const tl = $("timeline");
   tl.addEventListener("input", () => { scrubbing = true; command({ fabriclab: "seek", t_us: endUs * tl.value / 1000 }); });
   tl.addEventListener("change", () => { scrubbing = false; });
+
+  // Full screen: the button, and F.
+  const fs = $("fullscreen");
+  if (!document.fullscreenEnabled) fs.hidden = true;
+  const toggleFullscreen = () => {
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else if (document.fullscreenEnabled) document.documentElement.requestFullscreen().catch(() => {});
+  };
+  fs.addEventListener("click", toggleFullscreen);
+  document.addEventListener("fullscreenchange", () => fs.setAttribute("aria-pressed", String(!!document.fullscreenElement)));
+
+  // The ? list of keys, closed by Esc, ? or its button; focus comes back.
+  const keys = $("keys");
+  let before = null;
+  const showKeys = (on) => {
+    if (on === !keys.hidden) return;
+    keys.hidden = !on;
+    if (on) { before = document.activeElement; $("keys-close").focus(); } else if (before && before.focus) before.focus();
+  };
+  $("help").addEventListener("click", () => showKeys(true));
+  $("keys-close").addEventListener("click", () => showKeys(false));
+  let parentKeys = false;
+  const setArrowsHelp = () => {
+    $("keys-arrows-what").textContent = parentKeys ? "next step, previous step of the lesson (PageDown, PageUp too; P presenter mode)" : "step forward, step back";
+  };
+  window.fabriclabKeysShown = () => !keys.hidden; // for tests
+
+  // Keys. This listener sees every key first (capture on the window) and
+  // keeps keys from the canvas, whose Ebitengine handler would swallow them
+  // all (Tab included: focus could never leave). Keys on a control (a
+  // button, the timeline) do what they do there; the lesson's keys go to
+  // the parent page, which acts as if they were pressed there.
+  const lessonKeys = ["ArrowLeft", "ArrowRight", "PageUp", "PageDown", "p", "P"];
+  const playKeys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "R": "reset", "+": "faster", "=": "faster", "-": "slower" };
   window.addEventListener("keydown", (e) => {
-    if (e.target && e.target.tagName === "INPUT" && e.key !== " ") return;
-    const keys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "+": "faster", "=": "faster", "-": "slower" };
-    if (keys[e.key]) { e.preventDefault(); command({ fabriclab: keys[e.key] }); }
-  });
+    e.stopPropagation();
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const t = e.target, tag = t && t.tagName;
+    const text = tag === "SELECT" || tag === "TEXTAREA";
+    if (e.key === "Escape" && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
+    if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
+    if (e.key === "?") { e.preventDefault(); showKeys(keys.hidden); return; }
+    if (!keys.hidden || e.key === "Tab" || e.key === "Enter") return;
+    if (e.key === " " && tag === "BUTTON") return;
+    if ((e.key.startsWith("Arrow") || e.key.startsWith("Page") || e.key === "Home" || e.key === "End") && tag === "INPUT") return;
+    if (e.key === "f" || e.key === "F") { e.preventDefault(); toggleFullscreen(); return; }
+    if (lessonKeys.includes(e.key)) {
+      e.preventDefault();
+      if (parentKeys) post({ fabriclab: "key", key: e.key });
+      else if (e.key === "ArrowRight" || e.key === "PageDown") command({ fabriclab: "step" });
+      else if (e.key === "ArrowLeft" || e.key === "PageUp") command({ fabriclab: "back" });
+      return;
+    }
+    if (playKeys[e.key] && !text) {
+      e.preventDefault();
+      if (e.key === " ") hint.hidden = true;
+      command({ fabriclab: playKeys[e.key] });
+    }
+  }, true);
+  window.addEventListener("keyup", (e) => e.stopPropagation(), true);
+  // The canvas's focus ring shows when the keyboard moved the focus, not after a click or tap.
+  window.addEventListener("pointerdown", () => document.body.classList.add("pointer"), true);
+  window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
+  window.addEventListener("keydown", (e) => { if (e.key === "Tab") document.body.classList.remove("pointer"); }, true);
 
   // Load and start the Go program. It reads the page's parameters from
   // location.search itself: go.argv is capped at 12 KiB by wasm_exec.js, far
   // below what yaml= and set= are documented to take.
   const go = new Go();
+  let exitCode = 0;
+  const exit = go.exit;
+  go.exit = (code) => { exitCode = code; exit.call(go, code); };
   const url = "viz.wasm" + (version ? "?v=" + version : "");
   const start = (result) => {
     // The WebAssembly memory's size in bytes, for tests and memory checks (it
     // only ever grows: what matters is that loads reuse it).
     const mem = result.instance.exports.mem;
     window.fabriclabMemoryBytes = () => mem.buffer.byteLength;
-    return go.run(result.instance).then(() => showError("The simulation program exited."));
+    return go.run(result.instance).then(() => showError(explain("", exitCode)));
   };
   let loading;
   if (WebAssembly.instantiateStreaming) {
@@ -105,5 +259,5 @@
     loading = fetch(url).then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject));
   }
   $("progress").style.width = "60%";
-  loading.then(start).catch((err) => showError("Could not load viz.wasm: " + err));
+  loading.then(start).catch((err) => showError(/memory/i.test(String(err)) ? explain(String(err)) : "Could not load viz.wasm: " + err));
 })();

@@ -1,12 +1,13 @@
 // The lesson page: shows one step at a time beside the canvas, loads each
-// step's scenario into the canvas iframe, and handles the keyboard (the canvas
-// is in an iframe, which only gets keys after a click, so shortcuts live here).
+// step's scenario into the canvas iframe, and handles the keyboard: its own
+// keys, and the lesson keys the canvas forwards when it has the focus.
 (() => {
   "use strict";
   const steps = JSON.parse(document.getElementById("steps").textContent);
   const frame = document.getElementById("canvas");
   const sections = Array.from(document.querySelectorAll(".step"));
   const links = Array.from(document.querySelectorAll(".stepper ol a"));
+  const intro = document.querySelector(".text .intro");
   let current = -1, ready = false, loadedYAML = null;
 
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
@@ -17,11 +18,12 @@
     if (i === current) return;
     current = i;
     sections.forEach((s, k) => s.classList.toggle("current", k === i));
-    links.forEach((a, k) => a.toggleAttribute("aria-current", k === i) || (k === i && a.setAttribute("aria-current", "step")));
     links.forEach((a, k) => { if (k === i) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current"); });
     document.getElementById("count").textContent = (i + 1) + " / " + steps.length;
     document.getElementById("prev").disabled = i === 0;
     document.getElementById("next").disabled = i === steps.length - 1;
+    // The intro leads into the first step only: later steps start with their heading.
+    if (intro) intro.hidden = i !== 0;
     const id = steps[i].id;
     if (push) history.replaceState(null, "", "#" + id);
     document.querySelectorAll("[data-alternate]").forEach((a) => { a.hash = id; });
@@ -37,18 +39,23 @@
   }
 
   // What the canvas last said, for scripts and tests: window.fabriclabCanvas.
-  const canvas = window.fabriclabCanvas = { ready: false, loaded: "", step: "", playing: false, t_us: 0, end_us: 0, error: "" };
+  const canvas = window.fabriclabCanvas = { ready: false, loaded: "", step: "", playing: false, t_us: 0, end_us: 0, error: "", summary: "", ended: 0 };
   window.addEventListener("message", (e) => {
     if (e.source !== frame.contentWindow || !e.data || typeof e.data.fabriclab !== "string") return;
     const ev = e.data;
     switch (ev.fabriclab) {
       case "ready":
-        ready = canvas.ready = true; loadedYAML = null; loadScenario();
+        ready = canvas.ready = true; loadedYAML = null;
+        send({ fabriclab: "keys", parent: true }); // the canvas passes the lesson's keys here
+        loadScenario();
         if (document.body.classList.contains("presenter")) send({ fabriclab: "presenter", on: true });
         break;
-      case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; break;
+      case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; canvas.error = ""; break;
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
+      case "summary": canvas.summary = ev.text; break;
+      case "ended": canvas.ended++; break;
       case "error": canvas.error = ev.message; break;
+      case "key": key(ev.key, null); break; // a lesson key pressed on the canvas
     }
   });
 
@@ -65,22 +72,54 @@
   presenter.addEventListener("click", togglePresenter);
   try { if (localStorage.getItem("fabriclab.presenter")) togglePresenter(); } catch (_) {}
 
+  // The ? list of keys: Esc, ? or its button close it, and focus goes back.
+  const keys = document.getElementById("keys");
+  let before = null;
+  // Opened from the canvas, closing gives the canvas back its focus.
+  const toCanvas = { focus: () => { frame.focus(); send({ fabriclab: "keys", focus: true }); } };
+  const showKeys = (on, fromCanvas) => {
+    if (on === !keys.hidden) return;
+    keys.hidden = !on;
+    if (on) {
+      before = fromCanvas ? toCanvas : document.activeElement;
+      document.getElementById("keys-close").focus();
+    } else if (before && before.focus) before.focus();
+  };
+  document.getElementById("keys-button").addEventListener("click", () => showKeys(true));
+  document.getElementById("keys-close").addEventListener("click", () => showKeys(false));
+  keys.addEventListener("click", (e) => { if (e.target === keys) showKeys(false); });
+
+  // key acts on a lesson key; target is where it was pressed (null: on the
+  // canvas). It returns whether the key was used.
+  function key(k, target) {
+    if (k === "Escape" && !keys.hidden) { showKeys(false); return true; }
+    if (k === "?") { showKeys(keys.hidden, target === null); return true; }
+    if (!keys.hidden) return false;
+    switch (k) {
+      case "ArrowRight": case "PageDown": show(current + 1, true); return true;
+      case "ArrowLeft": case "PageUp": show(current - 1, true); return true;
+      case " ": send({ fabriclab: "toggle" }); return true;
+      case ".": send({ fabriclab: "step" }); return true;
+      case ",": send({ fabriclab: "back" }); return true;
+      case "r": case "R": send({ fabriclab: "reset" }); return true;
+      case "+": case "=": send({ fabriclab: "faster" }); return true;
+      case "-": send({ fabriclab: "slower" }); return true;
+      case "p": case "P": togglePresenter(); return true;
+      case "f": case "F": if (frame.requestFullscreen) frame.requestFullscreen().catch(() => {}); return true;
+    }
+    return false;
+  }
   window.addEventListener("keydown", (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target;
-    if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA") && t.type !== "radio") return;
-    switch (e.key) {
-      case "ArrowRight": case "PageDown": e.preventDefault(); show(current + 1, true); break;
-      case "ArrowLeft": case "PageUp": e.preventDefault(); show(current - 1, true); break;
-      case " ": e.preventDefault(); send({ fabriclab: "toggle" }); break;
-      case ".": send({ fabriclab: "step" }); break;
-      case ",": send({ fabriclab: "back" }); break;
-      case "r": send({ fabriclab: "reset" }); break;
-      case "+": case "=": send({ fabriclab: "faster" }); break;
-      case "-": send({ fabriclab: "slower" }); break;
-      case "p": togglePresenter(); break;
-      case "f": if (frame.requestFullscreen) frame.requestFullscreen(); break;
-    }
+    const t = e.target, tag = t && t.tagName;
+    // Text fields take every key; in a quiz (or on any input) arrows, Space
+    // and Enter do what they do natively (choose an answer, pick, check), and
+    // Space and Enter press a focused button or follow a link.
+    if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["radio", "checkbox", "button", "submit", "range"].includes(t.type)) || (t && t.isContentEditable)) return;
+    const inForm = !!(t && t.closest && t.closest("form"));
+    if (e.key.startsWith("Arrow") && (tag === "INPUT" || inForm)) return;
+    if ((e.key === " " || e.key === "Enter") && (tag === "INPUT" || tag === "BUTTON" || tag === "A" || inForm)) return;
+    if (key(e.key, t)) e.preventDefault();
   });
 
   // Quizzes: predict, then watch.

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/scenario"
+)
+
+func kinds(h *pageHost) []string {
+	var out []string
+	for _, ev := range h.events {
+		out = append(out, ev["fabriclab"].(string))
+	}
+	return out
+}
+
+// Ready comes before anything about the first scenario, an error included.
+func TestReadyBeforeLoaded(t *testing.T) {
+	_, h := started(t, "?scenario=incast")
+	require.GreaterOrEqual(t, len(h.events), 2)
+	assert.Equal(t, []string{"ready", "loaded"}, kinds(h)[:2])
+
+	_, h = started(t, "?scenario=nosuch")
+	assert.Equal(t, []string{"ready", "error"}, kinds(h)[:2])
+}
+
+// Played to its end a run sends done (computed), then ended once, with a
+// summary whose counters are the run's; playing again sends ended again.
+func TestEndedAndSummary(t *testing.T) {
+	g, h := started(t, "?scenario=incast&set=until=20us")
+	for i := 0; i < 2000 && !g.p.Done(); i++ {
+		require.NoError(t, g.Update())
+	}
+	require.True(t, g.p.Done())
+	assert.NotContains(t, kinds(h), "ended", "computed is not played")
+	h.send(`{"fabriclab":"seek","t_us":20}`)
+	require.NoError(t, g.Update())
+	k := kinds(h)
+	assert.Contains(t, k, "done")
+	require.Contains(t, k, "ended")
+	var ended map[string]any
+	for _, ev := range h.events {
+		if ev["fabriclab"] == "ended" {
+			ended = ev
+		}
+	}
+	assert.InDelta(t, 20, ended["t_us"], 1e-9)
+	tot := g.p.Result().Totals
+	assert.Contains(t, ended["summary"], "incast: 8 senders to 1, t = 20 µs")
+	assert.Contains(t, ended["summary"], "0 of 8 flows done")
+	assert.Contains(t, ended["summary"], "finished")
+	if tot.PauseFrames > 0 {
+		assert.Contains(t, ended["summary"], strconv.FormatInt(tot.PauseFrames, 10)+" pause frames")
+	}
+	require.NoError(t, g.Update())
+	n := count(h, "ended")
+	assert.Equal(t, 1, n, "ended once at the end")
+	h.send(`{"fabriclab":"reset"}`)
+	require.NoError(t, g.Update())
+	h.send(`{"fabriclab":"seek","t_us":20}`)
+	require.NoError(t, g.Update())
+	assert.Equal(t, 2, count(h, "ended"), "back at the end: ended again")
+}
+
+// Time events keep a 100 ms cadence even when ticks come late.
+func TestTimeCadence(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	h.events = nil
+	start := time.Now()
+	g.page.nextTime = start
+	for i := range 59 { // a second of 17 ms ticks, [0, 1 s)
+		g.events(start.Add(time.Duration(i) * 17 * time.Millisecond))
+	}
+	assert.Equal(t, 10, count(h, "time"), "ten a second at 60 ticks a second")
+}
+
+func count(h *pageHost, kind string) int {
+	n := 0
+	for _, ev := range h.events {
+		if ev["fabriclab"] == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// The summary's opening says what runs.
+func TestSummaryNamesWhatRuns(t *testing.T) {
+	for name, want := range map[string]string{
+		"incast":           "incast: 8 senders to 1",
+		"victim-flow":      "victim-flow: 8 flows",
+		"perm-1024":        "perm-1024: permutation",
+		"noisy-neighbor":   "noisy-neighbor: allreduce (ring) on 8 ranks beside ",
+		"ring-allreduce-8": "ring-allreduce-8: allreduce (ring)",
+		"dp-resnet50":      "dp-resnet50: resnet50 training",
+	} {
+		sc, err := scenario.Load(name, nil, nil)
+		require.NoError(t, err)
+		assert.True(t, strings.HasPrefix(what(&sc), want), "%s: %q", name, what(&sc))
+	}
+}

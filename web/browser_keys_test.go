@@ -1,0 +1,177 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// press sends keys to whatever has the focus (in the canvas's frame too).
+func press(t *testing.T, ctx context.Context, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(k)))
+	}
+}
+
+func shiftTab(t *testing.T, ctx context.Context) {
+	t.Helper()
+	require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(kb.Tab, chromedp.KeyModifiers(chromedp.ModifierShift))))
+}
+
+// In the lesson page: what has the focus, "canvas:<id or tag>" inside the frame.
+const focused = `(() => { const a = document.activeElement; if (a && a.id === "canvas") {
+	const b = a.contentDocument.activeElement; return "canvas:" + (b ? b.id || b.tagName.toLowerCase() : ""); }
+	return a ? a.id || a.tagName.toLowerCase() : ""; })()`
+
+// A lesson driven by the keyboard alone: Tab leaves the canvas both ways,
+// the lesson keys work while the canvas has the focus, a quiz is answered
+// with arrows, Tab and Space without changing step or playback, and the ?
+// list opens and closes. Presenter mode keeps the playback bar and the
+// step's heading on screen at 1920×1080 and 1024×768.
+func TestBrowserLessonKeyboard(t *testing.T) {
+	ctx, base, console := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/incast.en.html")))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
+	poll(t, ctx, `document.getElementById('canvas').contentWindow.fabriclabFirstFrameMs > 0`, 30*time.Second)
+	steps := eval[[]map[string]any](t, ctx, `JSON.parse(document.getElementById('steps').textContent)`)
+	hash := func() string { return eval[string](t, ctx, `location.hash.slice(1)`) }
+	step := func(i int) string { return steps[i]["id"].(string) }
+	// goTo presses key until step i shows (at most once per step).
+	goTo := func(i int, key string) {
+		t.Helper()
+		for range steps {
+			if hash() == step(i) {
+				break
+			}
+			press(t, ctx, key)
+			time.Sleep(50 * time.Millisecond)
+		}
+		require.Equal(t, step(i), hash(), "%q reaches step %d", key, i+1)
+	}
+
+	// Click the canvas: the lesson keys still work from there.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#canvas")))
+	poll(t, ctx, focused+` === "canvas:canvas"`, 5*time.Second)
+	press(t, ctx, kb.ArrowRight)
+	poll(t, ctx, `location.hash === "#`+step(1)+`"`, 5*time.Second)
+	press(t, ctx, kb.PageDown)
+	poll(t, ctx, `location.hash === "#`+step(2)+`"`, 5*time.Second)
+	press(t, ctx, kb.PageUp, kb.ArrowLeft)
+	poll(t, ctx, `location.hash === "#`+step(0)+`"`, 5*time.Second)
+	assert.Equal(t, "canvas:canvas", eval[string](t, ctx, focused), "the canvas keeps the focus")
+	press(t, ctx, " ")
+	poll(t, ctx, `fabriclabCanvas.playing === true`, 10*time.Second)
+	press(t, ctx, " ")
+	poll(t, ctx, `fabriclabCanvas.playing === false`, 10*time.Second)
+	press(t, ctx, "p")
+	poll(t, ctx, `document.body.classList.contains("presenter")`, 5*time.Second)
+	press(t, ctx, "p")
+	poll(t, ctx, `!document.body.classList.contains("presenter")`, 5*time.Second)
+	press(t, ctx, "?")
+	poll(t, ctx, `!document.getElementById("keys").hidden`, 5*time.Second)
+	assert.Equal(t, "keys-close", eval[string](t, ctx, focused), "the list takes the focus")
+	press(t, ctx, kb.Escape)
+	poll(t, ctx, `document.getElementById("keys").hidden`, 5*time.Second)
+	assert.Equal(t, "canvas:canvas", eval[string](t, ctx, focused), "Esc gives the focus back")
+	press(t, ctx, "?")
+	poll(t, ctx, `!document.getElementById("keys").hidden`, 5*time.Second)
+	press(t, ctx, "?")
+	poll(t, ctx, `document.getElementById("keys").hidden`, 5*time.Second)
+
+	// Tab goes on from the canvas through the playback bar and out of the
+	// frame; Shift+Tab from the canvas leaves it backwards.
+	press(t, ctx, kb.Tab)
+	assert.Equal(t, "canvas:reset", eval[string](t, ctx, focused), "Tab moves on from the canvas")
+	left := false
+	for range 15 {
+		press(t, ctx, kb.Tab)
+		if f := eval[string](t, ctx, focused); f != "" && f[:min(len(f), 7)] != "canvas:" {
+			left = true
+			break
+		}
+	}
+	assert.True(t, left, "Tab leaves the canvas's frame")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#canvas")))
+	poll(t, ctx, focused+` === "canvas:canvas"`, 5*time.Second)
+	shiftTab(t, ctx)
+	assert.NotContains(t, eval[string](t, ctx, focused), "canvas:", "Shift+Tab leaves the canvas backwards")
+
+	// A quiz: Tab to its first answer, arrows pick, Tab to Check, Space checks.
+	quiz := -1
+	for i := range steps {
+		if eval[bool](t, ctx, fmt.Sprintf(`!!document.querySelectorAll(".step")[%d].querySelector("form.lesson-quiz")`, i)) {
+			quiz = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, quiz, 0, "the lesson has a quiz")
+	// The focus is on the lesson page now (on what comes before the canvas): arrows change step there too.
+	goTo(quiz, kb.ArrowRight)
+	form := fmt.Sprintf(`document.querySelectorAll(".step")[%d].querySelector("form.lesson-quiz")`, quiz)
+	for i := 0; i < 60 && !eval[bool](t, ctx, form+`.contains(document.activeElement) && document.activeElement.type === "radio"`); i++ {
+		shiftTab(t, ctx) // the quiz comes before the canvas
+	}
+	require.True(t, eval[bool](t, ctx, form+`.contains(document.activeElement)`), "Tab reaches the quiz")
+	answer := eval[string](t, ctx, form+`.dataset.answer`)
+	press(t, ctx, " ") // picks the focused answer, does not play
+	for i := 0; i < 8 && eval[string](t, ctx, form+`.querySelector("input:checked").value`) != answer; i++ {
+		press(t, ctx, kb.ArrowDown)
+	}
+	press(t, ctx, kb.ArrowRight, kb.ArrowLeft) // arrows on answers choose answers, not steps
+	for i := 0; i < 8 && eval[string](t, ctx, form+`.querySelector("input:checked").value`) != answer; i++ {
+		press(t, ctx, kb.ArrowDown)
+	}
+	assert.Equal(t, answer, eval[string](t, ctx, form+`.querySelector("input:checked").value`), "arrows chose the answer")
+	assert.Equal(t, step(quiz), hash(), "arrows in the quiz did not change step")
+	time.Sleep(300 * time.Millisecond) // a toggle would have come back by now
+	assert.False(t, eval[bool](t, ctx, `fabriclabCanvas.playing`), "Space in the quiz did not play")
+	press(t, ctx, kb.Tab)
+	require.Equal(t, "BUTTON", eval[string](t, ctx, `document.activeElement.tagName`))
+	press(t, ctx, " ")
+	poll(t, ctx, form+`.dataset.result === "right"`, 5*time.Second)
+	assert.Equal(t, step(quiz), hash())
+	press(t, ctx, kb.Enter) // Enter on Check checks again, still no step change
+	assert.Equal(t, step(quiz), hash())
+	// On to the canvas with Tab; from there back to the first step.
+	for i := 0; i < 10 && eval[string](t, ctx, focused) != "canvas:canvas"; i++ {
+		press(t, ctx, kb.Tab)
+	}
+	require.Equal(t, "canvas:canvas", eval[string](t, ctx, focused), "Tab reaches the canvas")
+	goTo(0, kb.ArrowLeft)
+
+	// Presenter mode on a later step: the playback bar and the heading stay in
+	// view, the disabled Back looks disabled.
+	for _, size := range [][2]int64{{1920, 1080}, {1024, 768}} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(size[0], size[1])))
+		goTo(0, kb.PageUp)
+		press(t, ctx, "p")
+		poll(t, ctx, `document.body.classList.contains("presenter")`, 5*time.Second)
+		time.Sleep(500 * time.Millisecond)
+		assert.Less(t, eval[float64](t, ctx, `parseFloat(getComputedStyle(document.getElementById("prev")).opacity)`), 1.0, "Back is disabled and looks it")
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, fmt.Sprintf("lesson-presenter-%d-first.png", size[0]), shot)
+		press(t, ctx, kb.ArrowRight)
+		time.Sleep(500 * time.Millisecond)
+		frameBottom := eval[float64](t, ctx, `document.getElementById("canvas").getBoundingClientRect().bottom`)
+		barBottom := eval[float64](t, ctx, `document.getElementById("canvas").contentDocument.querySelector(".controls").getBoundingClientRect().bottom`)
+		frameH := eval[float64](t, ctx, `document.getElementById("canvas").clientHeight`)
+		assert.LessOrEqual(t, frameBottom, float64(size[1]), "the canvas ends inside the window at %v", size)
+		assert.LessOrEqual(t, barBottom, frameH, "the playback bar is inside the canvas at %v", size)
+		head := eval[float64](t, ctx, `document.querySelector(".step.current h2").getBoundingClientRect().top`)
+		assert.Less(t, head, float64(size[1])/3, "the step's heading is near the top at %v", size)
+		shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, fmt.Sprintf("lesson-presenter-%d.png", size[0]), shot)
+		press(t, ctx, "p")
+		poll(t, ctx, `!document.body.classList.contains("presenter")`, 5*time.Second)
+	}
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}
