@@ -18,7 +18,10 @@ type Snapshot struct {
 	// bare model; sim.Started.Snapshot fills it in.
 	Activity []Activity
 	Marking  Marking
-	Done     bool // the run has ended
+	// Collective is a running collective's progress (nil otherwise):
+	// sim.Started.Snapshot fills it in.
+	Collective *Collective
+	Done       bool // the run has ended
 }
 
 // Activity is what an endpoint is doing.
