@@ -73,7 +73,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 		b.rateGauges()
 	}
 	b.legend()
-	b.charts()
+	b.chartsAndCollective()
 	b.tooltip()
 	dl.sortLayers()
 	return dl

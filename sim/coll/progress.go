@@ -1,6 +1,7 @@
 package coll
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -50,6 +51,7 @@ type Progress struct {
 	part        int64 // streamed: bytes per chunk part
 	// streamed: when each phase's pairs left, and pair indexes by (phase,
 	// src endpoint, dst endpoint), to count the bytes of flows still on the way
+	slot      [][]uint8 // the slot's cells before the first step and after each (streamed: phase)
 	phaseAt   []unit.Time
 	pairIndex map[[3]int32]int32
 }
@@ -70,6 +72,7 @@ type deltaRange struct{ lo, hi int32 }
 const (
 	maxModelTransfers = 1 << 19 // steps × ranks
 	maxModelUnits     = 1 << 20 // ranks × chunks
+	maxSlotBytes      = 1 << 20 // the slot's cells after every step
 )
 
 func newProgress(s *Schedule, ranks []int, o Options, start unit.Time) *Progress {
@@ -243,6 +246,7 @@ func (p *Progress) buildCells(perChunk int64) {
 			val[i] = 1
 		}
 	}
+	val0 := slices.Clone(val)
 	type upd struct {
 		dst, u int
 		d, f   int32 // contributions added; +1 when the unit became fully reduced
@@ -332,6 +336,46 @@ func (p *Progress) buildCells(perChunk int64) {
 				}
 			} else {
 				p.sum[i] += ub
+			}
+		}
+	}
+	// The slot's state after each step (streamed: each phase), per cell.
+	marks := len(s.Steps)
+	if p.streamedRun {
+		marks = len(s.Summary)
+	}
+	if (marks+1)*cells <= maxSlotBytes {
+		per := make([]int64, cells) // units per cell
+		for r := range n {
+			for u := range units {
+				per[row(r)*p.cols+int(col[u])]++
+			}
+		}
+		acc := make([]int64, cells)
+		record := func() {
+			clear(acc)
+			for r := range n {
+				for u := range units {
+					acc[row(r)*p.cols+int(col[u])] += int64(val0[r*units+u])
+				}
+			}
+			st := make([]uint8, cells)
+			for i := range st {
+				st[i] = share(acc[i], int64(full)*per[i])
+			}
+			p.slot = append(p.slot, st)
+		}
+		record()
+		ti := 0
+		for i := range s.Steps {
+			for range s.Steps[i].Transfers {
+				for _, e := range perTransfer[ti] {
+					val0[e.dst*units+e.u] += e.d
+				}
+				ti++
+			}
+			if !p.streamedRun || i+1 == len(s.Steps) || s.Steps[i+1].Phase != s.Steps[i].Phase {
+				record()
 			}
 		}
 	}
@@ -506,8 +550,9 @@ func (p *Progress) finished(now unit.Time, algbw, busbw float64) {
 func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 	s := p.s
 	pos, moved, sum, full := p.pos, p.moved, p.sum, p.full
+	var partial []float64 // streamed: per phase, the pairs' share delivered on unfinished flows
 	if p.streamedRun && p.end == 0 {
-		pos, moved, sum, full = p.inFlight(flows)
+		pos, moved, sum, full, partial = p.inFlight(flows)
 	}
 	c := &snap.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Lanes: p.lanes, Streamed: p.streamedRun, Pipelined: s.Pipelined,
 		Phases: len(s.Phases), PhaseNames: s.Phases, Bytes: p.bytes, Kind: p.kind, Rows: p.rows, Cols: p.cols,
@@ -546,7 +591,11 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 	c.Spans = make([]snap.Span, len(p.spans))
 	for i, sp := range p.spans {
 		if p.spanTotal[i] > 0 {
-			sp.Done = float64(p.spanGot[i]) / float64(p.spanTotal[i])
+			got := float64(p.spanGot[i])
+			if partial != nil {
+				got += partial[i]
+			}
+			sp.Done = got / float64(p.spanTotal[i])
 		}
 		c.Spans[i] = sp
 	}
@@ -554,6 +603,17 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 		c.Cells = make([]uint8, len(sum))
 		for i, v := range sum {
 			c.Cells[i] = share(v, p.max[i])
+		}
+		if k := len(p.slot); k > 1 {
+			c.Slot = make([]uint8, len(sum))
+			i, frac := int(pos), pos-math.Floor(pos)
+			if i >= k-1 || p.end > 0 {
+				i, frac = k-2, 1
+			}
+			for j := range c.Slot {
+				a, b := float64(p.slot[i][j]), float64(p.slot[i+1][j])
+				c.Slot[j] = uint8(math.Round(a + (b-a)*frac))
+			}
 		}
 		if full != nil {
 			c.Full = make([]uint8, len(full))
@@ -570,8 +630,9 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 // inFlight adds to the counts what the streamed run's unfinished transfers
 // have delivered: a flow is the collective's when it left at one of the
 // phases' start times between a pair of that phase.
-func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, full []int64) {
+func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, full []int64, partial []float64) {
 	pos, moved = p.pos, p.moved
+	partial = make([]float64, len(p.phaseAt))
 	copied := false
 	for i := range flows {
 		f := &flows[i]
@@ -588,6 +649,7 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, f
 			}
 			frac := float64(f.Delivered) / float64(f.Bytes)
 			moved += f.Delivered
+			partial[ph] += frac
 			pos += frac / float64(max(p.stepTotal[ph], 1))
 			if p.cellsOn && p.kind == snap.Reduced {
 				if !copied {
@@ -615,7 +677,7 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, f
 	if !copied {
 		sum, full = p.sum, p.full
 	}
-	return pos, moved, sum, full
+	return pos, moved, sum, full, partial
 }
 
 // share is v/m in 0…255.

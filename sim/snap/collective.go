@@ -54,6 +54,11 @@ type Collective struct {
 	// columns are equal slices of the buffer in order.
 	ColOwner bool
 	Cells    []uint8
+	// Slot is Cells as the schedule has them for one pipeline piece at the
+	// current step (part way from the step before by the step's share
+	// done): the textbook picture, where Cells average over every piece in
+	// flight. Nil for Received, and beyond a few hundred steps.
+	Slot []uint8
 	// Full is, for Reduced cells, the share (0…255) of each cell's bytes that
 	// is fully reduced: it grows on the owners in reduce-scatter and spreads
 	// in all-gather. Nil for Received.
