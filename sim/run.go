@@ -23,7 +23,7 @@ import (
 
 // Run simulates a validated scenario.
 func Run(sc scenario.Scenario) (*metrics.Result, error) {
-	st, err := Start(sc)
+	st, err := start(sc, false)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func collOptions(sc *scenario.Scenario, c *scenario.Collective, algo string) col
 	return o
 }
 
-func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Collective)) (*coll.Progress, error) {
+func startCollective(f fabric.Fabric, sc *scenario.Scenario, track bool, done func(metrics.Collective)) (*coll.Progress, error) {
 	c := &sc.Collective
 	ranks := c.Ranks
 	if ranks == 0 {
@@ -90,7 +90,7 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 		return nil, fmt.Errorf("collective: %w", err)
 	}
 	o := collOptions(sc, c, sched.Algo)
-	o.Track = true
+	o.Track = track
 	if n := sched.TransferCount(o); n > network.MaxRunFlows {
 		fix := "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase), or a larger collective.chunk"
 		if o.Streamed {
@@ -151,8 +151,12 @@ func (st *Started) Snapshot() *snap.Snapshot {
 	return s
 }
 
-// Start builds the scenario's model and workload without running it.
-func Start(sc scenario.Scenario) (*Started, error) {
+// Start builds the scenario's model and workload without running it, with
+// the collective's progress kept for Snapshot.
+func Start(sc scenario.Scenario) (*Started, error) { return start(sc, true) }
+
+// start is Start; track keeps a collective's progress (Run needs none).
+func start(sc scenario.Scenario, track bool) (*Started, error) {
 	f, err := Network(&sc)
 	if err != nil {
 		return nil, err
@@ -160,7 +164,7 @@ func Start(sc scenario.Scenario) (*Started, error) {
 	st := &Started{Model: f}
 	switch {
 	case sc.Collective.Op != "":
-		st.coll, err = startCollective(f, &sc, func(r metrics.Collective) { st.Collective = &r })
+		st.coll, err = startCollective(f, &sc, track, func(r metrics.Collective) { st.Collective = &r })
 	case sc.Training.Model != "":
 		st.job, err = startTraining(f, &sc, func(r metrics.Training) { st.Training = &r })
 	}
