@@ -126,7 +126,7 @@ func collStatus(c *snap.Collective, rails string) string {
 	}
 	switch {
 	case c.Streamed && c.Pipelined && c.Phases > 1:
-		fmt.Fprintf(&sb, " · its %d phases at once, each on its own piece · %s moved", c.Phases, fmtPct(c.Done))
+		fmt.Fprintf(&sb, " · %d phases at once, pipelined · %s moved", c.Phases, fmtPct(c.Done))
 	case c.Streamed && c.Phases > 1:
 		fmt.Fprintf(&sb, " · phase %d of %d: %s", c.PhaseIndex+1, c.Phases, phase)
 	case c.Op == "alltoall" && c.Steps <= 1:
@@ -187,19 +187,30 @@ func (b *Builder) collHeader(c *snap.Collective) {
 		title = "fabriclab"
 	}
 	x0 := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 24*L.U
-	x1 := h.X + h.W - TextWidth("t = 000.000 ms", b.fs(1.6), assets.Bold) - TextWidth("finished", b.fs(1.0), assets.Medium) - 36*L.U
-	s := collStatus(c, b.railsOf(c))
-	size := b.fs(1.1)
-	if w := TextWidth(s, size, assets.Bold); w > x1-x0 {
-		size *= max((x1-x0)/w, 0.72)
-		if TextWidth(s, size, assets.Bold) > x1-x0 { // still too long: the phase and step only
-			if i := strings.Index(s, " · "); i > 0 {
-				s = s[i+len(" · "):]
-			}
-		}
+	x1 := h.X + h.W - TextWidth("t = "+fmtTime(b.f.Cur.Time), b.fs(1.6), assets.Bold) - 24*L.U
+	if b.f.Cur.Done {
+		x1 -= TextWidth("finished", b.fs(1.0), assets.Medium) + 12*L.U
 	}
 	if x1-x0 < 60*L.U {
 		return
+	}
+	// the whole status, else without the rails, else without the algorithm,
+	// at 72 % of the size at least
+	rails := b.railsOf(c)
+	tries := []string{collStatus(c, rails), collStatus(c, "")}
+	if i := strings.Index(tries[1], " · "); i > 0 {
+		tries = append(tries, tries[1][i+len(" · "):])
+	}
+	size := b.fs(1.1)
+	s := tries[len(tries)-1]
+	for _, t := range tries {
+		if TextWidth(t, size*0.75, assets.Bold) <= x1-x0 {
+			s = t
+			break
+		}
+	}
+	if w := TextWidth(s, size, assets.Bold); w > x1-x0 {
+		size *= max((x1-x0)/w, 0.72)
 	}
 	dl.text(LayerLabel, (x0+x1)/2, h.Y+h.H/2, s, size, Middle, assets.Bold, b.th.Text)
 }
@@ -380,7 +391,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 	// phase key, unless the bars are named
 	kx := r.X + 10*u
 	names := c.PhaseNames
-	if p.H/float64(max(len(c.Spans), 1)) >= b.fs(1.1) {
+	if c.Streamed && p.H/float64(max(len(c.Spans), 1)) >= b.fs(1.1) {
 		names = nil
 		dl.text(LayerChart, kx, r.Y+29*u, "bar: first to latest transfer · solid: share done", b.fs(0.72), Start, assets.Regular, th.Muted)
 	}
@@ -392,6 +403,9 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		dl.rect(LayerChart, kx, r.Y+29*u-3.5*u, 7*u, 7*u, 1.5*u, phaseColor(i), color.RGBA{}, 0)
 		dl.text(LayerChart, kx+10*u, r.Y+29*u, name, b.fs(0.72), Start, assets.Regular, th.Muted)
 		kx += 10*u + w + 10*u
+	}
+	if expl := "solid: share done"; names != nil && kx+TextWidth(expl, b.fs(0.72), 0) < r.X+r.W-6*u {
+		dl.text(LayerChart, kx, r.Y+29*u, expl, b.fs(0.72), Start, assets.Regular, th.Muted)
 	}
 	now := b.f.Cur.Time
 	start := now - c.Elapsed
@@ -430,9 +444,12 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		dl.rect(LayerChart, x0, y+(rh-h)/2, max(x1-x0, 1), h, 0, assets.Mix(th.Panel, col, 0.4), color.RGBA{}, 0)
 		dl.rect(LayerChart, x0, y+(rh-h)/2, max((x1-x0)*s.Done, 1), h, 0, col, color.RGBA{}, 0)
 		if inside && s.Phase < len(c.PhaseNames) {
-			lab := fmt.Sprintf("%s · %s", c.PhaseNames[s.Phase], fmtPct(s.Done))
-			if TextWidth(lab, b.fs(0.72), 0) < p.W-8*u {
-				dl.text(LayerChart, p.X+4*u, y+rh/2, lab, b.fs(0.72), Start, assets.Medium, th.Text)
+			lab := fmtPct(s.Done) // steps: the phase is in the key
+			if c.Streamed {
+				lab = c.PhaseNames[s.Phase] + " · " + lab
+			}
+			if lx := x0 + 4*u; lx+TextWidth(lab, b.fs(0.72), assets.Medium) < p.X+p.W-2*u {
+				dl.text(LayerChart, lx, y+rh/2, lab, b.fs(0.72), Start, assets.Medium, th.Text)
 			}
 		}
 	}
@@ -539,6 +556,9 @@ func (b *Builder) arrows(c *snap.Collective) {
 				pts = append(pts, sl)
 			}
 			if dlf >= 0 && dlf != sl {
+				if sp := b.spineOver(sl, dlf); sp >= 0 {
+					pts = append(pts, sp) // changing rails: up through a spine
+				}
 				pts = append(pts, dlf)
 			}
 			pts = append(pts, dn, t.Endpoints[s.Dst])
@@ -572,7 +592,7 @@ func (b *Builder) belowRoom(nb *NodeBox) float64 {
 func (b *Builder) haloLine(p0 int, w float64, c color.RGBA) {
 	dl := &b.dl
 	n := len(dl.Prims)
-	dl.polyline(LayerMarker, p0, w+2.2*b.layout.U, b.th.Background)
+	dl.polyline(LayerLink, p0, w+2.2*b.layout.U, b.th.Background)
 	if len(dl.Prims) > n {
 		p := dl.Prims[n]
 		p.Width, p.Stroke = float32(w), c
@@ -602,6 +622,30 @@ func (b *Builder) switchOf(id int) int {
 	return -1
 }
 
+// spineOver is a switch above both a and b (the first by ID: the route
+// ECMP picks is not known here), or −1.
+func (b *Builder) spineOver(a, c int) int {
+	t := b.layout.Topo
+	ups := func(id int) []int {
+		var out []int
+		for _, l := range t.Nodes[id].Out {
+			if to := t.Links[l].To; t.Nodes[to].Tier > t.Nodes[id].Tier && b.layout.Nodes[to].Shown {
+				out = append(out, to)
+			}
+		}
+		return out
+	}
+	if a < 0 || c < 0 {
+		return -1
+	}
+	for _, x := range ups(a) {
+		if slices.Contains(ups(c), x) {
+			return x
+		}
+	}
+	return -1
+}
+
 // path draws a line through the centres of nodes' boxes, leaving the first
 // from its top and ending on the last's top with an arrowhead.
 func (b *Builder) path(ids []int, w float64, c color.RGBA) {
@@ -621,7 +665,7 @@ func (b *Builder) path(ids []int, w float64, c color.RGBA) {
 	ang := math.Atan2(y-py, x-px)
 	hl := max(8*L.U, w*3.5)
 	for _, s := range []float64{-0.45, 0.45} {
-		dl.line(LayerMarker, x, y, x-hl*math.Cos(ang+s), y-hl*math.Sin(ang+s), w, c)
+		dl.line(LayerLink, x, y, x-hl*math.Cos(ang+s), y-hl*math.Sin(ang+s), w, c)
 	}
 }
 
@@ -649,6 +693,6 @@ func (b *Builder) arc(x1, y1, x2, y2, bend, w float64, c color.RGBA, head bool) 
 	ang := math.Atan2(y2-py, x2-px)
 	hl := max(8*b.layout.U, w*3.5)
 	for _, s := range []float64{-0.45, 0.45} {
-		dl.line(LayerMarker, x2, y2, x2-hl*math.Cos(ang+s), y2-hl*math.Sin(ang+s), w, c)
+		dl.line(LayerLink, x2, y2, x2-hl*math.Cos(ang+s), y2-hl*math.Sin(ang+s), w, c)
 	}
 }

@@ -31,6 +31,24 @@ var collViews = []struct {
 	{"alltoall", "alltoall-moe", nil, 100 * unit.Microsecond},
 }
 
+// collAlgos are the other algorithms, looked at but without golden files.
+var collAlgos = []struct {
+	file, scenario string
+	sets           []string
+	until          unit.Time
+}{
+	{"tree", "ring-allreduce-8", []string{"collective.algo=tree"}, 1500 * unit.Microsecond},
+	{"rabenseifner", "ring-allreduce-8", []string{"collective.algo=rabenseifner"}, 1500 * unit.Microsecond},
+	{"nvls", "ring-allreduce-8", []string{"collective.algo=innetwork"}, 1500 * unit.Microsecond},
+	{"broadcast", "ring-allreduce-8", []string{"collective.op=broadcast"}, 1500 * unit.Microsecond},
+	{"pairwise", "alltoall-moe", []string{"collective.algo=pairwise"}, 150 * unit.Microsecond},
+	{"hier-steps", "hierarchical-allreduce", []string{"collective.execution=steps"}, 2500 * unit.Microsecond},
+	{"hier-ring", "hierarchical-allreduce", []string{"collective.algo=ring", "collective.execution=steps", "collective.chunk=64MiB"}, 2500 * unit.Microsecond},
+	{"hier-nvlstree", "hierarchical-allreduce", []string{"collective.algo=nvlstree", "collective.execution=steps"}, 1500 * unit.Microsecond},
+	{"hier-tree", "hierarchical-allreduce", []string{"collective.algo=tree"}, 1500 * unit.Microsecond},
+	{"hier-256", "hierarchical-allreduce", []string{"topology.nodes=32"}, 1500 * unit.Microsecond},
+}
+
 // TestCollectiveLook writes PNGs of the collective views at 1280×720 and
 // 1024×768, light, dark and presenter, to $RENDER_LOOK, for a person to look at.
 func TestCollectiveLook(t *testing.T) {
@@ -54,6 +72,14 @@ func TestCollectiveLook(t *testing.T) {
 				require.NoError(t, f.Close())
 			}
 		}
+	}
+	for _, v := range collAlgos {
+		r := play(t, v.scenario, v.sets, v.until, 40)
+		L := NewLayout(r.topo, 1280, 720, Options{Title: r.name})
+		f, err := os.Create(filepath.Join(dir, "coll-algo-"+v.file+".png"))
+		require.NoError(t, err)
+		require.NoError(t, WritePNG(f, Scene(r.frame(L)), 1))
+		require.NoError(t, f.Close())
 	}
 }
 
@@ -109,7 +135,7 @@ func TestCollectiveViewSays(t *testing.T) {
 	assert.Contains(t, s, "final algbw 211.4 GB/s · busbw 369.9 GB/s", "the figures fabriclab run prints")
 
 	h := scene(play(t, "hierarchical-allreduce", nil, 2500*unit.Microsecond, 12))
-	assert.Contains(t, h, "hierarchical all-reduce · its 4 phases at once")
+	assert.Contains(t, h, "hierarchical all-reduce · 4 phases at once, pipelined")
 	assert.Contains(t, h, "on rails 0–7")
 	assert.Contains(t, h, "all-gather across nodes (rail) · ")
 
