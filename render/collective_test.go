@@ -160,7 +160,7 @@ func TestCollectiveArrowsFollowTheRing(t *testing.T) {
 	var ends [][2]float32 // first and last x of each arrow's curve
 	for i := range dl.Prims {
 		p := &dl.Prims[i]
-		if p.Kind == KindPolyline && p.Layer == LayerMarker && p.Stroke != (&assets.Light).Background {
+		if p.Kind == KindPolyline && p.Layer == LayerLink && p.Stroke != (&assets.Light).Background {
 			pts := dl.Pts(p)
 			ends = append(ends, [2]float32{pts[0], pts[len(pts)-2]})
 		}
