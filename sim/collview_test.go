@@ -167,8 +167,8 @@ func TestCollectiveSnapshotStaysSmall(t *testing.T) {
 			assert.Equal(t, (tc.nodes*8+tc.rowRanks-1)/tc.rowRanks, c.Rows, "%d nodes", tc.nodes)
 			assert.NotEmpty(t, c.Slot, "%d nodes", tc.nodes)
 		}
-		size := len(c.Cells) + len(c.Slot) + len(c.Full) + len(c.Sends)*16 + len(c.Spans)*32
-		assert.LessOrEqual(t, size, 4*64*64+snap.MaxCollSends*16+snap.MaxCollSpans*32, "%d nodes", tc.nodes)
+		size := len(c.Cells) + len(c.Slot) + len(c.Sends)*16 + len(c.Spans)*32
+		assert.LessOrEqual(t, size, 2*64*64+snap.MaxCollSends*16+snap.MaxCollSpans*32, "%d nodes", tc.nodes)
 	}
 }
 

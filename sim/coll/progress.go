@@ -35,7 +35,6 @@ type Progress struct {
 	kind        snap.CellKind
 	colOwner    bool
 	sum, max    []int64 // per cell: contributions·bytes (Received: bytes), and its full value
-	full, size  []int64 // per cell: bytes fully reduced, and all its bytes
 	spanOf      func(step int) int
 	spans       []snap.Span
 	spanTotal   []int64
@@ -62,8 +61,8 @@ type final struct {
 }
 
 // cellDelta adds count contributions of unit bytes to column col of the
-// receiving rank's row, and full units that became fully reduced.
-type cellDelta struct{ col, count, full int32 }
+// receiving rank's row.
+type cellDelta struct{ col, count int32 }
 
 type deltaRange struct{ lo, hi int32 }
 
@@ -249,7 +248,7 @@ func (p *Progress) buildCells(perChunk int64) {
 	val0 := slices.Clone(val)
 	type upd struct {
 		dst, u int
-		d, f   int32 // contributions added; +1 when the unit became fully reduced
+		d      int32 // contributions added
 	}
 	perTransfer := make([][]upd, 0)
 	var buf []upd
@@ -282,11 +281,7 @@ func (p *Progress) buildCells(perChunk int64) {
 					default:
 						d = val[t.Src*units+u] - old
 					}
-					var f int32
-					if old+d == full && old != full { // (a unit is never un-reduced)
-						f = 1
-					}
-					us = append(us, upd{t.Dst, u, d, f})
+					us = append(us, upd{t.Dst, u, d})
 				}
 			}
 			perTransfer = append(perTransfer, us)
@@ -322,17 +317,15 @@ func (p *Progress) buildCells(perChunk int64) {
 		}
 	}
 	cells := p.rows * p.cols
-	p.sum, p.max, p.full, p.size = make([]int64, cells), make([]int64, cells), make([]int64, cells), make([]int64, cells)
+	p.sum, p.max = make([]int64, cells), make([]int64, cells)
 	ub := perChunk * g // one unit's bytes over all instances
 	for r := range n {
 		for u := range units {
 			i := row(r)*p.cols + int(col[u])
 			p.max[i] += int64(full) * ub
-			p.size[i] += ub
 			if s.Op == AllGather || s.Op == Broadcast {
 				if owner[u] == r {
 					p.sum[i] += int64(full) * ub
-					p.full[i] += ub
 				}
 			} else {
 				p.sum[i] += ub
@@ -386,10 +379,9 @@ func (p *Progress) buildCells(perChunk int64) {
 			c := col[e.u]
 			if k := len(p.deltas); k > int(lo) && p.deltas[k-1].col == c {
 				p.deltas[k-1].count += e.d
-				p.deltas[k-1].full += e.f
 				continue
 			}
-			p.deltas = append(p.deltas, cellDelta{c, e.d, e.f})
+			p.deltas = append(p.deltas, cellDelta{c, e.d})
 		}
 		return lo, int32(len(p.deltas))
 	}
@@ -520,7 +512,6 @@ func (p *Progress) arrivedPair(ph, j int, k Pair, part int64, now unit.Time) {
 func (p *Progress) apply(row int, r deltaRange, unitBytes int64) {
 	for _, d := range p.deltas[r.lo:r.hi] {
 		p.sum[row*p.cols+int(d.col)] += int64(d.count) * unitBytes
-		p.full[row*p.cols+int(d.col)] += int64(d.full) * unitBytes
 	}
 }
 
@@ -549,10 +540,10 @@ func (p *Progress) finished(now unit.Time, algbw, busbw float64) {
 // have delivered so far.
 func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 	s := p.s
-	pos, moved, sum, full := p.pos, p.moved, p.sum, p.full
+	pos, moved, sum := p.pos, p.moved, p.sum
 	var partial []float64 // streamed: per phase, the pairs' share delivered on unfinished flows
 	if p.streamedRun && p.end == 0 {
-		pos, moved, sum, full, partial = p.inFlight(flows)
+		pos, moved, sum, partial = p.inFlight(flows)
 	}
 	c := &snap.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Lanes: p.lanes, Streamed: p.streamedRun, Pipelined: s.Pipelined,
 		Phases: len(s.Phases), PhaseNames: s.Phases, Bytes: p.bytes, Kind: p.kind, Rows: p.rows, Cols: p.cols,
@@ -615,12 +606,6 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 				c.Slot[j] = uint8(math.Round(a + (b-a)*frac))
 			}
 		}
-		if full != nil {
-			c.Full = make([]uint8, len(full))
-			for i, v := range full {
-				c.Full[i] = share(v, p.size[i])
-			}
-		}
 	} else {
 		c.Rows, c.Cols = 0, 0
 	}
@@ -630,7 +615,7 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 // inFlight adds to the counts what the streamed run's unfinished transfers
 // have delivered: a flow is the collective's when it left at one of the
 // phases' start times between a pair of that phase.
-func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, full []int64, partial []float64) {
+func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum []int64, partial []float64) {
 	pos, moved = p.pos, p.moved
 	partial = make([]float64, len(p.phaseAt))
 	copied := false
@@ -653,7 +638,7 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, f
 			pos += frac / float64(max(p.stepTotal[ph], 1))
 			if p.cellsOn && p.kind == snap.Reduced {
 				if !copied {
-					sum, full = slices.Clone(p.sum), slices.Clone(p.full)
+					sum = slices.Clone(p.sum)
 					copied = true
 				}
 				k := p.s.Summary[ph].Pairs[j]
@@ -661,11 +646,10 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, f
 				ub := float64(p.part * p.unitChunks)
 				for _, d := range p.deltas[p.pairDeltas[ph][j].lo:p.pairDeltas[ph][j].hi] {
 					sum[row*p.cols+int(d.col)] += int64(frac * float64(d.count) * ub)
-					full[row*p.cols+int(d.col)] += int64(frac * float64(d.full) * ub)
 				}
 			} else if p.cellsOn {
 				if !copied {
-					sum, full = slices.Clone(p.sum), p.full
+					sum = slices.Clone(p.sum)
 					copied = true
 				}
 				k := p.s.Summary[ph].Pairs[j]
@@ -675,9 +659,9 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum, f
 		}
 	}
 	if !copied {
-		sum, full = p.sum, p.full
+		sum = p.sum
 	}
-	return pos, moved, sum, full, partial
+	return pos, moved, sum, partial
 }
 
 // share is v/m in 0…255.

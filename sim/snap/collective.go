@@ -59,10 +59,6 @@ type Collective struct {
 	// done): the textbook picture, where Cells average over every piece in
 	// flight. Nil for Received, and beyond a few hundred steps.
 	Slot []uint8
-	// Full is, for Reduced cells, the share (0…255) of each cell's bytes that
-	// is fully reduced: it grows on the owners in reduce-scatter and spreads
-	// in all-gather. Nil for Received.
-	Full []uint8
 	// Spans are steps (or phases when streamed, or groups of steps beyond
 	// MaxCollSpans) with when their first transfer left and last arrived.
 	Spans []Span
