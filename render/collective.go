@@ -44,13 +44,6 @@ func (b *Builder) chartsAndCollective() {
 			kinds[i] = chartSteps
 		}
 	}
-	if !slices.Contains(kinds, chartChunks) && !slices.Contains(kinds, chartSteps) {
-		for i, k := range kinds { // one chart only: the matrix is what teaches
-			if k == ChartThroughput && len(kinds) == 1 {
-				kinds[i] = chartChunks
-			}
-		}
-	}
 	// The charts are drawn from a copy of the layout whose kinds the chart
 	// code does not know, so it leaves those panels empty for us.
 	cp := *L
@@ -454,11 +447,9 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		}
 	}
 	// y labels: first and last step
-	first, last := "step 1", fmt.Sprintf("step %d", n)
+	first, last := "step 1", fmt.Sprintf("step %d", max(n, c.AllSteps)) // beyond 64 steps a bar is a group
 	if c.Streamed {
 		first, last = "phase 1", fmt.Sprintf("phase %d", n)
-	} else if steps := totalSteps(c); steps > n {
-		last = fmt.Sprintf("steps …%d", steps)
 	}
 	dl.text(LayerChart, p.X-5*u, p.Y+rh/2, first, b.fs(0.7), End, assets.Regular, th.Muted)
 	if n > 1 {
@@ -491,12 +482,6 @@ func (b *Builder) moved(r Rect, c *snap.Collective) {
 	}
 	dl.polyline(LayerChart, p0, 1.8*u, phaseColor(0))
 	dl.text(LayerChart, p.X+6*u, p.Y+10*u, fmtPct(c.Done)+" of "+fmtBytes(float64(c.Bytes)), b.fs(0.8), Start, assets.Medium, th.Text)
-}
-
-// totalSteps is the steps of all phases, as far as the snapshot tells: the
-// spans are steps unless there are more than snap.MaxCollSpans.
-func totalSteps(c *snap.Collective) int {
-	return len(c.Spans)
 }
 
 // arrows draws the current step's transfers on the topology: inside a node

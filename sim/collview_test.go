@@ -77,6 +77,7 @@ func TestCollectiveSnapshotsEndOnTheRunsFigures(t *testing.T) {
 				assert.Equal(t, s.Time, c.Elapsed, "the collective starts at 0")
 				if !c.Streamed {
 					assert.True(t, c.Step >= 1 && c.Step <= c.Steps, "step %d of %d", c.Step, c.Steps)
+					assert.GreaterOrEqual(t, c.AllSteps, c.Steps)
 				}
 				assert.Equal(t, c.PhaseNames[c.PhaseIndex], c.Phase)
 				if c.Done > 0 {

@@ -562,7 +562,7 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 			if ph+1 < len(p.phaseStart) {
 				last = p.phaseStart[ph+1]
 			}
-			c.Step, c.Steps = cur-first+1, last-first
+			c.Step, c.Steps, c.AllSteps = cur-first+1, last-first, steps
 		}
 		c.Sends = p.sendsAt(cur)
 	}

@@ -41,6 +41,7 @@ type Collective struct {
 	PhaseIndex, Phases int
 	PhaseNames         []string // every phase, in order (a handful)
 	Step, Steps        int
+	AllSteps           int // the steps of every phase (0 when streamed)
 	// Sends are the current step's transfers as endpoint pairs (−1 is the
 	// switch of an in-network reduction), deduplicated, at most MaxCollSends.
 	Sends []Send
