@@ -84,7 +84,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 		b.rateGauges()
 	}
 	b.legend()
-	b.charts()
+	b.chartsAndCollective()
 	b.training()
 	b.tooltip()
 	dl.sortLayers()

@@ -23,7 +23,7 @@ import (
 
 // Run simulates a validated scenario.
 func Run(sc scenario.Scenario) (*metrics.Result, error) {
-	st, err := Start(sc)
+	st, err := start(sc, false)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +79,7 @@ func collOptions(sc *scenario.Scenario, c *scenario.Collective, algo string) col
 	return o
 }
 
-func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Collective)) error {
+func startCollective(f fabric.Fabric, sc *scenario.Scenario, track bool, done func(metrics.Collective)) (*coll.Progress, error) {
 	c := &sc.Collective
 	ranks := c.Ranks
 	if ranks == 0 {
@@ -87,19 +87,19 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.C
 	}
 	sched, err := coll.Build(c.Op, c.Algo, sc.CollParams(ranks, c.Root))
 	if err != nil {
-		return fmt.Errorf("collective: %w", err)
+		return nil, fmt.Errorf("collective: %w", err)
 	}
 	o := collOptions(sc, c, sched.Algo)
+	o.Track = track
 	if n := sched.TransferCount(o); n > network.MaxRunFlows {
 		fix := "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase), or a larger collective.chunk"
 		if o.Streamed {
 			fix = "use fewer collective.ranks"
 		}
-		return fmt.Errorf("collective: %s/%s on %d ranks makes %d transfers, more than the %d flows a run may make: %s",
+		return nil, fmt.Errorf("collective: %s/%s on %d ranks makes %d transfers, more than the %d flows a run may make: %s",
 			c.Op, c.Algo, ranks, n, network.MaxRunFlows, fix)
 	}
-	coll.Run(f, sched, firstEndpoints(ranks), o, func(r metrics.Collective, _ []unit.Time) { done(r) })
-	return nil
+	return coll.Run(f, sched, firstEndpoints(ranks), o, func(r metrics.Collective, _ []unit.Time) { done(r) }), nil
 }
 
 func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) (*train.Job, error) {
@@ -124,6 +124,7 @@ type Started struct {
 	Collective *metrics.Collective // filled in when the collective ends
 	Training   *metrics.Training   // filled in when training ends
 	job        *train.Job          // the training workload, if any
+	coll       *coll.Progress      // the collective's progress, if any
 }
 
 // Snapshot pictures the model now, with what each endpoint does: computing
@@ -132,6 +133,9 @@ type Started struct {
 func (st *Started) Snapshot() *snap.Snapshot {
 	s := st.Model.Snapshot()
 	s.Activity = s.FlowActivity(len(st.Model.Topology().Endpoints))
+	if st.coll != nil {
+		s.Collective = st.coll.Snapshot(s.Time, s.Flows)
+	}
 	if st.job != nil {
 		act := snap.Idle
 		switch {
@@ -148,8 +152,12 @@ func (st *Started) Snapshot() *snap.Snapshot {
 	return s
 }
 
-// Start builds the scenario's model and workload without running it.
-func Start(sc scenario.Scenario) (*Started, error) {
+// Start builds the scenario's model and workload without running it, with
+// the collective's progress kept for Snapshot.
+func Start(sc scenario.Scenario) (*Started, error) { return start(sc, true) }
+
+// start is Start; track keeps a collective's progress (Run needs none).
+func start(sc scenario.Scenario, track bool) (*Started, error) {
 	f, err := Network(&sc)
 	if err != nil {
 		return nil, err
@@ -157,7 +165,7 @@ func Start(sc scenario.Scenario) (*Started, error) {
 	st := &Started{Model: f}
 	switch {
 	case sc.Collective.Op != "":
-		err = startCollective(f, &sc, func(r metrics.Collective) { st.Collective = &r })
+		st.coll, err = startCollective(f, &sc, track, func(r metrics.Collective) { st.Collective = &r })
 	case sc.Training.Model != "":
 		st.job, err = startTraining(f, &sc, func(r metrics.Training) { st.Training = &r })
 	}

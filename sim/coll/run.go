@@ -21,6 +21,8 @@ type Options struct {
 	// all its steps' bytes, with the phase's step latencies added up front: the
 	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
 	Streamed bool
+	// Track keeps a Progress of the run for a viewer (sim.Started.Snapshot).
+	Track bool
 }
 
 // Latency is NCCL's latency model (tuning.cc, ncclTopoTuneModel): Base
@@ -71,8 +73,9 @@ func Bandwidths(op string, n int, s unit.Bytes, t unit.Time) (algbw, busbw float
 }
 
 // Run starts the schedule on f now, with rank r on endpoint ranks[r]; done
-// runs with the result when the last transfer has arrived.
-func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics.Collective, []unit.Time)) {
+// runs with the result when the last transfer has arrived. With o.Track it
+// returns the run's Progress for a viewer, else nil.
+func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics.Collective, []unit.Time)) *Progress {
 	if len(ranks) != s.Ranks {
 		panic(fmt.Sprintf("coll: %d endpoints for %d ranks", len(ranks), s.Ranks))
 	}
@@ -82,14 +85,21 @@ func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics
 		x.last[i] = x.start
 	}
 	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: len(s.Steps)}
+	if o.Track {
+		x.prog = newProgress(s, ranks, o, x.start)
+	}
 	if o.Streamed {
+		if x.prog != nil {
+			x.prog.setupStreamed(ceilDiv(int64(o.Bytes), int64(s.Chunks)))
+		}
 		x.streamPhase(0)
-		return
+		return x.prog
 	}
 	if s.Steps == nil && len(s.Summary) > 0 {
 		panic(fmt.Sprintf("coll: %s/%s on %d ranks is too large to run step by step", s.Op, s.Algo, s.Ranks))
 	}
 	x.stepwise()
+	return x.prog
 }
 
 type runner struct {
@@ -101,6 +111,7 @@ type runner struct {
 	done  func(metrics.Collective, []unit.Time)
 	last  []unit.Time // per rank: when its last transfer in or out arrived
 	res   metrics.Collective
+	prog  *Progress // nil unless Options.Track
 
 	// stepwise state
 	part      [][]unit.Bytes // [channel][piece] bytes of one chunk part
@@ -161,6 +172,9 @@ func (x *runner) stepwise() {
 			pl -= pb
 			x.part[c][k] = unit.Bytes(ceilDiv(pb, int64(s.Chunks)))
 		}
+	}
+	if x.prog != nil {
+		x.prog.setupStepwise(x.part)
 	}
 	x.inst = make([]instance, channels*x.pieces)
 	for i := range x.inst {
@@ -248,14 +262,15 @@ func (x *runner) delay(st, r int) unit.Time {
 func (x *runner) issue(i, r, st int) {
 	c := i / x.pieces
 	part := x.part[c][i%x.pieces]
-	for _, t := range x.sends[st][r] {
-		t := t
+	x.prog.issued(st, x.f.Now())
+	for j, t := range x.sends[st][r] {
 		x.res.Transfers++
 		// One ordered stream per channel and peer, as NCCL keeps one connection each.
 		stream := c*max(x.s.Lanes, 1) + t.Lane + 1
 		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: stream,
 			Tag: t.Chunk, Step: st}
 		x.f.Send(tr, func() {
+			x.prog.arrivedStep(st, r, j, t, part, x.f.Now())
 			x.arrived(i, st, t)
 		})
 	}
@@ -300,6 +315,7 @@ func (x *runner) finish() {
 	t := x.f.Now() - x.start
 	x.res.TimeUs = float64(t) / float64(unit.Microsecond)
 	x.res.AlgBwGBps, x.res.BusBwGBps = Bandwidths(x.s.Op, x.s.Ranks, x.o.Bytes, t)
+	x.prog.finished(x.f.Now(), x.res.AlgBwGBps, x.res.BusBwGBps)
 	if d != nil {
 		d(x.res, x.last)
 	}
@@ -345,9 +361,11 @@ func (x *runner) streamPhase(p int) {
 		wait += x.phaseWait(i)
 		ph := &s.Summary[i]
 		x.f.At(x.f.Now()+wait, func() {
-			for _, k := range ph.Pairs {
+			x.prog.issued(i, x.f.Now())
+			for j, k := range ph.Pairs {
 				x.res.Transfers++
 				x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
+					x.prog.arrivedPair(i, j, k, part, x.f.Now())
 					x.touch(k.Src, k.Dst)
 					left--
 					if left == 0 {

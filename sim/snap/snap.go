@@ -20,7 +20,10 @@ type Snapshot struct {
 	// Training is what a training run's GPUs have done so far; nil without one.
 	Training *Training
 	Marking  Marking
-	Done     bool // the run has ended
+	// Collective is a running collective's progress (nil otherwise):
+	// sim.Started.Snapshot fills it in.
+	Collective *Collective
+	Done       bool // the run has ended
 
 	Routing *Routing // where flows go (routing.go); nil from a model that does not say
 }

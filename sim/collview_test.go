@@ -1,0 +1,179 @@
+package sim_test
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/coll"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// collCases are collectives of every algorithm, small enough to run twice.
+var collCases = []struct {
+	name string
+	sets []string
+}{
+	{"ring-allreduce-8", nil},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.algo=tree"}},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.algo=rabenseifner"}},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.algo=innetwork"}},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.algo=auto"}},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.op=reducescatter"}},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.op=allgather"}},
+	{"ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.op=broadcast"}},
+	{"alltoall-moe", nil},
+	{"alltoall-moe", []string{"collective.algo=pairwise"}},
+	{"hierarchical-allreduce", nil},
+	{"hierarchical-allreduce", []string{"collective.execution=steps"}},
+	{"hierarchical-allreduce", []string{"collective.algo=ring"}},
+	{"hierarchical-allreduce", []string{"collective.algo=tree"}},
+	{"hierarchical-allreduce", []string{"collective.algo=nvlstree"}},
+}
+
+// A collective's snapshots follow it: the share moved only grows, the step
+// stays within its phase, every list stays within its bound; and the last
+// snapshot carries exactly the algbw and busbw that fabriclab run's JSON
+// reports.
+func TestCollectiveSnapshotsEndOnTheRunsFigures(t *testing.T) {
+	for _, tc := range collCases {
+		t.Run(tc.name+" "+join(tc.sets), func(t *testing.T) {
+			sc, err := scenario.Load(tc.name, os.ReadFile, tc.sets)
+			require.NoError(t, err)
+			res, err := sim.Run(sc)
+			require.NoError(t, err)
+			require.NotNil(t, res.Collective)
+			js, err := json.Marshal(res)
+			require.NoError(t, err)
+			var out struct {
+				Collective struct {
+					TimeUs    float64 `json:"time_us"`
+					AlgBwGBps float64 `json:"algbw_GBps"`
+					BusBwGBps float64 `json:"busbw_GBps"`
+				} `json:"collective"`
+			}
+			require.NoError(t, json.Unmarshal(js, &out))
+
+			st, err := sim.Start(sc)
+			require.NoError(t, err)
+			end := unit.Time(out.Collective.TimeUs * float64(unit.Microsecond))
+			last := -1.0
+			for i := 1; i <= 8; i++ {
+				st.Model.Advance(end * unit.Time(i) / 9)
+				s := st.Snapshot()
+				c := s.Collective
+				require.NotNil(t, c)
+				bounded(t, c)
+				assert.False(t, c.Finished, "finished before its end at %v", s.Time)
+				assert.GreaterOrEqual(t, c.Done, last, "the share moved went back at %v", s.Time)
+				assert.Less(t, c.Done, 1.0)
+				last = c.Done
+				assert.Equal(t, s.Time, c.Elapsed, "the collective starts at 0")
+				if !c.Streamed {
+					assert.True(t, c.Step >= 1 && c.Step <= c.Steps, "step %d of %d", c.Step, c.Steps)
+					assert.GreaterOrEqual(t, c.AllSteps, c.Steps)
+				}
+				assert.Equal(t, c.PhaseNames[c.PhaseIndex], c.Phase)
+				if c.Done > 0 {
+					a, b := coll.Bandwidths(c.Op, c.Ranks, unit.Bytes(c.Done*float64(c.Bytes)), c.Elapsed)
+					assert.InDelta(t, a, c.AlgBwGBps, 1e-9)
+					assert.InDelta(t, b, c.BusBwGBps, 1e-9)
+				}
+			}
+			st.Model.Run()
+			c := st.Snapshot().Collective
+			require.True(t, c.Finished)
+			assert.Equal(t, 1.0, c.Done)
+			assert.Equal(t, out.Collective.AlgBwGBps, c.AlgBwGBps, "algbw as fabriclab run --json reports it")
+			assert.Equal(t, out.Collective.BusBwGBps, c.BusBwGBps, "busbw as fabriclab run --json reports it")
+			assert.InDelta(t, out.Collective.TimeUs, c.Elapsed.Micros(), 1e-6)
+			if c.Op == coll.ReduceScatter { // each GPU ends with its own chunk reduced, only
+				require.True(t, c.ColOwner)
+				for r := range c.Rows {
+					for k := range c.Cols {
+						v := c.Cells[r*c.Cols+k]
+						if r == k {
+							assert.Equal(t, uint8(255), v, "GPU %d's own chunk", r)
+						} else {
+							assert.Less(t, v, uint8(255), "GPU %d's copy of chunk %d", r, k)
+						}
+					}
+				}
+			} else if c.Kind == snap.Reduced && c.Rows > 0 {
+				for i, v := range c.Cells {
+					require.Equal(t, uint8(255), v, "cell %d of %d×%d is not fully reduced at the end", i, c.Rows, c.Cols)
+				}
+				for i, v := range c.Slot {
+					require.Equal(t, uint8(255), v, "slot cell %d", i)
+				}
+			}
+			if c.Kind == snap.Received {
+				for i, v := range c.Cells {
+					require.Equal(t, uint8(255), v, "cell %d: not all received", i)
+				}
+			}
+		})
+	}
+}
+
+func bounded(t *testing.T, c *snap.Collective) {
+	t.Helper()
+	assert.LessOrEqual(t, c.Rows, snap.MaxCollRows)
+	assert.LessOrEqual(t, c.Cols, snap.MaxCollCols)
+	assert.Len(t, c.Cells, c.Rows*c.Cols)
+	if c.Slot != nil {
+		assert.Len(t, c.Slot, c.Rows*c.Cols)
+	}
+	assert.LessOrEqual(t, len(c.Sends), snap.MaxCollSends)
+	assert.LessOrEqual(t, len(c.Spans), snap.MaxCollSpans)
+	assert.NotEmpty(t, c.Sends)
+}
+
+func join(s []string) string {
+	out := ""
+	for i, v := range s {
+		if i > 0 {
+			out += " "
+		}
+		out += v
+	}
+	return out
+}
+
+// Beyond 64 GPUs the matrix has a row per node, beyond 64 nodes a row per 64th
+// of the GPUs; a schedule too large to list step by step has no matrix. A
+// snapshot's collective stays a few kilobytes.
+func TestCollectiveSnapshotStaysSmall(t *testing.T) {
+	for _, tc := range []struct {
+		nodes, rowRanks int
+	}{{4, 1}, {16, 8}, {128, 16}, {512, 0}} {
+		sc, err := scenario.Load("hierarchical-allreduce", os.ReadFile, []string{"topology.nodes=" + itoa(tc.nodes), "collective.bytes=64MiB"})
+		require.NoError(t, err)
+		st, err := sim.Start(sc)
+		require.NoError(t, err)
+		st.Model.Advance(200 * unit.Microsecond)
+		c := st.Snapshot().Collective
+		require.NotNil(t, c)
+		bounded(t, c)
+		if tc.rowRanks == 0 {
+			assert.Empty(t, c.Cells, "%d nodes", tc.nodes)
+		} else {
+			assert.Equal(t, tc.rowRanks, c.RowRanks, "%d nodes", tc.nodes)
+			assert.Equal(t, (tc.nodes*8+tc.rowRanks-1)/tc.rowRanks, c.Rows, "%d nodes", tc.nodes)
+			assert.NotEmpty(t, c.Slot, "%d nodes", tc.nodes)
+		}
+		size := len(c.Cells) + len(c.Slot) + len(c.Sends)*16 + len(c.Spans)*32
+		assert.LessOrEqual(t, size, 2*64*64+snap.MaxCollSends*16+snap.MaxCollSpans*32, "%d nodes", tc.nodes)
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}
