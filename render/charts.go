@@ -33,9 +33,10 @@ func (c *seriesCache) get(s *snap.Snapshot, groups int, group func(fl *snap.Flow
 		return v
 	}
 	v := make([]int64, groups)
-	for i := range s.Flows {
-		if g := group(&s.Flows[i], i); g >= 0 {
-			v[g] += s.Flows[i].Delivered
+	for i := range s.NumFlows() { // history snapshots may be compact
+		fl := s.Flow(i)
+		if g := group(fl, i); g >= 0 {
+			v[g] += fl.Delivered
 		}
 	}
 	c.cur[s] = v
@@ -217,8 +218,8 @@ func (b *Builder) queues(r Rect) {
 	b.top = idx
 	for _, k := range idx {
 		s := hist[k]
-		for i := range min(n, len(s.Links)) {
-			b.peaks[i] = max(b.peaks[i], s.Links[i].QueueBytes)
+		for i := range min(n, s.NumLinks()) {
+			b.peaks[i] = max(b.peaks[i], s.Link(i).QueueBytes)
 		}
 	}
 	// the four deepest
@@ -277,11 +278,11 @@ func (b *Builder) queues(r Rect) {
 		p0 := len(dl.Points)
 		for _, k := range idx {
 			s := hist[k]
-			if li >= len(s.Links) {
+			if li >= s.NumLinks() {
 				continue
 			}
 			x := p.X + p.W*float64(s.Time-t0)/span
-			y := p.Y + p.H*(1-min(float64(s.Links[li].QueueBytes)/ymax, 1))
+			y := p.Y + p.H*(1-min(float64(s.Link(li).QueueBytes)/ymax, 1))
 			dl.Points = append(dl.Points, float32(x), float32(y))
 		}
 		dl.polyline(LayerChart, p0, 1.6*u, c)
@@ -360,8 +361,8 @@ func (b *Builder) fctChart(r Rect) {
 // rateLimited reports whether congestion control has held back any sender so far.
 func (b *Builder) rateLimited() bool {
 	for _, s := range b.history() {
-		for i := range s.Flows {
-			if s.Flows[i].RateGbps > 0 {
+		for i := range s.NumFlows() {
+			if s.Flow(i).RateGbps > 0 {
 				return true
 			}
 		}
@@ -395,11 +396,11 @@ func (b *Builder) senderRates(r Rect, hist []*snap.Snapshot) {
 		p0 := len(dl.Points)
 		for _, k := range idx {
 			s := hist[k]
-			if f >= len(s.Flows) || !s.Flows[f].Started || s.Flows[f].Done {
+			if f >= s.NumFlows() || !s.Flow(f).Started || s.Flow(f).Done {
 				continue
 			}
 			v := line
-			if g := s.Flows[f].RateGbps; g > 0 {
+			if g := s.Flow(f).RateGbps; g > 0 {
 				v = g * 1e9
 			}
 			x := p.X + p.W*float64(s.Time-t0)/span

@@ -21,7 +21,9 @@ type Frame struct {
 	// a second of playback) gives steadier colours than the frame before; nil,
 	// or one at the same time as Cur, keeps the rates of the last scene.
 	Cur, Prev *snap.Snapshot
-	// History holds earlier snapshots, oldest first, for the charts.
+	// History holds earlier snapshots, oldest first, for the charts. They
+	// may be compact: read their flows and links with NumFlows, Flow,
+	// NumLinks and Link (Cur and Prev are full).
 	History []*snap.Snapshot
 	Hover   Hover
 }
