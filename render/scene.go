@@ -26,6 +26,8 @@ type Frame struct {
 	// NumLinks and Link (Cur and Prev are full).
 	History []*snap.Snapshot
 	Hover   Hover
+	// Computing, while the run is still being computed, draws its progress.
+	Computing *Computing
 }
 
 // Builder builds scenes, keeping its storage from one frame to the next. A
@@ -77,6 +79,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	b.legend()
 	b.charts()
 	b.tooltip()
+	b.progress()
 	dl.sortLayers()
 	return dl
 }

@@ -50,7 +50,15 @@ func (q *commandQueue) drain() [][]byte {
 }
 
 const (
-	computeBudget = 6 * time.Millisecond // simulation work per tick, so frames stay smooth
+	// Simulation work per tick: playBudget while playback has computed
+	// frames ahead of it, so frames stay smooth; waitBudget while it waits
+	// for computing (paused, at the computed end, or seeking past it), so
+	// computing gets most of the time yet a frame stays under ~100 ms.
+	playBudget = 8 * time.Millisecond
+	waitBudget = 60 * time.Millisecond
+	// aheadSeconds is how much playback, at its speed, counts as enough
+	// computed ahead to play with playBudget.
+	aheadSeconds  = 2.0
 	eventEvery    = 100 * time.Millisecond
 	historyFrames = 240
 )
@@ -207,12 +215,12 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		return
 	}
 	g.p, g.failure, g.sentDone = p, "", false
+	p.SetHeapLimit(heapLimit)
 	if g.params.Speed > 0 {
 		p.SetSpeed(g.params.Speed)
 	}
 	if g.params.Start > 0 {
-		p.Compute(50 * time.Millisecond)
-		p.Seek(g.params.Start)
+		p.Seek(g.params.Start) // computes up to it, then goes there
 	}
 	if g.params.Play {
 		p.Play()
@@ -315,16 +323,39 @@ func (g *Game) handle(c player.Command, err error) {
 	g.sendTime()
 }
 
+// sendTime tells the page where playback is: t_us is the time of the frame
+// shown (what the canvas's header reads), end_us and computed_us how far the
+// run is computed, progress the share computed (0…1, -1 while unknown) and
+// eta_s the seconds of computing left (-1 while unknown), seek_us where a
+// seek waits to go (absent when none).
 func (g *Game) sendTime() {
-	if g.p == nil {
+	p := g.p
+	if p == nil {
 		return
 	}
 	g.lastEvent = time.Now()
-	g.out.event(map[string]any{"fabriclab": "time", "t_us": g.p.Pos().Micros(), "end_us": g.p.End().Micros(),
-		"playing": g.p.Playing(), "done": g.p.Done(), "speed_us": g.p.Speed().Micros()})
+	ev := map[string]any{"fabriclab": "time", "t_us": p.At(p.Pos()).Time.Micros(), "end_us": p.End().Micros(),
+		"playing": p.Playing(), "done": p.Done(), "speed_us": p.Speed().Micros(),
+		"computed_us": p.End().Micros(), "progress": round3(p.Progress()), "eta_s": round3(p.ETA())}
+	if t, ok := p.Seeking(); ok {
+		ev["seek_us"] = t.Micros()
+	}
+	g.out.event(ev)
 }
 
-// Update runs at 60 ticks per second.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// budget is the simulation work for this tick (see playBudget).
+func budget(p *player.Player) time.Duration {
+	_, seeking := p.Seeking()
+	ahead := p.End() - p.Pos()
+	if !p.Playing() || seeking || float64(ahead) < aheadSeconds*float64(p.Speed()) {
+		return waitBudget
+	}
+	return playBudget
+}
+
+// Update runs once per frame (ebiten.SyncWithFPS).
 func (g *Game) Update() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -344,7 +375,7 @@ func (g *Game) Update() (err error) {
 	}
 	p := g.p
 	if p != nil {
-		p.Compute(computeBudget)
+		p.Compute(budget(p))
 		if err := p.Err(); err != nil {
 			g.release()
 			g.fail(err)
@@ -420,6 +451,10 @@ func (g *Game) prepare(cx, cy float64) {
 	// Rates over the last twentieth of a second of playback read steadier than frame to frame.
 	g.frame = render.Frame{Layout: g.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - p.Speed()/20),
 		History: p.History(historyFrames), Hover: render.HitTest(g.layout, cx, cy)}
+	if !p.Done() {
+		target, _ := p.Seeking()
+		g.frame.Computing = &render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
+	}
 }
 
 // Draw draws what Update prepared; it changes nothing but its own timings.

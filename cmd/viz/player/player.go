@@ -25,7 +25,11 @@ const (
 	// MaxFrames and MaxFrameBytes bound the recorded snapshots, in count and
 	// in bytes: past either the resolution halves. (A perm-1024 snapshot is
 	// about 1.4 MB, so the count alone would let one run take gigabytes.)
-	MaxFrames     = 2000
+	MaxFrames = 2000
+	// MinFrames and SnapshotWork bound the frames of a run with big
+	// snapshots: SnapshotWork/bytes of one, but at least MinFrames.
+	MinFrames     = 300
+	SnapshotWork  = 2 << 30
 	MaxFrameBytes = 256 << 20
 	// MaxSnapshotBytes bounds one snapshot: past it the run stops with an
 	// error (a collective over many ranks adds flows as it goes, so its
@@ -134,11 +138,19 @@ func (p *Player) Compute(budget time.Duration) bool {
 			return true
 		}
 		p.record(s)
-		for len(p.frames) > MaxFrames || p.bytes > p.budget && len(p.frames) > 2 {
+		for len(p.frames) > p.maxFrames(s) || p.bytes > p.budget && len(p.frames) > 2 {
 			p.halve()
 		}
 	}
 	return false
+}
+
+// maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
+// (down to MinFrames) when every snapshot is big. Recording costs a whole
+// snapshot per frame even when the frame shares most of it, and about twice
+// as many snapshots are taken as frames kept.
+func (p *Player) maxFrames(s *snap.Snapshot) int {
+	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, SnapshotBytes(s)))))
 }
 
 // SetHeapLimit makes Compute stop with an error, before the program runs out
@@ -146,10 +158,10 @@ func (p *Player) Compute(budget time.Duration) bool {
 // memory limit the program runs under; 0 for none).
 func (p *Player) SetHeapLimit(limit int64) { p.heapLimit = limit }
 
-// liveHeap is the heap's live bytes at the last collection plus what was
-// allocated since (a cheap read: no stop-the-world).
+// liveHeap is the heap's live bytes as the last collection found them (a
+// cheap read: no stop-the-world).
 func liveHeap() int64 {
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0

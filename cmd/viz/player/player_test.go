@@ -2,14 +2,17 @@ package player
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -304,4 +307,62 @@ func TestStepFollowsCollectiveSteps(t *testing.T) {
 		assert.GreaterOrEqual(t, seen[i], seen[i-1], "steps only go forward")
 	}
 	assert.Equal(t, 13, seen[len(seen)-2], "the last of the 14 ring steps (0…13) is reached")
+}
+
+// A long recording's memory stays bounded: a frame costs the chunks that
+// changed, not every flow ever added, and the total stays in the budget.
+func TestLongRecordingMemoryIsBounded(t *testing.T) {
+	p := newPlayer(t, "ring-allreduce-8", "collective.bytes=256MiB")
+	computeAll(t, p)
+	n, _ := p.Frames()
+	require.Greater(t, n, 1000, "a long recording")
+	last := p.frames[n-1]
+	require.Greater(t, last.NumFlows(), 5000)
+	full := SnapshotBytes(last.Full())
+	perFrame := p.FrameBytes() / int64(n)
+	t.Logf("%d frames, %d bytes a frame, a full snapshot %d bytes, %d flows", n, perFrame, full, last.NumFlows())
+	assert.Less(t, perFrame, full/10, "a frame shares what did not change")
+	assert.LessOrEqual(t, p.FrameBytes(), int64(MaxFrameBytes))
+
+	// FrameBytes counts each chunk once, however many frames share it.
+	seen := map[*snap.Flow]bool{}
+	var flowBytes int64
+	for _, f := range p.frames {
+		for _, ch := range f.FlowChunks {
+			if len(ch) > 0 && !seen[&ch[0]] {
+				seen[&ch[0]] = true
+				flowBytes += int64(cap(ch)) * int64(unsafe.Sizeof(snap.Flow{}))
+			}
+		}
+	}
+	assert.LessOrEqual(t, flowBytes, p.FrameBytes())
+	assert.Greater(t, flowBytes, p.FrameBytes()/4, "flows are most of what frames take")
+
+	// What the frames hold in the heap agrees.
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p.frames, p.shown = nil, nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(before.HeapAlloc) - int64(after.HeapAlloc)
+	t.Logf("the frames held %d bytes of heap", held)
+	assert.Less(t, held, 2*p.FrameBytes()+full, "the heap the frames hold is about FrameBytes")
+}
+
+// Near the memory limit computing stops with what happened and what to try.
+func TestHeapLimitStopsComputing(t *testing.T) {
+	p := newPlayer(t, "incast")
+	p.SetHeapLimit(1)
+	computeAll(t, p)
+	require.Error(t, p.Err())
+	assert.False(t, p.Done())
+	assert.Contains(t, p.Err().Error(), "scenario incast ran out of memory in the browser canvas")
+	assert.Contains(t, p.Err().Error(), "a smaller scenario")
+	assert.Contains(t, p.Err().Error(), "sim.fidelity: flow")
+
+	p = newPlayer(t, "incast")
+	p.SetHeapLimit(64 << 30)
+	computeAll(t, p)
+	assert.NoError(t, p.Err())
 }
