@@ -22,6 +22,8 @@ const maxChartPoints = 240
 // snapshot on every frame. Snapshots are immutable, so a pointer is a key.
 type seriesCache struct {
 	cur, old map[*snap.Snapshot][]int64
+	// limited caches, likewise, whether congestion control limits a flow.
+	limCur, limOld map[*snap.Snapshot]bool
 }
 
 func (c *seriesCache) get(s *snap.Snapshot, groups int, group func(fl *snap.Flow, i int) int) []int64 {
@@ -43,14 +45,38 @@ func (c *seriesCache) get(s *snap.Snapshot, groups int, group func(fl *snap.Flow
 	return v
 }
 
+// limited reports whether congestion control limits some flow of s.
+func (c *seriesCache) limited(s *snap.Snapshot) bool {
+	if c.limCur == nil {
+		c.turn()
+	}
+	if v, ok := c.limCur[s]; ok {
+		return v
+	}
+	v, ok := c.limOld[s]
+	if !ok {
+		for i := range s.NumFlows() {
+			if s.Flow(i).RateGbps > 0 {
+				v = true
+				break
+			}
+		}
+	}
+	c.limCur[s] = v
+	return v
+}
+
 // turn forgets the sums that the last frame did not use.
 func (c *seriesCache) turn() {
 	if c.cur == nil {
 		c.cur, c.old = map[*snap.Snapshot][]int64{}, map[*snap.Snapshot][]int64{}
+		c.limCur, c.limOld = map[*snap.Snapshot]bool{}, map[*snap.Snapshot]bool{}
 		return
 	}
 	c.old, c.cur = c.cur, c.old
 	clear(c.cur)
+	c.limOld, c.limCur = c.limCur, c.limOld
+	clear(c.limCur)
 }
 
 // sampled returns up to maxChartPoints history indices, evenly spread, and
@@ -361,10 +387,8 @@ func (b *Builder) fctChart(r Rect) {
 // rateLimited reports whether congestion control has held back any sender so far.
 func (b *Builder) rateLimited() bool {
 	for _, s := range b.history() {
-		for i := range s.NumFlows() {
-			if s.Flow(i).RateGbps > 0 {
-				return true
-			}
+		if b.series.limited(s) {
+			return true
 		}
 	}
 	return false

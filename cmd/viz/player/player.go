@@ -482,20 +482,25 @@ func (p *Player) Frame() (cur, prev *snap.Snapshot) {
 
 // History returns up to n frames from the start to the current position,
 // evenly spaced, the last of them full (At(Pos())) and the others compact:
-// read their flows and links with NumFlows, Flow, NumLinks and Link.
+// read their flows and links with NumFlows, Flow, NumLinks and Link. The
+// spacing is a power of two frames, so as playback moves on the same frames
+// come back (and what the charts cache for them stays good).
 func (p *Player) History(n int) []*snap.Snapshot {
 	i := p.index(p.pos)
-	var out []*snap.Snapshot
 	if i+1 <= n {
-		out = slices.Clone(p.frames[:i+1])
-	} else {
-		out = make([]*snap.Snapshot, 0, n)
-		for k := range n {
-			out = append(out, p.frames[k*i/(n-1)])
-		}
+		out := slices.Clone(p.frames[:i+1])
+		out[i] = p.full(i)
+		return out
 	}
-	out[len(out)-1] = p.full(i)
-	return out
+	stride := 1
+	for i/stride+2 > n {
+		stride *= 2
+	}
+	out := make([]*snap.Snapshot, 0, n)
+	for k := 0; k < i; k += stride {
+		out = append(out, p.frames[k])
+	}
+	return append(out, p.full(i))
 }
 
 // Frames is how many snapshots are recorded, and their spacing.

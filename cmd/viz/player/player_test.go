@@ -366,3 +366,30 @@ func TestHeapLimitStopsComputing(t *testing.T) {
 	computeAll(t, p)
 	assert.NoError(t, p.Err())
 }
+
+// History keeps to the same frames as playback moves on, so what the charts
+// cache for them stays good; it ends on the frame shown.
+func TestHistoryIsStable(t *testing.T) {
+	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
+	computeAll(t, p)
+	n, dt := p.Frames()
+	require.Greater(t, n, 1000)
+	p.Seek(unit.Time(n/2) * dt)
+	a := p.History(240)
+	p.Seek(unit.Time(n/2+1) * dt)
+	b := p.History(240)
+	require.LessOrEqual(t, len(b), 240)
+	require.Greater(t, len(b), 120, "at most a power of two apart: more than half of n")
+	cur, _ := p.Frame()
+	assert.Same(t, cur, b[len(b)-1], "it ends on the frame shown")
+	same := 0
+	for _, s := range a[:len(a)-1] {
+		if slices.Contains(b, s) {
+			same++
+		}
+	}
+	assert.Equal(t, len(a)-1, same, "one frame on, the same earlier frames")
+	for k := 1; k+1 < len(b)-1; k++ { // the last, the frame shown, may be nearer
+		assert.Equal(t, b[1].Time-b[0].Time, b[k+1].Time-b[k].Time, "evenly spaced")
+	}
+}
