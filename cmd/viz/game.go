@@ -17,6 +17,7 @@ import (
 	"fabriclab/render"
 	"fabriclab/render/ebitenrender"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -50,15 +51,19 @@ func (q *commandQueue) drain() [][]byte {
 }
 
 const (
-	// Simulation work per tick: playBudget while playback has computed
-	// frames ahead of it, so frames stay smooth; waitBudget while it waits
-	// for computing (paused, at the computed end, or seeking past it), so
-	// computing gets most of the time yet a frame stays under ~100 ms.
+	// Simulation work per tick (see budget): at least playBudget while
+	// playback has computed frames ahead of it, so frames stay smooth;
+	// waitBudget while it waits for computing (paused, at the computed end,
+	// or seeking past it), so computing gets most of the time yet a frame
+	// stays under ~100 ms.
 	playBudget = 8 * time.Millisecond
 	waitBudget = 60 * time.Millisecond
 	// aheadSeconds is how much playback, at its speed, counts as enough
-	// computed ahead to play with playBudget.
-	aheadSeconds  = 2.0
+	// computed ahead to play frames already computed.
+	aheadSeconds = 2.0
+	// redrawEvery is how often the progress bar is redrawn while nothing
+	// else changes.
+	redrawEvery   = 250 * time.Millisecond
 	eventEvery    = 100 * time.Millisecond
 	historyFrames = 240
 )
@@ -90,6 +95,15 @@ type Game struct {
 	lastEvent time.Time
 	sentDone  bool
 	skipped   int // loads dropped unbuilt since the last one built
+
+	// What the picture depends on, as prepared and as last drawn: Draw
+	// skips a picture it has drawn already (the screen keeps its pixels), so
+	// computing gets the time while nothing moves.
+	key, drawn drawKey
+	// frameCost is what a tick costs beside computing (preparing, drawing,
+	// the browser's own work), measured between Updates.
+	frameCost   time.Duration
+	computeTook time.Duration
 
 	// Frame timing, for the page's benchmarks: intervals between draws and
 	// the time spent in Draw, in milliseconds.
@@ -160,6 +174,18 @@ func (g *Game) stats() {
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95)})
 	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
+}
+
+// drawKey is what a picture depends on.
+type drawKey struct {
+	layout          *render.Layout
+	cur, prev, hist *snap.Snapshot
+	nhist           int
+	hover           render.Hover
+	errorPic        *render.DisplayList
+	computing       render.Computing // rounded to what the bar shows
+	tick            int64            // while computing: redrawEvery periods
+	scale           float64
 }
 
 // layoutKey is what a layout depends on.
@@ -345,14 +371,17 @@ func (g *Game) sendTime() {
 
 func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 
-// budget is the simulation work for this tick (see playBudget).
-func budget(p *player.Player) time.Duration {
+// budget is the simulation work for this tick: waitBudget while playback
+// waits for computing; while it plays frames computed ahead, twice what the
+// rest of a tick costs (so computing keeps two thirds of the time), between
+// playBudget and waitBudget.
+func budget(p *player.Player, frameCost time.Duration) time.Duration {
 	_, seeking := p.Seeking()
 	ahead := p.End() - p.Pos()
 	if !p.Playing() || seeking || float64(ahead) < aheadSeconds*float64(p.Speed()) {
 		return waitBudget
 	}
-	return playBudget
+	return max(playBudget, min(waitBudget, 2*frameCost))
 }
 
 // Update runs once per frame (ebiten.SyncWithFPS).
@@ -363,6 +392,9 @@ func (g *Game) Update() (err error) {
 		}
 	}()
 	now := time.Now()
+	if !g.last.IsZero() {
+		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
+	}
 	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
 	g.last = now
 	if g.drawErr != nil {
@@ -375,7 +407,9 @@ func (g *Game) Update() (err error) {
 	}
 	p := g.p
 	if p != nil {
-		p.Compute(budget(p))
+		t0 := time.Now()
+		p.Compute(budget(p, g.frameCost))
+		g.computeTook = time.Since(t0)
 		if err := p.Err(); err != nil {
 			g.release()
 			g.fail(err)
@@ -433,6 +467,7 @@ func (g *Game) prepare(cx, cy float64) {
 		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
 			g.errorPic, g.errorKey = errorList(w, h, g.failure), k
 		}
+		g.key = drawKey{errorPic: g.errorPic, scale: g.scale}
 		return
 	}
 	g.errorPic = nil
@@ -451,10 +486,18 @@ func (g *Game) prepare(cx, cy float64) {
 	// Rates over the last twentieth of a second of playback read steadier than frame to frame.
 	g.frame = render.Frame{Layout: g.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - p.Speed()/20),
 		History: p.History(historyFrames), Hover: render.HitTest(g.layout, cx, cy)}
+	k := drawKey{layout: g.layout, cur: g.frame.Cur, prev: g.frame.Prev, nhist: len(g.frame.History), hover: g.frame.Hover, scale: g.scale}
+	if n := len(g.frame.History); n > 1 {
+		k.hist = g.frame.History[n-2]
+	}
 	if !p.Done() {
 		target, _ := p.Seeking()
-		g.frame.Computing = &render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
+		c := render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
+		g.frame.Computing = &c
+		k.computing = render.Computing{Progress: math.Floor(c.Progress * 100), ETA: math.Round(c.ETA), Target: c.Target}
+		k.tick = time.Now().UnixNano() / int64(redrawEvery)
 	}
+	g.key = k
 }
 
 // Draw draws what Update prepared; it changes nothing but its own timings.
@@ -464,13 +507,19 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			g.drawErr = fmt.Errorf("drawing failed (please report it): %v", r)
 		}
 	}()
+	if g.key == g.drawn && g.firstFrame {
+		return // the screen still shows it
+	}
+	g.drawn = g.key
 	if g.failure != "" {
 		if g.errorPic != nil {
+			screen.Clear()
 			g.drawer.Draw(screen, g.errorPic, g.scale)
 		}
 		return
 	}
 	if g.frame.Layout == nil {
+		screen.Clear()
 		return
 	}
 	start := time.Now()

@@ -189,14 +189,37 @@ func TestBudgetGrowsWhileWaiting(t *testing.T) {
 	g, err := newGame(&pageHost{q: "?scenario=incast"})
 	require.NoError(t, err)
 	p := g.p
-	assert.Equal(t, waitBudget, budget(p), "paused")
+	assert.Equal(t, waitBudget, budget(p, 0), "paused")
 	p.Play()
-	assert.Equal(t, waitBudget, budget(p), "playing at the computed end")
+	assert.Equal(t, waitBudget, budget(p, time.Second), "playing at the computed end")
 	for !p.Done() {
 		p.Compute(time.Second)
 	}
 	p.Reset()
 	p.Play()
-	assert.Equal(t, playBudget, budget(p), "playing with frames ahead")
+	assert.Equal(t, playBudget, budget(p, time.Millisecond), "playing with frames ahead, cheap frames")
+	assert.Equal(t, 40*time.Millisecond, budget(p, 20*time.Millisecond), "playing with frames ahead: two thirds of the time")
+	assert.Equal(t, waitBudget, budget(p, time.Second), "never more than waitBudget")
 	assert.Less(t, waitBudget, 100*time.Millisecond, "a frame stays under 100 ms")
+}
+
+// A picture already drawn is not drawn again: while nothing moves, the
+// time goes to computing.
+func TestUnchangedPictureIsNotRedrawn(t *testing.T) {
+	g, _ := started(t, "?scenario=incast&set=traffic.bytes%3D1MiB")
+	for i := 0; !g.p.Done(); i++ {
+		require.NoError(t, g.Update())
+		require.Less(t, i, 10000)
+	}
+	require.NoError(t, g.Update())
+	k := g.key
+	require.NoError(t, g.Update())
+	assert.Equal(t, k, g.key, "paused, computed: the same picture")
+	g.p.Step()
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, k, g.key, "a step: a new picture")
+	k = g.key
+	g.w = 900
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, k, g.key, "a new size: a new picture")
 }

@@ -25,6 +25,8 @@ func main() {
 	// One Update per frame: a tick that computes for long must not make
 	// Ebitengine run more Updates to catch up.
 	ebiten.SetTPS(ebiten.SyncWithFPS)
+	// Draw skips a picture it has drawn already; the screen keeps it.
+	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true) // a lesson page keeps the focus; the canvas must still play
 	if err := ebiten.RunGame(g); err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
