@@ -111,6 +111,7 @@ type Game struct {
 	lastDraw   time.Time
 	intervals  []float64
 	drawTimes  []float64
+	updates    []float64 // time spent in Update
 	firstFrame bool
 }
 
@@ -176,8 +177,9 @@ func (g *Game) stats() {
 		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
 		"compute_s": computeS, "run_s": runS,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
-		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95)})
-	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
+		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
+		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95)})
+	g.intervals, g.drawTimes, g.updates = g.intervals[:0], g.drawTimes[:0], g.updates[:0]
 }
 
 // drawKey is what a picture depends on.
@@ -396,6 +398,7 @@ func (g *Game) Update() (err error) {
 		}
 	}()
 	now := time.Now()
+	defer func() { g.updates = keep(g.updates, time.Since(now).Seconds()*1000) }()
 	if !g.last.IsZero() {
 		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
 	}

@@ -29,7 +29,7 @@ const (
 	// MinFrames and SnapshotWork bound the frames of a run with big
 	// snapshots: SnapshotWork/bytes of one, but at least MinFrames.
 	MinFrames     = 300
-	SnapshotWork  = 2 << 30
+	SnapshotWork  = 512 << 20
 	MaxFrameBytes = 256 << 20
 	// MaxSnapshotBytes bounds one snapshot: past it the run stops with an
 	// error (a collective over many ranks adds flows as it goes, so its
