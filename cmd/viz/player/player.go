@@ -1,17 +1,18 @@
 // Package player is the canvas's playback logic, without Ebitengine: it runs
 // a scenario ahead of the viewer in small time budgets, records snapshots at a
-// fixed simulated-time resolution, and plays, pauses, steps, seeks and changes
-// speed over them. Scrubbing back is a lookup, so it is instant.
+// fixed simulated-time resolution (compact: each frame shares the flows and
+// links that did not change with the frame before), and plays, pauses,
+// steps, seeks and changes speed over them. Scrubbing back is a lookup, so
+// it is instant.
 package player
 
 import (
 	"fmt"
 	"math"
+	"runtime/metrics"
 	"slices"
 	"time"
 	"unsafe"
-
-	"runtime/metrics"
 
 	"fabriclab/sim"
 	simmetrics "fabriclab/sim/metrics"
@@ -23,14 +24,17 @@ import (
 
 const (
 	// MaxFrames and MaxFrameBytes bound the recorded snapshots, in count and
-	// in bytes: past either the resolution halves. (A perm-1024 snapshot is
-	// about 1.4 MB, so the count alone would let one run take gigabytes.)
-	MaxFrames = 2000
-	// MinFrames and SnapshotWork bound the frames of a run with big
-	// snapshots: SnapshotWork/bytes of one, but at least MinFrames.
-	MinFrames     = 300
-	SnapshotWork  = 512 << 20
+	// in bytes: past either the resolution halves. (A perm-1024 frame is
+	// about 1.3 MB, every link and packet changing, so the count alone would
+	// let one run take gigabytes.)
+	MaxFrames     = 2000
 	MaxFrameBytes = 256 << 20
+	// MinFrames and SnapshotWork bound the frames of a run with big
+	// snapshots to SnapshotWork over the bytes of one, but at least
+	// MinFrames: recording reads a whole snapshot per frame however little
+	// of it the frame keeps.
+	MinFrames    = 300
+	SnapshotWork = 512 << 20
 	// MaxSnapshotBytes bounds one snapshot: past it the run stops with an
 	// error (a collective over many ranks adds flows as it goes, so its
 	// snapshots grow; the estimate before building cannot see them).
@@ -146,9 +150,7 @@ func (p *Player) Compute(budget time.Duration) bool {
 }
 
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
-// (down to MinFrames) when every snapshot is big. Recording costs a whole
-// snapshot per frame even when the frame shares most of it, and about twice
-// as many snapshots are taken as frames kept.
+// (down to MinFrames) when every snapshot is big (see SnapshotWork).
 func (p *Player) maxFrames(s *snap.Snapshot) int {
 	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, SnapshotBytes(s)))))
 }
