@@ -24,6 +24,8 @@ const maxChartPoints = 240
 // snapshot on every frame. Snapshots are immutable, so a pointer is a key.
 type seriesCache struct {
 	cur, old map[*snap.Snapshot][]int64
+	// limited caches, likewise, whether congestion control limits a flow.
+	limCur, limOld map[*snap.Snapshot]bool
 }
 
 func (c *seriesCache) get(s *snap.Snapshot, groups int, group func(fl *snap.Flow, i int) int) []int64 {
@@ -35,12 +37,34 @@ func (c *seriesCache) get(s *snap.Snapshot, groups int, group func(fl *snap.Flow
 		return v
 	}
 	v := make([]int64, groups)
-	for i := range s.Flows {
-		if g := group(&s.Flows[i], i); g >= 0 {
-			v[g] += s.Flows[i].Delivered
+	for i := range s.NumFlows() { // history snapshots may be compact
+		fl := s.Flow(i)
+		if g := group(fl, i); g >= 0 {
+			v[g] += fl.Delivered
 		}
 	}
 	c.cur[s] = v
+	return v
+}
+
+// limited reports whether congestion control limits some flow of s.
+func (c *seriesCache) limited(s *snap.Snapshot) bool {
+	if c.limCur == nil {
+		c.turn()
+	}
+	if v, ok := c.limCur[s]; ok {
+		return v
+	}
+	v, ok := c.limOld[s]
+	if !ok {
+		for i := range s.NumFlows() {
+			if s.Flow(i).RateGbps > 0 {
+				v = true
+				break
+			}
+		}
+	}
+	c.limCur[s] = v
 	return v
 }
 
@@ -48,10 +72,13 @@ func (c *seriesCache) get(s *snap.Snapshot, groups int, group func(fl *snap.Flow
 func (c *seriesCache) turn() {
 	if c.cur == nil {
 		c.cur, c.old = map[*snap.Snapshot][]int64{}, map[*snap.Snapshot][]int64{}
+		c.limCur, c.limOld = map[*snap.Snapshot]bool{}, map[*snap.Snapshot]bool{}
 		return
 	}
 	c.old, c.cur = c.cur, c.old
 	clear(c.cur)
+	c.limOld, c.limCur = c.limCur, c.limOld
+	clear(c.limCur)
 }
 
 // Peaks the charts' axes are scaled to, by chart.
@@ -467,8 +494,8 @@ func (b *Builder) queues(ci int, r Rect) {
 	b.top = idx
 	for _, k := range idx {
 		s := hist[k]
-		for i := range min(n, len(s.Links)) {
-			b.peaks[i] = max(b.peaks[i], s.Links[i].QueueBytes)
+		for i := range min(n, s.NumLinks()) {
+			b.peaks[i] = max(b.peaks[i], s.Link(i).QueueBytes)
 		}
 	}
 	// the four deepest
@@ -514,10 +541,10 @@ func (b *Builder) queues(ci int, r Rect) {
 		p0, v0 := len(dl.Points), len(b.ch.vals)
 		for _, k := range idx {
 			s := hist[k]
-			if li >= len(s.Links) {
+			if li >= s.NumLinks() {
 				continue
 			}
-			q := float64(s.Links[li].QueueBytes)
+			q := float64(s.Link(li).QueueBytes)
 			x := p.X + p.W*float64(s.Time-t0)/span
 			y := p.Y + p.H*(1-min(q/sc.Max, 1))
 			dl.Points = append(dl.Points, float32(x), float32(y))
@@ -650,10 +677,8 @@ func (b *Builder) fctChart(r Rect) {
 // rateLimited reports whether congestion control has held back any sender so far.
 func (b *Builder) rateLimited() bool {
 	for _, s := range b.history() {
-		for i := range s.Flows {
-			if s.Flows[i].RateGbps > 0 {
-				return true
-			}
+		if b.series.limited(s) {
+			return true
 		}
 	}
 	return false
@@ -681,10 +706,10 @@ func (b *Builder) senderRates(ci int, r Rect, hist []*snap.Snapshot) {
 	idx := sampled(len(hist), b.top)
 	b.top = idx
 	rate := func(s *snap.Snapshot, f int) (float64, bool) {
-		if f >= len(s.Flows) || !s.Flows[f].Started || s.Flows[f].Done {
+		if f >= s.NumFlows() || !s.Flow(f).Started || s.Flow(f).Done {
 			return 0, false
 		}
-		if g := s.Flows[f].RateGbps; g > 0 {
+		if g := s.Flow(f).RateGbps; g > 0 {
 			return g * 1e9, true
 		}
 		return line, true

@@ -23,11 +23,15 @@ type Frame struct {
 	// a second of playback) gives steadier colours than the frame before; nil,
 	// or one at the same time as Cur, keeps the rates of the last scene.
 	Cur, Prev *snap.Snapshot
-	// History holds earlier snapshots, oldest first, for the charts.
+	// History holds earlier snapshots, oldest first, for the charts. They
+	// may be compact: read their flows and links with NumFlows, Flow,
+	// NumLinks and Link (Cur and Prev are full).
 	History []*snap.Snapshot
 	Hover   Hover
 
 	Selected int // the flow the learner picked, as its ID + 1; 0: none (routing.go)
+	// Computing, while the run is still being computed, draws its progress.
+	Computing *Computing
 }
 
 // Builder builds scenes, keeping its storage from one frame to the next. A
@@ -87,6 +91,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	b.chartsAndCollective()
 	b.training()
 	b.tooltip()
+	b.progress()
 	dl.sortLayers()
 	return dl
 }

@@ -16,6 +16,9 @@ import (
 // a YAML file; events go to standard error.
 type desktopBridge struct{ queue *commandQueue }
 
+// heapLimit: a desktop window computes as far as its machine's memory goes.
+const heapLimit = 0
+
 func bridge() *desktopBridge { return &desktopBridge{queue: &commandQueue{}} }
 
 func (b *desktopBridge) query() string {

@@ -18,6 +18,10 @@ type jsBridge struct{ queue *commandQueue }
 // shrinks, and tops out at 4 GiB) grow.
 const memoryLimit = 1 << 30
 
+// heapLimit is what the player stops computing short of (see
+// player.SetHeapLimit), with a message, rather than crash the tab.
+const heapLimit = memoryLimit
+
 func bridge() *jsBridge {
 	debug.SetMemoryLimit(memoryLimit)
 	b := &jsBridge{queue: &commandQueue{}}

@@ -17,6 +17,7 @@ import (
 	"fabriclab/render"
 	"fabriclab/render/ebitenrender"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -50,7 +51,19 @@ func (q *commandQueue) drain() [][]byte {
 }
 
 const (
-	computeBudget = 6 * time.Millisecond // simulation work per tick, so frames stay smooth
+	// Simulation work per tick (see budget): at least playBudget while
+	// playback has computed frames ahead of it, so frames stay smooth;
+	// waitBudget while it waits for computing (paused, at the computed end,
+	// or seeking past it), so computing gets most of the time yet a frame
+	// stays under ~100 ms.
+	playBudget = 8 * time.Millisecond
+	waitBudget = 85 * time.Millisecond
+	// aheadSeconds is how much playback, at its speed, counts as enough
+	// computed ahead to play frames already computed.
+	aheadSeconds = 2.0
+	// redrawEvery is how often the progress bar is redrawn while nothing
+	// else changes.
+	redrawEvery   = 250 * time.Millisecond
 	eventEvery    = 100 * time.Millisecond
 	historyFrames = 240
 )
@@ -90,11 +103,22 @@ type Game struct {
 	tapX, tapY, mouseX, mouseY int
 	tapped                     bool
 
+	// What the picture depends on, as prepared and as last drawn: Draw
+	// skips a picture it has drawn already (the screen keeps its pixels), so
+	// computing gets the time while nothing moves.
+	key, drawn drawKey
+	// frameCost is what a tick costs beside computing (preparing, drawing,
+	// the browser's own work), measured between Updates.
+	frameCost   time.Duration
+	computeTook time.Duration
+	loadedAt    time.Time // when the run playing was loaded
+
 	// Frame timing, for the page's benchmarks: intervals between draws and
 	// the time spent in Draw, in milliseconds.
 	lastDraw   time.Time
 	intervals  []float64
 	drawTimes  []float64
+	updates    []float64 // time spent in Update
 	firstFrame bool
 }
 
@@ -151,14 +175,30 @@ func (g *Game) stats() {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
 	var frameBytes int64
+	var computeS, runS float64
 	if g.p != nil {
 		frameBytes = g.p.FrameBytes()
+		computeS, runS = g.p.ComputeTime().Seconds(), time.Since(g.loadedAt).Seconds()
 	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
 		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
+		"compute_s": computeS, "run_s": runS,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
-		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95)})
-	g.intervals, g.drawTimes = g.intervals[:0], g.drawTimes[:0]
+		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
+		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95)})
+	g.intervals, g.drawTimes, g.updates = g.intervals[:0], g.drawTimes[:0], g.updates[:0]
+}
+
+// drawKey is what a picture depends on.
+type drawKey struct {
+	layout          *render.Layout
+	cur, prev, hist *snap.Snapshot
+	nhist           int
+	hover           render.Hover
+	errorPic        *render.DisplayList
+	computing       render.Computing // rounded to what the bar shows
+	tick            int64            // while computing: redrawEvery periods
+	scale           float64
 }
 
 // layoutKey is what a layout depends on.
@@ -215,15 +255,15 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		g.fail(err)
 		return
 	}
-	g.p, g.failure, g.sentDone = p, "", false
+	g.p, g.failure, g.sentDone, g.loadedAt = p, "", false, time.Now()
+	p.SetHeapLimit(heapLimit)
 	g.selected = 0 // a new run: its flows are others
 	g.loadedEvents()
 	if g.params.Speed > 0 {
 		p.SetSpeed(g.params.Speed)
 	}
 	if g.params.Start > 0 {
-		p.Compute(50 * time.Millisecond)
-		p.Seek(g.params.Start)
+		p.Seek(g.params.Start) // computes up to it, then goes there
 	}
 	if g.params.Play {
 		p.Play()
@@ -335,16 +375,42 @@ func (g *Game) handle(c player.Command, err error) {
 	g.sendTime()
 }
 
+// sendTime tells the page where playback is: t_us is the time of the frame
+// shown (what the canvas's header reads), end_us and computed_us how far the
+// run is computed, progress the share computed (0…1, -1 while unknown) and
+// eta_s the seconds of computing left (-1 while unknown), seek_us where a
+// seek waits to go (absent when none).
 func (g *Game) sendTime() {
-	if g.p == nil {
+	p := g.p
+	if p == nil {
 		return
 	}
 	g.lastEvent = time.Now()
-	g.out.event(map[string]any{"fabriclab": "time", "t_us": g.p.Pos().Micros(), "end_us": g.p.End().Micros(),
-		"playing": g.p.Playing(), "done": g.p.Done(), "speed_us": g.p.Speed().Micros()})
+	ev := map[string]any{"fabriclab": "time", "t_us": p.At(p.Pos()).Time.Micros(), "end_us": p.End().Micros(),
+		"playing": p.Playing(), "done": p.Done(), "speed_us": p.Speed().Micros(),
+		"computed_us": p.End().Micros(), "progress": round3(p.Progress()), "eta_s": round3(p.ETA())}
+	if t, ok := p.Seeking(); ok {
+		ev["seek_us"] = t.Micros()
+	}
+	g.out.event(ev)
 }
 
-// Update runs at 60 ticks per second.
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// budget is the simulation work for this tick: waitBudget while playback
+// waits for computing; while it plays frames computed ahead, twice what the
+// rest of a tick costs (so computing keeps two thirds of the time), between
+// playBudget and waitBudget.
+func budget(p *player.Player, frameCost time.Duration) time.Duration {
+	_, seeking := p.Seeking()
+	ahead := p.End() - p.Pos()
+	if !p.Playing() || seeking || float64(ahead) < aheadSeconds*float64(p.Speed()) {
+		return waitBudget
+	}
+	return max(playBudget, min(waitBudget, 2*frameCost))
+}
+
+// Update runs once per frame (ebiten.SyncWithFPS).
 func (g *Game) Update() (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -352,6 +418,10 @@ func (g *Game) Update() (err error) {
 		}
 	}()
 	now := time.Now()
+	defer func() { g.updates = keep(g.updates, time.Since(now).Seconds()*1000) }()
+	if !g.last.IsZero() {
+		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
+	}
 	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
 	g.last = now
 	if g.drawErr != nil {
@@ -364,7 +434,9 @@ func (g *Game) Update() (err error) {
 	}
 	p := g.p
 	if p != nil {
-		p.Compute(computeBudget)
+		t0 := time.Now()
+		p.Compute(budget(p, g.frameCost))
+		g.computeTook = time.Since(t0)
 		if err := p.Err(); err != nil {
 			g.release()
 			g.fail(err)
@@ -415,6 +487,7 @@ func (g *Game) prepare(cx, cy float64) {
 		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
 			g.errorPic, g.errorKey = errorList(w, h, g.failure, render.Lang(g.params.Lang)), k
 		}
+		g.key = drawKey{errorPic: g.errorPic, scale: g.scale}
 		return
 	}
 	g.errorPic = nil
@@ -434,6 +507,18 @@ func (g *Game) prepare(cx, cy float64) {
 	// Rates over the last twentieth of a second of playback read steadier than frame to frame.
 	g.frame = render.Frame{Layout: g.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - p.Speed()/20),
 		History: p.History(historyFrames), Hover: render.HitTest(g.layout, cx, cy)}
+	k := drawKey{layout: g.layout, cur: g.frame.Cur, prev: g.frame.Prev, nhist: len(g.frame.History), hover: g.frame.Hover, scale: g.scale}
+	if n := len(g.frame.History); n > 1 {
+		k.hist = g.frame.History[n-2]
+	}
+	if !p.Done() {
+		target, _ := p.Seeking()
+		c := render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
+		g.frame.Computing = &c
+		k.computing = render.Computing{Progress: math.Floor(c.Progress * 100), ETA: math.Round(c.ETA), Target: c.Target}
+		k.tick = time.Now().UnixNano() / int64(redrawEvery)
+	}
+	g.key = k
 }
 
 // Draw draws what Update prepared; it changes nothing but its own timings.
@@ -443,13 +528,19 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			g.drawErr = fmt.Errorf("drawing failed (please report it): %v", r)
 		}
 	}()
+	if g.key == g.drawn && g.firstFrame {
+		return // the screen still shows it
+	}
+	g.drawn = g.key
 	if g.failure != "" {
 		if g.errorPic != nil {
+			screen.Clear()
 			g.drawer.Draw(screen, g.errorPic, g.scale)
 		}
 		return
 	}
 	if g.frame.Layout == nil {
+		screen.Clear()
 		return
 	}
 	start := time.Now()

@@ -3,9 +3,12 @@ package main
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/unit"
 )
 
 // pageHost is a browser page that records the events it gets.
@@ -112,4 +115,111 @@ func TestTooBigForTheBrowser(t *testing.T) {
 	assert.Contains(t, g.failure, "too big for the browser canvas")
 	assert.Contains(t, g.failure, "sim.fidelity: flow")
 	require.NotNil(t, g.errorPic, "the canvas pictures the message")
+}
+
+// lastTime is the latest "time" event the page got.
+func lastTime(t *testing.T, h *pageHost) map[string]any {
+	t.Helper()
+	for i := len(h.events) - 1; i >= 0; i-- {
+		if h.events[i]["fabriclab"] == "time" {
+			return h.events[i]
+		}
+	}
+	require.Fail(t, "no time event")
+	return nil
+}
+
+// t= past what is computed: the canvas computes up to it (saying how far it
+// has got) and then goes there; the time event carries the progress.
+func TestStartTimeComputesUpToIt(t *testing.T) {
+	h := &pageHost{q: "?scenario=incast&t=3000"}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.prepare(0, 0) // as Update does, before it computes anything
+	ev := lastTime(t, h)
+	assert.Contains(t, ev, "computed_us")
+	assert.Contains(t, ev, "progress")
+	assert.Contains(t, ev, "eta_s")
+	require.Less(t, g.p.End(), 3*unit.Millisecond, "not computed yet")
+	assert.Equal(t, 3000.0, ev["seek_us"], "the page hears where the canvas is going")
+	require.NotNil(t, g.frame.Computing, "the canvas shows its progress")
+	assert.Equal(t, 3*unit.Millisecond, g.frame.Computing.Target)
+	for i := 0; g.p.End() < 3*unit.Millisecond; i++ {
+		require.NoError(t, g.Update())
+		require.Less(t, i, 10000)
+	}
+	require.NoError(t, g.Update())
+	g.sendTime()
+	ev = lastTime(t, h)
+	assert.NotContains(t, ev, "seek_us")
+	assert.InDelta(t, 3000, ev["t_us"], 10, "at 3 ms (the frame at or before it)")
+	assert.LessOrEqual(t, ev["t_us"], 3000.0)
+	assert.GreaterOrEqual(t, ev["computed_us"], 3000.0)
+	assert.Greater(t, ev["progress"], 0.2, "3 of incast's 11 ms and more are computed")
+}
+
+// The time event's t_us is the time of the frame shown (what the header
+// reads), and at the end it is the run's end.
+func TestTimeEventIsTheFrameShown(t *testing.T) {
+	g, h := started(t, "?scenario=incast&set=traffic.bytes%3D1MiB&speed=1000")
+	for i := 0; !g.p.Done(); i++ {
+		require.NoError(t, g.Update())
+		require.Less(t, i, 10000)
+	}
+	g.p.Seek(g.p.End() / 3)
+	require.NoError(t, g.Update())
+	g.sendTime()
+	ev := lastTime(t, h)
+	assert.Equal(t, g.frame.Cur.Time.Micros(), ev["t_us"])
+	assert.Nil(t, g.frame.Computing, "computed: no progress bar")
+	assert.Equal(t, 1.0, ev["progress"])
+	assert.Equal(t, 0.0, ev["eta_s"])
+
+	h.send(`{"fabriclab":"seek","t_us":1e7}`)
+	require.NoError(t, g.Update())
+	ev = lastTime(t, h)
+	assert.Equal(t, ev["end_us"], ev["t_us"], "past the end: the end")
+	assert.True(t, g.frame.Cur.Done)
+}
+
+// Computing gets most of a tick while playback waits for it, and a small
+// share while playback has frames ahead.
+func TestBudgetGrowsWhileWaiting(t *testing.T) {
+	g, err := newGame(&pageHost{q: "?scenario=incast"})
+	require.NoError(t, err)
+	p := g.p
+	assert.Equal(t, waitBudget, budget(p, 0), "paused")
+	p.Play()
+	assert.Equal(t, waitBudget, budget(p, time.Second), "playing at the computed end")
+	for !p.Done() {
+		p.Compute(time.Second)
+	}
+	p.Reset()
+	p.Play()
+	assert.Equal(t, playBudget, budget(p, time.Millisecond), "playing with frames ahead, cheap frames")
+	assert.Equal(t, 40*time.Millisecond, budget(p, 20*time.Millisecond), "playing with frames ahead: two thirds of the time")
+	assert.Equal(t, waitBudget, budget(p, time.Second), "never more than waitBudget")
+	assert.Less(t, waitBudget, 100*time.Millisecond, "a frame stays under 100 ms")
+}
+
+// A picture already drawn is not drawn again: while nothing moves, the
+// time goes to computing.
+func TestUnchangedPictureIsNotRedrawn(t *testing.T) {
+	g, _ := started(t, "?scenario=incast&set=traffic.bytes%3D1MiB")
+	for i := 0; !g.p.Done(); i++ {
+		require.NoError(t, g.Update())
+		require.Less(t, i, 10000)
+	}
+	require.NoError(t, g.Update())
+	k := g.key
+	require.NoError(t, g.Update())
+	assert.Equal(t, k, g.key, "paused, computed: the same picture")
+	g.p.Step()
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, k, g.key, "a step: a new picture")
+	k = g.key
+	g.w = 900
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, k, g.key, "a new size: a new picture")
 }

@@ -22,7 +22,11 @@ func main() {
 	ebiten.SetWindowTitle("fabriclab")
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetTPS(60)
+	// One Update per frame: a tick that computes for long must not make
+	// Ebitengine run more Updates to catch up.
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	// Draw skips a picture it has drawn already; the screen keeps it.
+	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true) // a lesson page keeps the focus; the canvas must still play
 	if err := ebiten.RunGame(g); err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})

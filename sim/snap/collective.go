@@ -1,6 +1,10 @@
 package snap
 
-import "fabriclab/sim/unit"
+import (
+	"unsafe"
+
+	"fabriclab/sim/unit"
+)
 
 // Bounds on Collective, so that a snapshot stays small at any rank count.
 const (
@@ -89,4 +93,13 @@ type Span struct {
 	Phase       int // index into the phases
 	First, Last unit.Time
 	Done        float64
+}
+
+// Size is about what c takes in memory (0 for nil): a recorded frame's share.
+func (c *Collective) Size() int64 {
+	if c == nil {
+		return 0
+	}
+	return int64(unsafe.Sizeof(*c)) + int64(cap(c.Sends))*int64(unsafe.Sizeof(Send{})) +
+		int64(cap(c.Cells)+cap(c.Slot)) + int64(cap(c.Spans))*int64(unsafe.Sizeof(Span{}))
 }

@@ -26,6 +26,12 @@ type Snapshot struct {
 	Done       bool // the run has ended
 
 	Routing *Routing // where flows go (routing.go); nil from a model that does not say
+
+	// A compact snapshot's links and flows (see NumFlows): Links and Flows
+	// are nil, LinkChunks and FlowChunks hold LinkCount and FlowCount.
+	LinkChunks           [][]Link
+	FlowChunks           [][]Flow
+	LinkCount, FlowCount int
 }
 
 // Activity is what an endpoint is doing.
@@ -45,8 +51,8 @@ func (a Activity) String() string { return [...]string{"idle", "communicating", 
 // at both ends of a started, unfinished flow, Idle elsewhere.
 func (s *Snapshot) FlowActivity(n int) []Activity {
 	out := make([]Activity, n)
-	for i := range s.Flows {
-		if f := &s.Flows[i]; f.Started && !f.Done {
+	for i := range s.NumFlows() {
+		if f := s.Flow(i); f.Started && !f.Done {
 			for _, e := range [2]int{f.Src, f.Dst} {
 				if e >= 0 && e < n {
 					out[e] = Communicating
@@ -106,4 +112,111 @@ type Control struct {
 	Flow     int
 	Kind     string  // "cnp" or "becn"
 	Progress float64 // 0 leaving the receiver … 1 reaching the sender
+}
+
+// ChunkLen is how many flows or links one chunk of a compact snapshot holds.
+const ChunkLen = 256
+
+// A snapshot holds its links and flows in one of two forms. A full snapshot
+// (what the models return, and the frame a player shows) has them in Links
+// and Flows, indexed by link and flow ID. A compact one (a recorded frame the
+// player keeps) has Links and Flows nil and holds them in LinkChunks and
+// FlowChunks instead: ChunkLen per chunk, chunks that did not change since
+// the frame before shared with it, so that a frame costs what changed, not
+// every flow ever added. NumFlows, Flow, NumLinks and Link read either form;
+// code that reads earlier snapshots (a chart's history) must use them, code
+// that reads the frame shown may index Flows and Links directly.
+// NumFlows is how many flows there are (added so far).
+func (s *Snapshot) NumFlows() int {
+	if s.Flows != nil || s.FlowChunks == nil {
+		return len(s.Flows)
+	}
+	return s.FlowCount
+}
+
+// Flow is flow i, 0 ≤ i < NumFlows.
+func (s *Snapshot) Flow(i int) *Flow {
+	if s.Flows != nil {
+		return &s.Flows[i]
+	}
+	return &s.FlowChunks[i/ChunkLen][i%ChunkLen]
+}
+
+// NumLinks is how many links there are.
+func (s *Snapshot) NumLinks() int {
+	if s.Links != nil || s.LinkChunks == nil {
+		return len(s.Links)
+	}
+	return s.LinkCount
+}
+
+// Link is link i, 0 ≤ i < NumLinks.
+func (s *Snapshot) Link(i int) *Link {
+	if s.Links != nil {
+		return &s.Links[i]
+	}
+	return &s.LinkChunks[i/ChunkLen][i%ChunkLen]
+}
+
+// Compact is s in compact form, sharing every chunk equal to prev's (a
+// compact snapshot, or nil). s is not changed; Packets, Controls and
+// Activity are shared with it. A compact s is returned as it is.
+func (s *Snapshot) Compact(prev *Snapshot) *Snapshot {
+	if s.Flows == nil && s.FlowChunks != nil || s.Links == nil && s.LinkChunks != nil {
+		return s
+	}
+	c := *s
+	c.Flows, c.Links = nil, nil
+	c.FlowCount, c.LinkCount = len(s.Flows), len(s.Links)
+	var pf [][]Flow
+	var pl [][]Link
+	if prev != nil {
+		pf, pl = prev.FlowChunks, prev.LinkChunks
+	}
+	c.FlowChunks = compactChunks(s.Flows, pf)
+	c.LinkChunks = compactChunks(s.Links, pl)
+	return &c
+}
+
+func compactChunks[T comparable](all []T, prev [][]T) [][]T {
+	out := make([][]T, 0, (len(all)+ChunkLen-1)/ChunkLen)
+	for i := 0; i < len(all); i += ChunkLen {
+		part := all[i:min(i+ChunkLen, len(all))]
+		if k := i / ChunkLen; k < len(prev) && equal(prev[k], part) {
+			out = append(out, prev[k])
+			continue
+		}
+		out = append(out, append(make([]T, 0, len(part)), part...))
+	}
+	return out
+}
+
+func equal[T comparable](a, b []T) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Full is s in full form: a new snapshot with Links and Flows filled in from
+// the chunks (which it shares). A full s is returned as it is.
+func (s *Snapshot) Full() *Snapshot {
+	if s.Flows != nil && s.Links != nil || s.FlowChunks == nil && s.LinkChunks == nil {
+		return s
+	}
+	c := *s
+	c.Flows = make([]Flow, 0, s.NumFlows())
+	for _, ch := range s.FlowChunks {
+		c.Flows = append(c.Flows, ch...)
+	}
+	c.Links = make([]Link, 0, s.NumLinks())
+	for _, ch := range s.LinkChunks {
+		c.Links = append(c.Links, ch...)
+	}
+	return &c
 }

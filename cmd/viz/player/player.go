@@ -1,17 +1,21 @@
 // Package player is the canvas's playback logic, without Ebitengine: it runs
 // a scenario ahead of the viewer in small time budgets, records snapshots at a
-// fixed simulated-time resolution, and plays, pauses, steps, seeks and changes
-// speed over them. Scrubbing back is a lookup, so it is instant.
+// fixed simulated-time resolution (compact: each frame shares the flows and
+// links that did not change with the frame before), and plays, pauses,
+// steps, seeks and changes speed over them. Scrubbing back is a lookup, so
+// it is instant.
 package player
 
 import (
 	"fmt"
 	"math"
+	"runtime/metrics"
+	"slices"
 	"time"
 	"unsafe"
 
 	"fabriclab/sim"
-	"fabriclab/sim/metrics"
+	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
@@ -20,10 +24,17 @@ import (
 
 const (
 	// MaxFrames and MaxFrameBytes bound the recorded snapshots, in count and
-	// in bytes: past either the resolution halves. (A perm-1024 snapshot is
-	// about 1.4 MB, so the count alone would let one run take gigabytes.)
+	// in bytes: past either the resolution halves. (A perm-1024 frame is
+	// about 1.3 MB, every link and packet changing, so the count alone would
+	// let one run take gigabytes.)
 	MaxFrames     = 2000
 	MaxFrameBytes = 256 << 20
+	// MinFrames and SnapshotWork bound the frames of a run with big
+	// snapshots to SnapshotWork over the bytes of one, but at least
+	// MinFrames: recording reads a whole snapshot per frame however little
+	// of it the frame keeps.
+	MinFrames    = 300
+	SnapshotWork = 512 << 20
 	// MaxSnapshotBytes bounds one snapshot: past it the run stops with an
 	// error (a collective over many ranks adds flows as it goes, so its
 	// snapshots grow; the estimate before building cannot see them).
@@ -39,19 +50,43 @@ const (
 type Player struct {
 	sc      scenario.Scenario
 	run     *sim.Started
-	frames  []*snap.Snapshot // frames[i] is at time i·dt
+	frames  []*snap.Snapshot // compact (snap.Snapshot.Compact); frames[i] is at time i·dt, the last of a finished run at its end
+	marks   []mark           // what Step needs to know of each frame
+	shown   []shownFrame     // full copies of recently shown frames, newest last
 	bytes   int64            // what frames take, by SnapshotBytes
 	budget  int64            // the most frames may take: MaxFrameBytes
 	limit   int64            // the most one snapshot may take: MaxSnapshotBytes
 	err     error            // why computing stopped short, if it did
 	dt      unit.Time
 	done    bool
-	result  *metrics.Result
+	result  *simmetrics.Result
 	pos     unit.Time // playback position
 	playing bool
 	speed   unit.Time // simulated time per real second
 	auto    bool      // speed still follows the run's length
+
+	target      unit.Time // a Seek past what is computed: where to go once it is; -1 for none
+	stepPending bool      // a Step at the computed end: take it once more is computed
+	heapLimit   int64     // stop computing when the live heap passes it (0: no limit)
+	computeWall time.Duration
+	latest      *snap.Snapshot // the newest full snapshot, for progress
 }
+
+// mark is what Step and StepBack know of a frame without reading its flows.
+type mark struct {
+	step    int  // stepOf the frame
+	changed bool // changed from the frame before
+}
+
+// shownFrame is a recorded frame made full for the renderer.
+type shownFrame struct {
+	i int
+	s *snap.Snapshot
+}
+
+// shownFrames is how many full frames are kept: the current one, the one
+// rates start from, and a few recent ones so small moves copy nothing.
+const shownFrames = 6
 
 // New starts a scenario (validated) for playback, paused at time 0.
 func New(sc scenario.Scenario) (*Player, error) {
@@ -59,7 +94,7 @@ func New(sc scenario.Scenario) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes}
+	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes, target: -1}
 	p.record(st.Snapshot())
 	p.speed = p.guessSpeed()
 	return p, nil
@@ -82,13 +117,19 @@ func (p *Player) guessSpeed() unit.Time {
 
 // Compute runs the simulation further for about budget of wall time,
 // recording frames, and reports whether it has reached the end (or stopped:
-// see Err).
+// see Err). A Seek or Step waiting for frames not yet computed is taken as
+// soon as they are.
 func (p *Player) Compute(budget time.Duration) bool {
 	if p.done || p.err != nil {
 		return true
 	}
 	start := time.Now()
-	for time.Since(start) < budget {
+	defer func() { p.computeWall += time.Since(start); p.settle() }()
+	for n := 0; time.Since(start) < budget; n++ {
+		if p.heapLimit > 0 && n%16 == 0 && liveHeap() > p.heapLimit*3/4 {
+			p.err = p.outOfMemory()
+			return true
+		}
 		next := unit.Time(len(p.frames)) * p.dt
 		more := p.run.Model.Advance(next)
 		if !more {
@@ -101,11 +142,42 @@ func (p *Player) Compute(budget time.Duration) bool {
 			return true
 		}
 		p.record(s)
-		for len(p.frames) > MaxFrames || p.bytes > p.budget && len(p.frames) > 2 {
+		for len(p.frames) > p.maxFrames(s) || p.bytes > p.budget && len(p.frames) > 2 {
 			p.halve()
 		}
 	}
 	return false
+}
+
+// maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
+// (down to MinFrames) when every snapshot is big (see SnapshotWork).
+func (p *Player) maxFrames(s *snap.Snapshot) int {
+	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, SnapshotBytes(s)))))
+}
+
+// SetHeapLimit makes Compute stop with an error, before the program runs out
+// of memory, once the live heap passes three quarters of limit bytes (the
+// memory limit the program runs under; 0 for none).
+func (p *Player) SetHeapLimit(limit int64) { p.heapLimit = limit }
+
+// liveHeap is the heap's live bytes as the last collection found them (a
+// cheap read: no stop-the-world).
+func liveHeap() int64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
+}
+
+func (p *Player) outOfMemory() error {
+	way := "try a smaller scenario (fewer hosts, ranks or bytes), the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow), or run it with `fabriclab run`"
+	if p.sc.Sim.Fidelity != scenario.Packet {
+		way = "try a smaller scenario (fewer hosts, ranks or bytes) or run it with `fabriclab run`"
+	}
+	return fmt.Errorf("scenario %s ran out of memory in the browser canvas: at %s of simulated time (%d flows so far) the program holds %d MiB of its %d MiB; %s",
+		p.sc.Name, p.End(), p.latest.NumFlows(), liveHeap()>>20, p.heapLimit>>20, way)
 }
 
 // Err is why computing stopped before the run's end, or nil.
@@ -132,34 +204,76 @@ func (p *Player) finish() {
 	}
 }
 
+// record keeps s as a compact frame: its flows and links share every chunk
+// that did not change since the frame before, so a frame costs what changed.
 func (p *Player) record(s *snap.Snapshot) {
-	p.frames = append(p.frames, s)
-	p.bytes += SnapshotBytes(s)
+	p.latest = s
+	var prev *snap.Snapshot
+	if n := len(p.frames); n > 0 {
+		prev = p.frames[n-1]
+	}
+	c := s.Compact(prev)
+	m := mark{step: stepOf(s), changed: prev == nil || changed(prev, c)}
+	p.frames = append(p.frames, c)
+	p.marks = append(p.marks, m)
+	p.bytes += newBytes(c, prev)
 }
 
-// SnapshotBytes is about what a snapshot takes in memory.
-func SnapshotBytes(s *snap.Snapshot) int64 {
-	return int64(unsafe.Sizeof(*s)) +
+// SnapshotBytes is about what a snapshot takes in memory, counting every
+// chunk of a compact one (shared or not).
+func SnapshotBytes(s *snap.Snapshot) int64 { return newBytes(s, nil) }
+
+// newBytes is what s takes beyond the chunks it shares with prev.
+func newBytes(s, prev *snap.Snapshot) int64 {
+	b := int64(unsafe.Sizeof(*s)) +
 		int64(cap(s.Links))*int64(unsafe.Sizeof(snap.Link{})) +
 		int64(cap(s.Flows))*int64(unsafe.Sizeof(snap.Flow{})) +
 		int64(cap(s.Packets))*int64(unsafe.Sizeof(snap.Packet{})) +
 		int64(cap(s.Controls))*int64(unsafe.Sizeof(snap.Control{})) +
-		int64(cap(s.Activity))
+		int64(cap(s.Activity)) + s.Routing.Bytes() + s.Collective.Size() +
+		int64(cap(s.FlowChunks)+cap(s.LinkChunks))*int64(unsafe.Sizeof([]int{}))
+	for k, ch := range s.FlowChunks {
+		if prev == nil || k >= len(prev.FlowChunks) || !sameChunk(prev.FlowChunks[k], ch) {
+			b += int64(cap(ch)) * int64(unsafe.Sizeof(snap.Flow{}))
+		}
+	}
+	for k, ch := range s.LinkChunks {
+		if prev == nil || k >= len(prev.LinkChunks) || !sameChunk(prev.LinkChunks[k], ch) {
+			b += int64(cap(ch)) * int64(unsafe.Sizeof(snap.Link{}))
+		}
+	}
+	return b
 }
 
-// halve keeps every other frame and doubles the resolution step.
+// sameChunk reports whether a and b are one shared chunk.
+func sameChunk[T any](a, b []T) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
+
+// halve keeps every other frame and doubles the resolution step. A kept
+// frame has changed from the one before it if it or the dropped one between
+// had; its bytes are recounted against its new predecessor.
 func (p *Player) halve() {
 	n := 0
 	for i, f := range p.frames {
 		if i%2 == 1 {
-			p.bytes -= SnapshotBytes(f)
+			if i+1 < len(p.marks) {
+				p.marks[i+1].changed = p.marks[i+1].changed || p.marks[i].changed
+			}
 			continue
 		}
-		p.frames[n] = f
+		p.frames[n], p.marks[n] = f, p.marks[i]
 		n++
 	}
 	clear(p.frames[n:])
-	p.frames = p.frames[:n]
+	p.frames, p.marks = p.frames[:n], p.marks[:n]
+	p.bytes = 0
+	for i, f := range p.frames {
+		var prev *snap.Snapshot
+		if i > 0 {
+			prev = p.frames[i-1]
+		}
+		p.bytes += newBytes(f, prev)
+	}
+	p.shown = p.shown[:0]
 	p.dt *= 2
 }
 
@@ -167,7 +281,7 @@ func (p *Player) halve() {
 func (p *Player) Done() bool { return p.done }
 
 // Result is the run's report, once Done.
-func (p *Player) Result() *metrics.Result { return p.result }
+func (p *Player) Result() *simmetrics.Result { return p.result }
 
 // End is the last computed time.
 func (p *Player) End() unit.Time { return p.frames[len(p.frames)-1].Time }
@@ -182,7 +296,8 @@ func (p *Player) Playing() bool { return p.playing }
 func (p *Player) Speed() unit.Time { return p.speed }
 
 // Tick moves playback on by real seconds of wall time (when playing). At the
-// computed end it waits for more; at the run's end it pauses.
+// computed end it waits for more; at the run's end it pauses there, on the
+// run's last frame.
 func (p *Player) Tick(real float64) {
 	if !p.playing {
 		return
@@ -201,6 +316,7 @@ func (p *Player) Play() {
 	if p.done && p.pos >= p.End() {
 		p.pos = 0
 	}
+	p.target, p.stepPending = -1, false
 	p.playing = true
 }
 
@@ -215,47 +331,96 @@ func (p *Player) Toggle() {
 }
 
 // Reset goes back to the start, paused.
-func (p *Player) Reset() { p.pos, p.playing = 0, false }
+func (p *Player) Reset() { p.pos, p.playing, p.target, p.stepPending = 0, false, -1, false }
 
-// Seek moves to t (clamped to what has been computed).
-func (p *Player) Seek(t unit.Time) { p.pos = max(0, min(t, p.End())) }
+// Seek moves to t. Past what has been computed it goes to the computed end
+// and waits there, while Compute goes on, until t is computed (Seeking says
+// so); past the run's end it goes to the end.
+func (p *Player) Seek(t unit.Time) {
+	p.stepPending = false
+	p.target = -1
+	t = max(0, t)
+	if t > p.End() && !p.done && p.err == nil {
+		p.target = t
+		t = p.End()
+	}
+	p.pos = min(t, p.End())
+	if p.pos >= p.End()-endSlack {
+		p.pos = p.End()
+	}
+}
+
+// endSlack is how close to the run's end a position shows the last frame:
+// a time that went through microseconds in a float may come back a few
+// picoseconds short.
+const endSlack = unit.Nanosecond
+
+// Seeking is where a Seek waits to go, while it waits for Compute.
+func (p *Player) Seeking() (unit.Time, bool) { return p.target, p.target >= 0 }
+
+// settle takes a waiting Seek or Step once what it waits for is computed.
+func (p *Player) settle() {
+	if p.target >= 0 && (p.target <= p.End() || p.done || p.err != nil) {
+		t := p.target
+		p.target = -1
+		p.Seek(t)
+	}
+	if p.stepPending {
+		p.Step()
+	}
+}
 
 // Step pauses and moves on: in a collective, to where its next step begins;
 // otherwise to the next recorded frame with a change, the next event batch
-// the viewer can see.
+// the viewer can see. At the computed end it waits for the next one.
 func (p *Player) Step() {
-	p.playing = false
-	i := p.index(p.pos)
-	if s := stepOf(p.frames[i]); s >= 0 {
-		for j := i + 1; j < len(p.frames); j++ {
-			if stepOf(p.frames[j]) > s {
-				p.pos = p.frames[j].Time
-				return
+	p.playing, p.target, p.stepPending = false, -1, false
+	if j := p.nextStop(p.index(p.pos)); j >= 0 {
+		p.pos = p.frames[j].Time
+		return
+	}
+	p.pos = p.End()
+	p.stepPending = !p.done && p.err == nil
+}
+
+// nextStop is the frame a Step from frame i goes to, or -1 when none is
+// computed yet. It reads only the marks, so walking every stop is cheap.
+func (p *Player) nextStop(i int) int {
+	if s := p.marks[i].step; s >= 0 {
+		for j := i + 1; j < len(p.marks); j++ {
+			if p.marks[j].step > s {
+				return j
 			}
 		}
 	}
-	for j := i + 1; j < len(p.frames); j++ {
-		if changed(p.frames[i], p.frames[j]) {
-			p.pos = p.frames[j].Time
-			return
+	for j := i + 1; j < len(p.marks); j++ {
+		if p.marks[j].changed {
+			return j
 		}
 	}
-	p.pos = p.End()
+	if p.done && i < len(p.frames)-1 {
+		return len(p.frames) - 1
+	}
+	return -1
 }
 
-// StepBack pauses and moves to the previous frame.
+// StepBack pauses and goes back to where the Step before began: the latest
+// frame before the position that a run of Steps from the start stops at.
+// Step then StepBack, or StepBack then Step, comes back to the same frame.
 func (p *Player) StepBack() {
-	p.playing = false
-	if i := p.index(p.pos); i > 0 {
-		p.pos = p.frames[i-1].Time
+	p.playing, p.target, p.stepPending = false, -1, false
+	at := 0
+	for j := p.nextStop(0); j >= 0 && p.frames[j].Time < p.pos; j = p.nextStop(j) {
+		at = j
 	}
+	p.pos = p.frames[at].Time
 }
 
 // stepOf is the latest collective step that a started transfer belongs to, or -1.
 func stepOf(s *snap.Snapshot) int {
 	step := -1
-	for i := range s.Flows {
-		if f := &s.Flows[i]; f.Started && f.Step > step {
+	for i := range s.NumFlows() {
+		if f := s.Flow(i); f.Started && f.Step > step {
 			step = f.Step
 		}
 	}
@@ -263,12 +428,13 @@ func stepOf(s *snap.Snapshot) int {
 }
 
 func changed(a, b *snap.Snapshot) bool {
-	for i := range a.Links {
-		if a.Links[i].TxBytes != b.Links[i].TxBytes || a.Links[i].Drops != b.Links[i].Drops {
+	for i := range a.NumLinks() {
+		la, lb := a.Link(i), b.Link(i)
+		if la.TxBytes != lb.TxBytes || la.Drops != lb.Drops {
 			return true
 		}
 	}
-	return len(a.Flows) != len(b.Flows)
+	return a.NumFlows() != b.NumFlows()
 }
 
 // SetSpeed sets the speed (clamped); Faster and Slower step it by ×2.
@@ -279,35 +445,64 @@ func (p *Player) Slower()              { p.SetSpeed(p.speed / 2) }
 func clampSpeed(s unit.Time) unit.Time { return max(MinSpeed, min(MaxSpeed, s)) }
 
 // index is the frame at or before t. Frames are at i·dt except the last of a
-// finished run, which is at the run's end.
+// finished run, which is at the run's end: from there on (and within
+// endSlack of it) the last frame shows.
 func (p *Player) index(t unit.Time) int {
 	last := len(p.frames) - 1
-	if t >= p.frames[last].Time {
+	if t >= p.frames[last].Time-endSlack {
 		return last
 	}
-	return max(0, min(int(t/p.dt), last))
+	i := max(0, min(int(t/p.dt), last))
+	for i > 0 && p.frames[i].Time > t { // a frame the model reached late
+		i--
+	}
+	return i
+}
+
+// full is frame i with its links and flows filled in, kept for a while so
+// that showing it again copies nothing.
+func (p *Player) full(i int) *snap.Snapshot {
+	for k := len(p.shown) - 1; k >= 0; k-- {
+		if p.shown[k].i == i {
+			return p.shown[k].s
+		}
+	}
+	s := p.frames[i].Full()
+	if len(p.shown) >= shownFrames {
+		p.shown = append(p.shown[:0], p.shown[1:]...)
+	}
+	p.shown = append(p.shown, shownFrame{i, s})
+	return s
 }
 
 // Frame returns the snapshot to show now and the one a frame step earlier
-// (for rates), and the snapshots so far at a coarser step for charts.
+// (for rates), both full.
 func (p *Player) Frame() (cur, prev *snap.Snapshot) {
 	i := p.index(p.pos)
-	cur = p.frames[i]
-	prev = p.frames[max(0, i-1)]
-	return cur, prev
+	return p.full(i), p.full(max(0, i-1))
 }
 
-// History returns up to n frames from the start to the current position, evenly spaced.
+// History returns up to n frames from the start to the current position,
+// evenly spaced, the last of them full (At(Pos())) and the others compact:
+// read their flows and links with NumFlows, Flow, NumLinks and Link. The
+// spacing is a power of two frames, so as playback moves on the same frames
+// come back (and what the charts cache for them stays good).
 func (p *Player) History(n int) []*snap.Snapshot {
 	i := p.index(p.pos)
 	if i+1 <= n {
-		return p.frames[:i+1]
+		out := slices.Clone(p.frames[:i+1])
+		out[i] = p.full(i)
+		return out
+	}
+	stride := 1
+	for i/stride+2 > n {
+		stride *= 2
 	}
 	out := make([]*snap.Snapshot, 0, n)
-	for k := range n {
-		out = append(out, p.frames[k*i/(n-1)])
+	for k := 0; k < i; k += stride {
+		out = append(out, p.frames[k])
 	}
-	return out
+	return append(out, p.full(i))
 }
 
 // Frames is how many snapshots are recorded, and their spacing.
@@ -326,5 +521,5 @@ func SpeedAt(level float64) unit.Time {
 	return clampSpeed(unit.Time(math.Exp(l)))
 }
 
-// At is the recorded snapshot at or before t.
-func (p *Player) At(t unit.Time) *snap.Snapshot { return p.frames[p.index(t)] }
+// At is the recorded snapshot at or before t, full.
+func (p *Player) At(t unit.Time) *snap.Snapshot { return p.full(p.index(t)) }

@@ -1,13 +1,18 @@
 package player
 
 import (
+	"fmt"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -120,42 +125,136 @@ func TestStepMovesToTheNextChange(t *testing.T) {
 	}
 }
 
-func TestStepBackMovesOneFrameBack(t *testing.T) {
-	p := newPlayer(t, "incast", "traffic.bytes=1MiB")
+// stops walks Step from the start to the end, and StepBack from the end to
+// the start, and returns the positions each stopped at.
+func stops(t *testing.T, p *Player) (fwd, back []unit.Time) {
+	t.Helper()
+	p.Reset()
+	fwd = append(fwd, p.Pos())
+	for p.Pos() < p.End() {
+		p.Step()
+		require.Greater(t, p.Pos(), fwd[len(fwd)-1], "a step moves on")
+		fwd = append(fwd, p.Pos())
+		require.Less(t, len(fwd), 5000)
+	}
+	back = append(back, p.Pos())
+	for p.Pos() > 0 {
+		p.StepBack()
+		require.Less(t, p.Pos(), back[len(back)-1], "a step back moves back")
+		back = append(back, p.Pos())
+		require.Less(t, len(back), 5000)
+	}
+	slices.Reverse(back)
+	return fwd, back
+}
+
+// StepBack is Step's exact inverse: stepping back from the end stops where
+// stepping forward from the start did, in reverse order.
+func TestStepBackRetracesStep(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sets []string
+		min  int
+	}{
+		{"incast", []string{"traffic.bytes=1MiB"}, 4},
+		{"ring-allreduce-8", []string{"collective.bytes=8MiB", "collective.channels=1", "collective.chunk=0"}, 14},
+	} {
+		p := newPlayer(t, tc.name, tc.sets...)
+		computeAll(t, p)
+		fwd, back := stops(t, p)
+		assert.GreaterOrEqual(t, len(fwd), tc.min, tc.name)
+		assert.Equal(t, fwd, back, "%s: the same stops both ways", tc.name)
+		assert.Equal(t, p.End(), fwd[len(fwd)-1], "%s: stepping ends on the run's end", tc.name)
+
+		// From the middle of a step: back to where it began.
+		p.Seek((fwd[2] + fwd[3]) / 2)
+		p.Play()
+		p.StepBack()
+		assert.False(t, p.Playing(), "stepping back pauses")
+		assert.Equal(t, fwd[2], p.Pos(), tc.name)
+		p.StepBack()
+		p.StepBack()
+		assert.Equal(t, fwd[0], p.Pos(), tc.name)
+		p.StepBack()
+		assert.Equal(t, unit.Time(0), p.Pos(), "at the start stepping back stays put")
+	}
+}
+
+// The run's last frame shows whenever playback reaches the end: by playing,
+// by Step, by seeking to the end as the page does (through microseconds in
+// a float) or past it.
+func TestTheEndShowsTheLastFrame(t *testing.T) {
+	p := newPlayer(t, "incast")
 	computeAll(t, p)
-	n, dt := p.Frames()
-	require.Greater(t, n, 3)
-
-	// From the middle of a frame: to the frame before the one showing.
-	p.Seek(3*dt + dt/2)
+	require.NotZero(t, p.End()%p.dt, "the run's end is between two frame times")
+	last := func(how string) {
+		t.Helper()
+		cur, _ := p.Frame()
+		assert.True(t, cur.Done, how)
+		assert.Equal(t, p.End(), cur.Time, how)
+		done := 0
+		for i := range cur.Flows {
+			if cur.Flows[i].Done {
+				done++
+			}
+		}
+		assert.Equal(t, 8, done, "%s: all eight finished", how)
+		assert.Same(t, cur, p.History(10)[len(p.History(10))-1], "%s: the charts end on it too", how)
+	}
 	p.Play()
-	p.StepBack()
-	assert.False(t, p.Playing(), "stepping back pauses")
-	assert.Equal(t, 2*dt, p.Pos())
-	cur, prev := p.Frame()
-	assert.Equal(t, 2*dt, cur.Time)
-	assert.Same(t, p.At(2*dt), cur)
-	assert.Equal(t, dt, prev.Time)
+	for range 2000 {
+		p.Tick(1.0 / 60)
+	}
+	last("played to the end")
+	for _, us := range []float64{p.End().Micros(), p.End().Micros() * (1 - 1e-15), p.End().Micros() * 2} {
+		p.Reset()
+		p.Seek(unit.Time(us * float64(unit.Microsecond)))
+		last(fmt.Sprintf("seek to %v µs", us))
+	}
+	p.Seek(p.End() - p.dt/2)
+	for p.Pos() < p.End() {
+		p.Step()
+	}
+	last("stepped to the end")
+	p.Seek(p.End() - p.dt/2)
+	cur, _ := p.Frame()
+	assert.False(t, cur.Done, "half a frame before the end shows the frame before")
+}
 
-	// Frame by frame down to the start, where it stays.
-	p.StepBack()
-	assert.Equal(t, dt, p.Pos())
-	p.StepBack()
-	assert.Equal(t, unit.Time(0), p.Pos())
-	p.StepBack()
-	assert.Equal(t, unit.Time(0), p.Pos(), "at the start stepping back stays put")
-	cur, _ = p.Frame()
-	assert.Equal(t, unit.Time(0), cur.Time)
+// A Seek or Step past what is computed waits at the computed end and goes
+// there once Compute has got that far; past the run's end, to the end.
+func TestSeekWaitsForCompute(t *testing.T) {
+	p := newPlayer(t, "incast")
+	p.Compute(time.Millisecond)
+	want := 3 * unit.Millisecond
+	require.Less(t, p.End(), want)
+	p.Seek(want)
+	at, ok := p.Seeking()
+	assert.True(t, ok)
+	assert.Equal(t, want, at)
+	assert.Equal(t, p.End(), p.Pos(), "it waits at the computed end")
+	for p.End() < want {
+		p.Compute(time.Millisecond)
+	}
+	_, ok = p.Seeking()
+	assert.False(t, ok)
+	assert.Equal(t, want, p.Pos(), "then goes where it was asked")
 
-	// At the end the run's last frame shows; stepping back goes to the one before.
-	p.Seek(p.End())
-	cur, _ = p.Frame()
-	assert.True(t, cur.Done, "at the end the finished frame shows")
-	assert.Equal(t, p.End(), cur.Time)
-	p.StepBack()
-	assert.Equal(t, unit.Time(n-2)*dt, p.Pos())
-	cur, _ = p.Frame()
-	assert.False(t, cur.Done)
+	p.Seek(unit.Second) // past the run's end
+	computeAll(t, p)
+	assert.Equal(t, p.End(), p.Pos())
+	cur, _ := p.Frame()
+	assert.True(t, cur.Done)
+
+	p = newPlayer(t, "incast", "traffic.bytes=1MiB")
+	p.Compute(time.Microsecond)
+	for range 10 {
+		p.Step()
+	}
+	from := p.Pos()
+	computeAll(t, p)
+	assert.Greater(t, p.Pos(), from, "a Step at the computed end is taken once more is computed")
+	assert.Less(t, p.Pos(), p.End(), "and moves one step, not to the end")
 }
 
 func TestSpeed(t *testing.T) {
@@ -208,4 +307,89 @@ func TestStepFollowsCollectiveSteps(t *testing.T) {
 		assert.GreaterOrEqual(t, seen[i], seen[i-1], "steps only go forward")
 	}
 	assert.Equal(t, 13, seen[len(seen)-2], "the last of the 14 ring steps (0…13) is reached")
+}
+
+// A long recording's memory stays bounded: a frame costs the chunks that
+// changed, not every flow ever added, and the total stays in the budget.
+func TestLongRecordingMemoryIsBounded(t *testing.T) {
+	p := newPlayer(t, "ring-allreduce-8", "collective.bytes=256MiB")
+	computeAll(t, p)
+	n, _ := p.Frames()
+	require.GreaterOrEqual(t, n, MinFrames*3/4, "a long recording")
+	last := p.frames[n-1]
+	require.Greater(t, last.NumFlows(), 5000)
+	full := SnapshotBytes(last.Full())
+	perFrame := p.FrameBytes() / int64(n)
+	t.Logf("%d frames, %d bytes a frame, a full snapshot %d bytes, %d flows", n, perFrame, full, last.NumFlows())
+	assert.Less(t, perFrame, full/10, "a frame shares what did not change")
+	assert.LessOrEqual(t, p.FrameBytes(), int64(MaxFrameBytes))
+
+	// FrameBytes counts each chunk once, however many frames share it.
+	seen := map[*snap.Flow]bool{}
+	var flowBytes int64
+	for _, f := range p.frames {
+		for _, ch := range f.FlowChunks {
+			if len(ch) > 0 && !seen[&ch[0]] {
+				seen[&ch[0]] = true
+				flowBytes += int64(cap(ch)) * int64(unsafe.Sizeof(snap.Flow{}))
+			}
+		}
+	}
+	assert.LessOrEqual(t, flowBytes, p.FrameBytes())
+	assert.Greater(t, flowBytes, p.FrameBytes()/4, "flows are most of what frames take")
+
+	// What the frames hold in the heap agrees.
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p.frames, p.shown = nil, nil
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	held := int64(before.HeapAlloc) - int64(after.HeapAlloc)
+	t.Logf("the frames held %d bytes of heap", held)
+	assert.Less(t, held, 2*p.FrameBytes()+full, "the heap the frames hold is about FrameBytes")
+}
+
+// Near the memory limit computing stops with what happened and what to try.
+func TestHeapLimitStopsComputing(t *testing.T) {
+	p := newPlayer(t, "incast")
+	p.SetHeapLimit(1)
+	computeAll(t, p)
+	require.Error(t, p.Err())
+	assert.False(t, p.Done())
+	assert.Contains(t, p.Err().Error(), "scenario incast ran out of memory in the browser canvas")
+	assert.Contains(t, p.Err().Error(), "a smaller scenario")
+	assert.Contains(t, p.Err().Error(), "sim.fidelity: flow")
+
+	p = newPlayer(t, "incast")
+	p.SetHeapLimit(64 << 30)
+	computeAll(t, p)
+	assert.NoError(t, p.Err())
+}
+
+// History keeps to the same frames as playback moves on, so what the charts
+// cache for them stays good; it ends on the frame shown.
+func TestHistoryIsStable(t *testing.T) {
+	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
+	computeAll(t, p)
+	n, dt := p.Frames()
+	require.Greater(t, n, 1000)
+	p.Seek(unit.Time(n/2) * dt)
+	a := p.History(240)
+	p.Seek(unit.Time(n/2+1) * dt)
+	b := p.History(240)
+	require.LessOrEqual(t, len(b), 240)
+	require.Greater(t, len(b), 120, "at most a power of two apart: more than half of n")
+	cur, _ := p.Frame()
+	assert.Same(t, cur, b[len(b)-1], "it ends on the frame shown")
+	same := 0
+	for _, s := range a[:len(a)-1] {
+		if slices.Contains(b, s) {
+			same++
+		}
+	}
+	assert.Equal(t, len(a)-1, same, "one frame on, the same earlier frames")
+	for k := 1; k+1 < len(b)-1; k++ { // the last, the frame shown, may be nearer
+		assert.Equal(t, b[1].Time-b[0].Time, b[k+1].Time-b[k].Time, "evenly spaced")
+	}
 }

@@ -1,0 +1,85 @@
+package player
+
+import (
+	"time"
+
+	"fabriclab/sim/snap"
+)
+
+// Progress is how much of the run is computed, 0…1, or -1 while that is
+// unknown. With a time limit (until) it is the simulated time computed over
+// it. Otherwise it is the payload delivered over what the run must deliver,
+// where that is known before the end: every flow of a traffic pattern (once
+// all are added), or the bytes a ring, Rabenseifner or all-to-all collective
+// moves in all: 2(n−1)·S for an all-reduce, (n−1)·S for reduce-scatter,
+// all-gather and all-to-all (nccl-tests' S, n ranks). Delivered bytes run
+// ahead of time where a run slows at its end (a straggler), so it is an
+// estimate; it never reaches 1 before the run ends.
+func (p *Player) Progress() float64 {
+	switch {
+	case p.done:
+		return 1
+	case p.sc.Until > 0:
+		return min(0.999, float64(p.End())/float64(p.sc.Until))
+	}
+	want := p.expectedBytes()
+	if want <= 0 {
+		return -1
+	}
+	return min(0.999, float64(delivered(p.latest))/float64(want))
+}
+
+// ETA is about how many seconds of computing are left at the rate so far,
+// or -1 while Progress is unknown or too small to tell.
+func (p *Player) ETA() float64 {
+	f := p.Progress()
+	switch {
+	case f >= 1:
+		return 0
+	case f < 0.005:
+		return -1
+	}
+	return p.computeWall.Seconds() * (1 - f) / f
+}
+
+// ComputeTime is the wall time Compute has spent so far.
+func (p *Player) ComputeTime() time.Duration { return p.computeWall }
+
+func (p *Player) expectedBytes() int64 {
+	sc := &p.sc
+	if n := sc.TrafficFlows(); n > 0 {
+		s := p.latest
+		if s.NumFlows() < n {
+			return -1
+		}
+		var sum int64
+		for i := range s.NumFlows() {
+			sum += s.Flow(i).Bytes
+		}
+		return sum
+	}
+	c := &sc.Collective
+	if c.Op == "" || sc.Training.Model != "" {
+		return -1
+	}
+	n := int64(c.Ranks)
+	if n == 0 {
+		n = int64(sc.Endpoints())
+	}
+	ring := c.Algo == "" || c.Algo == "ring"
+	switch {
+	case c.Op == "allreduce" && (ring || c.Algo == "rabenseifner"):
+		return 2 * (n - 1) * int64(c.Bytes)
+	case (c.Op == "reducescatter" || c.Op == "allgather") && ring, c.Op == "alltoall" && c.Algo != "hierarchical":
+		return (n - 1) * int64(c.Bytes)
+	}
+	return -1
+}
+
+func delivered(s *snap.Snapshot) int64 {
+	var sum int64
+	for i := range s.NumFlows() {
+		sum += s.Flow(i).Delivered
+	}
+	return sum
+}

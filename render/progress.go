@@ -1,0 +1,76 @@
+package render
+
+import (
+	"fmt"
+	"math"
+
+	"fabriclab/assets"
+	"fabriclab/sim/unit"
+)
+
+// Computing is what the canvas shows while the run is still being computed
+// ahead of playback; Frame.Computing is nil once the whole run is.
+type Computing struct {
+	Progress float64   // share of the run computed, 0…1, or -1 while unknown
+	ETA      float64   // seconds of computing left, or -1 while unknown
+	Computed unit.Time // simulated time computed so far
+	Target   unit.Time // where a seek waits to go, or 0
+}
+
+// progress draws a bar in the header, between the summary and "t = …":
+// how far computing has got and about how long it will take, or
+// "estimating" when that is unknown. Where the header has no room, it hangs
+// under the header's right end.
+func (b *Builder) progress() {
+	c := b.f.Computing
+	if c == nil {
+		return
+	}
+	L, th, dl := b.layout, b.th, &b.dl
+	u := L.U
+	h := L.Header
+	title := L.Opt.Title
+	if title == "" {
+		title = "fabriclab"
+	}
+	left := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*u + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 16*u
+	right := h.X + h.W - TextWidth("t = 000.000 ms", b.fs(1.6), assets.Bold) - 16*u
+	w, ht := min(340*u, right-left), min(h.H, 30*u)
+	x, y := right-w, h.Y+(h.H-ht)/2
+	if w < 200*u { // no room: under the header
+		w = min(340*u, h.W*0.6)
+		x, y = h.X+h.W-w, h.Y+h.H+2*u
+	}
+	dl.rect(LayerTooltip, x, y, w, ht, 4*u, th.Panel, th.Border, 1*u)
+	bar := Rect{x + 8*u, y + ht - 8*u, w - 16*u, 3.5 * u}
+	dl.rect(LayerTooltip, bar.X, bar.Y, bar.W, bar.H, 1.5*u, th.Border, th.Border, 0)
+	s := "computed to " + fmtTime(c.Computed)
+	if c.Target > 0 {
+		s = "going to " + fmtTime(c.Target) + " · " + s
+	}
+	switch {
+	case c.Progress >= 0:
+		dl.rect(LayerTooltip, bar.X, bar.Y, bar.W*min(1, c.Progress), bar.H, 1.5*u, th.Comm, th.Comm, 0)
+		s += fmt.Sprintf(" · %d %%", int(math.Floor(100*c.Progress)))
+		if c.ETA >= 0 {
+			s += " · " + fmtETA(c.ETA)
+		}
+	default:
+		// unknown share: a stripe that moves as more is computed
+		k := math.Mod(c.Computed.Seconds()*1e6, 10) / 10
+		dl.rect(LayerTooltip, bar.X+bar.W*0.8*k, bar.Y, bar.W*0.2, bar.H, 1.5*u, th.Comm, th.Comm, 0)
+		s += " · estimating time left"
+	}
+	dl.text(LayerTooltip, x+8*u, y+ht*0.38, s, b.fs(0.8), Start, assets.Regular, th.Text)
+}
+
+// fmtETA writes seconds left as "about 12 s left" or "about 3 min left".
+func fmtETA(s float64) string {
+	switch {
+	case s < 1:
+		return "under 1 s left"
+	case s < 90:
+		return fmt.Sprintf("about %.0f s left", s)
+	}
+	return fmt.Sprintf("about %.0f min left", s/60)
+}
