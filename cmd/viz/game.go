@@ -195,6 +195,7 @@ type drawKey struct {
 	cur, prev, hist *snap.Snapshot
 	nhist           int
 	hover           render.Hover
+	selected        int // the picked flow (render.Frame.Selected)
 	errorPic        *render.DisplayList
 	computing       render.Computing // rounded to what the bar shows
 	tick            int64            // while computing: redrawEvery periods
@@ -595,4 +596,5 @@ func (g *Game) pickFlow() {
 		g.selected = render.StepFlow(f, g.selected, -1)
 	}
 	f.Selected = g.selected
+	g.key.selected = g.selected
 }
