@@ -23,10 +23,24 @@ func (p *Player) Progress() float64 {
 		return min(0.999, float64(p.End())/float64(p.sc.Until))
 	}
 	want := p.expectedBytes()
-	if want <= 0 {
-		return -1
+	if want > 0 {
+		return min(0.999, float64(delivered(p.latest))/float64(want))
 	}
-	return min(0.999, float64(delivered(p.latest))/float64(want))
+	if c := p.latest.Collective; c != nil && c.Bytes > 0 {
+		return min(0.999, c.Done) // any algorithm: the share of its transfers' bytes arrived
+	}
+	if tr := p.latest.Training; tr != nil && tr.Iterations > 0 {
+		// iterations as long as the last one that ended, or before the
+		// first ends as its compute (a lower bound: too early, never late)
+		per := tr.Compute
+		if n := len(tr.Steps); n > 0 {
+			per = tr.Steps[n-1].End - tr.Steps[n-1].Start
+		}
+		if per > 0 {
+			return min(0.999, float64(p.End())/(float64(per)*float64(tr.Iterations)))
+		}
+	}
+	return -1
 }
 
 // ETA is about how many seconds of computing are left at the rate so far,
