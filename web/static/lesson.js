@@ -101,6 +101,7 @@
       case " ": send({ fabriclab: "toggle" }); return true;
       case ".": send({ fabriclab: "step" }); return true;
       case ",": send({ fabriclab: "back" }); return true;
+      case "[": case "]": send({ fabriclab: "pick", key: k }); return true; // the previous, next flow
       case "r": case "R": send({ fabriclab: "reset" }); return true;
       case "+": case "=": send({ fabriclab: "faster" }); return true;
       case "-": send({ fabriclab: "slower" }); return true;
