@@ -212,9 +212,11 @@
   // are pressed on the canvas anew (forwarding lets those through), and let
   // go a few frames later so that the program sees the press.
   let forwarding = false;
+  window.fabriclabPicks = 0; // for tests: [ and ] pressed on the canvas
   const pickKey = (k, focus) => {
     const c = canvas();
     if (!c) return;
+    window.fabriclabPicks++;
     const code = k === "[" ? "BracketLeft" : "BracketRight";
     const fire = (type) => {
       const keep = c.focus;
