@@ -223,7 +223,8 @@ func (b *Builder) routeInset(g *snap.Routing) {
 		lo, hi = min(lo, n), max(hi, n)
 	}
 	lines := b.selectedLines(g)
-	w := 190 * u
+	caption := b.badgeCaption()
+	w := max(190*u, TextWidth(caption, b.fs(0.75), assets.Regular)+16*u)
 	for _, s := range lines {
 		w = max(w, TextWidth(s, b.fs(0.8), assets.Regular)+16*u)
 	}
@@ -251,7 +252,7 @@ func (b *Builder) routeInset(g *snap.Routing) {
 	} else {
 		b.histogram(bins, x, y+30*u, w, barH)
 	}
-	dl.text(LayerLabel, x+8*u, y+22*u+body+8*u, b.badgeCaption(), b.fs(0.75), Start, assets.Regular, th.Muted)
+	dl.text(LayerLabel, x+8*u, y+22*u+body+8*u, caption, b.fs(0.75), Start, assets.Regular, th.Muted)
 	if len(lines) == 0 {
 		return
 	}

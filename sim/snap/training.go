@@ -120,7 +120,7 @@ func (tr *Training) TaskAt(t unit.Time) (Task, bool) {
 }
 
 // Doing is what the ranks do at a moment, in parts a viewer can word
-// in any language (Doing's String is the English).
+// in any language (its String is the English).
 type Doing struct {
 	Kind  DoingKind
 	Phase Phase  // Busy: the compute
