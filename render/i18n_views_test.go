@@ -46,10 +46,10 @@ var zhViews = []struct {
 }
 
 // zhFrame plays a zh view and frames it at w×h.
-func zhFrame(t *testing.T, i int, w, h float64, steps int) (*Frame, *Layout) {
+func zhFrame(t *testing.T, i int, w, h float64, steps int, presenter ...bool) (*Frame, *Layout) {
 	v := zhViews[i]
 	r, _ := playTo(t, v.scenario, v.sets, v.until, steps)
-	L := NewLayout(r.topo, w, h, Options{Title: r.name, Lang: ZH, Training: v.training, Dark: i%2 == 1})
+	L := NewLayout(r.topo, w, h, Options{Title: r.name, Lang: ZH, Training: v.training, Dark: i%2 == 1, Presenter: len(presenter) > 0 && presenter[0]})
 	f := r.frame(L)
 	f.Selected = v.selected
 	return f, L
@@ -169,6 +169,13 @@ func TestViewsZhLook(t *testing.T) {
 		for _, sz := range []struct{ w, h float64 }{{1280, 720}, {1024, 768}} {
 			f, _ := zhFrame(t, i, sz.w, sz.h, 40)
 			out, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%.0f.png", v.file, sz.w)))
+			require.NoError(t, err)
+			require.NoError(t, WritePNG(out, Scene(f), 1))
+			require.NoError(t, out.Close())
+		}
+		if i < 3 { // presenter mode: larger text
+			f, _ := zhFrame(t, i, 1280, 720, 40, true)
+			out, err := os.Create(filepath.Join(dir, v.file+"-presenter.png"))
 			require.NoError(t, err)
 			require.NoError(t, WritePNG(out, Scene(f), 1))
 			require.NoError(t, out.Close())
