@@ -92,9 +92,6 @@
       if (d.focus && canvas()) canvas().focus();
       return;
     }
-    // pick: {fabriclab: "pick", key: "[" or "]"} is the parent's [ or ]: the
-    // previous or next flow, as if pressed on the canvas (which keeps no focus).
-    if (d.fabriclab === "pick") { if (d.key === "[" || d.key === "]") pickKey(d.key, false); return; }
     if (d.fabriclab === "load" && d.play && reduced) { d.play = false; holdPlay = true; }
     command(d);
   });
@@ -207,30 +204,8 @@
   // button, the timeline) do what they do there; the lesson's keys go to
   // the parent page, which acts as if they were pressed there.
   const lessonKeys = ["ArrowLeft", "ArrowRight", "PageUp", "PageDown", "p", "P"];
-  // [ and ] pick the previous or next flow. The program reads them from the
-  // canvas's own key events, which the listener below keeps from it: they
-  // are pressed on the canvas anew (forwarding lets those through), and let
-  // go a few frames later so that the program sees the press.
-  let forwarding = false;
-  window.fabriclabPicks = 0; // for tests: [ and ] pressed on the canvas
-  const pickKey = (k, focus) => {
-    const c = canvas();
-    if (!c) return;
-    window.fabriclabPicks++;
-    const code = k === "[" ? "BracketLeft" : "BracketRight";
-    const fire = (type) => {
-      const keep = c.focus;
-      if (!focus) c.focus = () => {}; // the program focuses the canvas on a key: not when the parent's
-      forwarding = true;
-      try { c.dispatchEvent(new KeyboardEvent(type, { key: k, code: code, bubbles: true, cancelable: true })); }
-      finally { forwarding = false; if (!focus) c.focus = keep; }
-    };
-    fire("keydown");
-    setTimeout(() => fire("keyup"), 100);
-  };
   const playKeys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "R": "reset", "+": "faster", "=": "faster", "-": "slower" };
   window.addEventListener("keydown", (e) => {
-    if (forwarding) return;
     e.stopPropagation();
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const t = e.target, tag = t && t.tagName;
@@ -249,18 +224,13 @@
       else if (e.key === "ArrowLeft" || e.key === "PageUp") command({ fabriclab: "back" });
       return;
     }
-    if ((e.key === "[" || e.key === "]") && !text) {
-      e.preventDefault();
-      if (!e.repeat) pickKey(e.key, true);
-      return;
-    }
     if (playKeys[e.key] && !text) {
       e.preventDefault();
       if (e.key === " ") hint.hidden = true;
       command({ fabriclab: playKeys[e.key] });
     }
   }, true);
-  window.addEventListener("keyup", (e) => { if (!forwarding) e.stopPropagation(); }, true);
+  window.addEventListener("keyup", (e) => e.stopPropagation(), true);
   // The canvas's focus ring shows when the keyboard moved the focus, not after a click or tap.
   window.addEventListener("pointerdown", () => document.body.classList.add("pointer"), true);
   window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
