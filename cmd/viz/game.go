@@ -322,6 +322,14 @@ func (g *Game) handle(c player.Command, err error) {
 		p.Slower()
 	case "speed":
 		p.SetSpeed(unit.Time(c.SpeedUs * float64(unit.Microsecond)))
+	case "nextflow", "prevflow": // ] and [ as the page forwards them
+		if g.frame.Layout != nil && g.frame.Cur != nil {
+			d := 1
+			if c.Op == "prevflow" {
+				d = -1
+			}
+			g.selected = render.StepFlow(&g.frame, g.selected, d)
+		}
 	}
 	g.page.summaryDue = true
 	g.sendTime()

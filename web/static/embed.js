@@ -204,7 +204,7 @@
   // button, the timeline) do what they do there; the lesson's keys go to
   // the parent page, which acts as if they were pressed there.
   const lessonKeys = ["ArrowLeft", "ArrowRight", "PageUp", "PageDown", "p", "P"];
-  const playKeys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "R": "reset", "+": "faster", "=": "faster", "-": "slower" };
+  const playKeys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "R": "reset", "+": "faster", "=": "faster", "-": "slower", "]": "nextflow", "[": "prevflow" };
   window.addEventListener("keydown", (e) => {
     e.stopPropagation();
     if (e.altKey || e.ctrlKey || e.metaKey) return;

@@ -175,7 +175,7 @@ type Command struct {
 	On       bool     `json:"on,omitempty"`   // presenter: big text on or off
 }
 
-var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats", "presenter"}
+var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats", "presenter", "nextflow", "prevflow"}
 
 // ParseCommand reads a command's JSON, checking the operation and its arguments.
 func ParseCommand(data []byte) (Command, error) {
