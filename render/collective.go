@@ -72,69 +72,72 @@ func (b *Builder) coll() *snap.Collective {
 }
 
 // opWords names an operation as the lessons write it.
-func opWords(op string) string {
-	switch op {
-	case "allreduce":
-		return "all-reduce"
-	case "reducescatter":
-		return "reduce-scatter"
-	case "allgather":
-		return "all-gather"
-	case "alltoall":
-		return "all-to-all"
+func opWords(lang Lang, op string) string {
+	if _, ok := catalogue["op."+op]; ok {
+		return T(lang, "op."+op)
 	}
 	return op
 }
 
 // algoWords names an algorithm.
-func algoWords(algo string) string {
-	switch algo {
-	case "tree":
-		return "double binary tree"
-	case "rabenseifner":
-		return "Rabenseifner"
-	case "innetwork":
-		return "in-network (NVLS)"
-	case "nvlstree":
-		return "NVLS tree"
+func algoWords(lang Lang, algo string) string {
+	if _, ok := catalogue["algo."+algo]; ok {
+		return T(lang, "algo."+algo)
 	}
 	return algo
 }
 
+// phaseWords is a phase's name (as sim/coll writes it in English) in lang;
+// a name the catalogue lacks shows as it is.
+func phaseWords(lang Lang, phase string) string {
+	if _, ok := catalogue["phase."+phase]; ok {
+		return T(lang, "phase."+phase)
+	}
+	return phase
+}
+
+// joinWords joins two phrases, with a space unless both sides of the join
+// are Chinese.
+func joinWords(a, b string) string {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 0 && len(rb) > 0 && ra[len(ra)-1] >= 0x2e80 && rb[0] >= 0x2e80 {
+		return a + b
+	}
+	return a + " " + b
+}
+
 // collStatus is the collective's state in words: "ring all-reduce ·
 // reduce-scatter · step 3 of 7", "pairwise all-to-all · round 2 of 15".
-func collStatus(c *snap.Collective, rails string) string {
+func collStatus(lang Lang, c *snap.Collective, rails string) string {
 	var sb strings.Builder
-	sb.WriteString(algoWords(c.Algo))
-	sb.WriteString(" ")
-	sb.WriteString(opWords(c.Op))
+	sb.WriteString(joinWords(algoWords(lang, c.Algo), opWords(lang, c.Op)))
 	if c.Finished {
-		sb.WriteString(" · finished in ")
-		sb.WriteString(fmtTime(c.Elapsed))
+		sb.WriteString(Tf(lang, "coll.finished", fmtTime(c.Elapsed)))
 		return sb.String()
 	}
 	phase := c.Phase
-	if phase == opWords(c.Op) || phase == "" {
+	if phase == opWords(EN, c.Op) || phase == "" {
 		phase = ""
 	}
+	phase = phaseWords(lang, phase)
 	switch {
 	case c.Streamed && c.Pipelined && c.Phases > 1:
-		fmt.Fprintf(&sb, " · %d phases at once, pipelined · %s moved", c.Phases, fmtPct(c.Done))
+		sb.WriteString(Tf(lang, "coll.pipelined", c.Phases, fmtPct(c.Done)))
 	case c.Streamed && c.Phases > 1:
-		fmt.Fprintf(&sb, " · phase %d of %d: %s", c.PhaseIndex+1, c.Phases, phase)
+		sb.WriteString(Tf(lang, "coll.phase-of", c.PhaseIndex+1, c.Phases, phase))
 	case c.Op == "alltoall" && c.Steps <= 1:
-		sb.WriteString(" · every GPU sends to every other at once")
+		sb.WriteString(T(lang, "coll.all-at-once"))
 	default:
 		if phase != "" {
 			sb.WriteString(" · ")
 			sb.WriteString(phase)
 		}
 		if c.Steps > 0 {
-			word := "step"
 			if c.Op == "alltoall" {
-				word = "round"
+				sb.WriteString(Tf(lang, "coll.round-of", c.Step, c.Steps))
+			} else {
+				sb.WriteString(Tf(lang, "coll.step-of", c.Step, c.Steps))
 			}
-			fmt.Fprintf(&sb, " · %s %d of %d", word, c.Step, c.Steps)
 		}
 	}
 	if rails != "" {
@@ -163,11 +166,11 @@ func (b *Builder) railsOf(c *snap.Collective) string {
 	case len(rails) == 0:
 		return ""
 	case len(rails) == 1:
-		return "on rail " + strconv.Itoa(rails[0])
+		return b.tf("coll.rail", rails[0])
 	case rails[len(rails)-1]-rails[0] == len(rails)-1:
-		return fmt.Sprintf("on rails %d–%d", rails[0], rails[len(rails)-1])
+		return b.tf("coll.rails", rails[0], rails[len(rails)-1])
 	}
-	return fmt.Sprintf("on %d rails", len(rails))
+	return b.tf("coll.rails.n", len(rails))
 }
 
 // collHeader writes the status in the header, between the topology summary
@@ -182,7 +185,7 @@ func (b *Builder) collHeader(c *snap.Collective) {
 	x0 := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 24*L.U
 	x1 := h.X + h.W - TextWidth("t = "+fmtTime(b.f.Cur.Time), b.fs(1.6), assets.Bold) - 24*L.U
 	if b.f.Cur.Done {
-		x1 -= TextWidth("finished", b.fs(1.0), assets.Medium) + 12*L.U
+		x1 -= TextWidth(b.t("head.finished"), b.fs(1.0), assets.Medium) + 12*L.U
 	}
 	if x1-x0 < 60*L.U {
 		return
@@ -190,7 +193,8 @@ func (b *Builder) collHeader(c *snap.Collective) {
 	// the whole status, else without the rails, else without the algorithm,
 	// at 72 % of the size at least
 	rails := b.railsOf(c)
-	tries := []string{collStatus(c, rails), collStatus(c, "")}
+	lang := L.Opt.Lang
+	tries := []string{collStatus(lang, c, rails), collStatus(lang, c, "")}
 	if i := strings.Index(tries[1], " · "); i > 0 {
 		tries = append(tries, tries[1][i+len(" · "):])
 	}
@@ -226,28 +230,26 @@ func (b *Builder) cellColor(v float64) color.RGBA {
 func (b *Builder) chunks(r Rect, c *snap.Collective) {
 	L, dl, th := b.layout, &b.dl, b.th
 	u := L.U
-	title := "Chunks on each GPU, how far reduced"
+	title := b.t("coll.chunks")
 	switch {
 	case c.Kind == snap.Received:
-		title = "What each GPU has received"
+		title = b.t("coll.received")
 	case c.Op == "allgather" || c.Op == "broadcast":
-		title = "Chunks each GPU holds"
+		title = b.t("coll.held")
 	}
 	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, b.fs(1.0), Start, assets.Medium, th.Text)
 	// bandwidth so far
-	bw := fmt.Sprintf("algbw %s · busbw %s", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
-	note := fmt.Sprintf("so far: %s of %s in %s", fmtPct(c.Done), fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
+	bw := b.tf("coll.bw", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
+	note := b.tf("coll.so-far", fmtPct(c.Done), fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
 	if c.Finished {
-		note = fmt.Sprintf("%s in %s, as fabriclab run reports", fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
-	}
-	if c.Finished {
-		bw = "final " + bw
+		note = b.tf("coll.as-reported", fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
+		bw = b.tf("coll.bw.final", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
 	}
 	dl.text(LayerChart, r.X+10*u, r.Y+30*u, bw, b.fs(0.9), Start, assets.Bold, th.Text)
 	dl.text(LayerChart, r.X+10*u, r.Y+44*u, note, b.fs(0.75), Start, assets.Regular, th.Muted)
 	if c.Rows == 0 || c.Cols == 0 || len(c.Cells) < c.Rows*c.Cols {
 		p := Rect{r.X + 10*u, r.Y + 54*u, r.W - 20*u, r.H - 64*u}
-		b.empty(p, "too many ranks to draw their chunks")
+		b.empty(p, b.t("coll.too-many"))
 		return
 	}
 	// the matrix, with row labels on the left, each row's mean over every
@@ -256,13 +258,13 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 	if slot {
 		cells = c.Slot
 	}
-	labelW := TextWidth("GPU 00", b.fs(0.7), 0) + 6*u
+	labelW := TextWidth(b.tf("coll.gpu", 0)+"0", b.fs(0.7), 0) + 6*u
 	if c.RowRanks > 1 {
 		labelW = TextWidth("0000–0000", b.fs(0.7), 0) + 6*u
 	}
 	meanW := 0.0
 	if slot {
-		meanW = TextWidth("all pieces", b.fs(0.68), 0) + 8*u
+		meanW = TextWidth(b.t("coll.all-pieces"), b.fs(0.68), 0) + 8*u
 	}
 	area := Rect{r.X + 10*u + labelW, r.Y + 58*u, r.W - 20*u - labelW - meanW, r.H - 58*u - 22*u}
 	cs := min(area.W/float64(c.Cols), area.H/float64(c.Rows))
@@ -276,7 +278,7 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 	full := float64(c.Ranks)
 	mx := area.X + float64(c.Cols)*cs + 6*u // the means' column
 	if slot {
-		dl.text(LayerChart, mx, area.Y-5*u, "all pieces", b.fs(0.68), Start, assets.Regular, th.Muted)
+		dl.text(LayerChart, mx, area.Y-5*u, b.t("coll.all-pieces"), b.fs(0.68), Start, assets.Regular, th.Muted)
 	}
 	for row := range c.Rows {
 		y := area.Y + float64(row)*cs
@@ -306,7 +308,7 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 			every *= 2
 		}
 		if row%every == 0 {
-			lab := "GPU " + strconv.Itoa(row)
+			lab := b.tf("coll.gpu", row)
 			if c.RowRanks > 1 {
 				lo := row * c.RowRanks
 				lab = fmt.Sprintf("%d–%d", lo, min(lo+c.RowRanks, c.Ranks)-1)
@@ -320,12 +322,12 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 	var lo, hi, what string
 	switch {
 	case c.Kind == snap.Received:
-		lo, hi, what = "0", "100%", "column: from GPU"
+		lo, hi, what = "0", "100%", b.t("coll.col.from")
 	case c.Op == "allgather" || c.Op == "broadcast":
-		lo, hi, what = "none", "held", "column: chunk"
+		lo, hi, what = b.t("coll.none"), b.t("coll.has"), b.t("coll.col.chunk")
 	default:
 		lo, hi = "1/"+strconv.Itoa(c.Ranks), strconv.Itoa(c.Ranks)+"/"+strconv.Itoa(c.Ranks)
-		what = "column: chunk " + chunkWhat(c)
+		what = b.chunkWhat(c)
 	}
 	dl.text(LayerChart, kx, ky, lo, b.fs(0.7), Start, assets.Regular, th.Muted)
 	kx += TextWidth(lo, b.fs(0.7), 0) + 4*u
@@ -344,14 +346,14 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 }
 
 // chunkWhat says what the matrix's columns are.
-func chunkWhat(c *snap.Collective) string {
+func (b *Builder) chunkWhat(c *snap.Collective) string {
 	if c.ColOwner {
 		if c.RowRanks > 1 {
-			return "the row's GPUs end up owning"
+			return b.t("coll.col.row-own")
 		}
-		return "GPU n ends up owning"
+		return b.t("coll.col.gpu-own")
 	}
-	return "of the buffer"
+	return b.t("coll.col.buffer")
 }
 
 // fmtGBps writes GB/s as nccl-tests print it.
@@ -374,9 +376,9 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		b.moved(r, c)
 		return
 	}
-	title := "Steps over time"
+	title := b.t("coll.steps")
 	if c.Streamed {
-		title = "Phases over time"
+		title = b.t("coll.phases")
 	}
 	p := b.plotArea(r, title, "", nil)
 	p.Y += 12 * u // a line of phase names under the title
@@ -386,9 +388,10 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 	names := c.PhaseNames
 	if c.Streamed && p.H/float64(max(len(c.Spans), 1)) >= b.fs(1.1) {
 		names = nil
-		dl.text(LayerChart, kx, r.Y+29*u, "bar: first to latest transfer · solid: share done", b.fs(0.72), Start, assets.Regular, th.Muted)
+		dl.text(LayerChart, kx, r.Y+29*u, b.t("coll.bar-key"), b.fs(0.72), Start, assets.Regular, th.Muted)
 	}
 	for i, name := range names {
+		name = phaseWords(L.Opt.Lang, name)
 		w := TextWidth(name, b.fs(0.72), 0)
 		if kx+10*u+w > r.X+r.W-6*u {
 			break
@@ -397,7 +400,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		dl.text(LayerChart, kx+10*u, r.Y+29*u, name, b.fs(0.72), Start, assets.Regular, th.Muted)
 		kx += 10*u + w + 10*u
 	}
-	if expl := "solid: share done"; names != nil && kx+TextWidth(expl, b.fs(0.72), 0) < r.X+r.W-6*u {
+	if expl := b.t("coll.solid"); names != nil && kx+TextWidth(expl, b.fs(0.72), 0) < r.X+r.W-6*u {
 		dl.text(LayerChart, kx, r.Y+29*u, expl, b.fs(0.72), Start, assets.Regular, th.Muted)
 	}
 	now := b.f.Cur.Time
@@ -412,7 +415,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		}
 	}
 	if t1 <= t0 || len(c.Spans) == 0 {
-		b.empty(p, "waiting for the first transfer")
+		b.empty(p, b.t("coll.waiting"))
 		return
 	}
 	xOf := func(t unit.Time) float64 { return p.X + p.W*float64(t-t0)/float64(t1-t0) }
@@ -437,7 +440,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		if inside && s.Phase < len(c.PhaseNames) {
 			lab := fmtPct(s.Done) // steps: the phase is in the key
 			if c.Streamed {
-				lab = c.PhaseNames[s.Phase] + " · " + lab
+				lab = phaseWords(L.Opt.Lang, c.PhaseNames[s.Phase]) + " · " + lab
 			}
 			if lx := x0 + 4*u; lx+TextWidth(lab, b.fs(0.72), assets.Medium) < p.X+p.W-2*u {
 				dl.text(LayerChart, lx, y+rh/2, lab, b.fs(0.72), Start, assets.Medium, th.Text)
@@ -445,9 +448,9 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		}
 	}
 	// y labels: first and last step
-	first, last := "step 1", fmt.Sprintf("step %d", max(n, c.AllSteps)) // beyond 64 steps a bar is a group
+	first, last := b.tf("coll.step", 1), b.tf("coll.step", max(n, c.AllSteps)) // beyond 64 steps a bar is a group
 	if c.Streamed {
-		first, last = "phase 1", fmt.Sprintf("phase %d", n)
+		first, last = b.tf("coll.phase", 1), b.tf("coll.phase", n)
 	}
 	dl.text(LayerChart, p.X-5*u, p.Y+rh/2, first, b.fs(0.7), End, assets.Regular, th.Muted)
 	if n > 1 {
@@ -464,7 +467,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 func (b *Builder) moved(r Rect, c *snap.Collective) {
 	L, dl, th := b.layout, &b.dl, b.th
 	u := L.U
-	p := b.plotArea(r, "Bytes moved over time", "", nil)
+	p := b.plotArea(r, b.t("coll.moved"), "", nil)
 	now := b.f.Cur.Time
 	t0 := now - c.Elapsed
 	t1 := max(now, t0+1)
@@ -480,7 +483,7 @@ func (b *Builder) moved(r Rect, c *snap.Collective) {
 		dl.Points = append(dl.Points, float32(x), float32(y))
 	}
 	dl.polyline(LayerChart, p0, 1.8*u, phaseColor(0))
-	dl.text(LayerChart, p.X+6*u, p.Y+10*u, fmtPct(c.Done)+" of "+fmtBytes(float64(c.Bytes)), b.fs(0.8), Start, assets.Medium, th.Text)
+	dl.text(LayerChart, p.X+6*u, p.Y+10*u, b.tf("coll.moved.of", fmtPct(c.Done), fmtBytes(float64(c.Bytes))), b.fs(0.8), Start, assets.Medium, th.Text)
 }
 
 // arrows draws the current step's transfers on the topology: inside a node

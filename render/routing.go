@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"fabriclab/assets"
 	"fabriclab/sim/snap"
@@ -222,7 +223,8 @@ func (b *Builder) routeInset(g *snap.Routing) {
 		lo, hi = min(lo, n), max(hi, n)
 	}
 	lines := b.selectedLines(g)
-	w := 190 * u
+	caption := b.badgeCaption()
+	w := max(190*u, TextWidth(caption, b.fs(0.75), assets.Regular)+16*u)
 	for _, s := range lines {
 		w = max(w, TextWidth(s, b.fs(0.8), assets.Regular)+16*u)
 	}
@@ -236,21 +238,21 @@ func (b *Builder) routeInset(g *snap.Routing) {
 	x := L.Area.X + L.Area.W - w
 	y := b.insetY(h, Rect{})
 	dl.rect(LayerLabel, x, y, w, h, 6*u, th.Panel, th.Border, 1*u)
-	dl.text(LayerLabel, x+8*u, y+11*u, "flows per uplink", b.fs(0.85), Start, assets.Medium, th.Text)
+	dl.text(LayerLabel, x+8*u, y+11*u, b.t("route.title"), b.fs(0.85), Start, assets.Medium, th.Text)
 	if rt.spread {
-		what := "none yet"
+		what := b.t("route.none")
 		if hi > 0 {
-			what = strconv.Itoa(int(lo)) + "–" + strconv.Itoa(int(hi)) + " flows' packets on each"
+			what = b.tf("route.range", lo, hi)
 			if lo == hi {
-				what = strconv.Itoa(int(lo)) + " flows' packets on each"
+				what = b.tf("route.each", lo)
 			}
 		}
-		dl.text(LayerLabel, x+8*u, y+27*u, "per-packet routing: flows spread", b.fs(0.8), Start, assets.Regular, th.Muted)
+		dl.text(LayerLabel, x+8*u, y+27*u, b.t("route.spread"), b.fs(0.8), Start, assets.Regular, th.Muted)
 		dl.text(LayerLabel, x+8*u, y+41*u, what, b.fs(0.8), Start, assets.Regular, th.Text)
 	} else {
 		b.histogram(bins, x, y+30*u, w, barH)
 	}
-	dl.text(LayerLabel, x+8*u, y+22*u+body+8*u, b.badgeCaption(), b.fs(0.75), Start, assets.Regular, th.Muted)
+	dl.text(LayerLabel, x+8*u, y+22*u+body+8*u, caption, b.fs(0.75), Start, assets.Regular, th.Muted)
 	if len(lines) == 0 {
 		return
 	}
@@ -370,47 +372,47 @@ func (b *Builder) selectedLines(g *snap.Routing) []string {
 	}
 	cur, prev := b.f.Cur, b.f.Prev
 	fl := &cur.Flows[k]
-	head := "flow " + strconv.Itoa(k)
+	head := b.tf("route.flow", k)
 	if n := g.Routes.Name(k); n != "" {
-		head = n + " (flow " + strconv.Itoa(k) + ")"
+		head = b.tf("route.named", n, k)
 	}
 	out := []string{head, b.endpointName(fl.Src) + " → " + b.endpointName(fl.Dst)}
-	state := "waiting to start"
+	state := b.t("route.waiting")
 	switch {
 	case fl.Done:
-		state = "finished in " + fmtTime(fl.Finish-fl.Start)
+		state = b.tf("route.finished", fmtTime(fl.Finish-fl.Start))
 	case fl.Started:
-		state = "sending"
+		state = b.t("route.sending")
 		if prev != nil && prev.Time < cur.Time && k < len(prev.Flows) {
 			bps := float64(fl.Delivered-prev.Flows[k].Delivered) * 8 / (cur.Time - prev.Time).Seconds()
-			state += " at " + fmtRate(bps)
+			state = b.tf("route.sending.at", fmtRate(bps))
 		}
 	}
 	out = append(out, state)
 	if fl.Bytes > 0 {
-		out = append(out, fmtBytes(float64(fl.Delivered))+" of "+fmtBytes(float64(fl.Bytes))+" ("+fmtPct(float64(fl.Delivered)/float64(fl.Bytes))+")")
+		out = append(out, b.tf("route.delivered", fmtBytes(float64(fl.Delivered)), fmtBytes(float64(fl.Bytes)), fmtPct(float64(fl.Delivered)/float64(fl.Bytes))))
 	}
 	t := b.layout.Topo
 	path := g.Routes.AppendPath(b.rt.path[:0], k, cur.Time)
 	b.rt.path = path
 	if g.Routes.PerPacket && len(path) == 0 && g.Routes.Truncated {
-		out = append(out, "links not recorded: too big a run")
+		out = append(out, b.t("route.unrecorded"))
 	} else if g.Routes.PerPacket {
-		out = append(out, fmt.Sprintf("packets spread over %d links", len(path)))
+		out = append(out, b.tf("route.spread.n", len(path)))
 	} else if len(path) > 1 {
-		via := "via"
+		var via strings.Builder
 		for i, l := range path[:len(path)-1] {
 			if i > 0 {
-				via += " →"
+				via.WriteString(" → ")
 			}
-			via += " " + t.Nodes[t.Links[l].To].Name
+			via.WriteString(t.Nodes[t.Links[l].To].Name)
 		}
-		out = append(out, via)
+		out = append(out, b.tf("route.via", via.String()))
 	}
 	if g.Routes.PerPacket && g.Routes.MTU > 0 && fl.Delivered > 0 && g.Routes.Tracked() {
 		pkts := (fl.Delivered + g.Routes.MTU - 1) / g.Routes.MTU
 		n := cur.Reordered(k)
-		out = append(out, fmt.Sprintf("reordered %s of packets (%d)", fmtPct1(float64(n)/float64(pkts)), n))
+		out = append(out, b.tf("route.reordered", fmtPct1(float64(n)/float64(pkts)), n))
 	}
 	return out
 }
@@ -530,7 +532,7 @@ func (b *Builder) reorderTotal(g *snap.Routing) {
 		title = "fabriclab"
 	}
 	x := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 14*L.U
-	s := "· reordered " + fmtPct1(float64(g.ReorderedTotal)/float64(pkts)) + " of packets"
+	s := b.tf("route.total", fmtPct1(float64(g.ReorderedTotal)/float64(pkts)))
 	b.dl.text(LayerLabel, x, h.Y+h.H/2, s, b.fs(1.0), Start, assets.Medium, countTwoOn(b.th))
 }
 
@@ -555,13 +557,13 @@ func (b *Builder) badgeCaption() string {
 	rt, t := &b.rt, b.layout.Topo
 	switch {
 	case len(b.layout.Bundles) > 0:
-		return "badge over a pod: most on one uplink"
+		return b.t("route.badge.pod")
 	case !rt.perNode:
-		return "badge: flows on each uplink"
+		return b.t("route.badge.link")
 	case len(rt.tops) > 0 && t.Nodes[rt.tops[0]].Role == topo.Core:
-		return "badge: flows into each core switch"
+		return b.t("route.badge.core")
 	}
-	return "badge: flows into each spine"
+	return b.t("route.badge.spine")
 }
 
 // countThroughTops counts the running flows that cross each top-tier
@@ -742,7 +744,7 @@ func (b *Builder) markSeries(flow, p0 int, c color.RGBA) {
 		dl.Points = append(dl.Points, dl.Points[p0:end]...)
 		dl.polyline(LayerChart, end+(end-p0), 1.6*u, c)
 		if name == "" {
-			name = "flow " + strconv.Itoa(flow)
+			name = b.tf("route.flow", flow)
 		}
 	}
 	x, y := float64(dl.Points[end-2]), float64(dl.Points[end-1])

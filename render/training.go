@@ -2,7 +2,6 @@ package render
 
 import (
 	"cmp"
-	"fmt"
 	"image/color"
 	"math"
 	"slices"
@@ -93,14 +92,106 @@ func (b *Builder) doing(e int) string {
 	if tr == nil || e >= tr.Ranks || a == snap.Idle {
 		return plain
 	}
-	d := tr.Doing(b.f.Cur.Time)
+	d := tr.DoingAt(b.f.Cur.Time)
+	lang := b.layout.Opt.Lang
 	if a == snap.Computing {
-		return "computing " + d
+		return spaced(Tf(lang, "train.computing", doingWords(lang, d, tr.Sharding)))
 	}
-	if len(d) > 8 && d[:8] == "waiting " {
-		return d
+	if d.Kind == snap.Waiting && (d.Wait != "" || d.For != nil) {
+		return doingWords(lang, d, tr.Sharding)
 	}
 	return plain
+}
+
+// doingWords says in lang what the ranks do: "backward (bucket 3)",
+// "waiting for gradients"; in English as snap's Training.Doing says it.
+func doingWords(lang Lang, d snap.Doing, sharding string) string {
+	switch d.Kind {
+	case snap.Busy:
+		if d.Phase == snap.Optimizer {
+			return T(lang, "train.opt-step")
+		}
+		ph := phaseName(lang, d.Phase)
+		switch {
+		case d.Group >= 0 && d.Unit:
+			return Tf(lang, "train.unit", ph, d.Group)
+		case d.Group >= 0:
+			return Tf(lang, "train.bucket", ph, d.Group)
+		}
+		return ph
+	case snap.Waiting:
+		switch {
+		case d.Wait != "":
+			return waitWords(lang, d.Wait)
+		case d.For != nil:
+			return spaced(Tf(lang, "train.wait.for", commWords(lang, d.For, sharding)))
+		}
+		return T(lang, "train.wait")
+	}
+	return T(lang, "act.idle")
+}
+
+// phaseName names a compute phase.
+func phaseName(lang Lang, p snap.Phase) string {
+	switch p {
+	case snap.Forward:
+		return T(lang, "train.forward")
+	case snap.Backward:
+		return T(lang, "train.backward")
+	case snap.Optimizer:
+		return T(lang, "train.optimizer")
+	}
+	return p.String()
+}
+
+// waitWords says a wait sim/train names (Task.Waited) in lang; one the
+// catalogue lacks shows as it is.
+func waitWords(lang Lang, w string) string {
+	switch w {
+	case "waiting for gradients":
+		return T(lang, "train.wait.grads")
+	case snap.TrailingWait:
+		return T(lang, "train.wait.params")
+	case "waiting for tensor-parallel all-reduce":
+		return T(lang, "train.wait.tp")
+	case "waiting":
+		return T(lang, "train.wait")
+	}
+	return w
+}
+
+// commWords names a collective of the run from its parts; in English as
+// its Label (sim/train's) says it.
+func commWords(lang Lang, c *snap.Comm, sharding string) string {
+	switch {
+	case c.TP:
+		return T(lang, "train.comm.tp")
+	case c.Group >= 0 && sharding == "fsdp":
+		return Tf(lang, "train.comm.unit", opWords(lang, c.Kind), c.Group)
+	case c.Group >= 0:
+		return Tf(lang, "train.comm.bucket", opWords(lang, c.Kind), c.Group)
+	case c.Kind == "allgather":
+		return T(lang, "train.comm.params")
+	}
+	return c.Label
+}
+
+// spaced puts a space between a Chinese character and a Latin letter or
+// figure next to it ("等待all-reduce" → "等待 all-reduce").
+func spaced(s string) string {
+	han := func(r rune) bool { return r >= 0x4e00 && r <= 0x9fff }
+	latin := func(r rune) bool {
+		return r < 0x80 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}
+	rs := []rune(s)
+	out := make([]rune, 0, len(rs)+4)
+	for i, r := range rs {
+		if i > 0 && (han(rs[i-1]) && latin(r) || latin(rs[i-1]) && han(r)) {
+			out = append(out, ' ')
+		}
+		out = append(out, r)
+	}
+	return string(out)
 }
 
 var shardingNames = map[string]string{"none": "DDP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "fsdp": "FSDP"}
@@ -192,32 +283,33 @@ func (b *Builder) training() {
 	// title, what the GPUs do now, and the figures
 	x := r.X + 10*u
 	y := r.Y + 14*u
-	dl.text(LayerChart, x, y, "GPU timelines", b.fs(1.0), Start, assets.Medium, th.Text)
-	x += TextWidth("GPU timelines", b.fs(1.0), assets.Medium) + 10*u
-	ctx := fmt.Sprintf("%s · %d GPUs · %s", tr.Model, tr.Ranks, shardingNames[tr.Sharding])
+	dl.text(LayerChart, x, y, b.t("train.title"), b.fs(1.0), Start, assets.Medium, th.Text)
+	x += TextWidth(b.t("train.title"), b.fs(1.0), assets.Medium) + 10*u
+	ctx := b.tf("train.ctx", tr.Model, tr.Ranks, shardingNames[tr.Sharding])
 	if tr.TP > 1 {
-		ctx += fmt.Sprintf(" · tensor parallel %d", tr.TP)
+		ctx += b.tf("train.ctx.tp", tr.TP)
 	}
 	if len(tr.Rows) > 0 && tr.Rows[0].Count > 1 {
-		ctx += fmt.Sprintf(" · a row per node of %d", tr.Rows[0].Count)
+		ctx += b.tf("train.ctx.rows", tr.Rows[0].Count)
 	}
 	cur := tr.Iter(now)
-	ctx += fmt.Sprintf(" · iteration %d of %d", cur+1, tr.Iterations)
+	ctx += b.tf("train.ctx.iter", cur+1, tr.Iterations)
+	lang := L.Opt.Lang
 	nowText := ""
 	if !b.f.Cur.Done {
-		d := tr.Doing(now)
-		nowText = "now: " + d
+		d := tr.DoingAt(now)
+		nowText = b.tf("train.now", doingWords(lang, d, tr.Sharding))
 		long := nowText
-		for _, c := range tr.Running {
-			if c.Label != "" && d != "waiting for "+c.Label {
-				long += " · on the wire: " + c.Label
+		for i := range tr.Running {
+			if c := &tr.Running[i]; c.Label != "" && d.For != c {
+				long += b.tf("train.on-wire", commWords(lang, c, tr.Sharding))
 			}
 		}
 		nowText = fitText(r.W*0.5, b.fs(0.85), assets.Bold, long, nowText)
 		dl.text(LayerChart, r.X+r.W-10*u, y, nowText, b.fs(0.85), End, assets.Bold, th.Text)
 	}
 	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x
-	dl.text(LayerChart, x, y, fitText(room, b.fs(0.85), assets.Regular, ctx, fmt.Sprintf("%s · %d GPUs", tr.Model, tr.Ranks), ""), b.fs(0.85), Start, assets.Regular, th.Muted)
+	dl.text(LayerChart, x, y, fitText(room, b.fs(0.85), assets.Regular, ctx, b.tf("train.ctx.short", tr.Model, tr.Ranks), ""), b.fs(0.85), Start, assets.Regular, th.Muted)
 	dl.text(LayerChart, r.X+10*u, y+16*u, fitText(r.W-20*u, b.fs(0.85), assets.Medium, append(b.trainFigures(tr, cur), "")...), b.fs(0.85), Start, assets.Medium, th.Text)
 
 	// plot geometry
@@ -285,21 +377,21 @@ func (b *Builder) training() {
 		}
 		if k.Start > prevEnd && k.Waited != "" {
 			lane = append(lane, bar{x0: px(prevEnd), x1: px(k.Start), fill: th.Idle, idle: true,
-				wait: k.Waited})
+				wait: waitWords(lang, k.Waited)})
 		}
 		end := min(k.End, now)
 		c := b.shade(b.phaseColor(k.Phase), k.Group)
 		lane = append(lane, bar{x0: px(k.Start), x1: px(end), fill: c, task: k})
 		if last := i+1 == len(tr.Tasks) || tr.Tasks[i+1].Iter != k.Iter; last && k.Iter < len(tr.Steps) && tr.Steps[k.Iter].End > k.End {
-			lane = append(lane, bar{x0: px(k.End), x1: px(min(tr.Steps[k.Iter].End, now)), fill: th.Idle, idle: true, wait: snap.TrailingWait})
+			lane = append(lane, bar{x0: px(k.End), x1: px(min(tr.Steps[k.Iter].End, now)), fill: th.Idle, idle: true, wait: waitWords(lang, snap.TrailingWait)})
 		}
 	}
 	// a wait under way: the last task has ended and the next has not begun
 	if !b.f.Cur.Done && len(tr.Tasks) > 0 {
 		if last := tr.Tasks[len(tr.Tasks)-1]; last.End < now {
-			w := "waiting"
-			if d := tr.Doing(now); len(d) > 8 && d[:8] == "waiting " {
-				w = d
+			w := b.t("train.wait")
+			if d := tr.DoingAt(now); d.Kind == snap.Waiting {
+				w = doingWords(lang, d, tr.Sharding)
 			}
 			lane = append(lane, bar{x0: px(last.End), x1: px(now), fill: th.Idle, idle: true, wait: w})
 		}
@@ -340,11 +432,11 @@ func (b *Builder) training() {
 		var labels []string
 		switch {
 		case br.task != nil:
-			labels = taskLabels(br.task, tr.Sharding)
+			labels = b.taskLabels(br.task, tr.Sharding)
 		case br.comm != nil:
-			labels = commLabels(br.comm)
+			labels = b.commLabels(br.comm, tr.Sharding)
 		case br.wait != "":
-			labels = []string{br.wait, "waiting", "wait"}
+			labels = []string{br.wait, b.t("train.wait"), b.t("train.wait.short")}
 		}
 		ink := inkOnBar
 		if br.fill == colGather || br.idle {
@@ -370,9 +462,9 @@ func (b *Builder) training() {
 		if sl.row < 0 {
 			a, z := tr.Rows[sl.from], tr.Rows[sl.upTo]
 			n := z.First - a.First - a.Count
-			s := fmt.Sprintf("… %d more GPUs", n)
+			s := b.tf("train.more.gpus", n)
 			if z.Node >= 0 {
-				s = fmt.Sprintf("… %d more nodes (%d GPUs)", z.Node-a.Node-1, n)
+				s = b.tf("train.more.nodes", z.Node-a.Node-1, n)
 			}
 			dl.text(LayerChart, r.X+10*u, sl.y+sl.h/2, s, size, Start, assets.Regular, th.Muted)
 			continue
@@ -382,7 +474,7 @@ func (b *Builder) training() {
 		h := sl.h - gap
 		ch := h * 0.55
 		cy := sl.y + gap/2
-		dl.text(LayerChart, r.X+10*u, cy+ch/2, row.Label(), b.fs(0.85), Start, assets.Medium, th.Text)
+		dl.text(LayerChart, r.X+10*u, cy+ch/2, b.rowLabel(row), b.fs(0.85), Start, assets.Medium, th.Text)
 		dl.rect(LayerChart, p.X, cy, p.W, h, 0, lanes, color.RGBA{}, 0)
 		for _, br := range b.coalesce(lane, 1.5*u, th.Idle) {
 			drawBar(br, cy, ch, first)
@@ -442,12 +534,12 @@ func (b *Builder) training() {
 	}
 	for i, s := range tr.Starts {
 		if i > 0 {
-			mark(s, fmt.Sprintf("iteration %d", i+1), strconv.Itoa(i+1), true)
+			mark(s, b.tf("train.iteration", i+1), strconv.Itoa(i+1), true)
 		}
 	}
 	for i := lo; i < len(tr.Tasks); i++ {
 		if k := &tr.Tasks[i]; k.Micro > 0 && i > 0 && tr.Tasks[i-1].Micro != k.Micro && tr.Tasks[i-1].Iter == k.Iter {
-			mark(k.Start, fmt.Sprintf("micro-batch %d", k.Micro+1), fmt.Sprintf("µb %d", k.Micro+1), false)
+			mark(k.Start, b.tf("train.micro", k.Micro+1), b.tf("train.micro.short", k.Micro+1), false)
 		}
 	}
 	if now >= w0 && now <= w1 {
@@ -517,32 +609,42 @@ func (bl *Builder) coalesce(in []bar, w float64, bg color.RGBA) []bar {
 	return out
 }
 
-func taskLabels(k *snap.Task, sharding string) []string {
+// rowLabel names a timeline row: "GPU 3", "node 2".
+func (b *Builder) rowLabel(r snap.TrainRow) string {
+	if r.Node >= 0 {
+		return b.tf("train.row.node", r.Node)
+	}
+	return b.tf("train.row.gpu", r.First)
+}
+
+// taskLabels are a compute bar's labels, longest first.
+func (b *Builder) taskLabels(k *snap.Task, sharding string) []string {
 	switch k.Phase {
 	case snap.Forward:
 		if sharding == "fsdp" && k.Group >= 0 {
-			return []string{fmt.Sprintf("fwd %d", k.Group), strconv.Itoa(k.Group)}
+			return []string{b.tf("train.fwd", k.Group), strconv.Itoa(k.Group)}
 		}
-		return []string{"forward", "fwd", "F"}
+		return []string{b.t("train.forward"), b.t("train.fwd.short"), b.t("train.fwd.letter")}
 	case snap.Backward:
 		if k.Group >= 0 {
-			return []string{fmt.Sprintf("bwd %d", k.Group), strconv.Itoa(k.Group)}
+			return []string{b.tf("train.bwd", k.Group), strconv.Itoa(k.Group)}
 		}
-		return []string{"backward", "bwd", "B"}
+		return []string{b.t("train.backward"), b.t("train.bwd.short"), b.t("train.bwd.letter")}
 	case snap.Optimizer:
-		return []string{"optimizer", "opt", "O"}
+		return []string{b.t("train.optimizer"), b.t("train.opt.short"), b.t("train.opt.letter")}
 	}
 	return nil
 }
 
-func commLabels(c *snap.Comm) []string {
+// commLabels are a collective bar's labels, longest first.
+func (b *Builder) commLabels(c *snap.Comm, sharding string) []string {
 	switch {
 	case c.TP:
-		return []string{"TP"}
+		return []string{b.t("train.tp")}
 	case c.Group >= 0:
 		return []string{strconv.Itoa(c.Group)}
 	}
-	return []string{c.Label, "AG"}
+	return []string{commWords(b.layout.Opt.Lang, c, sharding), b.t("train.ag")}
 }
 
 // trainFigures is the line of figures, longest first: the last iteration's
@@ -550,22 +652,21 @@ func commLabels(c *snap.Comm) []string {
 func (b *Builder) trainFigures(tr *snap.Training, cur int) []string {
 	n := len(tr.Steps)
 	if n == 0 {
-		return []string{fmt.Sprintf("iteration 1 under way · compute %s per iteration; its time, exposed communication and GPU utilisation follow when it ends", fmtTime(tr.Compute)),
-			fmt.Sprintf("iteration 1 under way · compute %s per iteration", fmtTime(tr.Compute)), "iteration 1 under way"}
+		return []string{b.tf("train.first", fmtTime(tr.Compute)), b.tf("train.first.mid", fmtTime(tr.Compute)), b.t("train.first.short")}
 	}
 	s := tr.Steps[n-1]
 	tag := ""
 	switch {
 	case n == tr.Iterations && b.f.Cur.Done:
-		tag = " (final)"
+		tag = b.t("train.final")
 	case n < tr.Iterations:
-		tag = fmt.Sprintf(" (iteration %d under way)", cur+1)
+		tag = b.tf("train.under-way", cur+1)
 	}
 	util := strconv.FormatFloat(s.GPUUtil*100, 'f', 1, 64) + "%"
 	return []string{
-		fmt.Sprintf("iteration %d: %s · exposed communication %s · GPU utilisation %s%s", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
-		fmt.Sprintf("iteration %d: %s · exposed comm. %s · GPU util. %s%s", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
-		fmt.Sprintf("iter. %d: %s · exposed %s · util. %s", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util),
+		b.tf("train.figures", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
+		b.tf("train.figures.mid", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
+		b.tf("train.figures.short", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util),
 	}
 }
 
@@ -574,32 +675,32 @@ func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
 	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
 	size := b.fs(0.82)
-	grad := "all-reduce"
+	grad := b.t("train.legend.ar")
 	if tr.Sharding != "none" {
-		grad = "reduce-scatter"
+		grad = b.t("train.legend.rs")
 	}
 	items := []struct {
 		c    color.RGBA
 		name string
 		idle bool
-	}{{colForward, "forward", false}, {b.th.Compute, "backward (shades: layer groups)", false}, {colOptimizer, "optimizer", false},
-		{th.Idle, "waiting", true}, {th.Comm, grad + " of gradients (number: bucket)", false}}
-	if tr.Sharding == "fsdp" {
-		items[0].name, items[1].name, items[4].name = "forward", "backward (shades: units)", grad+" of gradients (number: unit)"
+	}{{colForward, b.t("train.forward"), false}, {b.th.Compute, b.t("train.legend.bwd"), false}, {colOptimizer, b.t("train.optimizer"), false},
+		{th.Idle, b.t("train.wait"), true}, {th.Comm, grad, false}}
+	if tr.Sharding == "fsdp" { // FSDP shards: always a reduce-scatter
+		items[1].name, items[4].name = b.t("train.legend.bwd.units"), b.t("train.legend.rs.units")
 	}
 	if tr.Sharding != "none" {
 		items = append(items, struct {
 			c    color.RGBA
 			name string
 			idle bool
-		}{colGather, "all-gather of parameters", false})
+		}{colGather, b.t("train.legend.gather"), false})
 	}
 	if tr.TP > 1 {
 		items = append(items, struct {
 			c    color.RGBA
 			name string
 			idle bool
-		}{colTP, "tensor-parallel all-reduce", false})
+		}{colTP, b.t("train.comm.tp"), false})
 	}
 	x := r.X + 10*u
 	for _, it := range items {

@@ -43,16 +43,16 @@ type ui struct {
 
 var uiText = map[string]ui{
 	"en": {"Back", "Next", "Steps", "Presenter", "Big text for projectors", "Simulation canvas",
-		"Keys: ← → change step, Space plays or pauses, . steps, R resets, + − change speed, P presenter mode, F full screen, ? lists the keys.",
+		"Keys: ← → change step, Space plays or pauses, . steps, R resets, + − change speed, [ ] pick a flow, P presenter mode, F full screen, ? lists the keys.",
 		"Keys", "Close", [][2]string{{"→ ←", "next step, previous step (PageDown, PageUp too)"}, {"Space", "play or pause the canvas"},
 			{". ,", "step the canvas forward, back"}, {"R", "canvas back to the start"}, {"+ −", "faster, slower"},
-			{"P", "presenter mode (big text)"}, {"F", "canvas full screen"}, {"Tab", "next control; in a quiz, arrows pick an answer and Space or Enter checks"},
+			{"[ ]", "previous, next flow (routing view)"}, {"P", "presenter mode (big text)"}, {"F", "canvas full screen"}, {"Tab", "next control; in a quiz, arrows pick an answer and Space or Enter checks"},
 			{"? Esc", "show or close this list"}}},
 	"zh": {"上一步", "下一步", "步骤", "演示模式", "投影用大字号", "仿真画布",
-		"快捷键：← → 切换步骤，空格 播放/暂停，. 单步，R 重置，+ − 调速度，P 演示模式，F 全屏，? 列出快捷键。",
+		"快捷键：← → 切换步骤，空格 播放/暂停，. 单步，R 重置，+ − 调速度，[ ] 选择流，P 演示模式，F 全屏，? 列出快捷键。",
 		"快捷键", "关闭", [][2]string{{"→ ←", "下一步、上一步（PageDown、PageUp 同样）"}, {"空格", "画布播放/暂停"},
 			{". ,", "画布单步前进、后退"}, {"R", "画布回到开头"}, {"+ −", "加快、减慢"},
-			{"P", "演示模式（大字号）"}, {"F", "画布全屏"}, {"Tab", "下一个控件；测验中用方向键选答案，空格或回车提交"},
+			{"[ ]", "上一条、下一条流（路由视图）"}, {"P", "演示模式（大字号）"}, {"F", "画布全屏"}, {"Tab", "下一个控件；测验中用方向键选答案，空格或回车提交"},
 			{"? Esc", "显示或关闭此列表"}}},
 }
 

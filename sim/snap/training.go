@@ -119,35 +119,78 @@ func (tr *Training) TaskAt(t unit.Time) (Task, bool) {
 	return tr.Tasks[i], true
 }
 
-// Doing says in a few words what the ranks do at t (t at most the
-// snapshot's Time): "backward (bucket 3)", "optimizer step", "waiting for
-// gradients", "idle" before and after the run.
-func (tr *Training) Doing(t unit.Time) string {
-	if k, ok := tr.TaskAt(t); ok {
+// Doing is what the ranks do at a moment, in parts a viewer can word
+// in any language (its String is the English).
+type Doing struct {
+	Kind  DoingKind
+	Phase Phase  // Busy: the compute
+	Group int    // Busy: the bucket (or FSDP unit) its backward completes, or -1
+	Unit  bool   // Group is an FSDP unit
+	Wait  string // Waiting: Task.Waited or TrailingWait ("waiting for gradients"), or ""
+	For   *Comm  // Waiting with no Wait: the running collective waited for, if any
+}
+
+// DoingKind is whether the ranks compute, wait, or stand idle.
+type DoingKind uint8
+
+// Doing kinds.
+const (
+	Outside DoingKind = iota // before or after the run
+	Busy
+	Waiting
+)
+
+// String says the activity in English: "backward (bucket 3)", "optimizer
+// step", "waiting for gradients", "idle".
+func (a Doing) String() string {
+	switch a.Kind {
+	case Busy:
 		switch {
-		case k.Phase == Optimizer:
+		case a.Phase == Optimizer:
 			return "optimizer step"
-		case k.Group >= 0 && tr.Sharding == "fsdp":
-			return fmt.Sprintf("%s (unit %d)", k.Phase, k.Group)
-		case k.Group >= 0:
-			return fmt.Sprintf("%s (bucket %d)", k.Phase, k.Group)
+		case a.Group >= 0 && a.Unit:
+			return fmt.Sprintf("%s (unit %d)", a.Phase, a.Group)
+		case a.Group >= 0:
+			return fmt.Sprintf("%s (bucket %d)", a.Phase, a.Group)
 		}
-		return k.Phase.String()
+		return a.Phase.String()
+	case Waiting:
+		switch {
+		case a.Wait != "":
+			return a.Wait
+		case a.For != nil:
+			return "waiting for " + a.For.Label
+		}
+		return "waiting"
+	}
+	return "idle"
+}
+
+// Doing says in a few words what the ranks do at t (t at most the
+// snapshot's Time): DoingAt's String.
+func (tr *Training) Doing(t unit.Time) string { return tr.DoingAt(t).String() }
+
+// DoingAt is what the ranks do at t (t at most the snapshot's Time): a
+// task, a wait, or Outside before and after the run.
+func (tr *Training) DoingAt(t unit.Time) Doing {
+	if k, ok := tr.TaskAt(t); ok {
+		return Doing{Kind: Busy, Phase: k.Phase, Group: k.Group, Unit: tr.Sharding == "fsdp"}
 	}
 	if len(tr.Starts) == 0 || t < tr.Starts[0] || len(tr.Steps) == tr.Iterations && t >= tr.Steps[len(tr.Steps)-1].End {
-		return "idle"
+		return Doing{Group: -1}
 	}
+	w := Doing{Kind: Waiting, Group: -1}
 	it := tr.Iter(t)
 	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t })
 	switch {
 	case i < len(tr.Tasks) && tr.Tasks[i].Iter == it && tr.Tasks[i].Waited != "":
-		return tr.Tasks[i].Waited // the next task has begun: it waited for this
+		w.Wait = tr.Tasks[i].Waited // the next task has begun: it waited for this
 	case it < len(tr.Steps):
-		return TrailingWait // after the iteration's last task, before its end
+		w.Wait = TrailingWait // after the iteration's last task, before its end
 	case tr.Running[0].Label != "":
-		return "waiting for " + tr.Running[0].Label
+		w.For = &tr.Running[0]
 	case tr.Running[1].Label != "":
-		return "waiting for " + tr.Running[1].Label
+		w.For = &tr.Running[1]
 	}
-	return "waiting"
+	return w
 }

@@ -101,6 +101,8 @@
       case " ": send({ fabriclab: "toggle" }); return true;
       case ".": send({ fabriclab: "step" }); return true;
       case ",": send({ fabriclab: "back" }); return true;
+      case "]": send({ fabriclab: "nextflow" }); return true; // the routing view's next flow
+      case "[": send({ fabriclab: "prevflow" }); return true;
       case "r": case "R": send({ fabriclab: "reset" }); return true;
       case "+": case "=": send({ fabriclab: "faster" }); return true;
       case "-": send({ fabriclab: "slower" }); return true;
