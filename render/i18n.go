@@ -162,9 +162,12 @@ var catalogue = map[string]Text{
 
 	// the picture shown instead of the scene when the canvas fails, and progress
 	"error.title":        {"The canvas stopped", "画布已停止"},
-	"progress.computing": {"computing %s of %s", "正在计算 %s / %s"},
-	"progress.left":      {"about %s left", "约剩 %s"},
-	"progress.done":      {"computed", "计算完成"},
+	"progress.computed":   {"computed to %s", "已计算到 %s"},
+	"progress.going":      {"going to %s · ", "前往 %s · "},
+	"progress.estimating": {" · estimating time left", " · 正在估计剩余时间"},
+	"progress.secs":       {"about %.0f s left", "约剩 %.0f 秒"},
+	"progress.mins":       {"about %.0f min left", "约剩 %.0f 分钟"},
+	"progress.under":      {"under 1 s left", "不到 1 秒"},
 
 	// the collective view: operations, algorithms and the phases sim/coll names
 	"op.allreduce":                             {"all-reduce", "all-reduce"},

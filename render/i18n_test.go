@@ -111,7 +111,7 @@ func TestCatalogueKeys(t *testing.T) {
 	}
 	require.NotEmpty(t, used, "the walk found the calls")
 	for k := range catalogue {
-		if used[k] || strings.HasPrefix(k, "progress.") || k == "error.title" { // for cmd/viz and the progress view
+		if used[k] || k == "error.title" { // for cmd/viz
 			continue
 		}
 		found := false

@@ -44,33 +44,33 @@ func (b *Builder) progress() {
 	dl.rect(LayerTooltip, x, y, w, ht, 4*u, th.Panel, th.Border, 1*u)
 	bar := Rect{x + 8*u, y + ht - 8*u, w - 16*u, 3.5 * u}
 	dl.rect(LayerTooltip, bar.X, bar.Y, bar.W, bar.H, 1.5*u, th.Border, th.Border, 0)
-	s := "computed to " + fmtTime(c.Computed)
+	s := b.tf("progress.computed", fmtTime(c.Computed))
 	if c.Target > 0 {
-		s = "going to " + fmtTime(c.Target) + " · " + s
+		s = b.tf("progress.going", fmtTime(c.Target)) + s
 	}
 	switch {
 	case c.Progress >= 0:
 		dl.rect(LayerTooltip, bar.X, bar.Y, bar.W*min(1, c.Progress), bar.H, 1.5*u, th.Comm, th.Comm, 0)
 		s += fmt.Sprintf(" · %d %%", int(math.Floor(100*c.Progress)))
 		if c.ETA >= 0 {
-			s += " · " + fmtETA(c.ETA)
+			s += " · " + b.eta(c.ETA)
 		}
 	default:
 		// unknown share: a stripe that moves as more is computed
 		k := math.Mod(c.Computed.Seconds()*1e6, 10) / 10
 		dl.rect(LayerTooltip, bar.X+bar.W*0.8*k, bar.Y, bar.W*0.2, bar.H, 1.5*u, th.Comm, th.Comm, 0)
-		s += " · estimating time left"
+		s += b.t("progress.estimating")
 	}
 	dl.text(LayerTooltip, x+8*u, y+ht*0.38, s, b.fs(0.8), Start, assets.Regular, th.Text)
 }
 
-// fmtETA writes seconds left as "about 12 s left" or "about 3 min left".
-func fmtETA(s float64) string {
+// eta writes seconds left as "about 12 s left" or "about 3 min left".
+func (b *Builder) eta(s float64) string {
 	switch {
 	case s < 1:
-		return "under 1 s left"
+		return b.t("progress.under")
 	case s < 90:
-		return fmt.Sprintf("about %.0f s left", s)
+		return b.tf("progress.secs", s)
 	}
-	return fmt.Sprintf("about %.0f min left", s/60)
+	return b.tf("progress.mins", s/60)
 }

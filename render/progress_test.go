@@ -64,8 +64,11 @@ func TestProgressOverlay(t *testing.T) {
 	}
 }
 
-func TestFmtETA(t *testing.T) {
-	for s, want := range map[float64]string{0.2: "under 1 s left", 12.4: "about 12 s left", 600: "about 10 min left"} {
-		assert.Equal(t, want, fmtETA(s))
+func TestETA(t *testing.T) {
+	en := &Builder{layout: &Layout{}}
+	zh := &Builder{layout: &Layout{Opt: Options{Lang: ZH}}}
+	for s, want := range map[float64][2]string{0.2: {"under 1 s left", "不到 1 秒"}, 12.4: {"about 12 s left", "约剩 12 秒"}, 600: {"about 10 min left", "约剩 10 分钟"}} {
+		assert.Equal(t, want[0], en.eta(s))
+		assert.Equal(t, want[1], zh.eta(s))
 	}
 }
