@@ -363,6 +363,14 @@ func (g *Game) handle(c player.Command, err error) {
 		p.Slower()
 	case "speed":
 		p.SetSpeed(unit.Time(c.SpeedUs * float64(unit.Microsecond)))
+	case "tap": // a click or touch the page saw: none is lost between two frames
+		if c.Touch {
+			g.tapX, g.tapY, g.tapped = int(c.X*g.scale), int(c.Y*g.scale), true
+			g.mouseX, g.mouseY = ebiten.CursorPosition()
+		}
+		if g.frame.Layout != nil && g.frame.Cur != nil {
+			g.selected = render.PickFlow(&g.frame, render.HitTest(g.frame.Layout, c.X, c.Y))
+		}
 	case "nextflow", "prevflow": // ] and [ as the page forwards them
 		if g.frame.Layout != nil && g.frame.Cur != nil {
 			d := 1
@@ -583,11 +591,13 @@ func (g *Game) pickFlow() {
 	at := func(x, y int) {
 		g.selected = render.PickFlow(f, render.HitTest(f.Layout, float64(x)/g.scale, float64(y)/g.scale))
 	}
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		at(ebiten.CursorPosition())
-	}
-	for _, id := range inpututil.AppendJustPressedTouchIDs(nil) {
-		at(ebiten.TouchPosition(id))
+	if !g.out.browser() { // in the browser the page sends taps as commands
+		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+			at(ebiten.CursorPosition())
+		}
+		for _, id := range inpututil.AppendJustPressedTouchIDs(nil) {
+			at(ebiten.TouchPosition(id))
+		}
 	}
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeyBracketRight):

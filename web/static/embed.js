@@ -233,6 +233,15 @@
   window.addEventListener("keyup", (e) => e.stopPropagation(), true);
   // The canvas's focus ring shows when the keyboard moved the focus, not after a click or tap.
   window.addEventListener("pointerdown", () => document.body.classList.add("pointer"), true);
+  // Clicks and taps on the canvas go to the program as commands: Ebitengine
+  // polls input once a frame, and a tap shorter than a frame (frames are slow
+  // while a run computes) would be lost.
+  window.addEventListener("pointerdown", (e) => {
+    const c = canvas();
+    if (!c || e.target !== c || e.button > 0) return;
+    const r = c.getBoundingClientRect();
+    command({ fabriclab: "tap", x: Math.max(0, e.clientX - r.left), y: Math.max(0, e.clientY - r.top), touch: e.pointerType !== "mouse" });
+  }, true);
   window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
   window.addEventListener("keydown", (e) => { if (e.key === "Tab") document.body.classList.remove("pointer"); }, true);
 

@@ -173,9 +173,17 @@ type Command struct {
 	Play     bool     `json:"play,omitempty"`
 	Step     string   `json:"step,omitempty"` // the lesson step that sent it, echoed back
 	On       bool     `json:"on,omitempty"`   // presenter: big text on or off
+	// tap: where the canvas was clicked or touched, in CSS px from its top
+	// left; Touch says a finger (it also shows the tooltip there).
+	X     float64 `json:"x,omitempty"`
+	Y     float64 `json:"y,omitempty"`
+	Touch bool    `json:"touch,omitempty"`
 }
 
-var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats", "presenter", "nextflow", "prevflow"}
+// maxTap bounds a tap's coordinates: far beyond any screen.
+const maxTap = 100000
+
+var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats", "presenter", "nextflow", "prevflow", "tap"}
 
 // ParseCommand reads a command's JSON, checking the operation and its arguments.
 func ParseCommand(data []byte) (Command, error) {
@@ -207,6 +215,10 @@ func ParseCommand(data []byte) (Command, error) {
 	case "seek":
 		if !(c.TUs >= 0) || c.TUs > scenario.MaxUntil.Micros() {
 			return c, fmt.Errorf("seek needs t_us from 0 to %g", scenario.MaxUntil.Micros())
+		}
+	case "tap":
+		if !(c.X >= 0 && c.X <= maxTap) || !(c.Y >= 0 && c.Y <= maxTap) {
+			return c, fmt.Errorf("tap needs x and y from 0 to %d (CSS px from the canvas's top left)", maxTap)
 		}
 	case "speed":
 		if !(c.SpeedUs > 0) || c.SpeedUs > MaxSpeed.Micros() {

@@ -106,15 +106,17 @@ func TestParseCommand(t *testing.T) {
 	assert.Equal(t, "seek", c.Op)
 	assert.Equal(t, 12.5, c.TUs)
 	for in, want := range map[string]string{
-		`{"fabriclab":"dance"}`:            `unknown command "dance"`,
-		`{"fabriclab":"load"}`:             "load needs yaml",
-		`{"fabriclab":"seek","t_us":-1}`:   "seek needs t_us",
-		`{"fabriclab":"speed"}`:            "speed needs us_per_s",
-		`not json`:                         "not JSON",
-		`[]`:                               "command is a JSON array; send an object like",
-		`{"fabriclab":"seek","t_us":"3"}`:  `command field "t_us" is a JSON string; give a number`,
-		`{"fabriclab":1}`:                  `command field "fabriclab" is a JSON number; give a string`,
-		`{"fabriclab":"load","set":"a=b"}`: `command field "set" is a JSON string; give a list of strings`,
+		`{"fabriclab":"dance"}`:             `unknown command "dance"`,
+		`{"fabriclab":"load"}`:              "load needs yaml",
+		`{"fabriclab":"seek","t_us":-1}`:    "seek needs t_us",
+		`{"fabriclab":"speed"}`:             "speed needs us_per_s",
+		`{"fabriclab":"tap","x":-3,"y":4}`:  "tap needs x and y",
+		`{"fabriclab":"tap","x":3,"y":1e9}`: "tap needs x and y",
+		`not json`:                          "not JSON",
+		`[]`:                                "command is a JSON array; send an object like",
+		`{"fabriclab":"seek","t_us":"3"}`:   `command field "t_us" is a JSON string; give a number`,
+		`{"fabriclab":1}`:                   `command field "fabriclab" is a JSON number; give a string`,
+		`{"fabriclab":"load","set":"a=b"}`:  `command field "set" is a JSON string; give a list of strings`,
 	} {
 		_, err := ParseCommand([]byte(in))
 		require.Error(t, err, in)
