@@ -120,6 +120,9 @@ type Game struct {
 	drawTimes  []float64
 	updates    []float64 // time spent in Update
 	firstFrame bool
+	// ticks are the intervals between Updates (one a frame) while the run
+	// computes: what a frame takes then, drawn or not.
+	ticks []float64
 }
 
 // errorList pictures an error message: the canvas never goes blank. (In the
@@ -185,8 +188,10 @@ func (g *Game) stats() {
 		"compute_s": computeS, "run_s": runS,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
-		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95)})
-	g.intervals, g.drawTimes, g.updates = g.intervals[:0], g.drawTimes[:0], g.updates[:0]
+		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
+		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
+		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1)})
+	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
 }
 
 // drawKey is what a picture depends on.
@@ -421,6 +426,9 @@ func (g *Game) Update() (err error) {
 	defer func() { g.updates = keep(g.updates, time.Since(now).Seconds()*1000) }()
 	if !g.last.IsZero() {
 		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
+	}
+	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.ticks) < 1<<16 {
+		g.ticks = append(g.ticks, now.Sub(g.last).Seconds()*1000)
 	}
 	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
 	g.last = now

@@ -1,0 +1,43 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestBrowserComputeFrames measures, for BENCHMARKS.md, how long the canvas
+// takes to compute scenarios and how long its frames take meanwhile (the
+// intervals between Updates while the run computes). It asserts nothing
+// about speed. Run it with FABRICLAB_BROWSER_BENCH=1; FABRICLAB_BENCH_ONLY
+// takes a comma-separated list of scenarios.
+func TestBrowserComputeFrames(t *testing.T) {
+	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
+		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
+	}
+	names := []string{"ring-allreduce-8", "perm-1024", "alltoall-moe"}
+	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
+		names = strings.Split(only, ",")
+	}
+	for _, name := range names {
+		for _, play := range []string{"0", "1"} {
+			ctx, base, _ := browser(t)
+			start := time.Now()
+			openHooked(t, ctx, base, "scenario="+name+"&play="+play)
+			for !eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
+				require.Less(t, time.Since(start), 4*time.Minute, name)
+				time.Sleep(200 * time.Millisecond)
+			}
+			took := time.Since(start)
+			eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
+			poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)
+			s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
+			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing; %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms\n",
+				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"])
+		}
+	}
+}
