@@ -72,6 +72,14 @@ const (
 // advances playback and prepares the frame; Draw only draws it; LayoutF
 // only sizes.
 type Game struct {
+	// mu keeps Update and Draw apart from the computing goroutine
+	// (compute.go); background says it runs, so Update does not compute;
+	// wake tells it of a new run.
+	mu         sync.Mutex
+	background bool
+	idle       bool // the goroutine waits for a new run
+	wake       chan struct{}
+
 	out     host
 	params  player.Params
 	p       *player.Player
@@ -218,7 +226,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), wake: make(chan struct{}, 1)}
 	q := h.query()
 	params, err := player.ParseQuery(q)
 	// Ready first: the page then sends what it queued, and every event about
@@ -261,6 +269,7 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		return
 	}
 	g.p, g.failure, g.sentDone, g.loadedAt = p, "", false, time.Now()
+	g.woken()
 	p.SetHeapLimit(heapLimit)
 	g.selected = 0 // a new run: its flows are others
 	g.loadedEvents()
@@ -417,6 +426,8 @@ func budget(p *player.Player, frameCost time.Duration) time.Duration {
 
 // Update runs once per frame (ebiten.SyncWithFPS).
 func (g *Game) Update() (err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			g.fail(fmt.Errorf("internal error (please report it): %v", r))
@@ -442,9 +453,11 @@ func (g *Game) Update() (err error) {
 	}
 	p := g.p
 	if p != nil {
-		t0 := time.Now()
-		p.Compute(budget(p, g.frameCost))
-		g.computeTook = time.Since(t0)
+		if !g.background {
+			t0 := time.Now()
+			p.Compute(budget(p, g.frameCost))
+			g.computeTook = time.Since(t0)
+		}
 		if err := p.Err(); err != nil {
 			g.release()
 			g.fail(err)
@@ -531,6 +544,8 @@ func (g *Game) prepare(cx, cy float64) {
 
 // Draw draws what Update prepared; it changes nothing but its own timings.
 func (g *Game) Draw(screen *ebiten.Image) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			g.drawErr = fmt.Errorf("drawing failed (please report it): %v", r)

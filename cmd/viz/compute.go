@@ -1,0 +1,67 @@
+package main
+
+import (
+	"runtime"
+	"time"
+)
+
+// Computing runs in its own goroutine (startComputing), in slices, between
+// frames: in the browser, where Go has one thread, each slice ends by
+// handing the JavaScript event loop a turn (yielder), so frames and
+// input go on while the simulation uses the time the page leaves idle. g.mu
+// keeps Update, Draw and the slices apart (on a desktop they run on threads).
+
+const (
+	// Slices of computing: short while playback plays frames computed ahead,
+	// longer while it waits. A slice ends after the simulation step that
+	// passes it, so a slow step makes it longer.
+	slicePlay = 8 * time.Millisecond
+	sliceWait = 20 * time.Millisecond
+)
+
+// yielder is a host that must hand its event loop a turn between slices:
+// yield returns once the loop has run what was waiting (a frame, input).
+type yielder interface{ yield() }
+
+// startComputing starts the computing goroutine; from then on Update no
+// longer computes.
+func (g *Game) startComputing() {
+	g.mu.Lock()
+	g.background = true
+	g.mu.Unlock()
+	go g.computeLoop()
+}
+
+func (g *Game) computeLoop() {
+	for {
+		g.mu.Lock()
+		p := g.p
+		busy := p != nil && !p.Done() && p.Err() == nil
+		g.idle = !busy
+		if busy {
+			slice := sliceWait
+			if budget(p, 0) == playBudget {
+				slice = slicePlay
+			}
+			p.Compute(slice)
+		}
+		g.mu.Unlock()
+		if busy {
+			if y, ok := g.out.(yielder); ok {
+				y.yield()
+			} else {
+				runtime.Gosched()
+			}
+		} else {
+			<-g.wake // a new run to compute
+		}
+	}
+}
+
+// woken tells the computing goroutine that there is a new run.
+func (g *Game) woken() {
+	select {
+	case g.wake <- struct{}{}:
+	default:
+	}
+}

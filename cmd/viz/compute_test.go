@@ -1,0 +1,41 @@
+package main
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Once the computing goroutine runs, Update no longer computes, yet the run
+// is computed to its end while Updates go on, and a new run loaded later is
+// computed too. (Run with -race: the goroutine and Update share the player.)
+func TestComputingGoesOnBetweenFrames(t *testing.T) {
+	g, h := started(t, "?scenario=incast&set=traffic.bytes%3D1MiB")
+	g.startComputing()
+	done := func() bool {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		return g.p != nil && g.p.Done()
+	}
+	for !done() { // go test -timeout ends it should the goroutine not compute
+		require.NoError(t, g.Update())
+		runtime.Gosched()
+	}
+	assert.True(t, g.background)
+	for !func() bool { g.mu.Lock(); defer g.mu.Unlock(); return g.idle }() {
+		runtime.Gosched() // until the goroutine waits for a new run
+	}
+	h.send(`{"fabriclab": "load", "scenario": "incast", "set": ["traffic.bytes=2MiB"]}`)
+	require.NoError(t, g.Update())
+	require.False(t, done(), "a new run, not computed yet")
+	for !done() {
+		require.NoError(t, g.Update())
+		runtime.Gosched()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	assert.Equal(t, "incast", g.p.Scenario().Name)
+	assert.NoError(t, g.p.Err())
+}
