@@ -14,7 +14,8 @@ import (
 // takes to compute scenarios and how long its frames take meanwhile (the
 // intervals between Updates while the run computes). It asserts nothing
 // about speed. Run it with FABRICLAB_BROWSER_BENCH=1; FABRICLAB_BENCH_ONLY
-// takes a comma-separated list of scenarios.
+// takes a comma-separated list of scenarios, FABRICLAB_BENCH_PLAY=0 or 1
+// measures only paused or playing.
 func TestBrowserComputeFrames(t *testing.T) {
 	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
 		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
@@ -23,8 +24,12 @@ func TestBrowserComputeFrames(t *testing.T) {
 	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
 		names = strings.Split(only, ",")
 	}
+	plays := []string{"0", "1"}
+	if p := os.Getenv("FABRICLAB_BENCH_PLAY"); p != "" {
+		plays = []string{p}
+	}
 	for _, name := range names {
-		for _, play := range []string{"0", "1"} {
+		for _, play := range plays {
 			ctx, base, _ := browser(t)
 			start := time.Now()
 			openHooked(t, ctx, base, "scenario="+name+"&play="+play)
@@ -36,8 +41,9 @@ func TestBrowserComputeFrames(t *testing.T) {
 			eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
 			poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)
 			s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
-			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing; %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms\n",
-				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"])
+			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing; %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
+				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
+				s["frames"], s["draw_p50_ms"], s["draw_p95_ms"], s["updates"], s["update_p50_ms"], s["update_p95_ms"])
 		}
 	}
 }

@@ -62,8 +62,9 @@ const (
 	// computed ahead to play frames already computed.
 	aheadSeconds = 2.0
 	// redrawEvery is how often the progress bar is redrawn while nothing
-	// else changes.
-	redrawEvery   = 250 * time.Millisecond
+	// else changes: a drawn frame costs the browser tens of milliseconds
+	// (SwiftShader: 80 ms for perm-1024), which computing would not get.
+	redrawEvery   = time.Second
 	eventEvery    = 100 * time.Millisecond
 	historyFrames = 240
 )
@@ -536,7 +537,7 @@ func (g *Game) prepare(cx, cy float64) {
 		target, _ := p.Seeking()
 		c := render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
 		g.frame.Computing = &c
-		k.computing = render.Computing{Progress: math.Floor(c.Progress * 100), ETA: math.Round(c.ETA), Target: c.Target}
+		k.computing = render.Computing{Target: c.Target} // progress and time left: with the tick
 		k.tick = time.Now().UnixNano() / int64(redrawEvery)
 	}
 	g.key = k
