@@ -41,8 +41,8 @@ func TestBrowserComputeFrames(t *testing.T) {
 			eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
 			poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)
 			s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
-			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing; %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
-				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
+			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing, %.1f s between slices; GC %.1f s (%.0f collections); %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
+				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["yield_s"], s["gc_cpu_s"], s["gcs"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
 				s["frames"], s["draw_p50_ms"], s["draw_p95_ms"], s["updates"], s["update_p50_ms"], s["update_p95_ms"])
 		}
 	}

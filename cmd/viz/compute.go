@@ -33,8 +33,10 @@ func (g *Game) startComputing() {
 }
 
 func (g *Game) computeLoop() {
+	var yielded time.Duration // the last turn given to the event loop
 	for {
 		g.mu.Lock()
+		g.yieldTook += yielded
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil
 		g.idle = !busy
@@ -46,6 +48,7 @@ func (g *Game) computeLoop() {
 			p.Compute(slice)
 		}
 		g.mu.Unlock()
+		t0 := time.Now()
 		if busy {
 			if y, ok := g.out.(yielder); ok {
 				y.yield()
@@ -54,6 +57,10 @@ func (g *Game) computeLoop() {
 			}
 		} else {
 			<-g.wake // a new run to compute
+		}
+		yielded = 0
+		if busy {
+			yielded = time.Since(t0)
 		}
 	}
 }

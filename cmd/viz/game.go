@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -78,7 +79,8 @@ type Game struct {
 	// wake tells it of a new run.
 	mu         sync.Mutex
 	background bool
-	idle       bool // the goroutine waits for a new run
+	idle       bool          // the goroutine waits for a new run
+	yieldTook  time.Duration // what the turns it gave the event loop took, for stats
 	wake       chan struct{}
 
 	out     host
@@ -194,13 +196,24 @@ func (g *Game) stats() {
 	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
 		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
-		"compute_s": computeS, "run_s": runS,
+		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
 		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
 		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
 		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
+}
+
+// gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
+// has one thread, wall time).
+func gcCPU() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return s[0].Value.Float64()
 }
 
 // drawKey is what a picture depends on.
@@ -269,7 +282,7 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		g.fail(err)
 		return
 	}
-	g.p, g.failure, g.sentDone, g.loadedAt = p, "", false, time.Now()
+	g.p, g.failure, g.sentDone, g.loadedAt, g.yieldTook = p, "", false, time.Now(), 0
 	g.woken()
 	p.SetHeapLimit(heapLimit)
 	g.selected = 0 // a new run: its flows are others
