@@ -7,17 +7,24 @@ import (
 
 // Computing runs in its own goroutine (startComputing), in slices, between
 // frames: in the browser, where Go has one thread, each slice ends by
-// handing the JavaScript event loop a turn (yielder), so frames and
-// input go on while the simulation uses the time the page leaves idle. g.mu
-// keeps Update, Draw and the slices apart (on a desktop they run on threads).
+// handing the JavaScript event loop a turn (yielder), so frames, input and
+// commands go on between slices. g.mu keeps Update, Draw and the slices
+// apart (on a desktop they run on threads).
 
 const (
-	// Slices of computing: short while playback plays frames computed ahead,
-	// longer while it waits. A slice ends after the simulation step that
-	// passes it, so a slow step makes it longer.
+	// Slices of computing: short while playback plays frames computed ahead;
+	// while it waits, twice what a turn of the event loop takes (so
+	// computing keeps two thirds of the time), between sliceMin and
+	// sliceMax. A slice ends after the simulation step that passes it, so a
+	// slow step makes it longer.
 	slicePlay = 8 * time.Millisecond
-	sliceWait = 20 * time.Millisecond
+	sliceMin  = 20 * time.Millisecond
+	sliceMax  = 60 * time.Millisecond
 )
+
+// sliceFor is the slice while playback waits, given what a turn of the
+// event loop takes.
+func sliceFor(turn time.Duration) time.Duration { return max(sliceMin, min(sliceMax, 2*turn)) }
 
 // yielder is a host that must hand its event loop a turn between slices:
 // yield returns once the loop has run what was waiting (a frame, input).
@@ -34,14 +41,18 @@ func (g *Game) startComputing() {
 
 func (g *Game) computeLoop() {
 	var yielded time.Duration // the last turn given to the event loop
+	var turn time.Duration    // what a turn takes, averaged
 	for {
 		g.mu.Lock()
 		g.yieldTook += yielded
+		if yielded > 0 {
+			turn += (yielded - turn) / 4
+		}
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil
 		g.idle = !busy
 		if busy {
-			slice := sliceWait
+			slice := sliceFor(turn)
 			if budget(p, 0) == playBudget {
 				slice = slicePlay
 			}

@@ -3,6 +3,7 @@ package main
 import (
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -38,4 +39,12 @@ func TestComputingGoesOnBetweenFrames(t *testing.T) {
 	defer g.mu.Unlock()
 	assert.Equal(t, "incast", g.p.Scenario().Name)
 	assert.NoError(t, g.p.Err())
+}
+
+// While playback waits, a slice is twice a turn of the event loop, within
+// sliceMin and sliceMax.
+func TestSliceIsTwiceATurn(t *testing.T) {
+	assert.Equal(t, sliceMin, sliceFor(0), "no turn measured yet")
+	assert.Equal(t, 50*time.Millisecond, sliceFor(25*time.Millisecond))
+	assert.Equal(t, sliceMax, sliceFor(time.Second))
 }
