@@ -12,19 +12,19 @@ import (
 // apart (on a desktop they run on threads).
 
 const (
-	// Slices of computing: short while playback plays frames computed ahead;
-	// while it waits, twice what a turn of the event loop takes (so
-	// computing keeps two thirds of the time), between sliceMin and
-	// sliceMax. A slice ends after the simulation step that passes it, so a
-	// slow step makes it longer.
+	// Slices of computing: twice what a turn of the event loop takes (so
+	// computing keeps two thirds of the time), at most sliceMax and at least
+	// sliceMin while playback waits, slicePlay while it plays frames
+	// computed ahead. A slice ends after the simulation step that passes it,
+	// so a slow step makes it longer.
 	slicePlay = 8 * time.Millisecond
 	sliceMin  = 20 * time.Millisecond
 	sliceMax  = 60 * time.Millisecond
 )
 
-// sliceFor is the slice while playback waits, given what a turn of the
-// event loop takes.
-func sliceFor(turn time.Duration) time.Duration { return max(sliceMin, min(sliceMax, 2*turn)) }
+// sliceFor is the slice, at least least (sliceMin or slicePlay), given what a turn of the event
+// loop takes.
+func sliceFor(turn, least time.Duration) time.Duration { return max(least, min(sliceMax, 2*turn)) }
 
 // yielder is a host that must hand its event loop a turn between slices:
 // yield returns once the loop has run what was waiting (a frame, input).
@@ -52,11 +52,11 @@ func (g *Game) computeLoop() {
 		busy := p != nil && !p.Done() && p.Err() == nil
 		g.idle = !busy
 		if busy {
-			slice := sliceFor(turn)
-			if budget(p, 0) == playBudget {
-				slice = slicePlay
+			least := sliceMin
+			if budget(p, 0) == playBudget { // frames ahead
+				least = slicePlay
 			}
-			p.Compute(slice)
+			p.Compute(sliceFor(turn, least))
 		}
 		g.mu.Unlock()
 		t0 := time.Now()

@@ -41,10 +41,11 @@ func TestComputingGoesOnBetweenFrames(t *testing.T) {
 	assert.NoError(t, g.p.Err())
 }
 
-// While playback waits, a slice is twice a turn of the event loop, within
-// sliceMin and sliceMax.
+// A slice is twice a turn of the event loop, within its bounds.
 func TestSliceIsTwiceATurn(t *testing.T) {
-	assert.Equal(t, sliceMin, sliceFor(0), "no turn measured yet")
-	assert.Equal(t, 50*time.Millisecond, sliceFor(25*time.Millisecond))
-	assert.Equal(t, sliceMax, sliceFor(time.Second))
+	assert.Equal(t, sliceMin, sliceFor(0, sliceMin), "no turn measured yet")
+	assert.Equal(t, slicePlay, sliceFor(time.Millisecond, slicePlay), "frames ahead, cheap frames")
+	assert.Equal(t, 50*time.Millisecond, sliceFor(25*time.Millisecond, sliceMin))
+	assert.Equal(t, 50*time.Millisecond, sliceFor(25*time.Millisecond, slicePlay))
+	assert.Equal(t, sliceMax, sliceFor(time.Second, slicePlay))
 }
