@@ -552,6 +552,13 @@ func (g *Game) prepare(cx, cy float64) {
 		g.frame.Computing = &c
 		k.computing = render.Computing{Target: c.Target} // progress and time left: with the tick
 		k.tick = time.Now().UnixNano() / int64(redrawEvery)
+		// Playing at the computed end, each new frame would be drawn as it
+		// comes (each costs the browser ~80 ms under SwiftShader): show
+		// them with the progress bar, once a tick.
+		if d := g.drawn; p.Playing() && p.Pos() >= p.End() && d.layout == k.layout && d.tick == k.tick &&
+			d.hover == k.hover && d.scale == k.scale && d.computing == k.computing {
+			k = d
+		}
 	}
 	g.key = k
 }
