@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,8 +34,16 @@ func TestBrowserComputeFrames(t *testing.T) {
 			ctx, base, _ := browser(t)
 			start := time.Now()
 			openHooked(t, ctx, base, "scenario="+name+"&play="+play)
+			shot := false
 			for !eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
+				require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), name)
 				require.Less(t, time.Since(start), 4*time.Minute, name)
+				if !shot && eval[float64](t, ctx, `window.lastTime ? lastTime.progress : 0`) > 0.4 {
+					png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+					require.NoError(t, err)
+					keep(t, "computing-"+name+"-play"+play+".png", png)
+					shot = true
+				}
 				time.Sleep(200 * time.Millisecond)
 			}
 			took := time.Since(start)
