@@ -49,3 +49,34 @@ func TestSliceIsTwiceATurn(t *testing.T) {
 	assert.Equal(t, 50*time.Millisecond, sliceFor(25*time.Millisecond, slicePlay))
 	assert.Equal(t, sliceMax, sliceFor(time.Second, slicePlay))
 }
+
+// Playing at the computed end, a newly computed frame waits for the next
+// redraw tick instead of being drawn as it comes; once computed ahead of
+// playback it shows.
+func TestNewFramesAtTheComputedEndWaitForTheTick(t *testing.T) {
+	g, _ := started(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
+	g.background = true // only this test computes
+	g.p.Play()
+	for {
+		require.NoError(t, g.Update())
+		g.drawn = g.key // as Draw does
+		before := g.key
+		g.p.Compute(time.Millisecond) // new frames
+		require.False(t, g.p.Done())
+		g.p.Seek(g.p.End()) // playing on at the computed end
+		require.NoError(t, g.Update())
+		if g.key.tick != before.tick {
+			continue // a new tick came: try again
+		}
+		assert.NotSame(t, before.cur, g.frame.Cur, "a new frame is prepared")
+		assert.Equal(t, before, g.key, "but not drawn before the tick")
+		break
+	}
+	g.p.Pause()
+	require.NoError(t, g.Update())
+	g.drawn = g.key
+	g.p.Compute(time.Millisecond)
+	g.p.Step()
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, g.drawn, g.key, "paused and stepping: drawn at once")
+}
