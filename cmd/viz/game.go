@@ -52,7 +52,8 @@ func (q *commandQueue) drain() [][]byte {
 }
 
 const (
-	// Simulation work per tick (see budget): at least playBudget while
+	// Simulation work per tick when Update computes (without the computing
+	// goroutine of compute.go, as in tests; see budget): at least playBudget while
 	// playback has computed frames ahead of it, so frames stay smooth;
 	// waitBudget while it waits for computing (paused, at the computed end,
 	// or seeking past it), so computing gets most of the time yet a frame
