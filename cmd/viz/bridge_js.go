@@ -11,7 +11,13 @@ import (
 // jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
 // (a js.FuncOf callback that only queues: it must never block) and events
 // leave through window.fabriclabEvent.
-type jsBridge struct{ queue *commandQueue }
+type jsBridge struct {
+	queue *commandQueue
+	// port and turn: a MessageChannel whose message comes back as soon as
+	// the event loop has run what waits before it (no setTimeout clamp).
+	port js.Value
+	turn chan struct{}
+}
 
 // memoryLimit is the Go heap's soft limit in the browser: near it the
 // collector works harder rather than let WebAssembly memory (which never
@@ -24,7 +30,16 @@ const heapLimit = memoryLimit
 
 func bridge() *jsBridge {
 	debug.SetMemoryLimit(memoryLimit)
-	b := &jsBridge{queue: &commandQueue{}}
+	b := &jsBridge{queue: &commandQueue{}, turn: make(chan struct{}, 1)}
+	ch := js.Global().Get("MessageChannel").New()
+	ch.Get("port1").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
+		select {
+		case b.turn <- struct{}{}:
+		default:
+		}
+		return nil
+	}))
+	b.port = ch.Get("port2")
 	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			b.queue.push([]byte(args[0].String()))
@@ -53,3 +68,9 @@ func (b *jsBridge) event(ev map[string]any) {
 }
 
 func (b *jsBridge) browser() bool { return true }
+
+// yield gives the page's event loop a turn: a frame due, input, commands.
+func (b *jsBridge) yield() {
+	b.port.Call("postMessage", nil)
+	<-b.turn
+}

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"runtime"
+	"runtime/metrics"
 	"slices"
 	"strings"
 	"sync"
@@ -51,7 +52,8 @@ func (q *commandQueue) drain() [][]byte {
 }
 
 const (
-	// Simulation work per tick (see budget): at least playBudget while
+	// Simulation work per tick when Update computes (without the computing
+	// goroutine of compute.go, as in tests; see budget): at least playBudget while
 	// playback has computed frames ahead of it, so frames stay smooth;
 	// waitBudget while it waits for computing (paused, at the computed end,
 	// or seeking past it), so computing gets most of the time yet a frame
@@ -62,8 +64,9 @@ const (
 	// computed ahead to play frames already computed.
 	aheadSeconds = 2.0
 	// redrawEvery is how often the progress bar is redrawn while nothing
-	// else changes.
-	redrawEvery   = 250 * time.Millisecond
+	// else changes: a drawn frame costs the browser tens of milliseconds
+	// (SwiftShader: 80 ms for perm-1024), which computing would not get.
+	redrawEvery   = time.Second
 	eventEvery    = 100 * time.Millisecond
 	historyFrames = 240
 )
@@ -72,6 +75,15 @@ const (
 // advances playback and prepares the frame; Draw only draws it; LayoutF
 // only sizes.
 type Game struct {
+	// mu keeps Update and Draw apart from the computing goroutine
+	// (compute.go); background says it runs, so Update does not compute;
+	// wake tells it of a new run.
+	mu         sync.Mutex
+	background bool
+	idle       bool          // the goroutine waits for a new run
+	yieldTook  time.Duration // what the turns it gave the event loop took, for stats
+	wake       chan struct{}
+
 	out     host
 	params  player.Params
 	p       *player.Player
@@ -120,6 +132,9 @@ type Game struct {
 	drawTimes  []float64
 	updates    []float64 // time spent in Update
 	firstFrame bool
+	// ticks are the intervals between Updates (one a frame) while the run
+	// computes: what a frame takes then, drawn or not.
+	ticks []float64
 }
 
 // errorList pictures an error message: the canvas never goes blank. (In the
@@ -182,11 +197,24 @@ func (g *Game) stats() {
 	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
 		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
-		"compute_s": computeS, "run_s": runS,
+		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
-		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95)})
-	g.intervals, g.drawTimes, g.updates = g.intervals[:0], g.drawTimes[:0], g.updates[:0]
+		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
+		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
+		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1)})
+	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
+}
+
+// gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
+// has one thread, wall time).
+func gcCPU() float64 {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return s[0].Value.Float64()
 }
 
 // drawKey is what a picture depends on.
@@ -214,7 +242,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), wake: make(chan struct{}, 1)}
 	q := h.query()
 	params, err := player.ParseQuery(q)
 	// Ready first: the page then sends what it queued, and every event about
@@ -256,7 +284,8 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 		g.fail(err)
 		return
 	}
-	g.p, g.failure, g.sentDone, g.loadedAt = p, "", false, time.Now()
+	g.p, g.failure, g.sentDone, g.loadedAt, g.yieldTook = p, "", false, time.Now(), 0
+	g.woken()
 	p.SetHeapLimit(heapLimit)
 	g.selected = 0 // a new run: its flows are others
 	g.loadedEvents()
@@ -421,6 +450,8 @@ func budget(p *player.Player, frameCost time.Duration) time.Duration {
 
 // Update runs once per frame (ebiten.SyncWithFPS).
 func (g *Game) Update() (err error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			g.fail(fmt.Errorf("internal error (please report it): %v", r))
@@ -430,6 +461,9 @@ func (g *Game) Update() (err error) {
 	defer func() { g.updates = keep(g.updates, time.Since(now).Seconds()*1000) }()
 	if !g.last.IsZero() {
 		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
+	}
+	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.ticks) < 1<<16 {
+		g.ticks = append(g.ticks, now.Sub(g.last).Seconds()*1000)
 	}
 	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
 	g.last = now
@@ -443,9 +477,11 @@ func (g *Game) Update() (err error) {
 	}
 	p := g.p
 	if p != nil {
-		t0 := time.Now()
-		p.Compute(budget(p, g.frameCost))
-		g.computeTook = time.Since(t0)
+		if !g.background {
+			t0 := time.Now()
+			p.Compute(budget(p, g.frameCost))
+			g.computeTook = time.Since(t0)
+		}
 		if err := p.Err(); err != nil {
 			g.release()
 			g.fail(err)
@@ -524,14 +560,23 @@ func (g *Game) prepare(cx, cy float64) {
 		target, _ := p.Seeking()
 		c := render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
 		g.frame.Computing = &c
-		k.computing = render.Computing{Progress: math.Floor(c.Progress * 100), ETA: math.Round(c.ETA), Target: c.Target}
+		k.computing = render.Computing{Target: c.Target} // progress and time left: with the tick
 		k.tick = time.Now().UnixNano() / int64(redrawEvery)
+		// Playing at the computed end, each new frame would be drawn as it
+		// comes (each costs the browser ~80 ms under SwiftShader): show
+		// them with the progress bar, once a tick.
+		if d := g.drawn; p.Playing() && p.Pos() >= p.End() && d.layout == k.layout && d.tick == k.tick &&
+			d.hover == k.hover && d.scale == k.scale && d.computing == k.computing {
+			k = d
+		}
 	}
 	g.key = k
 }
 
 // Draw draws what Update prepared; it changes nothing but its own timings.
 func (g *Game) Draw(screen *ebiten.Image) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	defer func() {
 		if r := recover(); r != nil {
 			g.drawErr = fmt.Errorf("drawing failed (please report it): %v", r)

@@ -19,6 +19,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)
 	}
+	g.startComputing() // computing goes on between frames (compute.go)
 	ebiten.SetWindowTitle("fabriclab")
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

@@ -1,0 +1,58 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBrowserComputeFrames measures, for BENCHMARKS.md, how long the canvas
+// takes to compute scenarios and how long its frames take meanwhile (the
+// intervals between Updates while the run computes). It asserts nothing
+// about speed. Run it with FABRICLAB_BROWSER_BENCH=1; FABRICLAB_BENCH_ONLY
+// takes a comma-separated list of scenarios, FABRICLAB_BENCH_PLAY=0 or 1
+// measures only paused or playing.
+func TestBrowserComputeFrames(t *testing.T) {
+	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
+		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
+	}
+	names := []string{"ring-allreduce-8", "perm-1024", "alltoall-moe"}
+	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
+		names = strings.Split(only, ",")
+	}
+	plays := []string{"0", "1"}
+	if p := os.Getenv("FABRICLAB_BENCH_PLAY"); p != "" {
+		plays = []string{p}
+	}
+	for _, name := range names {
+		for _, play := range plays {
+			ctx, base, _ := browser(t)
+			start := time.Now()
+			openHooked(t, ctx, base, "scenario="+name+"&play="+play)
+			shot := false
+			for !eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
+				require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), name)
+				require.Less(t, time.Since(start), 4*time.Minute, name)
+				if !shot && eval[float64](t, ctx, `window.lastTime ? lastTime.progress : 0`) > 0.4 {
+					png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+					require.NoError(t, err)
+					keep(t, "computing-"+name+"-play"+play+".png", png)
+					shot = true
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			took := time.Since(start)
+			eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
+			poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)
+			s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
+			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing, %.1f s between slices; GC %.1f s (%.0f collections); %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
+				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["yield_s"], s["gc_cpu_s"], s["gcs"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
+				s["frames"], s["draw_p50_ms"], s["draw_p95_ms"], s["updates"], s["update_p50_ms"], s["update_p95_ms"])
+		}
+	}
+}
