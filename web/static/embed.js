@@ -8,6 +8,34 @@
   if (params.get("controls") === "0") document.body.classList.add("nocontrols");
   const version = (document.querySelector('script[src^="static/embed.js"]').src.split("?v=")[1]) || "";
   const framed = window.parent !== window;
+  // lang=zh: the page's own words in Chinese (the canvas draws its own).
+  const zh = params.get("lang") === "zh";
+  const L = (en, cn) => (zh ? cn : en);
+  if (zh) {
+    document.documentElement.lang = "zh-Hans";
+    const set = (id, title, label) => { const e = $(id); if (!e) return; if (title) e.title = title; if (label) e.setAttribute("aria-label", label); };
+    set("reset", "回到开头 (R)", "回到开头");
+    set("back", "后退一步 (,)", "后退一步");
+    set("play", "播放或暂停（空格）", "播放");
+    set("step", "前进一步 (.)", "前进一步");
+    set("timeline", "", "模拟时间");
+    set("slower", "变慢 (−)", "变慢");
+    set("speed", "每秒播放的模拟时间", "");
+    set("faster", "变快 (+)", "变快");
+    set("fullscreen", "全屏 (F)", "全屏");
+    set("help", "快捷键 (?)", "键盘快捷键");
+    document.querySelector(".controls").setAttribute("aria-label", "播放控制");
+    $("loading").querySelector(".box").firstChild.textContent = "正在加载模拟…";
+    $("error").querySelector("h2").textContent = "画布已停止";
+    $("error-hint").textContent = "请重新加载页面再试。如果再次出现，上面的信息会说明要修改什么。";
+    const hintEl = $("play-hint");
+    hintEl.firstChild.textContent = "▶ 播放";
+    hintEl.querySelector("small").textContent = "系统设置要求减少动态效果，因此不自动播放。点击或按空格键播放。";
+    $("keys-title").textContent = "快捷键";
+    const what = ["播放或暂停", "前进一步、后退一步", "前进一步、后退一步", "回到开头", "变快、变慢", "上一条、下一条流（路由视图）", "全屏", "移到下一个控件（离开画布）", "显示或关闭此列表"];
+    document.querySelectorAll("#keys dd").forEach((dd, i) => { if (what[i]) dd.textContent = what[i]; });
+    $("keys-close").textContent = "关闭";
+  }
 
   const post = (msg) => { if (framed) window.parent.postMessage(msg, "*"); };
 
@@ -54,8 +82,8 @@
     $("play-hint").hidden = true;
     $("error-text").textContent = message;
     $("error-hint").textContent = recoverable
-      ? "The message above says what to fix; the next scenario loaded replaces this one."
-      : "The canvas has stopped; reload the page to start it again.";
+      ? L("The message above says what to fix; the next scenario loaded replaces this one.", "上面的信息说明要修改什么；下一个加载的场景会替换它。")
+      : L("The canvas has stopped; reload the page to start it again.", "画布已停止；请重新加载页面。");
     $("error").hidden = false;
   };
   window.addEventListener("error", (e) => showError(explain(String(e.message || e.error || "script error"))));
@@ -107,7 +135,7 @@
     if (c.parentNode === document.body && document.body.firstChild !== c) document.body.prepend(c);
     c.setAttribute("tabindex", "0");
     c.setAttribute("role", "img");
-    c.setAttribute("aria-label", "Simulation canvas" + (scenarioName ? ": " + scenarioName : ""));
+    c.setAttribute("aria-label", L("Simulation canvas", "模拟画布") + (scenarioName ? L(": ", "：") + scenarioName : ""));
     c.setAttribute("aria-describedby", "summary");
   };
   // Events from Go: update the controls, then tell the parent.
@@ -125,20 +153,20 @@
         if (!scrubbing) $("timeline").value = endUs > 0 ? Math.round(1000 * ev.t_us / endUs) : 0;
         const computing = !ev.done && typeof ev.progress === "number" && ev.progress < 1;
         let left = "";
-        if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + Math.ceil(ev.eta_s) + " s left";
+        if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + L(Math.ceil(ev.eta_s) + " s left", "约剩 " + Math.ceil(ev.eta_s) + " 秒");
         $("time").textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done ? "" : left || "…");
         const bar = $("computing");
         bar.hidden = !computing;
         if (computing) {
           bar.classList.toggle("unknown", ev.progress < 0);
           $("computing-bar").style.width = ev.progress < 0 ? "" : Math.round(100 * ev.progress) + "%";
-          bar.title = "Computing" + (ev.progress >= 0 ? " " + Math.round(100 * ev.progress) + " %" : "") + left;
+          bar.title = L("Computing", "正在计算") + (ev.progress >= 0 ? " " + Math.round(100 * ev.progress) + " %" : "") + left;
         }
         $("play-icon").setAttribute("d", ev.playing ? "M3 2h4v12H3zM9 2h4v12H9z" : "M3 2v12l11-6z");
-        $("play").setAttribute("aria-label", ev.playing ? "Pause" : "Play");
+        $("play").setAttribute("aria-label", ev.playing ? L("Pause", "暂停") : L("Play", "播放"));
         $("speed").textContent = fmtTime(ev.speed_us) + "/s";
-        $("faster").title = "Faster (+): now " + fmtTime(ev.speed_us) + " a second";
-        $("slower").title = "Slower (−): now " + fmtTime(ev.speed_us) + " a second";
+        $("faster").title = L("Faster (+): now " + fmtTime(ev.speed_us) + " a second", "变快 (+)：现在每秒 " + fmtTime(ev.speed_us));
+        $("slower").title = L("Slower (−): now " + fmtTime(ev.speed_us) + " a second", "变慢 (−)：现在每秒 " + fmtTime(ev.speed_us));
         if (ev.playing) hint.hidden = true;
         break;
       }
@@ -146,7 +174,7 @@
         if (!stopped) $("error").hidden = true;
         scenarioName = ev.name;
         nameCanvas();
-        $("status").textContent = "Loaded scenario " + ev.name;
+        $("status").textContent = L("Loaded scenario ", "已加载场景 ") + ev.name;
         if (holdPlay && !stopped) { holdPlay = false; hint.hidden = false; }
         break;
       case "summary":
@@ -194,7 +222,7 @@
   $("keys-close").addEventListener("click", () => showKeys(false));
   let parentKeys = false;
   const setArrowsHelp = () => {
-    $("keys-arrows-what").textContent = parentKeys ? "next step, previous step of the lesson (PageDown, PageUp too; P presenter mode)" : "step forward, step back";
+    $("keys-arrows-what").textContent = parentKeys ? L("next step, previous step of the lesson (PageDown, PageUp too; P presenter mode)", "课程的下一步、上一步（也可用 PageDown、PageUp；P 切换演示模式）") : L("step forward, step back", "前进一步、后退一步");
   };
   window.fabriclabKeysShown = () => !keys.hidden; // for tests
 
