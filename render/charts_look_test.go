@@ -2,11 +2,7 @@ package render
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/unit"
 )
@@ -15,10 +11,7 @@ import (
 // light, dark and presenter, in English and Chinese, with the cursor on the
 // first chart, to $RENDER_LOOK, for a person to look at.
 func TestLookCharts(t *testing.T) {
-	dir := os.Getenv("RENDER_LOOK")
-	if dir == "" {
-		t.Skip("set RENDER_LOOK=/tmp to write the PNGs of the charts")
-	}
+	dir := lookDir(t, "the charts")
 	for _, v := range []struct {
 		file, scenario string
 		sets           []string
@@ -31,7 +24,7 @@ func TestLookCharts(t *testing.T) {
 		{"ring", "ring-allreduce-8", nil, 1500 * unit.Microsecond},
 	} {
 		r := play(t, v.scenario, v.sets, v.until, 60)
-		for _, sz := range []struct{ w, h float64 }{{1280, 720}, {1024, 768}} {
+		for _, sz := range lookSizes {
 			for _, o := range []struct {
 				tag string
 				opt Options
@@ -42,10 +35,7 @@ func TestLookCharts(t *testing.T) {
 				f := r.frame(L)
 				c := L.Charts[0]
 				f.Hover = HitTest(L, c.X+c.W*0.6, c.Y+c.H*0.5)
-				file, err := os.Create(filepath.Join(dir, fmt.Sprintf("charts-%s-%.0f%s.png", v.file, sz.w, o.tag)))
-				require.NoError(t, err)
-				require.NoError(t, WritePNG(file, Scene(f), 1))
-				require.NoError(t, file.Close())
+				writeLook(t, dir, fmt.Sprintf("charts-%s-%.0f%s.png", v.file, sz.w, o.tag), Scene(f))
 			}
 		}
 	}

@@ -1,6 +1,8 @@
 package render
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -45,3 +47,33 @@ func play(tb testing.TB, name string, sets []string, until unit.Time, steps int)
 func (r *run) frame(L *Layout) *Frame {
 	return &Frame{Layout: L, Cur: r.cur(), Prev: r.prev(2), History: r.history}
 }
+
+// lookDir is $RENDER_LOOK, where the look tests write PNGs for a person to
+// look at; without it the test is skipped, saying what it would write.
+func lookDir(t *testing.T, what string) string {
+	t.Helper()
+	dir := os.Getenv("RENDER_LOOK")
+	if dir == "" {
+		t.Skipf("set RENDER_LOOK=/tmp to write the PNGs of %s", what)
+	}
+	return dir
+}
+
+// writeLook writes dl as the PNG dir/name.
+func writeLook(t *testing.T, dir, name string, dl *DisplayList) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, name))
+	require.NoError(t, err)
+	require.NoError(t, WritePNG(f, dl, 1))
+	require.NoError(t, f.Close())
+}
+
+// lookThemes are the looks the look tests draw each view in: light, dark and
+// presenter (dark, big text), with the file-name tag of each.
+var lookThemes = []struct {
+	tag string
+	opt Options
+}{{"", Options{}}, {"-dark", Options{Dark: true}}, {"-presenter", Options{Presenter: true, Dark: true}}}
+
+// lookSizes are the canvas sizes of a laptop and of a 1024×768 projector.
+var lookSizes = []struct{ w, h float64 }{{1280, 720}, {1024, 768}}

@@ -161,7 +161,7 @@ var catalogue = map[string]Text{
 	"role.core":     {"core switch", "核心交换机"},
 
 	// the picture shown instead of the scene when the canvas fails, and progress
-	"error.title":        {"The canvas stopped", "画布已停止"},
+	"error.title":         {"The canvas stopped", "画布已停止"},
 	"progress.computed":   {"computed to %s", "已计算到 %s"},
 	"progress.going":      {"going to %s · ", "前往 %s · "},
 	"progress.estimating": {" · estimating time left", " · 正在估计剩余时间"},

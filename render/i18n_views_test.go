@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -161,24 +160,15 @@ func TestTrainingWordsFromParts(t *testing.T) {
 // TestViewsZhLook writes PNGs of the zh views at 1280×720 and 1024×768 to
 // $RENDER_LOOK, for a person to look at.
 func TestViewsZhLook(t *testing.T) {
-	dir := os.Getenv("RENDER_LOOK")
-	if dir == "" {
-		t.Skip("set RENDER_LOOK=/tmp to write the PNGs of the zh views")
-	}
+	dir := lookDir(t, "the zh views")
 	for i, v := range zhViews {
-		for _, sz := range []struct{ w, h float64 }{{1280, 720}, {1024, 768}} {
+		for _, sz := range lookSizes {
 			f, _ := zhFrame(t, i, sz.w, sz.h, 40)
-			out, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%.0f.png", v.file, sz.w)))
-			require.NoError(t, err)
-			require.NoError(t, WritePNG(out, Scene(f), 1))
-			require.NoError(t, out.Close())
+			writeLook(t, dir, fmt.Sprintf("%s-%.0f.png", v.file, sz.w), Scene(f))
 		}
 		if i < 3 { // presenter mode: larger text
 			f, _ := zhFrame(t, i, 1280, 720, 40, true)
-			out, err := os.Create(filepath.Join(dir, v.file+"-presenter.png"))
-			require.NoError(t, err)
-			require.NoError(t, WritePNG(out, Scene(f), 1))
-			require.NoError(t, out.Close())
+			writeLook(t, dir, v.file+"-presenter.png", Scene(f))
 		}
 	}
 }

@@ -2,11 +2,7 @@ package render
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
-
-	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/unit"
 )
@@ -30,24 +26,14 @@ var views = []struct {
 // TestLook writes PNGs of every view at 1280×720 and 1920×1080, light,
 // dark and presenter, to $RENDER_LOOK (e.g. /tmp), for a person to look at.
 func TestLook(t *testing.T) {
-	dir := os.Getenv("RENDER_LOOK")
-	if dir == "" {
-		t.Skip("set RENDER_LOOK=/tmp to write the PNGs of every view")
-	}
+	dir := lookDir(t, "every view")
 	for _, v := range views {
 		r := play(t, v.scenario, v.sets, v.until, 60)
 		for _, sz := range []struct{ w, h float64 }{{1280, 720}, {1920, 1080}} {
-			for _, o := range []struct {
-				tag string
-				opt Options
-			}{{"", Options{}}, {"-dark", Options{Dark: true}}, {"-presenter", Options{Presenter: true, Dark: true}}} {
+			for _, o := range lookThemes {
 				o.opt.Title = r.name
 				L := NewLayout(r.topo, sz.w, sz.h, o.opt)
-				dl := Scene(r.frame(L))
-				f, err := os.Create(filepath.Join(dir, fmt.Sprintf("render-%s-%.0f%s.png", v.file, sz.w, o.tag)))
-				require.NoError(t, err)
-				require.NoError(t, WritePNG(f, dl, 1))
-				require.NoError(t, f.Close())
+				writeLook(t, dir, fmt.Sprintf("render-%s-%.0f%s.png", v.file, sz.w, o.tag), Scene(r.frame(L)))
 			}
 		}
 	}

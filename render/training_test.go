@@ -3,7 +3,6 @@ package render
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -182,23 +181,14 @@ func TestTrainingTimelineDraws(t *testing.T) {
 // TestTrainingLook writes PNGs of every training view at 1280×720 and
 // 1024×768, light, dark and presenter, to $RENDER_LOOK, for a person to look at.
 func TestTrainingLook(t *testing.T) {
-	dir := os.Getenv("RENDER_LOOK")
-	if dir == "" {
-		t.Skip("set RENDER_LOOK=/tmp to write the PNGs of the training views")
-	}
+	dir := lookDir(t, "the training views")
 	for _, v := range trainViews {
 		r, _ := playTo(t, v.scenario, v.sets, v.until, 30)
-		for _, sz := range []struct{ w, h float64 }{{1280, 720}, {1024, 768}} {
-			for _, o := range []struct {
-				tag string
-				opt Options
-			}{{"", Options{}}, {"-dark", Options{Dark: true}}, {"-presenter", Options{Presenter: true, Dark: true}}} {
+		for _, sz := range lookSizes {
+			for _, o := range lookThemes {
 				o.opt.Title, o.opt.Training = r.name, true
 				L := NewLayout(r.topo, sz.w, sz.h, o.opt)
-				f, err := os.Create(filepath.Join(dir, fmt.Sprintf("%s-%.0f%s.png", v.file, sz.w, o.tag)))
-				require.NoError(t, err)
-				require.NoError(t, WritePNG(f, Scene(r.frame(L)), 1))
-				require.NoError(t, f.Close())
+				writeLook(t, dir, fmt.Sprintf("%s-%.0f%s.png", v.file, sz.w, o.tag), Scene(r.frame(L)))
 			}
 		}
 	}
