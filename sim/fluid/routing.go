@@ -13,17 +13,7 @@ import (
 func (m *Model) initRoutes() {
 	perPacket := m.routing == scenario.RouteAdaptive || m.routing == scenario.RouteSpray
 	m.routes = snap.NewRoutes(perPacket, int64(m.mtu), len(m.links), false, func(i int) []int32 { return m.flows[i].links })
-	if m.sc.Traffic.Pattern != scenario.PatternFlows {
-		return // only explicit flows have names
-	}
-	for i, s := range traffic.Flows(m.sc) {
-		if s.Name != "" {
-			for len(m.routes.Names) <= i {
-				m.routes.Names = append(m.routes.Names, "")
-			}
-			m.routes.Names[i] = s.Name
-		}
-	}
+	m.routes.Names = traffic.Names(m.sc)
 }
 
 // routingNow pictures where the flows go now; nil for a collective or

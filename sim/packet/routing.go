@@ -1,7 +1,6 @@
 package packet
 
 import (
-	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/traffic"
 )
@@ -15,17 +14,7 @@ import (
 // the first snapshot on (a run nobody watches records nothing).
 func (m *Model) initRoutes() {
 	m.routes = snap.NewRoutes(m.perPacket, int64(m.mtu), len(m.topo.Links), false, m.flowPath)
-	if m.sc.Traffic.Pattern != scenario.PatternFlows {
-		return // only explicit flows have names
-	}
-	for i, s := range traffic.Flows(m.sc) {
-		if s.Name != "" {
-			for len(m.routes.Names) <= i {
-				m.routes.Names = append(m.routes.Names, "")
-			}
-			m.routes.Names[i] = s.Name
-		}
-	}
+	m.routes.Names = traffic.Names(m.sc)
 }
 
 // flowPath is the links of flow i's path under static or ECMP routing: the

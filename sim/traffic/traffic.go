@@ -65,3 +65,21 @@ func Derangement(n int, rng *rand.Rand) []int {
 	}
 	return p
 }
+
+// Names is the names a scenario gives its explicit flows, by flow ID, up to
+// the last named one; nil when none is named (or the pattern makes flows).
+func Names(sc *scenario.Scenario) []string {
+	if sc.Traffic.Pattern != scenario.PatternFlows {
+		return nil
+	}
+	var names []string
+	for i, s := range Flows(sc) {
+		if s.Name != "" {
+			for len(names) <= i {
+				names = append(names, "")
+			}
+			names[i] = s.Name
+		}
+	}
+	return names
+}
