@@ -70,6 +70,8 @@ type Player struct {
 	heapLimit   int64     // stop computing when the live heap passes it (0: no limit)
 	computeWall time.Duration
 	latest      *snap.Snapshot // the newest full snapshot, for progress
+	progressAt  *snap.Snapshot // the snapshot progress was estimated from
+	progress    float64        // that estimate
 }
 
 // mark is what Step and StepBack know of a frame without reading its flows.

@@ -22,6 +22,14 @@ func (p *Player) Progress() float64 {
 	case p.sc.Until > 0:
 		return min(0.999, float64(p.End())/float64(p.sc.Until))
 	}
+	if p.progressAt != p.latest { // the estimate reads every flow: once a snapshot
+		p.progressAt, p.progress = p.latest, p.estimate()
+	}
+	return p.progress
+}
+
+// estimate is Progress from the newest snapshot, before the run's end.
+func (p *Player) estimate() float64 {
 	want := p.expectedBytes()
 	if want > 0 {
 		return min(0.999, float64(delivered(p.latest))/float64(want))
