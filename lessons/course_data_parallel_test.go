@@ -1,0 +1,114 @@
+package lessons
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+// dpInterval finds the first interval with label on GPU 0's timeline.
+func dpInterval(t *testing.T, tr *metrics.Training, label string) metrics.Interval {
+	t.Helper()
+	require.NotEmpty(t, tr.Timeline)
+	for _, iv := range tr.Timeline[0].Intervals {
+		if iv.Label == label {
+			return iv
+		}
+	}
+	require.Failf(t, "no such interval", "%s", label)
+	return metrics.Interval{}
+}
+
+// TestCourseDataParallel checks what "Data parallelism" says about its
+// scenarios.
+func TestCourseDataParallel(t *testing.T) {
+	l := arCourse(t, "data-parallel", "adaptive-routing")
+
+	// iteration: 8 GPUs; the first bucket is ready just after the backward
+	// pass starts and hides; only the last bucket is exposed.
+	it := arRun(t, l, "iteration").Training
+	require.NotNil(t, it)
+	assert.Equal(t, 8, it.Ranks)
+	require.Len(t, it.Buckets, 5, "ResNet-50's five DDP buckets (REFERENCE.md)")
+	assert.EqualValues(t, 102228128, it.GradBytes, "97.5 MiB of fp32 gradients, as the quiz says")
+	fwd, bwd := dpInterval(t, it, "forward"), dpInterval(t, it, "backward")
+	assert.InDelta(t, 2, (bwd.EndUs-bwd.StartUs)/(fwd.EndUs-fwd.StartUs), 0.05, "backward is twice the forward")
+	first, last := it.Buckets[0], it.Buckets[len(it.Buckets)-1]
+	assert.Less(t, first.ReadyUs-bwd.StartUs, 0.01*(bwd.EndUs-bwd.StartUs), "the first bucket is ready a moment after backward starts")
+	assert.Less(t, first.FinishUs, bwd.EndUs, "and is done long before it ends")
+	assert.InDelta(t, bwd.EndUs, last.ReadyUs, 1, "the last bucket is ready when backward ends")
+	assert.InDelta(t, last.FinishUs-last.StartUs, it.ExposedCommUs, 0.05*it.ExposedCommUs, "only the last bucket is exposed")
+
+	// overlap: off, all buckets wait for the end of backward; several times
+	// the exposed time, still small on NVLink.
+	off := arRun(t, l, "overlap").Training
+	assert.InDelta(t, bwd.EndUs, off.Buckets[0].StartUs, 1, "without overlap the first all-reduce starts after backward")
+	assert.Greater(t, off.ExposedCommUs, 3*it.ExposedCommUs, "several times longer")
+	assert.Less(t, off.ExposedCommUs, 0.05*off.IterationUs, "still small on one server")
+	on := arRun(t, l, "overlap", "training.overlap=true").Training
+	assert.InDelta(t, it.ExposedCommUs, on.ExposedCommUs, 0.01, "the toggle gives back the first step")
+
+	// scale: 1,024 GPUs, latency-bound: a 4× bigger bucket takes about as
+	// long; about a tenth of the iteration waits; a few servers hide it.
+	sc := arRun(t, l, "scale").Training
+	assert.Equal(t, 1024, sc.Ranks)
+	assert.InDelta(t, bwd.EndUs, dpInterval(t, sc, "backward").EndUs, 1, "the same compute")
+	b0, b1 := sc.Buckets[0], sc.Buckets[1]
+	assert.Greater(t, float64(b1.Bytes)/float64(b0.Bytes), 3.5, "the second bucket is nearly four times the first")
+	assert.InDelta(t, 1, (b1.FinishUs-b1.StartUs)/(b0.FinishUs-b0.StartUs), 0.1, "but takes about as long")
+	assert.Greater(t, b0.FinishUs-b0.StartUs, 1000.0, "milliseconds per bucket")
+	assert.Greater(t, sc.ScalingEfficiency, 0.85)
+	assert.Less(t, sc.ScalingEfficiency, 0.95, "about a tenth waits")
+	few := arRun(t, l, "scale", "topology.nodes=4").Training
+	assert.Greater(t, few.ScalingEfficiency, 0.99, "at a few servers nearly everything hides")
+
+	// compression: bf16 halves the bytes but not the wait.
+	bf := arRun(t, l, "compression").Training
+	assert.EqualValues(t, sc.GradBytes/2, bf.GradBytes, "bf16 halves the bytes")
+	assert.InDelta(t, sc.ExposedCommUs, bf.ExposedCommUs, 0.02*sc.ExposedCommUs, "and leaves the wait almost unchanged")
+	_, err := dpParse(l, "compression", "training.compression=int8")
+	assert.Error(t, err, "int8 is refused")
+
+	// tree: far less waiting; auto (NCCL's choice) as good; a flat ring waits
+	// longer than the backward pass computes.
+	tree := arRun(t, l, "tree").Training
+	assert.Less(t, tree.ExposedCommUs, 0.2*sc.ExposedCommUs, "the tree cuts the wait")
+	assert.Greater(t, tree.ScalingEfficiency, 0.98)
+	assert.Less(t, tree.Buckets[0].FinishUs-tree.Buckets[0].StartUs, 1000.0, "a few hundred µs per bucket")
+	auto := arRun(t, l, "tree", "training.algo=auto").Training
+	assert.Greater(t, auto.ScalingEfficiency, 0.98, "NCCL's own choice does as well")
+	ring := arRun(t, l, "tree", "training.algo=ring").Training
+	assert.Greater(t, ring.ExposedCommUs, bwd.EndUs-bwd.StartUs, "a flat ring waits longer than backward computes")
+
+	// fsdp: Llama 3 8B on the same 1,024 GPUs waits a smaller share than
+	// ResNet-50, with messages of hundreds of MB; overlap off multiplies it.
+	ll := arRun(t, l, "fsdp").Training
+	assert.Equal(t, 1024, ll.Ranks)
+	assert.Equal(t, "fsdp", ll.Sharding)
+	assert.InDelta(t, 314, float64(ll.Params)/float64(it.Params), 1, "314 times ResNet-50's parameters")
+	assert.Greater(t, float64(ll.Params)*16, 80e9, "16 bytes per parameter pass an H100's 80 GB")
+	assert.Greater(t, ll.ComputeUs, 1e6, "over a second of compute")
+	assert.Greater(t, ll.ScalingEfficiency, sc.ScalingEfficiency, "better than ResNet-50 on the same cluster")
+	assert.Greater(t, ll.GradBytes, 100*sc.GradBytes, "although each iteration sends far more")
+	for _, b := range ll.Buckets {
+		assert.Greater(t, b.Bytes, int64(100e6), "every unit's message is hundreds of MB")
+	}
+	wait := dpInterval(t, ll, "waiting for parameters")
+	assert.Greater(t, 2*(wait.EndUs-wait.StartUs), 0.5*ll.ExposedCommUs, "the first all-gather is much of the wait")
+	llOff := arRun(t, l, "fsdp", "training.overlap=false").Training
+	assert.Greater(t, llOff.ExposedCommUs, 3*ll.ExposedCommUs, "overlap off multiplies the wait")
+}
+
+// dpParse parses a step's scenario with sets, for checking what is refused.
+func dpParse(l *Lesson, id string, sets ...string) (any, error) {
+	for _, s := range l.Steps {
+		if s.ID == id {
+			return scenario.ParseWith([]byte(s.Scenario), l.Source+"#"+id, sets)
+		}
+	}
+	return nil, nil
+}
