@@ -147,6 +147,14 @@ func TestCourseAllReduce(t *testing.T) {
 	assert.Less(t, tree.Collective.TimeUs, small.Collective.TimeUs, "the tree wins at 1 MiB")
 	treeBig := arRun(t, l, "latency", "collective.algo=tree", "collective.bytes=1GiB")
 	assert.Less(t, treeBig.Collective.BusBwGBps, big.Collective.BusBwGBps, "the ring wins at 1 GiB on one server")
+	ringBig := arRun(t, l, "latency", "collective.bytes=1GiB")
+	idle := 0
+	for _, lk := range treeBig.Links {
+		if lk.Util < 0.6*arLink(t, ringBig, lk.Name).Util {
+			idle++
+		}
+	}
+	assert.Positive(t, idle, "at 1 GiB some of the tree's links run at a fraction of the ring's load")
 
 	// hierarchical: more busbw than the flat ring, and past the NICs'
 	// 8 × 48 GB/s; the ring stays under it.
