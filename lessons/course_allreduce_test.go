@@ -2,7 +2,9 @@ package lessons
 
 import (
 	"io/fs"
+	"reflect"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -13,6 +15,7 @@ import (
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
 )
 
 // arCourse loads one lesson of the course, English and Chinese, through the
@@ -171,4 +174,106 @@ func TestCourseAllReduce(t *testing.T) {
 	nvlsRing := arRun(t, l, "in-switch", "collective.algo=ring")
 	assert.InDelta(t, 480, nvls.Collective.BusBwGBps, 480*0.03)
 	assert.InDelta(t, 1.30, nvls.Collective.BusBwGBps/nvlsRing.Collective.BusBwGBps, 0.05, "NVLS ≈ 1.30 × the ring")
+}
+
+// arKnob is one knob block of a lesson: its step, key and the values it
+// offers, as --set takes them.
+type arKnob struct {
+	step, key string
+	values    []string
+}
+
+var (
+	arStepHeading = regexp.MustCompile(`(?m)^## .*\{#([a-z0-9-]+)\}\s*$`)
+	arKnobBlock   = regexp.MustCompile("(?s)```knob\\n(.*?)```")
+	arRange       = regexp.MustCompile(`^(\S+?)\.\.(\S+?)(?: x(\d+))?$`)
+)
+
+// arKnobs reads a lesson's knob blocks, enumerating each one's positions
+// (range a..b, a..b xF over sizes or integers, values, select, toggle).
+func arKnobs(t *testing.T, md string) []arKnob {
+	t.Helper()
+	var knobs []arKnob
+	heads := arStepHeading.FindAllStringSubmatchIndex(md, -1)
+	for _, m := range arKnobBlock.FindAllStringSubmatchIndex(md, -1) {
+		step := ""
+		for _, h := range heads {
+			if h[0] < m[0] {
+				step = md[h[2]:h[3]]
+			}
+		}
+		k := arKnob{step: step}
+		for _, line := range strings.Split(md[m[2]:m[3]], "\n") {
+			name, v, ok := strings.Cut(line, ": ")
+			if !ok {
+				continue
+			}
+			v = strings.TrimSpace(v)
+			switch name {
+			case "key":
+				k.key = v
+			case "values", "select":
+				for _, item := range strings.Split(strings.Trim(v, "[]"), ",") {
+					k.values = append(k.values, strings.TrimSpace(item))
+				}
+			case "toggle":
+				k.values = []string{"true", "false"}
+			case "range":
+				r := arRange.FindStringSubmatch(v)
+				require.NotNil(t, r, "range %q", v)
+				lo, err := unit.ParseBytes(r[1])
+				require.NoError(t, err)
+				hi, err := unit.ParseBytes(r[2])
+				require.NoError(t, err)
+				for x := lo; x <= hi; {
+					k.values = append(k.values, strconv.FormatInt(int64(x), 10))
+					if r[3] == "" {
+						x++
+					} else {
+						f, _ := strconv.Atoi(r[3])
+						x *= unit.Bytes(f)
+					}
+				}
+			}
+		}
+		require.NotEmpty(t, k.key, "a knob in step %s has no key", step)
+		require.NotEmpty(t, k.values, "knob %s in step %s has no values", k.key, step)
+		knobs = append(knobs, k)
+	}
+	return knobs
+}
+
+// arKnobsRun moves every knob of a lesson to each of its positions, one knob
+// at a time, and checks the step's scenario still runs to the end; a knob's
+// default (the scenario's own value) must be one of its positions.
+func arKnobsRun(t *testing.T, l *Lesson) {
+	md, err := fs.ReadFile(Content(), l.Source)
+	require.NoError(t, err)
+	for _, k := range arKnobs(t, string(md)) {
+		var own string
+		for _, s := range l.Steps {
+			if s.ID == k.step {
+				own = s.Scenario
+			}
+		}
+		require.NotEmpty(t, own, "knob %s: no step %s", k.key, k.step)
+		found := false
+		for _, v := range k.values {
+			sc, err := scenario.ParseWith([]byte(own), l.Source+"#"+k.step, []string{k.key + "=" + v})
+			require.NoError(t, err, "knob %s=%s in step %s", k.key, v, k.step)
+			base, err := scenario.ParseWith([]byte(own), l.Source+"#"+k.step, nil)
+			require.NoError(t, err)
+			if reflect.DeepEqual(sc, base) {
+				found = true
+			}
+			r, err := sim.Run(sc)
+			require.NoError(t, err, "knob %s=%s in step %s", k.key, v, k.step)
+			assert.Empty(t, r.Totals.Truncated, "knob %s=%s in step %s runs to the end", k.key, v, k.step)
+		}
+		assert.True(t, found, "knob %s in step %s: the scenario's own value is one of %v", k.key, k.step, k.values)
+	}
+}
+
+func TestCourseAllReduceKnobs(t *testing.T) {
+	arKnobsRun(t, arCourse(t, "allreduce", "data-parallel"))
 }

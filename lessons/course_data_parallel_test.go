@@ -112,3 +112,7 @@ func dpParse(l *Lesson, id string, sets ...string) (any, error) {
 	}
 	return nil, nil
 }
+
+func TestCourseDataParallelKnobs(t *testing.T) {
+	arKnobsRun(t, arCourse(t, "data-parallel", "adaptive-routing"))
+}
