@@ -102,6 +102,7 @@ func arLink(t *testing.T, r *metrics.Result, name string) metrics.Link {
 // scenarios.
 func TestCourseAllReduce(t *testing.T) {
 	l := arCourse(t, "allreduce", "data-parallel")
+	t.Run("knobs", func(t *testing.T) { arKnobsRun(t, l) })
 
 	// why, naive: one GPU as parameter server takes N−1 = 7 single transfers,
 	// its links saturated, everyone else's a seventh busy.
@@ -272,8 +273,4 @@ func arKnobsRun(t *testing.T, l *Lesson) {
 		}
 		assert.True(t, found, "knob %s in step %s: the scenario's own value is one of %v", k.key, k.step, k.values)
 	}
-}
-
-func TestCourseAllReduceKnobs(t *testing.T) {
-	arKnobsRun(t, arCourse(t, "allreduce", "data-parallel"))
 }

@@ -27,6 +27,7 @@ func dpInterval(t *testing.T, tr *metrics.Training, label string) metrics.Interv
 // scenarios.
 func TestCourseDataParallel(t *testing.T) {
 	l := arCourse(t, "data-parallel", "adaptive-routing")
+	t.Run("knobs", func(t *testing.T) { arKnobsRun(t, l) })
 
 	// iteration: 8 GPUs; the first bucket is ready just after the backward
 	// pass starts and hides; only the last bucket is exposed.
@@ -111,8 +112,4 @@ func dpParse(l *Lesson, id string, sets ...string) (any, error) {
 		}
 	}
 	return nil, nil
-}
-
-func TestCourseDataParallelKnobs(t *testing.T) {
-	arKnobsRun(t, arCourse(t, "data-parallel", "adaptive-routing"))
 }
