@@ -52,6 +52,10 @@ func TestCourseFabricsVictim(t *testing.T) {
 	assert.Zero(t, dcqcn.Totals.PauseFrames)
 	assert.Greater(t, dcqcn.Totals.MaxFctUs, pfc.Totals.MaxFctUs, "DCQCN's incast takes longer than PFC alone's")
 	assert.Less(t, ibcc.Totals.MaxFctUs, dcqcn.Totals.MaxFctUs, "ibcc pays less here")
+	// the knob: the paper's rules rescue the victim too, but the incast takes several times as long
+	paper := courseStepRun(t, "fabrics", "dcqcn", "network.dcqcn.profile=paper")
+	assert.Greater(t, paper.Flows[victim].Gbps, 350.0)
+	assert.Greater(t, paper.Totals.MaxFctUs, 2*dcqcn.Totals.MaxFctUs)
 }
 
 // TestCourseFabricsRouting: ECMP and static tables collide on a permutation
