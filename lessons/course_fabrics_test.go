@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -97,4 +99,30 @@ func TestCourseFabricsAllReduce(t *testing.T) {
 	assert.InDelta(t, 380, ib.BusBwGBps, 15, "8 × 400G rails: ≈ 370–390 GB/s")
 	assert.Greater(t, ib.BusBwGBps, roce.BusBwGBps)
 	assert.InDelta(t, 1, roce.BusBwGBps/ib.BusBwGBps, 0.03)
+}
+
+// TestCourseFabricsShape: both lessons have what issue 14 asks of every
+// lesson, in both languages: 6–10 steps, two or more quizzes, a knob, and a
+// recap that links to the next lesson's page in the same language.
+func TestCourseFabricsShape(t *testing.T) {
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	next := map[string]string{"nvlink-vs-ib": "fabrics", "fabrics": "scaling"}
+	order := map[string]int{"nvlink-vs-ib": 5, "fabrics": 6}
+	for slug, to := range next {
+		for _, lang := range []string{"en", "zh"} {
+			l := Find(ls, slug, lang)
+			require.NotNil(t, l, "%s.%s", slug, lang)
+			assert.Equal(t, order[slug], l.Order)
+			assert.GreaterOrEqual(t, len(l.Steps), 6, l.Source)
+			assert.LessOrEqual(t, len(l.Steps), 10, l.Source)
+			src, err := fs.ReadFile(Content(), l.Source)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, strings.Count(string(src), "\n```quiz\n"), 2, l.Source)
+			assert.GreaterOrEqual(t, strings.Count(string(src), "\n```knob\n"), 1, l.Source)
+			recap := l.Steps[len(l.Steps)-1]
+			assert.Equal(t, "recap", recap.ID)
+			assert.Contains(t, string(recap.HTML), `href="`+to+`.`+lang+`.html"`, l.Source)
+		}
+	}
 }
