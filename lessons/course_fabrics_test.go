@@ -1,0 +1,128 @@
+package lessons
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/metrics"
+)
+
+// TestCourseFabricsClaims pins what fabrics.*.md says to its scenarios.
+func TestCourseFabricsClaims(t *testing.T) {
+	// nominal: 397.5 vs 392.1 Gb/s ceilings, about 1.4 % apart
+	ib := courseStepRun(t, "fabrics", "nominal")
+	roce := courseStepRun(t, "fabrics", "nominal", "topology.fabric=roce")
+	assert.InDelta(t, 397.5, ib.Flows[0].Gbps, 2)
+	assert.InDelta(t, 392.1, roce.Flows[0].Gbps, 2)
+	assert.Greater(t, ib.Flows[0].Gbps, roce.Flows[0].Gbps)
+
+	// incast: "About the same": both lossless, within the header difference
+	ibIncast := courseStepRun(t, "fabrics", "incast")
+	roceIncast := courseStepRun(t, "fabrics", "incast", "topology.fabric=roce")
+	for _, r := range []*metrics.Result{ibIncast, roceIncast} {
+		assert.Zero(t, r.Totals.Drops, "the incast is lossless")
+		assert.Equal(t, 8, r.Totals.FlowsFinished)
+	}
+	assert.Zero(t, ibIncast.Totals.PauseFrames, "credits send no pause frames")
+	assert.Positive(t, roceIncast.Totals.PauseFrames, "PFC does")
+	assert.Less(t, ibIncast.Totals.MaxFctUs, roceIncast.Totals.MaxFctUs, "InfiniBand is ahead by its headers")
+	assert.InDelta(t, 1, roceIncast.Totals.MaxFctUs/ibIncast.Totals.MaxFctUs, 0.03, "about the same")
+}
+
+// TestCourseFabricsVictim: pauses and credits alike hold an innocent flow to
+// a small share of line rate; ibcc and DCQCN free it, DCQCN at a cost to the incast.
+func TestCourseFabricsVictim(t *testing.T) {
+	const victim = 7
+	pfc := courseStepRun(t, "fabrics", "victim")
+	credit := courseStepRun(t, "fabrics", "victim-ib")
+	ibcc := courseStepRun(t, "fabrics", "victim-ib", "network.cc=ibcc")
+	dcqcn := courseStepRun(t, "fabrics", "dcqcn")
+	require.Len(t, pfc.Flows, 8)
+
+	assert.Less(t, pfc.Flows[victim].Gbps, 80.0, "PFC alone: the victim gets a small share")
+	assert.Positive(t, pfc.Totals.PauseFrames)
+	assert.Zero(t, credit.Totals.PauseFrames, "InfiniBand sends no pause frames")
+	assert.Less(t, credit.Flows[victim].Gbps, 80.0, "credits trap the victim too (the quiz's answer)")
+	assert.InDelta(t, pfc.Flows[victim].Gbps, credit.Flows[victim].Gbps, 0.2*pfc.Flows[victim].Gbps, "about the same as under PFC")
+
+	assert.Greater(t, ibcc.Flows[victim].Gbps, 350.0, "ibcc: near line rate")
+	assert.Greater(t, dcqcn.Flows[victim].Gbps, 350.0, "DCQCN: near line rate")
+	assert.Zero(t, dcqcn.Totals.PauseFrames)
+	assert.Greater(t, dcqcn.Totals.MaxFctUs, pfc.Totals.MaxFctUs, "DCQCN's incast takes longer than PFC alone's")
+	assert.Less(t, ibcc.Totals.MaxFctUs, dcqcn.Totals.MaxFctUs, "ibcc pays less here")
+	// the knob: the paper's rules rescue the victim too, but the incast takes several times as long
+	paper := courseStepRun(t, "fabrics", "dcqcn", "network.dcqcn.profile=paper")
+	assert.Greater(t, paper.Flows[victim].Gbps, 350.0)
+	assert.Greater(t, paper.Totals.MaxFctUs, 2*dcqcn.Totals.MaxFctUs)
+}
+
+// TestCourseFabricsRouting: ECMP and static tables collide on a permutation
+// (several times a lone flow's time); adaptive routing and spraying bring the
+// tail to about a lone flow's time on either fabric, with reordering.
+func TestCourseFabricsRouting(t *testing.T) {
+	lone := courseStepRun(t, "fabrics", "routing", "traffic.pattern=flows", "traffic.flows=[{src: 0, dst: 63}]").Totals.MaxFctUs
+	ecmp := courseStepRun(t, "fabrics", "routing")
+	assert.Greater(t, ecmp.Totals.MaxFctUs, 2.5*lone, "ECMP's tail is several times a lone flow's")
+	for _, sets := range [][]string{
+		{"network.routing=static"},
+		{"network.routing=static", "topology.fabric=ib"},
+	} {
+		r := courseStepRun(t, "fabrics", "routing", sets...)
+		assert.Greater(t, r.Totals.MaxFctUs, 2.5*lone, "%v collides like ECMP", sets)
+	}
+	for _, sets := range [][]string{
+		{"network.routing=adaptive"},
+		{"network.routing=spray"},
+		{"network.routing=adaptive", "topology.fabric=ib"},
+	} {
+		r := courseStepRun(t, "fabrics", "routing", sets...)
+		assert.Less(t, r.Totals.MaxFctUs, 1.25*lone, "%v: about a lone flow's time", sets)
+		assert.Positive(t, r.Totals.OutOfOrder, "%v reorders", sets)
+	}
+	sx := courseStepRun(t, "fabrics", "spectrum-x")
+	assert.Less(t, sx.Totals.MaxFctUs, 1.25*lone)
+	assert.Zero(t, sx.Totals.PauseFrames)
+	assert.Positive(t, sx.Totals.OutOfOrder)
+	assert.Greater(t, sx.Totals.GoodputGbps, 3*ecmp.Totals.GoodputGbps, "the knob's ecmp: far less goodput")
+}
+
+// TestCourseFabricsAllReduce: the rail-aligned all-reduce hardly depends on
+// the fabric ("moves by about the header difference").
+func TestCourseFabricsAllReduce(t *testing.T) {
+	ib := courseStepRun(t, "fabrics", "allreduce").Collective
+	roce := courseStepRun(t, "fabrics", "allreduce", "topology.fabric=roce").Collective
+	require.NotNil(t, ib)
+	assert.InDelta(t, 380, ib.BusBwGBps, 15, "8 × 400G rails: ≈ 370–390 GB/s")
+	assert.Greater(t, ib.BusBwGBps, roce.BusBwGBps)
+	assert.InDelta(t, 1, roce.BusBwGBps/ib.BusBwGBps, 0.03)
+}
+
+// TestCourseFabricsShape: both lessons have what issue 14 asks of every
+// lesson, in both languages: 6–10 steps, two or more quizzes, a knob, and a
+// recap that links to the next lesson's page in the same language.
+func TestCourseFabricsShape(t *testing.T) {
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	next := map[string]string{"nvlink-vs-ib": "fabrics", "fabrics": "scaling"}
+	order := map[string]int{"nvlink-vs-ib": 5, "fabrics": 6}
+	for slug, to := range next {
+		for _, lang := range []string{"en", "zh"} {
+			l := Find(ls, slug, lang)
+			require.NotNil(t, l, "%s.%s", slug, lang)
+			assert.Equal(t, order[slug], l.Order)
+			assert.GreaterOrEqual(t, len(l.Steps), 6, l.Source)
+			assert.LessOrEqual(t, len(l.Steps), 10, l.Source)
+			src, err := fs.ReadFile(Content(), l.Source)
+			require.NoError(t, err)
+			assert.GreaterOrEqual(t, strings.Count(string(src), "\n```quiz\n"), 2, l.Source)
+			assert.GreaterOrEqual(t, strings.Count(string(src), "\n```knob\n"), 1, l.Source)
+			recap := l.Steps[len(l.Steps)-1]
+			assert.Equal(t, "recap", recap.ID)
+			assert.Contains(t, string(recap.HTML), `href="`+to+`.`+lang+`.html"`, l.Source)
+		}
+	}
+}

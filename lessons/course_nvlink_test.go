@@ -1,0 +1,125 @@
+package lessons
+
+import (
+	"os"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+// courseLessons loads the shipped lessons once for the course claim tests.
+var courseLessons = sync.OnceValues(func() ([]*Lesson, error) { return Load(Content()) })
+
+// courseStepRun runs the scenario a lesson step shows (as the canvas loads
+// it), with optional --set overrides as a knob would apply them.
+func courseStepRun(t *testing.T, slug, step string, sets ...string) *metrics.Result {
+	t.Helper()
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	l := Find(ls, slug, "en")
+	require.NotNil(t, l, "lesson %s", slug)
+	for _, s := range l.Steps {
+		if s.ID != step {
+			continue
+		}
+		require.NotEmpty(t, s.Scenario, "%s#%s shows a scenario", slug, step)
+		sc, err := scenario.ParseWith([]byte(s.Scenario), slug+"#"+step, sets)
+		require.NoError(t, err)
+		res, err := sim.Run(sc)
+		require.NoError(t, err)
+		return res
+	}
+	t.Fatalf("%s has no step %s", slug, step)
+	return nil
+}
+
+// courseDump prints a lesson's text with its figures filled in
+// (COURSE_DUMP=slug go test ./lessons -run TestCourseDump -v), for reading.
+func TestCourseDump(t *testing.T) {
+	slug := os.Getenv("COURSE_DUMP")
+	if slug == "" {
+		t.Skip("set COURSE_DUMP=slug to print a lesson's rendered text")
+	}
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	tags := regexp.MustCompile(`<[^>]+>`)
+	for _, lang := range []string{"en", "zh"} {
+		if l := Find(ls, slug, lang); l != nil {
+			for _, s := range l.Steps {
+				t.Log("\n" + tags.ReplaceAllString(string(s.HTML), ""))
+			}
+		}
+	}
+}
+
+// TestCourseNVLinkClaims pins what nvlink-vs-ib.*.md says to its scenarios.
+func TestCourseNVLinkClaims(t *testing.T) {
+	node := courseStepRun(t, "nvlink-vs-ib", "node").Collective
+	require.NotNil(t, node)
+	// "about 370 GB/s is what nccl-tests measure on a DGX H100"
+	assert.InDelta(t, 370, node.BusBwGBps, 15, "one node's ring busbw")
+
+	// "Move the size down: small all-reduces ... busbw falls far below the link's"
+	small := courseStepRun(t, "nvlink-vs-ib", "node", "collective.bytes=1MiB").Collective
+	assert.Less(t, small.BusBwGBps, node.BusBwGBps/2, "a 1 MiB all-reduce is latency-bound")
+
+	// "about an eighth of one node's" and "under 50 GB/s" (the quiz's answer)
+	across := courseStepRun(t, "nvlink-vs-ib", "across").Collective
+	assert.Less(t, across.BusBwGBps, 50.0)
+	assert.InDelta(t, 1.0/8, across.BusBwGBps/node.BusBwGBps, 0.03, "one GPU per node gets about an eighth")
+	// "A 200G HDR NIC halves the busbw"; "An 800G NIC does not double it"
+	hdr := courseStepRun(t, "nvlink-vs-ib", "across", "topology.link_gbps=200").Collective
+	assert.InDelta(t, 0.5, hdr.BusBwGBps/across.BusBwGBps, 0.03)
+	xdr := courseStepRun(t, "nvlink-vs-ib", "across", "topology.link_gbps=800").Collective
+	assert.Less(t, xdr.BusBwGBps, 1.5*across.BusBwGBps, "PCIe caps an 800G NIC")
+	assert.Greater(t, xdr.BusBwGBps, across.BusBwGBps)
+
+	// "Near one node's, about 370 GB/s"; "the busbw hardly moves" at 8 nodes
+	two := courseStepRun(t, "nvlink-vs-ib", "two-nodes").Collective
+	assert.InDelta(t, node.BusBwGBps, two.BusBwGBps, 0.05*node.BusBwGBps, "two nodes' rings match one node's")
+	assert.Equal(t, 16, two.Channels)
+	eight := courseStepRun(t, "nvlink-vs-ib", "two-nodes", "topology.nodes=8").Collective
+	assert.InDelta(t, two.BusBwGBps, eight.BusBwGBps, 0.1*two.BusBwGBps)
+}
+
+// TestCourseNVLinkTensorParallel: tensor parallelism across nodes roughly
+// triples the iteration (the quiz's answer), and its 128 blocking all-reduces
+// per iteration are what the GPUs wait for.
+func TestCourseNVLinkTensorParallel(t *testing.T) {
+	in := courseStepRun(t, "nvlink-vs-ib", "tp-node").Training
+	out := courseStepRun(t, "nvlink-vs-ib", "tp-spread").Training
+	require.NotNil(t, in)
+	require.NotNil(t, out)
+	ratio := out.IterationUs / in.IterationUs
+	assert.Greater(t, ratio, 2.5, "spread tensor parallelism roughly triples the iteration")
+	assert.Less(t, ratio, 4.0)
+	assert.Less(t, out.GPUUtil, 0.5, "the GPUs spend most of the time waiting")
+	assert.Greater(t, out.ExposedCommUs, out.IterationUs/2)
+
+	tpAllReduces := 0
+	for _, iv := range in.Timeline[0].Intervals {
+		if iv.Kind == "communicate" && strings.Contains(iv.Label, "tensor-parallel") {
+			tpAllReduces++
+		}
+	}
+	assert.Equal(t, 128, tpAllReduces, "two blocks × 32 layers × forward and backward")
+	// the gradients' reduce-scatters mostly hide under the backward pass
+	var waitGrad float64
+	for _, iv := range in.Timeline[0].Intervals {
+		if iv.Label == "waiting for gradients" {
+			waitGrad += iv.EndUs - iv.StartUs
+		}
+	}
+	assert.Less(t, waitGrad, 0.05*in.IterationUs)
+	// the knob: tp 2 inside the node loses less to the network than tp 8 spread
+	tp2 := courseStepRun(t, "nvlink-vs-ib", "tp-node", "training.tp=2").Training
+	assert.Greater(t, tp2.GPUUtil, in.GPUUtil)
+}
