@@ -2,8 +2,6 @@ package lessons
 
 import (
 	"errors"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -59,62 +57,6 @@ func noInternals(t *testing.T, msg, input string) {
 			assert.NotContains(t, msg, bad, "input %q", input)
 		}
 	}
-}
-
-// placeholder writes p back as the text between {{ and }}.
-func placeholder(p Placeholder) string {
-	s := p.Path
-	if p.Unit != "" || p.Decimals >= 0 {
-		s += " |"
-	}
-	if p.Unit != "" {
-		s += " " + p.Unit
-	}
-	if p.Decimals >= 0 {
-		s += " " + strconv.Itoa(p.Decimals)
-	}
-	return s
-}
-
-func FuzzPlaceholder(f *testing.F) {
-	result, err := decodeResult([]byte(sampleResult))
-	require.NoError(f, err)
-	for _, s := range []string{"totals.max_fct_us | ms", "links[name=switch→host8].util | pct 1", "flows[0].gbps | GBps 2", "a[[b]].c", "x | 1 2", "links[id=2]",
-		"totals.drops", "totals.drops | 3", " flows[1].fct_us|us ", "totals.max_fct_us | ms 7", "a..b", "a[", "[]", "a b", "| ms", "flows[9].gbps", "flows[0]", "totals.goodput_gbps | Gbps x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		p, err := ParsePlaceholder(in)
-		if err != nil {
-			// The message quotes what is wrong: the path, the format or the whole.
-			msg := err.Error()
-			noInternals(t, msg, in)
-			assert.True(t, strings.Contains(msg, "path ") || strings.Contains(msg, "format ") || strings.Contains(msg, "names no value"), "%q: %v", in, err)
-			return
-		}
-		require.NotEmpty(t, p.Steps)
-		// The steps spell the path (the dot between a ] and a key may be left out).
-		assert.Equal(t, strings.ReplaceAll(p.Path, ".", ""), strings.ReplaceAll(strings.Join(p.Steps, ""), ".", ""), "the steps spell the path")
-		assert.True(t, p.Decimals >= -1 && p.Decimals <= 6)
-		assert.True(t, p.Unit == "" || slices.Contains(units, p.Unit))
-		// Written back, it reads the same.
-		again, err := ParsePlaceholder(placeholder(p))
-		require.NoError(t, err, "%q written as %q", in, placeholder(p))
-		assert.Equal(t, p, again, "%q written as %q", in, placeholder(p))
-
-		out, err := p.Lookup(result)
-		if err != nil {
-			assert.True(t, strings.HasPrefix(err.Error(), p.Path+": "), "a lookup error starts with the path: %v", err)
-			noInternals(t, err.Error(), in)
-			return
-		}
-		if p.Decimals >= 0 {
-			num := strings.TrimLeft(out, "-0123456789,.")
-			num = strings.TrimSuffix(out, num)
-			_, frac, _ := strings.Cut(num, ".")
-			assert.Len(t, frac, p.Decimals, "%q shows %q", in, out)
-		}
-	})
 }
 
 // fakeRun stands in for the simulation so that fuzzed lessons cannot ask

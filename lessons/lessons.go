@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"fabriclab/lessons/figures"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -117,7 +118,7 @@ func load(fsys fs.FS, run func(scenario.Scenario) (*metrics.Result, error)) ([]*
 	if err != nil {
 		return nil, fmt.Errorf("reading lessons: %w", err)
 	}
-	b := &builder{run: run, results: make(map[string]figureSource)}
+	b := &builder{run: run, results: make(map[string]figures.Source)}
 	var lessons []*Lesson
 	for _, e := range entries {
 		if e.IsDir() || path.Ext(e.Name()) != ".md" {
