@@ -183,6 +183,9 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 		}
 		b.canon[key] = current.canonical
 		step.Scenario, step.ScenarioName = current.yaml, current.parsed.Name
+		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
+		shown, knobs := b.knobs(f, s.blocks, own, current, broken)
+		step.Knobs = knobs
 		walked := s.blocks
 		if s.heading != nil {
 			walked = append([]ast.Node{s.heading}, s.blocks...)
@@ -203,7 +206,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 					}
 				case *FigureNode:
 					if !broken {
-						b.figure(f, n, current)
+						b.figure(f, n, shown)
 					}
 				}
 				return ast.WalkContinue, nil

@@ -74,6 +74,8 @@ type Step struct {
 	ScenarioName string `json:"scenario_name"`
 	// Line is the heading's line in the lesson file.
 	Line int `json:"line"`
+	// Knobs are the step's knob blocks, in order, with their defaults.
+	Knobs []Knob `json:"knobs,omitempty"`
 }
 
 // Error is one problem with a lesson file. It prints as
@@ -208,6 +210,10 @@ func (b *builder) crossCheck(lessons []*Lesson) {
 		for i, s := range l.Steps {
 			if b.canon[l.Source+"#"+s.ID] != b.canon[ref.Source+"#"+s.ID] {
 				b.fail(l.Source, s.Line, "step %q shows a different scenario from %s:%d; a translation shows the same scenarios (copy the block)",
+					s.ID, ref.Source, ref.Steps[i].Line)
+			}
+			if !sameKnobs(s.Knobs, ref.Steps[i].Knobs) {
+				b.fail(l.Source, s.Line, "step %q has other knobs than %s:%d; a translation has the same knobs (keys, values, defaults; only the labels change)",
 					s.ID, ref.Source, ref.Steps[i].Line)
 			}
 		}
