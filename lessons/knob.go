@@ -423,7 +423,8 @@ func (r knobRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindKnob, r.render)
 }
 
-// outcomes are the figure a knob's status line quotes after a re-run, by what the scenario runs.
+// outcomes are the figure a knob's status line quotes after a re-run, by
+// what the scenario runs; under 1 ms the page shows it in µs (data-figure-small).
 var outcomes = map[string]string{
 	"flows":      "totals.max_fct_us | ms",
 	"collective": "collective.time_us | ms",
@@ -441,7 +442,7 @@ var outcomes = map[string]string{
 //	</div>
 //	…
 //	<div class="lesson-knobs-bar"><button type="button" class="lesson-knobs-reset">Reset</button>
-//	<p class="lesson-knobs-status" role="status" aria-live="polite" data-figure="totals.max_fct_us | ms" data-template="last flow finished at {}" …></p></div>
+//	<p class="lesson-knobs-status" role="status" aria-live="polite" data-figure="totals.max_fct_us | ms" data-figure-small="… | us" data-template="last flow finished at {}" …></p></div>
 //	</div>
 //
 // A slider's value is the index into data-values; data-texts is how each
@@ -503,8 +504,8 @@ func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 			outcome = "flows"
 		}
 		fmt.Fprintf(w, "<div class=\"lesson-knobs-bar\"><button type=\"button\" class=\"btn lesson-knobs-reset\">%s</button>\n", esc(l.Reset))
-		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-figure=\"%s\" data-template=\"%s\" data-running=\"%s\" data-failed=\"%s\"></p></div>\n</div>\n",
-			esc(outcomes[outcome]), esc(l.Outcome[outcome]), esc(l.Running), esc(l.Failed))
+		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-figure=\"%s\" data-figure-small=\"%s\" data-template=\"%s\" data-running=\"%s\" data-failed=\"%s\"></p></div>\n</div>\n",
+			esc(outcomes[outcome]), esc(strings.Replace(outcomes[outcome], "| ms", "| us", 1)), esc(l.Outcome[outcome]), esc(l.Running), esc(l.Failed))
 	}
 	return ast.WalkSkipChildren, nil
 }
