@@ -35,18 +35,18 @@ type labels struct {
 	Wrong    string
 	// Knobs (knob.go): the group's name, its button, a toggle's states,
 	// and the status line's sentences ({} is a value).
-	TryIt, Reset, On, Off, Running, Failed string
+	TryIt, Reset, On, Off, Running, Failed, Said string
 	Outcome                                map[string]string // by KnobBlock.Outcome
 }
 
 func labelsFor(lang string) labels {
 	if lang == "zh" {
 		return labels{Scenario: "场景：", Check: "核对答案", Right: "答对了。", Wrong: "再想想。",
-			TryIt: "动手试试", Reset: "复原", On: "开", Off: "关", Running: "正在运行…", Failed: "无法运行：{}",
+			TryIt: "动手试试", Reset: "复原", On: "开", Off: "关", Running: "正在运行…", Failed: "无法运行：{}", Said: "{label}：{value}，{outcome}",
 			Outcome: map[string]string{"flows": "最后一个流在 {} 完成", "collective": "集合通信用时 {}", "training": "每次迭代用时 {}"}}
 	}
 	return labels{Scenario: "scenario: ", Check: "Check", Right: "Right.", Wrong: "Not quite.",
-		TryIt: "Try it", Reset: "Reset", On: "on", Off: "off", Running: "running…", Failed: "could not run: {}",
+		TryIt: "Try it", Reset: "Reset", On: "on", Off: "off", Running: "running…", Failed: "could not run: {}", Said: "{label}: {value} — {outcome}",
 		Outcome: map[string]string{"flows": "last flow finished at {}", "collective": "the collective took {}", "training": "one iteration takes {}"}}
 }
 

@@ -106,6 +106,7 @@ func TestBrowserKnobs(t *testing.T) {
 	press(t, ctx, kb.End)
 	assert.Equal(t, "4", eval[string](t, ctx, `document.getElementById("knob-1").getAttribute("aria-valuetext")`))
 	assert.Equal(t, "knob-1", eval[string](t, ctx, focused), "the slider keeps the focus")
+	shoot("knobs-pending.png")
 	assert.True(t, eval[bool](t, ctx, `document.querySelector('.step[data-step="senders"] .lesson-figure').classList.contains("pending")`),
 		"while the run computes, the figures show as pending")
 	poll(t, ctx, `fabriclabKnobs.runs >= 2 && !fabriclabKnobs.pending`, 60*time.Second)
@@ -130,6 +131,9 @@ func TestBrowserKnobs(t *testing.T) {
 	assert.Equal(t, fabriclabRun(t, step.Scenario, two, figureSpec), eval[string](t, ctx, figureText))
 	link := eval[string](t, ctx, `location.href`)
 	assert.Contains(t, link, "traffic.bytes=64KiB")
+	assert.Equal(t, "/knobs.zh.html?traffic.senders=4&traffic.bytes=64KiB#senders",
+		eval[string](t, ctx, `(() => { const a = document.querySelector("[data-alternate]"); return a.pathname + a.search + a.hash; })()`),
+		"the translation's link keeps the settings")
 
 	// The deep link restores both settings.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(link)))
@@ -165,6 +169,16 @@ func TestBrowserKnobs(t *testing.T) {
 	poll(t, ctx, `window.fabriclabKnobs && fabriclabKnobs.runs >= 1 && document.body.classList.contains("presenter")`, 60*time.Second)
 	shoot("knobs-presenter.png")
 	press(t, ctx, "p")
+	// In Chinese the status line is Chinese.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/knobs.zh.html#senders")))
+	poll(t, ctx, `window.fabriclabKnobs && fabriclabKnobs.runs >= 1`, 60*time.Second)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#knob-1"), chromedp.KeyEvent(kb.End)))
+	poll(t, ctx, `fabriclabKnobs.runs >= 2 && !fabriclabKnobs.pending`, 60*time.Second)
+	assert.Equal(t, "发送方：4，最后一个流在 "+fabriclabRun(t, step.Scenario, four, "totals.max_fct_us | us")+" 完成",
+		eval[string](t, ctx, `document.querySelector('.step[data-step="senders"] .lesson-knobs-status').textContent`))
+	assert.Equal(t, "动手试试", eval[string](t, ctx, `document.querySelector(".lesson-knobs").getAttribute("aria-label")`))
+	shoot("knobs-zh.png")
+
 	var msgs []string
 	for _, m := range errors(console()) {
 		if !strings.Contains(m, "favicon") {

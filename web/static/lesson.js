@@ -190,6 +190,8 @@
       perStep[i].forEach((k) => { if (k.at !== k.def) q.set(k.key, k.values[k.at]); });
       const qs = q.toString().replace(/%2C/g, ",").replace(/%5B/g, "[").replace(/%5D/g, "]");
       history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+      // A translation has the same knobs: its link keeps the settings.
+      document.querySelectorAll("[data-alternate]").forEach((a) => { a.search = qs ? "?" + qs : ""; });
     };
     // The address's settings belong to the step it opens on.
     const opened = steps.findIndex((st) => "#" + st.id === location.hash);
@@ -247,7 +249,7 @@
           let outcome = values[s.dataset.figure];
           if (outcome && /^0\./.test(outcome) && values[s.dataset.figureSmall]) outcome = values[s.dataset.figureSmall];
           const said = outcome ? s.dataset.template.replace("{}", outcome) : "";
-          s.textContent = k ? k.label + ": " + text(k) + (said ? " — " + said : "") : said;
+          s.textContent = k && said ? s.dataset.said.replace("{label}", k.label).replace("{value}", text(k)).replace("{outcome}", said) : said;
         });
       },
       failed(message) {
