@@ -13,14 +13,14 @@ import (
 	"fabriclab/sim/scenario"
 )
 
-// knobs checks a step's knob blocks against the scenario in force (sc, the
+// knobs checks a section's knob blocks against the scenario in force (sc, the
 // step's own block or an inherited one) and returns the knobs and the
 // scenario the step's figures quote: sc with every knob at its default.
 // Each value is applied as the canvas applies it (the step's YAML with
 // --set key=value); nothing is run.
-func (b *builder) knobs(f *lessonFile, blocks []ast.Node, own *ScenarioBlock, sc resolvedScenario, broken bool) (resolvedScenario, []Knob) {
+func (b *builder) knobs(f *lessonFile, s section, own *ScenarioBlock, sc resolvedScenario, broken bool) (resolvedScenario, []Knob) {
 	var found []*KnobBlock
-	for _, n := range blocks {
+	for _, n := range s.blocks {
 		_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 			if k, ok := n.(*KnobBlock); ok && entering {
 				found = append(found, k)
@@ -49,6 +49,10 @@ func (b *builder) knobs(f *lessonFile, blocks []ast.Node, own *ScenarioBlock, sc
 		}
 		if n.Err != nil {
 			b.fail(f.name, line+n.Err.Line, "knob block: %s", n.Err.Msg)
+			continue
+		}
+		if s.heading == nil {
+			b.fail(f.name, line, "knob block: knobs belong to a step, and this is the intro; move it below a step's ## heading and scenario")
 			continue
 		}
 		if own != nil && n.Offset < own.Offset {
