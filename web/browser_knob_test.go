@@ -151,12 +151,24 @@ func TestBrowserKnobs(t *testing.T) {
 	assert.Equal(t, built, eval[string](t, ctx, figureText))
 	assert.Equal(t, "1", eval[string](t, ctx, `document.getElementById("knob-1").value`))
 
+	// One sender (Home): a figure of the second sender's has nothing to show, and says why.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#knob-1"), chromedp.KeyEvent(kb.Home)))
+	poll(t, ctx, `fabriclabKnobs.runs >= 3 && !fabriclabKnobs.pending`, 60*time.Second)
+	second := `document.querySelector('.step[data-step="senders"] .lesson-figure[data-figure="flows[1].gbps | Gbps"]')`
+	assert.Equal(t, "—", eval[string](t, ctx, second+`.textContent`))
+	assert.Contains(t, eval[string](t, ctx, second+`.title`), "flows has 1 items")
+	assert.True(t, eval[bool](t, ctx, second+`.classList.contains("failed")`))
+	shoot("knobs-missing-figure.png")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Focus(`.step[data-step="senders"] .lesson-knobs-reset`), chromedp.KeyEvent(kb.Enter)))
+	poll(t, ctx, `fabriclabKnobs.runs >= 4 && !fabriclabKnobs.pending && location.search === ""`, 60*time.Second)
+	assert.False(t, eval[bool](t, ctx, second+`.classList.contains("failed")`), "back at the defaults the figure is there again")
+
 	// The next step has its own knob (a select) and its settings; the last has none.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#next")))
 	press(t, ctx, kb.ArrowRight)
-	poll(t, ctx, `fabriclabCanvas.step === "routing" && fabriclabKnobs.runs >= 3 && !fabriclabKnobs.pending`, 60*time.Second)
+	poll(t, ctx, `fabriclabCanvas.step === "routing" && fabriclabKnobs.runs >= 5 && !fabriclabKnobs.pending`, 60*time.Second)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#knob-4"), chromedp.KeyEvent(kb.ArrowDown)))
-	poll(t, ctx, `location.search === "?network.routing=spray" && fabriclabKnobs.runs >= 4 && !fabriclabKnobs.pending`, 60*time.Second)
+	poll(t, ctx, `location.search === "?network.routing=spray" && fabriclabKnobs.runs >= 6 && !fabriclabKnobs.pending`, 60*time.Second)
 	assert.Equal(t, []string{"network.routing=spray"}, eval[[]string](t, ctx, `fabriclabKnobs.last.set`))
 	shoot("knobs-select.png")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#next"), chromedp.KeyEvent(kb.ArrowRight)))
