@@ -41,6 +41,7 @@ func (b *builder) knobs(f *lessonFile, s section, own *ScenarioBlock, sc resolve
 	case sc.parsed.Collective.Op != "":
 		outcome = "collective"
 	}
+	base := "" // sc as the canvas reads it, printed in full
 	for _, n := range found {
 		line := f.line(n.Offset)
 		n.Outcome = outcome
@@ -71,7 +72,10 @@ func (b *builder) knobs(f *lessonFile, s section, own *ScenarioBlock, sc resolve
 			continue
 		}
 		seen[n.Key] = line + n.KeyLine
-		if def, ok := b.checkKnob(f, line, n, sc); ok {
+		if base == "" {
+			base = reparsed(sc)
+		}
+		if def, ok := b.checkKnob(f, line, n, sc, base); ok {
 			n.Default = def
 			knobs = append(knobs, n.Knob)
 			sets = append(sets, n.Key+"="+def)
@@ -89,7 +93,7 @@ func (b *builder) knobs(f *lessonFile, s section, own *ScenarioBlock, sc resolve
 	if err != nil {
 		return sc, knobs
 	}
-	if string(canonical) == b.reparsed(sc) {
+	if string(canonical) == base {
 		return sc, knobs
 	}
 	return resolvedScenario{yaml: sc.yaml, canonical: string(canonical), parsed: parsed}, knobs
@@ -97,7 +101,7 @@ func (b *builder) knobs(f *lessonFile, s section, own *ScenarioBlock, sc resolve
 
 // reparsed is sc's YAML read back as the canvas reads it, in full: what a
 // knob value is compared with to find the scenario's own.
-func (b *builder) reparsed(sc resolvedScenario) string {
+func reparsed(sc resolvedScenario) string {
 	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", nil)
 	if err != nil {
 		return sc.canonical
@@ -110,8 +114,9 @@ func (b *builder) reparsed(sc resolvedScenario) string {
 }
 
 // checkKnob applies each of a knob's values to the scenario and returns the
-// knob's default: its default: key, or the scenario's own value.
-func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedScenario) (string, bool) {
+// knob's default: its default: key, or the scenario's own value (the value
+// whose scenario prints as base).
+func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedScenario, base string) (string, bool) {
 	apply := func(v string) (string, error) {
 		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
 		if err != nil {
@@ -156,10 +161,10 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 		b.fail(f.name, fence+n.DefaultLine, "knob block: default %s is not one of the knob's values (%s); pick one of them", n.Default, listValues(n.Values))
 		return "", false
 	}
-	if i := slices.Index(canon, b.reparsed(sc)); i >= 0 {
+	if i := slices.Index(canon, base); i >= 0 {
 		return n.Values[i], true
 	}
-	own := valueAt(b.reparsed(sc), n.Key)
+	own := valueAt(base, n.Key)
 	b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario's own %s (%s) is not one of the knob's values (%s); add it to the knob, or write default: with one of them",
 		n.Key, own, listValues(n.Values))
 	return "", false
