@@ -165,8 +165,8 @@
     const figuresOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-figure[data-figure]"));
     const statusOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-knobs-status"));
     const text = (k) => k.texts[k.at] !== undefined ? k.texts[k.at] : k.values[k.at];
-    // show puts a knob's position into its control.
-    const show = (k) => {
+    // display puts a knob's position into its control.
+    const display = (k) => {
       const t = text(k);
       if (k.control === "toggle") k.input.checked = k.at === 1;
       else if (k.control === "select") k.input.selectedIndex = k.at;
@@ -211,13 +211,13 @@
     };
     perStep.forEach((ks, i) => {
       ks.forEach((k) => {
-        show(k);
-        const moved = () => { k.at = read(k); show(k); rerun(i, k, false); };
+        display(k);
+        const moved = () => { k.at = read(k); display(k); rerun(i, k, false); };
         k.input.addEventListener("input", moved);
         k.input.addEventListener("change", moved);
       });
       sections[i].querySelectorAll(".lesson-knobs-reset").forEach((b) => b.addEventListener("click", () => {
-        ks.forEach((k) => { k.at = k.def; show(k); });
+        ks.forEach((k) => { k.at = k.def; display(k); });
         rerun(i, null, true);
       }));
     });
