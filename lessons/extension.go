@@ -34,9 +34,9 @@ type labels struct {
 	Right    string // verdicts the page's script shows
 	Wrong    string
 	// Knobs (knob.go): the group's name, its button, a toggle's states,
-	// and the status line's sentences ({} is a value).
+	// and the status line's sentences ({} is a value; Said joins a knob, its value and the outcome).
 	TryIt, Reset, On, Off, Running, Failed, Said string
-	Outcome                                map[string]string // by KnobBlock.Outcome
+	Outcome                                      map[string]string // by KnobBlock.Outcome
 }
 
 func labelsFor(lang string) labels {
