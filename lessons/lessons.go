@@ -3,11 +3,13 @@
 // build. A lesson is content, not code: adding one needs no Go change.
 //
 // A lesson is a file <slug>.<lang>.md (lang en or zh) with YAML front matter
-// and a body whose "## Title {#id}" headings start its steps. Three additions
+// and a body whose "## Title {#id}" headings start its steps. The additions
 // to Markdown, each a goldmark extension in its own file, carry what the page
 // needs: ```scenario blocks (scenario.go) set what the canvas shows, ```quiz
-// blocks (quiz.go) ask the learner to predict, and {{ path | format }}
-// figures (figure.go) quote numbers from running the step's scenario.
+// blocks (quiz.go) ask the learner to predict, ```knob blocks (knob.go)
+// let the learner change a key of the step's scenario and re-run it, and
+// {{ path | format }} figures (figure.go, lessons/figures) quote numbers from
+// running the step's scenario.
 package lessons
 
 import (
