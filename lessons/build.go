@@ -184,7 +184,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 		b.canon[key] = current.canonical
 		step.Scenario, step.ScenarioName = current.yaml, current.parsed.Name
 		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
-		shown, knobs := b.knobs(f, s, own, current, broken)
+		shown, knobs := b.knobs(f, s, current, broken)
 		step.Knobs = knobs
 		walked := s.blocks
 		if s.heading != nil {

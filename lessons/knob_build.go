@@ -18,12 +18,21 @@ import (
 // scenario the step's figures quote: sc with every knob at its default.
 // Each value is applied as the canvas applies it (the step's YAML with
 // --set key=value); nothing is run.
-func (b *builder) knobs(f *lessonFile, s section, own *ScenarioBlock, sc resolvedScenario, broken bool) (resolvedScenario, []Knob) {
+func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bool) (resolvedScenario, []Knob) {
 	var found []*KnobBlock
+	var own *ScenarioBlock // the step's own scenario block, if any
 	for _, n := range s.blocks {
 		_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-			if k, ok := n.(*KnobBlock); ok && entering {
-				found = append(found, k)
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *KnobBlock:
+				found = append(found, n)
+			case *ScenarioBlock:
+				if own == nil {
+					own = n
+				}
 			}
 			return ast.WalkContinue, nil
 		})
