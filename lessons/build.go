@@ -17,6 +17,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 
+	"fabriclab/lessons/figures"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 )
@@ -24,7 +25,7 @@ import (
 // builder loads lesson files, collecting problems and caching runs.
 type builder struct {
 	run     func(scenario.Scenario) (*metrics.Result, error)
-	results map[string]figureSource // canonical scenario → its run's result
+	results map[string]figures.Source // canonical scenario → its run's result
 	runErrs map[string]error
 	canon   map[string]string // "file#step" → canonical scenario the step shows ("file#" for the intro)
 	errs    []error
@@ -182,6 +183,9 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 		}
 		b.canon[key] = current.canonical
 		step.Scenario, step.ScenarioName = current.yaml, current.parsed.Name
+		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
+		shown, knobs := b.knobs(f, s, current, broken)
+		step.Knobs = knobs
 		walked := s.blocks
 		if s.heading != nil {
 			walked = append([]ast.Node{s.heading}, s.blocks...)
@@ -202,7 +206,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 					}
 				case *FigureNode:
 					if !broken {
-						b.figure(f, n, current)
+						b.figure(f, n, shown)
 					}
 				}
 				return ast.WalkContinue, nil
@@ -257,7 +261,7 @@ func (b *builder) figure(f *lessonFile, n *FigureNode, sc resolvedScenario) {
 }
 
 // result runs sc once per build.
-func (b *builder) result(sc resolvedScenario) (figureSource, error) {
+func (b *builder) result(sc resolvedScenario) (figures.Source, error) {
 	if r, ok := b.results[sc.canonical]; ok {
 		return r, nil
 	}
@@ -268,11 +272,11 @@ func (b *builder) result(sc resolvedScenario) (figureSource, error) {
 		b.runErrs = make(map[string]error)
 	}
 	res, err := b.run(sc.parsed)
-	var v figureSource
+	var v figures.Source
 	if err == nil {
 		var data []byte
 		if data, err = json.Marshal(res); err == nil {
-			v, err = decodeResult(data)
+			v, err = figures.Decode(data)
 		}
 	}
 	if err != nil {

@@ -24,6 +24,7 @@ func (e Extension) Extend(m goldmark.Markdown) {
 	scenarioExtension{l}.Extend(m)
 	quizExtension{l}.Extend(m)
 	figureExtension{}.Extend(m)
+	knobExtension{l}.Extend(m)
 }
 
 // labels are the few words the extension writes into a page.
@@ -32,13 +33,21 @@ type labels struct {
 	Check    string // a quiz's button
 	Right    string // verdicts the page's script shows
 	Wrong    string
+	// Knobs (knob.go): the group's name, its button, a toggle's states,
+	// and the status line's sentences ({} is a value; Said joins a knob, its value and the outcome).
+	TryIt, Reset, On, Off, Running, Failed, Said string
+	Outcome                                      map[string]string // by KnobBlock.Outcome
 }
 
 func labelsFor(lang string) labels {
 	if lang == "zh" {
-		return labels{Scenario: "场景：", Check: "核对答案", Right: "答对了。", Wrong: "再想想。"}
+		return labels{Scenario: "场景：", Check: "核对答案", Right: "答对了。", Wrong: "再想想。",
+			TryIt: "动手试试", Reset: "复原", On: "开", Off: "关", Running: "正在运行…", Failed: "无法运行：{}", Said: "{label}：{value}，{outcome}",
+			Outcome: map[string]string{"flows": "最后一个流在 {} 完成", "collective": "集合通信用时 {}", "training": "每次迭代用时 {}"}}
 	}
-	return labels{Scenario: "scenario: ", Check: "Check", Right: "Right.", Wrong: "Not quite."}
+	return labels{Scenario: "scenario: ", Check: "Check", Right: "Right.", Wrong: "Not quite.",
+		TryIt: "Try it", Reset: "Reset", On: "on", Off: "off", Running: "running…", Failed: "could not run: {}", Said: "{label}: {value} — {outcome}",
+		Outcome: map[string]string{"flows": "last flow finished at {}", "collective": "the collective took {}", "training": "one iteration takes {}"}}
 }
 
 // fence is a fenced code block of a given language, found anywhere in a document.

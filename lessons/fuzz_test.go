@@ -2,8 +2,6 @@ package lessons
 
 import (
 	"errors"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -61,62 +59,6 @@ func noInternals(t *testing.T, msg, input string) {
 	}
 }
 
-// placeholder writes p back as the text between {{ and }}.
-func placeholder(p Placeholder) string {
-	s := p.Path
-	if p.Unit != "" || p.Decimals >= 0 {
-		s += " |"
-	}
-	if p.Unit != "" {
-		s += " " + p.Unit
-	}
-	if p.Decimals >= 0 {
-		s += " " + strconv.Itoa(p.Decimals)
-	}
-	return s
-}
-
-func FuzzPlaceholder(f *testing.F) {
-	result, err := decodeResult([]byte(sampleResult))
-	require.NoError(f, err)
-	for _, s := range []string{"totals.max_fct_us | ms", "links[name=switch→host8].util | pct 1", "flows[0].gbps | GBps 2", "a[[b]].c", "x | 1 2", "links[id=2]",
-		"totals.drops", "totals.drops | 3", " flows[1].fct_us|us ", "totals.max_fct_us | ms 7", "a..b", "a[", "[]", "a b", "| ms", "flows[9].gbps", "flows[0]", "totals.goodput_gbps | Gbps x"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, in string) {
-		p, err := ParsePlaceholder(in)
-		if err != nil {
-			// The message quotes what is wrong: the path, the format or the whole.
-			msg := err.Error()
-			noInternals(t, msg, in)
-			assert.True(t, strings.Contains(msg, "path ") || strings.Contains(msg, "format ") || strings.Contains(msg, "names no value"), "%q: %v", in, err)
-			return
-		}
-		require.NotEmpty(t, p.Steps)
-		// The steps spell the path (the dot between a ] and a key may be left out).
-		assert.Equal(t, strings.ReplaceAll(p.Path, ".", ""), strings.ReplaceAll(strings.Join(p.Steps, ""), ".", ""), "the steps spell the path")
-		assert.True(t, p.Decimals >= -1 && p.Decimals <= 6)
-		assert.True(t, p.Unit == "" || slices.Contains(units, p.Unit))
-		// Written back, it reads the same.
-		again, err := ParsePlaceholder(placeholder(p))
-		require.NoError(t, err, "%q written as %q", in, placeholder(p))
-		assert.Equal(t, p, again, "%q written as %q", in, placeholder(p))
-
-		out, err := p.Lookup(result)
-		if err != nil {
-			assert.True(t, strings.HasPrefix(err.Error(), p.Path+": "), "a lookup error starts with the path: %v", err)
-			noInternals(t, err.Error(), in)
-			return
-		}
-		if p.Decimals >= 0 {
-			num := strings.TrimLeft(out, "-0123456789,.")
-			num = strings.TrimSuffix(out, num)
-			_, frac, _ := strings.Cut(num, ".")
-			assert.Len(t, frac, p.Decimals, "%q shows %q", in, out)
-		}
-	})
-}
-
 // fakeRun stands in for the simulation so that fuzzed lessons cannot ask
 // for long runs.
 func fakeRun(sc scenario.Scenario) (*metrics.Result, error) {
@@ -131,6 +73,7 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\n---\n## {#}\n```scenario\nuse: incast\nset: [traffic.bytes=1]\n```\n{{")
 	f.Add("---\ntitle: T\n---\n# H\n## B\n- ```quiz\n  x\n  ```\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\n---\nIntro\n## A {#a}\n\n```scenario\nname: fail\n```\n\n{{ flows[0].gbps }}\n## B {#b}\nText {{ flows[1].gbps }}\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\ntopology: {kind: star, hosts: 5}\ntraffic: {pattern: incast, senders: 2}\n```\n\n```knob\nkey: traffic.senders\nlabel: S\nrange: 1..4\n```\n```knob\nkey: network.routing\nlabel: R\nselect: [ecmp, spray]\ndefault: spray\n```\n{{ flows[0].gbps }}\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		// The translation is the same text with the language changed.
 		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)

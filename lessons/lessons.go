@@ -3,11 +3,13 @@
 // build. A lesson is content, not code: adding one needs no Go change.
 //
 // A lesson is a file <slug>.<lang>.md (lang en or zh) with YAML front matter
-// and a body whose "## Title {#id}" headings start its steps. Three additions
+// and a body whose "## Title {#id}" headings start its steps. The additions
 // to Markdown, each a goldmark extension in its own file, carry what the page
 // needs: ```scenario blocks (scenario.go) set what the canvas shows, ```quiz
-// blocks (quiz.go) ask the learner to predict, and {{ path | format }}
-// figures (figure.go) quote numbers from running the step's scenario.
+// blocks (quiz.go) ask the learner to predict, ```knob blocks (knob.go)
+// let the learner change a key of the step's scenario and re-run it, and
+// {{ path | format }} figures (figure.go, lessons/figures) quote numbers from
+// running the step's scenario.
 package lessons
 
 import (
@@ -21,6 +23,7 @@ import (
 	"slices"
 	"strings"
 
+	"fabriclab/lessons/figures"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -73,6 +76,8 @@ type Step struct {
 	ScenarioName string `json:"scenario_name"`
 	// Line is the heading's line in the lesson file.
 	Line int `json:"line"`
+	// Knobs are the step's knob blocks, in order, with their defaults.
+	Knobs []Knob `json:"knobs,omitempty"`
 }
 
 // Error is one problem with a lesson file. It prints as
@@ -117,7 +122,7 @@ func load(fsys fs.FS, run func(scenario.Scenario) (*metrics.Result, error)) ([]*
 	if err != nil {
 		return nil, fmt.Errorf("reading lessons: %w", err)
 	}
-	b := &builder{run: run, results: make(map[string]figureSource)}
+	b := &builder{run: run, results: make(map[string]figures.Source)}
 	var lessons []*Lesson
 	for _, e := range entries {
 		if e.IsDir() || path.Ext(e.Name()) != ".md" {
@@ -207,6 +212,10 @@ func (b *builder) crossCheck(lessons []*Lesson) {
 		for i, s := range l.Steps {
 			if b.canon[l.Source+"#"+s.ID] != b.canon[ref.Source+"#"+s.ID] {
 				b.fail(l.Source, s.Line, "step %q shows a different scenario from %s:%d; a translation shows the same scenarios (copy the block)",
+					s.ID, ref.Source, ref.Steps[i].Line)
+			}
+			if !sameKnobs(s.Knobs, ref.Steps[i].Knobs) {
+				b.fail(l.Source, s.Line, "step %q has other knobs than %s:%d; a translation has the same knobs (keys, values, defaults; only the labels change)",
 					s.ID, ref.Source, ref.Steps[i].Line)
 			}
 		}

@@ -16,6 +16,7 @@ usage:
   fabriclab serve [--addr localhost:8080]   build what is missing and serve the site
   fabriclab build [--out dist/site]   write the static site (precompressed)
   fabriclab scenarios                 list the built-in scenarios
+  fabriclab lessons check [DIR]       check lessons (default: the shipped ones): every problem with file:line
   fabriclab bench [--only NAME]       time the benchmark scenarios
 
 Run 'fabriclab COMMAND -h' for a command's flags.
@@ -47,6 +48,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdScenarios(stdout)
 	case "bench":
 		err = cmdBench(args[1:], stdout, stderr)
+	case "lessons":
+		err = cmdLessons(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

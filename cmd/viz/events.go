@@ -50,6 +50,7 @@ func (g *Game) events(now time.Time) {
 		t := p.Result().Totals
 		g.out.event(map[string]any{"fabriclab": "done", "sim_time_us": t.SimTimeUs, "drops": t.Drops,
 			"pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished})
+		g.sendFigures()
 	}
 	atEnd := p.Done() && p.Pos() >= p.End()
 	if atEnd && !ev.sentEnded {

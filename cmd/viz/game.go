@@ -135,6 +135,8 @@ type Game struct {
 	// ticks are the intervals between Updates (one a frame) while the run
 	// computes: what a frame takes then, drawn or not.
 	ticks []float64
+
+	figures figureRequest // what to tell the page when the run is done (figures.go)
 }
 
 // errorList pictures an error message: the canvas never goes blank. (In the
@@ -353,6 +355,7 @@ func (g *Game) handle(c player.Command, err error) {
 	}
 	if c.Op == "load" {
 		g.step = c.Step
+		g.figures = figureRequest{specs: c.Figures, step: c.Step, sets: c.Sets}
 		g.load(c.Load())
 		if g.p != nil && c.Play {
 			g.p.Play()

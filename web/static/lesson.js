@@ -9,6 +9,7 @@
   const links = Array.from(document.querySelectorAll(".stepper ol a"));
   const intro = document.querySelector(".text .intro");
   let current = -1, ready = false, loadedYAML = null;
+  let knobs = { load: () => null, shown() {}, figures() {}, failed() {} }; // set below
 
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
   const scenarioFor = (i) => { for (let k = i; k >= 0; k--) if (steps[k].scenario) return steps[k].scenario; return null; };
@@ -26,6 +27,7 @@
     if (intro) intro.hidden = i !== 0;
     const id = steps[i].id;
     if (push) history.replaceState(null, "", "#" + id);
+    knobs.shown(i); // the address carries this step's knob settings
     document.querySelectorAll("[data-alternate]").forEach((a) => { a.hash = id; });
     document.getElementById("text").scrollTop = 0;
     window.scrollTo(0, 0); // a #step link must not scroll the page past its header
@@ -33,9 +35,11 @@
   }
   function loadScenario() {
     const yaml = scenarioFor(current);
-    if (!ready || !yaml || yaml === loadedYAML) return;
-    loadedYAML = yaml;
-    send({ fabriclab: "load", yaml: yaml, step: steps[current].id });
+    const extra = knobs.load(current); // the step's knob settings and figures, or null
+    const key = extra ? yaml + "\n" + JSON.stringify(extra.set) : yaml;
+    if (!ready || !yaml || key === loadedYAML) return;
+    loadedYAML = key;
+    send(Object.assign({ fabriclab: "load", yaml: yaml, step: steps[current].id }, extra));
   }
 
   // What the canvas last said, for scripts and tests: window.fabriclabCanvas.
@@ -54,7 +58,8 @@
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
       case "summary": canvas.summary = ev.text; break;
       case "ended": canvas.ended++; break;
-      case "error": canvas.error = ev.message; break;
+      case "error": canvas.error = ev.message; knobs.failed(ev.message); break;
+      case "figures": knobs.figures(ev); break;
       case "key": key(ev.key, null); break; // a lesson key pressed on the canvas
     }
   });
@@ -137,6 +142,127 @@
     });
   });
 
+  // Knobs (lessons/knob.go): moving one re-runs the step in the canvas with
+  // every knob's key=value and, once the run is done, puts the canvas's
+  // figures (computed as the build computes them) into the step's text. The
+  // settings of the step shown live in the address: ?traffic.senders=4#pfc.
+  function lessonKnobs() {
+    const parse = (s) => { try { return JSON.parse(s); } catch (_) { return []; } };
+    const perStep = sections.map((sec) => Array.from(sec.querySelectorAll(".lesson-knob")).map((el) => {
+      const k = { el, key: el.dataset.key, control: el.dataset.control, label: el.dataset.label,
+        values: parse(el.dataset.values), texts: parse(el.dataset.texts), input: el.querySelector("input, select") };
+      k.def = Math.max(0, k.values.indexOf(el.dataset.default));
+      k.at = k.def;
+      return k;
+    }));
+    const allKeys = new Set(perStep.flat().map((k) => k.key));
+    const wait = { step: -1, set: null, moved: null }; // the run whose figures are awaited
+    const shownFor = perStep.map((ks) => JSON.stringify(ks.map((k) => k.key + "=" + k.values[k.def])));
+    const state = window.fabriclabKnobs = { runs: 0, pending: false, last: null };
+    let timer = 0;
+
+    const setsOf = (i) => perStep[i].map((k) => k.key + "=" + k.values[k.at]);
+    const figuresOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-figure[data-figure]"));
+    const statusOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-knobs-status"));
+    const text = (k) => k.texts[k.at] !== undefined ? k.texts[k.at] : k.values[k.at];
+    // display puts a knob's position into its control.
+    const display = (k) => {
+      const t = text(k);
+      if (k.control === "toggle") k.input.checked = k.at === 1;
+      else if (k.control === "select") k.input.selectedIndex = k.at;
+      else {
+        k.input.value = String(k.at);
+        k.input.setAttribute("aria-valuetext", t);
+        const out = k.el.querySelector("output");
+        if (out) out.textContent = t;
+      }
+    };
+    const read = (k) => k.control === "toggle" ? (k.input.checked ? 1 : 0) : k.control === "select" ? k.input.selectedIndex : Number(k.input.value);
+    // pending dims the step's figures while the run they will come from computes.
+    const pending = (i, on) => {
+      figuresOf(i).forEach((f) => { f.classList.toggle("pending", on); if (on) f.classList.remove("failed"); f.setAttribute("aria-busy", String(on)); });
+      state.pending = on;
+    };
+    // url writes the step's settings that differ from the defaults into the address.
+    const url = (i) => {
+      const q = new URLSearchParams(location.search);
+      allKeys.forEach((key) => q.delete(key));
+      perStep[i].forEach((k) => { if (k.at !== k.def) q.set(k.key, k.values[k.at]); });
+      const qs = q.toString().replace(/%2C/g, ",").replace(/%5B/g, "[").replace(/%5D/g, "]");
+      history.replaceState(null, "", location.pathname + (qs ? "?" + qs : "") + location.hash);
+      // A translation has the same knobs: its link keeps the settings.
+      document.querySelectorAll("[data-alternate]").forEach((a) => { a.search = qs ? "?" + qs : ""; });
+    };
+    // The address's settings belong to the step it opens on.
+    const opened = steps.findIndex((st) => "#" + st.id === location.hash);
+    const q = new URLSearchParams(location.search);
+    (perStep[opened >= 0 ? opened : 0] || []).forEach((k) => {
+      const v = q.get(k.key);
+      if (v !== null && k.values.indexOf(v) >= 0) k.at = k.values.indexOf(v);
+    });
+    // rerun loads the step with its settings, now or after the knob rests.
+    const rerun = (i, moved, soon) => {
+      clearTimeout(timer);
+      wait.moved = moved;
+      pending(i, JSON.stringify(setsOf(i)) !== shownFor[i]);
+      statusOf(i).forEach((s) => { s.textContent = s.dataset.running; });
+      url(i);
+      timer = setTimeout(() => { loadedYAML = null; loadScenario(); }, soon ? 0 : 250);
+    };
+    perStep.forEach((ks, i) => {
+      ks.forEach((k) => {
+        display(k);
+        const moved = () => { k.at = read(k); display(k); rerun(i, k, false); };
+        k.input.addEventListener("input", moved);
+        k.input.addEventListener("change", moved);
+      });
+      sections[i].querySelectorAll(".lesson-knobs-reset").forEach((b) => b.addEventListener("click", () => {
+        ks.forEach((k) => { k.at = k.def; display(k); });
+        rerun(i, null, true);
+      }));
+    });
+    return {
+      load(i) {
+        if (!perStep[i] || !perStep[i].length) return null;
+        const set = setsOf(i);
+        const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
+        statusOf(i).forEach((s) => { specs.add(s.dataset.figure); specs.add(s.dataset.figureSmall); });
+        wait.step = i; wait.set = JSON.stringify(set);
+        if (wait.set !== shownFor[i]) pending(i, true);
+        return { set, figures: Array.from(specs) };
+      },
+      shown(i) { if (allKeys.size) url(i); },
+      figures(ev) {
+        const i = steps.findIndex((st) => st.id === ev.step);
+        if (i !== wait.step || JSON.stringify(ev.set) !== wait.set) return; // an earlier setting's
+        const values = ev.values || {}, errors = ev.errors || {};
+        figuresOf(i).forEach((f) => {
+          const spec = f.dataset.figure;
+          if (spec in values) { f.textContent = values[spec]; f.removeAttribute("title"); f.classList.remove("failed"); }
+          else { f.textContent = "—"; f.title = errors[spec] || ""; f.classList.add("failed"); }
+        });
+        pending(i, false);
+        shownFor[i] = wait.set;
+        state.runs++; state.last = ev;
+        const k = wait.moved;
+        statusOf(i).forEach((s) => {
+          let outcome = values[s.dataset.figure];
+          if (outcome && /^0\./.test(outcome) && values[s.dataset.figureSmall]) outcome = values[s.dataset.figureSmall];
+          const said = outcome ? s.dataset.template.replace("{}", outcome) : "";
+          s.textContent = k && said ? s.dataset.said.replace("{label}", k.label).replace("{value}", text(k)).replace("{outcome}", said) : said;
+        });
+      },
+      failed(message) {
+        const i = wait.step;
+        if (i < 0 || !state.pending) return;
+        pending(i, false);
+        figuresOf(i).forEach((f) => { f.textContent = "—"; f.title = message; f.classList.add("failed"); });
+        statusOf(i).forEach((s) => { s.textContent = s.dataset.failed.replace("{}", message); });
+      },
+    };
+  }
+
+  knobs = lessonKnobs();
   const byHash = steps.findIndex((s) => "#" + s.id === location.hash);
   show(byHash >= 0 ? byHash : 0, false);
   window.addEventListener("hashchange", () => {

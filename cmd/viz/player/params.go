@@ -178,6 +178,8 @@ type Command struct {
 	X     float64 `json:"x,omitempty"`
 	Y     float64 `json:"y,omitempty"`
 	Touch bool    `json:"touch,omitempty"`
+	// Figures (load) are lesson figures, "path | format", to compute when the run is done.
+	Figures []string `json:"figures,omitempty"`
 }
 
 // maxTap bounds a tap's coordinates: far beyond any screen.

@@ -1,6 +1,8 @@
-package lessons
+package figures
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -14,7 +16,7 @@ const sampleResult = `{"totals": {"max_fct_us": 1371.433, "drops": 167371, "good
  "collective": {"busbw_GBps": 370.25}, "scenario": "incast"}`
 
 func TestPlaceholder(t *testing.T) {
-	result, err := decodeResult([]byte(sampleResult))
+	result, err := Decode([]byte(sampleResult))
 	require.NoError(t, err)
 	for _, tc := range []struct{ in, want, err string }{
 		{in: "totals.max_fct_us", want: "1,371.4"},
@@ -46,7 +48,7 @@ func TestPlaceholder(t *testing.T) {
 		{in: "scenario | 1", err: "is text"},
 	} {
 		t.Run(tc.in, func(t *testing.T) {
-			p, err := ParsePlaceholder(tc.in)
+			p, err := Parse(tc.in)
 			require.NoError(t, err)
 			got, err := p.Lookup(result)
 			if tc.err != "" {
@@ -73,7 +75,7 @@ func TestPlaceholderSyntax(t *testing.T) {
 		{"totals.drops | ms 2 3", "write a unit"},
 		{"totals drops", "is not a key"},
 	} {
-		_, err := ParsePlaceholder(tc.in)
+		_, err := Parse(tc.in)
 		require.Error(t, err, tc.in)
 		assert.Contains(t, err.Error(), tc.err, tc.in)
 	}
@@ -83,4 +85,56 @@ func TestGroup(t *testing.T) {
 	for in, want := range map[string]string{"0": "0", "999": "999", "1000": "1,000", "-1234567.25": "-1,234,567.25", "12.5": "12.5"} {
 		assert.Equal(t, want, group(in), in)
 	}
+}
+
+// noInternals checks that a message about input has no Go formatting
+// mistakes or internals in it (unless the input itself does).
+func noInternals(t *testing.T, msg, input string) {
+	t.Helper()
+	for _, bad := range []string{"%!", "<nil>", "Go struct", "Go value", "runtime error"} {
+		if !strings.Contains(input, bad) {
+			assert.NotContains(t, msg, bad, "input %q", input)
+		}
+	}
+}
+
+func FuzzPlaceholder(f *testing.F) {
+	result, err := Decode([]byte(sampleResult))
+	require.NoError(f, err)
+	for _, s := range []string{"totals.max_fct_us | ms", "links[name=switch→host8].util | pct 1", "flows[0].gbps | GBps 2", "a[[b]].c", "x | 1 2", "links[id=2]",
+		"totals.drops", "totals.drops | 3", " flows[1].fct_us|us ", "totals.max_fct_us | ms 7", "a..b", "a[", "[]", "a b", "| ms", "flows[9].gbps", "flows[0]", "totals.goodput_gbps | Gbps x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		p, err := Parse(in)
+		if err != nil {
+			// The message quotes what is wrong: the path, the format or the whole.
+			msg := err.Error()
+			noInternals(t, msg, in)
+			assert.True(t, strings.Contains(msg, "path ") || strings.Contains(msg, "format ") || strings.Contains(msg, "names no value"), "%q: %v", in, err)
+			return
+		}
+		require.NotEmpty(t, p.Steps)
+		// The steps spell the path (the dot between a ] and a key may be left out).
+		assert.Equal(t, strings.ReplaceAll(p.Path, ".", ""), strings.ReplaceAll(strings.Join(p.Steps, ""), ".", ""), "the steps spell the path")
+		assert.True(t, p.Decimals >= -1 && p.Decimals <= 6)
+		assert.True(t, p.Unit == "" || slices.Contains(Units, p.Unit))
+		// Written back, it reads the same.
+		again, err := Parse(p.String())
+		require.NoError(t, err, "%q written as %q", in, p.String())
+		assert.Equal(t, p, again, "%q written as %q", in, p.String())
+
+		out, err := p.Lookup(result)
+		if err != nil {
+			assert.True(t, strings.HasPrefix(err.Error(), p.Path+": "), "a lookup error starts with the path: %v", err)
+			noInternals(t, err.Error(), in)
+			return
+		}
+		if p.Decimals >= 0 {
+			num := strings.TrimLeft(out, "-0123456789,.")
+			num = strings.TrimSuffix(out, num)
+			_, frac, _ := strings.Cut(num, ".")
+			assert.Len(t, frac, p.Decimals, "%q shows %q", in, out)
+		}
+	})
 }

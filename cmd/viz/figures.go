@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+
+	"fabriclab/lessons/figures"
+	"fabriclab/sim/metrics"
+)
+
+// maxFigures bounds the figures one load asks for.
+const maxFigures = 256
+
+// figureRequest is what a load asked to be told once its run is done: the
+// figures of a lesson step ("totals.max_fct_us | ms", as the build spells
+// them), and the step and settings to echo, so the page can tell an answer
+// about an earlier setting from the one it waits for.
+type figureRequest struct {
+	specs []string
+	step  string
+	sets  []string
+}
+
+// sendFigures tells the page the requested figures of the finished run:
+// {"fabriclab": "figures", "step": …, "set": […], "values": {spec: text},
+// "errors": {spec: message}}. Each is computed as the lesson build computes
+// it, from the JSON `fabriclab run --json` prints.
+func (g *Game) sendFigures() {
+	r := g.figures
+	if len(r.specs) == 0 || g.p == nil || g.p.Result() == nil {
+		return
+	}
+	values, errs := computeFigures(g.p.Result(), r.specs)
+	sets := r.sets
+	if sets == nil {
+		sets = []string{}
+	}
+	g.out.event(map[string]any{"fabriclab": "figures", "step": r.step, "set": sets, "values": values, "errors": errs})
+}
+
+// computeFigures finds and formats each figure in res. The time series
+// (big) are left out of the JSON unless a figure reads them.
+func computeFigures(res *metrics.Result, specs []string) (values, errs map[string]string) {
+	values, errs = map[string]string{}, map[string]string{}
+	if len(specs) > maxFigures {
+		specs = specs[:maxFigures]
+	}
+	r := *res
+	if !readsSeries(specs) {
+		r.Series = nil
+	}
+	data, err := json.Marshal(&r)
+	var src figures.Source
+	if err == nil {
+		src, err = figures.Decode(data)
+	}
+	for _, spec := range specs {
+		if err != nil {
+			errs[spec] = err.Error()
+			continue
+		}
+		p, perr := figures.Parse(spec)
+		if perr != nil {
+			errs[spec] = perr.Error()
+			continue
+		}
+		text, lerr := p.Lookup(src)
+		if lerr != nil {
+			errs[spec] = lerr.Error()
+			continue
+		}
+		values[spec] = text
+	}
+	return values, errs
+}
+
+func readsSeries(specs []string) bool {
+	for _, s := range specs {
+		if strings.HasPrefix(strings.TrimSpace(s), "series") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,511 @@
+package lessons
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+	"go.yaml.in/yaml/v3"
+
+	"fabriclab/sim/unit"
+)
+
+// KindKnob is the node kind of a ```knob block.
+var KindKnob = ast.NewNodeKind("Knob")
+
+// KnobBlock is a fenced ```knob block: a control bound to a key of the
+// step's scenario. Moving it re-runs the step in the canvas with
+// key=value and updates the step's figures.
+//
+//	key: traffic.senders       # a key of the scenario, as --set names it
+//	label: Senders             # in the lesson's language
+//	range: 1..16               # or values: [...], select: [...], toggle: true
+//	default: 8                 # optional; else the scenario's own value
+type KnobBlock struct {
+	ast.BaseBlock
+	Knob
+	// Number counts the knobs of a document from 1; it makes the control's id.
+	Number int
+	// Offset is the byte offset of the fence in the parsed source.
+	Offset int
+	// Info is what follows "knob" on the fence line (an error when not empty).
+	Info string
+	// Err is the first problem with the block's YAML.
+	Err *KnobError
+	// Lines of the block's keys, from the block's first content line (1).
+	KeyLine, ValuesLine, DefaultLine int
+	// Outcome is what the status line reports after a re-run (flows,
+	// collective or training), set by the loader from the step's scenario.
+	Outcome string
+}
+
+// Knob is a knob block's content.
+type Knob struct {
+	Key   string `json:"key"`
+	Label string `json:"label"`
+	// Control is range, values (both sliders), select or toggle.
+	Control string `json:"control"`
+	// Values are the knob's positions as --set takes them ("4", "16MiB", "ecmp", "true").
+	Values []string `json:"values"`
+	// Texts are the values as the page shows them, with their unit ("16 MiB"); empty for a toggle.
+	Texts []string `json:"texts,omitempty"`
+	// Default is one of Values: the block's default, or the scenario's own
+	// value (filled in by the loader).
+	Default string `json:"default"`
+}
+
+// KnobError is a problem with a knob block; Line counts from the block's
+// first content line (1).
+type KnobError struct {
+	Line int
+	Msg  string
+}
+
+func (e *KnobError) Error() string { return "knob block line " + strconv.Itoa(e.Line) + ": " + e.Msg }
+
+// Kind implements ast.Node.
+func (n *KnobBlock) Kind() ast.NodeKind { return KindKnob }
+
+// Dump implements ast.Node.
+func (n *KnobBlock) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"Key": n.Key}, nil)
+}
+
+// IsRaw implements ast.Node.
+func (n *KnobBlock) IsRaw() bool { return true }
+
+// MaxKnobPositions bounds a knob's values: a slider's steps stay big enough
+// to tell apart, and the build checks each.
+const MaxKnobPositions = 64
+
+const knobExample = "key: traffic.senders, label: Senders, range: 1..16 (or values: [...], select: [...], toggle: true)"
+
+var knobControls = []string{"range", "values", "select", "toggle"}
+
+// ParseKnob reads a knob block's YAML. It checks the block's form; whether
+// the key and values suit the step's scenario is the loader's check.
+func ParseKnob(data []byte) (Knob, *KnobError) {
+	k, _, err := parseKnob(data)
+	return k, err
+}
+
+// knobLines are where a knob's keys are, from the block's first line.
+type knobLines struct{ key, values, def int }
+
+func parseKnob(data []byte) (Knob, knobLines, *KnobError) {
+	var k Knob
+	var at knobLines
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(msg, "line "); ok {
+			if num, what, ok := strings.Cut(rest, ": "); ok {
+				if n, err := strconv.Atoi(num); err == nil && n > 0 {
+					line, msg = n, what
+				}
+			}
+		}
+		return k, at, &KnobError{line, "not valid YAML (" + msg + "); write " + knobExample}
+	}
+	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return k, at, &KnobError{1, "a knob is keys " + knobExample}
+	}
+	m := doc.Content[0]
+	seen := map[string]bool{}
+	var control, def *yaml.Node
+	scalar := func(n *yaml.Node, key, example string) (string, *KnobError) {
+		if n.Kind == yaml.MappingNode {
+			return "", &KnobError{n.Line, key + `: text with ": " in it reads as a key; put it in quotes ("…")`}
+		}
+		if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
+			return "", &KnobError{n.Line, key + ": must be one value; write " + example}
+		}
+		return strings.TrimSpace(n.Value), nil
+	}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		kn, v := m.Content[i], m.Content[i+1]
+		if seen[kn.Value] {
+			return k, at, &KnobError{kn.Line, kn.Value + ": duplicate key; remove one"}
+		}
+		seen[kn.Value] = true
+		var err *KnobError
+		switch kn.Value {
+		case "key":
+			at.key = v.Line
+			k.Key, err = scalar(v, "key", "key: traffic.senders (a scenario key, as --set names it)")
+			if err == nil && !knobKey.MatchString(k.Key) {
+				err = &KnobError{v.Line, fmt.Sprintf("key: %q is not a key path; write one as --set names it, e.g. key: traffic.senders or key: traffic.flows[0].bytes", k.Key)}
+			}
+		case "label":
+			k.Label, err = scalar(v, "label", "label: Senders (what the control is, in the lesson's language)")
+		case "default":
+			def, at.def = v, v.Line
+		case "range", "values", "select", "toggle":
+			if control != nil {
+				return k, at, &KnobError{kn.Line, fmt.Sprintf("%s: a knob is one control, and it already has %s; keep one of range, values, select and toggle", kn.Value, k.Control)}
+			}
+			control, k.Control, at.values = v, kn.Value, v.Line
+		default:
+			err = &KnobError{kn.Line, kn.Value + ": unknown key; a knob takes key, label, one of range, values, select and toggle, and default"}
+		}
+		if err != nil {
+			return k, at, err
+		}
+	}
+	for _, key := range []string{"key", "label"} {
+		if !seen[key] {
+			return k, at, &KnobError{1, "no " + key + "; a knob has " + knobExample}
+		}
+	}
+	if control == nil {
+		return k, at, &KnobError{1, "no control; give one of range: 1..16, values: [100, 200, 400], select: [ecmp, adaptive] or toggle: true"}
+	}
+	var err *KnobError
+	switch k.Control {
+	case "range":
+		var s string
+		if s, err = scalar(control, "range", "range: 1..16, range: 0..100 step 10 or range: 1MiB..1GiB x4"); err == nil {
+			k.Values, k.Texts, err = parseRange(s, control.Line, k.Key)
+		}
+	case "values", "select":
+		k.Values, err = knobList(control, k.Control)
+		if err == nil && k.Control == "values" {
+			for _, v := range k.Values {
+				k.Texts = append(k.Texts, valueText(v, k.Key))
+			}
+		}
+		if err == nil && k.Control == "select" {
+			k.Texts = slices.Clone(k.Values)
+		}
+	case "toggle":
+		if control.Kind != yaml.ScalarNode || control.ShortTag() != "!!bool" || control.Value != "true" {
+			err = &KnobError{control.Line, fmt.Sprintf("toggle: %s is not how a checkbox is written; write toggle: true (it starts at the scenario's value, or at default: false)", control.Value)}
+		}
+		k.Values = []string{"false", "true"}
+	}
+	if err != nil {
+		return k, at, err
+	}
+	if def != nil {
+		if k.Default, err = scalar(def, "default", "default: with one of the knob's values"); err != nil {
+			return k, at, err
+		}
+	}
+	return k, at, nil
+}
+
+var knobKey = regexp.MustCompile(`^[a-z_][a-z0-9_]*(?:\[[0-9]+\])?(?:\.[a-z_][a-z0-9_]*(?:\[[0-9]+\])?)*$`)
+
+// knobList reads a values: or select: list.
+func knobList(n *yaml.Node, control string) ([]string, *KnobError) {
+	example := control + ": [100, 200, 400, 800]"
+	if control == "select" {
+		example = "select: [ecmp, adaptive, spray]"
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, &KnobError{n.Line, control + ": must be a list, e.g. " + example}
+	}
+	var out []string
+	for _, item := range n.Content {
+		if item.Kind != yaml.ScalarNode || item.ShortTag() == "!!null" || strings.TrimSpace(item.Value) == "" {
+			return nil, &KnobError{item.Line, control + ": each item is one value, e.g. " + example}
+		}
+		v := strings.TrimSpace(item.Value)
+		if slices.Contains(out, v) {
+			return nil, &KnobError{item.Line, fmt.Sprintf("%s: %s is listed twice; list each value once", control, v)}
+		}
+		out = append(out, v)
+	}
+	if len(out) < 2 || len(out) > MaxKnobPositions {
+		return nil, &KnobError{n.Line, fmt.Sprintf("%s: %d values; a knob offers 2 to %d", control, len(out), MaxKnobPositions)}
+	}
+	return out, nil
+}
+
+// A range's ends and step: plain numbers, sizes or times.
+var rangeForm = regexp.MustCompile(`^(\S+?)\s*\.\.\s*(\S+?)(?:\s+(?:(step)\s+(\S+)|(?:x|×)\s*(\S+)))?$`)
+var quantity = regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?)\s*([A-Za-zµ]*)$`)
+
+const rangeExample = "range: 1..16, range: 0..100 step 10, range: 1MiB..1GiB x4 or range: 1us..16us x2"
+
+// rangeKind is what a range counts: plain numbers, sizes (in bytes) or times (in ps).
+type rangeKind int
+
+const (
+	plainNumber rangeKind = iota
+	sizeBytes
+	timePS
+)
+
+// quantityOf reads one end or step of a range.
+func quantityOf(s string) (float64, int, rangeKind, error) {
+	m := quantity.FindStringSubmatch(s)
+	if m == nil {
+		return 0, 0, 0, fmt.Errorf("%q is not a number, size or time", s)
+	}
+	decimals := 0
+	if _, frac, ok := strings.Cut(m[1], "."); ok {
+		decimals = len(frac)
+	}
+	switch u := m[2]; {
+	case u == "":
+		v, err := strconv.ParseFloat(m[1], 64)
+		if err != nil || math.Abs(v) > 1e15 {
+			return 0, 0, 0, fmt.Errorf("%q is too large", s)
+		}
+		return v, decimals, plainNumber, nil
+	case slices.Contains([]string{"B", "KiB", "MiB", "GiB", "TiB", "KB", "kB", "MB", "GB", "TB"}, u):
+		b, err := unit.ParseBytes(s)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		return float64(b), 0, sizeBytes, nil
+	case slices.Contains([]string{"ps", "ns", "us", "µs", "ms", "s"}, u):
+		t, err := unit.ParseTime(s)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		return float64(t), 0, timePS, nil
+	default:
+		return 0, 0, 0, fmt.Errorf("%q: the unit %s is not one a range takes; use a plain number, a size (B, KiB, MiB, GiB) or a time (ns, us, ms)", s, u)
+	}
+}
+
+// parseRange lists a range's positions: "1..16", "1..16 step 2",
+// "1MiB..1GiB x4" (geometric). line locates errors.
+func parseRange(s string, line int, key string) ([]string, []string, *KnobError) {
+	fail := func(format string, args ...any) ([]string, []string, *KnobError) {
+		return nil, nil, &KnobError{line, fmt.Sprintf(format, args...)}
+	}
+	m := rangeForm.FindStringSubmatch(strings.TrimSpace(s))
+	if m == nil {
+		return fail("range: %q is not lo..hi; write %s", s, rangeExample)
+	}
+	lo, dlo, kind, err := quantityOf(m[1])
+	if err != nil {
+		return fail("range: %v; write %s", err, rangeExample)
+	}
+	hi, dhi, kindHi, err := quantityOf(m[2])
+	if err != nil {
+		return fail("range: %v; write %s", err, rangeExample)
+	}
+	if kind != kindHi {
+		return fail("range: %s and %s are not the same kind of value; give both ends as numbers, as sizes or as times", m[1], m[2])
+	}
+	if lo > hi {
+		return fail("range: %s..%s runs backwards; write the smaller end first (%s..%s)", m[1], m[2], m[2], m[1])
+	}
+	decimals := max(dlo, dhi)
+	var vals []float64
+	switch {
+	case m[5] != "": // geometric
+		f, err := strconv.ParseFloat(m[5], 64)
+		if err != nil || !(f > 1) || f > 1e6 {
+			return fail("range: ×%s is not a factor above 1; write e.g. %s..%s x2", m[5], m[1], m[2])
+		}
+		if !(lo > 0) {
+			return fail("range: a range with ×%s starts above 0 (each value is the one before times %s); write e.g. 1..%s x%s", m[5], m[5], m[2], m[5])
+		}
+		if decimals > 0 || kind != plainNumber || f != math.Trunc(f) {
+			decimals = max(decimals, 3) // round each product to a few decimals
+		}
+		for v := lo; v <= hi*(1+1e-9) && len(vals) <= MaxKnobPositions; v *= f {
+			vals = append(vals, v)
+		}
+	default:
+		step, dstep, kindStep := 1.0, 0, plainNumber
+		if m[3] != "" {
+			if step, dstep, kindStep, err = quantityOf(m[4]); err != nil {
+				return fail("range: step %v; write e.g. %s..%s step 2", err, m[1], m[2])
+			}
+			if kindStep != kind {
+				return fail("range: step %s is not the same kind of value as %s..%s; give it as the ends are", m[4], m[1], m[2])
+			}
+		} else if kind != plainNumber {
+			return fail("range: sizes and times go in steps or by a factor; write e.g. %s..%s x2 or %s..%s step %s", m[1], m[2], m[1], m[2], m[1])
+		}
+		if !(step > 0) {
+			return fail("range: step %s is not above 0; give a step such as 1", m[4])
+		}
+		decimals = max(decimals, dstep)
+		for i := 0; len(vals) <= MaxKnobPositions; i++ {
+			v := lo + float64(i)*step
+			if v > hi+step*1e-9 {
+				break
+			}
+			vals = append(vals, v)
+		}
+	}
+	if len(vals) > MaxKnobPositions {
+		return fail("range: %s has more than %d positions; use a bigger step or factor (a slider's positions must be far enough apart to pick)", s, MaxKnobPositions)
+	}
+	if len(vals) < 2 {
+		return fail("range: %s has only one position; widen it or use a smaller step", s)
+	}
+	var values, texts []string
+	for _, v := range vals {
+		var val string
+		switch kind {
+		case sizeBytes:
+			b, _ := unit.Bytes(math.Round(v)).MarshalText()
+			val = string(b)
+		case timePS:
+			t, _ := unit.Time(math.Round(v)).MarshalText()
+			val = string(t)
+		default:
+			val = strconv.FormatFloat(v, 'f', decimals, 64)
+			if strings.Contains(val, ".") && m[5] != "" {
+				val = strings.TrimSuffix(strings.TrimRight(val, "0"), ".")
+			}
+		}
+		if len(values) > 0 && values[len(values)-1] == val {
+			continue // rounding made two positions one
+		}
+		values = append(values, val)
+		texts = append(texts, valueText(val, key))
+	}
+	return values, texts, nil
+}
+
+// valueText is how a value shows beside its control: a space between number
+// and unit ("16 MiB", "2 µs"), and the key's unit after a plain number
+// ("400 Gb/s" for topology.link_gbps).
+func valueText(v, key string) string {
+	m := quantity.FindStringSubmatch(v)
+	if m == nil {
+		return v
+	}
+	if m[2] == "us" {
+		m[2] = "µs"
+	}
+	if m[2] != "" {
+		return m[1] + nbsp + m[2]
+	}
+	if strings.HasSuffix(key, "gbps") {
+		return m[1] + nbsp + "Gb/s"
+	}
+	return m[1]
+}
+
+const nbsp = "\u00a0"
+
+// knobExtension turns ```knob fences into KnobBlocks and renders them.
+type knobExtension struct{ labels labels }
+
+func (e knobExtension) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(knobTransformer{}, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(knobRenderer(e), 100)))
+}
+
+type knobTransformer struct{}
+
+func (knobTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	for i, f := range fences(doc, reader.Source(), "knob") {
+		k, at, err := parseKnob([]byte(f.text))
+		f.replace(&KnobBlock{Knob: k, Number: i + 1, Offset: f.offset, Info: f.info, Err: err,
+			KeyLine: at.key, ValuesLine: at.values, DefaultLine: at.def})
+	}
+}
+
+type knobRenderer struct{ labels labels }
+
+func (r knobRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(KindKnob, r.render)
+}
+
+// outcomes are the figure a knob's status line quotes after a re-run, by
+// what the scenario runs; under 1 ms the page shows it in µs (data-figure-small).
+var outcomes = map[string]string{
+	"flows":      "totals.max_fct_us | ms",
+	"collective": "collective.time_us | ms",
+	"training":   "training.iteration_us | ms",
+}
+
+// render writes a knob as a labelled native control. Knobs next to each
+// other share one group, closed by a reset button and a status line (a live
+// region) that the page's script fills after each re-run:
+//
+//	<div class="lesson-knobs" role="group" aria-label="Try it">
+//	<div class="lesson-knob" data-key="traffic.senders" data-control="range" data-default="8" data-values="[…]" data-texts="[…]">
+//	<label for="knob-1">Senders</label>
+//	<input type="range" id="knob-1" min="0" max="15" step="1" value="7" aria-valuetext="8"><output for="knob-1">8</output>
+//	</div>
+//	…
+//	<div class="lesson-knobs-bar"><button type="button" class="lesson-knobs-reset">Reset</button>
+//	<p class="lesson-knobs-status" role="status" aria-live="polite" data-figure="totals.max_fct_us | ms" data-figure-small="… | us" data-template="last flow finished at {}" …></p></div>
+//	</div>
+//
+// A slider's value is the index into data-values; data-texts is how each
+// shows (aria-valuetext and the output).
+func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*KnobBlock)
+	if n.Err != nil {
+		return ast.WalkSkipChildren, nil // the loader reports it
+	}
+	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
+	js := func(v []string) string {
+		if v == nil {
+			v = []string{}
+		}
+		data, _ := json.Marshal(v)
+		return esc(string(data))
+	}
+	l := r.labels
+	if _, ok := n.PreviousSibling().(*KnobBlock); !ok {
+		fmt.Fprintf(w, "<div class=\"lesson-knobs\" role=\"group\" aria-label=\"%s\">\n", esc(l.TryIt))
+	}
+	texts := n.Texts
+	if n.Control == "toggle" {
+		texts = []string{l.Off, l.On}
+	}
+	at := max(0, slices.Index(n.Values, n.Default))
+	id := fmt.Sprintf("knob-%d", n.Number)
+	fmt.Fprintf(w, "<div class=\"lesson-knob lesson-knob-%s\" data-key=\"%s\" data-control=\"%s\" data-label=\"%s\" data-default=\"%s\" data-values=\"%s\" data-texts=\"%s\">\n",
+		n.Control, esc(n.Key), n.Control, esc(n.Label), esc(n.Default), js(n.Values), js(texts))
+	switch n.Control {
+	case "range", "values":
+		fmt.Fprintf(w, "<label for=\"%s\">%s</label>\n", id, esc(n.Label))
+		fmt.Fprintf(w, "<input type=\"range\" id=\"%s\" min=\"0\" max=\"%d\" step=\"1\" value=\"%d\" aria-valuetext=\"%s\"><output for=\"%s\" aria-hidden=\"true\">%s</output>\n",
+			id, len(n.Values)-1, at, esc(texts[at]), id, esc(texts[at]))
+	case "select":
+		fmt.Fprintf(w, "<label for=\"%s\">%s</label>\n<select id=\"%s\">", id, esc(n.Label), id)
+		for i, v := range n.Values {
+			sel := ""
+			if i == at {
+				sel = " selected"
+			}
+			fmt.Fprintf(w, "<option value=\"%s\"%s>%s</option>", esc(v), sel, esc(texts[i]))
+		}
+		fmt.Fprint(w, "</select>\n")
+	case "toggle":
+		checked := ""
+		if n.Default == "true" {
+			checked = " checked"
+		}
+		fmt.Fprintf(w, "<input type=\"checkbox\" id=\"%s\"%s><label for=\"%s\">%s</label>\n", id, checked, id, esc(n.Label))
+	}
+	fmt.Fprint(w, "</div>\n")
+	if _, ok := n.NextSibling().(*KnobBlock); !ok {
+		outcome := n.Outcome
+		if outcomes[outcome] == "" {
+			outcome = "flows"
+		}
+		fmt.Fprintf(w, "<div class=\"lesson-knobs-bar\"><button type=\"button\" class=\"btn lesson-knobs-reset\">%s</button>\n", esc(l.Reset))
+		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-figure=\"%s\" data-figure-small=\"%s\" data-template=\"%s\" data-said=\"%s\" data-running=\"%s\" data-failed=\"%s\"></p></div>\n</div>\n",
+			esc(outcomes[outcome]), esc(strings.Replace(outcomes[outcome], "| ms", "| us", 1)), esc(l.Outcome[outcome]), esc(l.Said), esc(l.Running), esc(l.Failed))
+	}
+	return ast.WalkSkipChildren, nil
+}

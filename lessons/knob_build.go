@@ -1,0 +1,250 @@
+package lessons
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	"go.yaml.in/yaml/v3"
+
+	"fabriclab/sim/scenario"
+)
+
+// knobs checks a section's knob blocks against the scenario in force (sc, the
+// step's own block or an inherited one) and returns the knobs and the
+// scenario the step's figures quote: sc with every knob at its default.
+// Each value is applied as the canvas applies it (the step's YAML with
+// --set key=value); nothing is run.
+func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bool) (resolvedScenario, []Knob) {
+	var found []*KnobBlock
+	var own *ScenarioBlock // the step's own scenario block, if any
+	for _, n := range s.blocks {
+		_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *KnobBlock:
+				found = append(found, n)
+			case *ScenarioBlock:
+				if own == nil {
+					own = n
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+	if len(found) == 0 {
+		return sc, nil
+	}
+	var knobs []Knob
+	var sets []string
+	seen := map[string]int{}
+	outcome := "flows"
+	switch {
+	case sc.parsed.Training.Model != "":
+		outcome = "training"
+	case sc.parsed.Collective.Op != "":
+		outcome = "collective"
+	}
+	base := "" // sc as the canvas reads it, printed in full
+	for _, n := range found {
+		line := f.line(n.Offset)
+		n.Outcome = outcome
+		if n.Info != "" {
+			b.fail(f.name, line, "```knob takes nothing after its name (found %q); write the knob's keys inside the block", n.Info)
+		}
+		if n.Err != nil {
+			b.fail(f.name, line+n.Err.Line, "knob block: %s", n.Err.Msg)
+			continue
+		}
+		if s.heading == nil {
+			b.fail(f.name, line, "knob block: knobs belong to a step, and this is the intro; move it below a step's ## heading and scenario")
+			continue
+		}
+		if own != nil && n.Offset < own.Offset {
+			b.fail(f.name, line, "knob block: it comes before the step's scenario block (line %d); put knobs after the scenario they turn", f.line(own.Offset))
+			continue
+		}
+		if sc.canonical == "" {
+			b.fail(f.name, line, "knob block: no scenario is in force here for %s to change; add a ```scenario block to this step, before the knob", n.Key)
+			continue
+		}
+		if broken {
+			continue // the scenario's own problems are reported
+		}
+		if first, dup := seen[n.Key]; dup {
+			b.fail(f.name, line+n.KeyLine, "knob block: %s already has a knob in this step (line %d); give each key one knob", n.Key, first)
+			continue
+		}
+		seen[n.Key] = line + n.KeyLine
+		if base == "" {
+			base = reparsed(sc)
+		}
+		if def, ok := b.checkKnob(f, line, n, sc, base); ok {
+			n.Default = def
+			knobs = append(knobs, n.Knob)
+			sets = append(sets, n.Key+"="+def)
+		}
+	}
+	if len(sets) == 0 || len(knobs) < len(found) {
+		return sc, knobs
+	}
+	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", sets)
+	if err != nil { // each default alone works; together they may not
+		b.fail(f.name, f.line(found[0].Offset), "knob blocks: the defaults together [%s] are refused: %s; pick defaults that go together", strings.Join(sets, " "), plainScenarioError(err))
+		return sc, knobs
+	}
+	canonical, err := yaml.Marshal(parsed)
+	if err != nil {
+		return sc, knobs
+	}
+	if string(canonical) == base {
+		return sc, knobs
+	}
+	return resolvedScenario{yaml: sc.yaml, canonical: string(canonical), parsed: parsed}, knobs
+}
+
+// reparsed is sc's YAML read back as the canvas reads it, in full: what a
+// knob value is compared with to find the scenario's own.
+func reparsed(sc resolvedScenario) string {
+	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", nil)
+	if err != nil {
+		return sc.canonical
+	}
+	out, err := yaml.Marshal(parsed)
+	if err != nil {
+		return sc.canonical
+	}
+	return string(out)
+}
+
+// checkKnob applies each of a knob's values to the scenario and returns the
+// knob's default: its default: key, or the scenario's own value (the value
+// whose scenario prints as base).
+func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedScenario, base string) (string, bool) {
+	apply := func(v string) (string, error) {
+		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
+		if err != nil {
+			return "", err
+		}
+		out, err := yaml.Marshal(parsed)
+		return string(out), err
+	}
+	canon := make([]string, len(n.Values))
+	var refused []int
+	var firstErr error
+	for i, v := range n.Values {
+		c, err := apply(v)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			refused = append(refused, i)
+			continue
+		}
+		canon[i] = c
+	}
+	if len(refused) > 0 {
+		var se *scenario.Error
+		if len(refused) == len(n.Values) && errors.As(firstErr, &se) && se.Key == "" {
+			b.fail(f.name, fence+n.KeyLine, "knob block: key %s: %s; name a key of this step's scenario as --set takes it (e.g. traffic.senders)", n.Key, plainScenarioError(firstErr))
+			return "", false
+		}
+		v := n.Values[refused[0]]
+		what := "value " + v
+		if len(refused) > 1 {
+			what = fmt.Sprintf("%d of its %d values (the first, %s)", len(refused), len(n.Values), v)
+		}
+		b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario refuses %s for %s: %s; give the knob only values the step's scenario takes", what, n.Key, plainScenarioError(firstErr))
+		return "", false
+	}
+	if n.Default != "" {
+		c, err := apply(n.Default)
+		if i := slices.Index(canon, c); err == nil && i >= 0 {
+			return n.Values[i], true
+		}
+		b.fail(f.name, fence+n.DefaultLine, "knob block: default %s is not one of the knob's values (%s); pick one of them", n.Default, listValues(n.Values))
+		return "", false
+	}
+	if i := slices.Index(canon, base); i >= 0 {
+		return n.Values[i], true
+	}
+	own := valueAt(base, n.Key)
+	b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario's own %s (%s) is not one of the knob's values (%s); add it to the knob, or write default: with one of them",
+		n.Key, own, listValues(n.Values))
+	return "", false
+}
+
+// listValues shortens a long list of values for a message.
+func listValues(v []string) string {
+	if len(v) > 8 {
+		return strings.Join(v[:3], ", ") + ", …, " + strings.Join(v[len(v)-3:], ", ")
+	}
+	return strings.Join(v, ", ")
+}
+
+// valueAt finds key (a --set path) in a scenario printed as YAML.
+func valueAt(doc, key string) string {
+	var root yaml.Node
+	if yaml.Unmarshal([]byte(doc), &root) != nil || len(root.Content) != 1 {
+		return "?"
+	}
+	n := root.Content[0]
+	for part := range strings.SplitSeq(key, ".") {
+		name, idx, _ := strings.Cut(part, "[")
+		next := (*yaml.Node)(nil)
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if n.Content[i].Value == name {
+					next = n.Content[i+1]
+				}
+			}
+		}
+		if next != nil && idx != "" {
+			i, err := strconv.Atoi(strings.TrimSuffix(idx, "]"))
+			if next.Kind != yaml.SequenceNode || err != nil || i >= len(next.Content) {
+				next = nil
+			} else {
+				next = next.Content[i]
+			}
+		}
+		if next == nil {
+			return "not set"
+		}
+		n = next
+	}
+	if n.Kind != yaml.ScalarNode {
+		out, _ := yaml.Marshal(n)
+		return strings.TrimSpace(string(out))
+	}
+	return n.Value
+}
+
+// plainScenarioError is a scenario error without its source (the lesson
+// gives the place), problems joined by "; ".
+func plainScenarioError(err error) string {
+	var parts []string
+	for _, e := range flatten(err) {
+		var se *scenario.Error
+		if errors.As(e, &se) {
+			plain := *se
+			plain.Source, plain.Line = "", 0
+			parts = append(parts, plain.Error())
+			continue
+		}
+		parts = append(parts, e.Error())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// sameKnobs reports whether a translation's step has the original's knobs:
+// the same keys with the same values and defaults (labels differ).
+func sameKnobs(a, b []Knob) bool {
+	return slices.EqualFunc(a, b, func(x, y Knob) bool {
+		return x.Key == y.Key && x.Control == y.Control && x.Default == y.Default && slices.Equal(x.Values, y.Values)
+	})
+}
