@@ -22,6 +22,7 @@ type Extension struct {
 func (e Extension) Extend(m goldmark.Markdown) {
 	l := labelsFor(e.Lang)
 	scenarioExtension{l}.Extend(m)
+	compareExtension{l}.Extend(m)
 	quizExtension{l}.Extend(m)
 	figureExtension{}.Extend(m)
 }
@@ -29,6 +30,8 @@ func (e Extension) Extend(m goldmark.Markdown) {
 // labels are the few words the extension writes into a page.
 type labels struct {
 	Scenario string // caption of a scenario block, with its colon
+	Compare  string // caption of a compare block, with its colon
+	Versus   string // between its two labels
 	Check    string // a quiz's button
 	Right    string // verdicts the page's script shows
 	Wrong    string
@@ -36,9 +39,9 @@ type labels struct {
 
 func labelsFor(lang string) labels {
 	if lang == "zh" {
-		return labels{Scenario: "场景：", Check: "核对答案", Right: "答对了。", Wrong: "再想想。"}
+		return labels{Scenario: "场景：", Compare: "对比：", Versus: " 与 ", Check: "核对答案", Right: "答对了。", Wrong: "再想想。"}
 	}
-	return labels{Scenario: "scenario: ", Check: "Check", Right: "Right.", Wrong: "Not quite."}
+	return labels{Scenario: "scenario: ", Compare: "compare: ", Versus: " vs ", Check: "Check", Right: "Right.", Wrong: "Not quite."}
 }
 
 // fence is a fenced code block of a given language, found anywhere in a document.

@@ -71,6 +71,10 @@ type Step struct {
 	Scenario string `json:"scenario"`
 	// ScenarioName is the scenario's name key.
 	ScenarioName string `json:"scenario_name"`
+	// Compare, in a step with a compare block (or after one, without a
+	// block of its own), is the comparison the canvas shows instead of
+	// Scenario (empty then).
+	Compare *Compare `json:"compare,omitempty"`
 	// Line is the heading's line in the lesson file.
 	Line int `json:"line"`
 }
