@@ -88,7 +88,7 @@ type Game struct {
 	params  player.Params
 	p       *player.Player
 	cmp     *comparison // instead of p: two runs side by side (compare.go)
-	step    string // the lesson step whose scenario is loaded
+	step    string      // the lesson step whose scenario is loaded
 	failure string
 	drawErr error // a panic in Draw, for Update to report
 
