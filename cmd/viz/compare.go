@@ -30,6 +30,7 @@ type comparison struct {
 	nextTime time.Time
 	lastText time.Time
 	text     string // the last summary event's text
+	textDue  bool   // a command moved playback, or both got computed: say so soon
 }
 
 // pane is one side's picture.
@@ -125,6 +126,7 @@ func (g *Game) handleCompare(c player.Command) bool {
 	default:
 		return false
 	}
+	g.cmp.textDue = true
 	g.sendCompareTime()
 	return true
 }
@@ -261,8 +263,9 @@ func (g *Game) compareEvents(now time.Time) {
 				"drops": t.Drops, "pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished}
 		}
 		l, r := side(q.Sides[0], c.labels[0]), side(q.Sides[1], c.labels[1])
-		g.out.event(map[string]any{"fabriclab": "done", "compare": true, "sim_time_us": q.End().Micros(),
+		g.out.event(map[string]any{"fabriclab": "done", "compare": true, "sim_time_us": max(l["sim_time_us"].(float64), r["sim_time_us"].(float64)),
 			"left": l, "right": r, "difference": c.diff})
+		c.textDue = true
 	}
 	atEnd := q.Done() && q.Pos() >= q.End()
 	if atEnd && !c.ended {
@@ -275,7 +278,7 @@ func (g *Game) compareEvents(now time.Time) {
 	if !atEnd {
 		c.ended = false
 	}
-	if q.Playing() && now.Sub(c.lastText) >= summaryEvery || c.lastText.IsZero() {
+	if c.textDue || q.Playing() && now.Sub(c.lastText) >= summaryEvery || c.lastText.IsZero() {
 		g.sendCompareSummary(now)
 	}
 }
@@ -283,7 +286,7 @@ func (g *Game) compareEvents(now time.Time) {
 // sendCompareSummary tells the page, in words, what both panes show.
 func (g *Game) sendCompareSummary(now time.Time) {
 	c := g.cmp
-	c.lastText = now
+	c.lastText, c.textDue = now, false
 	var text string
 	for i, p := range c.pair.Sides {
 		text += c.labels[i] + ": " + summarize(p.Scenario(), p.At(p.Pos()), p.Pos()) + ". "
