@@ -7,7 +7,9 @@
 // to Markdown, each a goldmark extension in its own file, carry what the page
 // needs: ```scenario blocks (scenario.go) set what the canvas shows, ```quiz
 // blocks (quiz.go) ask the learner to predict, and {{ path | format }}
-// figures (figure.go) quote numbers from running the step's scenario.
+// figures (figure.go) quote numbers from running the step's scenario. A
+// ```compare block (compare.go) takes a scenario block's place to show two
+// scenarios side by side; its figures name their side.
 package lessons
 
 import (

@@ -165,7 +165,7 @@ func TestBrowserCompareScreenshots(t *testing.T) {
 	}
 	ctx, base, _ := browser(t)
 	views := map[string]string{
-		"ecmp-adaptive": "compare=1&left=ecmp-collisions&left.label=ECMP&right=ecmp-collisions&right.label=Adaptive+routing&right.set=network.routing%3Dadaptive&t=250",
+		"ecmp-adaptive": "compare=1&left=ecmp-collisions&left.label=ECMP&left.set=traffic.bytes%3D4MiB&right=ecmp-collisions&right.label=Adaptive+routing&right.set=network.routing%3Dadaptive&right.set=traffic.bytes%3D4MiB&t=70",
 		"incast-dcqcn":  "compare=1&left=incast&left.label=PFC+alone&right=incast-dcqcn&right.label=PFC+%2B+DCQCN&t=3000",
 	}
 	for _, size := range [][2]int64{{1280, 720}, {1024, 768}} {

@@ -64,7 +64,7 @@ func parseCompare(vals url.Values, p *Params) error {
 		return fmt.Errorf("parameter compare=%q: use compare=1 with left= and right=", on)
 	}
 	if p.Scenario != "" || p.YAML != "" || len(p.Sets) > 0 {
-		return fmt.Errorf("compare=1 takes left= and right= (and left.set=, right.set=), not scenario=, yaml= or set=")
+		return fmt.Errorf("parameter compare=1 takes left= and right= (and left.set=, right.set=), not scenario=, yaml= or set=")
 	}
 	var sides [2]Side
 	for i, name := range []string{"left", "right"} {
@@ -91,9 +91,9 @@ func parseCompare(vals url.Values, p *Params) error {
 		}
 		switch {
 		case s.Scenario != "" && s.YAML != "":
-			return fmt.Errorf("give either %s= or %s.yaml=, not both", name, name)
+			return fmt.Errorf("parameters %s= and %s.yaml= are both given; give one of them", name, name)
 		case s.Scenario == "" && s.YAML == "":
-			return fmt.Errorf("compare=1 needs %s=NAME (a built-in) or %s.yaml=; e.g. ?compare=1&left=ecmp-collisions&right=ecmp-collisions&right.set=network.routing=adaptive", name, name)
+			return fmt.Errorf("parameter compare=1 needs %s=NAME (a built-in) or %s.yaml=; e.g. ?compare=1&left=ecmp-collisions&right=ecmp-collisions&right.set=network.routing=adaptive", name, name)
 		case s.Scenario != "":
 			if _, ok := scenario.Builtin(s.Scenario); !ok {
 				return fmt.Errorf("parameter %s=%q is not a built-in scenario; use one of %s", name, s.Scenario, builtinNames())
@@ -125,23 +125,23 @@ func builtinNames() string {
 // checkSides checks a load command's left and right.
 func checkSides(c *Command) error {
 	if (c.Left == nil) != (c.Right == nil) {
-		return fmt.Errorf("load: a comparison needs both left and right, e.g. {\"fabriclab\": \"load\", \"left\": {\"scenario\": \"incast\"}, \"right\": {\"scenario\": \"incast-dcqcn\"}}")
+		return fmt.Errorf("load needs both left and right for a comparison, e.g. {\"fabriclab\": \"load\", \"left\": {\"scenario\": \"incast\"}, \"right\": {\"scenario\": \"incast-dcqcn\"}}")
 	}
 	if c.Left == nil {
 		return nil
 	}
 	if c.YAML != "" || c.Scenario != "" {
-		return fmt.Errorf("load: give either yaml/scenario or left and right, not both")
+		return fmt.Errorf("load takes either yaml or scenario, or left and right, not both")
 	}
 	for i, s := range []*Side{c.Left, c.Right} {
 		name := [2]string{"left", "right"}[i]
 		switch {
 		case s.YAML == "" && s.Scenario == "":
-			return fmt.Errorf("load: %s needs yaml (a scenario) or scenario (a built-in name)", name)
+			return fmt.Errorf("load %s needs yaml (a scenario) or scenario (a built-in name)", name)
 		case len(s.YAML) > MaxYAML:
-			return fmt.Errorf("load: %s's scenario is too long: at most %d KiB", name, MaxYAML>>10)
+			return fmt.Errorf("load %s's scenario is too long: at most %d KiB", name, MaxYAML>>10)
 		case len([]rune(s.Label)) > MaxLabel:
-			return fmt.Errorf("load: %s's label is longer than %d characters; shorten it", name, MaxLabel)
+			return fmt.Errorf("load %s's label is longer than %d characters; shorten it", name, MaxLabel)
 		}
 	}
 	return nil

@@ -116,7 +116,7 @@ func TestParseCompare(t *testing.T) {
 		"?compare=1&left=incast&right=incast&left.set=x": "write left.set=key.path=value",
 		"?compare=2": "use compare=1",
 		"?compare=1&left=incast&left=incast&right=incast":   "left is given 2 times",
-		"?compare=1&left=incast&right=incast&right.yaml=eA": "either right= or right.yaml=",
+		"?compare=1&left=incast&right=incast&right.yaml=eA": "right= and right.yaml= are both given",
 	} {
 		_, err := ParseQuery(q)
 		require.Error(t, err, q)
