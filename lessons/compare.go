@@ -12,6 +12,8 @@ import (
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
+
+	"fabriclab/assets"
 )
 
 // KindCompare is the node kind of a ```compare block.
@@ -239,6 +241,9 @@ func splitSide(v *yaml.Node, lines []string, top *yaml.Node, file string, first,
 	}
 	if n := utf8.RuneCountInString(text); n > MaxCompareLabel {
 		return fail(at, "label: is %d characters; at most %d fit over half the canvas: shorten it", n, MaxCompareLabel)
+	}
+	if m := assets.Missing(text); len(m) > 0 {
+		return fail(at, "label: the canvas's font cannot draw %q (its Chinese font is a subset); use other words, or add them to assets/fonts/margin.txt and run make fonts", string(m))
 	}
 	if len(rest.Content) == 0 {
 		return fail(keyLine, "no scenario beside the label; add use: NAME (and set: [...]) or a whole scenario's keys")

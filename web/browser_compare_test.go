@@ -144,6 +144,9 @@ func TestBrowserLessonCompare(t *testing.T) {
 	poll(t, ctx, `fabriclabCanvas.difference !== ""`, 2*time.Minute)
 	want := player.Summary([2]string{"Alone", "With DCQCN"}, nativeRun(t, "incast", compareSmall), nativeRun(t, "incast-dcqcn", compareSmall))
 	assert.Equal(t, want, eval[string](t, ctx, `document.querySelector(".step.current .lesson-compare-diff").textContent`))
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "compare-lesson.png", png)
 	// The next step has its own scenario: the canvas leaves compare mode.
 	eval[bool](t, ctx, `document.getElementById("next").click(), true`)
 	poll(t, ctx, `!fabriclabCanvas.compare && fabriclabCanvas.loaded !== ""`, time.Minute)

@@ -31,6 +31,7 @@ type comparison struct {
 	lastText time.Time
 	text     string // the last summary event's text
 	textDue  bool   // a command moved playback, or both got computed: say so soon
+	lang     string // of the strip's words: en or zh
 }
 
 // pane is one side's picture.
@@ -78,7 +79,7 @@ func (g *Game) loadCompare(sides [2]player.Side) {
 		p.SetHeapLimit(heapLimit)
 		ps[i], labels[i] = p, s.Name(p.Scenario())
 	}
-	c := &comparison{pair: player.NewPair(ps[0], ps[1]), labels: labels}
+	c := &comparison{pair: player.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
 	g.cmp, g.failure, g.loadedAt, g.yieldTook, g.selected = c, "", time.Now(), 0, 0
 	g.woken()
 	q := c.pair
@@ -185,7 +186,7 @@ func (g *Game) prepareCompare(cx, cy float64) {
 		k.cur[i], k.prev[i], k.nhist[i], k.layouts[i], k.hover[i] = pn.frame.Cur, pn.frame.Prev, len(pn.frame.History), pn.layout, hover
 	}
 	if q.Done() && c.diff == "" {
-		c.diff = player.Summary(c.labels, q.Sides[0].Result(), q.Sides[1].Result())
+		c.diff = player.SummaryIn(g.params.Lang, c.labels, q.Sides[0].Result(), q.Sides[1].Result())
 	}
 	k.strip = c.stripLeft() + "\x00" + c.stripRight()
 	g.key = drawKey{cmp: k, scale: g.scale}
@@ -199,7 +200,11 @@ func (c *comparison) stripRight() string {
 	if c.diff != "" {
 		return c.diff
 	}
-	return fmt.Sprintf("%s vs %s · computing %d %%", c.labels[0], c.labels[1], int(math.Round(100*max(0, c.pair.Progress()))))
+	pct := int(math.Round(100 * max(0, c.pair.Progress())))
+	if c.lang == "zh" {
+		return fmt.Sprintf("%s 对 %s · 正在计算 %d %%", c.labels[0], c.labels[1], pct)
+	}
+	return fmt.Sprintf("%s vs %s · computing %d %%", c.labels[0], c.labels[1], pct)
 }
 
 // drawCompare draws both panes and the strip.

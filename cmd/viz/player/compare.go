@@ -366,16 +366,36 @@ func (q *Pair) Slower()              { q.SetSpeed(q.speed / 2) }
 // Summary says in one line how two finished runs differ: which finished
 // first and by how much, then the figures that differ most, e.g.
 // "Adaptive routing finished 2.1× sooner (412 µs vs 871 µs); max queue 3.1 MiB vs 0.4 MiB; drops 0 vs 0".
-func Summary(labels [2]string, a, b *simmetrics.Result) string {
+func Summary(labels [2]string, a, b *simmetrics.Result) string { return SummaryIn("en", labels, a, b) }
+
+// summaryWords are Summary's words in a language.
+type summaryWords struct {
+	sooner, both, vs, sep string
+	names                 [7]string // the figures, in the order of SummaryIn's list
+}
+
+var summaryLangs = map[string]summaryWords{
+	"en": {"%s finished %s sooner (%s vs %s)", "both finished at %s", " vs ", "; ",
+		[7]string{"max queue", "drops", "pause frames", "ECN marks", "retransmits", "mean FCT", "goodput"}},
+	"zh": {"%s 快 %s 完成（%s 对 %s）", "双方同时完成（%s）", " 对 ", "；",
+		[7]string{"最高队列", "丢包", "暂停帧", "ECN 标记", "重传", "平均 FCT", "吞吐"}},
+}
+
+// SummaryIn is Summary in a language: en or zh (others: en).
+func SummaryIn(lang string, labels [2]string, a, b *simmetrics.Result) string {
+	w, ok := summaryLangs[lang]
+	if !ok {
+		w = summaryLangs["en"]
+	}
 	ta, tb := a.Totals.SimTimeUs, b.Totals.SimTimeUs
 	var head string
 	switch {
 	case sameish(ta, tb):
-		head = fmt.Sprintf("both finished at %s", usText(ta))
+		head = fmt.Sprintf(w.both, usText(ta))
 	case ta < tb:
-		head = fmt.Sprintf("%s finished %s sooner (%s vs %s)", labels[0], ratioText(tb/ta), usText(ta), usText(tb))
+		head = fmt.Sprintf(w.sooner, labels[0], ratioText(tb/ta), usText(ta), usText(tb))
 	default:
-		head = fmt.Sprintf("%s finished %s sooner (%s vs %s)", labels[1], ratioText(ta/tb), usText(tb), usText(ta))
+		head = fmt.Sprintf(w.sooner, labels[1], ratioText(ta/tb), usText(tb), usText(ta))
 	}
 	type figure struct {
 		name   string
@@ -384,13 +404,13 @@ func Summary(labels [2]string, a, b *simmetrics.Result) string {
 	}
 	count := func(v float64) string { return strconv.FormatInt(int64(v), 10) }
 	figs := []figure{
-		{"max queue", float64(maxQueue(a)), float64(maxQueue(b)), bytesText},
-		{"drops", float64(a.Totals.Drops), float64(b.Totals.Drops), count},
-		{"pause frames", float64(a.Totals.PauseFrames), float64(b.Totals.PauseFrames), count},
-		{"ECN marks", float64(a.Totals.ECNMarks), float64(b.Totals.ECNMarks), count},
-		{"retransmits", float64(a.Totals.Retransmits), float64(b.Totals.Retransmits), count},
-		{"mean FCT", a.Totals.MeanFctUs, b.Totals.MeanFctUs, usText},
-		{"goodput", a.Totals.GoodputGbps, b.Totals.GoodputGbps, func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " Gb/s" }},
+		{w.names[0], float64(maxQueue(a)), float64(maxQueue(b)), bytesText},
+		{w.names[1], float64(a.Totals.Drops), float64(b.Totals.Drops), count},
+		{w.names[2], float64(a.Totals.PauseFrames), float64(b.Totals.PauseFrames), count},
+		{w.names[3], float64(a.Totals.ECNMarks), float64(b.Totals.ECNMarks), count},
+		{w.names[4], float64(a.Totals.Retransmits), float64(b.Totals.Retransmits), count},
+		{w.names[5], a.Totals.MeanFctUs, b.Totals.MeanFctUs, usText},
+		{w.names[6], a.Totals.GoodputGbps, b.Totals.GoodputGbps, func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " Gb/s" }},
 	}
 	diff := func(f figure) float64 {
 		if m := max(math.Abs(f.a), math.Abs(f.b)); m > 0 {
@@ -417,9 +437,9 @@ func Summary(labels [2]string, a, b *simmetrics.Result) string {
 		}
 		used[best] = true
 		f := figs[best]
-		parts = append(parts, fmt.Sprintf("%s %s vs %s", f.name, f.format(f.a), f.format(f.b)))
+		parts = append(parts, f.name+" "+f.format(f.a)+w.vs+f.format(f.b))
 	}
-	return strings.Join(parts, "; ")
+	return strings.Join(parts, w.sep)
 }
 
 func sameish(a, b float64) bool { return math.Abs(a-b) <= 0.005*max(math.Abs(a), math.Abs(b)) }

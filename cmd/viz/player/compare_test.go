@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/assets"
 	"fabriclab/sim"
 	goldenfile "fabriclab/sim/golden"
 	simmetrics "fabriclab/sim/metrics"
@@ -83,10 +84,16 @@ func TestSummaryGolden(t *testing.T) {
 	b.WriteString(Summary([2]string{"4 senders", "2 senders"}, run(t, "incast", small...), run(t, "incast", append(small, "traffic.senders=2")...)) + "\n")
 	same := run(t, "incast", small...)
 	b.WriteString(Summary([2]string{"A", "B"}, same, same) + "\n")
+	b.WriteString(SummaryIn("zh", [2]string{"PFC 单独", "PFC + DCQCN"}, run(t, "incast", small...), run(t, "incast-dcqcn", small...)) + "\n")
+	b.WriteString(SummaryIn("zh", [2]string{"A", "B"}, same, same) + "\n")
 	goldenfile.Equal(t, "testdata/summary.golden", []byte(b.String()))
 }
 
 func TestSummaryWords(t *testing.T) {
+	for lang, w := range summaryLangs {
+		all := w.sooner + w.both + w.vs + w.sep + strings.Join(w.names[:], "")
+		assert.Empty(t, string(assets.Missing(all)), "the canvas draws every word of %s", lang)
+	}
 	a := &simmetrics.Result{Totals: simmetrics.Totals{SimTimeUs: 871, Drops: 3}, Links: []simmetrics.Link{{MaxQueueBytes: 3 << 20}}}
 	b := &simmetrics.Result{Totals: simmetrics.Totals{SimTimeUs: 412}, Links: []simmetrics.Link{{MaxQueueBytes: 400 << 10}}}
 	assert.Equal(t, "Adaptive finished 2.1× sooner (412 µs vs 871 µs); drops 3 vs 0; max queue 3.00 MiB vs 400 KiB",
