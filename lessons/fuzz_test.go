@@ -131,6 +131,7 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\n---\n## {#}\n```scenario\nuse: incast\nset: [traffic.bytes=1]\n```\n{{")
 	f.Add("---\ntitle: T\n---\n# H\n## B\n- ```quiz\n  x\n  ```\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\n---\nIntro\n## A {#a}\n\n```scenario\nname: fail\n```\n\n{{ flows[0].gbps }}\n## B {#b}\nText {{ flows[1].gbps }}\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```compare\nleft:\n  label: L\n  use: incast\nright: {label: R, name: x}\n```\n\n{{ left.flows[0].gbps | Gbps }} {{ right.totals.drops }}\n## B {#b}\n{{ totals.drops }}\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		// The translation is the same text with the language changed.
 		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)
