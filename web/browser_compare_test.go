@@ -47,8 +47,10 @@ func TestBrowserCompare(t *testing.T) {
 	q := url.Values{"compare": {"1"}, "left": {"incast"}, "left.label": {"PFC alone"}, "right": {"incast-dcqcn"},
 		"right.label": {"PFC + DCQCN"}, "left.set": compareSmall, "right.set": compareSmall, "play": {"1"}, "speed": {"200"}}
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/index.html")))
+	start := time.Now()
 	eval[bool](t, ctx, framed(q.Encode()))
 	poll(t, ctx, `got.some((e) => e.fabriclab === "done" && e.compare)`, 2*time.Minute)
+	t.Logf("both sides computed %.1f s after the page framed the canvas", time.Since(start).Seconds())
 	loaded := eval[map[string]any](t, ctx, `got.find((e) => e.fabriclab === "loaded")`)
 	assert.Equal(t, "PFC alone vs PFC + DCQCN", loaded["name"])
 	assert.Equal(t, true, loaded["compare"])
@@ -77,6 +79,12 @@ func TestBrowserCompare(t *testing.T) {
 	assert.Contains(t, summary, "PFC alone: incast: 4 senders to 1")
 	assert.Contains(t, summary, "PFC + DCQCN: incast-dcqcn: 4 senders to 1")
 	assert.Contains(t, summary, done["difference"], "the screen reader hears the difference")
+
+	eval[bool](t, ctx, `post({fabriclab: "stats"}), true`)
+	poll(t, ctx, `got.some((e) => e.fabriclab === "stats")`, 10*time.Second)
+	stats := eval[map[string]any](t, ctx, `got.find((e) => e.fabriclab === "stats")`)
+	t.Logf("two panes: draw p50 %.1f ms, p95 %.1f ms; frame interval p50 %.1f ms",
+		stats["draw_p50_ms"], stats["draw_p95_ms"], stats["interval_p50_ms"])
 
 	// Seek goes to the same time on both sides; the one that ended holds its end.
 	short := min(left.Totals.SimTimeUs, right.Totals.SimTimeUs)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"fabriclab/cmd/viz/player"
 	"fabriclab/render"
@@ -132,6 +133,16 @@ func (g *Game) handleCompare(c player.Command) bool {
 	return true
 }
 
+// compareKeys are the desktop window's shortcuts (keys), for a comparison.
+func (g *Game) compareKeys() {
+	for k, op := range map[ebiten.Key]string{ebiten.KeySpace: "toggle", ebiten.KeyPeriod: "step", ebiten.KeyArrowRight: "step",
+		ebiten.KeyComma: "back", ebiten.KeyArrowLeft: "back", ebiten.KeyR: "reset", ebiten.KeyEqual: "faster", ebiten.KeyMinus: "slower"} {
+		if inpututil.IsKeyJustPressed(k) {
+			g.handleCompare(player.Command{Op: op})
+		}
+	}
+}
+
 // updateCompare is Update's work in compare mode.
 func (g *Game) updateCompare(real float64, now time.Time) {
 	c := g.cmp
@@ -147,6 +158,9 @@ func (g *Game) updateCompare(real float64, now time.Time) {
 		x, y := g.pointer()
 		g.prepare(float64(x)/g.scale, float64(y)/g.scale)
 		return
+	}
+	if !g.out.browser() {
+		g.compareKeys()
 	}
 	q.Tick(real)
 	x, y := g.pointer()
