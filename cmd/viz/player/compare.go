@@ -169,11 +169,11 @@ func NewPair(a, b *Player) *Pair {
 // Done reports whether both runs are computed.
 func (q *Pair) Done() bool { return q.Sides[0].Done() && q.Sides[1].Done() }
 
-// Err is the first side's error, if either stopped short.
+// Err is why a side stopped short (the first's, if both did), naming it.
 func (q *Pair) Err() error {
-	for _, p := range q.Sides {
+	for i, p := range q.Sides {
 		if p.Err() != nil {
-			return p.Err()
+			return fmt.Errorf("%s side: %w", [2]string{"left", "right"}[i], p.Err())
 		}
 	}
 	return nil

@@ -146,3 +146,17 @@ func TestParseCompareCommand(t *testing.T) {
 		assert.Contains(t, err.Error(), want, cmd)
 	}
 }
+
+// A side that stops short stops the pair, and the error names the side.
+func TestPairErrorNamesTheSide(t *testing.T) {
+	a := newPlayer(t, "incast", "topology.hosts=3", "traffic.senders=1", "traffic.bytes=64KiB")
+	b := newPlayer(t, "incast", "topology.hosts=3", "traffic.senders=2", "traffic.bytes=64KiB")
+	b.limit = 1 // every snapshot is too big
+	q := NewPair(a, b)
+	for i := 0; !q.Compute(10 * time.Millisecond); i++ {
+		require.Less(t, i, 1000)
+	}
+	require.Error(t, q.Err())
+	assert.Contains(t, q.Err().Error(), "right side: scenario incast is too big")
+	assert.False(t, q.Done())
+}
