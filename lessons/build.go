@@ -135,6 +135,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 
 	seen := map[string]int{}
 	var current resolvedScenario // what the canvas shows so far
+	var cmp *resolvedCompare     // or the comparison it shows (compare.go)
 	broken := false              // the scenario in force has errors (already reported)
 	for i, s := range sections {
 		step := Step{}
@@ -158,19 +159,25 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 			key += step.ID
 		}
 		// The section's own scenario block, if any, applies to all of its figures.
-		var own *ScenarioBlock
+		ownLine := 0 // the line of the step's scenario or compare block
 		for _, n := range s.blocks {
 			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+				if cb, ok := n.(*CompareBlock); ok && entering {
+					if r, ok := b.compareBlock(f, cb, ownLine); ok {
+						current, cmp, broken, ownLine = resolvedScenario{}, r, r == nil, f.line(cb.Offset)
+					}
+					return ast.WalkSkipChildren, nil
+				}
 				sb, ok := n.(*ScenarioBlock)
 				if !entering || !ok {
 					return ast.WalkContinue, nil
 				}
 				line := f.line(sb.Offset)
-				if own != nil {
-					b.fail(f.name, line, "a second scenario block in this step (the first is at line %d); the canvas shows one scenario per step: start a new step", f.line(own.Offset))
+				if ownLine > 0 {
+					b.fail(f.name, line, "a second scenario block in this step (the first is at line %d); the canvas shows one scenario per step: start a new step", ownLine)
 					return ast.WalkContinue, nil
 				}
-				own = sb
+				ownLine, cmp = line, nil
 				if sb.Info != "" {
 					b.fail(f.name, line, "```scenario takes nothing after its name (found %q); write the scenario's keys inside the block", sb.Info)
 				}
@@ -186,6 +193,9 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
 		shown, knobs := b.knobs(f, s, current, broken)
 		step.Knobs = knobs
+		if cmp != nil {
+			b.canon[key], step.Compare = cmp.canonical(), cmp.compare()
+		}
 		walked := s.blocks
 		if s.heading != nil {
 			walked = append([]ast.Node{s.heading}, s.blocks...)
@@ -205,7 +215,11 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 						b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
 					}
 				case *FigureNode:
-					if !broken {
+					switch {
+					case broken:
+					case cmp != nil:
+						b.sideFigure(f, n, cmp)
+					default:
 						b.figure(f, n, shown)
 					}
 				}

@@ -22,6 +22,7 @@ type Extension struct {
 func (e Extension) Extend(m goldmark.Markdown) {
 	l := labelsFor(e.Lang)
 	scenarioExtension{l}.Extend(m)
+	compareExtension{l}.Extend(m)
 	quizExtension{l}.Extend(m)
 	figureExtension{}.Extend(m)
 	knobExtension{l}.Extend(m)
@@ -30,6 +31,8 @@ func (e Extension) Extend(m goldmark.Markdown) {
 // labels are the few words the extension writes into a page.
 type labels struct {
 	Scenario string // caption of a scenario block, with its colon
+	Compare  string // caption of a compare block, with its colon
+	Versus   string // between its two labels
 	Check    string // a quiz's button
 	Right    string // verdicts the page's script shows
 	Wrong    string
@@ -41,11 +44,11 @@ type labels struct {
 
 func labelsFor(lang string) labels {
 	if lang == "zh" {
-		return labels{Scenario: "场景：", Check: "核对答案", Right: "答对了。", Wrong: "再想想。",
+		return labels{Scenario: "场景：", Compare: "对比：", Versus: " 与 ", Check: "核对答案", Right: "答对了。", Wrong: "再想想。",
 			TryIt: "动手试试", Reset: "复原", On: "开", Off: "关", Running: "正在运行…", Failed: "无法运行：{}", Said: "{label}：{value}，{outcome}",
 			Outcome: map[string]string{"flows": "最后一个流在 {} 完成", "collective": "集合通信用时 {}", "training": "每次迭代用时 {}"}}
 	}
-	return labels{Scenario: "scenario: ", Check: "Check", Right: "Right.", Wrong: "Not quite.",
+	return labels{Scenario: "scenario: ", Compare: "compare: ", Versus: " vs ", Check: "Check", Right: "Right.", Wrong: "Not quite.",
 		TryIt: "Try it", Reset: "Reset", On: "on", Off: "off", Running: "running…", Failed: "could not run: {}", Said: "{label}: {value} — {outcome}",
 		Outcome: map[string]string{"flows": "last flow finished at {}", "collective": "the collective took {}", "training": "one iteration takes {}"}}
 }

@@ -70,7 +70,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 			continue
 		}
 		if sc.canonical == "" {
-			b.fail(f.name, line, "knob block: no scenario is in force here for %s to change; add a ```scenario block to this step, before the knob", n.Key)
+			b.fail(f.name, line, "knob block: no single scenario is in force here for %s to change (a knob does not turn the sides of a compare block); add a ```scenario block to this step, before the knob", n.Key)
 			continue
 		}
 		if broken {

@@ -6,10 +6,10 @@
 // and a body whose "## Title {#id}" headings start its steps. The additions
 // to Markdown, each a goldmark extension in its own file, carry what the page
 // needs: ```scenario blocks (scenario.go) set what the canvas shows, ```quiz
-// blocks (quiz.go) ask the learner to predict, ```knob blocks (knob.go)
-// let the learner change a key of the step's scenario and re-run it, and
-// {{ path | format }} figures (figure.go, lessons/figures) quote numbers from
-// running the step's scenario.
+// blocks (quiz.go) ask the learner to predict, and {{ path | format }}
+// figures (figure.go) quote numbers from running the step's scenario. A
+// ```compare block (compare.go) takes a scenario block's place to show two
+// scenarios side by side; its figures name their side.
 package lessons
 
 import (
@@ -74,6 +74,10 @@ type Step struct {
 	Scenario string `json:"scenario"`
 	// ScenarioName is the scenario's name key.
 	ScenarioName string `json:"scenario_name"`
+	// Compare, in a step with a compare block (or after one, without a
+	// block of its own), is the comparison the canvas shows instead of
+	// Scenario (empty then).
+	Compare *Compare `json:"compare,omitempty"`
 	// Line is the heading's line in the lesson file.
 	Line int `json:"line"`
 	// Knobs are the step's knob blocks, in order, with their defaults.

@@ -80,7 +80,7 @@ func TestErrors(t *testing.T) {
 			golden(t, dir+".golden", got)
 			for _, line := range strings.Split(strings.TrimSpace(got), "\n") {
 				assert.Regexp(t, located, line, "a problem names its file and line")
-				if !strings.Contains(line, "scenario block:") {
+				if !strings.Contains(line, "scenario block:") && !strings.Contains(line, "side's scenario:") {
 					assert.Contains(t, line, "; ", "our messages say what to do after a semicolon: %s", line)
 				}
 			}

@@ -148,13 +148,14 @@ func pageName(l *lessons.Lesson) string { return l.Slug + "." + l.Lang + ".html"
 
 func lessonPage(render func(string, any) ([]byte, error), l *lessons.Lesson, alts any, version string) ([]byte, error) {
 	type step struct {
-		ID       string `json:"id"`
-		Title    string `json:"title"`
-		Scenario string `json:"scenario"`
+		ID       string           `json:"id"`
+		Title    string           `json:"title"`
+		Scenario string           `json:"scenario"`
+		Compare  *lessons.Compare `json:"compare,omitempty"` // two scenarios side by side instead
 	}
 	steps := make([]step, len(l.Steps))
 	for i, s := range l.Steps {
-		steps[i] = step{s.ID, s.Title, s.Scenario}
+		steps[i] = step{s.ID, s.Title, s.Scenario, s.Compare}
 	}
 	js, err := json.Marshal(steps)
 	if err != nil {

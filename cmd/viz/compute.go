@@ -50,8 +50,11 @@ func (g *Game) computeLoop() {
 		}
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil
-		g.idle = !busy
-		if busy {
+		g.idle = !busy && !g.cmp.busy()
+		if g.cmp.busy() { // a comparison: the pair gives each slice to the side behind
+			busy = true
+			g.cmp.pair.Compute(sliceFor(turn, sliceMin))
+		} else if busy {
 			least := sliceMin
 			if budget(p, 0) == playBudget { // frames ahead
 				least = slicePlay

@@ -87,7 +87,8 @@ type Game struct {
 	out     host
 	params  player.Params
 	p       *player.Player
-	step    string // the lesson step whose scenario is loaded
+	cmp     *comparison // instead of p: two runs side by side (compare.go)
+	step    string      // the lesson step whose scenario is loaded
 	failure string
 	drawErr error // a panic in Draw, for Update to report
 
@@ -230,6 +231,7 @@ type drawKey struct {
 	computing       render.Computing // rounded to what the bar shows
 	tick            int64            // while computing: redrawEvery periods
 	scale           float64
+	cmp             compareKey // a comparison's picture (compare.go)
 }
 
 // layoutKey is what a layout depends on.
@@ -254,7 +256,10 @@ func newGame(h host) (*Game, error) {
 		g.fail(err)
 	} else {
 		g.params = params
-		if q != "" || !hasLoad(h) {
+		switch {
+		case params.Compare != nil:
+			g.loadCompare(*params.Compare)
+		case q != "" || !hasLoad(h):
 			g.load(params.Load())
 		}
 	}
@@ -310,13 +315,14 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 func (g *Game) release() {
 	g.p, g.frame, g.layout, g.layoutKey = nil, render.Frame{}, nil, layoutKey{}
 	g.builder = render.Builder{}
+	g.releaseCompare()
 	runtime.GC()
 }
 
 // fail shows an error over the canvas and tells the page.
 func (g *Game) fail(err error) {
 	g.failure = err.Error()
-	g.p = nil
+	g.p, g.cmp = nil, nil
 	g.out.event(map[string]any{"fabriclab": "error", "message": g.failure})
 }
 
@@ -351,6 +357,17 @@ func (g *Game) handleAll(raws [][]byte) {
 func (g *Game) handle(c player.Command, err error) {
 	if err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		return
+	}
+	if c.Op == "load" && c.Left != nil {
+		g.step = c.Step
+		g.loadCompare([2]player.Side{*c.Left, *c.Right})
+		if g.cmp != nil && c.Play {
+			g.cmp.pair.Play()
+		}
+		return
+	}
+	if g.cmp != nil && g.handleCompare(c) {
 		return
 	}
 	if c.Op == "load" {
@@ -475,6 +492,10 @@ func (g *Game) Update() (err error) {
 		g.drawErr = nil
 	}
 	g.handleAll(g.out.commands().drain())
+	if g.cmp != nil {
+		g.updateCompare(real, now)
+		return nil
+	}
 	if !g.out.browser() {
 		g.keys()
 	}
@@ -594,6 +615,10 @@ func (g *Game) Draw(screen *ebiten.Image) {
 			screen.Clear()
 			g.drawer.Draw(screen, g.errorPic, g.scale)
 		}
+		return
+	}
+	if g.cmp != nil {
+		g.drawCompare(screen)
 		return
 	}
 	if g.frame.Layout == nil {

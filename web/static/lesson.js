@@ -13,6 +13,8 @@
 
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
   const scenarioFor = (i) => { for (let k = i; k >= 0; k--) if (steps[k].scenario) return steps[k].scenario; return null; };
+  // A compare step (and the steps after it, until a scenario block) shows two scenarios side by side.
+  const compareFor = (i) => steps[i].compare || null;
 
   function show(i, push) {
     i = Math.max(0, Math.min(steps.length - 1, i));
@@ -34,12 +36,30 @@
     loadScenario();
   }
   function loadScenario() {
+    const cmp = compareFor(current);
+    if (cmp) {
+      const ckey = JSON.stringify(cmp);
+      if (!ready || ckey === loadedYAML) return;
+      loadedYAML = ckey;
+      send({ fabriclab: "load", step: steps[current].id, left: { label: cmp.left.label, yaml: cmp.left.scenario }, right: { label: cmp.right.label, yaml: cmp.right.scenario } });
+      return;
+    }
     const yaml = scenarioFor(current);
     const extra = knobs.load(current); // the step's knob settings and figures, or null
     const key = extra ? yaml + "\n" + JSON.stringify(extra.set) : yaml;
     if (!ready || !yaml || key === loadedYAML) return;
     loadedYAML = key;
     send(Object.assign({ fabriclab: "load", yaml: yaml, step: steps[current].id }, extra));
+  }
+
+  // A comparison's one-line difference goes under the step's compare caption.
+  function showDifference(text) {
+    canvas.difference = text;
+    const cap = sections[current] && sections[current].querySelector(".lesson-compare");
+    if (!cap) return;
+    let d = cap.querySelector(".lesson-compare-diff");
+    if (!d) { d = document.createElement("span"); d.className = "lesson-compare-diff"; cap.append(document.createElement("br"), d); }
+    d.textContent = text;
   }
 
   // What the canvas last said, for scripts and tests: window.fabriclabCanvas.
@@ -54,9 +74,9 @@
         loadScenario();
         if (document.body.classList.contains("presenter")) send({ fabriclab: "presenter", on: true });
         break;
-      case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; canvas.error = ""; break;
+      case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; canvas.error = ""; canvas.compare = !!ev.compare; canvas.difference = ""; break;
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
-      case "summary": canvas.summary = ev.text; break;
+      case "summary": canvas.summary = ev.text; if (ev.difference) showDifference(ev.difference); break;
       case "ended": canvas.ended++; break;
       case "error": canvas.error = ev.message; knobs.failed(ev.message); break;
       case "figures": knobs.figures(ev); break;

@@ -27,6 +27,8 @@ type Params struct {
 	Controls bool
 	Big      bool   // big=1: projector-size text on the canvas
 	Lang     string // en | zh: the language of the canvas's text
+	// Compare (compare=1, left=…, right=…) shows two scenarios side by side (compare.go).
+	Compare *[2]Side
 }
 
 // Limits on the parameters. The page's whole query is bounded first, so that
@@ -58,10 +60,10 @@ func ParseQuery(q string) (Params, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !slices.Contains(paramNames, k) {
-			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(paramNames, ", "))
+		if !slices.Contains(paramNames, k) && !slices.Contains(compareParams, k) {
+			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(append(paramNames, compareParams...), ", "))
 		}
-		if k != "set" && len(vals[k]) > 1 {
+		if k != "set" && !strings.HasSuffix(k, ".set") && len(vals[k]) > 1 {
 			return p, fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
 		}
 	}
@@ -108,6 +110,9 @@ func ParseQuery(q string) (Params, error) {
 			return p, fmt.Errorf("parameter set=%q: write set=key.path=value, e.g. set=traffic.senders=4", s)
 		}
 		p.Sets = append(p.Sets, s)
+	}
+	if err := parseCompare(vals, &p); err != nil {
+		return p, err
 	}
 	if p.Play, err = flag("play"); err != nil {
 		return p, err
@@ -180,6 +185,9 @@ type Command struct {
 	Touch bool    `json:"touch,omitempty"`
 	// Figures (load) are lesson figures, "path | format", to compute when the run is done.
 	Figures []string `json:"figures,omitempty"`
+	// load: two scenarios side by side instead of yaml or scenario (compare.go).
+	Left  *Side `json:"left,omitempty"`
+	Right *Side `json:"right,omitempty"`
 }
 
 // maxTap bounds a tap's coordinates: far beyond any screen.
@@ -208,6 +216,9 @@ func ParseCommand(data []byte) (Command, error) {
 	}
 	switch c.Op {
 	case "load":
+		if err := checkSides(&c); err != nil || c.Left != nil {
+			return c, err
+		}
 		if c.YAML == "" && c.Scenario == "" {
 			return c, fmt.Errorf("load needs yaml (a scenario) or scenario (a built-in name)")
 		}

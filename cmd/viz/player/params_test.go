@@ -157,6 +157,24 @@ func query(p Params) string {
 	if p.Lang != "en" {
 		v.Set("lang", p.Lang)
 	}
+	if p.Compare != nil {
+		v.Set("compare", "1")
+		for i, name := range []string{"left", "right"} {
+			s := p.Compare[i]
+			if s.Scenario != "" {
+				v.Set(name, s.Scenario)
+			}
+			if s.YAML != "" {
+				v.Set(name+".yaml", base64.RawURLEncoding.EncodeToString([]byte(s.YAML)))
+			}
+			if s.Label != "" {
+				v.Set(name+".label", s.Label)
+			}
+			for _, set := range s.Sets {
+				v.Add(name+".set", set)
+			}
+		}
+	}
 	return "?" + v.Encode()
 }
 
@@ -174,7 +192,8 @@ func readable(t *testing.T, msg, input string) {
 func FuzzParseQuery(f *testing.F) {
 	for _, s := range []string{"", "?scenario=incast&play=1", "yaml=bmFtZTogeA", "set=a=b&set=c", "speed=1e9", "t=NaN", "%", "scenario=incast&set=topology.hosts=0",
 		"speed=0.001&t=1.099999&theme=light&controls=no&big=yes&play", "set=until%3D1us&set=seed=2&scenario=permutation", "speed=50&t=10",
-		"theme=pink", "speed=-3", "t=abc", "play=maybe", "big=2", "controls=x", "color=red", "scenario=nope", "yaml=***", "play=1&play=0", "lang=zh&theme=light", "lang=fr", "lang=ZH", "lang=en&lang=zh"} {
+		"theme=pink", "speed=-3", "t=abc", "play=maybe", "big=2", "controls=x", "color=red", "scenario=nope", "yaml=***", "play=1&play=0", "lang=zh&theme=light", "lang=fr", "lang=ZH", "lang=en&lang=zh",
+		"compare=1&left=incast&right=incast-dcqcn&right.set=traffic.senders=2&left.label=A", "compare=1&left=incast", "left=incast", "compare=1&left.yaml=bmFtZTogeA&right=incast"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
@@ -205,7 +224,8 @@ func FuzzParseQuery(f *testing.F) {
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{`{"fabriclab":"play"}`, `{"fabriclab":"load","yaml":"name: x"}`, `{"fabriclab":"seek","t_us":1e300}`, `[]`, `{"fabriclab":"load","scenario":"incast","set":["seed=2"]}`,
 		`{"fabriclab":"speed","us_per_s":12.5,"step":"s1"}`, `{"fabriclab":"presenter","on":true}`, `{"fabriclab":"seek","t_us":"3"}`, `{"fabriclab":"load","scenario":"incast","set":[]}`,
-		`{"fabriclab":"seek","t_us":-1}`, `{"fabriclab":"speed","us_per_s":0}`, `{"fabriclab":"load"}`, `{"fabriclab":"dance"}`, `{"fabriclab":"seek","t_us":"3"}`, `{"fabriclab":"play","set":[1]}`} {
+		`{"fabriclab":"seek","t_us":-1}`, `{"fabriclab":"speed","us_per_s":0}`, `{"fabriclab":"load"}`, `{"fabriclab":"dance"}`, `{"fabriclab":"seek","t_us":"3"}`, `{"fabriclab":"play","set":[1]}`,
+		`{"fabriclab":"load","left":{"scenario":"incast"},"right":{"yaml":"name: x","label":"X"}}`, `{"fabriclab":"load","left":{}}`, `{"fabriclab":"load","left":1,"right":2}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -1,0 +1,331 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"fabriclab/cmd/viz/player"
+	"fabriclab/render"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// comparison is what plays in compare mode (compare=1, or a load with left
+// and right): two players on one clock (player.Pair), each drawn in its
+// pane of the one canvas, under a strip with the shared time and, once both
+// are computed, the difference summary.
+type comparison struct {
+	pair     *player.Pair
+	labels   [2]string
+	panes    [2]pane
+	split    render.Split
+	dl       render.DisplayList
+	diff     string // the difference summary, once both are computed
+	sentDone bool
+	ended    bool // ended sent, and playback has not left the end since
+	nextTime time.Time
+	lastText time.Time
+	text     string // the last summary event's text
+	textDue  bool   // a command moved playback, or both got computed: say so soon
+	lang     string // of the strip's words: en or zh
+}
+
+// pane is one side's picture.
+type pane struct {
+	layout    *render.Layout
+	layoutKey layoutKey
+	builder   render.Builder
+	frame     render.Frame
+}
+
+// compareKey is what a comparison's picture depends on (part of drawKey).
+type compareKey struct {
+	cur, prev [2]*snap.Snapshot
+	nhist     [2]int
+	layouts   [2]*render.Layout
+	hover     [2]render.Hover
+	strip     string
+	tick      int64 // while computing: redrawEvery periods
+}
+
+// busy reports whether a comparison has computing left (c may be nil).
+func (c *comparison) busy() bool {
+	return c != nil && !c.pair.Done() && c.pair.Err() == nil
+}
+
+// loadCompare replaces what plays with a comparison of two sides.
+func (g *Game) loadCompare(sides [2]player.Side) {
+	g.release()
+	var ps [2]*player.Player
+	var labels [2]string
+	for i, s := range sides {
+		which := [2]string{"left", "right"}[i]
+		sc, err := s.Load(which)
+		if err == nil && g.out.browser() {
+			err = player.FitsBrowser(&sc)
+		}
+		var p *player.Player
+		if err == nil {
+			p, err = player.New(sc)
+		}
+		if err != nil {
+			g.fail(fmt.Errorf("%s side: %w", which, err))
+			return
+		}
+		p.SetHeapLimit(heapLimit)
+		ps[i], labels[i] = p, s.Name(p.Scenario())
+	}
+	c := &comparison{pair: player.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
+	g.cmp, g.failure, g.loadedAt, g.yieldTook, g.selected = c, "", time.Now(), 0, 0
+	g.woken()
+	q := c.pair
+	if g.params.Speed > 0 {
+		q.SetSpeed(g.params.Speed)
+	}
+	if g.params.Start > 0 {
+		q.Seek(g.params.Start)
+	}
+	if g.params.Play {
+		q.Play()
+	}
+	g.out.event(map[string]any{"fabriclab": "loaded", "name": labels[0] + " vs " + labels[1], "step": g.step, "skipped": g.skipped,
+		"compare": true, "left": ps[0].Scenario().Name, "right": ps[1].Scenario().Name, "labels": labels[:]})
+	g.skipped = 0
+	g.sendCompareTime()
+}
+
+// handleCompare runs a playback command on the comparison; it reports
+// whether the command was one.
+func (g *Game) handleCompare(c player.Command) bool {
+	q := g.cmp.pair
+	switch c.Op {
+	case "play":
+		q.Play()
+	case "pause":
+		q.Pause()
+	case "toggle":
+		q.Toggle()
+	case "step":
+		q.Step()
+	case "back":
+		q.StepBack()
+	case "reset":
+		q.Reset()
+	case "seek":
+		q.Seek(unitMicros(c.TUs))
+	case "faster":
+		q.Faster()
+	case "slower":
+		q.Slower()
+	case "speed":
+		q.SetSpeed(unitMicros(c.SpeedUs))
+	case "tap", "nextflow", "prevflow": // picking a flow is for one scenario
+	default:
+		return false
+	}
+	g.cmp.textDue = true
+	g.sendCompareTime()
+	return true
+}
+
+// compareKeys are the desktop window's shortcuts (keys), for a comparison.
+func (g *Game) compareKeys() {
+	for k, op := range map[ebiten.Key]string{ebiten.KeySpace: "toggle", ebiten.KeyPeriod: "step", ebiten.KeyArrowRight: "step",
+		ebiten.KeyComma: "back", ebiten.KeyArrowLeft: "back", ebiten.KeyR: "reset", ebiten.KeyEqual: "faster", ebiten.KeyMinus: "slower"} {
+		if inpututil.IsKeyJustPressed(k) {
+			g.handleCompare(player.Command{Op: op})
+		}
+	}
+}
+
+// updateCompare is Update's work in compare mode.
+func (g *Game) updateCompare(real float64, now time.Time) {
+	c := g.cmp
+	q := c.pair
+	if !g.background {
+		t0 := time.Now()
+		q.Compute(waitBudget)
+		g.computeTook = time.Since(t0)
+	}
+	if err := q.Err(); err != nil {
+		g.release()
+		g.fail(err)
+		x, y := g.pointer()
+		g.prepare(float64(x)/g.scale, float64(y)/g.scale)
+		return
+	}
+	if !g.out.browser() {
+		g.compareKeys()
+	}
+	q.Tick(real)
+	x, y := g.pointer()
+	g.prepareCompare(float64(x)/g.scale, float64(y)/g.scale)
+	g.compareEvents(now)
+}
+
+// prepareCompare makes the two panes' frames and the picture's key.
+func (g *Game) prepareCompare(cx, cy float64) {
+	c := g.cmp
+	w, h := g.w, g.h
+	if g.out.browser() && g.params.Controls {
+		h -= controlsHeight
+	}
+	c.split = render.SplitCanvas(w, h, g.params.Big)
+	q := c.pair
+	var k compareKey
+	for i, p := range q.Sides {
+		pn := &c.panes[i]
+		r := c.split.Panes[i]
+		key := layoutKey{r.W, r.H, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: c.labels[i],
+			Lang: render.Lang(g.params.Lang), Training: p.Scenario().Training.Model != ""}}
+		if pn.layout == nil || key != pn.layoutKey {
+			pn.layout, pn.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
+		}
+		var hover render.Hover
+		if r.Contains(cx, cy) {
+			hover = render.HitTest(pn.layout, cx-r.X, cy-r.Y)
+		}
+		pn.frame = render.Frame{Layout: pn.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - q.Speed()/20),
+			History: p.History(historyFrames), Hover: hover}
+		if !p.Done() {
+			target, _ := q.Seeking()
+			pn.frame.Computing = &render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
+			k.tick = time.Now().UnixNano() / int64(redrawEvery)
+		}
+		k.cur[i], k.prev[i], k.nhist[i], k.layouts[i], k.hover[i] = pn.frame.Cur, pn.frame.Prev, len(pn.frame.History), pn.layout, hover
+	}
+	if q.Done() && c.diff == "" {
+		c.diff = player.SummaryIn(g.params.Lang, c.labels, q.Sides[0].Result(), q.Sides[1].Result())
+	}
+	k.strip = c.stripLeft() + "\x00" + c.stripRight()
+	g.key = drawKey{cmp: k, scale: g.scale}
+}
+
+// stripLeft is the strip's shared time; stripRight the summary, or what is
+// still computing.
+func (c *comparison) stripLeft() string { return "t = " + micros(c.pair.Pos()) }
+
+func (c *comparison) stripRight() string {
+	if c.diff != "" {
+		return c.diff
+	}
+	pct := int(math.Round(100 * max(0, c.pair.Progress())))
+	if c.lang == "zh" {
+		return fmt.Sprintf("%s 对 %s · 正在计算 %d %%", c.labels[0], c.labels[1], pct)
+	}
+	return fmt.Sprintf("%s vs %s · computing %d %%", c.labels[0], c.labels[1], pct)
+}
+
+// drawCompare draws both panes and the strip.
+func (g *Game) drawCompare(screen *ebiten.Image) {
+	c := g.cmp
+	start := time.Now()
+	var scenes [2]*render.DisplayList
+	for i := range c.panes {
+		if pn := &c.panes[i]; pn.frame.Layout != nil {
+			scenes[i] = pn.builder.Scene(&pn.frame)
+		}
+	}
+	render.SideBySide(&c.dl, c.split, g.params.Theme != "light", g.params.Big, c.stripLeft(), c.stripRight(), scenes)
+	g.drawer.Draw(screen, &c.dl, g.scale)
+	end := time.Now()
+	if !g.lastDraw.IsZero() {
+		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
+	}
+	g.drawTimes = keep(g.drawTimes, end.Sub(start).Seconds()*1000)
+	g.lastDraw = end
+	if !g.firstFrame {
+		g.firstFrame = true
+		g.out.event(map[string]any{"fabriclab": "frame"})
+	}
+}
+
+// sendCompareTime is the time event of a comparison: as for one run, with
+// the shared time, plus each side's own end.
+func (g *Game) sendCompareTime() {
+	c := g.cmp
+	if c == nil {
+		return
+	}
+	q := c.pair
+	g.lastEvent = time.Now()
+	ev := map[string]any{"fabriclab": "time", "compare": true, "t_us": q.Pos().Micros(), "end_us": q.End().Micros(),
+		"playing": q.Playing(), "done": q.Done(), "speed_us": q.Speed().Micros(), "computed_us": q.End().Micros(),
+		"progress": round3(q.Progress()), "eta_s": round3(q.ETA()),
+		"left_end_us": q.Sides[0].End().Micros(), "right_end_us": q.Sides[1].End().Micros()}
+	if t, ok := q.Seeking(); ok {
+		ev["seek_us"] = t.Micros()
+	}
+	g.out.event(ev)
+}
+
+// compareEvents sends what changed, as events does for one run: time ten
+// times a second, done (with both sides' totals and the difference) once
+// both are computed, ended at the end, and a summary now and then.
+func (g *Game) compareEvents(now time.Time) {
+	c := g.cmp
+	q := c.pair
+	if !now.Before(c.nextTime) {
+		g.sendCompareTime()
+		c.nextTime = now.Add(eventEvery)
+	}
+	if q.Done() && !c.sentDone {
+		c.sentDone = true
+		side := func(p *player.Player, label string) map[string]any {
+			t := p.Result().Totals
+			return map[string]any{"label": label, "name": p.Scenario().Name, "sim_time_us": t.SimTimeUs, "max_fct_us": t.MaxFctUs,
+				"drops": t.Drops, "pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished}
+		}
+		l, r := side(q.Sides[0], c.labels[0]), side(q.Sides[1], c.labels[1])
+		g.out.event(map[string]any{"fabriclab": "done", "compare": true, "sim_time_us": max(l["sim_time_us"].(float64), r["sim_time_us"].(float64)),
+			"left": l, "right": r, "difference": c.diff})
+		c.textDue = true
+	}
+	atEnd := q.Done() && q.Pos() >= q.End()
+	if atEnd && !c.ended {
+		c.ended = true
+		g.sendCompareTime()
+		g.sendCompareSummary(now)
+		g.out.event(map[string]any{"fabriclab": "ended", "t_us": q.Pos().Micros(), "summary": c.text})
+		return
+	}
+	if !atEnd {
+		c.ended = false
+	}
+	if c.textDue || q.Playing() && now.Sub(c.lastText) >= summaryEvery || c.lastText.IsZero() {
+		g.sendCompareSummary(now)
+	}
+}
+
+// sendCompareSummary tells the page, in words, what both panes show.
+func (g *Game) sendCompareSummary(now time.Time) {
+	c := g.cmp
+	c.lastText, c.textDue = now, false
+	var text string
+	for i, p := range c.pair.Sides {
+		text += c.labels[i] + ": " + summarize(p.Scenario(), p.At(p.Pos()), p.Pos()) + ". "
+	}
+	if c.diff != "" {
+		text += c.diff + "."
+	}
+	if text == c.text {
+		return
+	}
+	c.text = text
+	g.out.event(map[string]any{"fabriclab": "summary", "text": text, "difference": c.diff})
+}
+
+// releaseCompare drops a comparison (release calls it).
+func (g *Game) releaseCompare() {
+	if g.cmp != nil {
+		g.cmp = nil
+		runtime.GC()
+	}
+}
+
+func unitMicros(us float64) unit.Time { return unit.Time(us * float64(unit.Microsecond)) }

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/render"
+	"fabriclab/sim"
+	"fabriclab/sim/scenario"
+)
+
+func lastEvent(h *pageHost, kind string) map[string]any {
+	for i := len(h.events) - 1; i >= 0; i-- {
+		if h.events[i]["fabriclab"] == kind {
+			return h.events[i]
+		}
+	}
+	return nil
+}
+
+// A comparison computes both sides, plays them on one clock and tells the
+// page each side's totals, the same as a native run's, and the difference.
+func TestCompareGame(t *testing.T) {
+	const sets = "&left.set=topology.hosts=3&left.set=traffic.senders=2&left.set=traffic.bytes=256KiB" +
+		"&right.set=topology.hosts=3&right.set=traffic.senders=1&right.set=traffic.bytes=256KiB"
+	g, h := started(t, "?compare=1&left=incast&left.label=Two&right=incast"+sets)
+	require.NotNil(t, g.cmp, "compare=1 plays a comparison")
+	loaded := lastEvent(h, "loaded")
+	require.NotNil(t, loaded)
+	assert.Equal(t, "Two vs incast", loaded["name"], "a side without a label is named by its scenario")
+	for i := 0; lastEvent(h, "done") == nil; i++ {
+		require.Less(t, i, 500, "both sides are computed")
+		require.NoError(t, g.Update())
+	}
+	done := lastEvent(h, "done")
+	for side, senders := range map[string]string{"left": "2", "right": "1"} {
+		sc, err := scenario.Load("incast", nil, []string{"topology.hosts=3", "traffic.senders=" + senders, "traffic.bytes=256KiB"})
+		require.NoError(t, err)
+		r, err := sim.Run(sc)
+		require.NoError(t, err)
+		got := done[side].(map[string]any)
+		assert.Equal(t, r.Totals.SimTimeUs, got["sim_time_us"], side)
+		assert.Equal(t, r.Totals.MaxFctUs, got["max_fct_us"], side)
+	}
+	assert.Contains(t, done["difference"], "incast finished", "the one-sender side finishes first")
+
+	// Both panes at the shared time, under the strip.
+	h.send(`{"fabriclab":"seek","t_us":5}`)
+	require.NoError(t, g.Update())
+	c := g.cmp
+	for i := range c.panes {
+		f := c.panes[i].frame
+		require.NotNil(t, f.Cur)
+		assert.InDelta(t, 5, f.Cur.Time.Micros(), 0.2, "pane %d shows t = 5 µs", i)
+		assert.Equal(t, 400.0, f.Layout.W, "each pane is half the 800 px canvas")
+	}
+	assert.Equal(t, float64(render.CompareStrip), c.split.Panes[0].Y)
+	assert.Equal(t, "t = 5 µs", c.stripLeft())
+	assert.Equal(t, done["difference"], c.stripRight())
+	h.send(`{"fabriclab":"seek","t_us":1000}`)
+	require.NoError(t, g.Update())
+	assert.True(t, c.panes[1].frame.Cur.Done, "the side that has ended shows its last frame")
+	assert.Equal(t, c.pair.End(), c.pair.Pos())
+
+	// Playback commands move both; a one-scenario load leaves compare mode.
+	h.send(`{"fabriclab":"reset"}`)
+	h.send(`{"fabriclab":"step"}`)
+	require.NoError(t, g.Update())
+	assert.Positive(t, c.pair.Pos())
+	assert.Equal(t, c.pair.Pos(), c.pair.Sides[0].Pos())
+	h.send(`{"fabriclab":"load","scenario":"incast"}`)
+	require.NoError(t, g.Update())
+	assert.Nil(t, g.cmp)
+	require.NotNil(t, g.p)
+	h.send(`{"fabriclab":"load","left":{"scenario":"incast","label":"A"},"right":{"scenario":"incast-dcqcn","label":"B"}}`)
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.cmp)
+	assert.Nil(t, g.p)
+	assert.Equal(t, [2]string{"A", "B"}, g.cmp.labels)
+}
+
+func TestCompareErrorNamesTheSide(t *testing.T) {
+	_, h := started(t, "?compare=1&left=incast&right=incast&right.set=traffic.senders=0")
+	ev := lastEvent(h, "error")
+	require.NotNil(t, ev)
+	assert.Contains(t, ev["message"], "right side: ")
+}
