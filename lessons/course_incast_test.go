@@ -54,7 +54,7 @@ func median(xs []int64) int64 {
 // The claims of incast.*.md, step by step.
 func TestCourseIncast(t *testing.T) {
 	l := courseLesson(t, "incast", "nvlink-vs-ib")
-	const line = 392.1 // REFERENCE.md, RoCEv2 packet: payload Gb/s at 400GbE
+	const line = 392.1      // REFERENCE.md, RoCEv2 packet: payload Gb/s at 400GbE
 	const kmax = 1638 << 10 // derived for 400G with a 2 MiB buffer (README, network.ecn)
 
 	base := stepRun(t, l, "baseline")
