@@ -144,6 +144,13 @@ func TestCourseIncast(t *testing.T) {
 	})
 
 	t.Run("ibcc", func(t *testing.T) {
+		// Credits stall the victim as PFC does; InfiniBand CC frees it.
+		onIB := []string{"topology.fabric=ib", "network.flow_control=credit", "network.cc=none"}
+		stalled := stepRun(t, l, "dcqcn", onIB...)
+		assert.InDelta(t, 0.1*line, stalled.Flows[7].Gbps, 0.05*line, "on InfiniBand credits the victim gets about a tenth of line rate")
+		freed := stepRun(t, l, "dcqcn", append(onIB, "network.cc=ibcc")...)
+		assert.Greater(t, freed.Flows[7].Gbps, 0.9*line, "with InfiniBand CC it runs close to line rate")
+
 		r := stepRun(t, l, "ibcc")
 		hot := link(t, r, "switch→host8")
 		const threshold = 512 << 10
