@@ -157,6 +157,26 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		assert.Zero(t, adaptive.Totals.Retransmits)
 	})
 
+	t.Run("fabrics", func(t *testing.T) {
+		r := stepRun(t, l, "fabrics")
+		alone := stepRun(t, l, "permutation")
+		assert.Positive(t, r.Totals.ECNMarks)
+		assert.Positive(t, r.Totals.CNPs)
+		assert.Greater(t, r.Totals.MaxFctUs, 1.5*alone.Totals.MaxFctUs, "ECMP with DCQCN is worse than ECMP alone")
+		assert.Greater(t, r.Totals.MeanFctUs, 1.5*alone.Totals.MeanFctUs)
+		cut := 0
+		for _, f := range r.Flows {
+			if f.MinRateGbps < 200 {
+				cut++
+			}
+		}
+		assert.Greater(t, cut, len(r.Flows)/4, "collided senders cut far below a fair share")
+		a := stepRun(t, l, "fabrics", "network.routing=adaptive")
+		b := stepRun(t, l, "permutation", "network.routing=adaptive")
+		assert.Zero(t, a.Totals.ECNMarks, "adaptive routing keeps the queues below Kmin")
+		assert.Equal(t, b.Totals.MaxFctUs, a.Totals.MaxFctUs, "the same run as without DCQCN")
+	})
+
 	t.Run("permutation", func(t *testing.T) {
 		r := stepRun(t, l, "permutation")
 		assert.Greater(t, r.Totals.MaxFctUs, 1.8*r.Totals.MeanFctUs, "ECMP's tail is far from its mean")
