@@ -14,10 +14,10 @@ import (
 	"fabriclab/sim/scenario"
 )
 
-// courseLesson loads the shipped lesson slug in English and checks what
+// rtLesson loads the shipped lesson slug in English and checks what
 // every lesson of the course needs: a Chinese twin with the same steps, 6–10
 // steps, two quizzes or more, a knob, and a recap linking to next.
-func courseLesson(t *testing.T, slug, next string) *Lesson {
+func rtLesson(t *testing.T, slug, next string) *Lesson {
 	t.Helper()
 	ls, err := Load(Content())
 	require.NoError(t, err)
@@ -43,9 +43,9 @@ func courseLesson(t *testing.T, slug, next string) *Lesson {
 	return en
 }
 
-// stepRun runs the scenario step id of l shows, with extra --set values (a
+// rtRun runs the scenario step id of l shows, with extra --set values (a
 // knob's other settings).
-func stepRun(t *testing.T, l *Lesson, id string, sets ...string) *metrics.Result {
+func rtRun(t *testing.T, l *Lesson, id string, sets ...string) *metrics.Result {
 	t.Helper()
 	for _, s := range l.Steps {
 		if s.ID == id {
@@ -60,8 +60,8 @@ func stepRun(t *testing.T, l *Lesson, id string, sets ...string) *metrics.Result
 	return nil
 }
 
-// link returns the run's link called name.
-func link(t *testing.T, r *metrics.Result, name string) metrics.Link {
+// rtLink returns the run's link called name.
+func rtLink(t *testing.T, r *metrics.Result, name string) metrics.Link {
 	t.Helper()
 	for _, l := range r.Links {
 		if l.Name == name {
@@ -72,9 +72,9 @@ func link(t *testing.T, r *metrics.Result, name string) metrics.Link {
 	return metrics.Link{}
 }
 
-// uplinksUsed counts leaf0's uplinks that carried traffic (the run lists
+// rtUplinksUsed counts leaf0's uplinks that carried traffic (the run lists
 // only those).
-func uplinksUsed(r *metrics.Result) int {
+func rtUplinksUsed(r *metrics.Result) int {
 	n := 0
 	for _, l := range r.Links {
 		if strings.HasPrefix(l.Name, "leaf0→spine") {
@@ -84,7 +84,7 @@ func uplinksUsed(r *metrics.Result) int {
 	return n
 }
 
-func fastest(r *metrics.Result) float64 {
+func rtFastest(r *metrics.Result) float64 {
 	m := r.Flows[0].FctUs
 	for _, f := range r.Flows {
 		m = min(m, f.FctUs)
@@ -94,16 +94,16 @@ func fastest(r *metrics.Result) float64 {
 
 // The claims of adaptive-routing.*.md, step by step.
 func TestCourseAdaptiveRouting(t *testing.T) {
-	l := courseLesson(t, "adaptive-routing", "incast")
+	l := rtLesson(t, "adaptive-routing", "incast")
 	const lineGbps = 392.1 // REFERENCE.md, RoCEv2 packet: a lone flow's payload rate at 400GbE
 
 	t.Run("collisions", func(t *testing.T) {
-		r := stepRun(t, l, "collisions")
+		r := rtRun(t, l, "collisions")
 		require.Len(t, r.Flows, 8)
 		// The quiz: about five of eight uplinks carry a flow.
-		assert.Equal(t, 5, uplinksUsed(r), "seed 1 uses five of the eight spines")
+		assert.Equal(t, 5, rtUplinksUsed(r), "seed 1 uses five of the eight spines")
 		alone := r.Flows[1].FctUs
-		assert.InDelta(t, fastest(r), alone, 0.5, "host 1's flow runs alone")
+		assert.InDelta(t, rtFastest(r), alone, 0.5, "host 1's flow runs alone")
 		assert.Greater(t, r.Flows[1].Gbps, 0.9*lineGbps, "a lone flow runs near line rate")
 		for i, share := range []float64{2, 1, 3, 1, 2, 3, 1, 3} { // hosts 1, 3, 6 alone; 0, 4 together; 2, 5, 7 together
 			assert.InEpsilon(t, share*alone, r.Flows[i].FctUs, 0.05, "host %d's flow shares its spine %v ways", i, share)
@@ -112,7 +112,7 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		var mean float64
 		counts := map[int]bool{}
 		for seed := 1; seed <= 20; seed++ {
-			n := uplinksUsed(stepRun(t, l, "collisions", fmt.Sprintf("seed=%d", seed)))
+			n := rtUplinksUsed(rtRun(t, l, "collisions", fmt.Sprintf("seed=%d", seed)))
 			assert.Less(t, n, 8, "seed %d spreads the eight flows perfectly", seed)
 			counts[n] = true
 			mean += float64(n) / 20
@@ -121,22 +121,22 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		assert.InDelta(t, 8*0.656, mean, 0.5, "REFERENCE.md Routing: 1 − (7/8)^8 of the paths used on average")
 	})
 
-	ecmp := stepRun(t, l, "scale")
+	ecmp := rtRun(t, l, "scale")
 	t.Run("scale", func(t *testing.T) {
 		require.Len(t, ecmp.Flows, 64)
-		assert.InDelta(t, 64*0.635, float64(uplinksUsed(ecmp)), 5, "about 0.635 of the 64 uplinks carry a flow")
-		assert.InDelta(t, fastest(ecmp), ecmp.Flows[3].FctUs, 0.5, "host 3's flow is uncollided")
-		ratio := ecmp.Totals.MaxFctUs / fastest(ecmp)
+		assert.InDelta(t, 64*0.635, float64(rtUplinksUsed(ecmp)), 5, "about 0.635 of the 64 uplinks carry a flow")
+		assert.InDelta(t, rtFastest(ecmp), ecmp.Flows[3].FctUs, 0.5, "host 3's flow is uncollided")
+		ratio := ecmp.Totals.MaxFctUs / rtFastest(ecmp)
 		assert.InDelta(t, 4, ratio, 0.3, "the last flow takes about four times a lone flow's time")
 		assert.Less(t, ecmp.Totals.MeanFctUs, ecmp.Totals.MaxFctUs/2)
 		assert.Zero(t, ecmp.Totals.Drops)
 		assert.Less(t, ecmp.Totals.GoodputGbps, 0.4*64*lineGbps)
 	})
 
-	adaptive := stepRun(t, l, "adaptive")
+	adaptive := rtRun(t, l, "adaptive")
 	t.Run("adaptive", func(t *testing.T) {
 		// The quiz: about as long as a flow that had a spine to itself under ECMP.
-		assert.InEpsilon(t, fastest(ecmp), adaptive.Totals.MaxFctUs, 0.05)
+		assert.InEpsilon(t, rtFastest(ecmp), adaptive.Totals.MaxFctUs, 0.05)
 		assert.InEpsilon(t, adaptive.Totals.MaxFctUs, adaptive.Totals.MeanFctUs, 0.01, "all flows finish together")
 		assert.Greater(t, adaptive.Totals.GoodputGbps, 0.9*64*lineGbps)
 		assert.Positive(t, adaptive.Totals.OutOfOrder)
@@ -145,12 +145,12 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 	})
 
 	t.Run("spray", func(t *testing.T) {
-		spray := stepRun(t, l, "spray")
+		spray := rtRun(t, l, "spray")
 		assert.InEpsilon(t, adaptive.Totals.MaxFctUs, spray.Totals.MaxFctUs, 0.1, "as even as adaptive on average")
 		// The quiz: many more packets out of order.
 		assert.Greater(t, spray.Totals.OutOfOrder, 10*adaptive.Totals.OutOfOrder)
 		assert.Greater(t, spray.Flows[0].OutOfOrder, int64(1024/2), "most of host 0's 1,024 packets")
-		q, qa := link(t, spray, "leaf0→spine0").MaxQueueBytes, link(t, adaptive, "leaf0→spine0").MaxQueueBytes
+		q, qa := rtLink(t, spray, "leaf0→spine0").MaxQueueBytes, rtLink(t, adaptive, "leaf0→spine0").MaxQueueBytes
 		assert.LessOrEqual(t, qa, int64(2*(4096+82)), "adaptive keeps the uplink queue to a packet or two")
 		assert.Greater(t, q, 10*qa, "spraying builds deeper queues")
 		assert.Zero(t, spray.Totals.Retransmits, "receivers keep out-of-order packets")
@@ -158,8 +158,8 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 	})
 
 	t.Run("fabrics", func(t *testing.T) {
-		r := stepRun(t, l, "fabrics")
-		alone := stepRun(t, l, "permutation")
+		r := rtRun(t, l, "fabrics")
+		alone := rtRun(t, l, "permutation")
 		assert.Positive(t, r.Totals.ECNMarks)
 		assert.Positive(t, r.Totals.CNPs)
 		assert.Greater(t, r.Totals.MaxFctUs, 1.5*alone.Totals.MaxFctUs, "ECMP with DCQCN is worse than ECMP alone")
@@ -171,18 +171,18 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 			}
 		}
 		assert.Greater(t, cut, len(r.Flows)/4, "collided senders cut far below a fair share")
-		a := stepRun(t, l, "fabrics", "network.routing=adaptive")
-		b := stepRun(t, l, "permutation", "network.routing=adaptive")
+		a := rtRun(t, l, "fabrics", "network.routing=adaptive")
+		b := rtRun(t, l, "permutation", "network.routing=adaptive")
 		assert.Zero(t, a.Totals.ECNMarks, "adaptive routing keeps the queues below Kmin")
 		assert.Equal(t, b.Totals.MaxFctUs, a.Totals.MaxFctUs, "the same run as without DCQCN")
 	})
 
 	t.Run("permutation", func(t *testing.T) {
-		r := stepRun(t, l, "permutation")
+		r := rtRun(t, l, "permutation")
 		assert.Greater(t, r.Totals.MaxFctUs, 1.8*r.Totals.MeanFctUs, "ECMP's tail is far from its mean")
 		assert.Zero(t, r.Totals.OutOfOrder)
 		for _, routing := range []string{"adaptive", "spray"} {
-			p := stepRun(t, l, "permutation", "network.routing="+routing)
+			p := rtRun(t, l, "permutation", "network.routing="+routing)
 			assert.Less(t, p.Totals.MaxFctUs, 1.1*p.Totals.MeanFctUs, "%s brings the tail close to the mean", routing)
 			assert.Positive(t, p.Totals.OutOfOrder, routing)
 		}
