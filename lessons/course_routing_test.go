@@ -130,6 +130,7 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		assert.InDelta(t, 4, ratio, 0.3, "the last flow takes about four times a lone flow's time")
 		assert.Less(t, ecmp.Totals.MeanFctUs, ecmp.Totals.MaxFctUs/2)
 		assert.Zero(t, ecmp.Totals.Drops)
+		assert.Positive(t, ecmp.Totals.PauseFrames, "collided uplinks queue until PFC pauses their senders")
 		assert.Less(t, ecmp.Totals.GoodputGbps, 0.4*64*lineGbps)
 	})
 
