@@ -1,0 +1,189 @@
+package lessons
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/metrics"
+)
+
+// rtQueue is the sampled queue of port name.
+func rtQueue(t *testing.T, r *metrics.Result, name string) []int64 {
+	t.Helper()
+	require.NotNil(t, r.Series)
+	for _, q := range r.Series.Queues {
+		if q.Name == name {
+			return q.Bytes
+		}
+	}
+	t.Fatalf("no queue series for %s", name)
+	return nil
+}
+
+// rtQueueAfterBurst is the queue of port name, sampled, from the moment it
+// first falls below below after its peak: the queue once the first burst has
+// drained.
+func rtQueueAfterBurst(t *testing.T, r *metrics.Result, name string, below int64) []int64 {
+	t.Helper()
+	q := rtQueue(t, r, name)
+	peak := 0
+	for i, b := range q {
+		if b > q[peak] {
+			peak = i
+		}
+	}
+	for i := peak; i < len(q); i++ {
+		if q[i] < below {
+			require.Less(t, i, len(q)/4, "the first burst drains early in the run")
+			return q[i:]
+		}
+	}
+	t.Fatalf("%s never drains below %d bytes", name, below)
+	return nil
+}
+
+// rtSurges counts the times the queue q rises above level.
+func rtSurges(q []int64, level int64) int {
+	n := 0
+	for i, b := range q {
+		if b > level && (i == 0 || q[i-1] <= level) {
+			n++
+		}
+	}
+	return n
+}
+
+func rtMedian(xs []int64) int64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// The claims of incast.*.md, step by step.
+func TestCourseIncast(t *testing.T) {
+	l := rtLesson(t, "incast", "nvlink-vs-ib")
+	const line = 392.1      // REFERENCE.md, RoCEv2 packet: payload Gb/s at 400GbE
+	const kmax = 1638 << 10 // derived for 400G with a 2 MiB buffer (README, network.ecn)
+
+	base := rtRun(t, l, "baseline")
+	pfc := rtRun(t, l, "pfc")
+	t.Run("pfc", func(t *testing.T) {
+		assert.InEpsilon(t, line, base.Flows[0].Gbps, 0.02, "a lone flow runs just under 400 Gb/s")
+		assert.InEpsilon(t, 8*base.Totals.MaxFctUs, pfc.Totals.MaxFctUs, 0.05, "eight senders take about eight single transfers")
+		assert.InEpsilon(t, pfc.Totals.MaxFctUs, pfc.Totals.MeanFctUs, 0.01, "they finish together")
+		assert.Zero(t, pfc.Totals.Drops)
+		assert.InEpsilon(t, line, pfc.Totals.GoodputGbps, 0.02, "the receiver's link runs full")
+	})
+
+	t.Run("lossy", func(t *testing.T) {
+		last := 0.0
+		for _, buffer := range []string{"64KiB", "256KiB", "1MiB", "4MiB"} { // the knob's values
+			r := rtRun(t, l, "lossy", "network.buffer="+buffer)
+			assert.Zero(t, r.Totals.FlowsFinished, "%s: no transfer finishes in 2 ms", buffer)
+			assert.Positive(t, r.Totals.Drops, buffer)
+			assert.Positive(t, r.Totals.Retransmits, buffer)
+			assert.Greater(t, r.Totals.GoodputGbps, last, "%s: a deeper buffer lets a little more through", buffer)
+			assert.Less(t, r.Totals.GoodputGbps, 0.1*line, "%s: goodput collapses", buffer)
+			last = r.Totals.GoodputGbps
+		}
+	})
+
+	t.Run("credit", func(t *testing.T) {
+		r := rtRun(t, l, "credit")
+		assert.Zero(t, r.Totals.Drops)
+		assert.Zero(t, r.Totals.PauseFrames)
+		assert.Less(t, r.Totals.MaxFctUs, pfc.Totals.MaxFctUs, "slightly faster: smaller headers")
+		assert.InEpsilon(t, pfc.Totals.MaxFctUs, r.Totals.MaxFctUs, 0.05)
+	})
+
+	t.Run("cost", func(t *testing.T) {
+		r := rtRun(t, l, "cost")
+		assert.Less(t, r.Flows[4].Gbps, 0.5*line, "the innocent flow gets well under half a lone flow's rate")
+		assert.Positive(t, rtLink(t, r, "leaf0.host3→leaf0").PauseFrames, "host 3's link is paused")
+	})
+
+	t.Run("dcqcn", func(t *testing.T) {
+		r := rtRun(t, l, "dcqcn")
+		alone := rtRun(t, l, "dcqcn", "network.cc=none") // the knob's other setting
+		require.Equal(t, 9, alone.Flows[7].Dst, "flow 7 is the victim, to host 9")
+		assert.InDelta(t, 0.1*line, alone.Flows[7].Gbps, 0.05*line, "under PFC alone the victim gets about a tenth of line rate")
+		assert.Positive(t, alone.Totals.PauseFrames)
+		// The quiz: with DCQCN it runs close to line rate and is never cut.
+		assert.Greater(t, r.Flows[7].Gbps, 0.9*line)
+		assert.InEpsilon(t, 400, r.Flows[7].MinRateGbps, 0.01, "the victim's rate is never cut")
+		assert.Zero(t, r.Totals.PauseFrames)
+		assert.Less(t, r.Flows[0].MinRateGbps, 0.01, "incast senders fall to the NIC's minimum rate")
+		assert.Greater(t, r.Totals.MaxFctUs, alone.Totals.MaxFctUs, "the incast takes longer than under PFC alone")
+	})
+
+	t.Run("ecn", func(t *testing.T) {
+		r := rtRun(t, l, "ecn")
+		alone := rtRun(t, l, "ecn", "network.cc=none")
+		hot := rtLink(t, r, "switch→host8")
+		assert.Zero(t, r.Totals.PauseFrames)
+		assert.Positive(t, hot.ECNMarks)
+		assert.Greater(t, hot.MaxQueueBytes, int64(kmax), "the first burst overshoots Kmax")
+		// Synchronised recoveries: three surges above Kmax in the first
+		// millisecond or so, then a sawtooth below it that now and then runs empty.
+		q := rtQueue(t, r, "switch→host8")
+		surges, last := rtSurges(q, kmax), 0
+		for i, b := range q {
+			if b > kmax {
+				last = i
+			}
+		}
+		assert.Equal(t, 3, surges, "the first burst and two synchronised surges")
+		assert.Less(t, r.Series.TimeUs[last], 1500.0, "the senders drift apart after about a millisecond")
+		assert.Zero(t, slices.Min(q[last:]), "then the queue now and then runs empty")
+		assert.InEpsilon(t, r.Flows[0].Gbps, r.Flows[1].Gbps, 0.1, "the senders share fairly")
+		assert.Less(t, hot.Util, 0.95, "the hot link idles part of the time")
+		assert.Greater(t, rtLink(t, alone, "switch→host8").Util, 0.99, "under PFC alone it runs full")
+		assert.InEpsilon(t, line, alone.Totals.GoodputGbps, 0.01)
+		// The quiz: somewhat later than PFC alone.
+		assert.Greater(t, r.Totals.MaxFctUs, alone.Totals.MaxFctUs)
+		assert.Less(t, r.Totals.MaxFctUs, 1.25*alone.Totals.MaxFctUs)
+		// The knob: at every setting the burst overshoots Kmax, the senders
+		// share fairly, no pause is sent and the link idles part of the time;
+		// fewer senders, a smaller burst and fewer surges.
+		for _, n := range []string{"4", "6"} {
+			k := rtRun(t, l, "ecn", "traffic.senders="+n)
+			khot := rtLink(t, k, "switch→host8")
+			assert.Greater(t, khot.MaxQueueBytes, int64(kmax), "%s senders", n)
+			assert.Less(t, khot.MaxQueueBytes, hot.MaxQueueBytes, "%s senders: a smaller first burst", n)
+			assert.InEpsilon(t, k.Flows[0].Gbps, k.Flows[1].Gbps, 0.1, "%s senders share fairly", n)
+			assert.Zero(t, k.Totals.PauseFrames, "%s senders", n)
+			assert.Less(t, khot.Util, 0.95, "%s senders", n)
+			if n == "4" {
+				assert.Less(t, rtSurges(rtQueue(t, k, "switch→host8"), kmax), surges, "fewer surges")
+			}
+		}
+	})
+
+	t.Run("ibcc", func(t *testing.T) {
+		// Credits stall the victim as PFC does; InfiniBand CC frees it.
+		onIB := []string{"topology.fabric=ib", "network.flow_control=credit", "network.cc=none"}
+		stalled := rtRun(t, l, "dcqcn", onIB...)
+		assert.InDelta(t, 0.1*line, stalled.Flows[7].Gbps, 0.05*line, "on InfiniBand credits the victim gets about a tenth of line rate")
+		freed := rtRun(t, l, "dcqcn", append(onIB, "network.cc=ibcc")...)
+		assert.Greater(t, freed.Flows[7].Gbps, 0.9*line, "with InfiniBand CC it runs close to line rate")
+
+		r := rtRun(t, l, "ibcc")
+		hot := rtLink(t, r, "switch→host8")
+		const threshold = 512 << 10
+		assert.Zero(t, r.Totals.PauseFrames)
+		assert.Zero(t, r.Totals.Drops)
+		assert.Positive(t, r.Totals.FECNMarks)
+		assert.Equal(t, r.Totals.FECNMarks, r.Totals.BECNs, "one BECN per marked packet")
+		assert.Equal(t, 127, r.Flows[0].MaxCCTI, "the last entry of the table")
+		assert.InEpsilon(t, 400/(1+127.0/8), r.Flows[0].MinRateGbps, 0.01, "CCT[127] holds the flow to line/(1 + 127/8)")
+		assert.Greater(t, hot.MaxQueueBytes, int64(threshold), "the first burst overshoots the threshold")
+		after := rtQueueAfterBurst(t, r, "switch→host8", threshold/4)
+		assert.Less(t, rtMedian(after), int64(64<<10), "mostly a few packets")
+		assert.Greater(t, slices.Max(after), int64(threshold/2), "with spikes towards the threshold")
+		assert.InEpsilon(t, r.Totals.MaxFctUs, r.Totals.MeanFctUs, 0.01, "the flows end together")
+		assert.Less(t, hot.Util, 0.95)
+	})
+}
