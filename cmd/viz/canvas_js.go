@@ -25,6 +25,10 @@ func init() {
 		attr.Set("premultipliedAlpha", true)
 		attr.Set("stencil", true)
 		attr.Set("antialias", false)
-		cs.Index(n-1).Call("getContext", "webgl2", attr)
+		if gl := cs.Index(n-1).Call("getContext", "webgl2", attr); gl.Truthy() {
+			if b := gl.Call("getParameter", gl.Get("SUBPIXEL_BITS")); b.Type() == js.TypeNumber && b.Int() > 0 {
+				subpixelBits = b.Int()
+			}
+		}
 	}
 }
