@@ -221,10 +221,9 @@ func (c *comparison) stripRight() string {
 	return fmt.Sprintf("%s vs %s · computing %d %%", c.labels[0], c.labels[1], pct)
 }
 
-// drawCompare draws both panes and the strip.
-func (g *Game) drawCompare(screen *ebiten.Image) {
+// compareScene is the picture of a comparison: both panes and the strip.
+func (g *Game) compareScene() *render.DisplayList {
 	c := g.cmp
-	start := time.Now()
 	var scenes [2]*render.DisplayList
 	for i := range c.panes {
 		if pn := &c.panes[i]; pn.frame.Layout != nil {
@@ -232,17 +231,7 @@ func (g *Game) drawCompare(screen *ebiten.Image) {
 		}
 	}
 	render.SideBySide(&c.dl, c.split, g.params.Theme != "light", g.params.Big, c.stripLeft(), c.stripRight(), scenes)
-	g.drawer.Draw(screen, &c.dl, g.scale)
-	end := time.Now()
-	if !g.lastDraw.IsZero() {
-		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
-	}
-	g.drawTimes = keep(g.drawTimes, end.Sub(start).Seconds()*1000)
-	g.lastDraw = end
-	if !g.firstFrame {
-		g.firstFrame = true
-		g.out.event(map[string]any{"fabriclab": "frame"})
-	}
+	return &c.dl
 }
 
 // sendCompareTime is the time event of a comparison: as for one run, with

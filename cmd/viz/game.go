@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"image"
 	"image/color"
 	"math"
 	"runtime"
@@ -96,6 +97,13 @@ type Game struct {
 	builder render.Builder
 	scale   float64 // device px per logical px
 	w, h    float64 // the window in logical px
+
+	// The picture Draw made, for DrawFinalScreen: picScene says it is a
+	// scene (not an error); built is what making it took; painted says it
+	// has been drawn once; inOffscreen that it is in the offscreen image.
+	pic                            *render.DisplayList
+	picScene, painted, inOffscreen bool
+	built                          time.Duration
 
 	// What Draw shows, prepared by Update.
 	layout    *render.Layout
@@ -201,7 +209,7 @@ func (g *Game) stats() {
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
 		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
 		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
-		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95),
+		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95), "interval_max_ms": percentile(g.intervals, 1),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
 		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
 		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
@@ -597,7 +605,8 @@ func (g *Game) prepare(cx, cy float64) {
 	g.key = k
 }
 
-// Draw draws what Update prepared; it changes nothing but its own timings.
+// Draw makes the picture Update prepared (the scene, or the error); it
+// changes nothing but its own timings. DrawFinalScreen (final.go) draws it.
 func (g *Game) Draw(screen *ebiten.Image) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -610,33 +619,20 @@ func (g *Game) Draw(screen *ebiten.Image) {
 		return // the screen still shows it
 	}
 	g.drawn = g.key
-	if g.failure != "" {
-		if g.errorPic != nil {
-			screen.Clear()
-			g.drawer.Draw(screen, g.errorPic, g.scale)
-		}
-		return
-	}
-	if g.cmp != nil {
-		g.drawCompare(screen)
-		return
-	}
-	if g.frame.Layout == nil {
-		screen.Clear()
-		return
-	}
 	start := time.Now()
-	g.drawer.Draw(screen, g.builder.Scene(&g.frame), g.scale)
-	end := time.Now()
-	if !g.lastDraw.IsZero() {
-		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
+	g.pic, g.picScene = nil, false
+	switch {
+	case g.failure != "":
+		g.pic = g.errorPic
+	case g.cmp != nil:
+		g.pic, g.picScene = g.compareScene(), true
+	case g.frame.Layout != nil:
+		g.pic, g.picScene = g.builder.Scene(&g.frame), true
 	}
-	g.drawTimes = keep(g.drawTimes, end.Sub(start).Seconds()*1000)
-	g.lastDraw = end
-	if !g.firstFrame {
-		g.firstFrame = true
-		g.out.event(map[string]any{"fabriclab": "frame"})
-	}
+	g.built, g.painted, g.inOffscreen = time.Since(start), false, false
+	// A new picture: Ebitengine shows the screen again only if its
+	// offscreen image changed, so change one pixel of it.
+	screen.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image).Clear()
 }
 
 // LayoutF sizes the canvas in device pixels so text stays crisp on HiDPI screens.

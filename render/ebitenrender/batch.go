@@ -17,6 +17,7 @@ type batch struct {
 	white *ebiten.Image
 	opts  ebiten.DrawTrianglesOptions
 	ring  []float32 // scratch outline points
+	dy    float32   // added to every y
 }
 
 func newBatch() *batch {
@@ -26,7 +27,7 @@ func newBatch() *batch {
 }
 
 // flush draws what has been collected onto dst.
-func (b *batch) flush(dst *ebiten.Image) {
+func (b *batch) flush(dst Target) {
 	if len(b.idx) > 0 {
 		dst.DrawTriangles32(b.v, b.idx, b.white, &b.opts)
 	}
@@ -34,7 +35,7 @@ func (b *batch) flush(dst *ebiten.Image) {
 }
 
 func (b *batch) vertex(x, y float32, c color.RGBA) uint32 {
-	b.v = append(b.v, ebiten.Vertex{DstX: x, DstY: y, SrcX: 1.5, SrcY: 1.5,
+	b.v = append(b.v, ebiten.Vertex{DstX: x, DstY: y + b.dy, SrcX: 1.5, SrcY: 1.5,
 		ColorR: float32(c.R) / 255, ColorG: float32(c.G) / 255, ColorB: float32(c.B) / 255, ColorA: float32(c.A) / 255})
 	return uint32(len(b.v) - 1)
 }

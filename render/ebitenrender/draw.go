@@ -6,6 +6,7 @@ package ebitenrender
 import (
 	"fmt"
 	"image"
+	"image/color"
 	"image/draw"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -29,6 +30,11 @@ type Drawer struct {
 	batch  *batch
 	opts   ebiten.DrawImageOptions
 	stats  Stats
+
+	// NudgeY moves everything by this many device pixels down (up when
+	// negative): a fraction of a pixel, so that a target rasterised upside
+	// down keeps ties on pixel centres as an image does (cmd/viz/final.go).
+	NudgeY float32
 }
 
 // Stats counts the draw calls of a Draw and what they drew.
@@ -70,14 +76,24 @@ func New() (*Drawer, error) {
 	return d, nil
 }
 
+// Target is what a Drawer draws onto: an *ebiten.Image, or the
+// ebiten.FinalScreen a game draws its picture straight onto (skipping the
+// copy from its offscreen image, a pass over every pixel per frame).
+type Target interface {
+	DrawTriangles32(vertices []ebiten.Vertex, indices []uint32, img *ebiten.Image, options *ebiten.DrawTrianglesOptions)
+	DrawImage(img *ebiten.Image, options *ebiten.DrawImageOptions)
+	Fill(clr color.Color)
+}
+
 // Draw draws dl onto dst. The display list is in logical pixels; scale is
 // the device scale factor (ebiten.Monitor().DeviceScaleFactor()), and dst
 // is in device pixels, so lines and text stay crisp on HiDPI screens.
-func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) {
+func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 	if d.batch == nil {
 		d.batch = newBatch()
 	}
 	b := d.batch
+	b.dy = d.NudgeY
 	d.stats = Stats{}
 	s := float32(scale)
 	prims := dl.Prims
@@ -135,7 +151,7 @@ func (d *Drawer) Draw(dst *ebiten.Image, dl *render.DisplayList, scale float64) 
 }
 
 // flush draws the shapes batched so far, counting the call.
-func (d *Drawer) flush(dst *ebiten.Image) {
+func (d *Drawer) flush(dst Target) {
 	if n := len(d.batch.idx) / 3; n > 0 {
 		d.stats.Batches++
 		d.stats.Triangles += n
@@ -185,7 +201,7 @@ func (d *Drawer) glyph(k faceKey, f font.Face, r rune) *glyph {
 	return g
 }
 
-func (d *Drawer) text(dst *ebiten.Image, p *render.Prim, scale float64) {
+func (d *Drawer) text(dst Target, p *render.Prim, scale float64) {
 	size := float64(p.Size) * scale
 	k := faceKey{p.Weight, int(size*4 + 0.5)}
 	f := d.face(k)
@@ -217,7 +233,7 @@ func (d *Drawer) text(dst *ebiten.Image, p *render.Prim, scale float64) {
 		g := d.glyph(k, f, r)
 		if g.img != nil {
 			o.GeoM.Reset()
-			o.GeoM.Translate(float64(int(x+g.dx+0.5)), float64(int(baseline+g.dy+0.5)))
+			o.GeoM.Translate(float64(int(x+g.dx+0.5)), float64(int(baseline+g.dy+0.5))+float64(d.batch.dy))
 			o.ColorScale.Reset()
 			o.ColorScale.ScaleWithColor(p.Fill)
 			dst.DrawImage(g.img, o)

@@ -1,0 +1,132 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBrowserFrames measures, for BENCHMARKS.md ("Issue 15 frames"), the
+// canvas's frames while a computed scenario plays at 1280×720: the
+// intervals between requestAnimationFrame callbacks (the page's frames),
+// between new pictures (the stats event) and the CPU time the browser's GPU
+// process and renderer spent a frame (read from /proc, Linux only), which
+// depends less on the machine's load than the intervals do. It asserts
+// nothing about speed. Run it with FABRICLAB_BROWSER_BENCH=1;
+// FABRICLAB_BENCH_ONLY takes a comma-separated list of scenarios.
+func TestBrowserFrames(t *testing.T) {
+	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
+		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
+	}
+	names := []string{"incast", "ecmp-collisions"}
+	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
+		names = strings.Split(only, ",")
+	}
+	const secs = 8
+	for _, name := range names {
+		ctx, base, _ := browser(t)
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/embed.html?scenario="+name+"&play=1")))
+		// Computed to the end (playback loops through what is computed), then measured.
+		poll(t, ctx, `window.fabriclabFirstFrameMs > 0 && document.getElementById('computing').hidden`, 3*time.Minute)
+		eval[bool](t, ctx, `window.fabriclabRAF = []; (function f(t) { fabriclabRAF.push(t); requestAnimationFrame(f) })(performance.now());
+			window.fabriclabCommand(JSON.stringify({fabriclab: "stats"})), true`)
+		pid := chromedp.FromContext(ctx).Browser.Process().Pid
+		cpu0 := browserCPU(pid)
+		time.Sleep(secs * time.Second)
+		cpu1 := browserCPU(pid)
+		raf := eval[[]float64](t, ctx, `fabriclabRAF`)
+		eval[bool](t, ctx, `delete window.fabriclabStats; window.fabriclabCommand(JSON.stringify({fabriclab: "stats"})), true`)
+		poll(t, ctx, `window.fabriclabStats !== undefined`, 30*time.Second)
+		s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
+		var iv []float64
+		for i := 1; i < len(raf); i++ {
+			iv = append(iv, raf[i]-raf[i-1])
+		}
+		slices.Sort(iv)
+		q := func(f float64) float64 {
+			if len(iv) == 0 {
+				return 0
+			}
+			return iv[min(len(iv)-1, int(f*float64(len(iv))))]
+		}
+		frames := max(1, float64(len(iv)))
+		fmt.Printf("%s 1280x720 playing (load %s): %d page frames in %d s, interval p50 %.0f ms, p95 %.0f ms, max %.0f ms; %.0f pictures: interval p50 %.0f ms, p95 %.0f ms, max %.0f ms, Go builds and draws one in p50 %.1f ms; CPU a page frame: GPU process %.1f ms, renderer %.1f ms\n",
+			name, loadAverage(), len(iv), secs, q(0.5), q(0.95), q(1), s["frames"], s["interval_p50_ms"], s["interval_p95_ms"], s["interval_max_ms"], s["draw_p50_ms"],
+			(cpu1["gpu-process"]-cpu0["gpu-process"])/frames, (cpu1["renderer"]-cpu0["renderer"])/frames)
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, "frames-"+name+".png", shot)
+	}
+}
+
+// browserCPU is the CPU time, in ms, that the browser with process id root
+// and its child processes have used, by process type (--type=gpu-process,
+// renderer; "browser" for the main process); empty where /proc is missing.
+func browserCPU(root int) map[string]float64 {
+	type proc struct {
+		ppid int
+		typ  string
+		ms   float64
+	}
+	procs := map[int]proc{}
+	dirs, _ := os.ReadDir("/proc")
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err1 := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		cmd, err2 := os.ReadFile(filepath.Join("/proc", d.Name(), "cmdline"))
+		i := strings.LastIndexByte(string(stat), ')')
+		if err1 != nil || err2 != nil || i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:])) // state ppid … utime stime (fields 4, 14, 15 of stat)
+		if len(f) < 13 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		user, _ := strconv.ParseFloat(f[11], 64)
+		sys, _ := strconv.ParseFloat(f[12], 64)
+		p := proc{ppid: ppid, typ: "browser", ms: (user + sys) * 10} // USER_HZ is 100 on Linux
+		// Chromium rewrites its command line into one space-separated string.
+		for _, a := range strings.FieldsFunc(string(cmd), func(r rune) bool { return r == 0 || r == ' ' }) {
+			if t, ok := strings.CutPrefix(a, "--type="); ok {
+				p.typ = t
+			}
+		}
+		procs[pid] = p
+	}
+	out := map[string]float64{}
+	for pid, p := range procs {
+		for q, depth := pid, 0; depth < 8; depth++ {
+			if q == root {
+				out[p.typ] += p.ms
+				break
+			}
+			parent, ok := procs[q]
+			if !ok {
+				break
+			}
+			q = parent.ppid
+		}
+	}
+	return out
+}
+
+// loadAverage is the machine's one-minute load average, or "?".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}
