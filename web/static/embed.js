@@ -154,7 +154,10 @@
         const computing = !ev.done && typeof ev.progress === "number" && ev.progress < 1;
         let left = "";
         if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + L(Math.ceil(ev.eta_s) + " s left", "约剩 " + Math.ceil(ev.eta_s) + " 秒");
-        $("time").textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done ? "" : left || "…");
+        // The time left is a span of its own: a phone hides it (the bar's title keeps it).
+        const time = $("time"), rest = ev.done ? "" : left || "…";
+        time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us);
+        if (rest) { const s = document.createElement("span"); s.className = "left"; s.textContent = rest; time.append(s); }
         const bar = $("computing");
         bar.hidden = !computing;
         if (computing) {
