@@ -41,6 +41,10 @@ const (
 
 var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang"}
 
+// pageParams are the page's own parameters (embed.js, editor.js): allowed,
+// not the canvas's. editor=1 shows the scenario editor.
+var pageParams = []string{"editor"}
+
 // ParseQuery reads a URL query string such as "?scenario=incast&play=1".
 // Errors name the parameter, the value and what is allowed.
 func ParseQuery(q string) (Params, error) {
@@ -58,8 +62,8 @@ func ParseQuery(q string) (Params, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !slices.Contains(paramNames, k) {
-			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(paramNames, ", "))
+		if !slices.Contains(paramNames, k) && !slices.Contains(pageParams, k) {
+			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(slices.Concat(paramNames, pageParams), ", "))
 		}
 		if k != "set" && len(vals[k]) > 1 {
 			return p, fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
