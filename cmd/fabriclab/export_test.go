@@ -105,7 +105,11 @@ func TestExportPastTheEnd(t *testing.T) {
 	a, _ := os.ReadFile(end)
 	b, _ := os.ReadFile(past)
 	assert.Equal(t, string(a), string(b))
-	assert.Contains(t, string(a), "finished", "the end is the finished run")
+	assert.Contains(t, string(a), ">finished</text>", "the end is the finished run")
+	code, _, stderr = cli("export", "incast", "--set", "traffic.bytes=1MiB", "--size", "640x360", "--t", "0", "--out", end)
+	require.Equal(t, 0, code, stderr)
+	start, _ := os.ReadFile(end)
+	assert.NotContains(t, string(start), ">finished</text>")
 }
 
 func TestExportErrors(t *testing.T) {

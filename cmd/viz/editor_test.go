@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/render"
 	"fabriclab/sim/scenario"
 )
 
@@ -117,6 +118,23 @@ func TestSnapshot(t *testing.T) {
 	assert.InDelta(t, 20, ev["t_us"], 1, "the frame at or before t=20")
 	assert.Equal(t, float32(800), ev["width"])
 	assert.Equal(t, float32(600-controlsHeight), ev["height"], "the picture above the playback bar")
+
+	// The pointer's tooltip is left out: the pointer is on the button that asked.
+	tip := g.frame
+	n := tip.Layout.Nodes[0]
+	tip.Hover = render.HitTest(tip.Layout, n.X+n.W/2, n.Y+n.H/2)
+	require.NotEqual(t, render.HoverNone, tip.Hover.Kind)
+	var with, without strings.Builder
+	var b render.Builder
+	require.NoError(t, b.Scene(&tip).SVG(&with))
+	plain := g.frame
+	plain.Hover = render.Hover{}
+	require.NoError(t, (&render.Builder{}).Scene(&plain).SVG(&without))
+	require.NotEqual(t, with.String(), without.String())
+	g.frame.Hover = tip.Hover
+	h.send(`{"fabriclab":"snapshot","id":2}`)
+	g.handleAll(g.out.commands().drain())
+	assert.Equal(t, without.String(), h.last("snapshot")["svg"])
 
 	g, h = started(t, "?scenario=incast&set=topology.hosts=0")
 	h.send(`{"fabriclab":"snapshot"}`)
