@@ -39,11 +39,8 @@ const (
 	MaxQuery = 256 << 10
 )
 
-var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang"}
-
-// pageParams are the page's own parameters (embed.js, editor.js): allowed,
-// not the canvas's. editor=1 shows the scenario editor.
-var pageParams = []string{"editor"}
+// editor (editor=1) is the page's own (editor.js shows the scenario editor); the canvas ignores it.
+var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang", "editor"}
 
 // ParseQuery reads a URL query string such as "?scenario=incast&play=1".
 // Errors name the parameter, the value and what is allowed.
@@ -62,8 +59,8 @@ func ParseQuery(q string) (Params, error) {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !slices.Contains(paramNames, k) && !slices.Contains(pageParams, k) {
-			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(slices.Concat(paramNames, pageParams), ", "))
+		if !slices.Contains(paramNames, k) {
+			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(paramNames, ", "))
 		}
 		if k != "set" && len(vals[k]) > 1 {
 			return p, fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
