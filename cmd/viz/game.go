@@ -338,6 +338,7 @@ func (g *Game) fail(err error) {
 // earlier loads, and playback commands for the runs they would have built,
 // are dropped before anything is built.
 func (g *Game) handleAll(raws [][]byte) {
+	raws = g.editorCommands(raws) // check, source, snapshot: editor.go
 	type parsed struct {
 		c   player.Command
 		err error

@@ -41,7 +41,8 @@ const (
 	MaxQuery = 256 << 10
 )
 
-var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang"}
+// editor (editor=1) is the page's own (editor.js shows the scenario editor); the canvas ignores it.
+var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang", "editor"}
 
 // ParseQuery reads a URL query string such as "?scenario=incast&play=1".
 // Errors name the parameter, the value and what is allowed.

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/render"
+	"fabriclab/sim/scenario"
+)
+
+// last is the last event named name the page got.
+func (h *pageHost) last(name string) map[string]any {
+	for i := len(h.events) - 1; i >= 0; i-- {
+		if h.events[i]["fabriclab"] == name {
+			return h.events[i]
+		}
+	}
+	return nil
+}
+
+func command(t *testing.T, v map[string]any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(data)
+}
+
+// TestCheck: check validates without running and names each problem's line.
+func TestCheck(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	bad := "name: x\ntopology:\n  kind: star\n  hosts: 0\nnetwork:\n  routing: zigzag\n"
+	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": bad, "id": 7}))
+	require.NoError(t, g.Update())
+	ev := h.last("checked")
+	require.NotNil(t, ev)
+	assert.Equal(t, float64(7), ev["id"])
+	assert.Equal(t, false, ev["ok"])
+	errs := ev["errors"].([]checkedError)
+	require.Len(t, errs, 2)
+	assert.Equal(t, 4, errs[0].Line)
+	assert.Equal(t, "topology.hosts", errs[0].Key)
+	assert.Contains(t, errs[0].Message, "scenario:4: topology.hosts: 0 is not allowed")
+	assert.Equal(t, 6, errs[1].Line)
+	assert.Contains(t, errs[1].Message, "zigzag")
+	assert.Equal(t, "incast", g.p.Scenario().Name, "check loads nothing")
+
+	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": "name: x\ntopology: [1,\n"}))
+	require.NoError(t, g.Update())
+	errs = h.last("checked")["errors"].([]checkedError)
+	require.Len(t, errs, 1)
+	assert.Equal(t, 2, errs[0].Line, "a syntax error names its line: where the list opens")
+	assert.Contains(t, errs[0].Message, "not valid YAML")
+
+	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": "name: ok\ntraffic: {senders: 4}\n"}))
+	require.NoError(t, g.Update())
+	ev = h.last("checked")
+	assert.Equal(t, true, ev["ok"])
+	assert.Equal(t, "ok", ev["name"])
+	assert.Empty(t, ev["errors"])
+
+	// What the browser cannot play is an error too, without a line.
+	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": "topology: {kind: fattree, k: 32}\ntraffic: {pattern: permutation}\n"}))
+	require.NoError(t, g.Update())
+	ev = h.last("checked")
+	assert.Equal(t, false, ev["ok"])
+	errs = ev["errors"].([]checkedError)
+	require.Len(t, errs, 1)
+	assert.Zero(t, errs[0].Line)
+	assert.Contains(t, errs[0].Message, "sim.fidelity: flow")
+}
+
+// TestSource: a built-in with set= becomes the YAML to edit, which loads as
+// the same scenario.
+func TestSource(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	h.send(command(t, map[string]any{"fabriclab": "source", "scenario": "incast", "set": []string{"traffic.senders=3"}, "id": 2}))
+	require.NoError(t, g.Update())
+	ev := h.last("source")
+	require.NotNil(t, ev)
+	assert.Equal(t, float64(2), ev["id"])
+	y := ev["yaml"].(string)
+	assert.Contains(t, y, "senders: 3")
+	want, err := scenario.Load("incast", nil, []string{"traffic.senders=3"})
+	require.NoError(t, err)
+	got, err := scenario.Parse([]byte(y), "x")
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+
+	h.send(command(t, map[string]any{"fabriclab": "source", "yaml": "name: mine\n"}))
+	require.NoError(t, g.Update())
+	assert.Equal(t, "name: mine\n", h.last("source")["yaml"])
+
+	h.send(command(t, map[string]any{"fabriclab": "source", "scenario": "nope"}))
+	require.NoError(t, g.Update())
+	assert.Contains(t, h.last("error")["message"], `"nope" is not a built-in`)
+	assert.Equal(t, "source", h.last("error")["command"])
+}
+
+// TestSnapshot: the frame on screen as SVG, at the time shown.
+func TestSnapshot(t *testing.T) {
+	g, h := started(t, "?scenario=incast&t=20")
+	for range 50 {
+		require.NoError(t, g.Update())
+	}
+	h.send(`{"fabriclab":"snapshot","id":1}`)
+	require.NoError(t, g.Update())
+	ev := h.last("snapshot")
+	require.NotNil(t, ev)
+	svg := ev["svg"].(string)
+	assert.True(t, strings.HasPrefix(svg, "<svg "), svg[:min(80, len(svg))])
+	assert.Contains(t, svg, ">incast</text>")
+	assert.Contains(t, svg, "host 8")
+	assert.Equal(t, "incast", ev["name"])
+	assert.InDelta(t, 20, ev["t_us"], 1, "the frame at or before t=20")
+	assert.Equal(t, float32(800), ev["width"])
+	assert.Equal(t, float32(600-controlsHeight), ev["height"], "the picture above the playback bar")
+
+	// The pointer's tooltip is left out: the pointer is on the button that asked.
+	tip := g.frame
+	n := tip.Layout.Nodes[0]
+	tip.Hover = render.HitTest(tip.Layout, n.X+n.W/2, n.Y+n.H/2)
+	require.NotEqual(t, render.HoverNone, tip.Hover.Kind)
+	var with, without strings.Builder
+	var b render.Builder
+	require.NoError(t, b.Scene(&tip).SVG(&with))
+	plain := g.frame
+	plain.Hover = render.Hover{}
+	require.NoError(t, (&render.Builder{}).Scene(&plain).SVG(&without))
+	require.NotEqual(t, with.String(), without.String())
+	g.frame.Hover = tip.Hover
+	h.send(`{"fabriclab":"snapshot","id":2}`)
+	g.handleAll(g.out.commands().drain())
+	assert.Equal(t, without.String(), h.last("snapshot")["svg"])
+
+	g, h = started(t, "?scenario=incast&set=topology.hosts=0")
+	h.send(`{"fabriclab":"snapshot"}`)
+	require.NoError(t, g.Update())
+	assert.Contains(t, h.last("error")["message"], "nothing is on the canvas")
+}
+
+func TestEditorCommandErrors(t *testing.T) {
+	for raw, want := range map[string]string{
+		`{"fabriclab":"check","yaml":3}`:                                     "command check:",
+		`{"fabriclab":"check","yaml":"a: 1","scenario":"incast"}`:            "check takes yaml",
+		`{"fabriclab":"source"}`:                                             "source needs yaml",
+		`{"fabriclab":"source","yaml":"a: 1","scenario":"incast"}`:           "not both",
+		`{"fabriclab":"check","yaml":"` + strings.Repeat("x", 70<<10) + `"}`: "too long",
+	} {
+		_, ok, err := parseEditorCommand([]byte(raw))
+		assert.True(t, ok, raw[:min(60, len(raw))])
+		assert.ErrorContains(t, err, want, raw[:min(60, len(raw))])
+	}
+	for _, raw := range []string{`{"fabriclab":"play"}`, `{"fabriclab":"load","yaml":"name: check"}`, `{"fabriclab":"load","scenario":"incast","set":["check"]}`, `not json "check"`, `{"fabriclab":["check"]}`} {
+		_, ok, err := parseEditorCommand([]byte(raw))
+		assert.False(t, ok, raw)
+		assert.NoError(t, err, raw)
+	}
+}
+
+func FuzzEditorCommand(f *testing.F) {
+	for _, s := range []string{`{"fabriclab":"check","yaml":"name: x\ntopology: {hosts: 0}"}`, `{"fabriclab":"source","scenario":"incast","set":["traffic.senders=2"]}`,
+		`{"fabriclab":"source","yaml":"a: [1,"}`, `{"fabriclab":"snapshot","id":3}`, `{"fabriclab":"check"}`, `{"fabriclab":"check","yaml":"- 1"}`,
+		`{"fabriclab":"source","scenario":"../x"}`, `{"fabriclab":"source","yaml":"name: x","set":["a"]}`, `{"fabriclab":"check","id":"x"}`, `{"fabriclab":"play"}`} {
+		f.Add([]byte(s))
+	}
+	g := &Game{out: &pageHost{}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		c, ok, err := parseEditorCommand(raw)
+		if !ok || err != nil {
+			if err != nil {
+				assert.True(t, strings.Contains(err.Error(), c.Op), "%q: %v", raw, err)
+			}
+			return
+		}
+		ev := answerEditor(c, g)
+		switch ev["fabriclab"] {
+		case "checked":
+			for _, e := range ev["errors"].([]checkedError) {
+				assert.NotEmpty(t, e.Message)
+				assert.GreaterOrEqual(t, e.Line, 0)
+				assert.LessOrEqual(t, e.Line, strings.Count(c.YAML, "\n")+1, "%q: %+v", c.YAML, e)
+			}
+		case "source":
+			// What source gives checks as the scenario it came from would.
+			_, err1 := scenario.ParseWith([]byte(ev["yaml"].(string)), "x", nil)
+			var err2 error
+			if c.Scenario != "" {
+				_, err2 = scenario.Load(c.Scenario, nil, c.Sets)
+			} else {
+				_, err2 = scenario.ParseWith([]byte(c.YAML), "x", c.Sets)
+			}
+			assert.Equal(t, err2 == nil, err1 == nil, "%q: %v / %v", raw, err1, err2)
+		case "error":
+			assert.NotEmpty(t, ev["message"])
+		default:
+			t.Fatalf("%q: answered %v", raw, ev["fabriclab"])
+		}
+	})
+}
