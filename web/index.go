@@ -11,7 +11,7 @@ import (
 // {done} and {total}; the page's script fills them in.
 type indexWords struct {
 	Lang, Title, Lede, Course, CourseLede, Scenarios, ScenariosLede string
-	Minutes, Steps, Progress, Finished, Continue, Start, Other     string
+	Minutes, Steps, Progress, Finished, Continue, Start, Other      string
 	OtherHref, OtherLang                                            string
 	Levels                                                          map[string]string
 }
@@ -27,7 +27,7 @@ var indexText = map[string]indexWords{
 		Other: "中文课程目录", OtherHref: "index.zh.html", OtherLang: "zh",
 		Levels: map[string]string{"beginner": "beginner", "intermediate": "intermediate", "advanced": "advanced"}},
 	"zh": {Lang: "zh-Hans", Title: "fabriclab — AI 集群网络如何工作",
-		Lede: "一步步看清 AI 集群内部网络的行为：NVLink 与 NVSwitch、InfiniBand 与 RoCE、Incast 拥塞与无损流控、all-reduce、自适应路由。每个数字都来自在你浏览器里运行的仿真。",
+		Lede:   "一步步看清 AI 集群内部网络的行为：NVLink 与 NVSwitch、InfiniBand 与 RoCE、Incast 拥塞与无损流控、all-reduce、自适应路由。每个数字都来自在你浏览器里运行的仿真。",
 		Course: "课程", CourseLede: "按顺序学习，每课由若干“预测、观察、解释”的步骤组成。学习进度保存在这个浏览器里。",
 		Scenarios:     "场景",
 		ScenariosLede: "在单独的画布上打开内置场景——也就是可以嵌入你的文档的同一个页面（见 README）。",
@@ -48,12 +48,12 @@ type langLink struct{ Lang, Label, Href string }
 
 // indexCard is one lesson on the course path.
 type indexCard struct {
-	Number                             int
-	Slug, Title, Summary, Level, Href  string
-	Lang                               string // the card's text's language, for lang=
-	Minutes, Steps                     int
-	StepIDs                            string // space-separated, for the progress script
-	Langs                              []langLink
+	Number                            int
+	Slug, Title, Summary, Level, Href string
+	Lang                              string // the card's text's language, for lang=
+	Minutes, Steps                    int
+	StepIDs                           string // space-separated, for the progress script
+	Langs                             []langLink
 }
 
 // indexPages renders index.html and index.zh.html: the course as a path, in
