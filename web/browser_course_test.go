@@ -1,10 +1,14 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
@@ -49,6 +53,8 @@ func TestBrowserCourse(t *testing.T) {
 			if s.ScenarioName != "" {
 				assert.Equal(t, s.ScenarioName, eval[string](t, ctx, "fabriclabCanvas.loaded"), where)
 			}
+			assert.Equal(t, strings.Count(string(s.HTML), `class="lesson-figure"`),
+				eval[int](t, ctx, `document.querySelectorAll(".step.current .lesson-figure").length`), "%s: the page shows the step's figures", where)
 			empty := eval[[]string](t, ctx, `Array.from(document.querySelectorAll(".step.current .lesson-figure"))
 				.filter((f) => f.textContent.trim() === "" || f.textContent.includes("{{")).map((f) => f.dataset.path)`)
 			assert.Empty(t, empty, "%s: every figure is filled", where)
@@ -61,4 +67,76 @@ func TestBrowserCourse(t *testing.T) {
 		}
 		assert.Empty(t, errors(console()), "%s: the console shows no errors", page)
 	}
+}
+
+// TestBrowserCourseProgress: answering a quiz finishes its step, a step whose
+// run played to the end finishes too, and the index counts them and links to
+// the first unfinished step, in both languages. Without localStorage nothing
+// breaks: the lesson keeps its progress in the page, the index shows none.
+func TestBrowserCourseProgress(t *testing.T) {
+	ls, err := lessons.Load(lessons.Content())
+	require.NoError(t, err)
+	l := lessons.Find(ls, "scaling", "en")
+	require.NotNil(t, l)
+	quiz := -1
+	for i, s := range l.Steps {
+		if strings.Contains(string(s.HTML), `class="lesson-quiz"`) && i > 0 {
+			quiz = i
+			break
+		}
+	}
+	require.Positive(t, quiz, "a later step has a quiz")
+	answer := func(ctx context.Context) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(".step.current form.lesson-quiz input[type=radio]"),
+			chromedp.Click(".step.current button.lesson-quiz-check")))
+		poll(t, ctx, `document.querySelector(".step.current form.lesson-quiz").dataset.result !== undefined`, 10*time.Second)
+	}
+
+	ctx, base, console := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/scaling.en.html#"+l.Steps[quiz].ID)))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
+	assert.Empty(t, eval[[]string](t, ctx, "fabriclabProgress.finished()"), "nothing is finished on arrival")
+	answer(ctx)
+	assert.Equal(t, []string{l.Steps[quiz].ID}, eval[[]string](t, ctx, `JSON.parse(localStorage.getItem("fabriclab.progress.scaling"))`))
+	// The first step's run played to the end.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/scaling.en.html#"+l.Steps[0].ID)))
+	poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q && fabriclabCanvas.loaded !== ""`, l.Steps[0].ID), 90*time.Second)
+	eval[bool](t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
+	press(t, ctx, " ")
+	poll(t, ctx, `fabriclabCanvas.ended > 0`, 90*time.Second)
+	assert.ElementsMatch(t, []string{l.Steps[0].ID, l.Steps[quiz].ID}, eval[[]string](t, ctx, "fabriclabProgress.finished()"))
+
+	next := l.Steps[1].ID
+	if quiz == 1 {
+		next = l.Steps[2].ID
+	}
+	for _, index := range []string{"index.html", "index.zh.html"} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+index)))
+		card := `document.querySelector('.card[data-slug="scaling"]')`
+		poll(t, ctx, card+` && !`+card+`.querySelector(".progress").hidden`, 10*time.Second)
+		done := eval[string](t, ctx, card+`.querySelector(".progress .done").textContent`)
+		assert.Contains(t, done, "2", index)
+		assert.Contains(t, done, fmt.Sprint(len(l.Steps)), index)
+		assert.True(t, strings.HasSuffix(eval[string](t, ctx, card+`.querySelector(".continue").href`), "#"+next), "%s: continue at the first unfinished step", index)
+		assert.True(t, eval[bool](t, ctx, `document.querySelector('.card[data-slug="incast"] .progress').hidden`), "%s: a lesson not begun shows no progress", index)
+	}
+	assert.Equal(t, "已完成 2 / "+fmt.Sprint(len(l.Steps))+" 步", eval[string](t, ctx, `document.querySelector('.card[data-slug="scaling"] .progress .done').textContent`))
+	assert.Empty(t, errors(console()), "the console shows no errors")
+
+	// Without localStorage (every access throws, as in a sandboxed frame).
+	ctx2, base2, console2 := browser(t)
+	require.NoError(t, chromedp.Do(ctx2, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `Object.defineProperty(window, "localStorage", { get() { throw new DOMException("denied", "SecurityError"); } });`})
+		return err
+	})))
+	require.NoError(t, chromedp.Do(ctx2, chromedp.Navigate(base2+"/scaling.en.html#"+l.Steps[quiz].ID)))
+	poll(t, ctx2, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
+	answer(ctx2)
+	assert.Equal(t, []string{l.Steps[quiz].ID}, eval[[]string](t, ctx2, "fabriclabProgress.finished()"), "kept in the page")
+	require.NoError(t, chromedp.Do(ctx2, chromedp.Navigate(base2+"/index.html")))
+	assert.Positive(t, eval[int](t, ctx2, `document.querySelectorAll(".card[data-slug]").length`))
+	assert.Zero(t, eval[int](t, ctx2, `document.querySelectorAll(".card .progress:not([hidden])").length`))
+	assert.Empty(t, errors(console2()), "no errors without localStorage")
 }
