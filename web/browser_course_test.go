@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -20,53 +21,89 @@ import (
 // TestBrowserCourse opens every lesson in every language (found with
 // lessons.Load, so new lessons join by themselves), walks its steps with →,
 // and on each checks that the canvas loaded that step's scenario without an
-// error, that every figure in the step's text is filled in, and that it
-// starts to play. It does not wait for runs to end. No console errors.
+// error, that every figure in the step's text is filled in, and presses play.
+// It does not wait for runs to end. No console errors. Each lesson gets its
+// own browser (and so its own time budget).
 func TestBrowserCourse(t *testing.T) {
 	ls, err := lessons.Load(lessons.Content())
 	require.NoError(t, err)
-	ctx, base, console := browser(t)
-	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)))
+	var slugs []string
+	bySlug := map[string][]*lessons.Lesson{}
 	for _, l := range ls {
-		page := l.Slug + "." + l.Lang + ".html"
-		began := time.Now()
-		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+page)))
-		poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
-		// Keys go to the page (not a focused button, which Space would press).
-		eval[bool](t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
-		from := 0 // the step that loaded the scenario on show: the first of a run of steps with the same one
-		for i, s := range l.Steps {
-			if i > 0 {
-				press(t, ctx, kb.ArrowRight)
-				if s.Scenario != l.Steps[i-1].Scenario {
-					from = i
-				}
-			}
-			where := fmt.Sprintf("%s#%s", page, s.ID)
-			poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q`, s.ID), 10*time.Second)
-			if s.Scenario == "" {
-				continue
-			}
-			want := l.Steps[from].ID
-			poll(t, ctx, fmt.Sprintf(`fabriclabCanvas.step === %q || fabriclabCanvas.error !== ""`, want), 60*time.Second)
-			assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: the canvas loaded the step's scenario", where)
-			if s.ScenarioName != "" {
-				assert.Equal(t, s.ScenarioName, eval[string](t, ctx, "fabriclabCanvas.loaded"), where)
-			}
-			assert.Equal(t, strings.Count(string(s.HTML), `class="lesson-figure"`),
-				eval[int](t, ctx, `document.querySelectorAll(".step.current .lesson-figure").length`), "%s: the page shows the step's figures", where)
-			empty := eval[[]string](t, ctx, `Array.from(document.querySelectorAll(".step.current .lesson-figure"))
-				.filter((f) => f.textContent.trim() === "" || f.textContent.includes("{{")).map((f) => f.dataset.path)`)
-			assert.Empty(t, empty, "%s: every figure is filled", where)
-			if !eval[bool](t, ctx, "fabriclabCanvas.playing") {
-				press(t, ctx, " ")
-				poll(t, ctx, `fabriclabCanvas.playing === true || fabriclabCanvas.ended > 0 || fabriclabCanvas.error !== ""`, 30*time.Second)
-			}
-			assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", where)
-			t.Logf("%s: %.1fs", where, time.Since(began).Seconds())
+		if bySlug[l.Slug] == nil {
+			slugs = append(slugs, l.Slug)
 		}
-		assert.Empty(t, errors(console()), "%s: the console shows no errors", page)
+		bySlug[l.Slug] = append(bySlug[l.Slug], l)
 	}
+	for _, slug := range slugs {
+		t.Run(slug, func(t *testing.T) {
+			ctx, base, console := browser(t)
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)))
+			for _, l := range bySlug[slug] {
+				walkLesson(t, ctx, base, l)
+			}
+			assert.Empty(t, errors(console()), "%s: the console shows no errors", slug)
+		})
+	}
+}
+
+// stepState is what TestBrowserCourse reads from the page after each step.
+type stepState struct {
+	Error, Loaded string
+	Figures       int
+	Empty         []string // figures without a value
+	Playing       bool
+}
+
+const stepStateJS = `(() => {
+  const figs = Array.from(document.querySelectorAll(".step.current .lesson-figure"));
+  return { Error: fabriclabCanvas.error, Loaded: fabriclabCanvas.loaded, Figures: figs.length, Playing: fabriclabCanvas.playing,
+    Empty: figs.filter((f) => f.textContent.trim() === "" || f.textContent.includes("{{")).map((f) => f.dataset.path) };
+})()`
+
+func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesson) {
+	page := l.Slug + "." + l.Lang + ".html"
+	began := time.Now()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+page)))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
+	// Keys go to the page (not a focused button, which Space would press).
+	eval[bool](t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
+	from := 0 // the step that loaded the scenario on show: the first of a run of steps with the same one
+	for i, s := range l.Steps {
+		if i > 0 {
+			press(t, ctx, kb.ArrowRight)
+			if s.Scenario != l.Steps[i-1].Scenario {
+				from = i
+			}
+		}
+		where := fmt.Sprintf("%s#%s", page, s.ID)
+		if s.Scenario == "" {
+			poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q`, s.ID), 10*time.Second)
+			continue
+		}
+		poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q && (fabriclabCanvas.step === %q || fabriclabCanvas.error !== "")`,
+			s.ID, l.Steps[from].ID), 60*time.Second)
+		st := eval[stepState](t, ctx, stepStateJS)
+		assert.Empty(t, st.Error, "%s: the canvas loaded the step's scenario", where)
+		if s.ScenarioName != "" {
+			assert.Equal(t, s.ScenarioName, st.Loaded, where)
+		}
+		assert.Equal(t, strings.Count(string(s.HTML), `class="lesson-figure"`), st.Figures, "%s: the page shows the step's figures", where)
+		assert.Empty(t, st.Empty, "%s: every figure is filled", where)
+		if !st.Playing {
+			press(t, ctx, " ")
+		}
+		if os.Getenv("FABRICLAB_SCREENSHOTS") != "" { // to look at: a moment of play
+			time.Sleep(1500 * time.Millisecond)
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			require.NoError(t, err)
+			keep(t, fmt.Sprintf("course-%s-%s-%02d-%s.png", l.Slug, l.Lang, i+1, s.ID), png)
+		}
+	}
+	// The last step's play started without an error.
+	poll(t, ctx, `fabriclabCanvas.playing || fabriclabCanvas.ended > 0 || fabriclabCanvas.error !== ""`, 30*time.Second)
+	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", page)
+	t.Logf("%s: %d steps in %.1fs", page, len(l.Steps), time.Since(began).Seconds())
 }
 
 // TestBrowserCourseProgress: answering a quiz finishes its step, a step whose
