@@ -151,14 +151,17 @@ func TestBrowserCourseProgress(t *testing.T) {
 	for _, index := range []string{"index.html", "index.zh.html"} {
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+index)))
 		card := `document.querySelector('.card[data-slug="scaling"]')`
-		poll(t, ctx, card+` && !`+card+`.querySelector(".progress").hidden`, 10*time.Second)
-		done := eval[string](t, ctx, card+`.querySelector(".progress .done").textContent`)
+		poll(t, ctx, card+` && !`+card+`.querySelector(".course-progress").hidden`, 10*time.Second)
+		done := eval[string](t, ctx, card+`.querySelector(".course-progress .done").textContent`)
 		assert.Contains(t, done, "2", index)
 		assert.Contains(t, done, fmt.Sprint(len(l.Steps)), index)
 		assert.True(t, strings.HasSuffix(eval[string](t, ctx, card+`.querySelector(".continue").href`), "#"+next), "%s: continue at the first unfinished step", index)
-		assert.True(t, eval[bool](t, ctx, `document.querySelector('.card[data-slug="incast"] .progress').hidden`), "%s: a lesson not begun shows no progress", index)
+		assert.True(t, eval[bool](t, ctx, `document.querySelector('.card[data-slug="incast"] .course-progress').hidden`), "%s: a lesson not begun shows no progress", index)
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, "course-progress-"+index+".png", png)
 	}
-	assert.Equal(t, "已完成 2 / "+fmt.Sprint(len(l.Steps))+" 步", eval[string](t, ctx, `document.querySelector('.card[data-slug="scaling"] .progress .done').textContent`))
+	assert.Equal(t, "已完成 2 / "+fmt.Sprint(len(l.Steps))+" 步", eval[string](t, ctx, `document.querySelector('.card[data-slug="scaling"] .course-progress .done').textContent`))
 	assert.Empty(t, errors(console()), "the console shows no errors")
 
 	// Without localStorage (every access throws, as in a sandboxed frame).
@@ -174,6 +177,6 @@ func TestBrowserCourseProgress(t *testing.T) {
 	assert.Equal(t, []string{l.Steps[quiz].ID}, eval[[]string](t, ctx2, "fabriclabProgress.finished()"), "kept in the page")
 	require.NoError(t, chromedp.Do(ctx2, chromedp.Navigate(base2+"/index.html")))
 	assert.Positive(t, eval[int](t, ctx2, `document.querySelectorAll(".card[data-slug]").length`))
-	assert.Zero(t, eval[int](t, ctx2, `document.querySelectorAll(".card .progress:not([hidden])").length`))
+	assert.Zero(t, eval[int](t, ctx2, `document.querySelectorAll(".card .course-progress:not([hidden])").length`))
 	assert.Empty(t, errors(console2()), "no errors without localStorage")
 }

@@ -17,7 +17,7 @@
     const done = new Set(finished(card.dataset.slug));
     const n = ids.filter((id) => done.has(id)).length;
     if (n === 0 || ids.length === 0) return;
-    const box = card.querySelector(".progress");
+    const box = card.querySelector(".course-progress");
     box.hidden = false;
     box.querySelector(".bar > span").style.width = Math.round(100 * n / ids.length) + "%";
     const all = n === ids.length;
