@@ -100,8 +100,8 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 			keep(t, fmt.Sprintf("course-%s-%s-%02d-%s.png", l.Slug, l.Lang, i+1, s.ID), png)
 		}
 	}
-	// The last step's play started without an error.
-	poll(t, ctx, `fabriclabCanvas.playing || fabriclabCanvas.ended > 0 || fabriclabCanvas.error !== ""`, 30*time.Second)
+	// The last play started without an error (a big run may still be computing: not waited for).
+	time.Sleep(500 * time.Millisecond)
 	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", page)
 	t.Logf("%s: %d steps in %.1fs", page, len(l.Steps), time.Since(began).Seconds())
 }
