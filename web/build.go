@@ -99,13 +99,6 @@ func Site(in Inputs) (map[string][]byte, error) {
 		}
 		bySlug[l.Slug] = append(bySlug[l.Slug], l)
 	}
-	type langLink struct{ Lang, Label, Href string }
-	type card struct {
-		Title, Summary, Level, Href string
-		Minutes, Steps              int
-		Langs                       []langLink
-	}
-	var cards []card
 	for _, slug := range slugs {
 		group := bySlug[slug]
 		sort.SliceStable(group, func(a, b int) bool { return group[a].Lang == "en" && group[b].Lang != "en" })
@@ -126,12 +119,13 @@ func Site(in Inputs) (map[string][]byte, error) {
 			}
 			out[pageName(l)] = page
 		}
-		first := group[0]
-		cards = append(cards, card{Title: first.Title, Summary: first.Summary, Level: first.Level, Href: pageName(first),
-			Minutes: first.Minutes, Steps: len(first.Steps), Langs: langs})
 	}
-	if out["index.html"], err = render("index.html", map[string]any{"Version": version, "Lessons": cards, "Scenarios": in.Scenarios}); err != nil {
+	index, err := indexPages(render, in.Lessons, in.Scenarios, version) // index.go
+	if err != nil {
 		return nil, err
+	}
+	for name, page := range index {
+		out[name] = page
 	}
 	return out, nil
 }

@@ -33,6 +33,7 @@
     document.querySelectorAll("[data-alternate]").forEach((a) => { a.hash = id; });
     document.getElementById("text").scrollTop = 0;
     window.scrollTo(0, 0); // a #step link must not scroll the page past its header
+    progress.shown(i); // before the load: is the canvas still at the end of this step's run?
     loadScenario();
   }
   function loadScenario() {
@@ -77,7 +78,7 @@
       case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; canvas.error = ""; canvas.compare = !!ev.compare; canvas.difference = ""; break;
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
       case "summary": canvas.summary = ev.text; if (ev.difference) showDifference(ev.difference); break;
-      case "ended": canvas.ended++; break;
+      case "ended": canvas.ended++; progress.ended(); break;
       case "error": canvas.error = ev.message; knobs.failed(ev.message); break;
       case "figures": knobs.figures(ev); break;
       case "key": key(ev.key, null); break; // a lesson key pressed on the canvas
@@ -283,6 +284,41 @@
   }
 
   knobs = lessonKnobs();
+  // ---- Progress (read by the index, static/index.js) ----
+  // A step is finished once, while it is shown, its quiz is answered (right
+  // or wrong) or the canvas plays its scenario to the end (or already stands
+  // at the end of it, for a step that keeps the previous step's run). The
+  // finished step ids are kept in localStorage "fabriclab.progress.<slug>"
+  // as a JSON array; without localStorage they last as long as the page.
+  const progress = (() => {
+    const slug = decodeURIComponent(location.pathname.split("/").pop() || "").split(".")[0];
+    const storeKey = "fabriclab.progress." + slug;
+    let done = [];
+    try {
+      const v = JSON.parse(localStorage.getItem(storeKey) || "[]");
+      if (Array.isArray(v)) done = v.filter((id) => typeof id === "string");
+    } catch (_) {}
+    const mark = (i) => {
+      const id = steps[i] && steps[i].id;
+      if (!id || done.includes(id)) return;
+      done.push(id);
+      try { localStorage.setItem(storeKey, JSON.stringify(done)); } catch (_) {}
+    };
+    const runIsCurrent = (i) => loadedYAML !== null && loadedYAML === scenarioFor(i);
+    const atEnd = () => canvas.end_us > 0 && canvas.t_us >= canvas.end_us;
+    document.querySelectorAll("form.lesson-quiz").forEach((form) => {
+      form.addEventListener("submit", () => {
+        const k = sections.indexOf(form.closest(".step"));
+        if (k >= 0 && form.querySelector("input[type=radio]:checked")) mark(k);
+      });
+    });
+    window.fabriclabProgress = { finished: () => done.slice() };
+    return {
+      shown: (i) => { if (runIsCurrent(i) && atEnd()) mark(i); },
+      ended: () => { if (current >= 0 && runIsCurrent(current)) mark(current); },
+    };
+  })();
+
   const byHash = steps.findIndex((s) => "#" + s.id === location.hash);
   show(byHash >= 0 ? byHash : 0, false);
   window.addEventListener("hashchange", () => {

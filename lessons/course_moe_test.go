@@ -1,0 +1,64 @@
+package lessons
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/metrics"
+)
+
+// TestCourseMoE asserts the claims of the mixture-of-experts lesson on its
+// steps' scenarios (stepRun is in course_scaling_test.go).
+func TestCourseMoE(t *testing.T) {
+	// One node: all NVLink, close to the ~370 GB/s NCCL reaches on H100.
+	one := stepRun(t, "moe-alltoall", "one-node")
+	require.NotNil(t, one.Collective)
+	assert.InDelta(t, 370, one.Collective.BusBwGBps, 25)
+
+	// Two nodes: a few times longer, the NICs nearly full; more nodes, lower busbw.
+	two := stepRun(t, "moe-alltoall", "two-nodes")
+	ratio := two.Collective.TimeUs / one.Collective.TimeUs
+	assert.True(t, ratio > 2 && ratio < 8, "a few times longer than one node: %.1f×", ratio)
+	assert.Greater(t, link(t, two, "n0.gpu0→n0.nic0").Util, 0.9, "the NICs run nearly full")
+	four := stepRun(t, "moe-alltoall", "two-nodes", "topology.nodes=4")
+	assert.Less(t, four.Collective.BusBwGBps, two.Collective.BusBwGBps, "busbw falls with more nodes")
+
+	// A hot expert: several times longer, its NIC and PCIe link full, and the balanced part slowed too.
+	hot := stepRun(t, "moe-alltoall", "hot")
+	assert.Greater(t, hot.Totals.SimTimeUs, 3*two.Collective.TimeUs, "several times longer")
+	assert.Greater(t, link(t, hot, "rail7→n1.nic7").Util, 0.9)
+	assert.Greater(t, link(t, hot, "n1.nic7→n1.gpu7").Util, 0.9)
+	assert.Greater(t, hot.Collective.TimeUs, two.Collective.TimeUs, "the balanced all-to-all shared the hot links")
+	assert.Equal(t, int64(24<<20), hot.Flows[0].Bytes, "flows[0] is an extra flow to the hot expert")
+	assert.Equal(t, 15, hot.Flows[0].Dst)
+	hotter := stepRun(t, "moe-alltoall", "hot", "traffic.bytes=56MiB")
+	assert.Greater(t, hotter.Totals.SimTimeUs, 1.7*hot.Totals.SimTimeUs, "the time grows in step with the extra data")
+
+	// ECMP: slower than adaptive, and the busiest link is a spine link; spraying recovers.
+	ecmp := stepRun(t, "moe-alltoall", "routing")
+	assert.Greater(t, ecmp.Collective.TimeUs, 1.1*two.Collective.TimeUs, "ECMP is slower than adaptive routing")
+	busiest := ecmp.Links[0]
+	for _, l := range ecmp.Links {
+		if l.Util > busiest.Util {
+			busiest = l
+		}
+	}
+	assert.Contains(t, busiest.Name, "spine", "the hottest links are spine links")
+	spray := stepRun(t, "moe-alltoall", "routing", "network.routing=spray")
+	assert.Less(t, spray.Collective.TimeUs, 0.9*ecmp.Collective.TimeUs)
+
+	// Routing cannot fix the hot expert; local replicas do.
+	sprayHot := stepRun(t, "moe-alltoall", "hot-routing")
+	assert.InEpsilon(t, hot.Totals.SimTimeUs, sprayHot.Totals.SimTimeUs, 0.01, "exactly as with adaptive routing")
+	rep := stepRun(t, "moe-alltoall", "replicate")
+	assert.InEpsilon(t, two.Collective.TimeUs, rep.Totals.SimTimeUs, 0.02, "as the balanced all-to-all did")
+	for _, f := range rep.Flows {
+		if f.Bytes == 24<<20 {
+			assert.Equal(t, f.Src/8, f.Dst/8, "each extra flow stays in its node")
+		}
+	}
+	busy := func(r *metrics.Result, name string) float64 { return link(t, r, name).Util * r.Totals.SimTimeUs }
+	assert.InEpsilon(t, busy(two, "rail7→n1.nic7"), busy(rep, "rail7→n1.nic7"), 0.05, "the NICs carry only the balanced share")
+}

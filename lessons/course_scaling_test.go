@@ -1,0 +1,117 @@
+package lessons
+
+import (
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+// The course tests run each step's scenario (as the page loads it, through
+// the same loader) and assert the claims the lesson's text makes, so a model
+// change that makes the text wrong fails here.
+
+var courseOnce = sync.OnceValues(func() ([]*Lesson, error) { return Load(Content()) })
+
+// stepRun runs the scenario of step id of the English lesson slug, with sets
+// applied as a knob (or --set) would, and checks the Chinese page shows the
+// same scenario.
+func stepRun(t *testing.T, slug, id string, sets ...string) *metrics.Result {
+	t.Helper()
+	ls, err := courseOnce()
+	require.NoError(t, err)
+	en, zh := Find(ls, slug, "en"), Find(ls, slug, "zh")
+	require.NotNil(t, en, "lesson %s.en.md", slug)
+	require.NotNil(t, zh, "lesson %s.zh.md", slug)
+	for i, s := range en.Steps {
+		if s.ID != id {
+			continue
+		}
+		require.Equal(t, s.Scenario, zh.Steps[i].Scenario, "%s#%s: both languages run the same scenario", slug, id)
+		sc, err := scenario.ParseWith([]byte(s.Scenario), slug+".en.md#"+id, sets)
+		require.NoError(t, err)
+		res, err := sim.Run(sc)
+		require.NoError(t, err)
+		return res
+	}
+	require.Failf(t, "no such step", "%s has no step #%s", slug, id)
+	return nil
+}
+
+func link(t *testing.T, r *metrics.Result, name string) metrics.Link {
+	t.Helper()
+	for _, l := range r.Links {
+		if l.Name == name {
+			return l
+		}
+	}
+	require.Failf(t, "no such link", "%s", name)
+	return metrics.Link{}
+}
+
+func TestCourseScaling(t *testing.T) {
+	one := stepRun(t, "scaling", "one-node").Training
+	require.NotNil(t, one)
+	// "only … is exposed communication", "the GPUs compute 99 % of the time"
+	assert.Less(t, one.ExposedCommUs, 0.02*one.IterationUs)
+	assert.Greater(t, one.GPUUtil, 0.98)
+	// "torchtitan measures 5,762–6,667 tokens/s per GPU … calibrated to that": within 10 % of the range
+	perGPU := one.SamplesPerSecond / float64(one.Ranks)
+	assert.InDelta(t, (5762+6667)/2.0, perGPU, (6667-5762)/2.0+600)
+
+	// Weak scaling: 1,024 GPUs take about one node's iteration time and make close to 128× its tokens/s.
+	weak := stepRun(t, "scaling", "weak").Training
+	assert.Equal(t, 1024, weak.Ranks)
+	assert.InEpsilon(t, one.IterationUs, weak.IterationUs, 0.03, "the iteration barely changes")
+	assert.Greater(t, weak.SamplesPerSecond, 0.95*128*one.SamplesPerSecond, "close to 128 times one node")
+	mid := stepRun(t, "scaling", "weak", "topology.nodes=16").Training
+	assert.InEpsilon(t, one.IterationUs, mid.IterationUs, 0.03, "the knob: from 1 to 128 nodes the iteration barely changes")
+
+	// Strong scaling: the same 524,288-token global batch on 256 and on 512 GPUs.
+	before := stepRun(t, "scaling", "predict-strong").Training
+	after := stepRun(t, "scaling", "strong").Training
+	assert.Equal(t, 524288, before.Ranks*before.Batch)
+	assert.Equal(t, 524288, after.Ranks*after.Batch)
+	assert.Equal(t, 2*before.Ranks, after.Ranks, "double the GPUs")
+	assert.Greater(t, before.GPUUtil, 0.9)
+	assert.LessOrEqual(t, after.SamplesPerSecond, before.SamplesPerSecond, "adding GPUs made it slower (the quiz's answer)")
+	assert.Greater(t, after.ExposedCommUs, after.ComputeUs, "exposed communication is more than the compute")
+
+	// Latency, not bandwidth: 800G removes much less than half of the exposed time; 100G and 200G add a lot.
+	fast := stepRun(t, "scaling", "link-speed").Training
+	assert.Greater(t, fast.ExposedCommUs, 0.7*after.ExposedCommUs, "twice the bandwidth removes much less than half")
+	assert.Less(t, fast.ExposedCommUs, after.ExposedCommUs, "but some")
+	slow := stepRun(t, "scaling", "link-speed", "topology.link_gbps=100").Training
+	assert.Greater(t, slow.ExposedCommUs, 2*after.ExposedCommUs, "100 Gb/s hurts a lot")
+
+	// Cost: one node loses a few percent, 64 nodes more than half.
+	cost := stepRun(t, "scaling", "cost").Training
+	assert.Less(t, cost.GPUUtil, 0.5, "at 64 nodes more than half is lost")
+	small := stepRun(t, "scaling", "cost", "topology.nodes=1").Training
+	assert.InDelta(t, 0.95, small.GPUUtil, 0.04, "with one node a few percent is lost")
+	assert.InDelta(t, 0.40, cost.MFU, 0.005, "the text's MFU")
+}
+
+// TestCourseScalingResNet16K checks the recap's terminal exercise: ResNet-50
+// scales well to a thousand GPUs, and at 16,384 the GPUs mostly wait.
+func TestCourseScalingResNet16K(t *testing.T) {
+	if testing.Short() {
+		t.Skip("16,384 GPUs: a few seconds")
+	}
+	run := func(nodes string) *metrics.Training {
+		sc, err := scenario.Load("dp-resnet50", nil, []string{"sim.fidelity=flow", "topology.nodes=" + nodes})
+		require.NoError(t, err)
+		res, err := sim.Run(sc)
+		require.NoError(t, err)
+		return res.Training
+	}
+	assert.Greater(t, run("128").GPUUtil, 0.9)
+	big := run("2048")
+	assert.Equal(t, 16384, big.Ranks)
+	assert.Less(t, big.GPUUtil, 0.5)
+}

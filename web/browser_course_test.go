@@ -1,0 +1,182 @@
+package web_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/lessons"
+)
+
+// TestBrowserCourse opens every lesson in every language (found with
+// lessons.Load, so new lessons join by themselves), walks its steps with →,
+// and on each checks that the canvas loaded that step's scenario without an
+// error, that every figure in the step's text is filled in, and presses play.
+// It does not wait for runs to end. No console errors. Each lesson gets its
+// own browser (and so its own time budget).
+func TestBrowserCourse(t *testing.T) {
+	ls, err := lessons.Load(lessons.Content())
+	require.NoError(t, err)
+	var slugs []string
+	bySlug := map[string][]*lessons.Lesson{}
+	for _, l := range ls {
+		if bySlug[l.Slug] == nil {
+			slugs = append(slugs, l.Slug)
+		}
+		bySlug[l.Slug] = append(bySlug[l.Slug], l)
+	}
+	for _, slug := range slugs {
+		t.Run(slug, func(t *testing.T) {
+			ctx, base, console := browser(t)
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)))
+			for _, l := range bySlug[slug] {
+				walkLesson(t, ctx, base, l)
+			}
+			assert.Empty(t, errors(console()), "%s: the console shows no errors", slug)
+		})
+	}
+}
+
+// stepState is what TestBrowserCourse reads from the page after each step.
+type stepState struct {
+	Error, Loaded string
+	Figures       int
+	Empty         []string // figures without a value
+	Playing       bool
+}
+
+const stepStateJS = `(() => {
+  const figs = Array.from(document.querySelectorAll(".step.current .lesson-figure"));
+  return { Error: fabriclabCanvas.error, Loaded: fabriclabCanvas.loaded, Figures: figs.length, Playing: fabriclabCanvas.playing,
+    Empty: figs.filter((f) => f.textContent.trim() === "" || f.textContent.includes("{{")).map((f) => f.dataset.path) };
+})()`
+
+func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesson) {
+	page := l.Slug + "." + l.Lang + ".html"
+	began := time.Now()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+page)))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
+	// Keys go to the page (not a focused button, which Space would press).
+	eval[bool](t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
+	from := 0 // the step that loaded the scenario on show: the first of a run of steps with the same one
+	for i, s := range l.Steps {
+		if i > 0 {
+			press(t, ctx, kb.ArrowRight)
+			if s.Scenario != l.Steps[i-1].Scenario {
+				from = i
+			}
+		}
+		where := fmt.Sprintf("%s#%s", page, s.ID)
+		if s.Scenario == "" {
+			poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q`, s.ID), 10*time.Second)
+			continue
+		}
+		poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q && (fabriclabCanvas.step === %q || fabriclabCanvas.error !== "")`,
+			s.ID, l.Steps[from].ID), 60*time.Second)
+		st := eval[stepState](t, ctx, stepStateJS)
+		assert.Empty(t, st.Error, "%s: the canvas loaded the step's scenario", where)
+		if s.ScenarioName != "" {
+			assert.Equal(t, s.ScenarioName, st.Loaded, where)
+		}
+		assert.Equal(t, strings.Count(string(s.HTML), `class="lesson-figure"`), st.Figures, "%s: the page shows the step's figures", where)
+		assert.Empty(t, st.Empty, "%s: every figure is filled", where)
+		if !st.Playing {
+			press(t, ctx, " ")
+		}
+		if os.Getenv("FABRICLAB_SCREENSHOTS") != "" { // to look at: a moment of play
+			time.Sleep(1500 * time.Millisecond)
+			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+			require.NoError(t, err)
+			keep(t, fmt.Sprintf("course-%s-%s-%02d-%s.png", l.Slug, l.Lang, i+1, s.ID), png)
+		}
+	}
+	// The last play started without an error (a big run may still be computing: not waited for).
+	time.Sleep(500 * time.Millisecond)
+	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", page)
+	t.Logf("%s: %d steps in %.1fs", page, len(l.Steps), time.Since(began).Seconds())
+}
+
+// TestBrowserCourseProgress: answering a quiz finishes its step, a step whose
+// run played to the end finishes too, and the index counts them and links to
+// the first unfinished step, in both languages. Without localStorage nothing
+// breaks: the lesson keeps its progress in the page, the index shows none.
+func TestBrowserCourseProgress(t *testing.T) {
+	ls, err := lessons.Load(lessons.Content())
+	require.NoError(t, err)
+	l := lessons.Find(ls, "scaling", "en")
+	require.NotNil(t, l)
+	quiz := -1
+	for i, s := range l.Steps {
+		if strings.Contains(string(s.HTML), `class="lesson-quiz"`) && i > 0 {
+			quiz = i
+			break
+		}
+	}
+	require.Positive(t, quiz, "a later step has a quiz")
+	answer := func(ctx context.Context) {
+		t.Helper()
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(".step.current form.lesson-quiz input[type=radio]"),
+			chromedp.Click(".step.current button.lesson-quiz-check")))
+		poll(t, ctx, `document.querySelector(".step.current form.lesson-quiz").dataset.result !== undefined`, 10*time.Second)
+	}
+
+	ctx, base, console := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/scaling.en.html#"+l.Steps[quiz].ID)))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
+	assert.Empty(t, eval[[]string](t, ctx, "fabriclabProgress.finished()"), "nothing is finished on arrival")
+	answer(ctx)
+	assert.Equal(t, []string{l.Steps[quiz].ID}, eval[[]string](t, ctx, `JSON.parse(localStorage.getItem("fabriclab.progress.scaling"))`))
+	// The first step's run played to the end.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/scaling.en.html#"+l.Steps[0].ID)))
+	poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q && fabriclabCanvas.loaded !== ""`, l.Steps[0].ID), 90*time.Second)
+	eval[bool](t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
+	press(t, ctx, " ")
+	poll(t, ctx, `fabriclabCanvas.ended > 0`, 90*time.Second)
+	assert.ElementsMatch(t, []string{l.Steps[0].ID, l.Steps[quiz].ID}, eval[[]string](t, ctx, "fabriclabProgress.finished()"))
+
+	next := l.Steps[1].ID
+	if quiz == 1 {
+		next = l.Steps[2].ID
+	}
+	for _, index := range []string{"index.html", "index.zh.html"} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+index)))
+		card := `document.querySelector('.card[data-slug="scaling"]')`
+		poll(t, ctx, card+` && !`+card+`.querySelector(".course-progress").hidden`, 10*time.Second)
+		done := eval[string](t, ctx, card+`.querySelector(".course-progress .done").textContent`)
+		assert.Contains(t, done, "2", index)
+		assert.Contains(t, done, fmt.Sprint(len(l.Steps)), index)
+		assert.True(t, strings.HasSuffix(eval[string](t, ctx, card+`.querySelector(".continue").href`), "#"+next), "%s: continue at the first unfinished step", index)
+		assert.True(t, eval[bool](t, ctx, `document.querySelector('.card[data-slug="incast"] .course-progress').hidden`), "%s: a lesson not begun shows no progress", index)
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, "course-progress-"+index+".png", png)
+	}
+	assert.Equal(t, "已完成 2 / "+fmt.Sprint(len(l.Steps))+" 步", eval[string](t, ctx, `document.querySelector('.card[data-slug="scaling"] .course-progress .done').textContent`))
+	assert.Empty(t, errors(console()), "the console shows no errors")
+
+	// Without localStorage (every access throws, as in a sandboxed frame).
+	ctx2, base2, console2 := browser(t)
+	require.NoError(t, chromedp.Do(ctx2, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: `Object.defineProperty(window, "localStorage", { get() { throw new DOMException("denied", "SecurityError"); } });`})
+		return err
+	})))
+	require.NoError(t, chromedp.Do(ctx2, chromedp.Navigate(base2+"/scaling.en.html#"+l.Steps[quiz].ID)))
+	poll(t, ctx2, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
+	answer(ctx2)
+	assert.Equal(t, []string{l.Steps[quiz].ID}, eval[[]string](t, ctx2, "fabriclabProgress.finished()"), "kept in the page")
+	require.NoError(t, chromedp.Do(ctx2, chromedp.Navigate(base2+"/index.html")))
+	assert.Positive(t, eval[int](t, ctx2, `document.querySelectorAll(".card[data-slug]").length`))
+	assert.Zero(t, eval[int](t, ctx2, `document.querySelectorAll(".card .course-progress:not([hidden])").length`))
+	assert.Empty(t, errors(console2()), "no errors without localStorage")
+}
