@@ -13,7 +13,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim"
-	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -69,35 +68,6 @@ func arKnobKeys(md string) []string {
 	return keys
 }
 
-// arRun runs a step's scenario as the canvas loads it, with sets applied as
-// a knob (or --set) would.
-func arRun(t *testing.T, l *Lesson, id string, sets ...string) *metrics.Result {
-	t.Helper()
-	for _, s := range l.Steps {
-		if s.ID != id {
-			continue
-		}
-		sc, err := scenario.ParseWith([]byte(s.Scenario), l.Source+"#"+id, sets)
-		require.NoError(t, err)
-		r, err := sim.Run(sc)
-		require.NoError(t, err)
-		return r
-	}
-	require.Failf(t, "no such step", "%s has no step %q", l.Source, id)
-	return nil
-}
-
-func arLink(t *testing.T, r *metrics.Result, name string) metrics.Link {
-	t.Helper()
-	for _, l := range r.Links {
-		if l.Name == name {
-			return l
-		}
-	}
-	require.Failf(t, "no such link", "%s", name)
-	return metrics.Link{}
-}
-
 // TestCourseAllReduce checks what "All-Reduce, taken apart" says about its
 // scenarios.
 func TestCourseAllReduce(t *testing.T) {
@@ -106,16 +76,16 @@ func TestCourseAllReduce(t *testing.T) {
 
 	// why, naive: one GPU as parameter server takes N−1 = 7 single transfers,
 	// its links saturated, everyone else's a seventh busy.
-	one := arRun(t, l, "why")
+	one := lessonRun(t, l, "why")
 	assert.InDelta(t, 0.82*450, one.Flows[0].Gbps/8, 0.02*0.82*450, "one NVLink transfer runs at about 82 % of 450 GB/s")
-	ps := arRun(t, l, "naive")
+	ps := lessonRun(t, l, "naive")
 	assert.InDelta(t, 7, ps.Totals.MaxFctUs/one.Totals.MaxFctUs, 0.35, "the parameter server takes seven transfers")
-	assert.Greater(t, arLink(t, ps, "n0.nvswitch→n0.gpu0").Util, 0.98, "GPU 0's link is saturated")
-	assert.InDelta(t, 1.0/7, arLink(t, ps, "n0.gpu1→n0.nvswitch").Util, 0.01, "the others' links are a seventh busy")
+	assert.Greater(t, courseLink(t, ps, "n0.nvswitch→n0.gpu0").Util, 0.98, "GPU 0's link is saturated")
+	assert.InDelta(t, 1.0/7, courseLink(t, ps, "n0.gpu1→n0.nvswitch").Util, 0.01, "the others' links are a seventh busy")
 
 	// ring4, ring8: 2(N−1) steps of S/N; doubling the GPUs costs a little,
 	// and far less than the parameter server.
-	r4, r8 := arRun(t, l, "ring4"), arRun(t, l, "ring8")
+	r4, r8 := lessonRun(t, l, "ring4"), lessonRun(t, l, "ring8")
 	require.NotNil(t, r4.Collective)
 	require.NotNil(t, r8.Collective)
 	assert.Equal(t, 6, r4.Collective.Steps)
@@ -127,34 +97,34 @@ func TestCourseAllReduce(t *testing.T) {
 	assert.Less(t, grow, 1.4, "but nowhere near twice")
 	assert.Greater(t, ps.Totals.MaxFctUs, 3*r8.Collective.TimeUs, "the parameter server takes several times the ring")
 	for _, n := range []string{"2", "4", "8"} {
-		r := arRun(t, l, "ring8", "collective.ranks="+n)
+		r := lessonRun(t, l, "ring8", "collective.ranks="+n)
 		assert.Greater(t, r.Collective.BusBwGBps, 0.8*0.82*450, "ranks %s: busbw stays near the link's rate", n)
 	}
 
 	// busbw: 1 GiB on 8 H100 gives the measured ≈ 370 GB/s, and the ideal
 	// link gives 450 exactly.
-	big := arRun(t, l, "busbw")
+	big := lessonRun(t, l, "busbw")
 	assert.InDelta(t, 370, big.Collective.BusBwGBps, 370*0.03, "busbw ≈ 370 GB/s measured on H100")
 	assert.InDelta(t, big.Collective.AlgBwGBps*2*7/8, big.Collective.BusBwGBps, 0.01, "busbw = algbw · 2(n−1)/n")
-	ideal := arRun(t, l, "busbw", "topology.nvlink_efficiency=1", "topology.link_latency=0", "collective.latency=alpha", "collective.alpha=0", "collective.execution=steps")
+	ideal := lessonRun(t, l, "busbw", "topology.nvlink_efficiency=1", "topology.link_latency=0", "collective.latency=alpha", "collective.alpha=0", "collective.execution=steps")
 	assert.InDelta(t, 450, ideal.Collective.BusBwGBps, 450*0.01, "an ideal ring's busbw is the link's 450 GB/s")
 
 	// latency: 1 MiB is only about 80 times faster than 1 GiB; the tree is
 	// faster there, the ring at 1 GiB.
-	small := arRun(t, l, "latency")
+	small := lessonRun(t, l, "latency")
 	speedup := big.Collective.TimeUs / small.Collective.TimeUs
 	assert.Greater(t, speedup, 50.0, "1 MiB vs 1 GiB")
 	assert.Less(t, speedup, 120.0, "1 MiB vs 1 GiB: about 80 times, far from 1,024")
 	assert.Less(t, small.Collective.BusBwGBps, 0.1*big.Collective.BusBwGBps, "small messages' busbw collapses")
-	tree := arRun(t, l, "latency", "collective.algo=tree")
+	tree := lessonRun(t, l, "latency", "collective.algo=tree")
 	assert.Less(t, tree.Collective.Steps, small.Collective.Steps)
 	assert.Less(t, tree.Collective.TimeUs, small.Collective.TimeUs, "the tree wins at 1 MiB")
-	treeBig := arRun(t, l, "latency", "collective.algo=tree", "collective.bytes=1GiB")
+	treeBig := lessonRun(t, l, "latency", "collective.algo=tree", "collective.bytes=1GiB")
 	assert.Less(t, treeBig.Collective.BusBwGBps, big.Collective.BusBwGBps, "the ring wins at 1 GiB on one server")
-	ringBig := arRun(t, l, "latency", "collective.bytes=1GiB")
+	ringBig := lessonRun(t, l, "latency", "collective.bytes=1GiB")
 	idle := 0
 	for _, lk := range treeBig.Links {
-		if lk.Util < 0.6*arLink(t, ringBig, lk.Name).Util {
+		if lk.Util < 0.6*courseLink(t, ringBig, lk.Name).Util {
 			idle++
 		}
 	}
@@ -162,17 +132,17 @@ func TestCourseAllReduce(t *testing.T) {
 
 	// hierarchical: more busbw than the flat ring, and past the NICs'
 	// 8 × 48 GB/s; the ring stays under it.
-	h := arRun(t, l, "hierarchical")
-	ring := arRun(t, l, "hierarchical", "collective.algo=ring")
+	h := lessonRun(t, l, "hierarchical")
+	ring := lessonRun(t, l, "hierarchical", "collective.algo=ring")
 	assert.Greater(t, h.Collective.BusBwGBps, ring.Collective.BusBwGBps, "hierarchical beats the flat ring")
 	assert.Greater(t, h.Collective.BusBwGBps, 8*48.0, "hierarchical busbw passes the NICs' 8 × 48 GB/s")
 	assert.Less(t, ring.Collective.BusBwGBps, 8*48.0, "the flat ring stays under the NICs' bound")
-	ring16 := arRun(t, l, "hierarchical", "collective.algo=ring", "topology.nodes=16")
+	ring16 := lessonRun(t, l, "hierarchical", "collective.algo=ring", "topology.nodes=16")
 	assert.Less(t, ring16.Collective.BusBwGBps, ring.Collective.BusBwGBps, "the ring's steps cost more with more servers")
 
 	// in-switch: NVLS ≈ 480 GB/s, about 1.30 × the ring on the same links.
-	nvls := arRun(t, l, "in-switch")
-	nvlsRing := arRun(t, l, "in-switch", "collective.algo=ring")
+	nvls := lessonRun(t, l, "in-switch")
+	nvlsRing := lessonRun(t, l, "in-switch", "collective.algo=ring")
 	assert.InDelta(t, 480, nvls.Collective.BusBwGBps, 480*0.03)
 	assert.InDelta(t, 1.30, nvls.Collective.BusBwGBps/nvlsRing.Collective.BusBwGBps, 0.05, "NVLS ≈ 1.30 × the ring")
 }

@@ -31,7 +31,7 @@ func TestCourseDataParallel(t *testing.T) {
 
 	// iteration: 8 GPUs; the first bucket is ready just after the backward
 	// pass starts and hides; only the last bucket is exposed.
-	it := arRun(t, l, "iteration").Training
+	it := lessonRun(t, l, "iteration").Training
 	require.NotNil(t, it)
 	assert.Equal(t, 8, it.Ranks)
 	require.Len(t, it.Buckets, 5, "ResNet-50's five DDP buckets (REFERENCE.md)")
@@ -46,16 +46,16 @@ func TestCourseDataParallel(t *testing.T) {
 
 	// overlap: off, all buckets wait for the end of backward; several times
 	// the exposed time, still small on NVLink.
-	off := arRun(t, l, "overlap").Training
+	off := lessonRun(t, l, "overlap").Training
 	assert.InDelta(t, bwd.EndUs, off.Buckets[0].StartUs, 1, "without overlap the first all-reduce starts after backward")
 	assert.Greater(t, off.ExposedCommUs, 3*it.ExposedCommUs, "several times longer")
 	assert.Less(t, off.ExposedCommUs, 0.05*off.IterationUs, "still small on one server")
-	on := arRun(t, l, "overlap", "training.overlap=true").Training
+	on := lessonRun(t, l, "overlap", "training.overlap=true").Training
 	assert.InDelta(t, it.ExposedCommUs, on.ExposedCommUs, 0.01, "the toggle gives back the first step")
 
 	// scale: 1,024 GPUs, latency-bound: a 4× bigger bucket takes about as
 	// long; about a tenth of the iteration waits; a few servers hide it.
-	sc := arRun(t, l, "scale").Training
+	sc := lessonRun(t, l, "scale").Training
 	assert.Equal(t, 1024, sc.Ranks)
 	assert.InDelta(t, bwd.EndUs, dpInterval(t, sc, "backward").EndUs, 1, "the same compute")
 	b0, b1 := sc.Buckets[0], sc.Buckets[1]
@@ -64,11 +64,11 @@ func TestCourseDataParallel(t *testing.T) {
 	assert.Greater(t, b0.FinishUs-b0.StartUs, 1000.0, "milliseconds per bucket")
 	assert.Greater(t, sc.ScalingEfficiency, 0.85)
 	assert.Less(t, sc.ScalingEfficiency, 0.95, "about a tenth waits")
-	few := arRun(t, l, "scale", "topology.nodes=4").Training
+	few := lessonRun(t, l, "scale", "topology.nodes=4").Training
 	assert.Greater(t, few.ScalingEfficiency, 0.99, "at a few servers nearly everything hides")
 
 	// compression: bf16 halves the bytes but not the wait.
-	bf := arRun(t, l, "compression").Training
+	bf := lessonRun(t, l, "compression").Training
 	assert.EqualValues(t, sc.GradBytes/2, bf.GradBytes, "bf16 halves the bytes")
 	assert.InDelta(t, sc.ExposedCommUs, bf.ExposedCommUs, 0.02*sc.ExposedCommUs, "and leaves the wait almost unchanged")
 	_, err := dpParse(l, "compression", "training.compression=int8")
@@ -76,18 +76,18 @@ func TestCourseDataParallel(t *testing.T) {
 
 	// tree: far less waiting; auto (NCCL's choice) as good; a flat ring waits
 	// longer than the backward pass computes.
-	tree := arRun(t, l, "tree").Training
+	tree := lessonRun(t, l, "tree").Training
 	assert.Less(t, tree.ExposedCommUs, 0.2*sc.ExposedCommUs, "the tree cuts the wait")
 	assert.Greater(t, tree.ScalingEfficiency, 0.98)
 	assert.Less(t, tree.Buckets[0].FinishUs-tree.Buckets[0].StartUs, 1000.0, "a few hundred µs per bucket")
-	auto := arRun(t, l, "tree", "training.algo=auto").Training
+	auto := lessonRun(t, l, "tree", "training.algo=auto").Training
 	assert.Greater(t, auto.ScalingEfficiency, 0.98, "NCCL's own choice does as well")
-	ring := arRun(t, l, "tree", "training.algo=ring").Training
+	ring := lessonRun(t, l, "tree", "training.algo=ring").Training
 	assert.Greater(t, ring.ExposedCommUs, bwd.EndUs-bwd.StartUs, "a flat ring waits longer than backward computes")
 
 	// fsdp: Llama 3 8B on the same 1,024 GPUs waits a smaller share than
 	// ResNet-50, with messages of hundreds of MB; overlap off multiplies it.
-	ll := arRun(t, l, "fsdp").Training
+	ll := lessonRun(t, l, "fsdp").Training
 	assert.Equal(t, 1024, ll.Ranks)
 	assert.Equal(t, "fsdp", ll.Sharding)
 	assert.InDelta(t, 314, float64(ll.Params)/float64(it.Params), 1, "314 times ResNet-50's parameters")
@@ -100,7 +100,7 @@ func TestCourseDataParallel(t *testing.T) {
 	}
 	wait := dpInterval(t, ll, "waiting for parameters")
 	assert.Greater(t, 2*(wait.EndUs-wait.StartUs), 0.5*ll.ExposedCommUs, "the first all-gather is much of the wait")
-	llOff := arRun(t, l, "fsdp", "training.overlap=false").Training
+	llOff := lessonRun(t, l, "fsdp", "training.overlap=false").Training
 	assert.Greater(t, llOff.ExposedCommUs, 3*ll.ExposedCommUs, "overlap off multiplies the wait")
 }
 

@@ -14,15 +14,15 @@ import (
 // TestCourseFabricsClaims pins what fabrics.*.md says to its scenarios.
 func TestCourseFabricsClaims(t *testing.T) {
 	// nominal: 397.5 vs 392.1 Gb/s ceilings, about 1.4 % apart
-	ib := courseStepRun(t, "fabrics", "nominal")
-	roce := courseStepRun(t, "fabrics", "nominal", "topology.fabric=roce")
+	ib := stepRun(t, "fabrics", "nominal")
+	roce := stepRun(t, "fabrics", "nominal", "topology.fabric=roce")
 	assert.InDelta(t, 397.5, ib.Flows[0].Gbps, 2)
 	assert.InDelta(t, 392.1, roce.Flows[0].Gbps, 2)
 	assert.Greater(t, ib.Flows[0].Gbps, roce.Flows[0].Gbps)
 
 	// incast: "About the same": both lossless, within the header difference
-	ibIncast := courseStepRun(t, "fabrics", "incast")
-	roceIncast := courseStepRun(t, "fabrics", "incast", "topology.fabric=roce")
+	ibIncast := stepRun(t, "fabrics", "incast")
+	roceIncast := stepRun(t, "fabrics", "incast", "topology.fabric=roce")
 	for _, r := range []*metrics.Result{ibIncast, roceIncast} {
 		assert.Zero(t, r.Totals.Drops, "the incast is lossless")
 		assert.Equal(t, 8, r.Totals.FlowsFinished)
@@ -37,10 +37,10 @@ func TestCourseFabricsClaims(t *testing.T) {
 // a small share of line rate; ibcc and DCQCN free it, DCQCN at a cost to the incast.
 func TestCourseFabricsVictim(t *testing.T) {
 	const victim = 7
-	pfc := courseStepRun(t, "fabrics", "victim")
-	credit := courseStepRun(t, "fabrics", "victim-ib")
-	ibcc := courseStepRun(t, "fabrics", "victim-ib", "network.cc=ibcc")
-	dcqcn := courseStepRun(t, "fabrics", "dcqcn")
+	pfc := stepRun(t, "fabrics", "victim")
+	credit := stepRun(t, "fabrics", "victim-ib")
+	ibcc := stepRun(t, "fabrics", "victim-ib", "network.cc=ibcc")
+	dcqcn := stepRun(t, "fabrics", "dcqcn")
 	require.Len(t, pfc.Flows, 8)
 
 	assert.Less(t, pfc.Flows[victim].Gbps, 80.0, "PFC alone: the victim gets a small share")
@@ -55,7 +55,7 @@ func TestCourseFabricsVictim(t *testing.T) {
 	assert.Greater(t, dcqcn.Totals.MaxFctUs, pfc.Totals.MaxFctUs, "DCQCN's incast takes longer than PFC alone's")
 	assert.Less(t, ibcc.Totals.MaxFctUs, dcqcn.Totals.MaxFctUs, "ibcc pays less here")
 	// the knob: the paper's rules rescue the victim too, but the incast takes several times as long
-	paper := courseStepRun(t, "fabrics", "dcqcn", "network.dcqcn.profile=paper")
+	paper := stepRun(t, "fabrics", "dcqcn", "network.dcqcn.profile=paper")
 	assert.Greater(t, paper.Flows[victim].Gbps, 350.0)
 	assert.Greater(t, paper.Totals.MaxFctUs, 2*dcqcn.Totals.MaxFctUs)
 }
@@ -64,14 +64,14 @@ func TestCourseFabricsVictim(t *testing.T) {
 // (several times a lone flow's time); adaptive routing and spraying bring the
 // tail to about a lone flow's time on either fabric, with reordering.
 func TestCourseFabricsRouting(t *testing.T) {
-	lone := courseStepRun(t, "fabrics", "routing", "traffic.pattern=flows", "traffic.flows=[{src: 0, dst: 63}]").Totals.MaxFctUs
-	ecmp := courseStepRun(t, "fabrics", "routing")
+	lone := stepRun(t, "fabrics", "routing", "traffic.pattern=flows", "traffic.flows=[{src: 0, dst: 63}]").Totals.MaxFctUs
+	ecmp := stepRun(t, "fabrics", "routing")
 	assert.Greater(t, ecmp.Totals.MaxFctUs, 2.5*lone, "ECMP's tail is several times a lone flow's")
 	for _, sets := range [][]string{
 		{"network.routing=static"},
 		{"network.routing=static", "topology.fabric=ib"},
 	} {
-		r := courseStepRun(t, "fabrics", "routing", sets...)
+		r := stepRun(t, "fabrics", "routing", sets...)
 		assert.Greater(t, r.Totals.MaxFctUs, 2.5*lone, "%v collides like ECMP", sets)
 	}
 	for _, sets := range [][]string{
@@ -79,11 +79,11 @@ func TestCourseFabricsRouting(t *testing.T) {
 		{"network.routing=spray"},
 		{"network.routing=adaptive", "topology.fabric=ib"},
 	} {
-		r := courseStepRun(t, "fabrics", "routing", sets...)
+		r := stepRun(t, "fabrics", "routing", sets...)
 		assert.Less(t, r.Totals.MaxFctUs, 1.25*lone, "%v: about a lone flow's time", sets)
 		assert.Positive(t, r.Totals.OutOfOrder, "%v reorders", sets)
 	}
-	sx := courseStepRun(t, "fabrics", "spectrum-x")
+	sx := stepRun(t, "fabrics", "spectrum-x")
 	assert.Less(t, sx.Totals.MaxFctUs, 1.25*lone)
 	assert.Zero(t, sx.Totals.PauseFrames)
 	assert.Positive(t, sx.Totals.OutOfOrder)
@@ -93,8 +93,8 @@ func TestCourseFabricsRouting(t *testing.T) {
 // TestCourseFabricsAllReduce: the rail-aligned all-reduce hardly depends on
 // the fabric ("moves by about the header difference").
 func TestCourseFabricsAllReduce(t *testing.T) {
-	ib := courseStepRun(t, "fabrics", "allreduce").Collective
-	roce := courseStepRun(t, "fabrics", "allreduce", "topology.fabric=roce").Collective
+	ib := stepRun(t, "fabrics", "allreduce").Collective
+	roce := stepRun(t, "fabrics", "allreduce", "topology.fabric=roce").Collective
 	require.NotNil(t, ib)
 	assert.InDelta(t, 380, ib.BusBwGBps, 15, "8 × 400G rails: ≈ 370–390 GB/s")
 	assert.Greater(t, ib.BusBwGBps, roce.BusBwGBps)

@@ -68,8 +68,8 @@ func TestCourseIncast(t *testing.T) {
 	const line = 392.1      // REFERENCE.md, RoCEv2 packet: payload Gb/s at 400GbE
 	const kmax = 1638 << 10 // derived for 400G with a 2 MiB buffer (README, network.ecn)
 
-	base := rtRun(t, l, "baseline")
-	pfc := rtRun(t, l, "pfc")
+	base := lessonRun(t, l, "baseline")
+	pfc := lessonRun(t, l, "pfc")
 	t.Run("pfc", func(t *testing.T) {
 		assert.InEpsilon(t, line, base.Flows[0].Gbps, 0.02, "a lone flow runs just under 400 Gb/s")
 		assert.InEpsilon(t, 8*base.Totals.MaxFctUs, pfc.Totals.MaxFctUs, 0.05, "eight senders take about eight single transfers")
@@ -81,7 +81,7 @@ func TestCourseIncast(t *testing.T) {
 	t.Run("lossy", func(t *testing.T) {
 		last := 0.0
 		for _, buffer := range []string{"64KiB", "256KiB", "1MiB", "4MiB"} { // the knob's values
-			r := rtRun(t, l, "lossy", "network.buffer="+buffer)
+			r := lessonRun(t, l, "lossy", "network.buffer="+buffer)
 			assert.Zero(t, r.Totals.FlowsFinished, "%s: no transfer finishes in 2 ms", buffer)
 			assert.Positive(t, r.Totals.Drops, buffer)
 			assert.Positive(t, r.Totals.Retransmits, buffer)
@@ -92,7 +92,7 @@ func TestCourseIncast(t *testing.T) {
 	})
 
 	t.Run("credit", func(t *testing.T) {
-		r := rtRun(t, l, "credit")
+		r := lessonRun(t, l, "credit")
 		assert.Zero(t, r.Totals.Drops)
 		assert.Zero(t, r.Totals.PauseFrames)
 		assert.Less(t, r.Totals.MaxFctUs, pfc.Totals.MaxFctUs, "slightly faster: smaller headers")
@@ -100,14 +100,14 @@ func TestCourseIncast(t *testing.T) {
 	})
 
 	t.Run("cost", func(t *testing.T) {
-		r := rtRun(t, l, "cost")
+		r := lessonRun(t, l, "cost")
 		assert.Less(t, r.Flows[4].Gbps, 0.5*line, "the innocent flow gets well under half a lone flow's rate")
-		assert.Positive(t, rtLink(t, r, "leaf0.host3→leaf0").PauseFrames, "host 3's link is paused")
+		assert.Positive(t, courseLink(t, r, "leaf0.host3→leaf0").PauseFrames, "host 3's link is paused")
 	})
 
 	t.Run("dcqcn", func(t *testing.T) {
-		r := rtRun(t, l, "dcqcn")
-		alone := rtRun(t, l, "dcqcn", "network.cc=none") // the knob's other setting
+		r := lessonRun(t, l, "dcqcn")
+		alone := lessonRun(t, l, "dcqcn", "network.cc=none") // the knob's other setting
 		require.Equal(t, 9, alone.Flows[7].Dst, "flow 7 is the victim, to host 9")
 		assert.InDelta(t, 0.1*line, alone.Flows[7].Gbps, 0.05*line, "under PFC alone the victim gets about a tenth of line rate")
 		assert.Positive(t, alone.Totals.PauseFrames)
@@ -120,9 +120,9 @@ func TestCourseIncast(t *testing.T) {
 	})
 
 	t.Run("ecn", func(t *testing.T) {
-		r := rtRun(t, l, "ecn")
-		alone := rtRun(t, l, "ecn", "network.cc=none")
-		hot := rtLink(t, r, "switch→host8")
+		r := lessonRun(t, l, "ecn")
+		alone := lessonRun(t, l, "ecn", "network.cc=none")
+		hot := courseLink(t, r, "switch→host8")
 		assert.Zero(t, r.Totals.PauseFrames)
 		assert.Positive(t, hot.ECNMarks)
 		assert.Greater(t, hot.MaxQueueBytes, int64(kmax), "the first burst overshoots Kmax")
@@ -140,7 +140,7 @@ func TestCourseIncast(t *testing.T) {
 		assert.Zero(t, slices.Min(q[last:]), "then the queue now and then runs empty")
 		assert.InEpsilon(t, r.Flows[0].Gbps, r.Flows[1].Gbps, 0.1, "the senders share fairly")
 		assert.Less(t, hot.Util, 0.95, "the hot link idles part of the time")
-		assert.Greater(t, rtLink(t, alone, "switch→host8").Util, 0.99, "under PFC alone it runs full")
+		assert.Greater(t, courseLink(t, alone, "switch→host8").Util, 0.99, "under PFC alone it runs full")
 		assert.InEpsilon(t, line, alone.Totals.GoodputGbps, 0.01)
 		// The quiz: somewhat later than PFC alone.
 		assert.Greater(t, r.Totals.MaxFctUs, alone.Totals.MaxFctUs)
@@ -149,8 +149,8 @@ func TestCourseIncast(t *testing.T) {
 		// share fairly, no pause is sent and the link idles part of the time;
 		// fewer senders, a smaller burst and fewer surges.
 		for _, n := range []string{"4", "6"} {
-			k := rtRun(t, l, "ecn", "traffic.senders="+n)
-			khot := rtLink(t, k, "switch→host8")
+			k := lessonRun(t, l, "ecn", "traffic.senders="+n)
+			khot := courseLink(t, k, "switch→host8")
 			assert.Greater(t, khot.MaxQueueBytes, int64(kmax), "%s senders", n)
 			assert.Less(t, khot.MaxQueueBytes, hot.MaxQueueBytes, "%s senders: a smaller first burst", n)
 			assert.InEpsilon(t, k.Flows[0].Gbps, k.Flows[1].Gbps, 0.1, "%s senders share fairly", n)
@@ -165,13 +165,13 @@ func TestCourseIncast(t *testing.T) {
 	t.Run("ibcc", func(t *testing.T) {
 		// Credits stall the victim as PFC does; InfiniBand CC frees it.
 		onIB := []string{"topology.fabric=ib", "network.flow_control=credit", "network.cc=none"}
-		stalled := rtRun(t, l, "dcqcn", onIB...)
+		stalled := lessonRun(t, l, "dcqcn", onIB...)
 		assert.InDelta(t, 0.1*line, stalled.Flows[7].Gbps, 0.05*line, "on InfiniBand credits the victim gets about a tenth of line rate")
-		freed := rtRun(t, l, "dcqcn", append(onIB, "network.cc=ibcc")...)
+		freed := lessonRun(t, l, "dcqcn", append(onIB, "network.cc=ibcc")...)
 		assert.Greater(t, freed.Flows[7].Gbps, 0.9*line, "with InfiniBand CC it runs close to line rate")
 
-		r := rtRun(t, l, "ibcc")
-		hot := rtLink(t, r, "switch→host8")
+		r := lessonRun(t, l, "ibcc")
+		hot := courseLink(t, r, "switch→host8")
 		const threshold = 512 << 10
 		assert.Zero(t, r.Totals.PauseFrames)
 		assert.Zero(t, r.Totals.Drops)

@@ -21,15 +21,15 @@ func TestCourseMoE(t *testing.T) {
 	two := stepRun(t, "moe-alltoall", "two-nodes")
 	ratio := two.Collective.TimeUs / one.Collective.TimeUs
 	assert.True(t, ratio > 2 && ratio < 8, "a few times longer than one node: %.1f×", ratio)
-	assert.Greater(t, link(t, two, "n0.gpu0→n0.nic0").Util, 0.9, "the NICs run nearly full")
+	assert.Greater(t, courseLink(t, two, "n0.gpu0→n0.nic0").Util, 0.9, "the NICs run nearly full")
 	four := stepRun(t, "moe-alltoall", "two-nodes", "topology.nodes=4")
 	assert.Less(t, four.Collective.BusBwGBps, two.Collective.BusBwGBps, "busbw falls with more nodes")
 
 	// A hot expert: several times longer, its NIC and PCIe link full, and the balanced part slowed too.
 	hot := stepRun(t, "moe-alltoall", "hot")
 	assert.Greater(t, hot.Totals.SimTimeUs, 3*two.Collective.TimeUs, "several times longer")
-	assert.Greater(t, link(t, hot, "rail7→n1.nic7").Util, 0.9)
-	assert.Greater(t, link(t, hot, "n1.nic7→n1.gpu7").Util, 0.9)
+	assert.Greater(t, courseLink(t, hot, "rail7→n1.nic7").Util, 0.9)
+	assert.Greater(t, courseLink(t, hot, "n1.nic7→n1.gpu7").Util, 0.9)
 	assert.Greater(t, hot.Collective.TimeUs, two.Collective.TimeUs, "the balanced all-to-all shared the hot links")
 	assert.Equal(t, int64(24<<20), hot.Flows[0].Bytes, "flows[0] is an extra flow to the hot expert")
 	assert.Equal(t, 15, hot.Flows[0].Dst)
@@ -59,6 +59,6 @@ func TestCourseMoE(t *testing.T) {
 			assert.Equal(t, f.Src/8, f.Dst/8, "each extra flow stays in its node")
 		}
 	}
-	busy := func(r *metrics.Result, name string) float64 { return link(t, r, name).Util * r.Totals.SimTimeUs }
+	busy := func(r *metrics.Result, name string) float64 { return courseLink(t, r, name).Util * r.Totals.SimTimeUs }
 	assert.InEpsilon(t, busy(two, "rail7→n1.nic7"), busy(rep, "rail7→n1.nic7"), 0.05, "the NICs carry only the balanced share")
 }

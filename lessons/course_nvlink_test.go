@@ -4,42 +4,11 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"fabriclab/sim"
-	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
 )
-
-// courseLessons loads the shipped lessons once for the course claim tests.
-var courseLessons = sync.OnceValues(func() ([]*Lesson, error) { return Load(Content()) })
-
-// courseStepRun runs the scenario a lesson step shows (as the canvas loads
-// it), with optional --set overrides as a knob would apply them.
-func courseStepRun(t *testing.T, slug, step string, sets ...string) *metrics.Result {
-	t.Helper()
-	ls, err := courseLessons()
-	require.NoError(t, err)
-	l := Find(ls, slug, "en")
-	require.NotNil(t, l, "lesson %s", slug)
-	for _, s := range l.Steps {
-		if s.ID != step {
-			continue
-		}
-		require.NotEmpty(t, s.Scenario, "%s#%s shows a scenario", slug, step)
-		sc, err := scenario.ParseWith([]byte(s.Scenario), slug+"#"+step, sets)
-		require.NoError(t, err)
-		res, err := sim.Run(sc)
-		require.NoError(t, err)
-		return res
-	}
-	t.Fatalf("%s has no step %s", slug, step)
-	return nil
-}
 
 // courseDump prints a lesson's text with its figures filled in
 // (COURSE_DUMP=slug go test ./lessons -run TestCourseDump -v), for reading.
@@ -62,31 +31,31 @@ func TestCourseDump(t *testing.T) {
 
 // TestCourseNVLinkClaims pins what nvlink-vs-ib.*.md says to its scenarios.
 func TestCourseNVLinkClaims(t *testing.T) {
-	node := courseStepRun(t, "nvlink-vs-ib", "node").Collective
+	node := stepRun(t, "nvlink-vs-ib", "node").Collective
 	require.NotNil(t, node)
 	// "about 370 GB/s is what nccl-tests measure on a DGX H100"
 	assert.InDelta(t, 370, node.BusBwGBps, 15, "one node's ring busbw")
 
 	// "Move the size down: small all-reduces ... busbw falls far below the link's"
-	small := courseStepRun(t, "nvlink-vs-ib", "node", "collective.bytes=1MiB").Collective
+	small := stepRun(t, "nvlink-vs-ib", "node", "collective.bytes=1MiB").Collective
 	assert.Less(t, small.BusBwGBps, node.BusBwGBps/2, "a 1 MiB all-reduce is latency-bound")
 
 	// "about an eighth of one node's" and "under 50 GB/s" (the quiz's answer)
-	across := courseStepRun(t, "nvlink-vs-ib", "across").Collective
+	across := stepRun(t, "nvlink-vs-ib", "across").Collective
 	assert.Less(t, across.BusBwGBps, 50.0)
 	assert.InDelta(t, 1.0/8, across.BusBwGBps/node.BusBwGBps, 0.03, "one GPU per node gets about an eighth")
 	// "A 200G HDR NIC halves the busbw"; "An 800G NIC does not double it"
-	hdr := courseStepRun(t, "nvlink-vs-ib", "across", "topology.link_gbps=200").Collective
+	hdr := stepRun(t, "nvlink-vs-ib", "across", "topology.link_gbps=200").Collective
 	assert.InDelta(t, 0.5, hdr.BusBwGBps/across.BusBwGBps, 0.03)
-	xdr := courseStepRun(t, "nvlink-vs-ib", "across", "topology.link_gbps=800").Collective
+	xdr := stepRun(t, "nvlink-vs-ib", "across", "topology.link_gbps=800").Collective
 	assert.Less(t, xdr.BusBwGBps, 1.5*across.BusBwGBps, "PCIe caps an 800G NIC")
 	assert.Greater(t, xdr.BusBwGBps, across.BusBwGBps)
 
 	// "Near one node's, about 370 GB/s"; "the busbw hardly moves" at 8 nodes
-	two := courseStepRun(t, "nvlink-vs-ib", "two-nodes").Collective
+	two := stepRun(t, "nvlink-vs-ib", "two-nodes").Collective
 	assert.InDelta(t, node.BusBwGBps, two.BusBwGBps, 0.05*node.BusBwGBps, "two nodes' rings match one node's")
 	assert.Equal(t, 16, two.Channels)
-	eight := courseStepRun(t, "nvlink-vs-ib", "two-nodes", "topology.nodes=8").Collective
+	eight := stepRun(t, "nvlink-vs-ib", "two-nodes", "topology.nodes=8").Collective
 	assert.InDelta(t, two.BusBwGBps, eight.BusBwGBps, 0.1*two.BusBwGBps)
 }
 
@@ -94,8 +63,8 @@ func TestCourseNVLinkClaims(t *testing.T) {
 // triples the iteration (the quiz's answer), and its 128 blocking all-reduces
 // per iteration are what the GPUs wait for.
 func TestCourseNVLinkTensorParallel(t *testing.T) {
-	in := courseStepRun(t, "nvlink-vs-ib", "tp-node").Training
-	out := courseStepRun(t, "nvlink-vs-ib", "tp-spread").Training
+	in := stepRun(t, "nvlink-vs-ib", "tp-node").Training
+	out := stepRun(t, "nvlink-vs-ib", "tp-spread").Training
 	require.NotNil(t, in)
 	require.NotNil(t, out)
 	ratio := out.IterationUs / in.IterationUs
@@ -120,6 +89,6 @@ func TestCourseNVLinkTensorParallel(t *testing.T) {
 	}
 	assert.Less(t, waitGrad, 0.05*in.IterationUs)
 	// the knob: tp 2 inside the node loses less to the network than tp 8 spread
-	tp2 := courseStepRun(t, "nvlink-vs-ib", "tp-node", "training.tp=2").Training
+	tp2 := stepRun(t, "nvlink-vs-ib", "tp-node", "training.tp=2").Training
 	assert.Greater(t, tp2.GPUUtil, in.GPUUtil)
 }

@@ -9,9 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"fabriclab/sim"
 	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
 )
 
 // rtLesson loads the shipped lesson slug in English and checks what
@@ -43,35 +41,6 @@ func rtLesson(t *testing.T, slug, next string) *Lesson {
 	return en
 }
 
-// rtRun runs the scenario step id of l shows, with extra --set values (a
-// knob's other settings).
-func rtRun(t *testing.T, l *Lesson, id string, sets ...string) *metrics.Result {
-	t.Helper()
-	for _, s := range l.Steps {
-		if s.ID == id {
-			sc, err := scenario.ParseWith([]byte(s.Scenario), l.Source+"#"+id, sets)
-			require.NoError(t, err)
-			r, err := sim.Run(sc)
-			require.NoError(t, err)
-			return r
-		}
-	}
-	t.Fatalf("%s has no step %q", l.Source, id)
-	return nil
-}
-
-// rtLink returns the run's link called name.
-func rtLink(t *testing.T, r *metrics.Result, name string) metrics.Link {
-	t.Helper()
-	for _, l := range r.Links {
-		if l.Name == name {
-			return l
-		}
-	}
-	t.Fatalf("no link %q in the run", name)
-	return metrics.Link{}
-}
-
 // rtUplinksUsed counts leaf0's uplinks that carried traffic (the run lists
 // only those).
 func rtUplinksUsed(r *metrics.Result) int {
@@ -98,7 +67,7 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 	const lineGbps = 392.1 // REFERENCE.md, RoCEv2 packet: a lone flow's payload rate at 400GbE
 
 	t.Run("collisions", func(t *testing.T) {
-		r := rtRun(t, l, "collisions")
+		r := lessonRun(t, l, "collisions")
 		require.Len(t, r.Flows, 8)
 		// The quiz: about five of eight uplinks carry a flow.
 		assert.Equal(t, 5, rtUplinksUsed(r), "seed 1 uses five of the eight spines")
@@ -112,7 +81,7 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		var mean float64
 		counts := map[int]bool{}
 		for seed := 1; seed <= 20; seed++ {
-			n := rtUplinksUsed(rtRun(t, l, "collisions", fmt.Sprintf("seed=%d", seed)))
+			n := rtUplinksUsed(lessonRun(t, l, "collisions", fmt.Sprintf("seed=%d", seed)))
 			assert.Less(t, n, 8, "seed %d spreads the eight flows perfectly", seed)
 			counts[n] = true
 			mean += float64(n) / 20
@@ -121,7 +90,7 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		assert.InDelta(t, 8*0.656, mean, 0.5, "REFERENCE.md Routing: 1 − (7/8)^8 of the paths used on average")
 	})
 
-	ecmp := rtRun(t, l, "scale")
+	ecmp := lessonRun(t, l, "scale")
 	t.Run("scale", func(t *testing.T) {
 		require.Len(t, ecmp.Flows, 64)
 		assert.InDelta(t, 64*0.635, float64(rtUplinksUsed(ecmp)), 5, "about 0.635 of the 64 uplinks carry a flow")
@@ -134,7 +103,7 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		assert.Less(t, ecmp.Totals.GoodputGbps, 0.4*64*lineGbps)
 	})
 
-	adaptive := rtRun(t, l, "adaptive")
+	adaptive := lessonRun(t, l, "adaptive")
 	t.Run("adaptive", func(t *testing.T) {
 		// The quiz: about as long as a flow that had a spine to itself under ECMP.
 		assert.InEpsilon(t, rtFastest(ecmp), adaptive.Totals.MaxFctUs, 0.05)
@@ -146,12 +115,12 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 	})
 
 	t.Run("spray", func(t *testing.T) {
-		spray := rtRun(t, l, "spray")
+		spray := lessonRun(t, l, "spray")
 		assert.InEpsilon(t, adaptive.Totals.MaxFctUs, spray.Totals.MaxFctUs, 0.1, "as even as adaptive on average")
 		// The quiz: many more packets out of order.
 		assert.Greater(t, spray.Totals.OutOfOrder, 10*adaptive.Totals.OutOfOrder)
 		assert.Greater(t, spray.Flows[0].OutOfOrder, int64(1024/2), "most of host 0's 1,024 packets")
-		q, qa := rtLink(t, spray, "leaf0→spine0").MaxQueueBytes, rtLink(t, adaptive, "leaf0→spine0").MaxQueueBytes
+		q, qa := courseLink(t, spray, "leaf0→spine0").MaxQueueBytes, courseLink(t, adaptive, "leaf0→spine0").MaxQueueBytes
 		assert.LessOrEqual(t, qa, int64(2*(4096+82)), "adaptive keeps the uplink queue to a packet or two")
 		assert.Greater(t, q, 10*qa, "spraying builds deeper queues")
 		assert.Zero(t, spray.Totals.Retransmits, "receivers keep out-of-order packets")
@@ -159,8 +128,8 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 	})
 
 	t.Run("fabrics", func(t *testing.T) {
-		r := rtRun(t, l, "fabrics")
-		alone := rtRun(t, l, "permutation")
+		r := lessonRun(t, l, "fabrics")
+		alone := lessonRun(t, l, "permutation")
 		assert.Positive(t, r.Totals.ECNMarks)
 		assert.Positive(t, r.Totals.CNPs)
 		assert.Greater(t, r.Totals.MaxFctUs, 1.5*alone.Totals.MaxFctUs, "ECMP with DCQCN is worse than ECMP alone")
@@ -172,18 +141,18 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 			}
 		}
 		assert.Greater(t, cut, len(r.Flows)/4, "collided senders cut far below a fair share")
-		a := rtRun(t, l, "fabrics", "network.routing=adaptive")
-		b := rtRun(t, l, "permutation", "network.routing=adaptive")
+		a := lessonRun(t, l, "fabrics", "network.routing=adaptive")
+		b := lessonRun(t, l, "permutation", "network.routing=adaptive")
 		assert.Zero(t, a.Totals.ECNMarks, "adaptive routing keeps the queues below Kmin")
 		assert.Equal(t, b.Totals.MaxFctUs, a.Totals.MaxFctUs, "the same run as without DCQCN")
 	})
 
 	t.Run("permutation", func(t *testing.T) {
-		r := rtRun(t, l, "permutation")
+		r := lessonRun(t, l, "permutation")
 		assert.Greater(t, r.Totals.MaxFctUs, 1.8*r.Totals.MeanFctUs, "ECMP's tail is far from its mean")
 		assert.Zero(t, r.Totals.OutOfOrder)
 		for _, routing := range []string{"adaptive", "spray"} {
-			p := rtRun(t, l, "permutation", "network.routing="+routing)
+			p := lessonRun(t, l, "permutation", "network.routing="+routing)
 			assert.Less(t, p.Totals.MaxFctUs, 1.1*p.Totals.MeanFctUs, "%s brings the tail close to the mean", routing)
 			assert.Positive(t, p.Totals.OutOfOrder, routing)
 		}

@@ -1,7 +1,6 @@
 package lessons
 
 import (
-	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -15,44 +14,6 @@ import (
 // The course tests run each step's scenario (as the page loads it, through
 // the same loader) and assert the claims the lesson's text makes, so a model
 // change that makes the text wrong fails here.
-
-var courseOnce = sync.OnceValues(func() ([]*Lesson, error) { return Load(Content()) })
-
-// stepRun runs the scenario of step id of the English lesson slug, with sets
-// applied as a knob (or --set) would, and checks the Chinese page shows the
-// same scenario.
-func stepRun(t *testing.T, slug, id string, sets ...string) *metrics.Result {
-	t.Helper()
-	ls, err := courseOnce()
-	require.NoError(t, err)
-	en, zh := Find(ls, slug, "en"), Find(ls, slug, "zh")
-	require.NotNil(t, en, "lesson %s.en.md", slug)
-	require.NotNil(t, zh, "lesson %s.zh.md", slug)
-	for i, s := range en.Steps {
-		if s.ID != id {
-			continue
-		}
-		require.Equal(t, s.Scenario, zh.Steps[i].Scenario, "%s#%s: both languages run the same scenario", slug, id)
-		sc, err := scenario.ParseWith([]byte(s.Scenario), slug+".en.md#"+id, sets)
-		require.NoError(t, err)
-		res, err := sim.Run(sc)
-		require.NoError(t, err)
-		return res
-	}
-	require.Failf(t, "no such step", "%s has no step #%s", slug, id)
-	return nil
-}
-
-func link(t *testing.T, r *metrics.Result, name string) metrics.Link {
-	t.Helper()
-	for _, l := range r.Links {
-		if l.Name == name {
-			return l
-		}
-	}
-	require.Failf(t, "no such link", "%s", name)
-	return metrics.Link{}
-}
 
 func TestCourseScaling(t *testing.T) {
 	one := stepRun(t, "scaling", "one-node").Training
