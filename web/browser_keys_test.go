@@ -115,6 +115,7 @@ func TestBrowserLessonKeyboard(t *testing.T) {
 	poll(t, ctx, `!document.getElementById("keys").hidden`, 5*time.Second)
 	press(t, ctx, "?")
 	poll(t, ctx, `document.getElementById("keys").hidden`, 5*time.Second)
+	focusIs(t, ctx, "canvas:canvas", "? closing the list gives the focus back")
 
 	// Tab goes on from the canvas through the playback bar and out of the
 	// frame; Shift+Tab from the canvas leaves it backwards.
