@@ -1,0 +1,106 @@
+package lessons
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+)
+
+// TestCourseSharing asserts the claims of the "Sharing a cluster" lesson on
+// its steps' scenarios.
+func TestCourseSharing(t *testing.T) {
+	// Alone: no pauses; two hops of the ring cross the spines.
+	alone := stepRun(t, "sharing", "alone")
+	require.NotNil(t, alone.Collective)
+	assert.Zero(t, alone.Totals.PauseFrames, "nothing else is on the fabric")
+
+	// One class: the ring clearly slows down; the spine link it shares is paused;
+	// it was not full; the ring has 14 steps.
+	shared := stepRun(t, "sharing", "shared")
+	assert.Greater(t, shared.Collective.TimeUs, 1.3*alone.Collective.TimeUs, "it clearly slows down")
+	spine := sharingLink(t, shared, 59, "spine0→leaf1")
+	assert.Greater(t, spine.PauseUs, 0.2*shared.Totals.SimTimeUs, "the spine link down to leaf 1 is paused")
+	assert.Less(t, spine.Util, 0.9, "the link was not full")
+	assert.Positive(t, sharingClass(t, sharingLink(t, stepRun(t, "sharing", "try"), 59, "spine0→leaf1"), "training").TxBytes,
+		"that spine link carries the training job too")
+
+	// A class per job: about as long as alone; pauses stay, in the storage class only;
+	// the incast is just as slow.
+	left, right := sharingCompare(t, "classes")
+	assert.Equal(t, shared.Collective.TimeUs, left.Collective.TimeUs, "the left side is the shared-class step")
+	assert.InEpsilon(t, alone.Collective.TimeUs, right.Collective.TimeUs, 0.05, "about as long as alone")
+	assert.Positive(t, right.Totals.PauseFrames)
+	rs := sharingLink(t, right, 59, "spine0→leaf1")
+	assert.Positive(t, sharingClass(t, rs, "storage").PauseUs)
+	assert.Zero(t, sharingClass(t, rs, "training").PauseUs)
+	assert.InEpsilon(t, left.Totals.MaxFctUs, right.Totals.MaxFctUs, 0.01, "the incast is just as slow")
+
+	// Try it: in its own class the ring hardly notices its neighbour; in the
+	// shared class it pays; with the neighbour off it runs as alone.
+	try := stepRun(t, "sharing", "try")
+	assert.Equal(t, right.Collective.TimeUs, try.Collective.TimeUs, "the try step starts as the compare's right side")
+	assert.InEpsilon(t, alone.Collective.TimeUs, try.Collective.TimeUs, 0.05, "in its own class the ring hardly notices")
+	assert.Equal(t, shared.Collective.TimeUs, stepRun(t, "sharing", "try", "collective.class=storage").Collective.TimeUs)
+	off := stepRun(t, "sharing", "try", "traffic.pattern=none")
+	assert.Equal(t, alone.Collective.TimeUs, off.Collective.TimeUs, "the neighbour switched off")
+	assert.Equal(t, alone.Collective.TimeUs, stepRun(t, "sharing", "try", "traffic.pattern=none", "collective.class=storage").Collective.TimeUs)
+}
+
+// sharingCompare runs both sides of the compare step id of the English lesson
+// and checks the Chinese page compares the same scenarios.
+func sharingCompare(t *testing.T, id string) (left, right *metrics.Result) {
+	t.Helper()
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	en, zh := Find(ls, "sharing", "en"), Find(ls, "sharing", "zh")
+	require.NotNil(t, en)
+	require.NotNil(t, zh)
+	for i, s := range en.Steps {
+		if s.ID != id {
+			continue
+		}
+		require.NotNil(t, s.Compare, "sharing#%s is a compare step", id)
+		require.NotNil(t, zh.Steps[i].Compare)
+		run := func(side, zhSide CompareSide) *metrics.Result {
+			require.Equal(t, side.Scenario, zhSide.Scenario, "both languages compare the same scenarios")
+			sc, err := scenario.ParseWith([]byte(side.Scenario), en.Source+"#"+id, nil)
+			require.NoError(t, err)
+			r, err := sim.Run(sc)
+			require.NoError(t, err)
+			return r
+		}
+		return run(s.Compare.Left, zh.Steps[i].Compare.Left), run(s.Compare.Right, zh.Steps[i].Compare.Right)
+	}
+	require.Failf(t, "no such step", "sharing has no step #%s", id)
+	return nil, nil
+}
+
+// sharingLink is the run's link id, which the text calls name.
+func sharingLink(t *testing.T, r *metrics.Result, id int, name string) metrics.Link {
+	t.Helper()
+	for _, l := range r.Links {
+		if l.ID == id {
+			require.Equal(t, name, l.Name)
+			return l
+		}
+	}
+	require.Failf(t, "no such link", "no link %d in the run", id)
+	return metrics.Link{}
+}
+
+// sharingClass is link l's counters for class name.
+func sharingClass(t *testing.T, l metrics.Link, name string) metrics.LinkClass {
+	t.Helper()
+	for _, c := range l.Classes {
+		if c.Name == name {
+			return c
+		}
+	}
+	require.Failf(t, "no such class", "link %s has no class %q", l.Name, name)
+	return metrics.LinkClass{}
+}
