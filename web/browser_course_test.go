@@ -82,7 +82,7 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 			continue
 		}
 		poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q && (fabriclabCanvas.step === %q || fabriclabCanvas.error !== "")`,
-			s.ID, l.Steps[from].ID), 60*time.Second)
+			s.ID, l.Steps[from].ID), 120*time.Second)
 		st := eval[stepState](t, ctx, stepStateJS)
 		assert.Empty(t, st.Error, "%s: the canvas loaded the step's scenario", where)
 		if s.ScenarioName != "" {
