@@ -5,11 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 
@@ -76,27 +72,7 @@ const MaxCompareLabel = 40
 // compareSides are the block's keys, which are also the figures' side prefixes.
 var compareSides = [2]string{"left", "right"}
 
-// compareExtension turns ```compare fences into CompareBlocks and renders them.
-type compareExtension struct{ labels labels }
-
-func (e compareExtension) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(compareTransformer{}, 100)))
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(compareRenderer(e), 100)))
-}
-
-type compareTransformer struct{}
-
-func (compareTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	for _, f := range fences(doc, reader.Source(), "compare") {
-		f.replace(&CompareBlock{YAML: f.text, Offset: f.offset, Info: f.info})
-	}
-}
-
 type compareRenderer struct{ labels labels }
-
-func (r compareRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindCompare, r.render)
-}
 
 // render writes <p class="lesson-compare" data-left="NAME" data-right="NAME">▶ compare: LEFT vs RIGHT</p>.
 func (r compareRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {

@@ -5,9 +5,13 @@ import (
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
 )
 
-// Extension adds the lesson syntax to goldmark: ```scenario and ```quiz
+// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz and ```knob
 // blocks and {{ path | format }} figures, each with its own node kind and
 // renderer. Lang (en or zh) picks the words of captions and buttons.
 //
@@ -21,11 +25,47 @@ type Extension struct {
 // Extend implements goldmark.Extender.
 func (e Extension) Extend(m goldmark.Markdown) {
 	l := labelsFor(e.Lang)
-	scenarioExtension{l}.Extend(m)
-	compareExtension{l}.Extend(m)
-	quizExtension{l}.Extend(m)
+	fenceBlocks{"scenario", KindScenario, scenarioRenderer{l}.render, func(_ int, f fence) ast.Node {
+		return &ScenarioBlock{YAML: f.text, Offset: f.offset, Info: f.info}
+	}}.Extend(m)
+	fenceBlocks{"compare", KindCompare, compareRenderer{l}.render, func(_ int, f fence) ast.Node {
+		return &CompareBlock{YAML: f.text, Offset: f.offset, Info: f.info}
+	}}.Extend(m)
+	fenceBlocks{"quiz", KindQuiz, quizRenderer{l}.render, func(i int, f fence) ast.Node {
+		q, err := ParseQuiz([]byte(f.text))
+		return &QuizBlock{Quiz: q, Number: i + 1, Offset: f.offset, Info: f.info, Err: err}
+	}}.Extend(m)
 	figureExtension{}.Extend(m)
-	knobExtension{l}.Extend(m)
+	fenceBlocks{"knob", KindKnob, knobRenderer{l}.render, func(i int, f fence) ast.Node {
+		k, at, err := parseKnob([]byte(f.text))
+		return &KnobBlock{Knob: k, Number: i + 1, Offset: f.offset, Info: f.info, Err: err,
+			KeyLine: at.key, ValuesLine: at.values, DefaultLine: at.def}
+	}}.Extend(m)
+}
+
+// fenceBlocks is one lesson block: a transformer that replaces every
+// ```lang fence with node(i, fence) (i counts the fences from 0) and a
+// renderer for the node's kind.
+type fenceBlocks struct {
+	lang   string
+	kind   ast.NodeKind
+	render renderer.NodeRendererFunc
+	node   func(i int, f fence) ast.Node
+}
+
+func (b fenceBlocks) Extend(m goldmark.Markdown) {
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(b, 100)))
+	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(b, 100)))
+}
+
+func (b fenceBlocks) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
+	for i, f := range fences(doc, reader.Source(), b.lang) {
+		f.replace(b.node(i, f))
+	}
+}
+
+func (b fenceBlocks) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(b.kind, b.render)
 }
 
 // labels are the few words the extension writes into a page.

@@ -9,11 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 
@@ -399,29 +395,7 @@ func valueText(v, key string) string {
 
 const nbsp = "\u00a0"
 
-// knobExtension turns ```knob fences into KnobBlocks and renders them.
-type knobExtension struct{ labels labels }
-
-func (e knobExtension) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(knobTransformer{}, 100)))
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(knobRenderer(e), 100)))
-}
-
-type knobTransformer struct{}
-
-func (knobTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	for i, f := range fences(doc, reader.Source(), "knob") {
-		k, at, err := parseKnob([]byte(f.text))
-		f.replace(&KnobBlock{Knob: k, Number: i + 1, Offset: f.offset, Info: f.info, Err: err,
-			KeyLine: at.key, ValuesLine: at.values, DefaultLine: at.def})
-	}
-}
-
 type knobRenderer struct{ labels labels }
-
-func (r knobRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindKnob, r.render)
-}
 
 // outcomes are the figure a knob's status line quotes after a re-run, by
 // what the scenario runs; under 1 ms the page shows it in µs (data-figure-small).

@@ -5,11 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 )
@@ -150,28 +146,7 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 	return q, nil
 }
 
-// quizExtension turns ```quiz fences into QuizBlocks and renders them.
-type quizExtension struct{ labels labels }
-
-func (e quizExtension) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(quizTransformer{}, 100)))
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(quizRenderer(e), 100)))
-}
-
-type quizTransformer struct{}
-
-func (quizTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	for i, f := range fences(doc, reader.Source(), "quiz") {
-		q, err := ParseQuiz([]byte(f.text))
-		f.replace(&QuizBlock{Quiz: q, Number: i + 1, Offset: f.offset, Info: f.info, Err: err})
-	}
-}
-
 type quizRenderer struct{ labels labels }
-
-func (r quizRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindQuiz, r.render)
-}
 
 // render writes the quiz as a form; the page's script checks the choice on
 // submit, marks the form with data-result="right|wrong", fills

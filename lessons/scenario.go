@@ -5,11 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/renderer"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 
@@ -50,27 +46,7 @@ func (n *ScenarioBlock) Dump(source []byte, level int) {
 // IsRaw implements ast.Node: the block's content is not Markdown.
 func (n *ScenarioBlock) IsRaw() bool { return true }
 
-// scenarioExtension turns ```scenario fences into ScenarioBlocks and renders them.
-type scenarioExtension struct{ labels labels }
-
-func (e scenarioExtension) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(scenarioTransformer{}, 100)))
-	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(scenarioRenderer(e), 100)))
-}
-
-type scenarioTransformer struct{}
-
-func (scenarioTransformer) Transform(doc *ast.Document, reader text.Reader, _ parser.Context) {
-	for _, f := range fences(doc, reader.Source(), "scenario") {
-		f.replace(&ScenarioBlock{YAML: f.text, Offset: f.offset, Info: f.info})
-	}
-}
-
 type scenarioRenderer struct{ labels labels }
-
-func (r scenarioRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
-	reg.Register(KindScenario, r.render)
-}
 
 // render writes <p class="lesson-scenario" data-scenario="NAME">▶ scenario: <code>NAME</code></p>.
 func (r scenarioRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
