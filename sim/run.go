@@ -167,7 +167,10 @@ func start(sc scenario.Scenario, track bool) (*Started, error) {
 	case sc.Collective.Op != "":
 		st.coll, err = startCollective(f, &sc, track, func(r metrics.Collective) { st.Collective = &r })
 	case sc.Training.Model != "":
-		st.job, err = startTraining(f, &sc, func(r metrics.Training) { st.Training = &r })
+		st.job, err = startTraining(f, &sc, func(r metrics.Training) {
+			r.Cost = metrics.TrainingCost(&r, sc.Training.GPUHourPrice) // reporting only
+			st.Training = &r
+		})
 	}
 	return st, err
 }

@@ -169,6 +169,7 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		fmt.Fprintf(w, "          batch %d × %d micro-batches per GPU, sharding %s, tp %d, mfu %s: %s samples/s in all, %s per GPU\n",
 			tr.Batch, max(tr.Accumulation, 1), tr.Sharding, max(tr.TP, 1), ff(tr.MFU, 3),
 			ff(tr.SamplesPerSecond, 0), ff(tr.SamplesPerSecond/float64(max(tr.Ranks, 1)), 0))
+		printCost(w, tr.Cost)
 	}
 }
 

@@ -109,6 +109,7 @@ func TestRanges(t *testing.T) {
 		{training, "training.bucket_cap", []string{"1KiB", "1GiB"}, []string{"1023B", "1025MiB"}},
 		{training, "training.first_bucket", []string{"1B", "1GiB"}, []string{"0", "1025MiB"}},
 		{training, "training.iterations", []string{"1", "100"}, []string{"0", "101"}},
+		{training, "training.gpu_hour_price", []string{"0", "2.5", "1000000"}, []string{"-0.01", "1000001", "1e308"}},
 		{training, "training.ranks", []string{"0", "2", "8"}, []string{"1", "9"}},
 		{"", "sim.sample_interval", []string{"0", "1us", "100s"}, []string{"999ns", "100000001us"}},
 	} {

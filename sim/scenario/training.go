@@ -28,6 +28,9 @@ type Training struct {
 	Iterations   int        `yaml:"iterations"`
 	Ranks        int        `yaml:"ranks"` // 0: every endpoint
 	Algo         string     `yaml:"algo"`  // all-reduce algorithm; default ring, hierarchical on multi-node GPU topologies
+	// GPUHourPrice is what one GPU-hour costs, for the report's training.cost
+	// (0: no price, GPU-hours only); the run itself never reads it.
+	GPUHourPrice float64 `yaml:"gpu_hour_price"`
 }
 
 // Layer is one layer of a custom model.
@@ -96,6 +99,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.FirstBucket < 1 || tr.FirstBucket > unit.GiB {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
 	}
+	c.gpuHourPrice()
 	tpOK := c.tensorParallel(modelOK && gpuOK && shardOK)
 	jobOK := modelOK && gpuOK && mfuOK && batchOK && accumOK && shardOK && tpOK
 	if jobOK {
@@ -211,6 +215,19 @@ func (tr *Training) TrainConfig() train.Config {
 	}
 	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
 	return cfg
+}
+
+// MaxGPUHourPrice bounds training.gpu_hour_price: far above any GPU's rent,
+// low enough that a cost in the report stays a finite number.
+const MaxGPUHourPrice = 1e6
+
+// gpuHourPrice checks training.gpu_hour_price: a plain number, 0 to MaxGPUHourPrice.
+func (c *checker) gpuHourPrice() {
+	p := c.s.Training.GPUHourPrice
+	if !(p >= 0 && p <= MaxGPUHourPrice) { // NaN fails both
+		c.fail("training.gpu_hour_price", "%s is not allowed: the price of one GPU-hour, a number from 0 (no price) to %.0f (e.g. gpu_hour_price: 2.5)",
+			c.text("training.gpu_hour_price", p), float64(MaxGPUHourPrice))
+	}
 }
 
 // MaxTP bounds training.tp.
