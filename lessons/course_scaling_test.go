@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -56,6 +57,62 @@ func TestCourseScaling(t *testing.T) {
 	small := stepRun(t, "scaling", "cost", "topology.nodes=1").Training
 	assert.InDelta(t, 0.95, small.GPUUtil, 0.04, "with one node a few percent is lost")
 	assert.InDelta(t, 0.40, cost.MFU, 0.005, "the text's MFU")
+}
+
+// TestCourseScalingCost checks the cost step's figures and claims: the costs
+// are the run's GPU-hours at the price knob's value, the price moves only
+// the money, and per billion tokens one node is cheaper but much slower.
+func TestCourseScalingCost(t *testing.T) {
+	run := stepRun(t, "scaling", "cost").Training
+	require.NotNil(t, run.Cost)
+	c := run.Cost
+	assert.Equal(t, 2.0, c.GPUHourPrice, "the text: the 2 USD it starts at")
+	for name, s := range map[string]metrics.CostShare{"per hour": c.PerHour, "per 1,000 iterations": c.Per1kIters, "per billion tokens": c.Per1BSamples} {
+		require.NotNil(t, s.Cost, name)
+		require.NotNil(t, s.WaitingCost, name)
+		assert.InEpsilon(t, c.GPUHourPrice*s.WaitingGPUHours, *s.WaitingCost, 1e-5, "%s: waiting cost = price × waiting GPU-hours", name)
+		assert.InEpsilon(t, c.GPUHourPrice*s.GPUHours, *s.Cost, 1e-5, "%s: cost = price × GPU-hours", name)
+		assert.InEpsilon(t, s.GPUHours*(1-run.GPUUtil), s.WaitingGPUHours, 1e-5, "%s: waiting GPU-hours = GPU-hours × (1 − utilisation)", name)
+	}
+	// "an hour of the job is {ranks} GPU-hours"; 1,000 iterations and a billion tokens from the run's own times
+	assert.Equal(t, float64(run.Ranks), c.PerHour.GPUHours)
+	assert.InEpsilon(t, float64(run.Ranks)*1000*run.IterationUs/3.6e9, c.Per1kIters.GPUHours, 1e-5)
+	assert.InEpsilon(t, float64(run.Ranks)*1e9/run.SamplesPerSecond/3600, c.Per1BSamples.GPUHours, 1e-5)
+
+	// "Move the price slider: every cost follows it, the GPU-hours do not": doubling the price doubles the costs.
+	double := stepRun(t, "scaling", "cost", "training.gpu_hour_price=4").Training
+	assert.InEpsilon(t, 2**c.PerHour.WaitingCost, *double.Cost.PerHour.WaitingCost, 1e-5)
+	assert.InEpsilon(t, 2**c.Per1kIters.Cost, *double.Cost.Per1kIters.Cost, 1e-5)
+	assert.InEpsilon(t, 2**c.Per1BSamples.WaitingCost, *double.Cost.Per1BSamples.WaitingCost, 1e-5)
+	assert.Equal(t, c.Per1BSamples.GPUHours, double.Cost.Per1BSamples.GPUHours)
+	assert.Equal(t, run.IterationUs, double.IterationUs, "the price does not change the run")
+
+	// Every position of the price knob has a price, so every cost figure exists (none shows "—").
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	for _, lang := range []string{"en", "zh"} {
+		var prices []string
+		for _, s := range Find(ls, "scaling", lang).Steps {
+			for _, k := range s.Knobs {
+				if s.ID == "cost" && k.Key == "training.gpu_hour_price" {
+					prices = k.Values
+				}
+			}
+		}
+		require.NotEmpty(t, prices, "%s: the cost step has a price knob", lang)
+		for _, p := range prices {
+			v, err := strconv.ParseFloat(p, 64)
+			require.NoError(t, err)
+			assert.Positive(t, v, "%s: price %s", lang, p)
+		}
+	}
+
+	// "Move the nodes slider to 1: … a billion tokens take about half the GPU-hours they take on 64
+	// nodes. But one node makes about a thirtieth of the tokens per second"
+	one := stepRun(t, "scaling", "cost", "topology.nodes=1").Training
+	assert.InDelta(t, 0.5, one.Cost.Per1BSamples.GPUHours/c.Per1BSamples.GPUHours, 0.07, "about half the GPU-hours")
+	assert.InDelta(t, 30, run.SamplesPerSecond/one.SamplesPerSecond, 4, "about a thirtieth of the tokens per second")
+	assert.Less(t, *one.Cost.Per1BSamples.WaitingCost, 0.1**c.Per1BSamples.WaitingCost, "one node hardly pays for waiting")
 }
 
 // TestCourseScalingResNet16K checks the recap's terminal exercise: ResNet-50
