@@ -108,7 +108,8 @@ func TestCourseScalingCost(t *testing.T) {
 	}
 
 	// "Move the nodes slider to 1: … a billion tokens take about half the GPU-hours they take on 64
-	// nodes. But one node makes about a thirtieth of the tokens per second"
+	// nodes. But one node makes about a thirtieth of the tokens per second (64 times the GPUs give about
+	// 30 times the speed)"
 	one := stepRun(t, "scaling", "cost", "topology.nodes=1").Training
 	assert.InDelta(t, 0.5, one.Cost.Per1BSamples.GPUHours/c.Per1BSamples.GPUHours, 0.07, "about half the GPU-hours")
 	assert.InDelta(t, 30, run.SamplesPerSecond/one.SamplesPerSecond, 4, "about a thirtieth of the tokens per second")
