@@ -155,7 +155,7 @@ type Training struct {
 	GPUUtil           float64       `json:"gpu_util"`
 	ScalingEfficiency float64       `json:"scaling_efficiency"` // one GPU's iteration time / this one
 	SamplesPerSecond  float64       `json:"samples_per_s"`
-	Cost              *Cost         `json:"cost,omitempty"` // what the GPU time costs (always set by sim.Run)
+	Cost              *Cost         `json:"cost,omitempty"` // what the GPU time costs (sim always sets it)
 	Buckets           []Bucket      `json:"buckets"`
 	Timeline          []GPUTimeline `json:"timeline"`
 }
