@@ -46,6 +46,13 @@ type router struct {
 	ancGen uint32
 	anc    []uint32
 	queue  []int32
+	// The down-links on minimal paths to it, found by the same search (the
+	// reverse of each up-link it climbs one hop further): ancestor n's are
+	// dnEnt[dnFirst[n]], then each entry's next, to -1. candidates reads them
+	// instead of scanning all of n's down-links (16,384 on a star's switch).
+	dnFirst []int32
+	dnEnt   []dnEntry
+	rev     []int32 // each link's reverse
 
 	// Up-down distances to the current destination, memoised.
 	memoGen uint32
@@ -72,7 +79,7 @@ func newRouter(t *topo.Topology, switchLatency unit.Time) *router {
 		t: t, forwards: make([]bool, n), tier: make([]int8, n), upStart: make([]int32, n+1), dnStart: make([]int32, n+1),
 		to: make([]int32, len(t.Links)), outPos: make([]int32, len(t.Links)),
 		height: make([]uint8, n), minUp: make([]uint8, n),
-		ancDst: -1, anc: make([]uint32, n),
+		ancDst: -1, anc: make([]uint32, n), dnFirst: make([]int32, n), rev: make([]int32, len(t.Links)),
 		memo: make([]uint32, n), du: make([]uint8, n),
 		seen: make([]uint32, n), frac: make([]float64, n), arrive: make([]unit.Time, n),
 		linkDelay: make([]unit.Time, len(t.Links)), linkHdr: make([]unit.Bytes, len(t.Links)),
@@ -82,7 +89,7 @@ func newRouter(t *topo.Topology, switchLatency unit.Time) *router {
 		r.tier[i] = int8(t.Nodes[i].Tier)
 	}
 	for i := range t.Links {
-		r.to[i] = int32(t.Links[i].To)
+		r.to[i], r.rev[i] = int32(t.Links[i].To), int32(t.Links[i].Reverse)
 	}
 	for i := range t.Nodes {
 		r.upStart[i], r.dnStart[i] = int32(len(r.upLinks)), int32(len(r.dnLinks))
@@ -166,22 +173,32 @@ func (r *router) target(dst int32) {
 	}
 	r.anc[dst] = r.ancGen << 8
 	q := append(r.queue[:0], dst)
+	ents := r.dnEnt[:0]
 	for i := 0; i < len(q); i++ {
 		u := q[i]
 		d := r.anc[u] + 1
 		for _, l := range r.up(u) {
 			v := r.to[l]
-			if r.anc[v]>>8 == r.ancGen || !r.forwards[v] {
+			if !r.forwards[v] {
 				continue
 			}
-			r.anc[v] = d
-			if r.upStart[v] != r.upStart[v+1] {
-				q = append(q, v)
+			if r.anc[v]>>8 != r.ancGen {
+				r.anc[v], r.dnFirst[v] = d, -1
+				if r.upStart[v] != r.upStart[v+1] {
+					q = append(q, v)
+				}
+			}
+			if r.anc[v] == d { // v reaches dst through u in its fewest hops
+				ents = append(ents, dnEntry{link: r.rev[l], next: r.dnFirst[v]})
+				r.dnFirst[v] = int32(len(ents) - 1)
 			}
 		}
 	}
-	r.queue = q
+	r.queue, r.dnEnt = q, ents
 }
+
+// dnEntry is one down-link in an ancestor's list (router.dnFirst).
+type dnEntry struct{ link, next int32 }
 
 // descent returns the hops from v down to the current destination, if v is
 // one of its ancestors.
@@ -218,13 +235,12 @@ func (r *router) dist(v int32) uint8 {
 // path to the current destination, n being at distance want+1.
 func (r *router) candidates(n int32, want uint8) []int32 {
 	c := r.cands[:0]
-	dst := r.ancDst
 	if dd, ok := r.descent(n); ok && dd == want+1 {
-		for _, l := range r.down(n) {
-			to := r.to[l]
-			if dd, ok := r.descent(to); ok && dd == want && (r.forwards[to] || to == dst) {
-				c = append(c, l)
-			}
+		for e := r.dnFirst[n]; e >= 0; e = r.dnEnt[e].next {
+			c = append(c, r.dnEnt[e].link)
+		}
+		if len(c) > 1 { // into Out order
+			slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
 		}
 	}
 	downs := len(c)
