@@ -15,6 +15,7 @@ package fluid
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"fabriclab/sim/engine"
 	"fabriclab/sim/fabric"
@@ -191,6 +192,9 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 		panic("fluid: too many flows")
 	}
 	i := int32(len(m.flows))
+	if len(m.flows) == cap(m.flows) {
+		m.flows = slices.Grow(m.flows, len(m.flows)) // double: append's 1.25× copied 65,536 flows five times over
+	}
 	m.flows = append(m.flows, flow{
 		src: int32(src), dst: int32(dst), bytes: int64(bytes), start: start, heapIdx: -1, onDone: done, nextInLine: -1,
 		label: network.NoLabel,
