@@ -153,6 +153,7 @@ type Model struct {
 		events     uint64 // flow starts and deliveries, callbacks, rate recomputations
 		recomputes uint64 // water-fillings
 		refilled   uint64 // flows whose rates a water-filling computed
+		searched   uint64 // flow–link entries the component searches looked at
 	}
 	series sampler
 }
@@ -442,12 +443,14 @@ func (m *Model) share() {
 	}
 	m.dirty = m.dirty[:0]
 	for i := 0; i < len(links); i++ {
+		m.stats.searched += uint64(len(m.links[links[i]].flows))
 		for _, e := range m.links[links[i]].flows {
 			f := &m.flows[e.flow]
 			if f.mark == gen {
 				continue
 			}
 			f.mark = gen
+			m.stats.searched += uint64(len(f.links))
 			flows = append(flows, e.flow)
 			for _, l := range f.links {
 				if m.links[l].mark != gen {
@@ -483,6 +486,14 @@ func (m *Model) share() {
 		}
 	}
 	m.armDrain()
+}
+
+// Work counts the model's steps so far: events, flows refilled, flow–link
+// entries searched and filled, heap moves and links looked at while routing.
+// It grows with the cost of a run but not with the machine's load, for
+// scaling tests.
+func (m *Model) Work() uint64 {
+	return m.stats.events + m.stats.refilled + m.stats.searched + m.fill.work + m.drains.moves + m.route.work
 }
 
 // settle brings f's remaining bytes up to now at its current rate.

@@ -76,6 +76,8 @@ type router struct {
 	level   []int32
 	next    []int32
 
+	work uint64 // links looked at while routing, for the scaling test (Model.Work)
+
 	linkDelay []unit.Time // propagation plus the far node's switch latency
 	linkHdr   []unit.Bytes
 }
@@ -194,6 +196,7 @@ func (r *router) grow() {
 	for i := r.ancNext; i < end; i++ {
 		u := q[i]
 		d := r.anc[u] + 1
+		r.work += uint64(len(r.up(u)))
 		for _, l := range r.up(u) {
 			v := r.to[l]
 			if !r.forwards[v] {
@@ -263,6 +266,7 @@ func (r *router) dist(v int32, lim uint8) uint8 {
 	}
 	if best := int(r.minUp[v]) + 1; min(d, int(lim)) > best {
 		for _, l := range r.up(v) {
+			r.work++
 			to := r.to[l]
 			c := min(d, int(lim))
 			if int(r.height[to])+1 >= c || !r.forwards[to] {
@@ -288,12 +292,14 @@ func (r *router) candidates(n int32, want uint8) []int32 {
 		for e := r.dnFirst[n]; e >= 0; e = r.dnEnt[e].next {
 			c = append(c, r.dnEnt[e].link)
 		}
+		r.work += uint64(len(c))
 		if len(c) > 1 { // into Out order
 			slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
 		}
 	}
 	downs := len(c)
 	if want >= r.minUp[n] {
+		r.work += uint64(len(r.up(n)))
 		for _, l := range r.up(n) {
 			to := r.to[l]
 			if r.height[to] <= want && r.forwards[to] && r.dist(to, want+1) == want {
