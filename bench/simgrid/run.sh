@@ -6,7 +6,7 @@
 # which slows every ring step by 5 %), fabriclab with links fast enough for
 # 450 GB/s of payload under Ethernet headers at MTU 4096. `make bench` runs it;
 # without SimGrid and g++ it says so and skips.
-# Usage: bench/simgrid/run.sh [N ...]   (default 256 1024)
+# Usage: [FABRICLAB=binary] bench/simgrid/run.sh [N ...]   (default 256 1024)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 if ! command -v g++ >/dev/null 2>&1 || [ ! -e /usr/include/simgrid/s4u.hpp ]; then
@@ -16,7 +16,11 @@ fi
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
 g++ -O2 -o "$w/sgring" "$here/ring.cpp" -lsimgrid
-(cd "$here/../.." && go build -o "$w/fabriclab" ./cmd/fabriclab)
+if [ -n "${FABRICLAB:-}" ]; then
+	cp "$FABRICLAB" "$w/fabriclab" # a binary to time instead of this tree's
+else
+	(cd "$here/../.." && go build -o "$w/fabriclab" ./cmd/fabriclab)
+fi
 S=1073741824
 for N in "${@:-256 1024}"; do
 	for n in $N; do
@@ -33,25 +37,32 @@ topology: {kind: star, hosts: $n, fabric: ethernet, link_gbps: 3668.5546875, lin
 collective: {op: allreduce, algo: ring, bytes: $S, alpha: 0us}
 sim: {fidelity: flow}
 EOT
-		t0=$(date +%s.%N)
-		"$w/sgring" "$w/p.xml" "$n" "$S" --cfg=network/model:CM02 --cfg=network/crosstraffic:0 >"$w/sg.txt" 2>/dev/null
-		t1=$(date +%s.%N)
-		"$w/fabriclab" run "$w/ring.yaml" --json >"$w/ring.json"
-		t2=$(date +%s.%N)
-		python3 - "$t0" "$t1" "$t2" "$w/ring.json" "$w/sg.txt" "$n" "$S" <<'PY'
-import json, re, sys
-t0, t1, t2 = map(float, sys.argv[1:4])
-j = json.load(open(sys.argv[4]))
-sg = float(re.search(r"sim_time_ms=([0-9.]+)", open(sys.argv[5]).read()).group(1)) * 1e3
-n, s = int(sys.argv[6]), float(sys.argv[7])
-fl = j["collective"]["time_us"]
+		python3 - "$w" "$n" "$S" <<'PY'
+import json, os, re, resource, subprocess, sys, time
+w, n, s = sys.argv[1], int(sys.argv[2]), float(sys.argv[3])
+
+def timed(cmd, out):
+    """Wall and CPU (user + system) seconds of one child process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.monotonic()
+    with open(out, "w") as f:
+        subprocess.run(cmd, stdout=f, stderr=subprocess.DEVNULL, check=True)
+    wall = time.monotonic() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+
+sgw, sgc = timed([w + "/sgring", w + "/p.xml", str(n), str(int(s)), "--cfg=network/model:CM02",
+                  "--cfg=network/crosstraffic:0"], w + "/sg.txt")
+flw, flc = timed([w + "/fabriclab", "run", w + "/ring.yaml", "--json"], w + "/ring.json")
+sg = float(re.search(r"sim_time_ms=([0-9.]+)", open(w + "/sg.txt").read()).group(1)) * 1e3
+fl = json.load(open(w + "/ring.json"))["collective"]["time_us"]
 ideal = 2 * (n - 1) / n * s / 450e9 * 1e6
 # fabriclab's one alpha: each ring step stores and forwards one packet (4174 wire bytes).
 model = ideal + 2 * (n - 1) * 4174 / (3668.5546875e9 / 8) * 1e6
-print("N=%d: SimGrid %.2f s, fabriclab %.3f s: %.0fx; simulated SimGrid %.1f us (%+.2f %%), fabriclab %.1f us (%+.2f %%) "
-      "of the alpha-beta ideal %.1f us (fabriclab's with its per-step alpha: %.1f us, %+.4f %%)"
-      % (n, t1 - t0, t2 - t1, (t1 - t0) / (t2 - t1), sg, (sg / ideal - 1) * 100, fl, (fl / ideal - 1) * 100,
-         ideal, model, (fl / model - 1) * 100))
+print("N=%d: wall SimGrid %.2f s, fabriclab %.3f s: %.0fx; CPU %.2f s, %.3f s: %.0fx" % (n, sgw, flw, sgw / flw, sgc, flc, sgc / flc))
+print("  simulated: SimGrid %.1f us (%+.2f %%), fabriclab %.1f us (%+.2f %%) of the alpha-beta ideal %.1f us;"
+      " fabriclab with its per-step alpha %.1f us (%+.4f %%)"
+      % (sg, (sg / ideal - 1) * 100, fl, (fl / ideal - 1) * 100, ideal, model, (fl / model - 1) * 100))
 PY
 	done
 done
