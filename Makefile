@@ -31,6 +31,7 @@ test-wasm:
 bench:
 	$(GO) run ./cmd/fabriclab bench
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
+	bash bench/simgrid/run.sh
 
 # A short run of every fuzz target, found with go test -list (new ones join by themselves).
 FUZZTIME ?= 20s

@@ -85,7 +85,9 @@ func startCollective(f fabric.Fabric, sc *scenario.Scenario, track bool, done fu
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	sched, err := coll.Build(c.Op, c.Algo, sc.CollParams(ranks, c.Root))
+	p := sc.CollParams(ranks, c.Root)
+	p.SummaryOnly = !track && collOptions(sc, c, c.Algo).Streamed // nothing needs the steps
+	sched, err := coll.Build(c.Op, c.Algo, p)
 	if err != nil {
 		return nil, fmt.Errorf("collective: %w", err)
 	}

@@ -28,7 +28,7 @@ import (
 // that to the next GPU of its node, which loads every link as the NVSwitch
 // does. The phases across nodes count log2(nodes) network steps each, as
 // tuning.cc's NVLSTree latency does.
-func nvlsTree(s *Schedule, n, g int) {
+func nvlsTree(s *Schedule, n, g int, summaryOnly bool) {
 	nodes := n / g
 	const unitParts = 1000 // parts of a rail chunk (1/(g·nodes) of the buffer)
 	s.Chunks, s.Pipelined, s.gpn = unitParts*g*nodes, true, g
@@ -47,6 +47,9 @@ func nvlsTree(s *Schedule, n, g int) {
 		{"broadcast in node (NVLS)", false, false},
 	}
 	steps := 2*n+2*(nodes-1)*n <= MaxStepTransfers
+	if steps && summaryOnly {
+		steps, s.omitted = false, 2+2*(nodes-1)
+	}
 	for _, ph := range phases {
 		sum := Phase{Name: ph.name, Steps: 1}
 		if ph.rail {

@@ -84,7 +84,7 @@ func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics
 	for i := range x.last {
 		x.last[i] = x.start
 	}
-	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: len(s.Steps)}
+	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: s.StepCount()}
 	if o.Track {
 		x.prog = newProgress(s, ranks, o, x.start)
 	}

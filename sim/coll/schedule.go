@@ -88,8 +88,13 @@ type Schedule struct {
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
 
-	gpn int // GPUs per node (Params.GPUsPerNode): which ranks share NVLink; 0: none do
+	gpn     int // GPUs per node (Params.GPUsPerNode): which ranks share NVLink; 0: none do
+	omitted int // steps left out of Steps under Params.SummaryOnly
 }
+
+// StepCount is the number of steps the schedule has: those in Steps and any
+// that Params.SummaryOnly left out (a schedule too large to list counts none).
+func (s *Schedule) StepCount() int { return len(s.Steps) + s.omitted }
 
 // SameNode reports whether ranks a and b are GPUs of one node (Switch, the
 // in-network reduction point, is on every rank's node).
@@ -140,6 +145,11 @@ type Params struct {
 	OneSwitch   bool  // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
 	NVSwitch    bool  // each node's GPUs share an NVSwitch that reduces (NVLS: dgx nodes; nvlstree)
 	Bytes       int64 // the message, for algo auto (Choose)
+	// SummaryOnly says the caller needs only the Summary (a streamed run
+	// without a chunk view): rings, hierarchical and NVLS trees then write it
+	// directly, the same as from their steps, in O(pairs) instead of listing
+	// O(steps · ranks) transfers, and leave Steps nil.
+	SummaryOnly bool
 }
 
 // Build returns the schedule of op with algo over p.Ranks ranks, or an error
@@ -191,11 +201,11 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	}
 	s := &Schedule{Op: op, Algo: algo, Ranks: n, gpn: p.GPUsPerNode}
 	if algo == NVLSTree {
-		nvlsTree(s, n, p.GPUsPerNode)
+		nvlsTree(s, n, p.GPUsPerNode, p.SummaryOnly)
 		return s, nil
 	}
 	if algo == Ring && op != Broadcast && spansNodes(p) {
-		ncclRings(s, op, railRings(n, p.GPUsPerNode))
+		ncclRings(s, op, railRings(n, p.GPUsPerNode), p.SummaryOnly)
 		return s, nil
 	}
 	if algo == Tree && spansNodes(p) {
@@ -205,6 +215,9 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	if big(op, algo, n, p.GPUsPerNode) {
 		summarize(s, op, algo, n, p.GPUsPerNode)
 		s.Pipelined = algo == Hierarchical
+		return s, nil
+	}
+	if p.SummaryOnly && summaryOnly(s, op, algo, n, p.GPUsPerNode) {
 		return s, nil
 	}
 	switch op + "/" + algo {
@@ -369,7 +382,7 @@ func railRings(n, g int) [][]int {
 // lane l's ring reduces chunks l·n … l·n+n−1, as ringReduceScatter and
 // ringAllGather do over one ring. Steps are listed when they fit in
 // MaxStepTransfers; the Summary is always written from the rings.
-func ncclRings(s *Schedule, op string, rings [][]int) {
+func ncclRings(s *Schedule, op string, rings [][]int, summaryOnly bool) {
 	n := s.Ranks
 	s.Lanes = len(rings)
 	s.Chunks = len(rings) * n
@@ -380,7 +393,9 @@ func ncclRings(s *Schedule, op string, rings [][]int) {
 	if op != ReduceScatter {
 		phases = append(phases, "all-gather")
 	}
-	if len(phases)*(n-1)*n*len(rings) <= MaxStepTransfers {
+	if fits := len(phases)*(n-1)*n*len(rings) <= MaxStepTransfers; fits && summaryOnly {
+		s.omitted = len(phases) * (n - 1)
+	} else if fits {
 		for _, phase := range phases {
 			reduce := phase == "reduce-scatter"
 			for st := range n - 1 {

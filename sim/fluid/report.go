@@ -110,6 +110,15 @@ func (m *Model) Result() *metrics.Result {
 		t.GoodputGbps = metrics.Gbps(delivered, now-first) // over the run's length, as the packet model
 	}
 
+	used := 0
+	for i := range m.links {
+		if m.links[i].carriedAt(now) > 0 {
+			used++
+		}
+	}
+	if used > 0 { // none stays nil
+		r.Links = make([]metrics.Link, 0, used)
+	}
 	for i := range m.links {
 		ls := &m.links[i]
 		carried := ls.carriedAt(now)

@@ -2,6 +2,7 @@ package fluid
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"fabriclab/sim/link"
@@ -45,12 +46,25 @@ type router struct {
 	ancDst int32
 	ancGen uint32
 	anc    []uint32
-	queue  []int32
+	queue  []int32 // the ancestors with up-links found so far, level by level
+	// Every ancestor up to ancLevel hops is marked; queue[ancNext:] are those
+	// on that level not yet looked above, the least minUp among them ancMinUp.
+	ancLevel uint8
+	ancNext  int
+	ancMinUp int
+	// The down-links on minimal paths to it, found by the same search (the
+	// reverse of each up-link it climbs one hop further): ancestor n's are
+	// dnEnt[dnFirst[n]], then each entry's next, to -1. candidates reads them
+	// instead of scanning all of n's down-links (16,384 on a star's switch).
+	dnFirst []int32
+	dnEnt   []dnEntry
+	rev     []int32 // each link's reverse
 
 	// Up-down distances to the current destination, memoised.
 	memoGen uint32
 	memo    []uint32
 	du      []uint8
+	exact   []bool // du is the distance, not only a bound (see dist)
 
 	cands []int32
 
@@ -62,6 +76,8 @@ type router struct {
 	level   []int32
 	next    []int32
 
+	work uint64 // links looked at while routing, for the scaling test (Model.Work)
+
 	linkDelay []unit.Time // propagation plus the far node's switch latency
 	linkHdr   []unit.Bytes
 }
@@ -72,8 +88,8 @@ func newRouter(t *topo.Topology, switchLatency unit.Time) *router {
 		t: t, forwards: make([]bool, n), tier: make([]int8, n), upStart: make([]int32, n+1), dnStart: make([]int32, n+1),
 		to: make([]int32, len(t.Links)), outPos: make([]int32, len(t.Links)),
 		height: make([]uint8, n), minUp: make([]uint8, n),
-		ancDst: -1, anc: make([]uint32, n),
-		memo: make([]uint32, n), du: make([]uint8, n),
+		ancDst: -1, anc: make([]uint32, n), dnFirst: make([]int32, n), rev: make([]int32, len(t.Links)),
+		memo: make([]uint32, n), du: make([]uint8, n), exact: make([]bool, n),
 		seen: make([]uint32, n), frac: make([]float64, n), arrive: make([]unit.Time, n),
 		linkDelay: make([]unit.Time, len(t.Links)), linkHdr: make([]unit.Bytes, len(t.Links)),
 	}
@@ -82,7 +98,7 @@ func newRouter(t *topo.Topology, switchLatency unit.Time) *router {
 		r.tier[i] = int8(t.Nodes[i].Tier)
 	}
 	for i := range t.Links {
-		r.to[i] = int32(t.Links[i].To)
+		r.to[i], r.rev[i] = int32(t.Links[i].To), int32(t.Links[i].Reverse)
 	}
 	for i := range t.Nodes {
 		r.upStart[i], r.dnStart[i] = int32(len(r.upLinks)), int32(len(r.dnLinks))
@@ -152,8 +168,10 @@ func bump(gen *uint32, marks []uint32) {
 	}
 }
 
-// target makes dst (a node) the current destination: it finds its ancestors
-// and their down-distances, and forgets the distances memoised for the last one.
+// target makes dst (a node) the current destination and forgets the
+// distances memoised for the last one. Its ancestors are found a level at a
+// time, as distTo needs them: a rail-local flow never marks the 2,048 spines
+// above its leaf.
 func (r *router) target(dst int32) {
 	if dst == r.ancDst {
 		return
@@ -165,23 +183,67 @@ func (r *router) target(dst int32) {
 		r.ancGen = 1
 	}
 	r.anc[dst] = r.ancGen << 8
-	q := append(r.queue[:0], dst)
-	for i := 0; i < len(q); i++ {
+	r.queue, r.dnEnt = append(r.queue[:0], dst), r.dnEnt[:0]
+	r.ancLevel, r.ancNext, r.ancMinUp = 0, 0, int(r.minUp[dst])
+}
+
+// grow marks the ancestors one level further up, with their down-links on
+// minimal paths, and forgets the distances found without them.
+func (r *router) grow() {
+	bump(&r.memoGen, r.memo)
+	q, ents := r.queue, r.dnEnt
+	end, minUp := len(q), far
+	for i := r.ancNext; i < end; i++ {
 		u := q[i]
 		d := r.anc[u] + 1
+		r.work += uint64(len(r.up(u)))
 		for _, l := range r.up(u) {
 			v := r.to[l]
-			if r.anc[v]>>8 == r.ancGen || !r.forwards[v] {
+			if !r.forwards[v] {
 				continue
 			}
-			r.anc[v] = d
-			if r.upStart[v] != r.upStart[v+1] {
-				q = append(q, v)
+			if r.anc[v]>>8 != r.ancGen {
+				r.anc[v], r.dnFirst[v] = d, -1
+				if r.upStart[v] != r.upStart[v+1] {
+					q = append(q, v)
+					minUp = min(minUp, int(r.minUp[v]))
+				}
+			}
+			if r.anc[v] == d { // v reaches dst through u in its fewest hops
+				ents = append(ents, dnEntry{link: r.rev[l], next: r.dnFirst[v]})
+				r.dnFirst[v] = int32(len(ents) - 1)
 			}
 		}
 	}
-	r.queue = q
+	r.queue, r.dnEnt = q, ents
+	r.ancLevel, r.ancNext, r.ancMinUp = r.ancLevel+1, end, minUp
 }
+
+// unseen is the fewest hops from an endpoint to the destination through an
+// ancestor not yet marked: one on the next level has a height of at least
+// ancMinUp, one further up at least 1 (and every walk from an endpoint to a
+// node is at least its height long).
+func (r *router) unseen() int {
+	if r.ancNext == len(r.queue) {
+		return math.MaxInt // all marked
+	}
+	return min(int(r.ancLevel)+1+r.ancMinUp, int(r.ancLevel)+3)
+}
+
+// distTo is dist(src), marking as many levels of ancestors as it takes for
+// every minimal path from src to be among the marked ones.
+func (r *router) distTo(src int32) uint8 {
+	for {
+		u := r.unseen()
+		if d := r.dist(src, uint8(min(u, far))); int(d) < u {
+			return d
+		}
+		r.grow()
+	}
+}
+
+// dnEntry is one down-link in an ancestor's list (router.dnFirst).
+type dnEntry struct{ link, next int32 }
 
 // descent returns the hops from v down to the current destination, if v is
 // one of its ancestors.
@@ -190,27 +252,35 @@ func (r *router) descent(v int32) (uint8, bool) {
 	return uint8(a), a>>8 == r.ancGen
 }
 
-// dist is the hop count from v to the current destination (far if none).
-func (r *router) dist(v int32) uint8 {
-	if r.memo[v] == r.memoGen {
-		return r.du[v]
+// dist is the hop count from v to the current destination when it is below
+// lim, else a count of at least lim (far if there is no route): distTo and
+// candidates need no more, and it spares looking up through 2,048 spines
+// for a path already known to be shorter or not yet searchable.
+func (r *router) dist(v int32, lim uint8) uint8 {
+	if r.memo[v] == r.memoGen && (r.exact[v] || r.du[v] >= lim) {
+		return r.du[v] // exact, or the limit it was found not to be below
 	}
 	d := far
 	if dd, ok := r.descent(v); ok {
 		d = int(dd)
 	}
-	if best := int(r.minUp[v]) + 1; d > best {
+	if best := int(r.minUp[v]) + 1; min(d, int(lim)) > best {
 		for _, l := range r.up(v) {
+			r.work++
 			to := r.to[l]
-			if int(r.height[to])+1 >= d || !r.forwards[to] {
-				continue // cannot beat d
+			c := min(d, int(lim))
+			if int(r.height[to])+1 >= c || !r.forwards[to] {
+				continue // cannot beat d, or not below lim
 			}
-			if d = min(d, int(r.dist(to))+1); d == best {
+			if d = min(d, int(r.dist(to, uint8(c-1)))+1); d == best {
 				break
 			}
 		}
 	}
-	r.memo[v], r.du[v] = r.memoGen, uint8(min(d, far))
+	r.memo[v], r.exact[v], r.du[v] = r.memoGen, d < int(lim), uint8(min(d, far))
+	if d >= int(lim) {
+		r.du[v] = lim
+	}
 	return r.du[v]
 }
 
@@ -218,20 +288,21 @@ func (r *router) dist(v int32) uint8 {
 // path to the current destination, n being at distance want+1.
 func (r *router) candidates(n int32, want uint8) []int32 {
 	c := r.cands[:0]
-	dst := r.ancDst
 	if dd, ok := r.descent(n); ok && dd == want+1 {
-		for _, l := range r.down(n) {
-			to := r.to[l]
-			if dd, ok := r.descent(to); ok && dd == want && (r.forwards[to] || to == dst) {
-				c = append(c, l)
-			}
+		for e := r.dnFirst[n]; e >= 0; e = r.dnEnt[e].next {
+			c = append(c, r.dnEnt[e].link)
+		}
+		r.work += uint64(len(c))
+		if len(c) > 1 { // into Out order
+			slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
 		}
 	}
 	downs := len(c)
 	if want >= r.minUp[n] {
+		r.work += uint64(len(r.up(n)))
 		for _, l := range r.up(n) {
 			to := r.to[l]
-			if r.height[to] <= want && r.forwards[to] && r.dist(to) == want {
+			if r.height[to] <= want && r.forwards[to] && r.dist(to, want+1) == want {
 				c = append(c, l)
 			}
 		}
@@ -256,7 +327,7 @@ func (r *router) storeForward(l int32, payload unit.Bytes) unit.Time {
 // bytes stored and forwarded at every hop after the first.
 func (r *router) path(src, dst int32, payload unit.Bytes, pick func(n int32, cands []int32) int32, links []int32) ([]int32, unit.Time) {
 	r.target(dst)
-	d := r.dist(src)
+	d := r.distTo(src)
 	if d == far {
 		panic(fmt.Sprintf("fluid: no route from %s to %s", r.t.Nodes[src].Name, r.t.Nodes[dst].Name))
 	}
@@ -282,7 +353,7 @@ func (r *router) path(src, dst int32, payload unit.Bytes, pick func(n int32, can
 // share of the flow. The latency is that of the slowest minimal path.
 func (r *router) split(src, dst int32, payload unit.Bytes, links []int32, weights []float64) ([]int32, []float64, unit.Time) {
 	r.target(dst)
-	d := r.dist(src)
+	d := r.distTo(src)
 	if d == far {
 		panic(fmt.Sprintf("fluid: no route from %s to %s", r.t.Nodes[src].Name, r.t.Nodes[dst].Name))
 	}

@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -48,7 +49,7 @@ func TestRouterMatchesHopsTo(t *testing.T) {
 						continue
 					}
 					r.target(int32(dst))
-					require.Equal(t, hops[src], r.dist(int32(src)), "%s → %s", tp.Nodes[src].Name, tp.Nodes[dst].Name)
+					require.Equal(t, hops[src], r.distTo(int32(src)), "%s → %s", tp.Nodes[src].Name, tp.Nodes[dst].Name)
 					seen := map[int]bool{src: true}
 					level := []int{src}
 					for len(level) > 0 {
@@ -111,4 +112,56 @@ func TestSplitSharesAddUp(t *testing.T) {
 	assert.Len(t, one, 6)
 	_, pathDelay := r.path(src, dst, 4096, func(_ int32, c []int32) int32 { return c[0] }, nil)
 	assert.Equal(t, pathDelay, delay, "all minimal paths are alike")
+}
+
+// The ancestors distTo has not marked yet cannot be on a path shorter than
+// unseen says: at every level of the search, for every unmarked ancestor p
+// of every destination, the fewest hops from any endpoint to p and down to
+// the destination is at least unseen.
+func TestRouterUnseenBound(t *testing.T) {
+	for _, tc := range routeTopologies {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := flowScenario(t, "name: r\ntopology: "+tc.topology+"\ntraffic: {pattern: permutation}\n")
+			tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
+			r := newRouter(tp, sc.Topology.SwitchLatency)
+			tight := 0
+			for _, dst := range tp.Endpoints {
+				// Every ancestor and its down-distance, by a full search up from dst.
+				down := map[int32]int{int32(dst): 0}
+				q := []int32{int32(dst)}
+				for i := 0; i < len(q); i++ {
+					for _, l := range r.up(q[i]) {
+						if v := r.to[l]; r.forwards[v] {
+							if _, ok := down[v]; !ok {
+								down[v] = down[q[i]] + 1
+								q = append(q, v)
+							}
+						}
+					}
+				}
+				r.ancDst = -1
+				r.target(int32(dst))
+				for {
+					bound := r.unseen()
+					for p, d := range down {
+						if _, marked := r.descent(p); marked {
+							continue
+						}
+						hops := tp.HopsTo(int(p))
+						for _, src := range tp.Endpoints {
+							require.GreaterOrEqual(t, int(hops[src])+d, bound, "%s via %s", tp.Nodes[dst].Name, tp.Nodes[p].Name)
+							if int(hops[src])+d == bound {
+								tight++
+							}
+						}
+					}
+					if bound == math.MaxInt {
+						break
+					}
+					r.grow()
+				}
+			}
+			assert.Positive(t, tight, "the bound is reached")
+		})
+	}
 }

@@ -14,6 +14,7 @@ type filler struct {
 	level      []float64 // per link: the level at which it fills
 	pos        []int32   // per link: index in heap, -1 when not in it
 	heap       []int32
+	work       uint64 // flow–link entries and heap moves, for the scaling test (Model.Work)
 }
 
 func (w *filler) init(links int) {
@@ -33,6 +34,7 @@ func (w *filler) run(m *Model, links []int32, gen uint32) {
 	w.heap = w.heap[:0]
 	for _, l := range links {
 		ls := &m.links[l]
+		w.work += uint64(len(ls.flows))
 		w.frozenLoad[l], w.share[l], w.count[l] = 0, 0, 0
 		for _, e := range ls.flows {
 			w.share[l] += m.flows[e.flow].weight(int(e.k))
@@ -58,6 +60,7 @@ func (w *filler) run(m *Model, links []int32, gen uint32) {
 				continue
 			}
 			f.frozen, f.fair = gen, level
+			w.work += uint64(len(f.links))
 			for k, l := range f.links {
 				s := f.weight(k)
 				w.frozenLoad[l] += float64(s * level) // float64(…) stops FMA fusion: amd64 and wasm agree
@@ -83,6 +86,7 @@ func (w *filler) less(a, b int32) bool {
 }
 
 func (w *filler) swap(i, j int) {
+	w.work++
 	h := w.heap
 	h[i], h[j] = h[j], h[i]
 	w.pos[h[i]], w.pos[h[j]] = int32(i), int32(j)
@@ -137,7 +141,10 @@ func (w *filler) removeAt(i int) {
 
 // drainHeap orders the active flows by projected drain time (then index), so
 // that one engine event at a time stands for all of them.
-type drainHeap struct{ h []int32 }
+type drainHeap struct {
+	h     []int32
+	moves uint64 // for the scaling test (Model.Work)
+}
 
 func (d *drainHeap) len() int   { return len(d.h) }
 func (d *drainHeap) top() int32 { return d.h[0] }
@@ -147,6 +154,7 @@ func (d *drainHeap) less(fs []flow, a, b int32) bool {
 }
 
 func (d *drainHeap) swap(fs []flow, i, j int) {
+	d.moves++
 	h := d.h
 	h[i], h[j] = h[j], h[i]
 	fs[h[i]].heapIdx, fs[h[j]].heapIdx = int32(i), int32(j)

@@ -112,7 +112,13 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
 		c.fail("collective.root", "%s is not a rank: use 0 to %d", c.text("collective.root", co.Root), ranks-1)
 	}
-	sched, err := coll.Build(co.Op, co.Algo, s.CollParams(ranks, 0))
+	streamed := s.Sim.Fidelity == FlowLevel
+	if co.Execution != "" {
+		streamed = co.Execution == "streamed"
+	}
+	p := s.CollParams(ranks, 0)
+	p.SummaryOnly = streamed // the check needs no steps then
+	sched, err := coll.Build(co.Op, co.Algo, p)
 	if err != nil {
 		key := "collective.algo"
 		if !slices.Contains(coll.Ops, co.Op) {
@@ -120,10 +126,6 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 		}
 		c.fail(key, "%v", err)
 		return
-	}
-	streamed := s.Sim.Fidelity == FlowLevel
-	if co.Execution != "" {
-		streamed = co.Execution == "streamed"
 	}
 	if sched.Steps == nil && !streamed {
 		c.fail(c.blame("collective.execution", "collective.ranks", s.Topology.sizeKey(), "collective.algo", "sim.fidelity"), "%s/%s on %d ranks has too many transfers to run step by step (at most %d); use sim: {fidelity: flow} or collective.execution: streamed",
