@@ -141,6 +141,8 @@
   // Events from Go: update the controls, then tell the parent.
   window.fabriclabEvent = (json) => {
     const ev = JSON.parse(json);
+    // Where the first frame's time goes (performance.getEntriesByType("mark")).
+    if (ev.fabriclab === "ready" || ev.fabriclab === "loaded" || ev.fabriclab === "frame") performance.mark("fabriclab-" + ev.fabriclab);
     switch (ev.fabriclab) {
       case "ready":
         ready = true;
@@ -287,6 +289,7 @@
   const start = (result) => {
     // The WebAssembly memory's size in bytes, for tests and memory checks (it
     // only ever grows: what matters is that loads reuse it).
+    performance.mark("fabriclab-instantiated");
     const mem = result.instance.exports.mem;
     window.fabriclabMemoryBytes = () => mem.buffer.byteLength;
     return go.run(result.instance).then(() => showError(explain("", exitCode)));
