@@ -29,6 +29,12 @@ var (
 )
 
 func parseFonts() {
+	for f, name := range WebFontNames {
+		if len(fontData(fontID(f))) == 0 {
+			parseErr = fmt.Errorf("assets: the font %s is missing: the page must fetch static/fonts/%s and put it in fabriclabFonts before it starts the program (embed.js does)", name, name)
+			return
+		}
+	}
 	for w := range parsed {
 		var err error
 		if parsed[w].latin, err = opentype.Parse(Font(Weight(w))); err != nil {
