@@ -17,7 +17,9 @@ import (
 // Run under Node: GOOS=js GOARCH=wasm go test -tags webfonts -exec="$(go env
 // GOROOT)/lib/wasm/go_js_wasm_exec" ./assets
 func TestWebFontsComeFromThePage(t *testing.T) {
-	reset := func() { webOnce, webFonts, parseOnce, parseErr = sync.Once{}, [len(WebFontNames)][]byte{}, sync.Once{}, nil }
+	reset := func() {
+		webOnce, webFonts, parseOnce, parseErr = sync.Once{}, [len(WebFontNames)][]byte{}, sync.Once{}, nil
+	}
 	t.Cleanup(func() { js.Global().Delete("fabriclabFonts"); reset() })
 
 	_, err := NewFace(Regular, 12)
