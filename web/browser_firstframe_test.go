@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,8 @@ import (
 // frame. Three runs each, then the medians. It asserts nothing about speed;
 // run it with FABRICLAB_BROWSER_BENCH=1. FABRICLAB_FIRST_FRAME_SITES=dir,dir
 // measures built sites instead, alternating them run by run (before and
-// after a change, under the same load).
+// after a change, under the same load); FABRICLAB_FIRST_FRAME_RUNS=n runs
+// each n times.
 func TestBrowserFirstFrame(t *testing.T) {
 	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
 		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the first frame")
@@ -36,6 +38,10 @@ func TestBrowserFirstFrame(t *testing.T) {
 	  return out;
 	})()`
 	cols := []string{"wasm_start", "wasm_done", "instantiated", "ready", "loaded", "frame"}
+	nruns := 3
+	if n, err := strconv.Atoi(os.Getenv("FABRICLAB_FIRST_FRAME_RUNS")); err == nil && n > 0 {
+		nruns = n
+	}
 	sites := []string{""}
 	if s := os.Getenv("FABRICLAB_FIRST_FRAME_SITES"); s != "" {
 		sites = strings.Split(s, ",")
@@ -45,7 +51,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 		{"lesson incast.en", "/incast.en.html", `(() => { const w = document.getElementById("canvas").contentWindow; return !!w && w.fabriclabFirstFrameMs > 0; })()`},
 	} {
 		runs := map[string]map[string][]float64{}
-		for i := 0; i < 3; i++ {
+		for i := 0; i < nruns; i++ {
 			for _, dir := range sites {
 				ctx, base, _ := browserAt(t, dir) // a new profile: nothing cached
 				require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+tc.page)))
