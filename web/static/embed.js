@@ -287,9 +287,9 @@
   go.exit = (code) => { exitCode = code; exit.call(go, code); };
   const url = "viz.wasm" + (version ? "?v=" + version : "");
   const start = (result) => {
+    performance.mark("fabriclab-instantiated");
     // The WebAssembly memory's size in bytes, for tests and memory checks (it
     // only ever grows: what matters is that loads reuse it).
-    performance.mark("fabriclab-instantiated");
     const mem = result.instance.exports.mem;
     window.fabriclabMemoryBytes = () => mem.buffer.byteLength;
     return go.run(result.instance).then(() => showError(explain("", exitCode)));
