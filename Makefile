@@ -21,7 +21,9 @@ test-native:
 test-wasm:
 	@if command -v node >/dev/null 2>&1; then \
 		echo "GOOS=js GOARCH=wasm go test ./sim/... (under Node)"; \
-		GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./sim/...; \
+		GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./sim/... && \
+		echo "GOOS=js GOARCH=wasm go test -tags webfonts ./assets (the fonts as the site's viz.wasm gets them)" && \
+		GOOS=js GOARCH=wasm $(GO) test -tags webfonts -exec="$(WASM_EXEC)" ./assets; \
 	elif [ -n "$$CI" ]; then \
 		echo "CI=true but node is missing: the WebAssembly tests must run in CI"; exit 1; \
 	else \

@@ -3,12 +3,6 @@
 // take them from here, so every output looks the same.
 package assets
 
-import (
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/gomedium"
-	"golang.org/x/image/font/gofont/goregular"
-)
-
 // Weight is a font weight.
 type Weight uint8
 
@@ -22,15 +16,7 @@ const (
 // Font returns the TrueType data of the Go font family (BSD-licensed, by Bigelow
 // & Holmes; see golang.org/x/image/font/gofont) in the given weight. The Go
 // fonts are hinted for the screen and cover WGL4, which includes µ, → and ‖.
-func Font(w Weight) []byte {
-	switch w {
-	case Medium:
-		return gomedium.TTF
-	case Bold:
-		return gobold.TTF
-	}
-	return goregular.TTF
-}
+func Font(w Weight) []byte { return fontData(w) }
 
 // FontFamily is the CSS font-family SVG output asks for: the Go font where the
 // viewer has it, a neutral sans-serif otherwise, and for Chinese Noto Sans

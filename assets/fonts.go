@@ -1,7 +1,6 @@
 package assets
 
 import (
-	_ "embed"
 	"fmt"
 	"image"
 	"sync"
@@ -11,24 +10,16 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// The CJK fonts: Noto Sans CJK SC (SIL Open Font License, see
-// fonts/LICENSE-Noto.txt) cut down to the characters the canvas's Chinese
-// text uses, a few hundred glyphs instead of 65,535, so that the
-// WebAssembly stays small. fonts/subset.sh (make fonts) makes them again.
-var (
-	//go:embed fonts/NotoSansSC-subset-Regular.otf
-	cjkRegular []byte
-	//go:embed fonts/NotoSansSC-subset-Bold.otf
-	cjkBold []byte
-)
-
 // CJKFont returns the subset CJK font for weight w (Medium uses Regular: Noto
-// Sans CJK ships no Medium in Debian, and one weight fewer keeps it small).
+// Sans CJK ships no Medium in Debian, and one weight fewer keeps it small):
+// Noto Sans CJK SC (SIL Open Font License, see fonts/LICENSE-Noto.txt) cut
+// down to the characters the canvas's Chinese text uses, a few hundred glyphs
+// instead of 65,535. fonts/subset.sh (make fonts) makes them again.
 func CJKFont(w Weight) []byte {
 	if w == Bold {
-		return cjkBold
+		return fontData(cjkBold)
 	}
-	return cjkRegular
+	return fontData(cjkRegular)
 }
 
 var (
@@ -38,6 +29,12 @@ var (
 )
 
 func parseFonts() {
+	for f, name := range WebFontNames {
+		if len(fontData(fontID(f))) == 0 {
+			parseErr = fmt.Errorf("assets: the font %s is missing: the page must fetch static/fonts/%s and put it in fabriclabFonts before it starts the program (embed.js does)", name, name)
+			return
+		}
+	}
 	for w := range parsed {
 		var err error
 		if parsed[w].latin, err = opentype.Parse(Font(Weight(w))); err != nil {

@@ -28,6 +28,12 @@ import (
 // the browser tests skip — except under CI=true, where they must run.
 func browser(t *testing.T) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
 	t.Helper()
+	return browserAt(t, "")
+}
+
+// browserAt is browser on the site in dir ("": the one siteDir builds).
+func browserAt(t *testing.T, dir string) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
+	t.Helper()
 	path := os.Getenv("CHROMIUM")
 	if path == "" {
 		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -43,7 +49,9 @@ func browser(t *testing.T) (ctx context.Context, base string, console func() []c
 		}
 		t.Skip("browser tests skipped: Chromium is not installed (apt-get install -y chromium)")
 	}
-	dir := siteDir(t)
+	if dir == "" {
+		dir = siteDir(t)
+	}
 	srv := httptest.NewServer(web.Handler(os.DirFS(dir)))
 	t.Cleanup(srv.Close)
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
+	"fabriclab/assets"
 	"fabriclab/lessons"
 	"fabriclab/sim/scenario"
 )
@@ -72,6 +73,11 @@ func Site(in Inputs) (map[string][]byte, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	// The canvas's fonts, fetched by embed.js beside viz.wasm (cmd/viz is
+	// built with the webfonts tag, so they are not in it).
+	for name, data := range assets.WebFonts() {
+		out["static/fonts/"+name] = data
 	}
 	version := contentHash(out)
 
@@ -189,7 +195,7 @@ func contentHash(files map[string][]byte) string {
 // compressible says which files get .gz and .br twins.
 func compressible(name string) bool {
 	switch path.Ext(name) {
-	case ".html", ".css", ".js", ".json", ".wasm", ".svg", ".yaml", ".txt":
+	case ".html", ".css", ".js", ".json", ".wasm", ".svg", ".yaml", ".txt", ".ttf", ".otf":
 		return true
 	}
 	return false

@@ -27,6 +27,8 @@ var contentTypes = map[string]string{
 	".yaml": "text/yaml; charset=utf-8",
 	".txt":  "text/plain; charset=utf-8",
 	".ico":  "image/x-icon",
+	".ttf":  "font/ttf",
+	".otf":  "font/otf",
 }
 
 // ContentType is the MIME type served for a file name.

@@ -60,7 +60,13 @@ func goEnv(key string) (string, error) {
 	return strings.TrimSpace(string(out)), nil
 }
 
-// compileViz builds cmd/viz for the browser, stripped of debug information.
+// vizBuildFlags build cmd/viz for the browser: stripped of symbols and debug
+// information (a panic still names its functions), and with the webfonts tag,
+// so that the fonts are files of the site (static/fonts), not data in the
+// WebAssembly.
+var vizBuildFlags = []string{"-trimpath", "-tags=webfonts", "-ldflags=-s -w"}
+
+// compileViz builds cmd/viz for the browser with vizBuildFlags.
 func compileViz(root string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "fabriclab-wasm")
 	if err != nil {
@@ -68,7 +74,7 @@ func compileViz(root string) ([]byte, error) {
 	}
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "viz.wasm")
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, "./cmd/viz")
+	cmd := exec.Command("go", append(append([]string{"build"}, vizBuildFlags...), "-o", out, "./cmd/viz")...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer

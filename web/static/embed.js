@@ -141,6 +141,8 @@
   // Events from Go: update the controls, then tell the parent.
   window.fabriclabEvent = (json) => {
     const ev = JSON.parse(json);
+    // Where the first frame's time goes (performance.getEntriesByType("mark")).
+    if (ev.fabriclab === "ready" || ev.fabriclab === "loaded" || ev.fabriclab === "frame") performance.mark("fabriclab-" + ev.fabriclab);
     switch (ev.fabriclab) {
       case "ready":
         ready = true;
@@ -285,6 +287,7 @@
   go.exit = (code) => { exitCode = code; exit.call(go, code); };
   const url = "viz.wasm" + (version ? "?v=" + version : "");
   const start = (result) => {
+    performance.mark("fabriclab-instantiated");
     // The WebAssembly memory's size in bytes, for tests and memory checks (it
     // only ever grows: what matters is that loads reuse it).
     const mem = result.instance.exports.mem;
@@ -298,6 +301,16 @@
   } else {
     loading = fetch(url).then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject));
   }
+  // The canvas's fonts are files beside viz.wasm (assets.WebFontNames), fetched
+  // while it compiles; the program reads them from fabriclabFonts as it starts.
+  const fontNames = ["go-regular.ttf", "go-medium.ttf", "go-bold.ttf", "noto-sans-sc-subset-regular.otf", "noto-sans-sc-subset-bold.otf"];
+  const fonts = Promise.all(fontNames.map((n) => fetch("static/fonts/" + n + (version ? "?v=" + version : "")).then((r) => {
+    if (!r.ok) throw new Error("static/fonts/" + n + ": " + r.status + " " + r.statusText);
+    return r.arrayBuffer();
+  }))).then((bufs) => {
+    globalThis.fabriclabFonts = Object.fromEntries(bufs.map((b, i) => [fontNames[i], new Uint8Array(b)]));
+  });
   $("progress").style.width = "60%";
-  loading.then(start).catch((err) => showError(/memory/i.test(String(err)) ? explain(String(err)) : "Could not load viz.wasm: " + err));
+  loading.then((result) => fonts.then(() => start(result), (err) => showError("Could not load the canvas's fonts: " + err.message + ". Reload the page to try again.")))
+    .catch((err) => showError(/memory/i.test(String(err)) ? explain(String(err)) : "Could not load viz.wasm: " + err));
 })();

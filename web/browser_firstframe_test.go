@@ -1,0 +1,81 @@
+package web_test
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBrowserFirstFrame measures BENCHMARKS.md's cold first frame: a fresh
+// Chromium (empty cache) per run opens the embed and a lesson, and reports
+// where the time went, in ms after navigation: viz.wasm downloaded, compiled
+// and instantiated, the Go program ready, the scenario loaded, the first
+// frame. Three runs each, then the medians. It asserts nothing about speed;
+// run it with FABRICLAB_BROWSER_BENCH=1. FABRICLAB_FIRST_FRAME_SITES=dir,dir
+// measures built sites instead, alternating them run by run (before and
+// after a change, under the same load); FABRICLAB_FIRST_FRAME_RUNS=n runs
+// each n times.
+func TestBrowserFirstFrame(t *testing.T) {
+	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
+		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the first frame")
+	}
+	// The canvas's marks, converted to the top page's clock (a lesson's
+	// canvas is an iframe with a clock of its own).
+	const marks = `(() => {
+	  const f = document.getElementById("canvas"), w = f && f.contentWindow ? f.contentWindow : window;
+	  const off = w.performance.timeOrigin - performance.timeOrigin, out = {};
+	  for (const m of w.performance.getEntriesByType("mark")) { const k = m.name.replace("fabriclab-", ""); if (!(k in out)) out[k] = off + m.startTime; }
+	  if (!("frame" in out)) out.frame = off + w.fabriclabFirstFrameMs; // a site from before the marks
+	  const r = w.performance.getEntriesByType("resource").find((e) => /viz\.wasm/.test(e.name));
+	  if (r) { out.wasm_start = off + r.startTime; out.wasm_done = off + r.responseEnd; out.wasm_bytes = r.transferSize; }
+	  return out;
+	})()`
+	cols := []string{"wasm_start", "wasm_done", "instantiated", "ready", "loaded", "frame"}
+	nruns := 3
+	if n, err := strconv.Atoi(os.Getenv("FABRICLAB_FIRST_FRAME_RUNS")); err == nil && n > 0 {
+		nruns = n
+	}
+	sites := []string{""}
+	if s := os.Getenv("FABRICLAB_FIRST_FRAME_SITES"); s != "" {
+		sites = strings.Split(s, ",")
+	}
+	for _, tc := range []struct{ name, page, frame string }{
+		{"embed incast", "/embed.html?scenario=incast", `window.fabriclabFirstFrameMs > 0`},
+		{"lesson incast.en", "/incast.en.html", `(() => { const w = document.getElementById("canvas").contentWindow; return !!w && w.fabriclabFirstFrameMs > 0; })()`},
+	} {
+		runs := map[string]map[string][]float64{}
+		for i := 0; i < nruns; i++ {
+			for _, dir := range sites {
+				ctx, base, _ := browserAt(t, dir) // a new profile: nothing cached
+				require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+tc.page)))
+				poll(t, ctx, tc.frame, 90*time.Second)
+				m := eval[map[string]float64](t, ctx, marks)
+				if runs[dir] == nil {
+					runs[dir] = map[string][]float64{}
+				}
+				var line []string
+				for _, c := range cols {
+					runs[dir][c] = append(runs[dir][c], m[c])
+					line = append(line, fmt.Sprintf("%s %.0f", c, m[c]))
+				}
+				fmt.Printf("%s %s run %d: %s (%.0f bytes transferred)\n", tc.name, dir, i+1, strings.Join(line, ", "), m["wasm_bytes"])
+			}
+		}
+		for _, dir := range sites {
+			var line []string
+			for _, c := range cols {
+				v := runs[dir][c]
+				sort.Float64s(v)
+				line = append(line, fmt.Sprintf("%s %.0f", c, v[len(v)/2]))
+			}
+			fmt.Printf("%s %s median ms: %s\n", tc.name, dir, strings.Join(line, ", "))
+		}
+	}
+}
