@@ -36,6 +36,7 @@ var summaryRE = regexp.MustCompile(`t = ([0-9.]+) (µs|ms|s), ([0-9]+) of ([0-9]
 // final counters are those of `fabriclab run --json` for the same scenario
 // (run here natively: the JSON is the same).
 func TestBrowserBuiltinsPlayToTheEnd(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	for _, b := range scenario.Builtins() {
 		sets := builtinSets[b.Name]

@@ -23,8 +23,9 @@ import (
 // and on each checks that the canvas loaded that step's scenario without an
 // error, that every figure in the step's text is filled in, and presses play.
 // It does not wait for runs to end. No console errors. Each lesson gets its
-// own browser (and so its own time budget).
+// own tab (and so its own time budget), beside the other browser tests.
 func TestBrowserCourse(t *testing.T) {
+	t.Parallel()
 	ls, err := lessons.Load(lessons.Content())
 	require.NoError(t, err)
 	var slugs []string
@@ -37,6 +38,7 @@ func TestBrowserCourse(t *testing.T) {
 	}
 	for _, slug := range slugs {
 		t.Run(slug, func(t *testing.T) {
+			t.Parallel()
 			ctx, base, console := browser(t)
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)))
 			for _, l := range bySlug[slug] {
@@ -111,6 +113,7 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 // the first unfinished step, in both languages. Without localStorage nothing
 // breaks: the lesson keeps its progress in the page, the index shows none.
 func TestBrowserCourseProgress(t *testing.T) {
+	t.Parallel()
 	ls, err := lessons.Load(lessons.Content())
 	require.NoError(t, err)
 	l := lessons.Find(ls, "scaling", "en")

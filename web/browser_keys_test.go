@@ -67,6 +67,7 @@ func moveFocus(t *testing.T, ctx context.Context, key string) string {
 // list opens and closes. Presenter mode keeps the playback bar and the
 // step's heading on screen at 1920×1080 and 1024×768.
 func TestBrowserLessonKeyboard(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/incast.en.html")))
 	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)

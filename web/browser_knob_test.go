@@ -80,6 +80,7 @@ const figureText = `document.querySelector('.step[data-step="senders"] .lesson-f
 // that setting; the address keeps the setting, a deep link restores it, and
 // reset puts the defaults back. All by keyboard.
 func TestBrowserKnobs(t *testing.T) {
+	t.Parallel()
 	ctx, _, console := browser(t)
 	base, lesson := knobSite(t)
 	step := lesson.Steps[0]
