@@ -9,6 +9,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/lessons"
 )
 
 // One headless Chromium serves every browser test of the binary: starting one
@@ -50,3 +52,7 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// shippedLessons loads the shipped lessons once for the tests that walk them
+// (loading runs every scenario a figure quotes; the tests only read them).
+var shippedLessons = sync.OnceValues(func() ([]*lessons.Lesson, error) { return lessons.Load(lessons.Content()) })
