@@ -14,9 +14,12 @@ run:
 # WebAssembly under Node (skipped with a message where node is missing).
 test: test-native test-wasm
 
+# ./web first: its browser tests take longest, so they start at once and the
+# other packages run beside them (go test runs two packages at a time on two
+# cores, in the order given; ./... lists web last).
 test-native:
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test ./web ./...
 
 test-wasm:
 	@if command -v node >/dev/null 2>&1; then \
