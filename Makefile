@@ -12,10 +12,13 @@ run:
 
 # Everything CI checks: vet, all tests natively, and the simulation's tests in
 # WebAssembly under Node (skipped with a message where node is missing).
-test: test-native test-wasm
+# The two halves run side by side (each one's output printed when it ends):
+# each spends minutes on one long package that leaves a core free.
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-native test-wasm
 
-# ./web first: its browser tests take longest, so they start at once and the
-# other packages run beside them (go test runs two packages at a time on two
+# ./web first (and ./sim first under Node): the longest package starts at once
+# and the others run beside it (go test runs two packages at a time on two
 # cores, in the order given; ./... lists web last).
 test-native:
 	$(GO) vet ./...
@@ -24,7 +27,7 @@ test-native:
 test-wasm:
 	@if command -v node >/dev/null 2>&1; then \
 		echo "GOOS=js GOARCH=wasm go test ./sim/... (under Node)"; \
-		GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./sim/...; \
+		GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./sim ./sim/...; \
 	elif [ -n "$$CI" ]; then \
 		echo "CI=true but node is missing: the WebAssembly tests must run in CI"; exit 1; \
 	else \
