@@ -37,19 +37,18 @@ func browser(t *testing.T) (ctx context.Context, base string, console func() []c
 	srv := httptest.NewServer(web.Handler(os.DirFS(dir)))
 	t.Cleanup(srv.Close)
 
-	var cancelC context.CancelFunc
+	var tab context.Context
+	var cancel func()
 	if os.Getenv("FABRICLAB_BROWSER_BENCH") != "" {
 		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, t.TempDir())...)
-		ctx, cancelB := chromedp.NewContext(actx)
-		cancelC = func() { cancelB(); cancelA() }
-		ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
-		t.Cleanup(func() { cancelT(); cancelC() })
-		return openTab(t, ctx, srv.URL)
+		c, cancelB := chromedp.NewContext(actx)
+		tab, cancel = c, func() { cancelB(); cancelA() }
+	} else {
+		tab, cancel = chromedp.NewContext(browserShared(t, path), chromedp.WithNewBrowserContext())
 	}
-	ctx, cancelC = chromedp.NewContext(browserShared(t, path), chromedp.WithNewBrowserContext())
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC() })
-	return openTab(t, ctx, srv.URL)
+	tab, cancelT := context.WithTimeout(tab, 4*time.Minute)
+	t.Cleanup(func() { cancelT(); cancel() })
+	return openTab(t, tab, srv.URL)
 }
 
 // openTab opens the tab of ctx on about:blank and records its console.
