@@ -32,6 +32,18 @@ import (
 // must run.
 func browser(t *testing.T) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
 	t.Helper()
+	return openBrowser(t, os.Getenv("FABRICLAB_BROWSER_BENCH") != "")
+}
+
+// ownBrowser is browser in a Chromium of the test's own, for tests that move
+// the focus between windows and frames (the browser has one focused window).
+func ownBrowser(t *testing.T) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
+	t.Helper()
+	return openBrowser(t, true)
+}
+
+func openBrowser(t *testing.T, own bool) (context.Context, string, func() []chromedp.ConsoleMessage) {
+	t.Helper()
 	path := chromiumPath(t)
 	dir := siteDir(t)
 	srv := httptest.NewServer(web.Handler(os.DirFS(dir)))
@@ -39,7 +51,7 @@ func browser(t *testing.T) (ctx context.Context, base string, console func() []c
 
 	var tab context.Context
 	var cancel func()
-	if os.Getenv("FABRICLAB_BROWSER_BENCH") != "" {
+	if own {
 		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, t.TempDir())...)
 		c, cancelB := chromedp.NewContext(actx)
 		tab, cancel = c, func() { cancelB(); cancelA() }
