@@ -12,16 +12,22 @@ run:
 
 # Everything CI checks: vet, all tests natively, and the simulation's tests in
 # WebAssembly under Node (skipped with a message where node is missing).
-test: test-native test-wasm
+# The two halves run side by side (each one's output printed when it ends):
+# each spends minutes on one long package that leaves a core free.
+test:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target test-native test-wasm
 
+# ./web first (and ./sim first under Node): the longest package starts at once
+# and the others run beside it (go test runs two packages at a time on two
+# cores, in the order given; ./... lists web last).
 test-native:
 	$(GO) vet ./...
-	$(GO) test ./...
+	$(GO) test -timeout 30m ./web ./...
 
 test-wasm:
 	@if command -v node >/dev/null 2>&1; then \
 		echo "GOOS=js GOARCH=wasm go test ./sim/... (under Node)"; \
-		GOOS=js GOARCH=wasm $(GO) test -exec="$(WASM_EXEC)" ./sim/... && \
+		GOOS=js GOARCH=wasm $(GO) test -timeout 30m -exec="$(WASM_EXEC)" ./sim ./sim/... && \
 		echo "GOOS=js GOARCH=wasm go test -tags webfonts ./assets (the fonts as the site's viz.wasm gets them)" && \
 		GOOS=js GOARCH=wasm $(GO) test -tags webfonts -exec="$(WASM_EXEC)" ./assets; \
 	elif [ -n "$$CI" ]; then \

@@ -15,7 +15,8 @@ import (
 // loads it, through the same loader, and assert the claims the lesson's text
 // makes, so a model change that makes the text wrong fails there.
 
-// courseLessons loads the shipped lessons once for the course tests.
+// courseLessons loads the shipped lessons once for the tests of this package:
+// loading runs every scenario a figure quotes, and the tests only read them.
 var courseLessons = sync.OnceValues(func() ([]*Lesson, error) { return Load(Content()) })
 
 // stepRun runs the scenario of step id of the English lesson slug, with sets

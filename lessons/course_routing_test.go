@@ -17,7 +17,7 @@ import (
 // steps, two quizzes or more, a knob, and a recap linking to next.
 func rtLesson(t *testing.T, slug, next string) *Lesson {
 	t.Helper()
-	ls, err := Load(Content())
+	ls, err := courseLessons()
 	require.NoError(t, err)
 	en, zh := Find(ls, slug, "en"), Find(ls, slug, "zh")
 	require.NotNil(t, en, slug+".en.md")

@@ -15,7 +15,7 @@ import (
 // language, or the index: index.html, index.zh.html) and says where its figures come from, and a place of its own in the
 // course's order.
 func TestCourse(t *testing.T) {
-	ls, err := Load(Content())
+	ls, err := courseLessons()
 	require.NoError(t, err)
 	link := regexp.MustCompile(`href="([a-z0-9-]+)\.(en|zh)\.html"|href="index\.html"`)
 	orders := map[int]string{}

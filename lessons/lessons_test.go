@@ -92,7 +92,7 @@ func TestErrors(t *testing.T) {
 // TestContent checks the lessons that ship: they load, translations match,
 // and every figure was filled in.
 func TestContent(t *testing.T) {
-	ls, err := Load(Content())
+	ls, err := courseLessons()
 	require.NoError(t, err)
 	en, zh := Find(ls, "incast", "en"), Find(ls, "incast", "zh")
 	require.NotNil(t, en)
@@ -122,7 +122,7 @@ func TestContent(t *testing.T) {
 // lossless incast takes about eight single transfers and drops nothing;
 // lossy incast collapses.
 func TestFiguresFromTheRun(t *testing.T) {
-	ls, err := Load(Content())
+	ls, err := courseLessons()
 	require.NoError(t, err)
 	en := Find(ls, "incast", "en")
 	require.NotNil(t, en)

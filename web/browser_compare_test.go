@@ -43,6 +43,7 @@ func nativeRun(t *testing.T, name string, sets []string) *metrics.Result {
 // scenario (run here natively: the JSON is the same), the difference is
 // the summary of the two, and playback commands move both.
 func TestBrowserCompare(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	q := url.Values{"compare": {"1"}, "left": {"incast"}, "left.label": {"PFC alone"}, "right": {"incast-dcqcn"},
 		"right.label": {"PFC + DCQCN"}, "left.set": compareSmall, "right.set": compareSmall, "play": {"1"}, "speed": {"200"}}
@@ -117,6 +118,7 @@ var stepsJSON = regexp.MustCompile(`(?s)(<script type="application/json" id="ste
 // compare load, and the difference shows under its caption. (The shipped
 // lessons may have no compare step: the test gives incast's first step one.)
 func TestBrowserLessonCompare(t *testing.T) {
+	t.Parallel()
 	ctx, _, console := browser(t)
 	dir := siteDir(t)
 	page, err := os.ReadFile(filepath.Join(dir, "incast.en.html"))
@@ -171,6 +173,7 @@ func scenarioYAML(t *testing.T, sc scenario.Scenario) string {
 // TestBrowserCompareScreenshots writes comparisons at a laptop's and a
 // projector's size to $FABRICLAB_SCREENSHOTS, for people to look at.
 func TestBrowserCompareScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("FABRICLAB_SCREENSHOTS") == "" {
 		t.Skip("set FABRICLAB_SCREENSHOTS=DIR to write screenshots of comparisons")
 	}

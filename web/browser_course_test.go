@@ -22,27 +22,19 @@ import (
 // lessons.Load, so new lessons join by themselves), walks its steps with →,
 // and on each checks that the canvas loaded that step's scenario without an
 // error, that every figure in the step's text is filled in, and presses play.
-// It does not wait for runs to end. No console errors. Each lesson gets its
-// own browser (and so its own time budget).
+// It does not wait for runs to end. No console errors. Each page gets its
+// own tab (and so its own time budget), beside the other browser tests.
 func TestBrowserCourse(t *testing.T) {
-	ls, err := lessons.Load(lessons.Content())
+	t.Parallel()
+	ls, err := shippedLessons()
 	require.NoError(t, err)
-	var slugs []string
-	bySlug := map[string][]*lessons.Lesson{}
 	for _, l := range ls {
-		if bySlug[l.Slug] == nil {
-			slugs = append(slugs, l.Slug)
-		}
-		bySlug[l.Slug] = append(bySlug[l.Slug], l)
-	}
-	for _, slug := range slugs {
-		t.Run(slug, func(t *testing.T) {
+		t.Run(l.Slug+"."+l.Lang, func(t *testing.T) {
+			t.Parallel()
 			ctx, base, console := browser(t)
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)))
-			for _, l := range bySlug[slug] {
-				walkLesson(t, ctx, base, l)
-			}
-			assert.Empty(t, errors(console()), "%s: the console shows no errors", slug)
+			walkLesson(t, ctx, base, l)
+			assert.Empty(t, errors(console()), "%s.%s: the console shows no errors", l.Slug, l.Lang)
 		})
 	}
 }
@@ -111,7 +103,8 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 // the first unfinished step, in both languages. Without localStorage nothing
 // breaks: the lesson keeps its progress in the page, the index shows none.
 func TestBrowserCourseProgress(t *testing.T) {
-	ls, err := lessons.Load(lessons.Content())
+	t.Parallel()
+	ls, err := shippedLessons()
 	require.NoError(t, err)
 	l := lessons.Find(ls, "scaling", "en")
 	require.NotNil(t, l)

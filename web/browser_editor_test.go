@@ -22,6 +22,7 @@ import (
 // Tab leaves. The Export menu downloads the frame as SVG and PNG and gives
 // the iframe code for what is on screen.
 func TestBrowserEditor(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/embed.html?scenario=incast&set=traffic.senders=4&editor=1")))
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
@@ -148,6 +149,7 @@ func TestBrowserEditor(t *testing.T) {
 // The editor at a projector's 1024×768 and on a 390 px phone (under the
 // canvas), and in Chinese.
 func TestBrowserEditorSizes(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	for _, tc := range []struct {
 		w, h   int

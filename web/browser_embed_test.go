@@ -40,6 +40,7 @@ func bigYAML(n int) string {
 // go.argv, which wasm_exec.js caps at 12 KiB), and one byte more is refused
 // with the limit over the canvas.
 func TestBrowserYAMLParameterLimit(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	sets := strings.Repeat("&set=seed=2", 2000) // 22 KB of set=, past the old 8 KB
 	url := base + "/embed.html?yaml=" + base64.RawURLEncoding.EncodeToString([]byte(bigYAML(64<<10))) + sets
@@ -82,6 +83,7 @@ func fatTree(name string) string {
 // loads are dropped before building), ends with the last one shown, and
 // reuses memory instead of growing with each load.
 func TestBrowserLoadBurst(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=incast")))
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
@@ -118,6 +120,7 @@ func TestBrowserLoadBurst(t *testing.T) {
 // perm-1024 (1.4 MB a snapshot) plays within the frame budget, and the next
 // load reuses its memory.
 func TestBrowserPerm1024ThenLoad(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=perm-1024&play=1")))
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
@@ -149,6 +152,7 @@ func TestBrowserPerm1024ThenLoad(t *testing.T) {
 // A scenario too big for the browser is refused before it is built, with the
 // way out over the canvas; the next load plays.
 func TestBrowserTooBigScenario(t *testing.T) {
+	t.Parallel()
 	ctx, base, _ := browser(t)
 	text := shownError(t, ctx, base+"/embed.html?scenario=perm-1024&set=topology.k=32", "embed-too-big.png")
 	assert.Contains(t, text, "too big for the browser canvas: a k=32 fat tree has 8192 endpoints")

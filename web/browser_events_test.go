@@ -36,6 +36,7 @@ func framed(query string) string {
 // shows over the canvas and reaches the parent, a good load clears it, and a
 // later error still arrives; played to its end, the canvas says ended.
 func TestBrowserEmbedEvents(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/index.html")))
 	eval[bool](t, ctx, framed("scenario=incast&set=until=30us&speed=200"))
@@ -97,6 +98,7 @@ func TestBrowserEmbedEvents(t *testing.T) {
 // tap; ? lists the keys; with reduced motion play=1 waits, with a hint, for
 // a click; a time event with progress fields shows the computing bar.
 func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(390, 700, chromedp.EmulateMobile, chromedp.EmulateTouch),
 		chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
@@ -169,6 +171,7 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 
 // A crash says what happened and what to try, never only "exited".
 func TestBrowserCrashExplained(t *testing.T) {
+	t.Parallel()
 	ctx, base, _ := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=incast")))
 	poll(t, ctx, `typeof fabriclabExplain === "function"`, 30*time.Second)

@@ -66,8 +66,8 @@ func moveFocus(t *testing.T, ctx context.Context, key string) string {
 // with arrows, Tab and Space without changing step or playback, and the ?
 // list opens and closes. Presenter mode keeps the playback bar and the
 // step's heading on screen at 1920×1080 and 1024×768.
-func TestBrowserLessonKeyboard(t *testing.T) {
-	ctx, base, console := browser(t)
+func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its own, as before the shared browser: it races the page (a key's effect within seconds, a state between two frames)
+	ctx, base, console := ownBrowser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/incast.en.html")))
 	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
 	poll(t, ctx, `document.getElementById('canvas').contentWindow.fabriclabFirstFrameMs > 0`, 30*time.Second)

@@ -79,8 +79,8 @@ const figureText = `document.querySelector('.step[data-step="senders"] .lesson-f
 // the step's figure becomes exactly what `fabriclab run --set …` gives for
 // that setting; the address keeps the setting, a deep link restores it, and
 // reset puts the defaults back. All by keyboard.
-func TestBrowserKnobs(t *testing.T) {
-	ctx, _, console := browser(t)
+func TestBrowserKnobs(t *testing.T) { // alone, in a Chromium of its own, as before the shared browser: it races the page (a key's effect within seconds, a state between two frames)
+	ctx, _, console := ownBrowser(t)
 	base, lesson := knobSite(t)
 	step := lesson.Steps[0]
 	require.Equal(t, "senders", step.ID)

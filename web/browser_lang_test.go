@@ -12,6 +12,7 @@ import (
 // With lang=zh the embed page's own words (its buttons, the canvas's
 // accessible name, the key list) are Chinese too, not only the canvas.
 func TestBrowserEmbedSpeaksChinese(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?lang=zh&scenario=incast")))
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)

@@ -13,6 +13,7 @@ import (
 // canvas (the routing view's pick colour appears, and goes again), the
 // focus stays on the page, and both ? lists name the keys.
 func TestBrowserLessonPicksFlows(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/incast.en.html#dcqcn")))
 	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.step === "dcqcn"`, 90*time.Second)

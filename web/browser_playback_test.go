@@ -50,6 +50,7 @@ type timeEvent struct {
 // readout agrees, and all eight flows finished; t= beyond what is computed
 // computes up to it and goes there (before, it opened at 25.6 µs), and t= past the run's end goes to the end.
 func TestBrowserPlaybackReachesTheEnd(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	openHooked(t, ctx, base, "scenario=incast&play=1&speed=5000")
 	poll(t, ctx, `!!(window.lastTime && lastTime.done && !lastTime.playing && lastTime.t_us === lastTime.end_us)`, 120*time.Second)

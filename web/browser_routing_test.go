@@ -18,6 +18,7 @@ import (
 // next flow: the picked flow's hosts are outlined in the pick's colour, and
 // a click on empty space lets go.
 func TestBrowserPickFlow(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=ecmp-collisions&t=150")))
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)

@@ -14,6 +14,7 @@ import (
 // TestBrowserScreenshots writes a screenshot of every view at 1280×720 and
 // 1920×1080 to $FABRICLAB_SCREENSHOTS, for people to look at.
 func TestBrowserScreenshots(t *testing.T) {
+	t.Parallel()
 	if os.Getenv("FABRICLAB_SCREENSHOTS") == "" {
 		t.Skip("set FABRICLAB_SCREENSHOTS=DIR to write screenshots of every view")
 	}

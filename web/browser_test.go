@@ -24,49 +24,59 @@ import (
 	"fabriclab/web"
 )
 
-// browser starts headless Chromium on a freshly built site. Without Chromium
-// the browser tests skip — except under CI=true, where they must run.
+// browser opens a tab on a freshly built site: in the test binary's one
+// headless Chromium (browserShared), in a browser context of its own (its own
+// storage and cache, as a fresh browser has). With FABRICLAB_BROWSER_BENCH set,
+// each call starts a Chromium of its own, so measurements see only their page.
+// Without Chromium the browser tests skip — except under CI=true, where they
+// must run.
 func browser(t *testing.T) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
 	t.Helper()
-	return browserAt(t, "")
+	return openBrowser(t, os.Getenv("FABRICLAB_BROWSER_BENCH") != "", "")
 }
 
-// browserAt is browser on the site in dir ("": the one siteDir builds).
+// browserAt is a Chromium of its own (a new profile, nothing cached) on the
+// site in dir.
 func browserAt(t *testing.T, dir string) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
 	t.Helper()
-	path := os.Getenv("CHROMIUM")
-	if path == "" {
-		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-			if p, err := exec.LookPath(name); err == nil {
-				path = p
-				break
-			}
-		}
-	}
-	if path == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("CI=true but Chromium is missing: .ci/run must install it (apt-get install -y chromium)")
-		}
-		t.Skip("browser tests skipped: Chromium is not installed (apt-get install -y chromium)")
-	}
+	return openBrowser(t, true, dir)
+}
+
+// ownBrowser is browser in a Chromium of the test's own, for tests that move
+// the focus between windows and frames (the browser has one focused window).
+func ownBrowser(t *testing.T) (ctx context.Context, base string, console func() []chromedp.ConsoleMessage) {
+	t.Helper()
+	return openBrowser(t, true, "")
+}
+
+// openBrowser opens a tab on the site in dir ("": the one siteDir builds), in
+// a Chromium of its own or in the shared one.
+func openBrowser(t *testing.T, own bool, dir string) (context.Context, string, func() []chromedp.ConsoleMessage) {
+	t.Helper()
+	path := chromiumPath(t)
 	if dir == "" {
 		dir = siteDir(t)
 	}
 	srv := httptest.NewServer(web.Handler(os.DirFS(dir)))
 	t.Cleanup(srv.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.DisableGPU, chromedp.Flag("use-angle", "swiftshader"), chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1280, 720),
+	var tab context.Context
+	var cancel func()
+	if own {
+		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, t.TempDir())...)
+		c, cancelB := chromedp.NewContext(actx)
+		tab, cancel = c, func() { cancelB(); cancelA() }
+	} else {
+		tab, cancel = chromedp.NewContext(browserShared(t, path), chromedp.WithNewBrowserContext())
 	}
-	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelC := chromedp.NewContext(actx)
-	ctx, cancelT := context.WithTimeout(ctx, 4*time.Minute)
-	t.Cleanup(func() { cancelT(); cancelC(); cancelA() })
+	tab, cancelT := context.WithTimeout(tab, 4*time.Minute)
+	t.Cleanup(func() { cancelT(); cancel() })
+	return openTab(t, tab, srv.URL)
+}
 
+// openTab opens the tab of ctx on about:blank and records its console.
+func openTab(t *testing.T, ctx context.Context, base string) (context.Context, string, func() []chromedp.ConsoleMessage) {
+	t.Helper()
 	var mu sync.Mutex
 	var msgs []chromedp.ConsoleMessage
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank")))
@@ -81,10 +91,44 @@ func browserAt(t *testing.T, dir string) (ctx context.Context, base string, cons
 			mu.Unlock()
 		}
 	}()
-	return ctx, srv.URL, func() []chromedp.ConsoleMessage {
+	return ctx, base, func() []chromedp.ConsoleMessage {
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]chromedp.ConsoleMessage(nil), msgs...)
+	}
+}
+
+// chromiumPath finds Chromium ($CHROMIUM, else on $PATH), or skips the test.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if path := os.Getenv("CHROMIUM"); path != "" {
+		return path
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("CI=true but Chromium is missing: .ci/run must install it (apt-get install -y chromium)")
+	}
+	t.Skip("browser tests skipped: Chromium is not installed (apt-get install -y chromium)")
+	return ""
+}
+
+// chromiumOptions are the flags of every test browser: headless, software
+// WebGL, nothing fetched from outside, and no throttling of pages that are
+// not in front (the shared browser runs tests side by side in windows of
+// their own).
+func chromiumOptions(path, userData string) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path), chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.DisableGPU, chromedp.Flag("use-angle", "swiftshader"), chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-quic", true),
+		chromedp.Flag("disable-component-update", true), chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-background-timer-throttling", true), chromedp.Flag("disable-backgrounding-occluded-windows", true),
+		chromedp.Flag("disable-renderer-backgrounding", true),
+		chromedp.UserDataDir(userData), chromedp.WindowSize(1280, 720),
 	}
 }
 
@@ -193,6 +237,7 @@ func poll(t *testing.T, ctx context.Context, expr string, within time.Duration) 
 }
 
 func TestBrowserIndexAndLesson(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/index.html")))
@@ -259,6 +304,7 @@ func TestBrowserIndexAndLesson(t *testing.T) {
 }
 
 func TestBrowserBadParameterShowsError(t *testing.T) {
+	t.Parallel()
 	ctx, base, _ := browser(t)
 	text := shownError(t, ctx, base+"/embed.html?scenario=nosuch", "embed-error.png")
 	assert.Contains(t, text, `scenario="nosuch" is not a built-in scenario`)
@@ -267,6 +313,7 @@ func TestBrowserBadParameterShowsError(t *testing.T) {
 // A congestion-control scenario plays in the browser: DCQCN on the victim-flow
 // fabric draws marked packets, CNPs and rate gauges without errors.
 func TestBrowserCongestionScenario(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=victim-flow&set=network.cc=dcqcn&play=1")))
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)

@@ -53,6 +53,7 @@ func securityMessages(msgs []chromedp.ConsoleMessage) []string {
 // The lesson page, its canvas iframe and the embed page run under the
 // site's content security policy without a single violation.
 func TestBrowserPagesRunUnderCSP(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	watchCSP(t, ctx)
 
@@ -98,6 +99,7 @@ func hostHTML(src string) string {
 // across origins); the index and the lessons refuse to be framed by
 // another origin.
 func TestBrowserFramingAcrossOrigins(t *testing.T) {
+	t.Parallel()
 	ctx, base, console := browser(t)
 	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("sandbox") != "" {
