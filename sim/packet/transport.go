@@ -76,11 +76,10 @@ func (m *Model) activate(i int32, f *flow) {
 	m.try(p)
 }
 
-// makePkt makes flow i's next packet.
+// makePkt makes flow i's next packet (in m.sending: transmit copies it into its event).
 func (m *Model) makePkt(i int32, f *flow) *pkt {
-	x := m.newPkt()
-	x.flow, x.seq, x.inLink, x.ecn = i, f.nextSeq, -1, false
-	x.class = f.class
+	x := &m.sending
+	*x = pkt{flow: i, seq: f.nextSeq, inLink: -1, class: f.class}
 	x.payload = m.mtu
 	if f.nextSeq == f.npkts-1 {
 		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
@@ -118,7 +117,6 @@ func (m *Model) deliver(x *pkt) {
 	if x.ecn {
 		m.ctl.marked(i, f)
 	}
-	m.free(x)
 	now := m.eng.Now()
 	switch {
 	case s == f.expected:
