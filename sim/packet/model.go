@@ -137,6 +137,17 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.hash = topo.FlowHash(f.src, f.dst, sport)
 	hops := m.hopsTo(f.dst)
 	f.port = m.choose(f.srcNode, f.dst, f, nil)
+	f.path = -1
+	if !m.perPacket {
+		// The whole flow takes one path: found once here, not at every hop of every packet.
+		f.path = int32(len(m.paths))
+		m.paths = append(m.paths, f.port)
+		for n := int32(m.topo.Links[f.port].To); n != f.dstNode; {
+			l := m.choose(n, f.dst, f, nil)
+			m.paths = append(m.paths, l)
+			n = int32(m.topo.Links[l].To)
+		}
+	}
 	// Control packets come back over as many hops, without queueing.
 	n := unit.Time(hops[f.srcNode])
 	f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency

@@ -18,6 +18,7 @@ type pkt struct {
 	inLink  int32 // the link it arrived on (-1 at the source)
 	class   uint8 // traffic class (network.classes)
 	ecn     bool  // a switch marked it congestion experienced (ECN CE, or InfiniBand's FECN)
+	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
 // port is one egress port (one direction of a link) and, for PFC and
@@ -36,6 +37,8 @@ type port struct {
 	fc         fcMode
 	toEnd      bool // feeds an endpoint (which consumes at line rate)
 	fromEnd    bool // an endpoint's NIC port: its packets get a little timing jitter
+	fullWire   int64     // a full packet's bytes on this wire …
+	fullTx     unit.Time // … and its time on it
 	// watched says congestion control sees the packets queued here (a
 	// switch port on a fabric link).
 	watched bool
@@ -92,6 +95,8 @@ func (m *Model) initPorts(kind link.Kind) {
 			p.hopDelay += m.sc.Topology.SwitchLatency
 		}
 		p.hdr = int32(link.Header(l.Kind))
+		p.fullWire = int64(m.mtu + p.hdr)
+		p.fullTx = l.Rate.TxTime(unit.Bytes(p.fullWire))
 		p.fc = fc
 		if l.Kind == link.NVLink4 || l.Kind == link.PCIe5 {
 			p.fc = fcCredit
@@ -139,7 +144,12 @@ func (m *Model) arrive(n int32, x *pkt) {
 		return
 	}
 	f := &m.flows[x.flow]
-	out := &m.ports[m.choose(n, f.dst, f, x)]
+	var out *port
+	if f.path >= 0 {
+		out = &m.ports[m.paths[f.path+int32(x.hop)]]
+	} else {
+		out = &m.ports[m.choose(n, f.dst, f, x)]
+	}
 	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
 		m.drop(out, x)
 		return
@@ -215,10 +225,14 @@ func (m *Model) try(p *port) {
 func (m *Model) transmit(p *port, x *pkt) {
 	now := m.eng.Now()
 	wire := int64(x.payload + p.hdr)
-	tx := p.rate.TxTime(unit.Bytes(wire))
+	tx := p.fullTx
+	if wire != p.fullWire {
+		tx = p.rate.TxTime(unit.Bytes(wire))
+	}
 	p.txWire += wire
 	p.busyUntil = now + tx
 	x.inLink = p.id
+	x.hop++
 	m.took(x.flow, p.id)
 	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)

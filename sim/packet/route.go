@@ -21,6 +21,7 @@ type nodes struct {
 	routing    string
 	perPacket  bool // adaptive or spray: each packet picks its path
 	routeCache
+	paths []int32 // static and ECMP routing: each flow's links, from its first hop (flow.path)
 }
 
 // initNodes learns each node's role and draws its ECMP salt.

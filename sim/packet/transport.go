@@ -31,6 +31,7 @@ type flow struct {
 	npkts      int32
 	start      unit.Time
 	port       int32 // first-hop port
+	path       int32 // static and ECMP routing: where the flow's links start in paths, else -1
 	hash       uint64
 	ctrlDelay  unit.Time // one-way latency of control packets back to the sender
 	rtoFloor   unit.Time // lossy: the round trip with every queue on the path full
