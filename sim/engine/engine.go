@@ -17,7 +17,7 @@ import (
 // sequence number in the high bits of a word whose low bits index the
 // event's slot. Keys due within ringSize buckets (of bucketWidth each) of
 // the current one wait in a calendar ring, each bucket an unordered list
-// threaded through the slots; later ones wait in a 4-ary min-heap ("far",
+// of blocks of a few keys (two cache lines each); later ones wait in a 4-ary min-heap ("far",
 // whose four children share a cache line) and join the ring as the clock
 // comes near. The earliest bucket is sorted into a small array when the
 // clock reaches it. A bucket holds a few events, so putting one in is a
@@ -45,11 +45,14 @@ func (a key) less(b key) bool { return a.at < b.at || a.at == b.at && a.seqIdx <
 
 func bucketOf(t unit.Time) int64 { return int64(t) >> bucketBits }
 
-// link is a slot's place in its bucket's list.
-type link struct {
-	k    key
-	next int32 // the next slot + 1, 0 at the end
+// block is a piece of a bucket's list.
+type block struct {
+	k    [blockKeys]key
+	n    int32
+	next int32 // the next block + 1, 0 at the end
 }
+
+const blockKeys = 7 // 128 bytes a block
 
 // Sim is a discrete-event simulation whose events are values of type E.
 // Events at the same time run in the order they were scheduled.
@@ -57,7 +60,6 @@ type Sim[E any] struct {
 	now    unit.Time
 	seq    uint64
 	slots  []E
-	links  []link // by slot
 	free   []uint32
 	events uint64
 	budget uint64 // Next runs at most this many events in all
@@ -66,7 +68,9 @@ type Sim[E any] struct {
 	// The ring holds buckets cur … cur+ringSize-1 (bucket b at b&ringMask);
 	// cur never passes the clock's bucket. Bucket sorted, if ≥ 0, is the
 	// earliest and waits in order in run[rd:] instead.
-	head   [ringSize]int32       // first slot + 1 of each bucket's list
+	head   [ringSize]int32       // first block + 1 of each bucket's list (the latest, filling)
+	blocks []block
+	spare  int32 // a free block + 1, the rest linked through next
 	occ    [ringSize / 64]uint64 // bit b&ringMask: bucket b's list is not empty
 	near   int                   // keys in the ring
 	cur    int64
@@ -115,7 +119,6 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 		}
 		slot = uint32(len(s.slots))
 		s.slots = append(s.slots, ev)
-		s.links = append(s.links, link{})
 	}
 	s.seq++
 	s.put(key{at, s.seq<<slotBits | uint64(slot)})
@@ -150,10 +153,23 @@ func (s *Sim[E]) put(k key) {
 
 func (s *Sim[E]) link(b int64, k key) {
 	i := b & ringMask
-	slot := k.seqIdx & slotMask
-	s.links[slot] = link{k, s.head[i]}
-	s.head[i] = int32(slot + 1)
-	s.occ[i>>6] |= 1 << (i & 63)
+	h := s.head[i]
+	if h == 0 || s.blocks[h-1].n == blockKeys {
+		if s.spare != 0 {
+			n := s.spare
+			s.spare = s.blocks[n-1].next
+			s.blocks[n-1].n, s.blocks[n-1].next = 0, h
+			h = n
+		} else {
+			s.blocks = append(s.blocks, block{next: h})
+			h = int32(len(s.blocks))
+		}
+		s.head[i] = h
+		s.occ[i>>6] |= 1 << (i & 63)
+	}
+	bl := &s.blocks[h-1]
+	bl.k[bl.n] = k
+	bl.n++
 }
 
 // unsort puts the sorted bucket back in the ring's lists.
@@ -181,14 +197,17 @@ func (s *Sim[E]) first() (key, bool) {
 	b := s.nextBucket()
 	i := b & ringMask
 	q := s.run[:0]
-	for n := s.head[i]; n != 0; n = s.links[n-1].next {
-		q = append(q, s.links[n-1].k)
+	for n := s.head[i]; n != 0; {
+		bl := &s.blocks[n-1]
+		q = append(q, bl.k[:bl.n]...)
+		next := bl.next
+		bl.next, s.spare = s.spare, n
+		n = next
 	}
 	s.head[i] = 0
 	s.occ[i>>6] &^= 1 << (i & 63)
-	slices.Reverse(q) // the list runs latest first
 	if len(q) <= 32 {
-		for i := 1; i < len(q); i++ { // insertion sort: nearly in order already
+		for i := 1; i < len(q); i++ { // insertion sort: a few keys, blocks each in order
 			k := q[i]
 			j := i
 			for j > 0 && k.less(q[j-1]) {
