@@ -29,8 +29,8 @@ const (
 	// MaxPending is the most events that may be scheduled at once.
 	MaxPending = slotMask
 
-	bucketBits  = 10 // a bucket is 1.024 ns: a packet model has a few events in each
-	ringBits    = 13 // 8,192 buckets: 8.4 µs, a few link round trips
+	bucketBits  = 9 // a bucket is 512 ps: a packet model has a few events in each
+	ringBits    = 14 // 16,384 buckets: 8.4 µs, a few link round trips
 	ringSize    = 1 << ringBits
 	ringMask    = ringSize - 1
 	bucketWidth = 1 << bucketBits
