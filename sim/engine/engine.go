@@ -29,7 +29,7 @@ const (
 	// MaxPending is the most events that may be scheduled at once.
 	MaxPending = slotMask
 
-	bucketBits  = 9 // a bucket is 512 ps: a packet model has a few events in each
+	bucketBits  = 9  // a bucket is 512 ps: a packet model has a few events in each
 	ringBits    = 14 // 16,384 buckets: 8.4 µs, a few link round trips
 	ringSize    = 1 << ringBits
 	ringMask    = ringSize - 1
@@ -68,9 +68,9 @@ type Sim[E any] struct {
 	// The ring holds buckets cur … cur+ringSize-1 (bucket b at b&ringMask);
 	// cur never passes the clock's bucket. Bucket sorted, if ≥ 0, is the
 	// earliest and waits in order in run[rd:] instead.
-	head   [ringSize]int32       // first block + 1 of each bucket's list (the latest, filling)
+	head   [ringSize]int32 // first block + 1 of each bucket's list (the latest, filling)
 	blocks []block
-	spare  int32 // a free block + 1, the rest linked through next
+	spare  int32                 // a free block + 1, the rest linked through next
 	occ    [ringSize / 64]uint64 // bit b&ringMask: bucket b's list is not empty
 	near   int                   // keys in the ring
 	cur    int64

@@ -35,8 +35,8 @@ type port struct {
 	qBytes     int64
 	hdr        int32 // this link's per-packet header bytes
 	fc         fcMode
-	toEnd      bool // feeds an endpoint (which consumes at line rate)
-	fromEnd    bool // an endpoint's NIC port: its packets get a little timing jitter
+	toEnd      bool      // feeds an endpoint (which consumes at line rate)
+	fromEnd    bool      // an endpoint's NIC port: its packets get a little timing jitter
 	fullWire   int64     // a full packet's bytes on this wire …
 	fullTx     unit.Time // … and its time on it
 	// watched says congestion control sees the packets queued here (a
