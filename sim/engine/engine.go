@@ -16,13 +16,13 @@ import (
 // Events wait in slots; the queue orders 16-byte keys — the time, and the
 // sequence number in the high bits of a word whose low bits index the
 // event's slot. Keys due within ringSize buckets (of bucketWidth each) of
-// the current one wait in a calendar ring, each bucket an unordered list
-// of blocks of a few keys (two cache lines each); later ones wait in a 4-ary min-heap ("far",
-// whose four children share a cache line) and join the ring as the clock
-// comes near. The earliest bucket is sorted into a small array when the
-// clock reaches it. A bucket holds a few events, so putting one in is a
-// link and taking one out a read, where a heap of the thousands a packet
-// model keeps pending costs a dozen cache lines a step.
+// the current one wait in a calendar ring, each bucket an unordered list of
+// blocks of a few keys (two cache lines each); later ones wait in a 4-ary
+// min-heap ("far", whose four children share a cache line) and join the
+// ring as the clock comes near. The earliest bucket is sorted into a small
+// array when the clock reaches it. A bucket holds a few events, so putting
+// one in is an append and taking one out a read, where a heap of the
+// thousands a packet model keeps pending costs a dozen cache lines a step.
 const (
 	slotBits = 24
 	slotMask = 1<<slotBits - 1
