@@ -4,7 +4,7 @@ GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
 
-.PHONY: run test test-native test-wasm bench fuzz fonts
+.PHONY: run test test-native test-wasm bench bench-htsim fuzz fonts
 
 # Build what is missing (WebAssembly included) and serve the site on localhost.
 run:
@@ -36,10 +36,30 @@ test-wasm:
 		echo "skipping the WebAssembly tests: node is not installed"; \
 	fi
 
-bench:
+bench: bench-htsim
 	$(GO) run ./cmd/fabriclab bench
 	$(GO) test -run '^$$' -bench . -benchtime 3x ./sim/...
 	bash bench/simgrid/run.sh
+
+# htsim side by side on the same workloads (PEERS/htsim/run.sh, medians of
+# HTSIM_REPS alternating runs), where HTSIM names a built csg-htsim checkout
+# (PEERS/htsim/BUILD.md); skipped with a message where it does not.
+PEERS      ?= ../shared/peers
+HTSIM      ?=
+HTSIM_REPS ?= 3
+bench-htsim:
+	@dc=""; for d in "$(HTSIM)/sim/datacenter" "$(HTSIM)/datacenter" "$(HTSIM)"; do \
+		if [ -n "$(HTSIM)" ] && [ -x "$$d/htsim_eqds" ] && [ -x "$$d/htsim_roce" ]; then dc=$$d; break; fi; \
+	done; \
+	if [ -z "$$dc" ]; then \
+		echo "skipping htsim side by side: htsim is not built (make bench HTSIM=its checkout; see $(PEERS)/htsim/BUILD.md)"; \
+	elif [ ! -x "$(PEERS)/htsim/run.sh" ]; then \
+		echo "skipping htsim side by side: $(PEERS)/htsim/run.sh is missing (set PEERS)"; \
+	else \
+		bin=$$(mktemp -d)/fabriclab && $(GO) build -o "$$bin" ./cmd/fabriclab && \
+		echo "case htsim_wall fabriclab_wall ratio htsim_tail_us fabriclab_tail_us" && \
+		REPS=$(HTSIM_REPS) CASES="perm-ecmp perm-ecmp-roce perm-spray incast-pfc" "$(PEERS)/htsim/run.sh" "$$dc" "$$bin"; \
+	fi
 
 # A short run of every fuzz target, found with go test -list (new ones join by themselves).
 FUZZTIME ?= 20s

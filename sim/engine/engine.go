@@ -1,24 +1,39 @@
 // Package engine is the discrete-event core: a clock in integer picoseconds, an
-// event heap ordered by (time, sequence), and a seeded random source, all owned
+// event queue ordered by (time, sequence), and a seeded random source, all owned
 // by one simulation value so that several can run side by side.
 package engine
 
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
+	"slices"
 
 	"fabriclab/sim/unit"
 )
 
-// The heap holds 16-byte keys — the time, and the sequence number in the high
-// bits of a word whose low bits index the event's slot — so that a node's four
-// children share a cache line; the events themselves wait in slots.
+// Events wait in slots; the queue orders 16-byte keys — the time, and the
+// sequence number in the high bits of a word whose low bits index the
+// event's slot. Keys due within ringSize buckets (of bucketWidth each) of
+// the current one wait in a calendar ring, each bucket an unordered list of
+// blocks of a few keys (two cache lines each); later ones wait in a 4-ary
+// min-heap ("far", whose four children share a cache line) and join the
+// ring as the clock comes near. The earliest bucket is sorted into a small
+// array when the clock reaches it. A bucket holds a few events, so putting
+// one in is an append and taking one out a read, where a heap of the
+// thousands a packet model keeps pending costs a dozen cache lines a step.
 const (
 	slotBits = 24
 	slotMask = 1<<slotBits - 1
 	// MaxPending is the most events that may be scheduled at once.
 	MaxPending = slotMask
+
+	bucketBits  = 9  // a bucket is 512 ps: a packet model has a few events in each
+	ringBits    = 14 // 16,384 buckets: 8.4 µs, a few link round trips
+	ringSize    = 1 << ringBits
+	ringMask    = ringSize - 1
+	bucketWidth = 1 << bucketBits
 )
 
 type key struct {
@@ -28,22 +43,46 @@ type key struct {
 
 func (a key) less(b key) bool { return a.at < b.at || a.at == b.at && a.seqIdx < b.seqIdx }
 
+func bucketOf(t unit.Time) int64 { return int64(t) >> bucketBits }
+
+// block is a piece of a bucket's list.
+type block struct {
+	k    [blockKeys]key
+	n    int32
+	next int32 // the next block + 1, 0 at the end
+}
+
+const blockKeys = 7 // 128 bytes a block
+
 // Sim is a discrete-event simulation whose events are values of type E.
 // Events at the same time run in the order they were scheduled.
 type Sim[E any] struct {
 	now    unit.Time
 	seq    uint64
-	heap   []key // 4-ary min-heap
 	slots  []E
 	free   []uint32
 	events uint64
 	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
+
+	// The ring holds buckets cur … cur+ringSize-1 (bucket b at b&ringMask);
+	// cur never passes the clock's bucket. Bucket sorted, if ≥ 0, is the
+	// earliest and waits in order in run[rd:] instead.
+	head   [ringSize]int32 // first block + 1 of each bucket's list (the latest, filling)
+	blocks []block
+	spare  int32                 // a free block + 1, the rest linked through next
+	occ    [ringSize / 64]uint64 // bit b&ringMask: bucket b's list is not empty
+	near   int                   // keys in the ring
+	cur    int64
+	sorted int64
+	run    []key
+	rd     int
+	far    []key // 4-ary min-heap of the keys past the ring
 }
 
 // New returns a simulation at time 0 whose random source is PCG seeded with seed.
 func New[E any](seed uint64) *Sim[E] {
-	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sorted: -1}
 }
 
 // SetBudget bounds the events Next runs, counting those run already.
@@ -59,7 +98,7 @@ func (s *Sim[E]) Now() unit.Time { return s.now }
 func (s *Sim[E]) Events() uint64 { return s.events }
 
 // Pending is the number of scheduled events.
-func (s *Sim[E]) Pending() int { return len(s.heap) }
+func (s *Sim[E]) Pending() int { return s.near + len(s.far) }
 
 // Rand is the simulation's own random source.
 func (s *Sim[E]) Rand() *rand.Rand { return s.rng }
@@ -82,27 +121,151 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 		s.slots = append(s.slots, ev)
 	}
 	s.seq++
-	s.heap = append(s.heap, key{at, s.seq<<slotBits | uint64(slot)})
-	s.up(len(s.heap) - 1)
+	s.put(key{at, s.seq<<slotBits | uint64(slot)})
+}
+
+// put files k in its bucket, or in the far heap past the ring.
+func (s *Sim[E]) put(k key) {
+	b := bucketOf(k.at)
+	if b-s.cur >= ringSize {
+		s.far = append(s.far, k)
+		s.up(len(s.far) - 1)
+		return
+	}
+	s.near++
+	if b == s.sorted {
+		// In order: k is usually the latest (it has the highest sequence).
+		q := append(s.run, k)
+		j := len(q) - 1
+		for j > s.rd && k.less(q[j-1]) {
+			q[j] = q[j-1]
+			j--
+		}
+		q[j] = k
+		s.run = q
+		return
+	}
+	if b < s.sorted {
+		s.unsort() // a step's end let the clock stop short of the sorted bucket
+	}
+	s.link(b, k)
+}
+
+func (s *Sim[E]) link(b int64, k key) {
+	i := b & ringMask
+	h := s.head[i]
+	if h == 0 || s.blocks[h-1].n == blockKeys {
+		if s.spare != 0 {
+			n := s.spare
+			s.spare = s.blocks[n-1].next
+			s.blocks[n-1].n, s.blocks[n-1].next = 0, h
+			h = n
+		} else {
+			s.blocks = append(s.blocks, block{next: h})
+			h = int32(len(s.blocks))
+		}
+		s.head[i] = h
+		s.occ[i>>6] |= 1 << (i & 63)
+	}
+	bl := &s.blocks[h-1]
+	bl.k[bl.n] = k
+	bl.n++
+}
+
+// unsort puts the sorted bucket back in the ring's lists.
+func (s *Sim[E]) unsort() {
+	for _, k := range s.run[s.rd:] {
+		s.link(s.sorted, k)
+	}
+	s.run, s.rd, s.sorted = s.run[:0], 0, -1
 }
 
 // After schedules ev d after now.
 func (s *Sim[E]) After(d unit.Time, ev E) { s.At(s.now+d, ev) }
 
+// first returns the earliest key without removing it, sorting its bucket.
+func (s *Sim[E]) first() (key, bool) {
+	if s.sorted >= 0 {
+		return s.run[s.rd], true
+	}
+	if s.near == 0 {
+		if len(s.far) == 0 {
+			return key{}, false
+		}
+		return s.far[0], true
+	}
+	b := s.nextBucket()
+	i := b & ringMask
+	q := s.run[:0]
+	for n := s.head[i]; n != 0; {
+		bl := &s.blocks[n-1]
+		q = append(q, bl.k[:bl.n]...)
+		next := bl.next
+		bl.next, s.spare = s.spare, n
+		n = next
+	}
+	s.head[i] = 0
+	s.occ[i>>6] &^= 1 << (i & 63)
+	if len(q) <= 32 {
+		for i := 1; i < len(q); i++ { // insertion sort: a few keys, blocks each in order
+			k := q[i]
+			j := i
+			for j > 0 && k.less(q[j-1]) {
+				q[j] = q[j-1]
+				j--
+			}
+			q[j] = k
+		}
+	} else {
+		slices.SortFunc(q, func(a, b key) int {
+			if a.less(b) {
+				return -1
+			}
+			return 1 // keys are distinct
+		})
+	}
+	s.run, s.rd, s.sorted = q, 0, b
+	return q[0], true
+}
+
+// nextBucket is the first non-empty bucket from cur on (the ring's lists are not all empty).
+func (s *Sim[E]) nextBucket() int64 {
+	i := s.cur & ringMask
+	w := i >> 6
+	if m := s.occ[w] >> (i & 63); m != 0 {
+		return s.cur + int64(bits.TrailingZeros64(m))
+	}
+	d := 64 - (i & 63) // buckets to the next word
+	for n := int64(1); n <= int64(len(s.occ)); n++ {
+		if m := s.occ[(w+n)&(int64(len(s.occ))-1)]; m != 0 {
+			return s.cur + d + int64(bits.TrailingZeros64(m))
+		}
+		d += 64
+	}
+	panic("engine: ring count and buckets disagree")
+}
+
 // Next removes the earliest event, advances the clock to it and returns it.
 // ok is false when no event is due at or before limit, or the budget is
 // spent (the clock then stays put).
 func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
-	if len(s.heap) == 0 || s.heap[0].at > limit || s.events >= s.budget {
+	if s.events >= s.budget {
 		return ev, false
 	}
-	top := s.heap[0]
-	last := len(s.heap) - 1
-	s.heap[0] = s.heap[last]
-	s.heap = s.heap[:last]
-	if last > 0 {
-		s.down(0)
+	top, ok := s.first()
+	if !ok || top.at > limit {
+		return ev, false
 	}
+	if s.sorted >= 0 {
+		s.rd++
+		s.near--
+		if s.rd == len(s.run) {
+			s.run, s.rd, s.sorted = s.run[:0], 0, -1
+		}
+	} else {
+		s.popFar()
+	}
+	s.setCur(bucketOf(top.at))
 	slot := uint32(top.seqIdx & slotMask)
 	ev = s.slots[slot]
 	var zero E
@@ -113,16 +276,40 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 	return ev, true
 }
 
+// setCur moves the ring on to bucket b and brings in the far keys it now covers.
+func (s *Sim[E]) setCur(b int64) {
+	if b <= s.cur {
+		return
+	}
+	s.cur = b
+	for len(s.far) > 0 && bucketOf(s.far[0].at)-b < ringSize {
+		s.put(s.popFar())
+	}
+}
+
+func (s *Sim[E]) popFar() key {
+	top := s.far[0]
+	last := len(s.far) - 1
+	s.far[0] = s.far[last]
+	s.far = s.far[:last]
+	if last > 0 {
+		s.down(0)
+	}
+	return top
+}
+
 // AdvanceTo moves the clock forward to t without running events (t must not pass a pending event).
 func (s *Sim[E]) AdvanceTo(t unit.Time) {
-	if t < s.now || len(s.heap) > 0 && s.heap[0].at < t {
+	top, ok := s.first()
+	if t < s.now || ok && top.at < t {
 		panic(fmt.Sprintf("engine: cannot advance from %v to %v", s.now, t))
 	}
 	s.now = t
+	s.setCur(bucketOf(t))
 }
 
 func (s *Sim[E]) up(i int) {
-	h := s.heap
+	h := s.far
 	e := h[i]
 	for i > 0 {
 		p := (i - 1) / 4
@@ -136,7 +323,7 @@ func (s *Sim[E]) up(i int) {
 }
 
 func (s *Sim[E]) down(i int) {
-	h := s.heap
+	h := s.far
 	n := len(h)
 	e := h[i]
 	for {

@@ -111,3 +111,93 @@ func TestBudgetStopsNext(t *testing.T) {
 	require.True(t, ok)
 	assert.Equal(t, 3, ev)
 }
+
+// Against a sorted reference: events spread over the ring, past it (the far
+// heap) and at the same times, scheduled while others run, with AdvanceTo
+// and limits in between, come out in (time, scheduling) order.
+func TestQueueMatchesReference(t *testing.T) {
+	type ref struct {
+		at  unit.Time
+		seq int
+	}
+	for _, spread := range []int64{1000, 50_000, 9_000_000, 20_000_000, 5_000_000_000} {
+		s := New[int](int64ToSeed(spread))
+		r := s.Rand()
+		var want []ref
+		seq := 0
+		add := func() {
+			at := s.Now() + unit.Time(r.Int64N(spread))
+			if r.IntN(8) == 0 {
+				at = s.Now() // now, behind what is due now
+			}
+			s.At(at, seq)
+			want = append(want, ref{at, seq})
+			seq++
+		}
+		pop := func() ref {
+			b := 0
+			for i, w := range want {
+				if w.at < want[b].at || w.at == want[b].at && w.seq < want[b].seq {
+					b = i
+				}
+			}
+			w := want[b]
+			want = append(want[:b], want[b+1:]...)
+			return w
+		}
+		for range 200 {
+			add()
+		}
+		for n := 0; n < 20000 && len(want) > 0; n++ {
+			if r.IntN(50) == 0 {
+				// A step that ends before the next event: Next stops, the clock moves on.
+				next := want[0]
+				for _, w := range want {
+					if w.at < next.at {
+						next = w
+					}
+				}
+				if limit := s.Now() + (next.at-s.Now())/2; limit < next.at {
+					_, ok := s.Next(limit)
+					require.False(t, ok)
+					s.AdvanceTo(limit)
+					require.Equal(t, limit, s.Now())
+					add() // maybe before the bucket Next looked at
+				}
+			}
+			ev, ok := s.Next(unit.Never)
+			require.True(t, ok)
+			w := pop()
+			require.Equal(t, w.seq, ev, "spread %d, event %d", spread, n)
+			require.Equal(t, w.at, s.Now())
+			require.Equal(t, len(want), s.Pending())
+			for range r.IntN(3) {
+				add()
+			}
+		}
+	}
+}
+
+func int64ToSeed(v int64) uint64 { return uint64(v) }
+
+// A key filed in the far heap joins the ring as soon as the ring covers its
+// bucket, ahead of a later key scheduled into the same bucket.
+func TestFarKeysJoinTheRing(t *testing.T) {
+	s := New[string](1)
+	farAt := unit.Time((ringSize+5)*bucketWidth + 10)
+	s.At(farAt, "far")                  // past the ring: the far heap
+	s.At(unit.Time(6*bucketWidth), "a") // bucket 6: the ring
+	ev, ok := s.Next(unit.Never)
+	require.True(t, ok)
+	require.Equal(t, "a", ev)
+	s.At(farAt+1, "near") // the ring now covers farAt's bucket
+	var got []string
+	for {
+		ev, ok := s.Next(unit.Never)
+		if !ok {
+			break
+		}
+		got = append(got, ev)
+	}
+	assert.Equal(t, []string{"far", "near"}, got)
+}

@@ -215,7 +215,7 @@ func (p *port) pushClass(x *pkt) {
 	p.maxQ = max(p.maxQ, p.qBytes)
 }
 
-func (p *port) popClass(q *classQueue) *pkt {
+func (p *port) popClass(q *classQueue) pkt {
 	x := q.q.take()
 	q.qBytes -= int64(x.size)
 	p.qBytes -= int64(x.size)
@@ -249,7 +249,8 @@ func (m *Model) nextByClass(p *port) *pkt {
 						if p.watched {
 							m.ctl.forward(p, q.q.front())
 						}
-						x = p.popClass(q)
+						m.sending = p.popClass(q)
+						x = &m.sending
 						m.release(x)
 					} else {
 						// The flows' round robin works on the port's own list.

@@ -35,7 +35,7 @@ type event struct {
 	c    uint8 // traffic class, for per-class credits and pauses
 	a    int32
 	gen  int64
-	p    *pkt
+	p    pkt // evArrive's packet, by value (no pointer: the engine's slots are not scanned)
 }
 
 // Run runs until every flow has finished, the time limit or the event budget.
@@ -56,7 +56,8 @@ func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.P
 func (m *Model) handle(ev event) {
 	switch ev.kind {
 	case evArrive:
-		m.arrive(ev.a, ev.p)
+		m.arriving = ev.p
+		m.arrive(ev.a, &m.arriving)
 	case evTxDone:
 		p := &m.ports[ev.a]
 		p.wake = false

@@ -27,10 +27,10 @@ type buffers struct {
 
 // pauseState is what a PFC pause frame sets: on a port, or on one class of it.
 type pauseState struct {
+	paused      bool // first: try reads it for every packet
 	pausedUntil unit.Time
 	pauseGen    int64
 	pausedSince unit.Time
-	paused      bool
 	pauseTime   unit.Time
 	pauseFrames int64
 }

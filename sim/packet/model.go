@@ -49,8 +49,11 @@ type Model struct {
 	transport         // packets, acknowledgements, timeouts (transport.go)
 	congestion        // congestion control (cc.go)
 	flows      []flow
-	pool       []*pkt // packets to reuse
-	finished   int
+	// The packet handled now: the one arriving (taken out of its event),
+	// and the one being sent (made, or taken out of a queue) until
+	// transmit copies it into its arrival event.
+	arriving, sending pkt
+	finished          int
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
 
@@ -133,7 +136,18 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
 	f.hash = topo.FlowHash(f.src, f.dst, sport)
 	hops := m.hopsTo(f.dst)
-	f.port = m.choose(f.srcNode, f.dst, hops, f, nil)
+	f.port = m.choose(f.srcNode, f.dst, f, nil)
+	f.path = -1
+	if !m.perPacket {
+		// The whole flow takes one path: found once here, not at every hop of every packet.
+		f.path = int32(len(m.paths))
+		m.paths = append(m.paths, f.port)
+		for n := int32(m.topo.Links[f.port].To); n != f.dstNode; {
+			l := m.choose(n, f.dst, f, nil)
+			m.paths = append(m.paths, l)
+			n = int32(m.topo.Links[l].To)
+		}
+	}
 	// Control packets come back over as many hops, without queueing.
 	n := unit.Time(hops[f.srcNode])
 	f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency

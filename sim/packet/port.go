@@ -18,59 +18,59 @@ type pkt struct {
 	inLink  int32 // the link it arrived on (-1 at the source)
 	class   uint8 // traffic class (network.classes)
 	ecn     bool  // a switch marked it congestion experienced (ECN CE, or InfiniBand's FECN)
+	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
 // port is one egress port (one direction of a link) and, for PFC and
 // credits, the ingress accounting of the node at its far end.
 type port struct {
-	id       int32
-	to       int32
-	rate     unit.Rate
-	latency  unit.Time
-	hopDelay unit.Time // latency plus the far node's switch latency
-	hdr      int32     // this link's per-packet header bytes
-	fc       fcMode
-	toEnd    bool // feeds an endpoint (which consumes at line rate)
-	fromEnd  bool // an endpoint's NIC port: its packets get a little timing jitter
+	// Hot fields first, by cache line: what arrive, try and transmit read.
+	id         int32
+	to         int32
+	rate       unit.Rate
+	latency    unit.Time
+	hopDelay   unit.Time // latency plus the far node's switch latency
+	busyUntil  unit.Time // when the packet on the wire is out
+	lastArrive unit.Time // when the last packet put on this wire reaches the far end
+	qBytes     int64
+	hdr        int32 // this link's per-packet header bytes
+	fc         fcMode
+	toEnd      bool      // feeds an endpoint (which consumes at line rate)
+	fromEnd    bool      // an endpoint's NIC port: its packets get a little timing jitter
+	fullWire   int64     // a full packet's bytes on this wire …
+	fullTx     unit.Time // … and its time on it
+	// watched says congestion control sees the packets queued here (a
+	// switch port on a fabric link).
+	watched bool
 
-	q      fifo
-	qBytes int64
-	// busyUntil is when the packet on the wire is out; wake says a txDone
-	// event is due then (only scheduled when something waits to be sent).
-	busyUntil unit.Time
-	wake      bool
-	// lastArrive is when the last packet put on this wire reaches the far end.
-	lastArrive unit.Time
-
-	credit int64
-
-	pauseState
-	pfcIngress
-
+	wake bool // a txDone event is due at busyUntil (only scheduled when something waits to be sent)
+	q    fifo
 	// cls holds one queue per traffic class when there are several (see
 	// classes.go); the port's own queue, flows, credit and pause are then unused.
-	cls   []classQueue
+	cls []classQueue
+
+	flows  []int32 // endpoint ports: flows sending through this port, served round robin
+	rr     int
+	credit int64
+	pfcIngress
+
+	pauseState
+	txWire int64
+	maxQ   int64
+
+	recent [recentTx]txRecord // the last packets put on this wire, for snapshots
+	nTx    int64
+
 	drr   int  // the class deficit round robin serves
 	fresh bool // drr's class has not had its quantum for this visit
 	// nPaused counts paused classes; pausedSince is when the first was paused.
 	nPaused int
 
-	flows []int32 // endpoint ports: flows sending through this port, served round robin
-	rr    int
-
-	// watched says congestion control sees the packets queued here (a switch
-	// port on a fabric link); paceAt is when a paced flow may send next, if
-	// paceArmed (generation paceGen).
-	watched   bool
+	// paceAt is when a paced flow may send next, if paceArmed (generation paceGen).
 	paceArmed bool
 	paceAt    unit.Time
 	paceGen   int64
 
-	recent [recentTx]txRecord // the last packets put on this wire, for snapshots
-	nTx    int64
-
-	txWire   int64
-	maxQ     int64
 	drops    int64
 	ecnMarks int64
 }
@@ -95,6 +95,8 @@ func (m *Model) initPorts(kind link.Kind) {
 			p.hopDelay += m.sc.Topology.SwitchLatency
 		}
 		p.hdr = int32(link.Header(l.Kind))
+		p.fullWire = int64(m.mtu + p.hdr)
+		p.fullTx = l.Rate.TxTime(unit.Bytes(p.fullWire))
 		p.fc = fc
 		if l.Kind == link.NVLink4 || l.Kind == link.PCIe5 {
 			p.fc = fcCredit
@@ -117,7 +119,7 @@ func (p *port) push(x *pkt) {
 	}
 }
 
-func (p *port) pop() *pkt {
+func (p *port) pop() pkt {
 	x := p.q.take()
 	p.qBytes -= int64(x.size)
 	return x
@@ -132,17 +134,6 @@ type txRecord struct {
 	marked        bool // ECN congestion experienced
 }
 
-func (m *Model) newPkt() *pkt {
-	if n := len(m.pool); n > 0 {
-		p := m.pool[n-1]
-		m.pool = m.pool[:n-1]
-		return p
-	}
-	return new(pkt)
-}
-
-func (m *Model) free(p *pkt) { m.pool = append(m.pool, p) }
-
 // arrive handles packet x reaching node n.
 func (m *Model) arrive(n int32, x *pkt) {
 	if !m.forwards[n] {
@@ -153,7 +144,12 @@ func (m *Model) arrive(n int32, x *pkt) {
 		return
 	}
 	f := &m.flows[x.flow]
-	out := &m.ports[m.choose(n, f.dst, m.hopsTo(f.dst), f, x)]
+	var out *port
+	if f.path >= 0 {
+		out = &m.ports[m.paths[f.path+int32(x.hop)]]
+	} else {
+		out = &m.ports[m.choose(n, f.dst, f, x)]
+	}
 	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
 		m.drop(out, x)
 		return
@@ -176,7 +172,6 @@ func (m *Model) drop(p *port, x *pkt) {
 	}
 	m.stats.drops++
 	m.release(x)
-	m.free(x)
 }
 
 // try starts the next transmission on p if the port is free, not paused and has credit.
@@ -206,7 +201,8 @@ func (m *Model) try(p *port) {
 		if p.watched {
 			m.ctl.forward(p, x)
 		}
-		p.pop()
+		m.sending = p.pop()
+		x = &m.sending
 		m.release(x)
 	} else if len(p.flows) > 0 {
 		if p.fc == fcCredit && !p.toEnd && p.credit < int64(m.mtu+m.fabricHdr) {
@@ -229,10 +225,14 @@ func (m *Model) try(p *port) {
 func (m *Model) transmit(p *port, x *pkt) {
 	now := m.eng.Now()
 	wire := int64(x.payload + p.hdr)
-	tx := p.rate.TxTime(unit.Bytes(wire))
+	tx := p.fullTx
+	if wire != p.fullWire {
+		tx = p.rate.TxTime(unit.Bytes(wire))
+	}
 	p.txWire += wire
 	p.busyUntil = now + tx
 	x.inLink = p.id
+	x.hop++
 	m.took(x.flow, p.id)
 	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)
@@ -250,7 +250,7 @@ func (m *Model) transmit(p *port, x *pkt) {
 		arrive = max(arrive, p.lastArrive)
 	}
 	p.lastArrive = arrive
-	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: x})
+	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: *x})
 	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
 	p.nTx++
 }

@@ -20,6 +20,8 @@ type nodes struct {
 	hops       [][]uint8 // per endpoint: hop counts to it, computed once
 	routing    string
 	perPacket  bool // adaptive or spray: each packet picks its path
+	routeCache
+	paths []int32 // static and ECMP routing: each flow's links, from its first hop (flow.path)
 }
 
 // initNodes learns each node's role and draws its ECMP salt.
@@ -51,31 +53,80 @@ func (m *Model) hopsTo(e int32) []uint8 {
 	return h
 }
 
-// choose picks the egress port at node n towards endpoint dst among the minimal next hops.
-func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 {
-	want := hops[n] - 1
-	dstNode := int32(m.topo.Endpoints[dst])
-	out := m.topo.Nodes[n].Out
-	links := m.topo.Links
-	ok := func(l int) bool {
-		to := links[l].To
-		return hops[to] == want && (m.forwards[to] || int32(to) == dstNode)
+// The minimal next hops from each node towards each endpoint are found once,
+// when first needed, and kept: next[dst][n] packs the offset of the list in
+// nextLinks (lists are shared: every destination outside a switch's subtree
+// has the same up-links) and its length, 0 until computed. A fabric too
+// large for the table (over maxRouteEntries nodes × endpoints) scans each time.
+const maxRouteEntries = 1 << 24
+
+type routeCache struct {
+	next      [][]uint32
+	nextLinks []int32
+	lists     map[string]uint32 // a list's links (as bytes) → its packed offset and length
+	scratch   []int32
+}
+
+// candidates is the minimal next hops from node n towards endpoint dst, in
+// the order of n's links.
+func (m *Model) candidates(n int32, dst int32) []int32 {
+	if m.next == nil {
+		if len(m.topo.Nodes)*len(m.topo.Endpoints) > maxRouteEntries {
+			m.scratch = m.minimalNext(m.scratch[:0], n, dst)
+			return m.scratch
+		}
+		m.next = make([][]uint32, len(m.topo.Endpoints))
+		m.lists = map[string]uint32{}
 	}
-	count := 0
-	for _, l := range out {
-		if ok(l) {
-			count++
+	c := m.next[dst]
+	if c == nil {
+		c = make([]uint32, len(m.topo.Nodes))
+		m.next[dst] = c
+	}
+	v := c[n]
+	if v == 0 {
+		m.scratch = m.minimalNext(m.scratch[:0], n, dst)
+		if len(m.scratch) == 0 || len(m.scratch) > 0xff {
+			return m.scratch
+		}
+		b := make([]byte, 0, 4*len(m.scratch))
+		for _, l := range m.scratch {
+			b = append(b, byte(l), byte(l>>8), byte(l>>16), byte(l>>24))
+		}
+		var ok bool
+		if v, ok = m.lists[string(b)]; !ok {
+			v = uint32(len(m.nextLinks))<<8 | uint32(len(m.scratch))
+			m.nextLinks = append(m.nextLinks, m.scratch...)
+			m.lists[string(b)] = v
+		}
+		c[n] = v
+	}
+	return m.nextLinks[v>>8 : v>>8+v&0xff]
+}
+
+// minimalNext appends to buf the links out of n one hop nearer endpoint dst.
+func (m *Model) minimalNext(buf []int32, n int32, dst int32) []int32 {
+	hops := m.hopsTo(dst)
+	want := hops[n] - 1
+	dstNode := m.topo.Endpoints[dst]
+	for _, l := range m.topo.Nodes[n].Out {
+		to := m.topo.Links[l].To
+		if hops[to] == want && (m.forwards[to] || to == dstNode) {
+			buf = append(buf, int32(l))
 		}
 	}
+	return buf
+}
+
+// choose picks the egress port at node n towards endpoint dst among the minimal next hops.
+func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
+	out := m.candidates(n, dst)
+	count := len(out)
 	if count == 0 {
 		panic(fmt.Sprintf("packet: no route from %s to endpoint %d", m.topo.Nodes[n].Name, dst))
 	}
 	if count == 1 {
-		for _, l := range out {
-			if ok(l) {
-				return int32(l)
-			}
-		}
+		return out[0]
 	}
 	var k int
 	switch m.routing {
@@ -93,9 +144,6 @@ func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 
 	case scenario.RouteAdaptive:
 		best, ties := int64(-1), 0
 		for _, l := range out {
-			if !ok(l) {
-				continue
-			}
 			p := &m.ports[l]
 			load := p.qBytes
 			if p.busyUntil > m.eng.Now() {
@@ -103,25 +151,17 @@ func (m *Model) choose(n int32, dst int32, hops []uint8, f *flow, x *pkt) int32 
 			}
 			switch {
 			case best < 0 || load < best:
-				best, ties, k = load, 1, l
+				best, ties, k = load, 1, int(l)
 			case load == best:
 				ties++
 				if m.eng.Rand().IntN(ties) == 0 {
-					k = l
+					k = int(l)
 				}
 			}
 		}
 		return int32(k)
 	}
-	for _, l := range out {
-		if ok(l) {
-			if k == 0 {
-				return int32(l)
-			}
-			k--
-		}
-	}
-	panic("packet: unreachable")
+	return out[k]
 }
 
 // Latency is the one-way latency of a full packet from src to dst on an idle fabric.

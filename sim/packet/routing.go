@@ -24,10 +24,9 @@ func (m *Model) flowPath(i int) []int32 {
 	if m.perPacket {
 		return nil // recorded as packets go (took)
 	}
-	hops := m.hopsTo(f.dst)
 	path := []int32{f.port}
 	for n := int32(m.topo.Links[f.port].To); n != f.dstNode; {
-		l := m.choose(n, f.dst, hops, f, nil)
+		l := m.choose(n, f.dst, f, nil)
 		path = append(path, l)
 		n = int32(m.topo.Links[l].To)
 	}

@@ -31,6 +31,7 @@ type flow struct {
 	npkts      int32
 	start      unit.Time
 	port       int32 // first-hop port
+	path       int32 // static and ECMP routing: where the flow's links start in paths, else -1
 	hash       uint64
 	ctrlDelay  unit.Time // one-way latency of control packets back to the sender
 	rtoFloor   unit.Time // lossy: the round trip with every queue on the path full
@@ -76,11 +77,10 @@ func (m *Model) activate(i int32, f *flow) {
 	m.try(p)
 }
 
-// makePkt makes flow i's next packet.
+// makePkt makes flow i's next packet (in m.sending: transmit copies it into its event).
 func (m *Model) makePkt(i int32, f *flow) *pkt {
-	x := m.newPkt()
-	x.flow, x.seq, x.inLink, x.ecn = i, f.nextSeq, -1, false
-	x.class = f.class
+	x := &m.sending
+	*x = pkt{flow: i, seq: f.nextSeq, inLink: -1, class: f.class}
 	x.payload = m.mtu
 	if f.nextSeq == f.npkts-1 {
 		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
@@ -118,7 +118,6 @@ func (m *Model) deliver(x *pkt) {
 	if x.ecn {
 		m.ctl.marked(i, f)
 	}
-	m.free(x)
 	now := m.eng.Now()
 	switch {
 	case s == f.expected:
