@@ -72,6 +72,7 @@ func (g *Game) computeLoop() {
 		g.yieldTook += yielded
 		if yielded > 0 {
 			turn += (yielded - turn) / 4
+			g.frames.turns = keep(g.frames.turns, yielded.Seconds()*1000)
 		}
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil

@@ -36,6 +36,7 @@ type frameState struct {
 	// page's thread does nothing else meanwhile).
 	asks     int
 	sliceMax time.Duration
+	turns    []float64 // the turns given to the event loop between slices, ms
 }
 
 // playback is what frames depend on, of a run or a comparison's pair.

@@ -219,9 +219,10 @@ func (g *Game) stats() {
 		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
 		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
 		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
-		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000})
+		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
+		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
-	g.frames.asks, g.frames.sliceMax = 0, 0
+	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
 }
 
 // gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
