@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"runtime/debug"
 	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
 )
 
 // jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
@@ -74,3 +76,9 @@ func (b *jsBridge) yield() {
 	b.port.Call("postMessage", nil)
 	<-b.turn
 }
+
+// framesOnDemand: Ebitengine runs a frame only once asked (scheduleFrame),
+// or for input on the canvas and resizes (frames.go).
+func (b *jsBridge) framesOnDemand() { ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum) }
+
+func (b *jsBridge) scheduleFrame() { ebiten.ScheduleFrame() }

@@ -3,6 +3,8 @@ package main
 import (
 	"runtime"
 	"time"
+
+	"fabriclab/cmd/viz/player"
 )
 
 // Computing runs in its own goroutine (startComputing), in slices, between
@@ -15,28 +17,51 @@ const (
 	// Slices of computing: twice what a turn of the event loop takes (so
 	// computing keeps two thirds of the time), at most sliceMax and at least
 	// sliceMin while playback waits, slicePlay while it plays frames
-	// computed ahead. A slice ends after the simulation step that passes it,
-	// so a slow step makes it longer.
+	// computed ahead. With frames on demand (frames.go) the turns while
+	// playback waits are short but for a frame a second, and a slice is
+	// waitShare/(1-waitShare) turns, so computing keeps waitShare of the
+	// time. A slice ends after the simulation step that passes it, so a
+	// slow step makes it longer.
 	slicePlay = 8 * time.Millisecond
 	sliceMin  = 20 * time.Millisecond
 	sliceMax  = 60 * time.Millisecond
+	waitShare = 0.85
 )
 
 // sliceFor is the slice, at least least (sliceMin or slicePlay), given what a turn of the event
 // loop takes.
 func sliceFor(turn, least time.Duration) time.Duration { return max(least, min(sliceMax, 2*turn)) }
 
+// waitSlice is the slice while playback waits for computing and frames run
+// on demand, given what a turn takes.
+func waitSlice(turn time.Duration) time.Duration {
+	return max(sliceMin, min(sliceMax, time.Duration(float64(turn)*waitShare/(1-waitShare))))
+}
+
 // yielder is a host that must hand its event loop a turn between slices:
 // yield returns once the loop has run what was waiting (a frame, input).
 type yielder interface{ yield() }
 
 // startComputing starts the computing goroutine; from then on Update no
-// longer computes.
+// longer computes. Where the host can (the browser), frames then run on
+// demand (frames.go).
 func (g *Game) startComputing() {
 	g.mu.Lock()
 	g.background = true
+	g.framesOnDemand()
 	g.mu.Unlock()
 	go g.computeLoop()
+}
+
+// slice is the next slice of computing for p, given what a turn takes.
+func (g *Game) slice(p *player.Player, turn time.Duration) time.Duration {
+	if budget(p, 0) == playBudget { // frames ahead
+		return sliceFor(turn, slicePlay)
+	}
+	if g.frames.on {
+		return waitSlice(turn)
+	}
+	return sliceFor(turn, sliceMin)
 }
 
 func (g *Game) computeLoop() {
@@ -47,30 +72,42 @@ func (g *Game) computeLoop() {
 		g.yieldTook += yielded
 		if yielded > 0 {
 			turn += (yielded - turn) / 4
+			g.frames.turns = keep(g.frames.turns, yielded.Seconds()*1000)
 		}
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil
 		g.idle = !busy && !g.cmp.busy()
+		t0 := time.Now()
 		if g.cmp.busy() { // a comparison: the pair gives each slice to the side behind
 			busy = true
-			g.cmp.pair.Compute(sliceFor(turn, sliceMin))
-		} else if busy {
-			least := sliceMin
-			if budget(p, 0) == playBudget { // frames ahead
-				least = slicePlay
+			s := sliceFor(turn, sliceMin)
+			if g.frames.on && !g.cmp.pair.Playing() {
+				s = waitSlice(turn)
 			}
-			p.Compute(sliceFor(turn, least))
+			g.cmp.pair.Compute(s)
+		} else if busy {
+			p.Compute(g.slice(p, turn))
 		}
-		g.mu.Unlock()
-		t0 := time.Now()
 		if busy {
+			g.frames.sliceMax = max(g.frames.sliceMax, time.Since(t0))
+		}
+		g.between(time.Now())
+		g.mu.Unlock()
+		t0 = time.Now()
+		switch {
+		case busy:
 			if y, ok := g.out.(yielder); ok {
 				y.yield()
 			} else {
 				runtime.Gosched()
 			}
-		} else {
-			<-g.wake // a new run to compute
+		case g.frames.on: // the page's events go on between frames
+			select {
+			case <-g.wake: // a new run to compute
+			case <-time.After(eventEvery):
+			}
+		default:
+			<-g.wake
 		}
 		yielded = 0
 		if busy {

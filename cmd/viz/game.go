@@ -36,12 +36,16 @@ type host interface {
 type commandQueue struct {
 	mu    sync.Mutex
 	items [][]byte
+	wake  func() // asks for the frame that runs them (frames.go), or nil
 }
 
 func (q *commandQueue) push(b []byte) {
 	q.mu.Lock()
 	q.items = append(q.items, b)
 	q.mu.Unlock()
+	if q.wake != nil {
+		q.wake()
+	}
 }
 
 func (q *commandQueue) drain() [][]byte {
@@ -146,6 +150,7 @@ type Game struct {
 	ticks []float64
 
 	figures figureRequest // what to tell the page when the run is done (figures.go)
+	frames  frameState    // frames on demand (frames.go)
 }
 
 // errorList pictures an error message: the canvas never goes blank. (In the
@@ -213,8 +218,11 @@ func (g *Game) stats() {
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
 		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
 		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
-		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1)})
+		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
+		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
+		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
+	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
 }
 
 // gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
@@ -481,6 +489,7 @@ func budget(p *player.Player, frameCost time.Duration) time.Duration {
 func (g *Game) Update() (err error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	defer g.afterUpdate() // asks for the next frame when one is due (frames.go)
 	defer func() {
 		if r := recover(); r != nil {
 			g.fail(fmt.Errorf("internal error (please report it): %v", r))
@@ -494,7 +503,7 @@ func (g *Game) Update() (err error) {
 	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.ticks) < 1<<16 {
 		g.ticks = append(g.ticks, now.Sub(g.last).Seconds()*1000)
 	}
-	real := math.Min(now.Sub(g.last).Seconds(), 0.1)
+	real := g.sinceLast(math.Min(now.Sub(g.last).Seconds(), 0.1))
 	g.last = now
 	if g.drawErr != nil {
 		g.fail(g.drawErr)

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"time"
+
+	"fabriclab/sim/unit"
+)
+
+// Frames on demand. In the browser every frame the canvas presents costs the
+// page's one thread a read-back of the canvas (tens to hundreds of ms on
+// software WebGL), during which nothing computes; and Ebitengine, run at
+// 60 Hz, presents the unchanged screen on the next few frames after each
+// change. So there, frames run only when asked for (ebiten.FPSModeVsyncOffMinimum
+// and ScheduleFrame): every frame while playback moves; otherwise only when
+// the picture changes: a command (commandQueue.wake), input on the canvas
+// and resizes (Ebitengine runs a frame for those itself), the progress
+// bar's once-a-second tick, the run getting computed, a seek or step that
+// computing settled. Between frames the computing goroutine sends the page
+// its events (time on its cadence), which Update sends otherwise.
+
+// frameHost is a host whose frames can run on demand: after framesOnDemand,
+// a frame runs only once scheduleFrame asks for it.
+type frameHost interface {
+	framesOnDemand()
+	scheduleFrame()
+}
+
+// frameState is what scheduling frames keeps (Game.frames).
+type frameState struct {
+	on      bool      // frames run on demand
+	asked   bool      // a frame has been asked for and has not run yet
+	playing bool      // the last Update asked for the next frame to play on
+	pos     unit.Time // where playback was after the last Update
+	done    bool      // whether the run was computed then
+	// For stats: frames asked for, and the longest slice of computing (the
+	// page's thread does nothing else meanwhile).
+	asks     int
+	sliceMax time.Duration
+	turns    []float64 // the turns given to the event loop between slices, ms
+}
+
+// playback is what frames depend on, of a run or a comparison's pair.
+type playback interface {
+	Pos() unit.Time
+	End() unit.Time
+	Done() bool
+	Playing() bool
+	Err() error
+}
+
+func (g *Game) playback() playback {
+	switch {
+	case g.cmp != nil:
+		return g.cmp.pair
+	case g.p != nil:
+		return g.p
+	}
+	return nil
+}
+
+// framesOnDemand makes frames run only when asked for, where the host can.
+func (g *Game) framesOnDemand() {
+	if h, ok := g.out.(frameHost); ok {
+		h.framesOnDemand()
+		g.frames.on = true
+		g.out.commands().wake = h.scheduleFrame
+	}
+}
+
+func (g *Game) askFrame(playing bool) {
+	g.frames.asked, g.frames.playing = true, playing
+	g.frames.asks++
+	g.out.(frameHost).scheduleFrame()
+}
+
+// sinceLast is the wall time Update plays on by: after a pause in the frames
+// (a frame that comes for a command, a tick, the pointer) none, so that
+// playback starting or resuming does not jump.
+func (g *Game) sinceLast(real float64) float64 {
+	if g.frames.on && !g.frames.playing {
+		return 0
+	}
+	return real
+}
+
+// afterUpdate asks for the next frame while playback moves through
+// computed frames; otherwise the picture waits for what changes it.
+func (g *Game) afterUpdate() {
+	f := &g.frames
+	f.asked, f.playing = false, false
+	pb := g.playback()
+	if pb == nil {
+		return
+	}
+	f.pos, f.done = pb.Pos(), pb.Done()
+	if f.on && (pb.Playing() && pb.Pos() < pb.End() || !g.firstFrame) {
+		g.askFrame(true)
+	}
+}
+
+// between runs between slices of computing and while the computing
+// goroutine waits: it asks for a frame when the picture is due to change,
+// and sends the page its events while no frame runs.
+func (g *Game) between(now time.Time) {
+	f := &g.frames
+	if !f.on || f.asked {
+		return
+	}
+	pb := g.playback()
+	if pb == nil {
+		return
+	}
+	if !g.firstFrame || pb.Err() != nil || pb.Done() != f.done || pb.Pos() != f.pos ||
+		!pb.Done() && now.UnixNano()/int64(redrawEvery) != g.shownTick() {
+		g.askFrame(false)
+		return
+	}
+	if g.cmp != nil {
+		g.compareEvents(now)
+	} else {
+		g.events(now)
+	}
+}
+
+// shownTick is the redraw tick of the picture prepared last.
+func (g *Game) shownTick() int64 {
+	if g.cmp != nil {
+		return g.key.cmp.tick
+	}
+	return g.key.tick
+}
