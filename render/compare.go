@@ -19,7 +19,7 @@ const CompareStrip = 30
 
 // MinPaneW is the narrowest pane side by side: narrower, a pane's header
 // and charts do not fit, and the panes go one above the other.
-const MinPaneW = 440
+const MinPaneW = 360
 
 // SplitCanvas divides a w×h canvas for a comparison; big is presenter mode.
 func SplitCanvas(w, h float64, big bool) Split {

@@ -22,6 +22,11 @@ func TestSplitCanvas(t *testing.T) {
 	assert.Equal(t, 400.0, s.Panes[0].W)
 	assert.Equal(t, s.Panes[0].Y+s.Panes[0].H, s.Panes[1].Y)
 	assert.Equal(t, 800.0, s.Panes[1].Y+s.Panes[1].H)
+	s = SplitCanvas(614, 652, false) // a lesson's stage at 1024×768: halves too narrow, stacked
+	assert.Equal(t, 614.0, s.Panes[1].W)
+	assert.Equal(t, 0.0, s.Panes[1].X)
+	assert.Equal(t, Charts(AllCharts), PaneCharts(Rect{0, 0, 512, 690}, false), "a projector's pane keeps all three charts")
+	assert.Equal(t, ChartThroughput|ChartQueues, PaneCharts(s.Panes[0], false), "a stacked pane's column has room for two")
 }
 
 // SideBySide moves each scene into its pane: points, line ends and
@@ -101,7 +106,7 @@ func compareScene(t *testing.T, i int, w, h float64, opt Options) *DisplayList {
 // size, en and zh, light, dark and presenter, to $RENDER_LOOK.
 func TestCompareLook(t *testing.T) {
 	dir := lookDir(t, "the comparisons")
-	sizes := append(lookSizes[:len(lookSizes):len(lookSizes)], struct{ w, h float64 }{614, 700}) // and a lesson's stage at 1024×768
+	sizes := append(lookSizes[:len(lookSizes):len(lookSizes)], struct{ w, h float64 }{614, 700}, struct{ w, h float64 }{800, 600}) // and a lesson's stage at 1024×768, a small frame
 	for i, v := range compareViews {
 		for _, sz := range sizes {
 			for _, lang := range []Lang{EN, ZH} {
@@ -120,7 +125,7 @@ func TestCompareLook(t *testing.T) {
 // laptop's and a projector's size, on a lesson's stage, en and zh, with
 // presenter text.
 func TestComparePanesFit(t *testing.T) {
-	sizes := [][2]float64{{1280, 672}, {1024, 720}, {614, 652}, {520, 600}}
+	sizes := [][2]float64{{1280, 672}, {1024, 720}, {800, 552}, {614, 652}, {520, 600}}
 	for i, v := range compareViews {
 		for _, sz := range sizes {
 			for _, lang := range []Lang{EN, ZH} {
