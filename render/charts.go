@@ -187,11 +187,7 @@ func (b *Builder) panel(r Rect) {
 // plot below them.
 func (b *Builder) plotArea(r Rect, title, prefix string, key []keyItem) Rect {
 	u, dl, th := b.layout.U, &b.dl, b.th
-	ts := b.fs(1.0) // a narrow chart's title gets smaller rather than run into the next
-	for ts > b.fs(0.72) && TextWidth(title, ts, assets.Medium) > r.W-20*u {
-		ts *= 0.94
-	}
-	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, ts, Start, assets.Medium, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
 	top := 30 * u
 	if len(key) > 0 {
 		size := b.fs(0.75)

@@ -71,6 +71,7 @@ var compareViews = []struct {
 }{
 	{"compare-routing", "ecmp-collisions", [2][]string{nil, {"network.routing=adaptive"}}, [2]string{"ECMP", "Adaptive routing"}, 150 * unit.Microsecond},
 	{"compare-incast", "incast", [2][]string{nil, {"network.cc=dcqcn"}}, [2]string{"PFC alone", "PFC + DCQCN"}, 2 * unit.Millisecond},
+	{"compare-classes", "noisy-neighbor", [2][]string{{"collective.class=storage"}, nil}, [2]string{"One class for both jobs", "A class per job"}, 1500 * unit.Microsecond},
 }
 
 // compareRuns are compareViews' sides, played once.

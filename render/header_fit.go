@@ -48,3 +48,13 @@ func (b *Builder) fitHeader(title, summary, note string) headerFit {
 	}
 	return fit
 }
+
+// fitSize is size, made smaller (down to 72 % of it) until s fits in w:
+// a narrow chart's title gets smaller rather than run out of it.
+func fitSize(s string, size float64, weight assets.Weight, w float64) float64 {
+	least := size * 0.72
+	for size > least && TextWidth(s, size, weight) > w {
+		size = max(least, size*0.94)
+	}
+	return size
+}
