@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/traffic"
 )
 
 // knobs checks a section's knob blocks against the scenario in force (sc, the
@@ -126,8 +127,10 @@ func reparsed(sc resolvedScenario) string {
 // knob's default: its default: key, or the scenario's own value (the value
 // whose scenario prints as base).
 func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedScenario, base string) (string, bool) {
+	var parsed scenario.Scenario
 	apply := func(v string) (string, error) {
-		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
+		var err error
+		parsed, err = scenario.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
 		if err != nil {
 			return "", err
 		}
@@ -135,6 +138,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 		return string(out), err
 	}
 	canon := make([]string, len(n.Values))
+	runs := map[string]bool{} // the runs the values give (runForm)
 	var refused []int
 	var firstErr error
 	for i, v := range n.Values {
@@ -147,6 +151,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 			continue
 		}
 		canon[i] = c
+		runs[runForm(parsed)] = true
 	}
 	if len(refused) > 0 {
 		var se *scenario.Error
@@ -160,6 +165,10 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 			what = fmt.Sprintf("%d of its %d values (the first, %s)", len(refused), len(n.Values), v)
 		}
 		b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario refuses %s for %s: %s; give the knob only values the step's scenario takes", what, n.Key, plainScenarioError(firstErr))
+		return "", false
+	}
+	if len(refused) == 0 && len(runs) == 1 {
+		b.fail(f.name, fence+n.KeyLine, "knob block: knob %s changes nothing in this step's scenario (%s); %s", n.Key, nothingWhy(n, parsed, canon), nothingFix(n.Key, parsed))
 		return "", false
 	}
 	if n.Default != "" {
@@ -177,6 +186,62 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario's own %s (%s) is not one of the knob's values (%s); add it to the knob, or write default: with one of them",
 		n.Key, own, listValues(n.Values))
 	return "", false
+}
+
+// maxRunFlows bounds the flows runForm writes out; past it, a pattern is
+// compared as written.
+const maxRunFlows = 1 << 14
+
+// runForm is what a run of sc depends on, printed: sc in full, with its
+// traffic as the flows it expands to (a flow's own bytes win over
+// traffic.bytes; senders only count in an incast), so that two values of
+// a key the run does not read print the same.
+func runForm(sc scenario.Scenario) string {
+	if sc.TrafficFlows() <= maxRunFlows {
+		flows := traffic.Flows(&sc)
+		sc.Traffic = scenario.Traffic{Pattern: scenario.PatternFlows, Flows: flows}
+	}
+	out, err := yaml.Marshal(sc)
+	if err != nil {
+		return ""
+	}
+	return string(out)
+}
+
+// nothingWhy says why a knob's values all give one run.
+func nothingWhy(n *KnobBlock, sc scenario.Scenario, canon []string) string {
+	what := fmt.Sprintf("its values %s all give the same run", listValues(n.Values))
+	switch {
+	case n.Key == "traffic.bytes" && sc.Traffic.Pattern == scenario.PatternFlows:
+		return what + ": every flow in traffic.flows gives its own bytes"
+	case strings.HasPrefix(n.Key, "traffic.flows") && sc.Traffic.Pattern != scenario.PatternFlows:
+		return what + ": traffic.pattern is " + sc.Traffic.Pattern + ", which makes its own flows"
+	case strings.HasPrefix(n.Key, "traffic.") && sc.Traffic.Pattern == scenario.PatternNone:
+		return what + ": traffic.pattern is none, and the step's " + workload(sc) + " makes the flows"
+	case (n.Key == "traffic.senders" || n.Key == "traffic.receiver") && sc.Traffic.Pattern != scenario.PatternIncast:
+		return what + ": traffic.pattern is " + sc.Traffic.Pattern + ", not incast"
+	case len(slices.Compact(slices.Clone(canon))) == 1:
+		return what + ": the scenario sets " + n.Key + " from other keys"
+	}
+	return what + ": the run does not read " + n.Key + " here"
+}
+
+// nothingFix is what to do instead.
+func nothingFix(key string, sc scenario.Scenario) string {
+	if key == "traffic.bytes" && sc.Traffic.Pattern == scenario.PatternFlows {
+		return "turn one flow's size (key: traffic.flows[0].bytes), drop bytes: from the flows so that they take traffic.bytes, or drop the knob"
+	}
+	if key == "traffic.bytes" && sc.Traffic.Pattern == scenario.PatternNone && sc.Collective.Op != "" && sc.Training.Model == "" {
+		return "turn the collective's size (key: collective.bytes), or drop the knob"
+	}
+	return "turn a key the run reads, or drop the knob"
+}
+
+func workload(sc scenario.Scenario) string {
+	if sc.Training.Model != "" {
+		return "training"
+	}
+	return "collective"
 }
 
 // listValues shortens a long list of values for a message.

@@ -4,10 +4,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
+
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
 )
 
 func TestKnobRange(t *testing.T) {
@@ -79,4 +83,38 @@ func FuzzKnob(f *testing.F) {
 			assert.True(t, slices.Equal(k.Texts, again.Texts), "a range's texts are its values' texts: %q", in)
 		}
 	})
+}
+
+// A knob on a use: step turns the built-in as written: keys the built-in
+// derives (spines from nodes, each flow's bytes from traffic.bytes) follow
+// it, as they would with `fabriclab run NAME --set`.
+func TestKnobOnUseTurnsDerivedKeys(t *testing.T) {
+	const head = "---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n"
+	src := head + "## Nodes {#nodes}\n\n```scenario\nuse: hierarchical-allreduce\nset: [topology.nodes=2]\n```\n\n" +
+		"```knob\nkey: topology.nodes\nlabel: Nodes\nvalues: [2, 4]\n```\n\n" +
+		"## Bytes {#bytes}\n\n```scenario\nuse: ecmp-collisions\nset: [traffic.bytes=1MiB]\n```\n\n" +
+		"```knob\nkey: traffic.bytes\nlabel: Bytes\nvalues: [1MiB, 4MiB]\n```\n"
+	ls, err := Load(fstest.MapFS{"x.en.md": {Data: []byte(src)}})
+	require.NoError(t, err)
+	steps := ls[0].Steps
+	require.Len(t, steps, 2)
+	assert.NotContains(t, steps[0].Scenario, "spines:", "the step's YAML leaves derived keys out")
+	for _, s := range steps {
+		assert.NotContains(t, s.Scenario, "#", "%s: without the built-in's comments, which describe its own values", s.ID)
+	}
+	turned := func(step int, set string) scenario.Scenario {
+		sc, err := scenario.ParseWith([]byte(steps[step].Scenario), "", []string{set})
+		require.NoError(t, err, set)
+		return sc
+	}
+	want, err := scenario.Load("hierarchical-allreduce", nil, []string{"topology.nodes=4"})
+	require.NoError(t, err)
+	got := turned(0, "topology.nodes=4")
+	assert.Equal(t, want.Topology, got.Topology, "nodes=4 as the built-in takes it")
+	assert.Equal(t, 32, got.Endpoints())
+	sc := turned(1, "traffic.bytes=4MiB")
+	require.NotEmpty(t, sc.Traffic.Flows)
+	for _, f := range sc.Traffic.Flows {
+		assert.Equal(t, 4*unit.MiB, f.Bytes, "every flow takes the knob's size")
+	}
 }

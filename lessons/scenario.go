@@ -89,7 +89,7 @@ func resolveScenario(text, file string, first int) (resolvedScenario, []error) {
 		r.yaml = text
 	} else {
 		var errs []error
-		sc, errs = useBuiltin(doc.Content[0], file, first)
+		sc, r.yaml, errs = useBuiltin(doc.Content[0], file, first)
 		if len(errs) > 0 {
 			return r, errs
 		}
@@ -102,14 +102,28 @@ func resolveScenario(text, file string, first int) (resolvedScenario, []error) {
 		return r, []error{&Error{file, fence, "scenario block: cannot print the scenario: " + err.Error()}}
 	}
 	r.canonical, r.parsed = string(canonical), sc
-	if r.yaml == "" {
+	if r.yaml == "" || !reads(r.yaml, r.canonical) {
 		r.yaml = r.canonical
 	}
 	return r, nil
 }
 
-// useBuiltin reads the "use: NAME, set: [k=v, …]" form.
-func useBuiltin(m *yaml.Node, file string, first int) (scenario.Scenario, []error) {
+// reads reports whether text is read as the scenario printed as canonical.
+func reads(text, canonical string) bool {
+	sc, err := scenario.ParseWith([]byte(text), "", nil)
+	if err != nil {
+		return false
+	}
+	out, err := yaml.Marshal(sc)
+	return err == nil && string(out) == canonical
+}
+
+// useBuiltin reads the "use: NAME, set: [k=v, …]" form. Its YAML, what the
+// canvas loads, is the built-in's own text with the sets written in (as
+// written, not expanded: keys the built-in derives, such as
+// topology.spines or each flow's bytes, stay derived, so a knob on the
+// key they derive from turns them too).
+func useBuiltin(m *yaml.Node, file string, first int) (scenario.Scenario, string, []error) {
 	at := func(n *yaml.Node) int { return first + n.Line - 1 }
 	var name string
 	var sets []string
@@ -140,18 +154,23 @@ func useBuiltin(m *yaml.Node, file string, first int) (scenario.Scenario, []erro
 		}
 	}
 	if len(errs) > 0 {
-		return scenario.Scenario{}, errs
+		return scenario.Scenario{}, "", errs
 	}
-	if _, ok := scenario.Builtin(name); !ok {
+	data, ok := scenario.Builtin(name)
+	if !ok {
 		var names []string
 		for _, b := range scenario.Builtins() {
 			names = append(names, b.Name)
 		}
-		return scenario.Scenario{}, []error{&Error{file, first, fmt.Sprintf("scenario block: use: %q is not a built-in; use one of %s", name, strings.Join(names, ", "))}}
+		return scenario.Scenario{}, "", []error{&Error{file, first, fmt.Sprintf("scenario block: use: %q is not a built-in; use one of %s", name, strings.Join(names, ", "))}}
 	}
 	sc, err := scenario.Load(name, nil, sets)
 	if err == nil {
-		return sc, nil
+		text, err := scenario.Resolve(data, "builtin/"+name+".yaml", sets)
+		if err != nil {
+			return sc, "", nil // resolveScenario prints sc instead
+		}
+		return sc, uncommented(text), nil
 	}
 	// Errors name the --set they came from; point at its line instead.
 	var out []error
@@ -171,7 +190,31 @@ func useBuiltin(m *yaml.Node, file string, first int) (scenario.Scenario, []erro
 		}
 		out = append(out, &Error{file, line, "scenario block: " + e.Error()})
 	}
-	return scenario.Scenario{}, out
+	return scenario.Scenario{}, "", out
+}
+
+// uncommented is YAML without its comments: a built-in's comments describe
+// its own values ("Eight senders…"), which set: may have changed.
+func uncommented(text []byte) string {
+	var doc yaml.Node
+	if yaml.Unmarshal(text, &doc) != nil {
+		return ""
+	}
+	var strip func(n *yaml.Node)
+	strip = func(n *yaml.Node) {
+		n.HeadComment, n.LineComment, n.FootComment = "", "", ""
+		for _, c := range n.Content {
+			strip(c)
+		}
+	}
+	strip(&doc)
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if enc.Encode(&doc) != nil || enc.Close() != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // scenarioErrors relocates the errors of scenario.ParseWith from lines of

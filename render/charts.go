@@ -187,7 +187,7 @@ func (b *Builder) panel(r Rect) {
 // plot below them.
 func (b *Builder) plotArea(r Rect, title, prefix string, key []keyItem) Rect {
 	u, dl, th := b.layout.U, &b.dl, b.th
-	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, b.fs(1.0), Start, assets.Medium, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
 	top := 30 * u
 	if len(key) > 0 {
 		size := b.fs(0.75)

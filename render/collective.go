@@ -182,7 +182,7 @@ func (b *Builder) collHeader(c *snap.Collective) {
 	if title == "" {
 		title = "fabriclab"
 	}
-	x0 := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 24*L.U
+	x0 := b.fitHeader(title, b.summary(), "").noteX + 10*L.U // after what the header shows (fitHeader)
 	x1 := h.X + h.W - TextWidth("t = "+fmtTime(b.f.Cur.Time), b.fs(1.6), assets.Bold) - 24*L.U
 	if b.f.Cur.Done {
 		x1 -= TextWidth(b.t("head.finished"), b.fs(1.0), assets.Medium) + 12*L.U
@@ -207,7 +207,10 @@ func (b *Builder) collHeader(c *snap.Collective) {
 		}
 	}
 	if w := TextWidth(s, size, assets.Bold); w > x1-x0 {
-		size *= max((x1-x0)/w, 0.72)
+		if w*0.72 > x1-x0 {
+			return // not even at its smallest: it would run into the summary or the time
+		}
+		size *= (x1 - x0) / w
 	}
 	dl.text(LayerLabel, (x0+x1)/2, h.Y+h.H/2, s, size, Middle, assets.Bold, b.th.Text)
 }
@@ -237,7 +240,7 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 	case c.Op == "allgather" || c.Op == "broadcast":
 		title = b.t("coll.held")
 	}
-	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, b.fs(1.0), Start, assets.Medium, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
 	// bandwidth so far
 	bw := b.tf("coll.bw", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
 	note := b.tf("coll.so-far", fmtPct(c.Done), fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
@@ -245,8 +248,8 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 		note = b.tf("coll.as-reported", fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
 		bw = b.tf("coll.bw.final", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
 	}
-	dl.text(LayerChart, r.X+10*u, r.Y+30*u, bw, b.fs(0.9), Start, assets.Bold, th.Text)
-	dl.text(LayerChart, r.X+10*u, r.Y+44*u, note, b.fs(0.75), Start, assets.Regular, th.Muted)
+	dl.text(LayerChart, r.X+10*u, r.Y+30*u, bw, fitSize(bw, b.fs(0.9), assets.Bold, r.W-20*u), Start, assets.Bold, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+44*u, note, fitSize(note, b.fs(0.75), assets.Regular, r.W-20*u), Start, assets.Regular, th.Muted)
 	if c.Rows == 0 || c.Cols == 0 || len(c.Cells) < c.Rows*c.Cols {
 		p := Rect{r.X + 10*u, r.Y + 54*u, r.W - 20*u, r.H - 64*u}
 		b.empty(p, b.t("coll.too-many"))

@@ -17,6 +17,10 @@ type Split struct {
 // CompareStrip is the top strip's height at the normal text size (logical px).
 const CompareStrip = 30
 
+// MinPaneW is the narrowest pane side by side: narrower, a pane's header
+// and charts do not fit, and the panes go one above the other.
+const MinPaneW = 360
+
 // SplitCanvas divides a w×h canvas for a comparison; big is presenter mode.
 func SplitCanvas(w, h float64, big bool) Split {
 	sh := float64(CompareStrip)
@@ -25,7 +29,7 @@ func SplitCanvas(w, h float64, big bool) Split {
 	}
 	s := Split{Strip: Rect{0, 0, w, sh}}
 	body := max(1, h-sh)
-	if w >= h*0.9 { // landscape, or nearly: side by side
+	if w >= h*0.9 && w/2 >= MinPaneW { // landscape, or nearly, and wide enough: side by side
 		half := w / 2
 		s.Panes = [2]Rect{{0, sh, half, body}, {half, sh, w - half, body}}
 	} else {
@@ -33,6 +37,28 @@ func SplitCanvas(w, h float64, big bool) Split {
 		s.Panes = [2]Rect{{0, sh, w, half}, {0, sh + half, w, body - half}}
 	}
 	return s
+}
+
+// PaneCharts are the charts that fit a pane of a comparison (the layout
+// puts them in a row under a tall pane, a column beside a wide one): all
+// three where each has room, else the throughput and queue charts, else
+// the throughput chart alone.
+func PaneCharts(pane Rect, big bool) Charts {
+	u := min(max(min(pane.W/1280, pane.H/720), 0.75), 2.5)
+	if big {
+		u *= 1.3
+	}
+	room := (pane.W - 24*u) / (200 * u) // charts in a row
+	if pane.W >= pane.H*1.2 {
+		room = (pane.H - 80*u) / (120 * u) // in a column
+	}
+	switch {
+	case room >= 3:
+		return AllCharts
+	case room >= 2:
+		return ChartThroughput | ChartQueues
+	}
+	return ChartThroughput
 }
 
 // SideBySide draws a comparison into dst: the strip with left (the shared

@@ -513,27 +513,31 @@ func (b *Builder) namedFlows(g *snap.Routing) {
 }
 
 // reorderTotal writes, in the header of a per-packet routing run, the share
-// of packets that arrived out of order.
+// of packets that arrived out of order (where it fits: fitHeader).
 func (b *Builder) reorderTotal(g *snap.Routing) {
-	if !g.Routes.PerPacket || !g.Routes.Tracked() || g.Routes.MTU <= 0 {
+	s := b.reorderNote(g)
+	if s == "" {
 		return
+	}
+	L := b.layout
+	if fit := b.fitHeader(headerTitle(L), b.summary(), s); fit.note {
+		b.dl.text(LayerLabel, fit.noteX, L.Header.Y+L.Header.H/2, s, b.fs(1.0), Start, assets.Medium, countTwoOn(b.th))
+	}
+}
+
+// reorderNote is reorderTotal's text, or "" where there is none.
+func (b *Builder) reorderNote(g *snap.Routing) string {
+	if g == nil || g.Routes == nil || !g.Routes.PerPacket || !g.Routes.Tracked() || g.Routes.MTU <= 0 || b.f.Cur == nil {
+		return ""
 	}
 	var pkts int64
 	for i := range b.f.Cur.Flows {
 		pkts += (b.f.Cur.Flows[i].Delivered + g.Routes.MTU - 1) / g.Routes.MTU
 	}
 	if pkts == 0 {
-		return
+		return ""
 	}
-	L := b.layout
-	h := L.Header
-	title := L.Opt.Title
-	if title == "" {
-		title = "fabriclab"
-	}
-	x := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 14*L.U
-	s := b.tf("route.total", fmtPct1(float64(g.ReorderedTotal)/float64(pkts)))
-	b.dl.text(LayerLabel, x, h.Y+h.H/2, s, b.fs(1.0), Start, assets.Medium, countTwoOn(b.th))
+	return b.tf("route.total", fmtPct1(float64(g.ReorderedTotal)/float64(pkts)))
 }
 
 // countTwoOn is the warm colour, darker on a light page for contrast.

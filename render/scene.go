@@ -141,14 +141,20 @@ func (b *Builder) fs(k float64) float64 { return b.layout.Font * k }
 func (b *Builder) header() {
 	L, th, dl := b.layout, b.th, &b.dl
 	h := L.Header
-	title := L.Opt.Title
-	if title == "" {
-		title = "fabriclab"
-	}
+	title := headerTitle(L)
 	cy := h.Y + h.H/2
-	dl.text(LayerLabel, h.X, cy, title, b.fs(1.45), Start, assets.Bold, th.Text)
-	x := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*L.U
-	dl.text(LayerLabel, x, cy, b.summary(), b.fs(1.0), Start, assets.Regular, th.Muted)
+	note := ""
+	if b.f.Cur != nil {
+		if b.prepareRoutes(); b.routingShown() {
+			note = b.reorderNote(b.f.Cur.Routing)
+		}
+	}
+	fit := b.fitHeader(title, b.summary(), note)
+	dl.text(LayerLabel, h.X, cy, title, fit.titleSize, Start, assets.Bold, th.Text)
+	if fit.summary {
+		x := h.X + TextWidth(title, fit.titleSize, assets.Bold) + 14*L.U
+		dl.text(LayerLabel, x, cy, b.summary(), b.fs(1.0), Start, assets.Regular, th.Muted)
+	}
 	if f := b.f; f.Cur != nil {
 		b.buf = append(b.buf[:0], "t = "...)
 		b.buf = append(b.buf, fmtTime(f.Cur.Time)...)
@@ -159,6 +165,14 @@ func (b *Builder) header() {
 			dl.text(LayerLabel, h.X+h.W-w-12*L.U, cy, b.t("head.finished"), b.fs(1.0), End, assets.Medium, th.Muted)
 		}
 	}
+}
+
+// headerTitle is the title the header shows.
+func headerTitle(L *Layout) string {
+	if L.Opt.Title == "" {
+		return "fabriclab"
+	}
+	return L.Opt.Title
 }
 
 // summary describes the topology in a few words.

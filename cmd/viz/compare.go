@@ -33,6 +33,7 @@ type comparison struct {
 	text     string // the last summary event's text
 	textDue  bool   // a command moved playback, or both got computed: say so soon
 	lang     string // of the strip's words: en or zh
+	focus    int    // the side picked last: ] and [ step through its flows
 }
 
 // pane is one side's picture.
@@ -41,6 +42,7 @@ type pane struct {
 	layoutKey layoutKey
 	builder   render.Builder
 	frame     render.Frame
+	selected  int // the picked flow (render.Frame.Selected)
 }
 
 // compareKey is what a comparison's picture depends on (part of drawKey).
@@ -49,6 +51,7 @@ type compareKey struct {
 	nhist     [2]int
 	layouts   [2]*render.Layout
 	hover     [2]render.Hover
+	selected  [2]int
 	strip     string
 	tick      int64 // while computing: redrawEvery periods
 }
@@ -124,7 +127,10 @@ func (g *Game) handleCompare(c player.Command) bool {
 		q.Slower()
 	case "speed":
 		q.SetSpeed(unitMicros(c.SpeedUs))
-	case "tap", "nextflow", "prevflow": // picking a flow is for one scenario
+	case "tap":
+		g.cmp.pick(c.X, c.Y)
+	case "nextflow", "prevflow":
+		g.cmp.stepFlow(map[bool]int{true: 1, false: -1}[c.Op == "nextflow"])
 	default:
 		return false
 	}
@@ -136,7 +142,8 @@ func (g *Game) handleCompare(c player.Command) bool {
 // compareKeys are the desktop window's shortcuts (keys), for a comparison.
 func (g *Game) compareKeys() {
 	for k, op := range map[ebiten.Key]string{ebiten.KeySpace: "toggle", ebiten.KeyPeriod: "step", ebiten.KeyArrowRight: "step",
-		ebiten.KeyComma: "back", ebiten.KeyArrowLeft: "back", ebiten.KeyR: "reset", ebiten.KeyEqual: "faster", ebiten.KeyMinus: "slower"} {
+		ebiten.KeyComma: "back", ebiten.KeyArrowLeft: "back", ebiten.KeyR: "reset", ebiten.KeyEqual: "faster", ebiten.KeyMinus: "slower",
+		ebiten.KeyBracketRight: "nextflow", ebiten.KeyBracketLeft: "prevflow"} {
 		if inpututil.IsKeyJustPressed(k) {
 			g.handleCompare(player.Command{Op: op})
 		}
@@ -161,6 +168,10 @@ func (g *Game) updateCompare(real float64, now time.Time) {
 	}
 	if !g.out.browser() {
 		g.compareKeys()
+		if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+			x, y := ebiten.CursorPosition()
+			c.pick(float64(x)/g.scale, float64(y)/g.scale)
+		}
 	}
 	q.Tick(real)
 	x, y := g.pointer()
@@ -182,7 +193,7 @@ func (g *Game) prepareCompare(cx, cy float64) {
 		pn := &c.panes[i]
 		r := c.split.Panes[i]
 		key := layoutKey{r.W, r.H, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: c.labels[i],
-			Lang: render.Lang(g.params.Lang), Training: p.Scenario().Training.Model != ""}}
+			Lang: render.Lang(g.params.Lang), Training: p.Scenario().Training.Model != "", Charts: render.PaneCharts(r, g.params.Big)}}
 		if pn.layout == nil || key != pn.layoutKey {
 			pn.layout, pn.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
 		}
@@ -191,7 +202,8 @@ func (g *Game) prepareCompare(cx, cy float64) {
 			hover = render.HitTest(pn.layout, cx-r.X, cy-r.Y)
 		}
 		pn.frame = render.Frame{Layout: pn.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - q.Speed()/20),
-			History: p.History(historyFrames), Hover: hover}
+			History: p.History(historyFrames), Hover: hover, Selected: pn.selected}
+		k.selected[i] = pn.selected
 		if !p.Done() {
 			target, _ := q.Seeking()
 			pn.frame.Computing = &render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
@@ -204,6 +216,52 @@ func (g *Game) prepareCompare(cx, cy float64) {
 	}
 	k.strip = c.stripLeft() + "\x00" + c.stripRight()
 	g.key = drawKey{cmp: k, scale: g.scale}
+}
+
+// pick is a click or tap at (x, y) on the canvas (logical px): in a pane,
+// it picks a flow there as one run's canvas does (render.PickFlow), and
+// the other side picks the same flow when it has one between the same two
+// endpoints, so that both show its path.
+func (c *comparison) pick(x, y float64) {
+	for i, r := range c.split.Panes {
+		pn := &c.panes[i]
+		if !r.Contains(x, y) || pn.frame.Layout == nil || pn.frame.Cur == nil {
+			continue
+		}
+		pn.frame.Selected = pn.selected
+		pn.selected = render.PickFlow(&pn.frame, render.HitTest(pn.frame.Layout, x-r.X, y-r.Y))
+		c.focus = i
+		c.mirror(i)
+		return
+	}
+}
+
+// stepFlow steps the side picked last through its flows (] and [).
+func (c *comparison) stepFlow(dir int) {
+	pn := &c.panes[c.focus]
+	if pn.frame.Layout == nil || pn.frame.Cur == nil {
+		return
+	}
+	pn.selected = render.StepFlow(&pn.frame, pn.selected, dir)
+	c.mirror(c.focus)
+}
+
+// mirror gives the other side side i's pick: the same flow where it runs
+// between the same endpoints there, else none.
+func (c *comparison) mirror(i int) {
+	from, to := &c.panes[i], &c.panes[1-i]
+	to.selected = 0
+	k := from.selected - 1
+	if k < 0 || from.frame.Cur == nil || to.frame.Cur == nil || k >= len(from.frame.Cur.Flows) || k >= len(to.frame.Cur.Flows) {
+		return
+	}
+	if render.StepFlow(&to.frame, 0, 1) == 0 {
+		return // no flow paths to show there
+	}
+	a, b := &from.frame.Cur.Flows[k], &to.frame.Cur.Flows[k]
+	if a.Src == b.Src && a.Dst == b.Dst {
+		to.selected = from.selected
+	}
 }
 
 // stripLeft is the strip's shared time; stripRight the summary, or what is
@@ -307,6 +365,16 @@ func (g *Game) sendCompareSummary(now time.Time) {
 	}
 	c.text = text
 	g.out.event(map[string]any{"fabriclab": "summary", "text": text, "difference": c.diff})
+}
+
+// computeStats is what stats reports for a comparison: both sides' frame
+// bytes and compute time, summed.
+func (c *comparison) computeStats() (frameBytes int64, compute time.Duration) {
+	for _, p := range c.pair.Sides {
+		frameBytes += p.FrameBytes()
+		compute += p.ComputeTime()
+	}
+	return frameBytes, compute
 }
 
 // releaseCompare drops a comparison (release calls it).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -9,6 +10,7 @@ import (
 	"fabriclab/render"
 	"fabriclab/sim"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 )
 
 func lastEvent(h *pageHost, kind string) map[string]any {
@@ -87,3 +89,53 @@ func TestCompareErrorNamesTheSide(t *testing.T) {
 	require.NotNil(t, ev)
 	assert.Contains(t, ev["message"], "right side: ")
 }
+
+// A click in a pane picks a flow there, as on one run's canvas; the other
+// side picks the same flow (the same endpoints), so both show its path; ]
+// steps both. The stats event sums both sides' computing.
+func TestComparePickAndStats(t *testing.T) {
+	const sets = "&left.set=topology.leaves=2&left.set=topology.hosts_per_leaf=4&left.set=topology.spines=4&left.set=traffic.bytes=256KiB" +
+		"&right.set=topology.leaves=2&right.set=topology.hosts_per_leaf=4&right.set=topology.spines=4&right.set=traffic.bytes=256KiB&right.set=network.routing=adaptive"
+	g, h := started(t, "?compare=1&left=permutation&right=permutation"+sets)
+	require.NotNil(t, g.cmp)
+	for i := 0; !g.cmp.pair.Done(); i++ {
+		require.Less(t, i, 500, "both sides are computed")
+		require.NoError(t, g.Update())
+	}
+	h.send(`{"fabriclab":"seek","t_us":3}`)
+	require.NoError(t, g.Update())
+	c := g.cmp
+	r, pn := c.split.Panes[1], &c.panes[1]
+	host := pn.layout.Nodes[pn.layout.Topo.Endpoints[2]]
+	x, y := host.Center()
+	h.send(fmt.Sprintf(`{"fabriclab":"tap","x":%g,"y":%g}`, r.X+x, r.Y+y))
+	require.NoError(t, g.Update())
+	sel := c.panes[1].selected
+	require.Positive(t, sel, "a click on a host of the right pane picks a flow")
+	f := c.panes[1].frame.Cur.Flows[sel-1]
+	assert.True(t, f.Src == 2 || f.Dst == 2, "one that starts or ends there")
+	assert.Equal(t, sel, c.panes[1].frame.Selected, "the right pane shows its path")
+	assert.Equal(t, sel, c.panes[0].frame.Selected, "the left pane shows the same flow's")
+	assert.Equal(t, sel, g.key.cmp.selected[0], "the picture is redrawn")
+	h.send(`{"fabriclab":"nextflow"}`)
+	require.NoError(t, g.Update())
+	assert.Equal(t, sel%len(f0(c))+1, c.panes[1].selected, "] steps the side picked last")
+	assert.Equal(t, c.panes[1].selected, c.panes[0].selected)
+	// A click on the left pane's empty space drops the pick there (and so on the right).
+	l := c.panes[0].layout
+	h.send(fmt.Sprintf(`{"fabriclab":"tap","x":%g,"y":%g}`, l.Area.X+2, l.Area.Y+l.Area.H/2+3))
+	require.NoError(t, g.Update())
+	assert.Zero(t, c.panes[0].selected)
+	assert.Zero(t, c.panes[1].selected)
+
+	h.send(`{"fabriclab":"stats"}`)
+	require.NoError(t, g.Update())
+	st := lastEvent(h, "stats")
+	require.NotNil(t, st)
+	sum := c.pair.Sides[0].ComputeTime() + c.pair.Sides[1].ComputeTime()
+	assert.Positive(t, st["compute_s"])
+	assert.InDelta(t, sum.Seconds(), st["compute_s"], 1e-9, "compute_s sums both sides")
+	assert.Positive(t, st["frame_bytes"])
+}
+
+func f0(c *comparison) []snap.Flow { return c.panes[1].frame.Cur.Flows }

@@ -211,6 +211,10 @@ func (g *Game) stats() {
 		frameBytes = g.p.FrameBytes()
 		computeS, runS = g.p.ComputeTime().Seconds(), time.Since(g.loadedAt).Seconds()
 	}
+	if g.cmp != nil {
+		fb, compute := g.cmp.computeStats()
+		frameBytes, computeS, runS = fb, compute.Seconds(), time.Since(g.loadedAt).Seconds()
+	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
 		"heap_bytes": m.HeapAlloc, "sys_bytes": m.Sys, "frame_bytes": frameBytes,
 		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,

@@ -11,6 +11,8 @@
   const L = (en, cn) => (zh ? cn : en);
   const on = (v) => v !== null && !["0", "false", "no"].includes(v);
   const editing = on(params.get("editor"));
+  // The editor and the Export menu follow the canvas's theme (editor.css).
+  if (params.get("theme") === "light") for (const id of ["editor", "share-menu"]) $(id).classList.add("light");
   // Commands go through embed.js's message listener, which passes them to the
   // canvas (queued until it is ready). Until embed.js has run (the parser may
   // run tasks before it, while it loads), they wait here: a message posted
