@@ -73,6 +73,7 @@ func (g *Game) computeLoop() {
 		if yielded > 0 {
 			turn += (yielded - turn) / 4
 			g.frames.turns = keep(g.frames.turns, yielded.Seconds()*1000)
+			g.frames.measured(yielded)
 		}
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil

@@ -37,6 +37,30 @@ type frameState struct {
 	asks     int
 	sliceMax time.Duration
 	turns    []float64 // the turns given to the event loop between slices, ms
+	// The progress bar's frames: when the last was asked for, whether the
+	// turn after it is still to be measured, and what the last one cost
+	// (that turn). tickGap keeps them to a tenth of the time.
+	tickAt      time.Time
+	tickPending bool
+	tickCost    time.Duration
+}
+
+// tickShare is the most of the time the progress bar's frames may take while
+// playback waits (on software WebGL a frame costs 100–300 ms).
+const tickShare = 0.1
+
+// tickGap is the least time between two frames asked for the progress bar:
+// redrawEvery, longer when a frame costs more than a tenth of it.
+func (f *frameState) tickGap() time.Duration {
+	return max(redrawEvery, time.Duration(float64(f.tickCost)/tickShare))
+}
+
+// measured records a turn given to the event loop: the cost of a progress
+// frame when one was asked for before it.
+func (f *frameState) measured(turn time.Duration) {
+	if f.tickPending {
+		f.tickCost, f.tickPending = turn, false
+	}
 }
 
 // playback is what frames depend on, of a run or a comparison's pair.
@@ -110,8 +134,12 @@ func (g *Game) between(now time.Time) {
 	if pb == nil {
 		return
 	}
-	if !g.firstFrame || pb.Err() != nil || pb.Done() != f.done || pb.Pos() != f.pos ||
-		!pb.Done() && now.UnixNano()/int64(redrawEvery) != g.shownTick() {
+	if !g.firstFrame || pb.Err() != nil || pb.Done() != f.done || pb.Pos() != f.pos {
+		g.askFrame(false)
+		return
+	}
+	if !pb.Done() && now.UnixNano()/int64(redrawEvery) != g.shownTick() && now.Sub(f.tickAt) >= f.tickGap() {
+		f.tickAt, f.tickPending = now, true
 		g.askFrame(false)
 		return
 	}

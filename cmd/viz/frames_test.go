@@ -147,3 +147,30 @@ func TestWaitSliceKeepsTheShare(t *testing.T) {
 	assert.InDelta(t, waitShare, float64(s)/float64(s+turn), 0.001)
 	assert.Equal(t, sliceMax, waitSlice(time.Second))
 }
+
+// Where a progress frame costs more than a tenth of a second (software
+// WebGL), the progress bar's frames come further apart: they take at most a
+// tenth of the time computing waits for.
+func TestProgressFramesKeepToATenthOfTheTime(t *testing.T) {
+	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
+	now := time.Unix(0, (g.key.tick+1)*int64(redrawEvery))
+	asked := h.asked
+	g.between(now)
+	require.Equal(t, asked+1, h.asked, "the next tick: a frame for the progress bar")
+	g.frames.measured(300 * time.Millisecond) // the turn that frame took
+	require.NoError(t, g.Update())
+	g.drawn = g.key
+
+	g.between(now.Add(redrawEvery))
+	assert.Equal(t, asked+1, h.asked, "a 300 ms frame: none a second later")
+	g.between(now.Add(2 * redrawEvery))
+	assert.Equal(t, asked+1, h.asked, "nor two seconds later")
+	g.between(now.Add(3 * redrawEvery))
+	assert.Equal(t, asked+2, h.asked, "three seconds later: 300 ms is a tenth")
+
+	g.frames.measured(5 * time.Millisecond) // a cheap frame (a GPU)
+	require.NoError(t, g.Update())
+	g.drawn = g.key
+	g.between(now.Add(4 * redrawEvery))
+	assert.Equal(t, asked+3, h.asked, "a cheap frame: the tick is once a second again")
+}
