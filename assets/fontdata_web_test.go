@@ -59,3 +59,25 @@ func TestWebFontsComeFromThePage(t *testing.T) {
 	assert.True(t, ok, "the CJK subset draws 中")
 	assert.Equal(t, gobold.TTF, Font(Bold))
 }
+
+// pageFonts gives the program every font file as embed.js would, for tests
+// that draw or measure text, and takes them away after the test.
+func pageFonts(t *testing.T) {
+	t.Helper()
+	reset := func() {
+		webOnce, webFonts, parseOnce, parseErr = sync.Once{}, [len(WebFontNames)][]byte{}, sync.Once{}, nil
+		coverOnce, coverErr, covers = sync.Once{}, nil, nil
+	}
+	page := js.Global().Get("Object").New()
+	files := map[string][]byte{"go-regular.ttf": goregular.TTF, "go-medium.ttf": gomedium.TTF, "go-bold.ttf": gobold.TTF,
+		WebFontNames[cjkRegular]: readFile(t, "fonts/NotoSansSC-subset-Regular.otf"),
+		WebFontNames[cjkBold]:    readFile(t, "fonts/NotoSansSC-subset-Bold.otf")}
+	for name, data := range files {
+		a := js.Global().Get("Uint8Array").New(len(data))
+		js.CopyBytesToJS(a, data)
+		page.Set(name, a)
+	}
+	js.Global().Set("fabriclabFonts", page)
+	reset()
+	t.Cleanup(func() { js.Global().Delete("fabriclabFonts"); reset() })
+}
