@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The editor and the Export menu follow theme=: light with theme=light,
-// dark by default, as the canvas is.
+// The editor, the Export menu and the playback bar follow theme=: light with
+// theme=light, dark by default, as the canvas is.
 func TestBrowserEditorTheme(t *testing.T) {
 	ctx, base, _ := browser(t)
 	bg := func(id string) string {
@@ -21,6 +21,8 @@ func TestBrowserEditorTheme(t *testing.T) {
 		poll(t, ctx, `document.getElementById("editor-state").textContent.includes("no problems")`, 60*time.Second)
 		assert.Equal(t, want[0], bg("editor"), theme)
 		assert.Equal(t, want[1], bg("share-menu"), theme)
+		bar := eval[string](t, ctx, `getComputedStyle(document.querySelector(".controls")).backgroundColor`)
+		assert.Equal(t, map[string]string{"light": "rgba(250, 250, 248, 0.9)", "dark": "rgba(15, 20, 26, 0.86)"}[theme], bar, "%s: the playback bar", theme)
 		fg := eval[string](t, ctx, `getComputedStyle(document.getElementById("editor-text")).color`)
 		assert.Equal(t, theme == "light", fg == "rgb(31, 35, 40)", "%s: the text is %s", theme, fg)
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -6,6 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   if (params.get("controls") === "0") document.body.classList.add("nocontrols");
+  if (params.get("theme") === "light") document.body.classList.add("light"); // the bar and the boxes follow the canvas
   const version = (document.querySelector('script[src^="static/embed.js"]').src.split("?v=")[1]) || "";
   const framed = window.parent !== window;
   // lang=zh: the page's own words in Chinese (the canvas draws its own).
