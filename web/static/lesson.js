@@ -8,8 +8,8 @@
   const sections = Array.from(document.querySelectorAll(".step"));
   const links = Array.from(document.querySelectorAll(".stepper ol a"));
   const intro = document.querySelector(".text .intro");
-  let current = -1, ready = false, loadedYAML = null;
-  let knobs = { load: () => null, shown() {}, figures() {}, failed() {} }; // set below
+  let current = -1, ready = false, loadedYAML = null, loadedPlain = null;
+  let knobs = { load: () => null, moved: () => [], shown() {}, figures() {}, failed() {} }; // set below
 
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
   const scenarioFor = (i) => { for (let k = i; k >= 0; k--) if (steps[k].scenario) return steps[k].scenario; return null; };
@@ -41,7 +41,7 @@
     if (cmp) {
       const ckey = JSON.stringify(cmp);
       if (!ready || ckey === loadedYAML) return;
-      loadedYAML = ckey;
+      loadedYAML = ckey; loadedPlain = null;
       send({ fabriclab: "load", step: steps[current].id, left: { label: cmp.left.label, yaml: cmp.left.scenario }, right: { label: cmp.right.label, yaml: cmp.right.scenario } });
       return;
     }
@@ -49,7 +49,11 @@
     const extra = knobs.load(current); // the step's knob settings and figures, or null
     const key = extra ? yaml + "\n" + JSON.stringify(extra.set) : yaml;
     if (!ready || !yaml || key === loadedYAML) return;
+    // A step without knobs after one with the same scenario at its knobs'
+    // defaults (the recap after a knob step) keeps the canvas as it is.
+    if (!extra && loadedPlain === yaml) return;
     loadedYAML = key;
+    loadedPlain = !extra || !knobs.moved(current).length ? yaml : null;
     send(Object.assign({ fabriclab: "load", yaml: yaml, step: steps[current].id }, extra));
   }
 
@@ -70,7 +74,7 @@
     const ev = e.data;
     switch (ev.fabriclab) {
       case "ready":
-        ready = canvas.ready = true; loadedYAML = null;
+        ready = canvas.ready = true; loadedYAML = loadedPlain = null;
         send({ fabriclab: "keys", parent: true }); // the canvas passes the lesson's keys here
         loadScenario();
         if (document.body.classList.contains("presenter")) send({ fabriclab: "presenter", on: true });
@@ -243,6 +247,7 @@
       }));
     });
     return {
+      moved: (i) => (perStep[i] || []).filter((k) => k.at !== k.def).map((k) => k.key + "=" + k.values[k.at]),
       load(i) {
         if (!perStep[i] || !perStep[i].length) return null;
         const set = setsOf(i);
