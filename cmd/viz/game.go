@@ -216,7 +216,8 @@ func (g *Game) stats() {
 		frameBytes, computeS, runS = fb, compute.Seconds(), time.Since(g.loadedAt).Seconds()
 	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
-		"heap_bytes": m.HeapAlloc, "live_bytes": liveBytes(), "sys_bytes": m.Sys, "frame_bytes": frameBytes,
+		"heap_bytes": m.HeapAlloc, "live_bytes": player.LiveHeap(), // heap_bytes also counts the garbage made since the last collection
+		"sys_bytes": m.Sys, "frame_bytes": frameBytes,
 		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
 		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95), "interval_max_ms": percentile(g.intervals, 1),
 		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
@@ -231,17 +232,6 @@ func (g *Game) stats() {
 
 // gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
 // has one thread, wall time).
-// liveBytes is the heap the last collection found in use (heap_bytes also
-// counts the garbage made since).
-func liveBytes() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
-}
-
 func gcCPU() float64 {
 	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
 	metrics.Read(s)

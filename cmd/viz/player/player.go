@@ -128,7 +128,7 @@ func (p *Player) Compute(budget time.Duration) bool {
 	start := time.Now()
 	defer func() { p.computeWall += time.Since(start); p.settle() }()
 	for n := 0; time.Since(start) < budget; n++ {
-		if p.heapLimit > 0 && n%16 == 0 && liveHeap() > p.heapLimit*3/4 {
+		if p.heapLimit > 0 && n%16 == 0 && LiveHeap() > p.heapLimit*3/4 {
 			p.err = p.outOfMemory()
 			return true
 		}
@@ -162,9 +162,9 @@ func (p *Player) maxFrames(s *snap.Snapshot) int {
 // memory limit the program runs under; 0 for none).
 func (p *Player) SetHeapLimit(limit int64) { p.heapLimit = limit }
 
-// liveHeap is the heap's live bytes as the last collection found them (a
+// LiveHeap is the heap's live bytes as the last collection found them (a
 // cheap read: no stop-the-world).
-func liveHeap() int64 {
+func LiveHeap() int64 {
 	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
@@ -179,7 +179,7 @@ func (p *Player) outOfMemory() error {
 		way = "try a smaller scenario (fewer hosts, ranks or bytes) or run it with `fabriclab run`"
 	}
 	return fmt.Errorf("scenario %s ran out of memory in the browser canvas: at %s of simulated time (%d flows so far) the program holds %d MiB of its %d MiB; %s",
-		p.sc.Name, p.End(), p.latest.NumFlows(), liveHeap()>>20, p.heapLimit>>20, way)
+		p.sc.Name, p.End(), p.latest.NumFlows(), LiveHeap()>>20, p.heapLimit>>20, way)
 }
 
 // Err is why computing stopped before the run's end, or nil.
