@@ -80,17 +80,20 @@ type labels struct {
 	// and the status line's sentences ({} is a value; Said joins a knob, its value and the outcome).
 	TryIt, Reset, On, Off, Running, Failed, Said string
 	Outcome                                      map[string]string // by KnobBlock.Outcome
+	Unfinished                                   string            // the flows outcome when some flows did not finish
 }
 
 func labelsFor(lang string) labels {
 	if lang == "zh" {
 		return labels{Scenario: "场景：", Compare: "对比：", Versus: " 与 ", Check: "核对答案", Right: "答对了。", Wrong: "再想想。",
 			TryIt: "动手试试", Reset: "复原", On: "开", Off: "关", Running: "正在运行…", Failed: "无法运行：{}", Said: "{label}：{value}，{outcome}",
-			Outcome: map[string]string{"flows": "最后一个流在 {} 完成", "collective": "集合通信用时 {}", "training": "每次迭代用时 {}"}}
+			Outcome:    map[string]string{"flows": "最后一个流在 {} 完成", "collective": "集合通信用时 {}", "training": "每次迭代用时 {}"},
+			Unfinished: "{end} 内 {all} 个流完成了 {done} 个"}
 	}
 	return labels{Scenario: "scenario: ", Compare: "compare: ", Versus: " vs ", Check: "Check", Right: "Right.", Wrong: "Not quite.",
 		TryIt: "Try it", Reset: "Reset", On: "on", Off: "off", Running: "running…", Failed: "could not run: {}", Said: "{label}: {value} — {outcome}",
-		Outcome: map[string]string{"flows": "last flow finished at {}", "collective": "the collective took {}", "training": "one iteration takes {}"}}
+		Outcome:    map[string]string{"flows": "last flow finished at {}", "collective": "the collective took {}", "training": "one iteration takes {}"},
+		Unfinished: "{done} of {all} flows finished in {end}"}
 }
 
 // fence is a fenced code block of a given language, found anywhere in a document.

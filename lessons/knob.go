@@ -478,8 +478,14 @@ func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 			outcome = "flows"
 		}
 		fmt.Fprintf(w, "<div class=\"lesson-knobs-bar\"><button type=\"button\" class=\"btn lesson-knobs-reset\">%s</button>\n", esc(l.Reset))
-		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-figure=\"%s\" data-figure-small=\"%s\" data-template=\"%s\" data-said=\"%s\" data-running=\"%s\" data-failed=\"%s\"></p></div>\n</div>\n",
-			esc(outcomes[outcome]), esc(strings.Replace(outcomes[outcome], "| ms", "| us", 1)), esc(l.Outcome[outcome]), esc(l.Said), esc(l.Running), esc(l.Failed))
+		// A run whose flows did not all finish (a lossy run stopped by until:)
+		// says how many did, not "finished at 0 ms".
+		unfinished := ""
+		if outcome == "flows" {
+			unfinished = fmt.Sprintf(" data-done=\"totals.flows_finished\" data-all=\"totals.flows\" data-end=\"totals.sim_time_us | ms\" data-end-small=\"totals.sim_time_us | us\" data-unfinished=\"%s\"", esc(l.Unfinished))
+		}
+		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-figure=\"%s\" data-figure-small=\"%s\" data-template=\"%s\"%s data-said=\"%s\" data-running=\"%s\" data-failed=\"%s\"></p></div>\n</div>\n",
+			esc(outcomes[outcome]), esc(strings.Replace(outcomes[outcome], "| ms", "| us", 1)), esc(l.Outcome[outcome]), unfinished, esc(l.Said), esc(l.Running), esc(l.Failed))
 	}
 	return ast.WalkSkipChildren, nil
 }

@@ -175,6 +175,19 @@ func TestBrowserKnobs(t *testing.T) { // alone, in a Chromium of its own, as bef
 	poll(t, ctx, `fabriclabCanvas.step === "plain"`, 30*time.Second)
 	assert.Equal(t, "", eval[string](t, ctx, `location.search`), "a step without knobs has no settings in the address")
 
+	// A run stopped by until: before its flows finished says how many did, not "finished at 0 ms".
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/knobs.en.html#short")))
+	poll(t, ctx, `window.fabriclabKnobs && fabriclabCanvas.step === "short" && fabriclabKnobs.runs >= 1 && !fabriclabKnobs.pending`, 60*time.Second)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#knob-5"), chromedp.KeyEvent(kb.End)))
+	poll(t, ctx, `fabriclabKnobs.runs >= 2 && !fabriclabKnobs.pending`, 60*time.Second)
+	short := lesson.Steps[3]
+	require.Equal(t, "short", short.ID)
+	sets := []string{"traffic.senders=4"}
+	require.Equal(t, sets, eval[[]string](t, ctx, `fabriclabKnobs.last.set`))
+	assert.Equal(t, "Senders: 4 — "+fabriclabRun(t, short.Scenario, sets, "totals.flows_finished")+" of 4 flows finished in "+
+		fabriclabRun(t, short.Scenario, sets, "totals.sim_time_us | us"),
+		eval[string](t, ctx, `document.querySelector('.step[data-step="short"] .lesson-knobs-status').textContent`))
+
 	// Presenter mode (big text) on the 1024×768 projector.
 	press(t, ctx, "p")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/knobs.en.html#senders")))

@@ -252,7 +252,9 @@
         if (!perStep[i] || !perStep[i].length) return null;
         const set = setsOf(i);
         const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
-        statusOf(i).forEach((s) => { specs.add(s.dataset.figure); specs.add(s.dataset.figureSmall); });
+        statusOf(i).forEach((s) => {
+          [s.dataset.figure, s.dataset.figureSmall, s.dataset.done, s.dataset.all, s.dataset.end, s.dataset.endSmall].forEach((f) => f && specs.add(f));
+        });
         wait.step = i; wait.set = JSON.stringify(set);
         if (wait.set !== shownFor[i]) pending(i, true);
         return { set, figures: Array.from(specs) };
@@ -274,7 +276,13 @@
         statusOf(i).forEach((s) => {
           let outcome = values[s.dataset.figure];
           if (outcome && /^0\./.test(outcome) && values[s.dataset.figureSmall]) outcome = values[s.dataset.figureSmall];
-          const said = outcome ? s.dataset.template.replace("{}", outcome) : "";
+          let said = outcome ? s.dataset.template.replace("{}", outcome) : "";
+          const done = values[s.dataset.done], all = values[s.dataset.all];
+          if (s.dataset.unfinished && done !== undefined && all !== undefined && done !== all && values[s.dataset.end]) {
+            let end = values[s.dataset.end];
+            if (/^0\./.test(end) && values[s.dataset.endSmall]) end = values[s.dataset.endSmall];
+            said = s.dataset.unfinished.replace("{done}", done).replace("{all}", all).replace("{end}", end);
+          }
           s.textContent = k && said ? s.dataset.said.replace("{label}", k.label).replace("{value}", text(k)).replace("{outcome}", said) : said;
         });
       },
