@@ -134,9 +134,15 @@ func ParseQuery(q string) (Params, error) {
 		p.Speed = clampSpeed(unit.Time(v * float64(unit.Microsecond)))
 	}
 	if s := one("t"); s != "" {
+		// A plain number is µs; a time with its unit (500us, 1.2ms) as the CLI's --t takes it.
 		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			if d, derr := unit.ParseTime(s); derr == nil {
+				v, err = d.Micros(), nil
+			}
+		}
 		if err != nil || !(v >= 0) || v > scenario.MaxUntil.Micros() {
-			return p, fmt.Errorf("parameter t=%q: give the start time in µs, from 0 to %g", s, scenario.MaxUntil.Micros())
+			return p, fmt.Errorf("parameter t=%q: give the start time in µs (500) or with its unit (500us, 1.2ms), from 0 to %g µs", s, scenario.MaxUntil.Micros())
 		}
 		p.Start = unit.Time(v * float64(unit.Microsecond))
 	}

@@ -14,6 +14,21 @@ import (
 	"fabriclab/sim/unit"
 )
 
+// t= takes µs as a plain number, or a time with its unit as the CLI's --t does.
+func TestParseQueryStartWithUnit(t *testing.T) {
+	for q, want := range map[string]unit.Time{"t=500": 500 * unit.Microsecond, "t=500us": 500 * unit.Microsecond,
+		"t=1.2ms": 1200 * unit.Microsecond, "t=800ns": 800 * unit.Nanosecond, "t=0": 0} {
+		p, err := ParseQuery("scenario=incast&" + q)
+		require.NoError(t, err, q)
+		assert.Equal(t, want, p.Start, q)
+	}
+	for _, q := range []string{"t=-1us", "t=5parsecs", "t=1e9s"} {
+		_, err := ParseQuery("scenario=incast&" + q)
+		require.Error(t, err, q)
+		assert.Contains(t, err.Error(), "with its unit (500us, 1.2ms)", q)
+	}
+}
+
 func TestParseQuery(t *testing.T) {
 	p, err := ParseQuery("?scenario=ecmp-collisions&play=1&speed=50&t=10&theme=light&set=seed=3&set=until=100us&controls=0&big=1&lang=zh")
 	require.NoError(t, err)
