@@ -125,6 +125,22 @@ func TestBrowserEditor(t *testing.T) {
 	poll(t, ctx, `fabriclabLastExport.format === "png"`, 20*time.Second)
 	assert.InDelta(t, 2*canvasW, eval[float64](t, ctx, `fabriclabLastExport.width`), 2, "the PNG is drawn at twice the size")
 	assert.Greater(t, eval[float64](t, ctx, `fabriclabLastExport.bytes`), 5000.0, "a PNG with a picture in it")
+	// The PNG's text is in the canvas's fonts, not the system's: it differs from the same SVG drawn without them.
+	assert.Equal(t, 5.0, eval[float64](t, ctx, `fabriclabLastExport.fonts`), "the canvas's five fonts go into the picture")
+	fontPixels, err := chromedp.Run(ctx, chromedp.Evaluate[float64](`(async () => {
+	  const e = fabriclabLastExport, w = e.width, h = e.height;
+	  const pixels = (img) => {
+	    const c = document.createElement("canvas"); c.width = w; c.height = h;
+	    const g = c.getContext("2d"); g.drawImage(img, 0, 0, w, h); return g.getImageData(0, 0, w, h).data;
+	  };
+	  const svg = new Image(); svg.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(e.svg); await svg.decode();
+	  const a = pixels(await createImageBitmap(e.blob)), b = pixels(svg);
+	  let n = 0;
+	  for (let i = 0; i < a.length; i += 4) if (a[i] !== b[i] || a[i + 1] !== b[i + 1] || a[i + 2] !== b[i + 2]) n++;
+	  return n;
+	})()`, chromedp.EvalAwaitPromise))
+	require.NoError(t, err)
+	assert.Greater(t, fontPixels, 2000.0, "the text's pixels are the canvas's fonts'")
 	assert.Contains(t, eval[string](t, ctx, `document.getElementById("share-status").textContent`), "Downloaded incast-")
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#share-embed")))
 	poll(t, ctx, `document.getElementById("share-code").value.startsWith("<iframe")`, 5*time.Second)

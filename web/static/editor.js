@@ -89,7 +89,11 @@
     }
     // PNG: the browser draws the SVG on a 2D canvas at twice the size (or
     // the screen's pixel ratio, if more), so no rasteriser in the WebAssembly.
+    // An SVG drawn as an image sees none of the page's fonts, so the canvas's
+    // own fonts go into it (else the PNG had the system's, and no Chinese
+    // where the system has no CJK font).
     const scale = Math.max(2, window.devicePixelRatio || 1);
+    const withFonts = svgWithFonts(ev.svg);
     const img = new Image();
     img.onload = () => {
       const c = document.createElement("canvas");
@@ -101,11 +105,32 @@
         if (!blob) { status.textContent = L("The browser could not make the PNG; try SVG.", "浏览器无法生成 PNG；请试试 SVG。"); return; }
         download(blob, fileName("png"));
         status.textContent = L("Downloaded ", "已下载 ") + fileName("png");
-        window.fabriclabLastExport = { format, bytes: blob.size, width: c.width, height: c.height };
+        window.fabriclabLastExport = { format, bytes: blob.size, width: c.width, height: c.height, fonts: withFonts.fonts, blob, svg: ev.svg };
       }, "image/png");
     };
     img.onerror = () => { status.textContent = L("The browser could not draw the picture; try SVG.", "浏览器无法绘制图片；请试试 SVG。"); };
-    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(ev.svg);
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(withFonts.svg);
+  };
+  // The canvas's fonts (embed.js's fabriclabFonts) as @font-face rules in the
+  // SVG, under the families render's SVG names (assets.FontFamily).
+  const fontFaces = [["go-regular.ttf", "Go", 400, "truetype"], ["go-medium.ttf", "Go", 500, "truetype"], ["go-bold.ttf", "Go", 700, "truetype"],
+    ["noto-sans-sc-subset-regular.otf", "Noto Sans CJK SC", 400, "opentype"], ["noto-sans-sc-subset-bold.otf", "Noto Sans CJK SC", 700, "opentype"]];
+  let fontCSS = null;
+  const base64 = (bytes) => {
+    let bin = "";
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(bin);
+  };
+  const svgWithFonts = (svg) => {
+    if (fontCSS === null) {
+      const have = globalThis.fabriclabFonts || {};
+      fontCSS = fontFaces.filter(([file]) => have[file]).map(([file, family, weight, kind]) =>
+        "@font-face{font-family:'" + family + "';font-weight:" + weight + ";src:url(data:font/" + (kind === "truetype" ? "ttf" : "otf") +
+        ";base64," + base64(have[file]) + ") format('" + kind + "')}");
+    }
+    if (!fontCSS.length) return { svg, fonts: 0 };
+    const at = svg.indexOf(">", svg.indexOf("<svg")) + 1;
+    return { svg: svg.slice(0, at) + "\n<defs><style>" + fontCSS.join("") + "</style></defs>" + svg.slice(at), fonts: fontCSS.length };
   };
   const snapshot = (format) => {
     if (!loaded) { status.textContent = L("Nothing to export yet: the scenario is loading.", "还没有可导出的内容：场景正在加载。"); return; }
