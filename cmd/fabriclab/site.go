@@ -88,7 +88,22 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	warnIfPublic(stderr, *addr, ln.Addr())
 	fmt.Fprintf(stdout, "serving fabriclab at http://%s/  (Ctrl-C stops)\n", ln.Addr())
+	go func() { // brotli 11 for viz.wasm, in the background at low priority
+		if err := web.Recompress(dir, brotliCache(), stdout); err != nil {
+			fmt.Fprintf(stderr, "warning: %v (the site is served with brotli 9)\n", err)
+		}
+	}()
 	return site.Server(web.DefaultLimits).Serve(ln)
+}
+
+// brotliCache is where serve keeps brotli 11 encodings between runs ("" if
+// the user has no cache directory).
+func brotliCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "fabriclab", "brotli")
 }
 
 // warnIfPublic warns when the server listens on every network interface
