@@ -213,12 +213,12 @@ func Compress(data []byte, best bool) (gz, br []byte, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var b bytes.Buffer
-	quality := 9
 	if best {
-		quality = brotli.BestCompression
+		br, err = brotli11(data)
+		return g.Bytes(), br, err
 	}
-	bw := brotli.NewWriterLevel(&b, quality)
+	var b bytes.Buffer
+	bw := brotli.NewWriterLevel(&b, 9)
 	if _, err = bw.Write(data); err == nil {
 		err = bw.Close()
 	}

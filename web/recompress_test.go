@@ -58,7 +58,7 @@ func TestRecompress(t *testing.T) {
 	again, err := os.ReadFile(filepath.Join(dir, "index.html.br"))
 	require.NoError(t, err)
 	assert.Equal(t, html, again, "only WebAssembly is recompressed")
-	cached, err := filepath.Glob(filepath.Join(cache, "brotli11-*.br"))
+	cached, err := filepath.Glob(filepath.Join(cache, "brotli11w24-*.br"))
 	require.NoError(t, err)
 	require.Len(t, cached, 1)
 
