@@ -36,6 +36,7 @@ func TestBrowserPriceKnob(t *testing.T) {
 		before := eval[string](t, ctx, figure+`.textContent`)
 		assert.Equal(t, fabriclabRun(t, yaml, at2, spec), before, "%s: one node at 2 USD", tc.lang)
 
+		eval[bool](t, ctx, `(fabriclabCanvas.loaded = "(not loaded again)", true)`)
 		require.NoError(t, chromedp.Do(ctx, chromedp.Focus(slider)))
 		press(t, ctx, tc.key)
 		poll(t, ctx, `fabriclabKnobs.runs >= 2 && !fabriclabKnobs.pending`, 90*time.Second)
@@ -44,6 +45,7 @@ func TestBrowserPriceKnob(t *testing.T) {
 		after := eval[string](t, ctx, figure+`.textContent`)
 		assert.NotEqual(t, before, after, "%s: the price moved the cost", tc.lang)
 		assert.Equal(t, fabriclabRun(t, yaml, moved, spec), after, "%s: the figure is fabriclab run's", tc.lang)
+		assert.Equal(t, "(not loaded again)", eval[string](t, ctx, `fabriclabCanvas.loaded`), "%s: a price prices the run on screen, it does not run it again", tc.lang)
 		assert.Contains(t, eval[string](t, ctx, `location.search`), "training.gpu_hour_price="+tc.price, tc.lang)
 		// The knobs, then the figures list in view, for the screenshots.
 		eval[bool](t, ctx, `(document.querySelector('.step[data-step="cost"] .lesson-knobs').scrollIntoView({block: "center"}), true)`)

@@ -150,6 +150,7 @@ type Game struct {
 	ticks []float64
 
 	figures figureRequest // what to tell the page when the run is done (figures.go)
+	ran     loadKey       // what the last load ran, but its price (reprice.go)
 	frames  frameState    // frames on demand (frames.go)
 }
 
@@ -393,8 +394,12 @@ func (g *Game) handle(c player.Command, err error) {
 		return
 	}
 	if c.Op == "load" {
+		if g.reprice(c) {
+			return
+		}
 		g.step = c.Step
 		g.figures = figureRequest{specs: c.Figures, step: c.Step, sets: c.Sets}
+		g.ran = keyOf(c)
 		g.load(c.Load())
 		if g.p != nil && c.Play {
 			g.p.Play()
