@@ -11,6 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
 )
 
@@ -151,7 +152,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 			continue
 		}
 		canon[i] = c
-		runs[runForm(parsed)] = true
+		runs[runForm(parsed, strings.HasPrefix(n.Key, "topology."))] = true
 	}
 	if len(refused) > 0 {
 		var se *scenario.Error
@@ -194,18 +195,48 @@ const maxRunFlows = 1 << 14
 
 // runForm is what a run of sc depends on, printed: sc in full, with its
 // traffic as the flows it expands to (a flow's own bytes win over
-// traffic.bytes; senders only count in an incast), so that two values of
-// a key the run does not read print the same.
-func runForm(sc scenario.Scenario) string {
+// traffic.bytes; senders only count in an incast) and, with fabric, its
+// topology's dimensions as the fabric they build, so that two values of a key
+// the run does not read print the same.
+func runForm(sc scenario.Scenario, fabric bool) string {
 	if sc.TrafficFlows() <= maxRunFlows {
 		flows := traffic.Flows(&sc)
 		sc.Traffic = scenario.Traffic{Pattern: scenario.PatternFlows, Flows: flows}
+	}
+	built := ""
+	if fabric { // only a topology key can change the fabric
+		built = builtFabric(&sc)
 	}
 	out, err := yaml.Marshal(sc)
 	if err != nil {
 		return ""
 	}
-	return string(out)
+	return string(out) + built
+}
+
+// maxRunEndpoints bounds the fabrics runForm builds; past it, a topology is
+// compared as written.
+const maxRunEndpoints = 1 << 12
+
+// builtFabric prints the nodes and links sc's topology builds, and clears the
+// dimensions they come from, so that a dimension its kind does not read
+// (topology.hosts of a leafspine) prints the same.
+func builtFabric(sc *scenario.Scenario) string {
+	if sc.Endpoints() > maxRunEndpoints {
+		return ""
+	}
+	t := topo.Build(sc.Topology.Shape(), sc.Wiring())
+	tp := &sc.Topology
+	tp.Hosts, tp.Nodes, tp.GPUsPerNode, tp.Leaves, tp.Spines, tp.HostsPerLeaf, tp.K, tp.Oversub, tp.RailOptimized = 0, 0, 0, 0, 0, 0, 0, 0, false
+	var b strings.Builder
+	for _, n := range t.Nodes {
+		fmt.Fprintf(&b, "%d %s %d %d %d %v\n", n.Role, n.Name, n.Tier, n.Group, n.Index, n.Out)
+	}
+	for _, l := range t.Links {
+		fmt.Fprintf(&b, "%d %d %v %d %d %d\n", l.From, l.To, l.Kind, int64(l.Rate), int64(l.Latency), l.Reverse)
+	}
+	fmt.Fprintf(&b, "%v\n", t.Endpoints)
+	return b.String()
 }
 
 // nothingWhy says why a knob's values all give one run.
@@ -222,6 +253,8 @@ func nothingWhy(n *KnobBlock, sc scenario.Scenario, canon []string) string {
 		return what + ": traffic.pattern is " + sc.Traffic.Pattern + ", not incast"
 	case len(slices.Compact(slices.Clone(canon))) == 1:
 		return what + ": the scenario sets " + n.Key + " from other keys"
+	case strings.HasPrefix(n.Key, "topology."):
+		return what + ": a " + sc.Topology.Kind + " topology does not read " + n.Key + ", so every value builds the same fabric"
 	}
 	return what + ": the run does not read " + n.Key + " here"
 }
