@@ -33,6 +33,13 @@ type Drawer struct {
 	dst    Target // what Draw draws onto, while it does
 	stats  Stats
 
+	// Backdrop, when set, is given the picture's background colour (its
+	// first rectangle, over the whole canvas); if it reports that the
+	// target shows that colour wherever nothing is drawn (a transparent
+	// screen over a page of that colour), the background is not painted:
+	// on software WebGL, a pass over every pixel less a frame.
+	Backdrop func(color.RGBA) bool
+
 	// NudgeY moves everything by this many device pixels down (up when
 	// negative): a fraction of a pixel, so that a target rasterised upside
 	// down keeps ties on pixel centres as an image does (cmd/viz/final.go).
@@ -104,8 +111,10 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 	// cheaper than filling it (it matters on software WebGL).
 	if len(prims) > 0 {
 		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
-			dst.Fill(p.Fill)
-			d.stats.Clears++
+			if d.Backdrop == nil || !d.Backdrop(p.Fill) {
+				dst.Fill(p.Fill)
+				d.stats.Clears++
+			}
 			prims = prims[1:]
 		}
 	}
