@@ -24,8 +24,9 @@ func (g *Game) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Imag
 	defer g.mu.Unlock()
 	if geoM == (ebiten.GeoM{}) && offscreen.Bounds().Size() == screen.Bounds().Size() {
 		g.drawer.NudgeY = -1 / float32(int(1)<<subpixelBits)
+		g.drawer.Backdrop = screenBackdrop // the screen was cleared for this frame
 		g.paint(screen)
-		g.drawer.NudgeY = 0
+		g.drawer.NudgeY, g.drawer.Backdrop = 0, nil
 		return
 	}
 	if !g.inOffscreen {

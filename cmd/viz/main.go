@@ -6,9 +6,18 @@ package main
 
 import (
 	"fmt"
+	"image/color"
 	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
+)
+
+// transparentScreen makes Ebitengine clear the screen to transparent (not
+// black) before each frame; screenBackdrop, when set, shows a colour under
+// it (the browser's canvas, canvas_js.go).
+var (
+	transparentScreen bool
+	screenBackdrop    func(color.RGBA) bool
 )
 
 func main() {
@@ -29,7 +38,7 @@ func main() {
 	// Draw skips a picture it has drawn already; the screen keeps it.
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true) // a lesson page keeps the focus; the canvas must still play
-	if err := ebiten.RunGame(g); err != nil {
+	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: transparentScreen}); err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)

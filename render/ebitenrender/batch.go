@@ -1,43 +1,60 @@
 package ebitenrender
 
 import (
-	"image"
 	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// batch collects the shapes of a frame as coloured triangles and draws them
-// in one call. Drawing each shape as its own antialiased path cost a draw
-// call (and on software WebGL, seconds per frame) apiece.
+// batch collects the shapes and glyphs of a frame as triangles from the
+// atlas and draws them in one call. Drawing each shape as its own
+// antialiased path cost a draw call (and on software WebGL, seconds per
+// frame) apiece.
 type batch struct {
-	v     []ebiten.Vertex
-	idx   []uint32
-	white *ebiten.Image
-	opts  ebiten.DrawTrianglesOptions
-	ring  []float32 // scratch outline points
-	dy    float32   // added to every y
+	v    []ebiten.Vertex
+	idx  []uint32
+	src  *ebiten.Image // the atlas: shapes take its white pixel
+	opts ebiten.DrawTrianglesOptions
+	ring []float32 // scratch outline points
+	dy   float32   // added to every y
 }
 
-func newBatch() *batch {
-	img := ebiten.NewImage(3, 3)
-	img.Fill(color.White)
-	return &batch{white: img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)}
+func newBatch(atlas *ebiten.Image) *batch {
+	b := &batch{src: atlas}
+	b.opts.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha // as the glyphs' colours are
+	return b
 }
 
 // flush draws what has been collected onto dst.
 func (b *batch) flush(dst Target) {
 	if len(b.idx) > 0 {
-		dst.DrawTriangles32(b.v, b.idx, b.white, &b.opts)
+		dst.DrawTriangles32(b.v, b.idx, b.src, &b.opts)
 	}
 	b.v, b.idx = b.v[:0], b.idx[:0]
 }
 
+// vertex adds a vertex of a shape in colour c (straight alpha, premultiplied
+// here exactly as Ebitengine's ColorScaleModeStraightAlpha would).
 func (b *batch) vertex(x, y float32, c color.RGBA) uint32 {
-	b.v = append(b.v, ebiten.Vertex{DstX: x, DstY: y + b.dy, SrcX: 1.5, SrcY: 1.5,
-		ColorR: float32(c.R) / 255, ColorG: float32(c.G) / 255, ColorB: float32(c.B) / 255, ColorA: float32(c.A) / 255})
+	a := float32(c.A) / 255
+	b.v = append(b.v, ebiten.Vertex{DstX: x, DstY: y + b.dy, SrcX: whiteX, SrcY: whiteY,
+		ColorR: float32(c.R) / 255 * a, ColorG: float32(c.G) / 255 * a, ColorB: float32(c.B) / 255 * a, ColorA: a})
 	return uint32(len(b.v) - 1)
+}
+
+// image adds the w×h image at (sx, sy) in the atlas, drawn at (x, y) in
+// colour cs (premultiplied).
+func (b *batch) image(x, y float32, sx, sy, w, h int, cs *ebiten.ColorScale) {
+	i := uint32(len(b.v))
+	y += b.dy
+	r, g, bl, a := cs.R(), cs.G(), cs.B(), cs.A()
+	fw, fh := float32(w), float32(h)
+	for _, c := range [4][2]float32{{0, 0}, {fw, 0}, {0, fh}, {fw, fh}} {
+		b.v = append(b.v, ebiten.Vertex{DstX: x + c[0], DstY: y + c[1], SrcX: float32(sx) + c[0], SrcY: float32(sy) + c[1],
+			ColorR: r, ColorG: g, ColorB: bl, ColorA: a})
+	}
+	b.idx = append(b.idx, i, i+1, i+2, i+1, i+2, i+3)
 }
 
 func (b *batch) quad(x0, y0, x1, y1, x2, y2, x3, y3 float32, c color.RGBA) {
@@ -70,10 +87,13 @@ func (b *batch) line(x1, y1, x2, y2, width float32, c color.RGBA) {
 	if l == 0 {
 		return
 	}
-	w := max(width, 1) / 2
+	w := stroke(width) / 2
 	nx, ny := -dy/l*w, dx/l*w
 	b.quad(x1+nx, y1+ny, x2+nx, y2+ny, x2-nx, y2-ny, x1-nx, y1-ny, c)
 }
+
+// stroke is the width a line of the given width is drawn: at least a device pixel.
+func stroke(width float32) float32 { return max(width, 1) }
 
 // outline strokes the closed outline pts.
 func (b *batch) outline(pts []float32, width float32, c color.RGBA) {

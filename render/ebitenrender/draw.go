@@ -20,16 +20,25 @@ import (
 // Drawer draws display lists. It keeps its glyphs and path storage from
 // frame to frame; keep one per canvas and use it from Draw only.
 //
-// Text is drawn glyph by glyph from a cache of small images rasterised with
-// golang.org/x/image (Ebitengine packs them into one atlas, so a frame's
-// text batches into few draw calls). Ebitengine's text/v2 would pull a full
+// Text is drawn glyph by glyph, rasterised with golang.org/x/image into an
+// atlas that also holds the white pixel shapes are drawn with, so that a
+// frame is one DrawTriangles call: on software WebGL every draw call and
+// every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
 // shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
 	faces  map[faceKey]font.Face
 	glyphs map[glyphKey]*glyph
 	batch  *batch
-	opts   ebiten.DrawImageOptions
+	atlas  atlas
+	dst    Target // what Draw draws onto, while it does
 	stats  Stats
+
+	// Backdrop, when set, is given the picture's background colour (its
+	// first rectangle, over the whole canvas); if it reports that the
+	// target shows that colour wherever nothing is drawn (a transparent
+	// screen over a page of that colour), the background is not painted:
+	// on software WebGL, a pass over every pixel less a frame.
+	Backdrop func(color.RGBA) bool
 
 	// NudgeY moves everything by this many device pixels down (up when
 	// negative): a fraction of a pixel, so that a target rasterised upside
@@ -40,9 +49,9 @@ type Drawer struct {
 // Stats counts the draw calls of a Draw and what they drew.
 type Stats struct {
 	Clears    int // a background rectangle drawn as a clear
-	Batches   int // DrawTriangles calls: one per run of shapes between texts
-	Triangles int // triangles in those calls
-	Glyphs    int // DrawImage calls: one per visible glyph
+	Batches   int // DrawTriangles calls: one, and one more each time new glyphs fill the atlas
+	Triangles int // triangles in those calls, two a glyph
+	Glyphs    int // visible glyphs
 }
 
 // Stats is what the last Draw did.
@@ -59,9 +68,9 @@ type glyphKey struct {
 }
 
 type glyph struct {
-	img    *ebiten.Image // white, alpha-masked; nil for blank glyphs
-	dx, dy float64       // image origin relative to the pen on the baseline
-	adv    float64
+	x, y, w, h int     // the glyph's place in the atlas; w == 0 for a blank
+	dx, dy     float64 // its origin relative to the pen on the baseline
+	adv        float64
 }
 
 // maxGlyphs bounds the cache; past it the cache starts over.
@@ -81,7 +90,6 @@ func New() (*Drawer, error) {
 // copy from its offscreen image, a pass over every pixel per frame).
 type Target interface {
 	DrawTriangles32(vertices []ebiten.Vertex, indices []uint32, img *ebiten.Image, options *ebiten.DrawTrianglesOptions)
-	DrawImage(img *ebiten.Image, options *ebiten.DrawImageOptions)
 	Fill(clr color.Color)
 }
 
@@ -90,9 +98,11 @@ type Target interface {
 // is in device pixels, so lines and text stay crisp on HiDPI screens.
 func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 	if d.batch == nil {
-		d.batch = newBatch()
+		d.batch = newBatch(d.atlas.init())
 	}
 	b := d.batch
+	d.dst = dst
+	defer func() { d.dst = nil }()
 	b.dy = d.NudgeY
 	d.stats = Stats{}
 	s := float32(scale)
@@ -101,8 +111,10 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 	// cheaper than filling it (it matters on software WebGL).
 	if len(prims) > 0 {
 		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
-			dst.Fill(p.Fill)
-			d.stats.Clears++
+			if d.Backdrop == nil || !d.Backdrop(p.Fill) {
+				dst.Fill(p.Fill)
+				d.stats.Clears++
+			}
 			prims = prims[1:]
 		}
 	}
@@ -110,8 +122,20 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 		p := &prims[i]
 		switch p.Kind {
 		case render.KindRect:
-			r := min(p.R*s, p.W*s/2, p.H*s/2)
-			pts := b.roundRect(p.X*s, p.Y*s, p.W*s, p.H*s, r)
+			x, y, w, h := p.X*s, p.Y*s, p.W*s, p.H*s
+			r := min(p.R*s, w/2, h/2)
+			if opaqueOutlined(p) && w*h <= smallShape {
+				// The outline's outer edge filled, and the fill inside
+				// it over that: two fans, about half the triangles of a
+				// fan and a quad per outline segment.
+				hw := stroke(p.Width*s) / 2
+				b.fan(b.roundRect(x-hw, y-hw, w+2*hw, h+2*hw, r+hw), p.Stroke)
+				if w > 2*hw && h > 2*hw {
+					b.fan(b.roundRect(x+hw, y+hw, w-2*hw, h-2*hw, max(r-hw, 0)), p.Fill)
+				}
+				continue
+			}
+			pts := b.roundRect(x, y, w, h, r)
 			if p.Fill.A > 0 {
 				b.fan(pts, p.Fill)
 			}
@@ -122,7 +146,16 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 			if p.R <= 0 {
 				continue
 			}
-			pts := b.circle(p.X*s, p.Y*s, p.R*s)
+			x, y, r := p.X*s, p.Y*s, p.R*s
+			if opaqueOutlined(p) && 4*r*r <= smallShape {
+				hw := stroke(p.Width*s) / 2
+				b.fan(b.circle(x, y, r+hw), p.Stroke)
+				if r > hw {
+					b.fan(b.circle(x, y, r-hw), p.Fill)
+				}
+				continue
+			}
+			pts := b.circle(x, y, r)
 			if p.Fill.A > 0 {
 				b.fan(pts, p.Fill)
 			}
@@ -142,13 +175,25 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 				b.line(pts[k]*s, pts[k+1]*s, pts[k+2]*s, pts[k+3]*s, p.Width*s, p.Stroke)
 			}
 		case render.KindText:
-			// Text goes over the shapes drawn so far: draw them first.
-			d.flush(dst)
-			d.text(dst, p, scale)
+			d.text(p, scale)
 		}
 	}
 	d.flush(dst)
 }
+
+// opaqueOutlined says whether p is a shape filled and outlined in opaque
+// colours, which can be drawn as its outline's outer shape filled, then its
+// fill inside the outline: what shows is the same.
+func opaqueOutlined(p *render.Prim) bool {
+	return p.Fill.A == 255 && p.Stroke.A == 255 && p.Width > 0
+}
+
+// smallShape is the largest area, in device px², of a shape drawn as its
+// outline's outer shape filled with the fill over it. On software WebGL a
+// triangle costs about as much as a hundred pixels (node boxes, packets,
+// badges: fewer triangles for a few more pixels); a panel would draw most
+// of its pixels twice.
+const smallShape = 64 * 64
 
 // flush draws the shapes batched so far, counting the call.
 func (d *Drawer) flush(dst Target) {
@@ -178,12 +223,7 @@ func (d *Drawer) glyph(k faceKey, f font.Face, r rune) *glyph {
 		return g
 	}
 	if len(d.glyphs) >= maxGlyphs {
-		for _, g := range d.glyphs {
-			if g.img != nil {
-				g.img.Deallocate()
-			}
-		}
-		clear(d.glyphs)
+		d.startOver()
 	}
 	g := &glyph{}
 	dr, mask, mp, adv, ok := f.Glyph(fixed.Point26_6{}, r)
@@ -192,16 +232,36 @@ func (d *Drawer) glyph(k faceKey, f font.Face, r rune) *glyph {
 	}
 	g.adv = float64(adv) / 64
 	if !dr.Empty() {
-		a := image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
-		draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
-		g.img = ebiten.NewImageFromImage(a)
-		g.dx, g.dy = float64(dr.Min.X), float64(dr.Min.Y)
+		w, h := dr.Dx(), dr.Dy()
+		d.atlas.init()
+		x, y, ok := d.atlas.place(w, h)
+		if !ok {
+			d.startOver()
+			x, y, ok = d.atlas.place(w, h)
+		}
+		if ok { // else bigger than the atlas: not drawn
+			a := image.NewAlpha(image.Rect(0, 0, w, h))
+			draw.Draw(a, a.Bounds(), mask, mp, draw.Src)
+			d.atlas.write(x, y, a)
+			g.x, g.y, g.w, g.h = x, y, w, h
+			g.dx, g.dy = float64(dr.Min.X), float64(dr.Min.Y)
+		}
 	}
 	d.glyphs[gk] = g
 	return g
 }
 
-func (d *Drawer) text(dst Target, p *render.Prim, scale float64) {
+// startOver empties the glyph cache and the atlas, first drawing what
+// uses them.
+func (d *Drawer) startOver() {
+	if d.dst != nil {
+		d.flush(d.dst)
+	}
+	clear(d.glyphs)
+	d.atlas.empty()
+}
+
+func (d *Drawer) text(p *render.Prim, scale float64) {
 	size := float64(p.Size) * scale
 	k := faceKey{p.Weight, int(size*4 + 0.5)}
 	f := d.face(k)
@@ -224,19 +284,18 @@ func (d *Drawer) text(dst Target, p *render.Prim, scale float64) {
 	}
 	// (X, Y) is the middle of the capitals: the baseline is half a cap height below.
 	baseline := float64(p.Y)*scale + render.CapHeight(size)/2
-	o := &d.opts
+	// The colour as Ebitengine's ColorScale.ScaleWithColor makes it
+	// (premultiplied), as DrawImage drew glyphs with it.
+	var cs ebiten.ColorScale
+	cs.ScaleWithColor(p.Fill)
 	prev = -1
 	for _, r := range p.Str {
 		if prev >= 0 {
 			x += float64(f.Kern(prev, r)) / 64
 		}
 		g := d.glyph(k, f, r)
-		if g.img != nil {
-			o.GeoM.Reset()
-			o.GeoM.Translate(float64(int(x+g.dx+0.5)), float64(int(baseline+g.dy+0.5))+float64(d.batch.dy))
-			o.ColorScale.Reset()
-			o.ColorScale.ScaleWithColor(p.Fill)
-			dst.DrawImage(g.img, o)
+		if g.w > 0 {
+			d.batch.image(float32(int(x+g.dx+0.5)), float32(int(baseline+g.dy+0.5)), g.x, g.y, g.w, g.h, &cs)
 			d.stats.Glyphs++
 		}
 		x += g.adv

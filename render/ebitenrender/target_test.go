@@ -16,24 +16,26 @@ import (
 // final screen would take it.
 type recorder struct {
 	ys     []float32 // every vertex's y
-	glyphY []float64 // every glyph's y translation
+	glyphs int       // vertices not from the white pixel: glyphs'
+	calls  int
 	fills  int
 }
 
 func (r *recorder) DrawTriangles32(v []ebiten.Vertex, _ []uint32, _ *ebiten.Image, _ *ebiten.DrawTrianglesOptions) {
+	r.calls++
 	for _, x := range v {
 		r.ys = append(r.ys, x.DstY)
+		if x.SrcX != 1.5 || x.SrcY != 1.5 {
+			r.glyphs++
+		}
 	}
-}
-
-func (r *recorder) DrawImage(_ *ebiten.Image, o *ebiten.DrawImageOptions) {
-	r.glyphY = append(r.glyphY, o.GeoM.Element(1, 2))
 }
 
 func (r *recorder) Fill(color.Color) { r.fills++ }
 
 // A Drawer draws onto any Target (the game's final screen, cmd/viz/final.go),
-// and NudgeY moves every vertex and glyph by exactly that much, nothing else.
+// shapes and glyphs in one call, and NudgeY moves every vertex, the glyphs'
+// too, by exactly that much, nothing else.
 func TestDrawOntoATargetWithANudge(t *testing.T) {
 	d, err := ebitenrender.New()
 	require.NoError(t, err)
@@ -49,14 +51,97 @@ func TestDrawOntoATargetWithANudge(t *testing.T) {
 	d.NudgeY = -1.0 / 16
 	d.Draw(&nudged, dl, 1)
 	assert.Equal(t, 1, plain.fills, "the background is a fill")
+	assert.Equal(t, 1, plain.calls, "one draw call")
+	assert.Equal(t, 8, plain.glyphs, "two glyphs, four vertices each")
 	require.NotEmpty(t, plain.ys)
 	require.Len(t, nudged.ys, len(plain.ys))
 	for i := range plain.ys {
 		assert.Equal(t, plain.ys[i]-1.0/16, nudged.ys[i], "vertex %d", i)
 	}
-	require.Len(t, plain.glyphY, 2, "two glyphs")
-	require.Len(t, nudged.glyphY, 2)
-	for i := range plain.glyphY {
-		assert.Equal(t, plain.glyphY[i]-1.0/16, nudged.glyphY[i], "glyph %d", i)
+}
+
+// With a Backdrop that shows the background colour, the background is not
+// painted; one that cannot show it (or none) leaves it painted.
+func TestBackdropTakesTheBackground(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	bg := color.RGBA{20, 20, 30, 255}
+	dl := &render.DisplayList{W: 100, H: 50, Prims: []render.Prim{
+		{Kind: render.KindRect, W: 100, H: 50, Fill: bg},
+		{Kind: render.KindRect, X: 10, Y: 10, W: 20, H: 10, Fill: color.RGBA{255, 255, 255, 255}},
+	}}
+	var got []color.RGBA
+	for _, shows := range []bool{true, false} {
+		d.Backdrop = func(c color.RGBA) bool { got = append(got, c); return shows }
+		var r recorder
+		d.Draw(&r, dl, 1)
+		if shows {
+			assert.Zero(t, r.fills, "the backdrop shows the background")
+		} else {
+			assert.Equal(t, 1, r.fills, "the backdrop cannot show it: painted")
+		}
+		assert.Len(t, r.ys, 4, "the other rectangle is drawn either way")
 	}
+	assert.Equal(t, []color.RGBA{bg, bg}, got)
+	d.Backdrop = nil
+	var r recorder
+	d.Draw(&r, dl, 1)
+	assert.Equal(t, 1, r.fills, "no backdrop: painted")
+}
+
+// vertices is a Target that keeps every vertex and counts the calls.
+type vertices struct {
+	v     []ebiten.Vertex
+	idx   int
+	calls int
+}
+
+func (r *vertices) DrawTriangles32(v []ebiten.Vertex, idx []uint32, _ *ebiten.Image, _ *ebiten.DrawTrianglesOptions) {
+	r.v = append(r.v, v...)
+	r.idx += len(idx)
+	r.calls++
+}
+func (r *vertices) Fill(color.Color) {}
+
+// A small box filled and outlined in opaque colours is two fans (its
+// outline's outer shape, the fill inside it), with the outline's extent; a
+// translucent fill keeps the fan and a quad per outline segment.
+func TestSmallOpaqueShapesAreTwoFans(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	box := func(fill color.RGBA) *vertices {
+		dl := &render.DisplayList{W: 100, H: 50, Prims: []render.Prim{{Kind: render.KindRect, X: 10, Y: 10, W: 20, H: 10, R: 4,
+			Fill: fill, Stroke: color.RGBA{0, 0, 0, 255}, Width: 2}}}
+		var r vertices
+		d.Draw(&r, dl, 1)
+		return &r
+	}
+	opaque, translucent := box(color.RGBA{200, 0, 0, 255}), box(color.RGBA{100, 0, 0, 128})
+	assert.Less(t, opaque.idx*10, translucent.idx*7, "fewer than 70 %% of the triangles: %d, %d indices", opaque.idx, translucent.idx)
+	minX, maxX := float32(1e9), float32(-1e9)
+	for _, v := range opaque.v {
+		minX, maxX = min(minX, v.DstX), max(maxX, v.DstX)
+	}
+	assert.InDelta(t, 9, minX, 1e-4, "the outline's outer edge, half its width out")
+	assert.InDelta(t, 31, maxX, 1e-4)
+}
+
+// Glyphs that overflow the atlas start it over: what was batched before is
+// drawn first (a second call), and every glyph is taken from inside it.
+func TestFullAtlasStartsOver(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	dl := &render.DisplayList{W: 1000, H: 1000}
+	for size := 100; size < 110; size++ { // each size its own glyphs: about 260 of ~90×120 px, some 100 fit
+		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, X: 10, Y: 500, Size: float32(size), Str: "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+			Fill: color.RGBA{255, 255, 255, 255}})
+	}
+	var r vertices
+	d.Draw(&r, dl, 1)
+	assert.Greater(t, r.calls, 1, "the atlas filled up: what it held was drawn")
+	assert.Equal(t, 260*4, len(r.v), "every glyph drawn")
+	for _, v := range r.v {
+		require.True(t, v.SrcX >= 0 && v.SrcX <= 1024 && v.SrcY >= 0 && v.SrcY <= 1024, "inside the atlas: %v", v)
+	}
+	assert.Equal(t, 260, d.Stats().Glyphs)
 }
