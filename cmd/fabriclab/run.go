@@ -53,12 +53,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if !*series {
 			res.Series = nil
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(stdout, res)
 	}
 	printSummary(stdout, &sc, res)
 	return nil
+}
+
+// writeJSON writes r indented, in one write; encoding/json only for what
+// AppendJSON refuses (a NaN or an infinity), to report it as it always has.
+func writeJSON(w io.Writer, r *metrics.Result) error {
+	b, ok := r.AppendJSON(make([]byte, 0, 64<<10))
+	if !ok {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	}
+	_, err := w.Write(append(b, '\n'))
+	return err
 }
 
 // commandFlags is the flag set of a command whose usage line is usage.

@@ -1,0 +1,116 @@
+package metrics
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// filler sets every field of a value at random, zero often enough that each
+// omitempty is taken both ways; a field added to Result and not to
+// AppendJSON makes the comparison fail.
+type filler struct {
+	r    *rand.Rand
+	text string // one of the strings used
+}
+
+var floatCases = []float64{0, 1, -1, 0.5, 1e-6, 9.99e-7, 1e-7, -3e-9, 1e20, 1e21, 1.5e300, 5e-324, 123456.789, 2450.835, -0.001}
+
+func (f *filler) fill(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			f.fill(v.Field(i))
+		}
+	case reflect.Pointer:
+		if f.r.IntN(3) > 0 {
+			v.Set(reflect.New(v.Type().Elem()))
+			f.fill(v.Elem())
+		}
+	case reflect.Slice:
+		switch f.r.IntN(4) {
+		case 0: // nil
+		case 1:
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		default:
+			n := 1 + f.r.IntN(3)
+			v.Set(reflect.MakeSlice(v.Type(), n, n))
+			for i := 0; i < n; i++ {
+				f.fill(v.Index(i))
+			}
+		}
+	case reflect.String:
+		texts := []string{"", "perm-1024", "pod0.agg1→core3", `a"b\c`, "<&>", "tab\there\nline\r\b\f\x01\x1f", "\u2028\u2029", "bad \xff\xfe utf8", "中文", f.text}
+		v.SetString(texts[f.r.IntN(len(texts))])
+	case reflect.Float64:
+		if f.r.IntN(2) == 0 {
+			v.SetFloat(floatCases[f.r.IntN(len(floatCases))])
+		} else {
+			v.SetFloat(f.r.NormFloat64() * math.Pow(10, float64(f.r.IntN(40)-20)))
+		}
+	case reflect.Int, reflect.Int64:
+		vals := []int64{0, 1, -1, 42, math.MaxInt64, math.MinInt64, f.r.Int64()}
+		v.SetInt(vals[f.r.IntN(len(vals))])
+	case reflect.Uint64:
+		vals := []uint64{0, 1, math.MaxUint64, f.r.Uint64()}
+		v.SetUint(vals[f.r.IntN(len(vals))])
+	case reflect.Bool:
+		v.SetBool(f.r.IntN(2) == 0)
+	default:
+		panic("filler: no case for " + v.Type().String())
+	}
+}
+
+func randomResult(seed uint64, text string) *Result {
+	var r Result
+	f := filler{r: rand.New(rand.NewPCG(seed, 1)), text: text}
+	f.fill(reflect.ValueOf(&r).Elem())
+	return &r
+}
+
+func checkSame(t *testing.T, r *Result) {
+	want, err := json.MarshalIndent(r, "", "  ")
+	require.NoError(t, err)
+	got, ok := r.AppendJSON(nil)
+	require.True(t, ok)
+	require.Equal(t, string(want), string(got))
+}
+
+// TestAppendJSON: AppendJSON writes what encoding/json writes, byte for byte.
+func TestAppendJSON(t *testing.T) {
+	checkSame(t, &Result{})
+	for seed := uint64(0); seed < 2000; seed++ {
+		checkSame(t, randomResult(seed, ""))
+	}
+	// Appends: what was there stays.
+	got, ok := (&Result{Scenario: "x"}).AppendJSON([]byte("prefix "))
+	require.True(t, ok)
+	want, _ := json.MarshalIndent(&Result{Scenario: "x"}, "", "  ")
+	assert.Equal(t, "prefix "+string(want), string(got))
+}
+
+// TestAppendJSONNotFinite: NaN and infinities are refused, as encoding/json does.
+func TestAppendJSONNotFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		r := &Result{Flows: []Flow{{Gbps: v}}}
+		_, ok := r.AppendJSON(nil)
+		assert.False(t, ok, "%v", v)
+		_, err := json.Marshal(r)
+		assert.Error(t, err)
+	}
+	_, ok := (&Result{Flows: []Flow{{Gbps: 1}}}).AppendJSON(nil)
+	assert.True(t, ok)
+}
+
+func FuzzAppendJSON(f *testing.F) {
+	f.Add(uint64(1), "")
+	f.Add(uint64(7), "\x00<script>\u2028\xc3")
+	f.Fuzz(func(t *testing.T, seed uint64, text string) {
+		checkSame(t, randomResult(seed, text))
+	})
+}
