@@ -59,17 +59,15 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writeJSON writes r indented, in one write; encoding/json only for what
-// AppendJSON refuses (a NaN or an infinity), to report it as it always has.
+// writeJSON writes r indented, as encoding/json would; encoding/json itself
+// only for what WriteJSON refuses (a NaN or an infinity), to report it so.
 func writeJSON(w io.Writer, r *metrics.Result) error {
-	b, ok := r.AppendJSON(make([]byte, 0, 64<<10))
-	if !ok {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+	if ok, err := r.WriteJSON(w); ok {
+		return err
 	}
-	_, err := w.Write(append(b, '\n'))
-	return err
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // commandFlags is the flag set of a command whose usage line is usage.

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"io"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -17,12 +18,40 @@ func (r *Result) AppendJSON(dst []byte) (out []byte, ok bool) {
 	return w.b, !w.bad
 }
 
+// flushAt is how much WriteJSON buffers before writing.
+const flushAt = 64 << 10
+
+// WriteJSON writes what AppendJSON appends, and a newline, to out in pieces
+// of about 64 KiB: a large result (the 16k hierarchical all-reduce writes
+// 24 MB) needs no buffer of its size. ok is false, and nothing is written, if
+// a float is NaN or infinite.
+func (r *Result) WriteJSON(out io.Writer) (ok bool, err error) {
+	if !r.finite() {
+		return false, nil
+	}
+	w := jsonWriter{b: make([]byte, 0, flushAt+flushAt/4), sink: out}
+	w.result(r)
+	w.b = append(w.b, '\n')
+	w.flush()
+	return true, w.err
+}
+
 // jsonWriter writes indented JSON: every field and element on its own line,
 // two spaces a level, empty objects and arrays as {} and [].
 type jsonWriter struct {
 	b     []byte
 	count []int // fields or elements so far in each open object or array
 	bad   bool  // a NaN or an infinity
+	sink  io.Writer
+	err   error // the sink's first
+}
+
+// flush writes what is buffered to the sink.
+func (w *jsonWriter) flush() {
+	if w.err == nil {
+		_, w.err = w.sink.Write(w.b)
+	}
+	w.b = w.b[:0]
 }
 
 func (w *jsonWriter) open(c byte) {
@@ -49,6 +78,9 @@ func (w *jsonWriter) newline() {
 
 // next starts a field or an element.
 func (w *jsonWriter) next() {
+	if w.sink != nil && len(w.b) >= flushAt {
+		w.flush()
+	}
 	top := len(w.count) - 1
 	if w.count[top] > 0 {
 		w.b = append(w.b, ',')

@@ -1,7 +1,9 @@
 package metrics
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -113,4 +115,114 @@ func FuzzAppendJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64, text string) {
 		checkSame(t, randomResult(seed, text))
 	})
+}
+
+// full is a Result with every pointer set and every slice of one element.
+func full(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			full(v.Field(i))
+		}
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		full(v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		full(v.Index(0))
+	case reflect.Float64:
+		v.SetFloat(1.5)
+	}
+}
+
+// floatsOf lists every float64 in v, settable.
+func floatsOf(v reflect.Value, path string, out map[string]reflect.Value) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			floatsOf(v.Field(i), path+"."+v.Type().Field(i).Name, out)
+		}
+	case reflect.Pointer:
+		floatsOf(v.Elem(), path, out)
+	case reflect.Slice:
+		floatsOf(v.Index(0), path+"[0]", out)
+	case reflect.Float64:
+		out[path] = v
+	}
+}
+
+// TestFinite: a NaN or an infinity in any float of a result, and finite says
+// so (encoding/json would refuse it); WriteJSON then writes nothing.
+func TestFinite(t *testing.T) {
+	var r Result
+	full(reflect.ValueOf(&r).Elem())
+	require.True(t, r.finite())
+	fs := map[string]reflect.Value{}
+	floatsOf(reflect.ValueOf(&r).Elem(), "Result", fs)
+	require.Greater(t, len(fs), 40)
+	for path, v := range fs {
+		for _, bad := range []float64{math.NaN(), math.Inf(-1)} {
+			v.SetFloat(bad)
+			_, err := json.Marshal(&r)
+			require.Error(t, err, path)
+			assert.False(t, r.finite(), "%s = %v", path, bad)
+			var out bytes.Buffer
+			ok, err := r.WriteJSON(&out)
+			assert.False(t, ok, path)
+			assert.NoError(t, err)
+			assert.Zero(t, out.Len(), path)
+		}
+		v.SetFloat(1.5)
+	}
+}
+
+// countingWriter counts the writes it takes.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+	fail   error
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes++
+	if c.fail != nil {
+		return 0, c.fail
+	}
+	return c.Buffer.Write(p)
+}
+
+// TestWriteJSON: WriteJSON writes what encoding/json's Encoder writes, in
+// pieces of about flushAt for a large result, and reports the sink's error.
+func TestWriteJSON(t *testing.T) {
+	for seed := uint64(0); seed < 300; seed++ {
+		r := randomResult(seed, "")
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", "  ")
+		require.NoError(t, enc.Encode(r))
+		var got countingWriter
+		ok, err := r.WriteJSON(&got)
+		require.True(t, ok)
+		require.NoError(t, err)
+		require.Equal(t, want.String(), got.String())
+		require.Equal(t, 1, got.writes, "a small result in one write")
+	}
+	big := &Result{Scenario: "big"}
+	for i := range 5000 {
+		big.Flows = append(big.Flows, Flow{Src: i, Bytes: 1 << 20, FctUs: float64(i) / 7})
+	}
+	want, err := json.MarshalIndent(big, "", "  ")
+	require.NoError(t, err)
+	var got countingWriter
+	ok, err := big.WriteJSON(&got)
+	require.True(t, ok)
+	require.NoError(t, err)
+	require.Equal(t, string(want)+"\n", got.String())
+	assert.Equal(t, len(want)/flushAt+1, got.writes, "%d bytes", len(want))
+
+	failing := countingWriter{fail: errors.New("disk full")}
+	ok, err = big.WriteJSON(&failing)
+	assert.True(t, ok)
+	assert.EqualError(t, err, "disk full")
+	assert.Equal(t, 1, failing.writes, "no more writes after the first error")
 }
