@@ -24,6 +24,7 @@ Run 'fabriclab COMMAND -h' for a command's flags.
 `
 
 func main() {
+	deferGC(firstGC)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
