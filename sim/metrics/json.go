@@ -69,7 +69,15 @@ func (w *jsonWriter) close(c byte) {
 	w.b = append(w.b, c)
 }
 
+// indent is a newline and the spaces of 32 levels (deeper ones loop).
+const indent = "\n                                                                "
+
 func (w *jsonWriter) newline() {
+	n := 1 + 2*len(w.count)
+	if n <= len(indent) {
+		w.b = append(w.b, indent[:n]...)
+		return
+	}
 	w.b = append(w.b, '\n')
 	for range w.count {
 		w.b = append(w.b, ' ', ' ')
@@ -110,6 +118,9 @@ func (w *jsonWriter) float(f float64) {
 		w.b = append(w.b, '0')
 		return
 	}
+	if w.milli(f) {
+		return
+	}
 	abs := math.Abs(f)
 	format := byte('f')
 	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
@@ -123,6 +134,35 @@ func (w *jsonWriter) float(f float64) {
 			w.b = w.b[:n-1]
 		}
 	}
+}
+
+// milli writes f if it is k/1000 for a whole k (what Round(v, 3) makes,
+// most figures in a result) and below 1e12: then those three decimals, less
+// their trailing zeros, are the shortest form that reads back as f, which is
+// what strconv would write, in a quarter of the time.
+func (w *jsonWriter) milli(f float64) bool {
+	if f == 0 || f >= 1e12 || f <= -1e12 {
+		return false // 0 and -0 are strconv's
+	}
+	k := math.Round(f * 1000)
+	if k/1000 != f {
+		return false
+	}
+	n := int64(k)
+	if n < 0 {
+		w.b = append(w.b, '-')
+		n = -n
+	}
+	w.b = strconv.AppendInt(w.b, n/1000, 10)
+	if frac := n % 1000; frac != 0 {
+		d := [4]byte{'.', byte('0' + frac/100), byte('0' + frac/10%10), byte('0' + frac%10)}
+		end := 4
+		for d[end-1] == '0' {
+			end--
+		}
+		w.b = append(w.b, d[:end]...)
+	}
+	return true
 }
 
 const hexDigits = "0123456789abcdef"

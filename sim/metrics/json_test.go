@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -21,7 +23,7 @@ type filler struct {
 	text string // one of the strings used
 }
 
-var floatCases = []float64{0, 1, -1, 0.5, 1e-6, 9.99e-7, 1e-7, -3e-9, 1e20, 1e21, 1.5e300, 5e-324, 123456.789, 2450.835, -0.001}
+var floatCases = []float64{0, math.Copysign(0, -1), 1, -1, 0.001, -0.001, 0.1, 0.12, 999999999999.999, 1e12, -1e12 + 0.001, 1e12 - 0.5, 3600, 0.3, 2.675, 1.005, 0.5, 1e-6, 9.99e-7, 1e-7, -3e-9, 1e20, 1e21, 1.5e300, 5e-324, 123456.789, 2450.835, -0.001}
 
 func (f *filler) fill(v reflect.Value) {
 	switch v.Kind() {
@@ -50,10 +52,14 @@ func (f *filler) fill(v reflect.Value) {
 		texts := []string{"", "perm-1024", "pod0.agg1→core3", `a"b\c`, "<&>", "tab\there\nline\r\b\f\x01\x1f", "\u2028\u2029", "bad \xff\xfe utf8", "中文", f.text}
 		v.SetString(texts[f.r.IntN(len(texts))])
 	case reflect.Float64:
-		if f.r.IntN(2) == 0 {
+		x := f.r.NormFloat64() * math.Pow(10, float64(f.r.IntN(40)-20))
+		switch f.r.IntN(4) {
+		case 0:
 			v.SetFloat(floatCases[f.r.IntN(len(floatCases))])
-		} else {
-			v.SetFloat(f.r.NormFloat64() * math.Pow(10, float64(f.r.IntN(40)-20)))
+		case 1:
+			v.SetFloat(x)
+		default: // as reports round them
+			v.SetFloat(Round(x, 3))
 		}
 	case reflect.Int, reflect.Int64:
 		vals := []int64{0, 1, -1, 42, math.MaxInt64, math.MinInt64, f.r.Int64()}
@@ -225,4 +231,50 @@ func TestWriteJSON(t *testing.T) {
 	assert.True(t, ok)
 	assert.EqualError(t, err, "disk full")
 	assert.Equal(t, 1, failing.writes, "no more writes after the first error")
+}
+
+// BenchmarkWriteJSON: a result the size of the 16k hierarchical all-reduce's
+// links list (131 k links, 24 MB of JSON).
+func BenchmarkWriteJSON(b *testing.B) {
+	r := &Result{Scenario: "bench"}
+	for i := range 131072 {
+		r.Links = append(r.Links, Link{ID: i, Name: "n123.gpu4→n123.nvswitch", Kind: "nvlink4", Gbps: 3600, Util: float64(i%1000) / 1e3, MaxQueueBytes: int64(i)})
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := r.WriteJSON(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestMilli: the k/1000 fast path writes what strconv writes, for whole
+// ranges of k and for random ones up to 1e12.
+func TestMilli(t *testing.T) {
+	check := func(f float64) {
+		var w jsonWriter
+		if !w.milli(f) {
+			return
+		}
+		want := strconv.FormatFloat(f, 'f', -1, 64)
+		if string(w.b) != want {
+			t.Fatalf("milli(%v) = %s, strconv %s", f, w.b, want)
+		}
+	}
+	taken := 0
+	for k := -200000; k <= 200000; k++ {
+		check(float64(k) / 1000)
+		var w jsonWriter
+		if w.milli(float64(k) / 1000) {
+			taken++
+		}
+	}
+	assert.Equal(t, 400000, taken, "every k/1000 but 0")
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 300000 {
+		k := r.Int64N(1e15) - 5e14
+		check(float64(k) / 1000)
+		check(Round(r.NormFloat64()*math.Pow(10, float64(r.IntN(16)-4)), 3))
+		check(r.Float64() * 1e6)
+	}
 }
