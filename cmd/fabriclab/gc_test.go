@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,6 +12,14 @@ import (
 )
 
 var garbage []byte
+
+// gcState reads the collections so far and the memory the limit is held
+// against (all mapped, less what was returned to the OS).
+func gcState() (cycles, mapped uint64) {
+	ms := []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ms)
+	return ms[0].Value.Uint64(), ms[1].Value.Uint64() - ms[2].Value.Uint64()
+}
 
 // TestDeferGC: no collection below the limit, one past it, and then the
 // collector is back at GOGC=100.
@@ -22,26 +31,30 @@ func TestDeferGC(t *testing.T) {
 		debug.SetMemoryLimit(math.MaxInt64)
 	})
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	before := ms.NumGC
-
-	var mem runtime.MemStats
-	runtime.ReadMemStats(&mem)
-	done := deferGC(int64(mem.Sys) + 48<<20)
+	before, mapped := gcState()
+	done := deferGC(int64(mapped) + 48<<20)
 	for range 16 {
 		garbage = make([]byte, 1<<20)
 	}
-	runtime.ReadMemStats(&ms)
-	require.Equal(t, before, ms.NumGC, "16 MB of garbage, below the limit: no collection")
+	n, _ := gcState()
+	require.Equal(t, before, n, "16 MB of garbage, below the limit: no collection")
 	assert.Equal(t, -1, debug.SetGCPercent(-1), "the collector is off until then")
 
-	for range 128 {
+	// Past the limit: a collection, and (one or two later, if the sentinel was
+	// made while one ran) its finalizer.
+	restored := false
+	for i := 0; i < 2048 && !restored; i++ {
 		garbage = make([]byte, 1<<20)
+		select {
+		case <-done:
+			restored = true
+		default:
+			runtime.Gosched()
+		}
 	}
-	<-done
-	runtime.ReadMemStats(&ms)
-	assert.Greater(t, ms.NumGC, before)
+	n, _ = gcState()
+	require.Greater(t, n, before, "2 GB of garbage past the limit and no collection")
+	require.True(t, restored, "2 GB of garbage and the finalizer has not run")
 	assert.Equal(t, 100, debug.SetGCPercent(100), "back to GOGC=100")
 	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 }
