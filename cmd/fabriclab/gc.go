@@ -5,6 +5,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 )
 
 // firstGC is the memory at which deferGC lets the first collection happen:
@@ -15,7 +16,8 @@ const firstGC = 256 << 20
 
 // collectsLate are the commands that run simulations and end: deferGC is for
 // them, not for serve's long-lived process.
-var collectsLate = map[string]bool{"run": true, "sweep": true, "nccl-tests": true, "export": true, "bench": true}
+// (bench sets it case by case.)
+var collectsLate = map[string]bool{"run": true, "sweep": true, "nccl-tests": true, "export": true}
 
 // deferGC turns the collector off until the process first holds limit bytes,
 // then back to the default (GOGC=100): a run that allocates less (the
@@ -23,11 +25,10 @@ var collectsLate = map[string]bool{"run": true, "sweep": true, "nccl-tests": tru
 // it would make while its heap grows from 4 MB. GOGC or GOMEMLIMIT in the environment
 // win. done is closed once the default is back.
 func deferGC(limit int64) (done <-chan struct{}) {
-	ch := make(chan struct{})
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		close(ch)
-		return ch
+		return closed()
 	}
+	ch := make(chan struct{})
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(limit)
 	// The first collection finds the sentinel unreachable and runs its finalizer.
@@ -42,3 +43,17 @@ func deferGC(limit int64) (done <-chan struct{}) {
 // gcSentinel holds a pointer so that it is an object of its own (the tiny
 // allocator packs small pointer-free ones together, and finalizes them late).
 type gcSentinel struct{ _ *int }
+
+// mappedBytes is the memory the limit is held against: all the runtime has
+// mapped, less what it returned to the OS.
+func mappedBytes() int64 {
+	ms := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(ms)
+	return int64(ms[0].Value.Uint64() - ms[1].Value.Uint64())
+}
+
+func closed() <-chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -70,4 +71,16 @@ func TestDeferGCEnvironment(t *testing.T) {
 		t.Fatal("deferGC changed the collector under GOGC=200")
 	}
 	assert.Equal(t, before, debug.SetGCPercent(before), "unchanged")
+}
+
+// TestBenchGC: bench times each case with the collector deferred, as run has
+// it, and leaves the default behind.
+func TestBenchGC(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	var out, errs strings.Builder
+	require.Equal(t, 0, run([]string{"bench", "--only", "incast"}, &out, &errs), errs.String())
+	assert.Contains(t, out.String(), "incast")
+	assert.Equal(t, 100, debug.SetGCPercent(100), "back to GOGC=100")
+	assert.Equal(t, int64(math.MaxInt64), debug.SetMemoryLimit(-1))
 }
