@@ -43,7 +43,8 @@ bench: bench-htsim
 
 # htsim side by side on the same workloads (PEERS/htsim/run.sh, medians of
 # HTSIM_REPS alternating runs), where HTSIM names a built csg-htsim checkout
-# (PEERS/htsim/BUILD.md); skipped with a message where it does not.
+# (PEERS/htsim/BUILD.md); skipped with a message where it does not. The binary
+# is static (CGO_ENABLED=0): no dynamic loader or cgo thread at each start.
 PEERS      ?= ../shared/peers
 HTSIM      ?=
 HTSIM_REPS ?= 3
@@ -56,7 +57,7 @@ bench-htsim:
 	elif [ ! -x "$(PEERS)/htsim/run.sh" ]; then \
 		echo "skipping htsim side by side: $(PEERS)/htsim/run.sh is missing (set PEERS)"; \
 	else \
-		bin=$$(mktemp -d)/fabriclab && $(GO) build -o "$$bin" ./cmd/fabriclab && \
+		bin=$$(mktemp -d)/fabriclab && CGO_ENABLED=0 $(GO) build -o "$$bin" ./cmd/fabriclab && \
 		echo "case htsim_wall fabriclab_wall ratio htsim_tail_us fabriclab_tail_us" && \
 		REPS=$(HTSIM_REPS) CASES="perm-ecmp perm-ecmp-roce perm-spray incast-pfc" "$(PEERS)/htsim/run.sh" "$$dc" "$$bin"; \
 	fi

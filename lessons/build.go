@@ -6,15 +6,14 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
-	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/renderer/html"
 	"github.com/yuin/goldmark/text"
 
 	"fabriclab/lessons/figures"
@@ -35,7 +34,7 @@ func (b *builder) fail(file string, line int, format string, args ...any) {
 	b.errs = append(b.errs, &Error{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
-var stepID = regexp.MustCompile(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
+var stepID = lazyRegexp(`^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$`)
 
 // lessonFile is one file being built.
 type lessonFile struct {
@@ -55,7 +54,7 @@ func (b *builder) file(fsys fs.FS, name string) *Lesson {
 	if b.canon == nil {
 		b.canon = make(map[string]string)
 	}
-	m := fileName.FindStringSubmatch(name)
+	m := fileName().FindStringSubmatch(name)
 	if m == nil {
 		b.fail(name, 0, "is not a lesson file name; name it <slug>.<lang>.md with a slug of lower-case letters, digits and dashes (e.g. incast.en.md, incast.zh.md)")
 		return nil
@@ -109,12 +108,17 @@ type section struct {
 
 // build parses the body, resolves scenarios and figures step by step, and renders.
 func (b *builder) build(l *Lesson, f *lessonFile) {
-	exts := []goldmark.Extender{Extension{Lang: l.Lang}}
+	opts := []goldmark.Option{
+		goldmark.WithExtensions(Extension{Lang: l.Lang}),
+		goldmark.WithParserOptions(parser.WithHeadingAttribute()),
+	}
 	if l.Lang == "zh" {
 		// A line break between two Chinese characters is dropped, not shown as a space.
-		exts = append(exts, extension.NewCJK(extension.WithEastAsianLineBreaks()))
+		// (What goldmark/extension's CJK does; that package is not imported because its
+		// init compiles a dozen regexps, 0.7 ms of every start of the CLI.)
+		opts = append(opts, goldmark.WithRendererOptions(html.WithEastAsianLineBreaks(html.EastAsianLineBreaksSimple)))
 	}
-	md := goldmark.New(goldmark.WithExtensions(exts...), goldmark.WithParserOptions(parser.WithHeadingAttribute()))
+	md := goldmark.New(opts...)
 	doc := md.Parser().Parse(text.NewReader(f.body))
 
 	sections := []section{{}}
@@ -149,7 +153,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 			switch {
 			case !ok:
 				b.fail(f.name, step.Line, "step %q has no id; end the heading with one, e.g. ## %s {#%s}", step.Title, step.Title, suggestID(step.Title))
-			case !stepID.MatchString(step.ID):
+			case !stepID().MatchString(step.ID):
 				b.fail(f.name, step.Line, "step id %q has characters other than lower-case letters, digits and dashes; write e.g. {#predict}, starting with a letter", step.ID)
 			case seen[step.ID] > 0:
 				b.fail(f.name, step.Line, "step id %q is already used at line %d; give each step its own id", step.ID, seen[step.ID])

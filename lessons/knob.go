@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -139,7 +138,7 @@ func parseKnob(data []byte) (Knob, knobLines, *KnobError) {
 		case "key":
 			at.key = v.Line
 			k.Key, err = scalar(v, "key", "key: traffic.senders (a scenario key, as --set names it)")
-			if err == nil && !knobKey.MatchString(k.Key) {
+			if err == nil && !knobKey().MatchString(k.Key) {
 				err = &KnobError{v.Line, fmt.Sprintf("key: %q is not a key path; write one as --set names it, e.g. key: traffic.senders or key: traffic.flows[0].bytes", k.Key)}
 			}
 		case "label":
@@ -200,7 +199,7 @@ func parseKnob(data []byte) (Knob, knobLines, *KnobError) {
 	return k, at, nil
 }
 
-var knobKey = regexp.MustCompile(`^[a-z_][a-z0-9_]*(?:\[[0-9]+\])?(?:\.[a-z_][a-z0-9_]*(?:\[[0-9]+\])?)*$`)
+var knobKey = lazyRegexp(`^[a-z_][a-z0-9_]*(?:\[[0-9]+\])?(?:\.[a-z_][a-z0-9_]*(?:\[[0-9]+\])?)*$`)
 
 // knobList reads a values: or select: list.
 func knobList(n *yaml.Node, control string) ([]string, *KnobError) {
@@ -229,8 +228,8 @@ func knobList(n *yaml.Node, control string) ([]string, *KnobError) {
 }
 
 // A range's ends and step: plain numbers, sizes or times.
-var rangeForm = regexp.MustCompile(`^(\S+?)\s*\.\.\s*(\S+?)(?:\s+(?:(step)\s+(\S+)|(?:x|×)\s*(\S+)))?$`)
-var quantity = regexp.MustCompile(`^(-?[0-9]+(?:\.[0-9]+)?)\s*([A-Za-zµ]*)$`)
+var rangeForm = lazyRegexp(`^(\S+?)\s*\.\.\s*(\S+?)(?:\s+(?:(step)\s+(\S+)|(?:x|×)\s*(\S+)))?$`)
+var quantity = lazyRegexp(`^(-?[0-9]+(?:\.[0-9]+)?)\s*([A-Za-zµ]*)$`)
 
 const rangeExample = "range: 1..16, range: 0..100 step 10, range: 1MiB..1GiB x4 or range: 1us..16us x2"
 
@@ -245,7 +244,7 @@ const (
 
 // quantityOf reads one end or step of a range.
 func quantityOf(s string) (float64, int, rangeKind, error) {
-	m := quantity.FindStringSubmatch(s)
+	m := quantity().FindStringSubmatch(s)
 	if m == nil {
 		return 0, 0, 0, fmt.Errorf("%q is not a number, size or time", s)
 	}
@@ -283,7 +282,7 @@ func parseRange(s string, line int, key string) ([]string, []string, *KnobError)
 	fail := func(format string, args ...any) ([]string, []string, *KnobError) {
 		return nil, nil, &KnobError{line, fmt.Sprintf(format, args...)}
 	}
-	m := rangeForm.FindStringSubmatch(strings.TrimSpace(s))
+	m := rangeForm().FindStringSubmatch(strings.TrimSpace(s))
 	if m == nil {
 		return fail("range: %q is not lo..hi; write %s", s, rangeExample)
 	}
@@ -377,7 +376,7 @@ func parseRange(s string, line int, key string) ([]string, []string, *KnobError)
 // and unit ("16 MiB", "2 µs"), and the key's unit after a plain number
 // ("400 Gb/s" for topology.link_gbps).
 func valueText(v, key string) string {
-	m := quantity.FindStringSubmatch(v)
+	m := quantity().FindStringSubmatch(v)
 	if m == nil {
 		return v
 	}

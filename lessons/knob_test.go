@@ -60,7 +60,7 @@ func FuzzKnob(f *testing.F) {
 			noInternals(t, err.Msg, in)
 			return
 		}
-		assert.True(t, knobKey.MatchString(k.Key), "%q: key %q", in, k.Key)
+		assert.True(t, knobKey().MatchString(k.Key), "%q: key %q", in, k.Key)
 		assert.NotEmpty(t, k.Label)
 		require.Contains(t, knobControls, k.Control)
 		require.True(t, len(k.Values) >= 2 && len(k.Values) <= MaxKnobPositions, "%q: %d values", in, len(k.Values))

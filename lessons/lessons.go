@@ -19,7 +19,6 @@ import (
 	"html/template"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -108,7 +107,7 @@ var Languages = map[string]string{"en": "en", "zh": "zh-Hans"}
 // Levels are the values front matter's level takes.
 var Levels = []string{"beginner", "intermediate", "advanced"}
 
-var fileName = regexp.MustCompile(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z]+)\.md$`)
+var fileName = lazyRegexp(`^([a-z0-9]+(?:-[a-z0-9]+)*)\.([a-z]+)\.md$`)
 
 // Load reads, validates and renders every lesson file (*.md) at the top of
 // fsys, running each scenario a figure quotes (once per distinct scenario).

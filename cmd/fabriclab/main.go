@@ -24,6 +24,9 @@ Run 'fabriclab COMMAND -h' for a command's flags.
 `
 
 func main() {
+	if len(os.Args) > 1 && collectsLate[os.Args[1]] {
+		deferGC(firstGC)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

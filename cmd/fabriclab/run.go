@@ -53,12 +53,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if !*series {
 			res.Series = nil
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
+		return writeJSON(stdout, res)
 	}
 	printSummary(stdout, &sc, res)
 	return nil
+}
+
+// writeJSON writes r indented, as encoding/json would; encoding/json itself
+// only for what WriteJSON refuses (a NaN or an infinity), to report it so.
+func writeJSON(w io.Writer, r *metrics.Result) error {
+	if ok, err := r.WriteJSON(w); ok {
+		return err
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }
 
 // commandFlags is the flag set of a command whose usage line is usage.

@@ -49,7 +49,7 @@ func (b *builder) dgx(s *Shape) {
 	}
 	leaves := make([]int, g)
 	for i := range g {
-		leaves[i] = b.node(Leaf, 2, -1, i, fmt.Sprintf("rail%d", i))
+		leaves[i] = b.node(Leaf, 2, -1, i, name("rail", i))
 		for n := range s.Nodes {
 			b.net(nics[n][i], leaves[i])
 		}
@@ -62,13 +62,13 @@ const pcieLatency = 100 * unit.Nanosecond
 // hgx adds one HGX-style node: g GPUs on an NVSwitch over NVLink 4, each with a
 // NIC over PCIe Gen5 x16 (at the Wiring's NIC rate). It returns the NIC IDs.
 func (b *builder) hgx(n, g int, nicLatency unit.Time) []int {
-	nvs := b.node(NVSwitch, 2, n, 0, fmt.Sprintf("n%d.nvswitch", n))
+	nvs := b.node(NVSwitch, 2, n, 0, name("n", n)+".nvswitch")
 	nics := make([]int, g)
 	for i := range g {
-		gpu := b.node(GPU, 0, n, i, fmt.Sprintf("n%d.gpu%d", n, i))
+		gpu := b.node(GPU, 0, n, i, name("n", n)+name(".gpu", i))
 		b.t.Endpoints = append(b.t.Endpoints, gpu)
 		b.cable(gpu, nvs, link.NVLink4, b.nvlink, 0)
-		nics[i] = b.node(NIC, 1, n, i, fmt.Sprintf("n%d.nic%d", n, i))
+		nics[i] = b.node(NIC, 1, n, i, name("n", n)+name(".nic", i))
 		b.cable(gpu, nics[i], link.PCIe5, b.nic, nicLatency)
 	}
 	return nics

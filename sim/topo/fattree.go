@@ -31,12 +31,12 @@ func (b *builder) fatTree(s *Shape) {
 	for p := range k {
 		aggs[p] = make([]int, h)
 		for a := range h {
-			aggs[p][a] = b.node(Spine, 3, p, a, fmt.Sprintf("pod%d.agg%d", p, a))
+			aggs[p][a] = b.node(Spine, 3, p, a, name("pod", p)+name(".agg", a))
 		}
 		for e := range h {
-			edge := b.node(Leaf, 2, p, e, fmt.Sprintf("pod%d.edge%d", p, e))
+			edge := b.node(Leaf, 2, p, e, name("pod", p)+name(".edge", e))
 			for i := range h {
-				id := b.node(Host, 0, p, e*h+i, fmt.Sprintf("pod%d.host%d", p, e*h+i))
+				id := b.node(Host, 0, p, e*h+i, name("pod", p)+name(".host", e*h+i))
 				b.t.Endpoints = append(b.t.Endpoints, id)
 				b.net(id, edge)
 			}
@@ -46,7 +46,7 @@ func (b *builder) fatTree(s *Shape) {
 		}
 	}
 	for c := range h * h {
-		core := b.node(Core, 4, -1, c, fmt.Sprintf("core%d", c))
+		core := b.node(Core, 4, -1, c, name("core", c))
 		for p := range k {
 			b.net(aggs[p][c/h], core)
 		}

@@ -51,13 +51,13 @@ func (b *builder) leafSpine(s *Shape) {
 	g := max(s.GPUsPerNode, 1)
 	leaves := make([]int, s.Leaves)
 	for i := range leaves {
-		leaves[i] = b.node(Leaf, 2, i, i, fmt.Sprintf("leaf%d", i))
+		leaves[i] = b.node(Leaf, 2, i, i, name("leaf", i))
 	}
 	switch {
 	case g == 1:
 		for l, lf := range leaves {
 			for h := range s.HostsPerLeaf {
-				id := b.node(Host, 0, l, h, fmt.Sprintf("leaf%d.host%d", l, h))
+				id := b.node(Host, 0, l, h, name("leaf", l)+name(".host", h))
 				b.t.Endpoints = append(b.t.Endpoints, id)
 				b.net(id, lf)
 			}

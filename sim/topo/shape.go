@@ -141,11 +141,17 @@ func Build(s Shape, w Wiring) *Topology {
 	if k == nil {
 		panic(fmt.Sprintf("topo: unknown kind %q", s.Kind))
 	}
-	b := &builder{t: &Topology{Kind: s.Kind}, fabric: w.Fabric, rate: w.Rate, latency: w.Latency, nvlink: w.NVLink, nic: w.NIC}
+	// Room for every kind's nodes and links up front (a dgx has about 2.3 nodes
+	// and 8 links an endpoint, a fat tree 1.3 and 6): grown by append, the 16k-GPU
+	// fabric's 131 k links were copied over and over, 35 MB in all.
+	e := k.endpoints(&s)
+	t := &Topology{Kind: s.Kind, Nodes: make([]Node, 0, 3*e+64), Links: make([]Link, 0, 8*e+64), Endpoints: make([]int, 0, e)}
+	b := &builder{t: t, fabric: w.Fabric, rate: w.Rate, latency: w.Latency, nvlink: w.NVLink, nic: w.NIC}
 	if b.nic <= 0 {
 		b.nic = link.PCIe5Rate
 	}
 	k.build(b, &s)
+	b.t.wireOut()
 	return b.t
 }
 

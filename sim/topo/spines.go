@@ -60,7 +60,7 @@ func (b *builder) spines(leaves []int, down int, s *Shape) {
 		panic(fmt.Sprintf("topo: %d downlinks at oversubscription %g do not divide over %d spines", down, s.Oversub, s.Spines))
 	}
 	for sp := range count {
-		id := b.node(Spine, 3, -1, sp, fmt.Sprintf("spine%d", sp))
+		id := b.node(Spine, 3, -1, sp, name("spine", sp))
 		for _, lf := range leaves {
 			for range u / count {
 				b.net(lf, id)

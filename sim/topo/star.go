@@ -25,7 +25,7 @@ func checkStar(s *Shape) []*Problem {
 func (b *builder) star(s *Shape) {
 	sw := b.node(Leaf, 2, -1, 0, "switch")
 	for h := range s.Hosts {
-		id := b.node(Host, 0, 0, h, fmt.Sprintf("host%d", h))
+		id := b.node(Host, 0, 0, h, name("host", h))
 		b.t.Endpoints = append(b.t.Endpoints, id)
 		b.net(id, sw)
 	}

@@ -175,3 +175,36 @@ func TestCheck(t *testing.T) {
 	assert.Zero(t, Shape{Kind: "ring"}.Endpoints())
 	assert.Panics(t, func() { Build(Shape{Kind: "ring"}, wiring) })
 }
+
+// TestOut: each node's Out lists the links leaving it in ID order, and an
+// append to one node's Out leaves the next node's alone. Names as they were.
+func TestOut(t *testing.T) {
+	for _, tc := range []struct {
+		shape Shape
+		names []string
+	}{
+		{Shape{Kind: Star, Hosts: 9}, []string{"switch", "host0", "host8"}},
+		{Shape{Kind: DGX, Nodes: 4, GPUsPerNode: 8, Spines: 4}, []string{"n0.nvswitch", "n3.gpu7", "n2.nic5", "rail0", "rail7", "spine0", "spine3"}},
+		{Shape{Kind: LeafSpine, Leaves: 8, HostsPerLeaf: 16, Spines: 2, GPUsPerNode: 8, RailOptimized: true}, []string{"leaf7", "n15.gpu7", "spine1"}},
+		{Shape{Kind: LeafSpine, Leaves: 4, HostsPerLeaf: 8, Spines: 2, GPUsPerNode: 1, Oversub: 2}, []string{"leaf0", "leaf3.host7"}},
+		{Shape{Kind: FatTree, K: 8}, []string{"pod7.agg3", "pod0.edge2", "pod5.host15", "core15"}},
+	} {
+		tp := build(t, tc.shape)
+		want := make([][]int, len(tp.Nodes))
+		names := map[string]bool{}
+		for _, l := range tp.Links {
+			want[l.From] = append(want[l.From], l.ID)
+		}
+		for i, nd := range tp.Nodes {
+			require.Equal(t, want[i], nd.Out, "%s: %s", tc.shape, nd.Name)
+			names[nd.Name] = true
+		}
+		for _, n := range tc.names {
+			assert.True(t, names[n], "%s: no node %s", tc.shape, n)
+		}
+		n0 := &tp.Nodes[0]
+		next := append([]int(nil), tp.Nodes[1].Out...)
+		n0.Out = append(n0.Out, -1)
+		assert.Equal(t, next, tp.Nodes[1].Out, "%s", tc.shape)
+	}
+}
