@@ -121,7 +121,22 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 		s.slots = append(s.slots, ev)
 	}
 	s.seq++
-	s.put(key{at, s.seq<<slotBits | uint64(slot)})
+	k := key{at, s.seq<<slotBits | uint64(slot)}
+	// The common case, put and link inlined by hand (calls cost most in
+	// WebAssembly): a ring bucket other than the sorted one, whose latest
+	// block has room.
+	if b := bucketOf(at); b-s.cur < ringSize && b > s.sorted {
+		i := b & ringMask
+		if h := s.head[i]; h != 0 {
+			if bl := &s.blocks[h-1]; bl.n < blockKeys {
+				bl.k[bl.n] = k
+				bl.n++
+				s.near++
+				return
+			}
+		}
+	}
+	s.put(k)
 }
 
 // put files k in its bucket, or in the far heap past the ring.
@@ -252,8 +267,13 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 	if s.events >= s.budget {
 		return ev, false
 	}
-	top, ok := s.first()
-	if !ok || top.at > limit {
+	var top key
+	if s.sorted >= 0 {
+		top = s.run[s.rd] // first's common case, inlined by hand
+	} else if top, ok = s.first(); !ok {
+		return ev, false
+	}
+	if top.at > limit {
 		return ev, false
 	}
 	if s.sorted >= 0 {
@@ -265,7 +285,9 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 	} else {
 		s.popFar()
 	}
-	s.setCur(bucketOf(top.at))
+	if b := bucketOf(top.at); b > s.cur {
+		s.setCur(b)
+	}
 	slot := uint32(top.seqIdx & slotMask)
 	ev = s.slots[slot]
 	var zero E

@@ -47,13 +47,24 @@ func (m *Model) Run() {
 // Advance runs every event up to time t and reports whether the run goes on
 // past it. The clock ends at t unless the run ended first.
 func (m *Model) Advance(t unit.Time) bool {
-	return m.run.Advance(t, m.idle(), m.handle, func() { m.series.final(m) })
+	t, ok := m.run.Begin(t, m.idle())
+	if !ok {
+		return false
+	}
+	for !m.run.Stopped { // the loop of network.Run.Advance, calling handle directly
+		ev, ok := m.eng.Next(t)
+		if !ok {
+			break
+		}
+		m.handle(&ev)
+	}
+	return m.run.End(t, func() { m.series.final(m) })
 }
 
 // idle reports whether every flow has finished and no callback is pending.
 func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
-func (m *Model) handle(ev event) {
+func (m *Model) handle(ev *event) {
 	switch ev.kind {
 	case evArrive:
 		m.arriving = ev.p
