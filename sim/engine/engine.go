@@ -64,6 +64,7 @@ type Sim[E any] struct {
 	events uint64
 	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
+	pcg    *rand.PCG // rng's source, for Int64N
 
 	// The ring holds buckets cur … cur+ringSize-1 (bucket b at b&ringMask);
 	// cur never passes the clock's bucket. Bucket sorted, if ≥ 0, is the
@@ -82,7 +83,8 @@ type Sim[E any] struct {
 
 // New returns a simulation at time 0 whose random source is PCG seeded with seed.
 func New[E any](seed uint64) *Sim[E] {
-	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sorted: -1}
+	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(pcg), pcg: pcg, sorted: -1}
 }
 
 // SetBudget bounds the events Next runs, counting those run already.
@@ -102,6 +104,26 @@ func (s *Sim[E]) Pending() int { return s.near + len(s.far) }
 
 // Rand is the simulation's own random source.
 func (s *Sim[E]) Rand() *rand.Rand { return s.rng }
+
+// Int64N is Rand().Int64N(n), the same number from the same stream, with
+// no call through rand.Source (an interface call is dear in WebAssembly).
+func (s *Sim[E]) Int64N(n int64) int64 {
+	if n <= 0 {
+		panic("engine: Int64N of a number ≤ 0")
+	}
+	u := uint64(n) // math/rand/v2's uint64n for 64-bit words
+	if u&(u-1) == 0 {
+		return int64(s.pcg.Uint64() & (u - 1))
+	}
+	hi, lo := bits.Mul64(s.pcg.Uint64(), u)
+	if lo < u {
+		thresh := -u % u
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.pcg.Uint64(), u)
+		}
+	}
+	return int64(hi)
+}
 
 // At schedules ev at time at, which must not be in the past.
 func (s *Sim[E]) At(at unit.Time, ev E) {
@@ -125,15 +147,29 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 	// The common case, put and link inlined by hand (calls cost most in
 	// WebAssembly): a ring bucket other than the sorted one, whose latest
 	// block has room.
-	if b := bucketOf(at); b-s.cur < ringSize && b > s.sorted {
-		i := b & ringMask
-		if h := s.head[i]; h != 0 {
-			if bl := &s.blocks[h-1]; bl.n < blockKeys {
-				bl.k[bl.n] = k
-				bl.n++
+	if b := bucketOf(at); b-s.cur < ringSize {
+		if b > s.sorted {
+			i := b & ringMask
+			if h := s.head[i]; h != 0 {
+				if bl := &s.blocks[h-1]; bl.n < blockKeys {
+					bl.k[bl.n] = k
+					bl.n++
+					s.near++
+					return
+				}
+			} else if n := s.spare; n != 0 { // an empty bucket: a spare block starts its list
+				bl := &s.blocks[n-1]
+				s.spare = bl.next
+				bl.k[0], bl.n, bl.next = k, 1, 0
+				s.head[i] = n
+				s.occ[i>>6] |= 1 << (i & 63)
 				s.near++
 				return
 			}
+		} else if b == s.sorted && len(s.run) < cap(s.run) && s.run[len(s.run)-1].less(k) {
+			s.run = append(s.run, k) // the latest of the sorted bucket: no move, no growth
+			s.near++
+			return
 		}
 	}
 	s.put(k)
@@ -209,12 +245,21 @@ func (s *Sim[E]) first() (key, bool) {
 		}
 		return s.far[0], true
 	}
-	b := s.nextBucket()
+	var b int64
+	if i := s.cur & ringMask; s.occ[i>>6]>>(i&63) != 0 { // nextBucket's common case
+		b = s.cur + int64(bits.TrailingZeros64(s.occ[i>>6]>>(i&63)))
+	} else {
+		b = s.nextBucket()
+	}
 	i := b & ringMask
 	q := s.run[:0]
 	for n := s.head[i]; n != 0; {
 		bl := &s.blocks[n-1]
-		q = append(q, bl.k[:bl.n]...)
+		if bl.n == 1 {
+			q = append(q, bl.k[0]) // no call to memmove
+		} else {
+			q = append(q, bl.k[:bl.n]...)
+		}
 		next := bl.next
 		bl.next, s.spare = s.spare, n
 		n = next

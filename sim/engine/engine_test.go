@@ -201,3 +201,12 @@ func TestFarKeysJoinTheRing(t *testing.T) {
 	}
 	assert.Equal(t, []string{"far", "near"}, got)
 }
+
+func TestInt64NIsRandsStream(t *testing.T) {
+	a, b := New[int](7), New[int](7)
+	for i, n := range []int64{1, 2, 3, 7, 64, 1000, 1 << 40, 1<<63 - 1, 5, 12345} {
+		for range 50 {
+			require.Equal(t, a.Rand().Int64N(n), b.Int64N(n), "n=%d (%d)", n, i)
+		}
+	}
+}

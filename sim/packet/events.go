@@ -65,14 +65,20 @@ func (m *Model) Advance(t unit.Time) bool {
 func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
 func (m *Model) handle(ev *event) {
-	switch ev.kind {
-	case evArrive:
+	// The two most frequent kinds first: a switch searches the kinds in
+	// halves, each test a jump, and jumps are dear in WebAssembly.
+	if ev.kind == evArrive {
 		m.arriving = ev.p
 		m.arrive(ev.a, &m.arriving)
-	case evTxDone:
+		return
+	}
+	if ev.kind == evTxDone {
 		p := &m.ports[ev.a]
 		p.wake = false
 		m.try(p)
+		return
+	}
+	switch ev.kind {
 	case evFlowStart:
 		f := &m.flows[ev.a]
 		f.start = m.eng.Now()

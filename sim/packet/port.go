@@ -119,12 +119,6 @@ func (p *port) push(x *pkt) {
 	}
 }
 
-func (p *port) pop() pkt {
-	x := p.q.take()
-	p.qBytes -= int64(x.size)
-	return x
-}
-
 // recentTx is how many of a port's last transmissions a snapshot can show.
 const recentTx = 4
 
@@ -140,7 +134,7 @@ func (m *Model) arrive(n int32, x *pkt) {
 		m.deliver(x)
 		return
 	}
-	if !m.admit(n, x) {
+	if (m.pools != nil || m.ports[x.inLink].fc == fcPFC) && !m.admit(n, x) { // admit has nothing else to do
 		return
 	}
 	f := &m.flows[x.flow]
@@ -201,8 +195,9 @@ func (m *Model) try(p *port) {
 		if p.watched {
 			m.ctl.forward(p, x)
 		}
-		m.sending = p.pop()
+		m.sending = p.q.take() // p.pop, inlined by hand
 		x = &m.sending
+		p.qBytes -= int64(x.size)
 		m.release(x)
 	} else if len(p.flows) > 0 {
 		if p.fc == fcCredit && !p.toEnd && p.credit < int64(m.mtu+m.fabricHdr) {
@@ -233,7 +228,9 @@ func (m *Model) transmit(p *port, x *pkt) {
 	p.busyUntil = now + tx
 	x.inLink = p.id
 	x.hop++
-	m.took(x.flow, p.id)
+	if m.perPacket { // took's test, inlined by hand
+		m.took(x.flow, p.id)
+	}
 	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)
 		p.wake = true
@@ -246,7 +243,7 @@ func (m *Model) transmit(p *port, x *pkt) {
 		// shared queue in the same order. It never reorders one link's
 		// packets: a short packet right behind a jittered full one arrives
 		// just after it (at the same time, the engine keeps their order).
-		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
+		arrive += unit.Time(m.eng.Int64N(int64(tx/4) + 1))
 		arrive = max(arrive, p.lastArrive)
 	}
 	p.lastArrive = arrive
