@@ -61,6 +61,7 @@ type Sim[E any] struct {
 	seq    uint64
 	slots  []E
 	free   []uint32
+	held   uint32 // the slot of the event NextRef returned + 1, freed at the next call
 	events uint64
 	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
@@ -126,7 +127,14 @@ func (s *Sim[E]) Int64N(n int64) int64 {
 }
 
 // At schedules ev at time at, which must not be in the past.
-func (s *Sim[E]) At(at unit.Time, ev E) {
+func (s *Sim[E]) At(at unit.Time, ev E) { *s.AtRef(at) = ev }
+
+// AtRef schedules an event at time at, which must not be in the past, and
+// returns it for the caller to fill in. It holds what its slot held last:
+// set every field the event's handler reads. (A model whose events are
+// structs over 16 bytes saves a copy: in WebAssembly each is a call to
+// memory.copy, dearer than storing the fields.)
+func (s *Sim[E]) AtRef(at unit.Time) *E {
 	if at < s.now {
 		panic(fmt.Sprintf("engine: event at %v scheduled in the past (now %v)", at, s.now))
 	}
@@ -134,14 +142,15 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 	if n := len(s.free); n > 0 {
 		slot = s.free[n-1]
 		s.free = s.free[:n-1]
-		s.slots[slot] = ev
 	} else {
 		if len(s.slots) >= MaxPending {
 			panic(fmt.Sprintf("engine: more than %d pending events", MaxPending))
 		}
 		slot = uint32(len(s.slots))
-		s.slots = append(s.slots, ev)
+		var zero E
+		s.slots = append(s.slots, zero)
 	}
+	ev := &s.slots[slot]
 	s.seq++
 	k := key{at, s.seq<<slotBits | uint64(slot)}
 	// The common case, put and link inlined by hand (calls cost most in
@@ -155,7 +164,7 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 					bl.k[bl.n] = k
 					bl.n++
 					s.near++
-					return
+					return ev
 				}
 			} else if n := s.spare; n != 0 { // an empty bucket: a spare block starts its list
 				bl := &s.blocks[n-1]
@@ -164,15 +173,16 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 				s.head[i] = n
 				s.occ[i>>6] |= 1 << (i & 63)
 				s.near++
-				return
+				return ev
 			}
 		} else if b == s.sorted && len(s.run) < cap(s.run) && s.run[len(s.run)-1].less(k) {
 			s.run = append(s.run, k) // the latest of the sorted bucket: no move, no growth
 			s.near++
-			return
+			return ev
 		}
 	}
 	s.put(k)
+	return ev
 }
 
 // put files k in its bucket, or in the far heap past the ring.
@@ -309,17 +319,39 @@ func (s *Sim[E]) nextBucket() int64 {
 // ok is false when no event is due at or before limit, or the budget is
 // spent (the clock then stays put).
 func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
-	if s.events >= s.budget {
+	p := s.NextRef(limit)
+	if p == nil {
 		return ev, false
+	}
+	ev = *p
+	var zero E
+	*p = zero // let the collector have what it points to
+	return ev, true
+}
+
+// NextRef is Next returning the event in its slot, or nil: the slot is
+// kept for it until the next call of Next or NextRef, events scheduled
+// meanwhile take others. It is not cleared (Next's copy and clearing are
+// calls in WebAssembly): a model whose events hold pointers should use Next.
+func (s *Sim[E]) NextRef(limit unit.Time) *E {
+	if s.held != 0 {
+		s.free = append(s.free, s.held-1)
+		s.held = 0
+	}
+	if s.events >= s.budget {
+		return nil
 	}
 	var top key
 	if s.sorted >= 0 {
 		top = s.run[s.rd] // first's common case, inlined by hand
-	} else if top, ok = s.first(); !ok {
-		return ev, false
+	} else {
+		var ok bool
+		if top, ok = s.first(); !ok {
+			return nil
+		}
 	}
 	if top.at > limit {
-		return ev, false
+		return nil
 	}
 	if s.sorted >= 0 {
 		s.rd++
@@ -334,13 +366,10 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 		s.setCur(b)
 	}
 	slot := uint32(top.seqIdx & slotMask)
-	ev = s.slots[slot]
-	var zero E
-	s.slots[slot] = zero
-	s.free = append(s.free, slot)
+	s.held = slot + 1
 	s.now = top.at
 	s.events++
-	return ev, true
+	return &s.slots[slot]
 }
 
 // setCur moves the ring on to bucket b and brings in the far keys it now covers.

@@ -210,3 +210,28 @@ func TestInt64NIsRandsStream(t *testing.T) {
 		}
 	}
 }
+
+// The event NextRef returns keeps its slot while the events its handling
+// schedules take others, and AtRef's event comes out as filled in.
+func TestNextRefKeepsItsSlot(t *testing.T) {
+	s := New[[2]int64](1)
+	*s.AtRef(5) = [2]int64{5, 50}
+	var got [][2]int64
+	for {
+		ev := s.NextRef(unit.Never)
+		if ev == nil {
+			break
+		}
+		if ev[0] < 8 {
+			for i := range int64(3) {
+				*s.AtRef(s.Now() + 1) = [2]int64{ev[0] + 1, i}
+			}
+		}
+		got = append(got, *ev) // after the scheduling: still this event
+	}
+	require.Len(t, got, 1+3+9+27)
+	require.Equal(t, [2]int64{5, 50}, got[0])
+	require.Equal(t, [2]int64{6, 0}, got[1])
+	require.Equal(t, [2]int64{8, 2}, got[len(got)-1])
+	require.Equal(t, uint64(len(got)), s.Events())
+}

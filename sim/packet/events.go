@@ -38,6 +38,14 @@ type event struct {
 	p    pkt // evArrive's packet, by value (no pointer: the engine's slots are not scanned)
 }
 
+// at schedules an event of kind k at t, filling in every field but the
+// packet (evArrive's own): engine.AtRef, with no event copied.
+func (m *Model) at(t unit.Time, k evKind, c uint8, a int32, gen int64) *event {
+	e := m.eng.AtRef(t)
+	e.kind, e.c, e.a, e.gen = k, c, a, gen
+	return e
+}
+
 // Run runs until every flow has finished, the time limit or the event budget.
 func (m *Model) Run() {
 	for m.Advance(unit.Never) {
@@ -52,11 +60,11 @@ func (m *Model) Advance(t unit.Time) bool {
 		return false
 	}
 	for !m.run.Stopped { // the loop of network.Run.Advance, calling handle directly
-		ev, ok := m.eng.Next(t)
-		if !ok {
+		ev := m.eng.NextRef(t) // in its slot: no copy (events hold no pointers)
+		if ev == nil {
 			break
 		}
-		m.handle(&ev)
+		m.handle(ev)
 	}
 	return m.run.End(t, func() { m.series.final(m) })
 }
@@ -68,7 +76,7 @@ func (m *Model) handle(ev *event) {
 	// The two most frequent kinds first: a switch searches the kinds in
 	// halves, each test a jump, and jumps are dear in WebAssembly.
 	if ev.kind == evArrive {
-		m.arriving = ev.p
+		m.arriving.set(&ev.p)
 		m.arrive(ev.a, &m.arriving)
 		return
 	}

@@ -108,7 +108,7 @@ func (m *Model) addFlows() {
 	for _, s := range specs {
 		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
 		m.setClass(&m.flows[i], s.Class)
-		m.eng.At(s.Start, event{kind: evFlowStart, a: i})
+		m.at(s.Start, evFlowStart, 0, i, 0)
 	}
 }
 
@@ -174,7 +174,7 @@ func (m *Model) Send(tr fabric.Transfer, done func()) {
 }
 
 // At runs fn at time t.
-func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: m.run.Calls.Add(fn)}) }
+func (m *Model) At(t unit.Time, fn func()) { m.at(t, evCall, 0, m.run.Calls.Add(fn), 0) }
 
 // SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
 func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }

@@ -21,6 +21,13 @@ type pkt struct {
 	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
+// set copies x into p field by field: in WebAssembly a copy of a struct
+// over 16 bytes is a call to memory.copy, dearer than its eight stores.
+func (p *pkt) set(x *pkt) {
+	p.flow, p.seq, p.payload, p.size, p.inLink = x.flow, x.seq, x.payload, x.size, x.inLink
+	p.class, p.ecn, p.hop = x.class, x.ecn, x.hop
+}
+
 // port is one egress port (one direction of a link) and, for PFC and
 // credits, the ingress accounting of the node at its far end.
 type port struct {
@@ -176,7 +183,7 @@ func (m *Model) try(p *port) {
 	if p.busyUntil > m.eng.Now() {
 		if !p.wake {
 			p.wake = true
-			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+			m.at(p.busyUntil, evTxDone, 0, p.id, 0)
 		}
 		return
 	}
@@ -195,7 +202,8 @@ func (m *Model) try(p *port) {
 		if p.watched {
 			m.ctl.forward(p, x)
 		}
-		m.sending = p.q.take() // p.pop, inlined by hand
+		m.sending.set(x) // p.pop, inlined by hand
+		p.q.drop()
 		x = &m.sending
 		p.qBytes -= int64(x.size)
 		m.release(x)
@@ -234,7 +242,7 @@ func (m *Model) transmit(p *port, x *pkt) {
 	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)
 		p.wake = true
-		m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+		m.at(p.busyUntil, evTxDone, 0, p.id, 0)
 	}
 	arrive := now + tx + p.hopDelay
 	if p.fromEnd {
@@ -247,7 +255,7 @@ func (m *Model) transmit(p *port, x *pkt) {
 		arrive = max(arrive, p.lastArrive)
 	}
 	p.lastArrive = arrive
-	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: *x})
+	m.at(arrive, evArrive, 0, p.to, 0).p.set(x)
 	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
 	p.nTx++
 }
