@@ -255,12 +255,11 @@ func (s *Sim[E]) first() (key, bool) {
 		}
 		return s.far[0], true
 	}
-	var b int64
-	if i := s.cur & ringMask; s.occ[i>>6]>>(i&63) != 0 { // nextBucket's common case
-		b = s.cur + int64(bits.TrailingZeros64(s.occ[i>>6]>>(i&63)))
-	} else {
-		b = s.nextBucket()
-	}
+	return s.sortBucket(s.nextBucket()), true
+}
+
+// sortBucket takes bucket b's keys out of the ring into run, in order, and returns the first.
+func (s *Sim[E]) sortBucket(b int64) key {
 	i := b & ringMask
 	q := s.run[:0]
 	for n := s.head[i]; n != 0; {
@@ -295,7 +294,7 @@ func (s *Sim[E]) first() (key, bool) {
 		})
 	}
 	s.run, s.rd, s.sorted = q, 0, b
-	return q[0], true
+	return q[0]
 }
 
 // nextBucket is the first non-empty bucket from cur on (the ring's lists are not all empty).
@@ -341,14 +340,36 @@ func (s *Sim[E]) NextRef(limit unit.Time) *E {
 	if s.events >= s.budget {
 		return nil
 	}
+	// first and its removal, inlined by hand, and a bucket of one key
+	// taken from its block without sorting.
 	var top key
-	if s.sorted >= 0 {
-		top = s.run[s.rd] // first's common case, inlined by hand
-	} else {
-		var ok bool
-		if top, ok = s.first(); !ok {
-			return nil
+	switch {
+	case s.sorted >= 0:
+		top = s.run[s.rd]
+	case s.near > 0:
+		var b int64
+		if i := s.cur & ringMask; s.occ[i>>6]>>(i&63) != 0 { // nextBucket's common case
+			b = s.cur + int64(bits.TrailingZeros64(s.occ[i>>6]>>(i&63)))
+		} else {
+			b = s.nextBucket()
 		}
+		i := b & ringMask
+		h := s.head[i]
+		if bl := &s.blocks[h-1]; bl.n == 1 && bl.next == 0 {
+			if top = bl.k[0]; top.at > limit {
+				return nil
+			}
+			s.head[i] = 0
+			s.occ[i>>6] &^= 1 << (i & 63)
+			bl.next, s.spare = s.spare, h
+			s.near--
+			goto taken
+		}
+		top = s.sortBucket(b)
+	case len(s.far) > 0:
+		top = s.far[0]
+	default:
+		return nil
 	}
 	if top.at > limit {
 		return nil
@@ -362,6 +383,7 @@ func (s *Sim[E]) NextRef(limit unit.Time) *E {
 	} else {
 		s.popFar()
 	}
+taken:
 	if b := bucketOf(top.at); b > s.cur {
 		s.setCur(b)
 	}
