@@ -80,7 +80,8 @@ func (m *Model) release(x *pkt) {
 	switch in.fc {
 	case fcCredit:
 		if !in.toEnd {
-			m.at(m.eng.Now()+in.latency, evCredit, x.class, in.id, int64(x.size))
+			e := m.eng.AtRef(m.eng.Now() + in.latency) // m.at, inlined by hand
+			e.kind, e.c, e.a, e.gen = evCredit, x.class, in.id, int64(x.size)
 		}
 	case fcPFC:
 		if !m.classes[x.class].lossless {

@@ -127,6 +127,9 @@ func (m *Model) Result() *metrics.Result {
 	first := unit.Never
 	var delivered int64
 	var fct network.FlowTimes
+	if r.Flows == nil && len(m.flows) > 0 {
+		r.Flows = make([]metrics.Flow, 0, len(m.flows))
+	}
 	for i := range m.flows {
 		f := &m.flows[i]
 		first = min(first, f.start)

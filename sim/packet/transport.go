@@ -153,7 +153,8 @@ func (m *Model) deliver(x *pkt) {
 	// not land on one), that ACK is due too.
 	if f.expected/m.ackEvery > f.acked/m.ackEvery || f.expected == f.npkts && f.acked < f.npkts {
 		f.acked = f.expected
-		m.at(now+f.ctrlDelay, evAck, 0, i, int64(f.expected))
+		e := m.eng.AtRef(now + f.ctrlDelay) // m.at, inlined by hand
+		e.kind, e.c, e.a, e.gen = evAck, 0, i, int64(f.expected)
 	}
 	if f.expected == f.npkts && !f.done {
 		f.done, f.finish = true, now
