@@ -303,11 +303,11 @@ func (m *Model) Advance(t unit.Time) bool {
 		return false
 	}
 	for !m.run.Stopped { // the loop of network.Run.Advance, calling handle directly
-		ev, ok := m.eng.Next(t)
-		if !ok {
+		ev := m.eng.NextRef(t) // in its slot (events hold no pointers)
+		if ev == nil {
 			break
 		}
-		m.handle(&ev)
+		m.handle(ev)
 	}
 	return m.run.End(t, func() { m.series.final(m) })
 }
