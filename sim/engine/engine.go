@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"fabriclab/sim/unit"
 )
@@ -264,10 +263,8 @@ func (s *Sim[E]) sortBucket(b int64) key {
 	q := s.run[:0]
 	for n := s.head[i]; n != 0; {
 		bl := &s.blocks[n-1]
-		if bl.n == 1 {
-			q = append(q, bl.k[0]) // no call to memmove
-		} else {
-			q = append(q, bl.k[:bl.n]...)
+		for _, k := range bl.k[:bl.n] {
+			q = append(q, k) // key by key: appending the slice calls memmove, dear in WebAssembly for a few keys
 		}
 		next := bl.next
 		bl.next, s.spare = s.spare, n
@@ -275,24 +272,7 @@ func (s *Sim[E]) sortBucket(b int64) key {
 	}
 	s.head[i] = 0
 	s.occ[i>>6] &^= 1 << (i & 63)
-	if len(q) <= 32 {
-		for i := 1; i < len(q); i++ { // insertion sort: a few keys, blocks each in order
-			k := q[i]
-			j := i
-			for j > 0 && k.less(q[j-1]) {
-				q[j] = q[j-1]
-				j--
-			}
-			q[j] = k
-		}
-	} else {
-		slices.SortFunc(q, func(a, b key) int {
-			if a.less(b) {
-				return -1
-			}
-			return 1 // keys are distinct
-		})
-	}
+	sortKeys(q)
 	s.run, s.rd, s.sorted = q, 0, b
 	return q[0]
 }
@@ -463,4 +443,85 @@ func (s *Sim[E]) down(i int) {
 		i = m
 	}
 	h[i] = e
+}
+
+// sortKeys sorts keys (distinct) in order: insertion sort for a few, else
+// quicksort, with less called directly (slices.SortFunc's comparison is a
+// call through a func value, dear in WebAssembly) and heapsort past a
+// depth of 2·log₂ n, for n log n at worst.
+func sortKeys(q []key) {
+	quickKeys(q, 2*bits.Len(uint(len(q))))
+}
+
+func quickKeys(q []key, depth int) {
+	for len(q) > 16 {
+		if depth == 0 {
+			heapKeys(q)
+			return
+		}
+		depth--
+		// The median of the first, middle and last keys, moved to the end.
+		n := len(q) - 1
+		m := n / 2
+		if q[m].less(q[0]) {
+			q[m], q[0] = q[0], q[m]
+		}
+		if q[n].less(q[0]) {
+			q[n], q[0] = q[0], q[n]
+		}
+		if q[m].less(q[n]) {
+			q[m], q[n] = q[n], q[m]
+		}
+		pivot, j := q[n], 0
+		for i := range n {
+			if q[i].less(pivot) {
+				q[i], q[j] = q[j], q[i]
+				j++
+			}
+		}
+		q[j], q[n] = q[n], q[j]
+		// Recurse into the smaller side, loop on the larger.
+		if j < n-j {
+			quickKeys(q[:j], depth)
+			q = q[j+1:]
+		} else {
+			quickKeys(q[j+1:], depth)
+			q = q[:j]
+		}
+	}
+	for i := 1; i < len(q); i++ {
+		k := q[i]
+		j := i
+		for j > 0 && k.less(q[j-1]) {
+			q[j] = q[j-1]
+			j--
+		}
+		q[j] = k
+	}
+}
+
+func heapKeys(q []key) {
+	down := func(i, n int) {
+		for {
+			c := 2*i + 1
+			if c >= n {
+				return
+			}
+			if c+1 < n && q[c].less(q[c+1]) {
+				c++
+			}
+			if !q[i].less(q[c]) {
+				return
+			}
+			q[i], q[c] = q[c], q[i]
+			i = c
+		}
+	}
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		down(i, len(q))
+	}
+	for n := len(q) - 1; n > 0; n-- {
+		q[0], q[n] = q[n], q[0]
+		down(0, n)
+	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -234,4 +235,38 @@ func TestNextRefKeepsItsSlot(t *testing.T) {
 	require.Equal(t, [2]int64{6, 0}, got[1])
 	require.Equal(t, [2]int64{8, 2}, got[len(got)-1])
 	require.Equal(t, uint64(len(got)), s.Events())
+}
+
+// sortKeys sorts every size and order it meets, heapsort included.
+func TestSortKeys(t *testing.T) {
+	r := New[int](3).Rand()
+	for _, n := range []int{0, 1, 2, 5, 16, 17, 33, 100, 1000} {
+		for _, order := range []string{"random", "ascending", "descending", "organ"} {
+			q := make([]key, n)
+			for i := range q {
+				at := unit.Time(r.IntN(50))
+				switch order {
+				case "ascending":
+					at = unit.Time(i)
+				case "descending":
+					at = unit.Time(n - i)
+				case "organ":
+					at = unit.Time(min(i, n-i))
+				}
+				q[i] = key{at, uint64(i)}
+			}
+			want := slices.Clone(q)
+			slices.SortFunc(want, func(a, b key) int {
+				if a.less(b) {
+					return -1
+				}
+				return 1
+			})
+			h := slices.Clone(q)
+			sortKeys(q)
+			require.Equal(t, want, q, "n=%d %s", n, order)
+			heapKeys(h)
+			require.Equal(t, want, h, "heapsort n=%d %s", n, order)
+		}
+	}
 }
