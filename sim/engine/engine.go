@@ -125,6 +125,9 @@ func (s *Sim[E]) Int64N(n int64) int64 {
 	return int64(hi)
 }
 
+// IntN is Rand().IntN(n), as Int64N is Rand().Int64N.
+func (s *Sim[E]) IntN(n int) int { return int(s.Int64N(int64(n))) }
+
 // At schedules ev at time at, which must not be in the past.
 func (s *Sim[E]) At(at unit.Time, ev E) { *s.AtRef(at) = ev }
 

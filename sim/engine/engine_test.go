@@ -208,6 +208,7 @@ func TestInt64NIsRandsStream(t *testing.T) {
 	for i, n := range []int64{1, 2, 3, 7, 64, 1000, 1 << 40, 1<<63 - 1, 5, 12345} {
 		for range 50 {
 			require.Equal(t, a.Rand().Int64N(n), b.Int64N(n), "n=%d (%d)", n, i)
+			require.Equal(t, a.Rand().IntN(int(n)), b.IntN(int(n)), "IntN n=%d (%d)", n, i)
 		}
 	}
 }

@@ -140,7 +140,7 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 	case scenario.RouteECMP:
 		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
 	case scenario.RouteSpray:
-		k = m.eng.Rand().IntN(count)
+		k = m.eng.IntN(count)
 	case scenario.RouteAdaptive:
 		best, ties := int64(-1), 0
 		for _, l := range out {
@@ -154,7 +154,7 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 				best, ties, k = load, 1, int(l)
 			case load == best:
 				ties++
-				if m.eng.Rand().IntN(ties) == 0 {
+				if m.eng.IntN(ties) == 0 {
 					k = int(l)
 				}
 			}
