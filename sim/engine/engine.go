@@ -275,7 +275,11 @@ func (s *Sim[E]) sortBucket(b int64) key {
 	}
 	s.head[i] = 0
 	s.occ[i>>6] &^= 1 << (i & 63)
-	sortKeys(q)
+	if len(q) <= 16 {
+		insertKeys(q) // a few keys, blocks each in order
+	} else {
+		sortKeys(q)
+	}
 	s.run, s.rd, s.sorted = q, 0, b
 	return q[0]
 }
@@ -492,6 +496,10 @@ func quickKeys(q []key, depth int) {
 			q = q[:j]
 		}
 	}
+	insertKeys(q)
+}
+
+func insertKeys(q []key) {
 	for i := 1; i < len(q); i++ {
 		k := q[i]
 		j := i
