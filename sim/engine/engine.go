@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/bits"
 	"math/rand/v2"
-	"slices"
 
 	"fabriclab/sim/unit"
 )
@@ -61,9 +60,11 @@ type Sim[E any] struct {
 	seq    uint64
 	slots  []E
 	free   []uint32
+	held   uint32 // the slot of the event NextRef returned + 1, freed at the next call
 	events uint64
 	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
+	pcg    *rand.PCG // rng's source, for Int64N
 
 	// The ring holds buckets cur … cur+ringSize-1 (bucket b at b&ringMask);
 	// cur never passes the clock's bucket. Bucket sorted, if ≥ 0, is the
@@ -82,7 +83,8 @@ type Sim[E any] struct {
 
 // New returns a simulation at time 0 whose random source is PCG seeded with seed.
 func New[E any](seed uint64) *Sim[E] {
-	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), sorted: -1}
+	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
+	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(pcg), pcg: pcg, sorted: -1}
 }
 
 // SetBudget bounds the events Next runs, counting those run already.
@@ -103,8 +105,38 @@ func (s *Sim[E]) Pending() int { return s.near + len(s.far) }
 // Rand is the simulation's own random source.
 func (s *Sim[E]) Rand() *rand.Rand { return s.rng }
 
+// Int64N is Rand().Int64N(n), the same number from the same stream, with
+// no call through rand.Source (an interface call is dear in WebAssembly).
+func (s *Sim[E]) Int64N(n int64) int64 {
+	if n <= 0 {
+		panic("engine: Int64N of a number ≤ 0")
+	}
+	u := uint64(n) // math/rand/v2's uint64n for 64-bit words
+	if u&(u-1) == 0 {
+		return int64(s.pcg.Uint64() & (u - 1))
+	}
+	hi, lo := bits.Mul64(s.pcg.Uint64(), u)
+	if lo < u {
+		thresh := -u % u
+		for lo < thresh {
+			hi, lo = bits.Mul64(s.pcg.Uint64(), u)
+		}
+	}
+	return int64(hi)
+}
+
+// IntN is Rand().IntN(n), as Int64N is Rand().Int64N.
+func (s *Sim[E]) IntN(n int) int { return int(s.Int64N(int64(n))) }
+
 // At schedules ev at time at, which must not be in the past.
-func (s *Sim[E]) At(at unit.Time, ev E) {
+func (s *Sim[E]) At(at unit.Time, ev E) { *s.AtRef(at) = ev }
+
+// AtRef schedules an event at time at, which must not be in the past, and
+// returns it for the caller to fill in. It holds what its slot held last:
+// set every field the event's handler reads. (A model whose events are
+// structs over 16 bytes saves a copy: in WebAssembly each is a call to
+// memory.copy, dearer than storing the fields.)
+func (s *Sim[E]) AtRef(at unit.Time) *E {
 	if at < s.now {
 		panic(fmt.Sprintf("engine: event at %v scheduled in the past (now %v)", at, s.now))
 	}
@@ -112,16 +144,47 @@ func (s *Sim[E]) At(at unit.Time, ev E) {
 	if n := len(s.free); n > 0 {
 		slot = s.free[n-1]
 		s.free = s.free[:n-1]
-		s.slots[slot] = ev
 	} else {
 		if len(s.slots) >= MaxPending {
 			panic(fmt.Sprintf("engine: more than %d pending events", MaxPending))
 		}
 		slot = uint32(len(s.slots))
-		s.slots = append(s.slots, ev)
+		var zero E
+		s.slots = append(s.slots, zero)
 	}
+	ev := &s.slots[slot]
 	s.seq++
-	s.put(key{at, s.seq<<slotBits | uint64(slot)})
+	k := key{at, s.seq<<slotBits | uint64(slot)}
+	// The common case, put and link inlined by hand (calls cost most in
+	// WebAssembly): a ring bucket other than the sorted one, whose latest
+	// block has room.
+	if b := bucketOf(at); b-s.cur < ringSize {
+		if b > s.sorted {
+			i := b & ringMask
+			if h := s.head[i]; h != 0 {
+				if bl := &s.blocks[h-1]; bl.n < blockKeys {
+					bl.k[bl.n] = k
+					bl.n++
+					s.near++
+					return ev
+				}
+			} else if n := s.spare; n != 0 { // an empty bucket: a spare block starts its list
+				bl := &s.blocks[n-1]
+				s.spare = bl.next
+				bl.k[0], bl.n, bl.next = k, 1, 0
+				s.head[i] = n
+				s.occ[i>>6] |= 1 << (i & 63)
+				s.near++
+				return ev
+			}
+		} else if b == s.sorted && len(s.run) < cap(s.run) && s.run[len(s.run)-1].less(k) {
+			s.run = append(s.run, k) // the latest of the sorted bucket: no move, no growth
+			s.near++
+			return ev
+		}
+	}
+	s.put(k)
+	return ev
 }
 
 // put files k in its bucket, or in the far heap past the ring.
@@ -194,38 +257,31 @@ func (s *Sim[E]) first() (key, bool) {
 		}
 		return s.far[0], true
 	}
-	b := s.nextBucket()
+	return s.sortBucket(s.nextBucket()), true
+}
+
+// sortBucket takes bucket b's keys out of the ring into run, in order, and returns the first.
+func (s *Sim[E]) sortBucket(b int64) key {
 	i := b & ringMask
 	q := s.run[:0]
 	for n := s.head[i]; n != 0; {
 		bl := &s.blocks[n-1]
-		q = append(q, bl.k[:bl.n]...)
+		for _, k := range bl.k[:bl.n] {
+			q = append(q, k) // key by key: appending the slice calls memmove, dear in WebAssembly for a few keys
+		}
 		next := bl.next
 		bl.next, s.spare = s.spare, n
 		n = next
 	}
 	s.head[i] = 0
 	s.occ[i>>6] &^= 1 << (i & 63)
-	if len(q) <= 32 {
-		for i := 1; i < len(q); i++ { // insertion sort: a few keys, blocks each in order
-			k := q[i]
-			j := i
-			for j > 0 && k.less(q[j-1]) {
-				q[j] = q[j-1]
-				j--
-			}
-			q[j] = k
-		}
+	if len(q) <= 16 {
+		insertKeys(q) // a few keys, blocks each in order
 	} else {
-		slices.SortFunc(q, func(a, b key) int {
-			if a.less(b) {
-				return -1
-			}
-			return 1 // keys are distinct
-		})
+		sortKeys(q)
 	}
 	s.run, s.rd, s.sorted = q, 0, b
-	return q[0], true
+	return q[0]
 }
 
 // nextBucket is the first non-empty bucket from cur on (the ring's lists are not all empty).
@@ -249,12 +305,61 @@ func (s *Sim[E]) nextBucket() int64 {
 // ok is false when no event is due at or before limit, or the budget is
 // spent (the clock then stays put).
 func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
-	if s.events >= s.budget {
+	p := s.NextRef(limit)
+	if p == nil {
 		return ev, false
 	}
-	top, ok := s.first()
-	if !ok || top.at > limit {
-		return ev, false
+	ev = *p
+	var zero E
+	*p = zero // let the collector have what it points to
+	return ev, true
+}
+
+// NextRef is Next returning the event in its slot, or nil: the slot is
+// kept for it until the next call of Next or NextRef, events scheduled
+// meanwhile take others. It is not cleared (Next's copy and clearing are
+// calls in WebAssembly): a model whose events hold pointers should use Next.
+func (s *Sim[E]) NextRef(limit unit.Time) *E {
+	if s.held != 0 {
+		s.free = append(s.free, s.held-1)
+		s.held = 0
+	}
+	if s.events >= s.budget {
+		return nil
+	}
+	// first and its removal, inlined by hand, and a bucket of one key
+	// taken from its block without sorting.
+	var top key
+	switch {
+	case s.sorted >= 0:
+		top = s.run[s.rd]
+	case s.near > 0:
+		var b int64
+		if i := s.cur & ringMask; s.occ[i>>6]>>(i&63) != 0 { // nextBucket's common case
+			b = s.cur + int64(bits.TrailingZeros64(s.occ[i>>6]>>(i&63)))
+		} else {
+			b = s.nextBucket()
+		}
+		i := b & ringMask
+		h := s.head[i]
+		if bl := &s.blocks[h-1]; bl.n == 1 && bl.next == 0 {
+			if top = bl.k[0]; top.at > limit {
+				return nil
+			}
+			s.head[i] = 0
+			s.occ[i>>6] &^= 1 << (i & 63)
+			bl.next, s.spare = s.spare, h
+			s.near--
+			goto taken
+		}
+		top = s.sortBucket(b)
+	case len(s.far) > 0:
+		top = s.far[0]
+	default:
+		return nil
+	}
+	if top.at > limit {
+		return nil
 	}
 	if s.sorted >= 0 {
 		s.rd++
@@ -265,15 +370,15 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 	} else {
 		s.popFar()
 	}
-	s.setCur(bucketOf(top.at))
+taken:
+	if b := bucketOf(top.at); b > s.cur {
+		s.setCur(b)
+	}
 	slot := uint32(top.seqIdx & slotMask)
-	ev = s.slots[slot]
-	var zero E
-	s.slots[slot] = zero
-	s.free = append(s.free, slot)
+	s.held = slot + 1
 	s.now = top.at
 	s.events++
-	return ev, true
+	return &s.slots[slot]
 }
 
 // setCur moves the ring on to bucket b and brings in the far keys it now covers.
@@ -345,4 +450,89 @@ func (s *Sim[E]) down(i int) {
 		i = m
 	}
 	h[i] = e
+}
+
+// sortKeys sorts keys (distinct) in order: insertion sort for a few, else
+// quicksort, with less called directly (slices.SortFunc's comparison is a
+// call through a func value, dear in WebAssembly) and heapsort past a
+// depth of 2·log₂ n, for n log n at worst.
+func sortKeys(q []key) {
+	quickKeys(q, 2*bits.Len(uint(len(q))))
+}
+
+func quickKeys(q []key, depth int) {
+	for len(q) > 16 {
+		if depth == 0 {
+			heapKeys(q)
+			return
+		}
+		depth--
+		// The median of the first, middle and last keys, moved to the end.
+		n := len(q) - 1
+		m := n / 2
+		if q[m].less(q[0]) {
+			q[m], q[0] = q[0], q[m]
+		}
+		if q[n].less(q[0]) {
+			q[n], q[0] = q[0], q[n]
+		}
+		if q[m].less(q[n]) {
+			q[m], q[n] = q[n], q[m]
+		}
+		pivot, j := q[n], 0
+		for i := range n {
+			if q[i].less(pivot) {
+				q[i], q[j] = q[j], q[i]
+				j++
+			}
+		}
+		q[j], q[n] = q[n], q[j]
+		// Recurse into the smaller side, loop on the larger.
+		if j < n-j {
+			quickKeys(q[:j], depth)
+			q = q[j+1:]
+		} else {
+			quickKeys(q[j+1:], depth)
+			q = q[:j]
+		}
+	}
+	insertKeys(q)
+}
+
+func insertKeys(q []key) {
+	for i := 1; i < len(q); i++ {
+		k := q[i]
+		j := i
+		for j > 0 && k.less(q[j-1]) {
+			q[j] = q[j-1]
+			j--
+		}
+		q[j] = k
+	}
+}
+
+func heapKeys(q []key) {
+	down := func(i, n int) {
+		for {
+			c := 2*i + 1
+			if c >= n {
+				return
+			}
+			if c+1 < n && q[c].less(q[c+1]) {
+				c++
+			}
+			if !q[i].less(q[c]) {
+				return
+			}
+			q[i], q[c] = q[c], q[i]
+			i = c
+		}
+	}
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		down(i, len(q))
+	}
+	for n := len(q) - 1; n > 0; n-- {
+		q[0], q[n] = q[n], q[0]
+		down(0, n)
+	}
 }

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -200,4 +201,73 @@ func TestFarKeysJoinTheRing(t *testing.T) {
 		got = append(got, ev)
 	}
 	assert.Equal(t, []string{"far", "near"}, got)
+}
+
+func TestInt64NIsRandsStream(t *testing.T) {
+	a, b := New[int](7), New[int](7)
+	for i, n := range []int64{1, 2, 3, 7, 64, 1000, 1 << 40, 1<<63 - 1, 5, 12345} {
+		for range 50 {
+			require.Equal(t, a.Rand().Int64N(n), b.Int64N(n), "n=%d (%d)", n, i)
+			require.Equal(t, a.Rand().IntN(int(n)), b.IntN(int(n)), "IntN n=%d (%d)", n, i)
+		}
+	}
+}
+
+// The event NextRef returns keeps its slot while the events its handling
+// schedules take others, and AtRef's event comes out as filled in.
+func TestNextRefKeepsItsSlot(t *testing.T) {
+	s := New[[2]int64](1)
+	*s.AtRef(5) = [2]int64{5, 50}
+	var got [][2]int64
+	for {
+		ev := s.NextRef(unit.Never)
+		if ev == nil {
+			break
+		}
+		if ev[0] < 8 {
+			for i := range int64(3) {
+				*s.AtRef(s.Now() + 1) = [2]int64{ev[0] + 1, i}
+			}
+		}
+		got = append(got, *ev) // after the scheduling: still this event
+	}
+	require.Len(t, got, 1+3+9+27)
+	require.Equal(t, [2]int64{5, 50}, got[0])
+	require.Equal(t, [2]int64{6, 0}, got[1])
+	require.Equal(t, [2]int64{8, 2}, got[len(got)-1])
+	require.Equal(t, uint64(len(got)), s.Events())
+}
+
+// sortKeys sorts every size and order it meets, heapsort included.
+func TestSortKeys(t *testing.T) {
+	r := New[int](3).Rand()
+	for _, n := range []int{0, 1, 2, 5, 16, 17, 33, 100, 1000} {
+		for _, order := range []string{"random", "ascending", "descending", "organ"} {
+			q := make([]key, n)
+			for i := range q {
+				at := unit.Time(r.IntN(50))
+				switch order {
+				case "ascending":
+					at = unit.Time(i)
+				case "descending":
+					at = unit.Time(n - i)
+				case "organ":
+					at = unit.Time(min(i, n-i))
+				}
+				q[i] = key{at, uint64(i)}
+			}
+			want := slices.Clone(q)
+			slices.SortFunc(want, func(a, b key) int {
+				if a.less(b) {
+					return -1
+				}
+				return 1
+			})
+			h := slices.Clone(q)
+			sortKeys(q)
+			require.Equal(t, want, q, "n=%d %s", n, order)
+			heapKeys(h)
+			require.Equal(t, want, h, "heapsort n=%d %s", n, order)
+		}
+	}
 }

@@ -59,17 +59,14 @@ func (r *Run[E]) SetFlowBudget(n int) { r.flowBudget = n }
 // idle says the model has nothing to do (checked before the first event);
 // final runs once, when the run ends.
 //
-// handle is called through a func value: measured, that costs no more than
-// a direct call in each model's own loop (BenchmarkLoop).
+// A model's own Advance may instead run the loop itself between Begin and
+// End, calling its handle directly: natively that costs the same
+// (BenchmarkLoop), in WebAssembly a call less per event is worth having.
 func (r *Run[E]) Advance(t unit.Time, idle bool, handle func(E), final func()) bool {
-	if r.ended {
+	t, ok := r.Begin(t, idle)
+	if !ok {
 		return false
 	}
-	if !r.begun {
-		r.begun = true
-		r.Stopped = idle || r.truncated != ""
-	}
-	t = min(t, r.limit)
 	for !r.Stopped {
 		ev, ok := r.eng.Next(t)
 		if !ok {
@@ -77,6 +74,26 @@ func (r *Run[E]) Advance(t unit.Time, idle bool, handle func(E), final func()) b
 		}
 		handle(ev)
 	}
+	return r.End(t, final)
+}
+
+// Begin starts a step to t: it returns the time to run events up to (t,
+// or the run's limit) and false if the run has ended. The model then takes
+// events from its engine while Stopped is false, and calls End.
+func (r *Run[E]) Begin(t unit.Time, idle bool) (unit.Time, bool) {
+	if r.ended {
+		return t, false
+	}
+	if !r.begun {
+		r.begun = true
+		r.Stopped = idle || r.truncated != ""
+	}
+	return min(t, r.limit), true
+}
+
+// End ends the step Begin returned t for and reports whether the run goes
+// on past it; final runs once, when the run ends.
+func (r *Run[E]) End(t unit.Time, final func()) bool {
 	if r.pause(t) {
 		return true
 	}

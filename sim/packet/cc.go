@@ -90,7 +90,7 @@ func (m *Model) paceWake(p *port, t unit.Time) {
 	p.paceGen++
 	p.paceArmed = true
 	p.paceAt = max(t, m.eng.Now())
-	m.eng.At(p.paceAt, event{kind: evPace, a: p.id, gen: p.paceGen})
+	m.at(p.paceAt, evPace, 0, p.id, p.paceGen)
 }
 
 // paceDue is port p's pace wake-up (generation gen) if it is still the one due.

@@ -215,11 +215,12 @@ func (p *port) pushClass(x *pkt) {
 	p.maxQ = max(p.maxQ, p.qBytes)
 }
 
-func (p *port) popClass(q *classQueue) pkt {
-	x := q.q.take()
+// popClass takes q's front packet into x.
+func (p *port) popClass(q *classQueue, x *pkt) {
+	x.set(q.q.front())
+	q.q.drop()
 	q.qBytes -= int64(x.size)
 	p.qBytes -= int64(x.size)
-	return x
 }
 
 // nextByClass takes the next packet in deficit round robin order, or nil.
@@ -249,7 +250,7 @@ func (m *Model) nextByClass(p *port) *pkt {
 						if p.watched {
 							m.ctl.forward(p, q.q.front())
 						}
-						m.sending = p.popClass(q)
+						p.popClass(q, &m.sending)
 						x = &m.sending
 						m.release(x)
 					} else {

@@ -187,7 +187,7 @@ func (m *Model) notify(i int32, f *flow) {
 	r.lastCNP = now
 	r.cnps++
 	m.stats.cnps++
-	m.eng.At(now+f.ctrlDelay, event{kind: evNotify, a: i})
+	m.at(now+f.ctrlDelay, evNotify, 0, i, 0)
 }
 
 // cnpArrived is flow i's sender receiving a CNP.
@@ -301,7 +301,7 @@ func (m *Model) armTimer(i int32, f *flow) {
 		return
 	}
 	r.timerArmed, r.timerAt = true, at
-	m.eng.At(at, event{kind: evCCTimer, a: i})
+	m.at(at, evCCTimer, 0, i, 0)
 }
 
 // rateTimer is flow i's congestion control timer: a rate-decrease check, a

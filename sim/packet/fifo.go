@@ -9,12 +9,15 @@ type fifo struct {
 
 func (f *fifo) len() int    { return len(f.items) - f.head }
 func (f *fifo) front() *pkt { return &f.items[f.head] }
-func (f *fifo) add(x *pkt)  { f.items = append(f.items, *x) }
 
-// take removes the front packet, reusing the storage when the queue empties
-// and compacting it once more than half is spent.
-func (f *fifo) take() pkt {
-	x := f.items[f.head]
+func (f *fifo) add(x *pkt) {
+	f.items = append(f.items, pkt{})
+	f.items[len(f.items)-1].set(x)
+}
+
+// drop removes the front packet, reusing the storage when the queue
+// empties and compacting it once more than half is spent.
+func (f *fifo) drop() {
 	f.head++
 	if f.head == len(f.items) {
 		f.items, f.head = f.items[:0], 0
@@ -22,5 +25,4 @@ func (f *fifo) take() pkt {
 		n := copy(f.items, f.items[f.head:])
 		f.items, f.head = f.items[:n], 0
 	}
-	return x
 }

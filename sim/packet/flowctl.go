@@ -80,7 +80,8 @@ func (m *Model) release(x *pkt) {
 	switch in.fc {
 	case fcCredit:
 		if !in.toEnd {
-			m.eng.At(m.eng.Now()+in.latency, event{kind: evCredit, c: x.class, a: in.id, gen: int64(x.size)})
+			e := m.eng.AtRef(m.eng.Now() + in.latency) // m.at, inlined by hand
+			e.kind, e.c, e.a, e.gen = evCredit, x.class, in.id, int64(x.size)
 		}
 	case fcPFC:
 		if !m.classes[x.class].lossless {
@@ -108,12 +109,12 @@ func (m *Model) credited(p *port, c uint8, n int64) {
 // sendPause sends a PFC frame for class c from the far end of ingress link
 // in back to its sender.
 func (m *Model) sendPause(in *port, c uint8, quanta int64) {
-	m.eng.At(m.eng.Now()+in.latency+m.quantum[in.id], event{kind: evPause, c: c, a: in.id, gen: quanta})
+	m.at(m.eng.Now()+in.latency+m.quantum[in.id], evPause, c, in.id, quanta)
 	if quanta > 0 {
 		ig := in.ingressOf(c)
 		ig.refreshGen++
 		// Refresh before the pause runs out, as switches do while congested.
-		m.eng.At(m.eng.Now()+unit.Time(quanta)*m.quantum[in.id]/2, event{kind: evPFCRefresh, c: c, a: in.id, gen: ig.refreshGen})
+		m.at(m.eng.Now()+unit.Time(quanta)*m.quantum[in.id]/2, evPFCRefresh, c, in.id, ig.refreshGen)
 	}
 }
 
@@ -151,7 +152,7 @@ func (m *Model) pause(p *port, c uint8, quanta int64) {
 	}
 	ps.pausedUntil = now + unit.Time(quanta)*m.quantum[p.id]
 	ps.pauseGen++
-	m.eng.At(ps.pausedUntil, event{kind: evPauseExpire, c: c, a: p.id, gen: ps.pauseGen})
+	m.at(ps.pausedUntil, evPauseExpire, c, p.id, ps.pauseGen)
 }
 
 // pauseExpired ends class c's pause on p unless a newer frame (generation gen) renewed it.

@@ -146,7 +146,7 @@ func (m *Model) becn(i int32, f *flow) {
 	s.lastBECN = now
 	s.becns++
 	c.becns++
-	m.eng.At(now+f.ctrlDelay, event{kind: evNotify, a: i})
+	m.at(now+f.ctrlDelay, evNotify, 0, i, 0)
 }
 
 // raiseCCTI is flow i's source receiving a BECN.

@@ -22,6 +22,8 @@
 package packet
 
 import (
+	"slices"
+
 	"fabriclab/sim/engine"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
@@ -108,13 +110,18 @@ func (m *Model) addFlows() {
 	for _, s := range specs {
 		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
 		m.setClass(&m.flows[i], s.Class)
-		m.eng.At(s.Start, event{kind: evFlowStart, a: i})
+		m.at(s.Start, evFlowStart, 0, i, 0)
 	}
 }
 
 // addFlow adds a flow that the caller starts with evFlowStart or activate.
 func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done func()) int32 {
 	i := int32(len(m.flows))
+	if len(m.flows) == cap(m.flows) {
+		// Double: append's 1.25× copied a collective's flows (which hold
+		// pointers, so the collector scans each copy) many times over.
+		m.flows = slices.Grow(m.flows, len(m.flows))
+	}
 	m.flows = append(m.flows, flow{})
 	m.run.CountFlow(len(m.flows))
 	f := &m.flows[i]
@@ -174,7 +181,7 @@ func (m *Model) Send(tr fabric.Transfer, done func()) {
 }
 
 // At runs fn at time t.
-func (m *Model) At(t unit.Time, fn func()) { m.eng.At(t, event{kind: evCall, a: m.run.Calls.Add(fn)}) }
+func (m *Model) At(t unit.Time, fn func()) { m.at(t, evCall, 0, m.run.Calls.Add(fn), 0) }
 
 // SetEventBudget bounds the events the run may handle (network.MaxEvents unless set).
 func (m *Model) SetEventBudget(n uint64) { m.run.SetEventBudget(n) }

@@ -21,6 +21,13 @@ type pkt struct {
 	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
+// set copies x into p field by field: in WebAssembly a copy of a struct
+// over 16 bytes is a call to memory.copy, dearer than its eight stores.
+func (p *pkt) set(x *pkt) {
+	p.flow, p.seq, p.payload, p.size, p.inLink = x.flow, x.seq, x.payload, x.size, x.inLink
+	p.class, p.ecn, p.hop = x.class, x.ecn, x.hop
+}
+
 // port is one egress port (one direction of a link) and, for PFC and
 // credits, the ingress accounting of the node at its far end.
 type port struct {
@@ -119,12 +126,6 @@ func (p *port) push(x *pkt) {
 	}
 }
 
-func (p *port) pop() pkt {
-	x := p.q.take()
-	p.qBytes -= int64(x.size)
-	return x
-}
-
 // recentTx is how many of a port's last transmissions a snapshot can show.
 const recentTx = 4
 
@@ -140,7 +141,7 @@ func (m *Model) arrive(n int32, x *pkt) {
 		m.deliver(x)
 		return
 	}
-	if !m.admit(n, x) {
+	if (m.pools != nil || m.ports[x.inLink].fc == fcPFC) && !m.admit(n, x) { // admit has nothing else to do
 		return
 	}
 	f := &m.flows[x.flow]
@@ -182,7 +183,8 @@ func (m *Model) try(p *port) {
 	if p.busyUntil > m.eng.Now() {
 		if !p.wake {
 			p.wake = true
-			m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+			e := m.eng.AtRef(p.busyUntil) // m.at, inlined by hand (it is a call over the budget)
+			e.kind, e.c, e.a, e.gen = evTxDone, 0, p.id, 0
 		}
 		return
 	}
@@ -201,8 +203,10 @@ func (m *Model) try(p *port) {
 		if p.watched {
 			m.ctl.forward(p, x)
 		}
-		m.sending = p.pop()
+		m.sending.set(x) // p.pop, inlined by hand
+		p.q.drop()
 		x = &m.sending
+		p.qBytes -= int64(x.size)
 		m.release(x)
 	} else if len(p.flows) > 0 {
 		if p.fc == fcCredit && !p.toEnd && p.credit < int64(m.mtu+m.fabricHdr) {
@@ -233,11 +237,14 @@ func (m *Model) transmit(p *port, x *pkt) {
 	p.busyUntil = now + tx
 	x.inLink = p.id
 	x.hop++
-	m.took(x.flow, p.id)
+	if m.perPacket { // took's test, inlined by hand
+		m.took(x.flow, p.id)
+	}
 	if !p.wake && p.pending() {
 		// (A wake already due now will find the port busy and come back at busyUntil.)
 		p.wake = true
-		m.eng.At(p.busyUntil, event{kind: evTxDone, a: p.id})
+		e := m.eng.AtRef(p.busyUntil) // m.at, inlined by hand
+		e.kind, e.c, e.a, e.gen = evTxDone, 0, p.id, 0
 	}
 	arrive := now + tx + p.hopDelay
 	if p.fromEnd {
@@ -246,11 +253,13 @@ func (m *Model) transmit(p *port, x *pkt) {
 		// shared queue in the same order. It never reorders one link's
 		// packets: a short packet right behind a jittered full one arrives
 		// just after it (at the same time, the engine keeps their order).
-		arrive += unit.Time(m.eng.Rand().Int64N(int64(tx/4) + 1))
+		arrive += unit.Time(m.eng.Int64N(int64(tx/4) + 1))
 		arrive = max(arrive, p.lastArrive)
 	}
 	p.lastArrive = arrive
-	m.eng.At(arrive, event{kind: evArrive, a: p.to, p: *x})
+	e := m.eng.AtRef(arrive) // m.at, inlined by hand
+	e.kind, e.c, e.a, e.gen = evArrive, 0, p.to, 0
+	e.p.set(x)
 	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
 	p.nTx++
 }

@@ -39,7 +39,7 @@ func (s *sampler) init(m *Model) {
 		}
 	}
 	s.queues = make([][]int64, len(s.ports))
-	m.eng.At(0, event{kind: evSample})
+	m.at(0, evSample, 0, 0, 0)
 }
 
 func (s *sampler) rx(flow int, bytes int64) {
@@ -55,7 +55,7 @@ func (s *sampler) sample(m *Model) {
 	if s.Full() {
 		s.halve()
 	}
-	m.eng.At(m.eng.Now()+s.Interval, event{kind: evSample})
+	m.at(m.eng.Now()+s.Interval, evSample, 0, 0, 0)
 }
 
 func (s *sampler) record(m *Model) {
@@ -127,6 +127,9 @@ func (m *Model) Result() *metrics.Result {
 	first := unit.Never
 	var delivered int64
 	var fct network.FlowTimes
+	if r.Flows == nil && len(m.flows) > 0 {
+		r.Flows = make([]metrics.Flow, 0, len(m.flows))
+	}
 	for i := range m.flows {
 		f := &m.flows[i]
 		first = min(first, f.start)

@@ -67,6 +67,14 @@ type routeCache struct {
 	scratch   []int32
 }
 
+// cachedNext is next[dst], or nil.
+func (m *Model) cachedNext(dst int32) []uint32 {
+	if m.next == nil {
+		return nil
+	}
+	return m.next[dst]
+}
+
 // candidates is the minimal next hops from node n towards endpoint dst, in
 // the order of n's links.
 func (m *Model) candidates(n int32, dst int32) []int32 {
@@ -120,7 +128,13 @@ func (m *Model) minimalNext(buf []int32, n int32, dst int32) []int32 {
 
 // choose picks the egress port at node n towards endpoint dst among the minimal next hops.
 func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
-	out := m.candidates(n, dst)
+	var out []int32
+	if c := m.cachedNext(dst); c != nil && c[n] != 0 { // candidates' cached case, inlined by hand
+		v := c[n]
+		out = m.nextLinks[v>>8 : v>>8+v&0xff]
+	} else {
+		out = m.candidates(n, dst)
+	}
 	count := len(out)
 	if count == 0 {
 		panic(fmt.Sprintf("packet: no route from %s to endpoint %d", m.topo.Nodes[n].Name, dst))
@@ -140,7 +154,7 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 	case scenario.RouteECMP:
 		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
 	case scenario.RouteSpray:
-		k = m.eng.Rand().IntN(count)
+		k = m.eng.IntN(count)
 	case scenario.RouteAdaptive:
 		best, ties := int64(-1), 0
 		for _, l := range out {
@@ -154,7 +168,7 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 				best, ties, k = load, 1, int(l)
 			case load == best:
 				ties++
-				if m.eng.Rand().IntN(ties) == 0 {
+				if m.eng.IntN(ties) == 0 {
 					k = int(l)
 				}
 			}

@@ -13,8 +13,8 @@ func (m *Model) addStorms() {
 			continue
 		}
 		down := int32(m.topo.Links[nd.Out[len(nd.Out)-1]].Reverse) // switch → endpoint
-		m.eng.At(st.Start, event{kind: evStorm, a: down, gen: 1})
-		m.eng.At(st.End, event{kind: evStorm, a: down, gen: 0})
+		m.at(st.Start, evStorm, 0, down, 1)
+		m.at(st.End, evStorm, 0, down, 0)
 	}
 }
 

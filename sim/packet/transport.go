@@ -80,7 +80,7 @@ func (m *Model) activate(i int32, f *flow) {
 // makePkt makes flow i's next packet (in m.sending: transmit copies it into its event).
 func (m *Model) makePkt(i int32, f *flow) *pkt {
 	x := &m.sending
-	*x = pkt{flow: i, seq: f.nextSeq, inLink: -1, class: f.class}
+	x.flow, x.seq, x.inLink, x.class, x.ecn, x.hop = i, f.nextSeq, -1, f.class, false, 0 // field by field (see pkt.set)
 	x.payload = m.mtu
 	if f.nextSeq == f.npkts-1 {
 		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
@@ -95,7 +95,7 @@ func (m *Model) makePkt(i int32, f *flow) *pkt {
 	if f.nextSeq == f.npkts && !f.sentAll {
 		f.sentAll = true
 		if f.nextInLine >= 0 {
-			m.eng.At(m.eng.Now(), event{kind: evFlowStart, a: f.nextInLine})
+			m.at(m.eng.Now(), evFlowStart, 0, f.nextInLine, 0)
 		}
 	}
 	if !f.rtoArmed {
@@ -104,7 +104,7 @@ func (m *Model) makePkt(i int32, f *flow) *pkt {
 		if f.lossless {
 			m.armLossless(i)
 		} else {
-			m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+			m.at(f.rtoAt, evRTO, 0, i, 0)
 		}
 	}
 	return x
@@ -133,7 +133,7 @@ func (m *Model) deliver(x *pkt) {
 			m.stats.gaps++
 			if f.nackFor != f.expected {
 				f.nackFor = f.expected
-				m.eng.At(now+f.ctrlDelay, event{kind: evNack, a: i, gen: int64(f.expected)})
+				m.at(now+f.ctrlDelay, evNack, 0, i, int64(f.expected))
 			}
 			return
 		}
@@ -153,7 +153,8 @@ func (m *Model) deliver(x *pkt) {
 	// not land on one), that ACK is due too.
 	if f.expected/m.ackEvery > f.acked/m.ackEvery || f.expected == f.npkts && f.acked < f.npkts {
 		f.acked = f.expected
-		m.eng.At(now+f.ctrlDelay, event{kind: evAck, a: i, gen: int64(f.expected)})
+		e := m.eng.AtRef(now + f.ctrlDelay) // m.at, inlined by hand
+		e.kind, e.c, e.a, e.gen = evAck, 0, i, int64(f.expected)
 	}
 	if f.expected == f.npkts && !f.done {
 		f.done, f.finish = true, now
@@ -241,7 +242,7 @@ func (m *Model) timeout(i int32) {
 	if m.eng.Now() >= f.rtoAt {
 		m.goBack(i, f)
 	}
-	m.eng.At(f.rtoAt, event{kind: evRTO, a: i})
+	m.at(f.rtoAt, evRTO, 0, i, 0)
 }
 
 // goBack is f's timer running out: nothing acknowledged for a whole
@@ -268,7 +269,7 @@ func (m *Model) armLossless(i int32) {
 	m.timed = append(m.timed, i)
 	if !m.tickDue {
 		m.tickDue = true
-		m.eng.At(m.eng.Now()+losslessRTO*m.rto/ticksPerRTO, event{kind: evRTOTick})
+		m.at(m.eng.Now()+losslessRTO*m.rto/ticksPerRTO, evRTOTick, 0, 0, 0)
 	}
 }
 
@@ -296,6 +297,6 @@ func (m *Model) rtoTick() {
 	m.timed = m.timed[:w]
 	if w > 0 {
 		m.tickDue = true
-		m.eng.At(now+losslessRTO*m.rto/ticksPerRTO, event{kind: evRTOTick})
+		m.at(now+losslessRTO*m.rto/ticksPerRTO, evRTOTick, 0, 0, 0)
 	}
 }
