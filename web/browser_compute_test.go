@@ -61,10 +61,12 @@ func TestBrowserComputeFrames(t *testing.T) {
 			raf := eval[[]float64](t, ctx, `fabriclabRAF`)
 			var iv []float64
 			over := 0
+			var overAt []string // when each frame over 100 ms ended, from the first page frame
 			for i := 1; i < len(raf); i++ {
 				iv = append(iv, raf[i]-raf[i-1])
 				if iv[len(iv)-1] > 100 {
 					over++
+					overAt = append(overAt, fmt.Sprintf("%.0f ms (%.0f ms long)", raf[i]-raf[0], raf[i]-raf[i-1]))
 				}
 			}
 			slices.Sort(iv)
@@ -77,6 +79,8 @@ func TestBrowserComputeFrames(t *testing.T) {
 			fmt.Printf("%s play=%s (load %s): page frames while computing: %d, p50 %.0f ms, p95 %.0f ms, max %.0f ms, %d over 100 ms; %.0f canvas frames asked for, the longest slice %.0f ms; the last %.0f turns between slices: p50 %.1f ms, p95 %.1f ms; CPU from navigation to done: renderer %.1f s, GPU process %.1f s\n",
 				name, play, loadAverage(), len(iv), q(0.5), q(0.95), q(1), over, s["frames_asked"], s["slice_max_ms"], s["turns"], s["turn_p50_ms"], s["turn_p95_ms"],
 				(cpu1["renderer"]-cpu0["renderer"])/1000, (cpu1["gpu-process"]-cpu0["gpu-process"])/1000)
+			fmt.Printf("%s play=%s: the frames over 100 ms ended at %s; the canvas loaded at %.0f ms\n", name, play, strings.Join(overAt, ", "),
+				eval[float64](t, ctx, `(performance.getEntriesByName("fabriclab-loaded")[0] || {startTime: 0}).startTime`)-raf[0])
 			fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing, %.1f s between slices; GC %.1f s (%.0f collections); %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
 				name, play, took.Seconds(), s["run_s"], s["compute_s"], s["yield_s"], s["gc_cpu_s"], s["gcs"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
 				s["frames"], s["draw_p50_ms"], s["draw_p95_ms"], s["updates"], s["update_p50_ms"], s["update_p95_ms"])
