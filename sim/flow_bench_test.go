@@ -22,6 +22,11 @@ sim: {fidelity: flow}
 func benchRing(b *testing.B, n int) {
 	sc, err := scenario.Parse([]byte(ringYAML(n)), "ring.yaml")
 	require.NoError(b, err)
+	benchCollective(b, sc)
+}
+
+// benchCollective times Run of sc, reporting the collective's simulated time.
+func benchCollective(b *testing.B, sc scenario.Scenario) {
 	b.ReportAllocs()
 	for b.Loop() {
 		res, err := Run(sc)
@@ -36,10 +41,5 @@ func BenchmarkFlowRing16k(b *testing.B) { benchRing(b, 16384) }
 func BenchmarkFlowHierarchical16k(b *testing.B) {
 	sc, err := scenario.Load("hierarchical-allreduce", scenario.ReadFile, []string{"topology.nodes=2048"})
 	require.NoError(b, err)
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := Run(sc)
-		require.NoError(b, err)
-		b.ReportMetric(res.Collective.TimeUs, "sim-µs")
-	}
+	benchCollective(b, sc)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -23,6 +24,19 @@ collective: {op: allreduce, algo: hierarchical, bytes: 64MiB}
 // navigation to the first frame, frame times while playing, and the
 // WebAssembly's transfer size. It prints figures and asserts nothing about
 // speed (machines here are shared); run it with FABRICLAB_BROWSER_BENCH=1.
+// benchScenarios skips t unless FABRICLAB_BROWSER_BENCH is set, and returns
+// the scenarios to measure: FABRICLAB_BENCH_ONLY's comma-separated list, else names.
+func benchScenarios(t *testing.T, names ...string) []string {
+	t.Helper()
+	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
+		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
+	}
+	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
+		return strings.Split(only, ",")
+	}
+	return names
+}
+
 func TestBrowserBenchmarks(t *testing.T) {
 	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
 		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")

@@ -22,13 +22,7 @@ import (
 // takes a comma-separated list of scenarios, FABRICLAB_BENCH_PLAY=0 or 1
 // measures only paused or playing.
 func TestBrowserComputeFrames(t *testing.T) {
-	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
-		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
-	}
-	names := []string{"ring-allreduce-8", "perm-1024", "alltoall-moe"}
-	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
-		names = strings.Split(only, ",")
-	}
+	names := benchScenarios(t, "ring-allreduce-8", "perm-1024", "alltoall-moe")
 	plays := []string{"0", "1"}
 	if p := os.Getenv("FABRICLAB_BENCH_PLAY"); p != "" {
 		plays = []string{p}

@@ -29,13 +29,7 @@ import (
 // and FABRICLAB_BENCH_ROUNDS how many times to measure each in turn; the
 // test then prints the medians of each build.
 func TestBrowserFrames(t *testing.T) {
-	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
-		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
-	}
-	names := []string{"incast", "ecmp-collisions"}
-	if only := os.Getenv("FABRICLAB_BENCH_ONLY"); only != "" {
-		names = strings.Split(only, ",")
-	}
+	names := benchScenarios(t, "incast", "ecmp-collisions")
 	type site struct{ name, dir string }
 	sites := []site{{"this", ""}}
 	if s := os.Getenv("FABRICLAB_BENCH_SITES"); s != "" {

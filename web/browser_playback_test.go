@@ -88,14 +88,7 @@ func TestBrowserPlaybackReachesTheEnd(t *testing.T) {
 // scenarios, paused and playing, for BENCHMARKS.md; it asserts nothing
 // about speed. Run it with FABRICLAB_BROWSER_BENCH=1.
 func TestBrowserComputeTime(t *testing.T) {
-	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
-		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")
-	}
-	only := os.Getenv("FABRICLAB_BENCH_ONLY")
-	for _, name := range []string{"ring-allreduce-8", "perm-1024", "alltoall-moe"} {
-		if only != "" && only != name {
-			continue
-		}
+	for _, name := range benchScenarios(t, "ring-allreduce-8", "perm-1024", "alltoall-moe") {
 		for _, play := range []string{"0", "1"} {
 			ctx, base, _ := browser(t) // a browser each: each has 4 minutes
 			start := time.Now()

@@ -84,15 +84,10 @@ func (m *Model) Advance(t unit.Time) bool {
 // idle reports whether every flow has finished and no callback is pending.
 func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
+// handle runs an event of every kind but the two that Advance's loop runs
+// itself (evArrive, evTxDone).
 func (m *Model) handle(ev *event) {
 	switch ev.kind {
-	case evArrive:
-		m.arriving.set(&ev.p)
-		m.arrive(ev.a, &m.arriving)
-	case evTxDone:
-		p := &m.ports[ev.a]
-		p.wake = false
-		m.try(p)
 	case evFlowStart:
 		f := &m.flows[ev.a]
 		f.start = m.eng.Now()
