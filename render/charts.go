@@ -625,7 +625,11 @@ func (b *Builder) fctChart(r Rect) {
 	p.H -= 10 * L.U
 	if len(b.fct) == 0 {
 		b.frame(p, scale{}, nil)
-		b.empty(p, b.tf("chart.none-done", total))
+		if total == 0 { // e.g. a training step still computing
+			b.empty(p, b.t("chart.no-flows"))
+		} else {
+			b.empty(p, b.tf("chart.none-done", total))
+		}
 		return
 	}
 	slices.Sort(b.fct)

@@ -187,3 +187,24 @@ func TestChartGoldens(t *testing.T) {
 		})
 	}
 }
+
+// The completion-time chart with nothing finished: a run with no flows yet
+// (a training step still computing) says so, not "0 of 0".
+func TestFCTChartNothingFinished(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		until unit.Time
+		want  string
+	}{
+		{"dp-resnet50", 2 * unit.Millisecond, "\nno flows yet\n"},
+		{"incast", 20 * unit.Microsecond, "\n0 of 8 flows finished\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := play(t, c.name, nil, c.until, 2)
+			L := NewLayout(r.topo, 1280, 720, Options{})
+			s := texts(Scene(r.frame(L)))
+			assert.Contains(t, s, c.want)
+			assert.NotContains(t, s, "0 of 0")
+		})
+	}
+}
