@@ -156,16 +156,20 @@ type Game struct {
 
 // errorList pictures an error message: the canvas never goes blank. (In the
 // browser the page also shows it over the canvas.)
-func errorList(w, h float64, msg string, lang render.Lang) *render.DisplayList {
+func errorList(w, h float64, msg string, lang render.Lang, light bool) *render.DisplayList {
+	bg, title, text := color.RGBA{0x1c, 0x12, 0x14, 0xff}, color.RGBA{0xff, 0x7b, 0x72, 0xff}, color.RGBA{0xff, 0xd8, 0xd3, 0xff}
+	if light { // theme=light: the page around it is light too
+		bg, title, text = color.RGBA{0xff, 0xf4, 0xf2, 0xff}, color.RGBA{0xb4, 0x23, 0x18, 0xff}, color.RGBA{0x4a, 0x1c, 0x17, 0xff}
+	}
 	dl := &render.DisplayList{}
 	dl.Reset(float32(w), float32(h))
-	dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindRect, W: float32(w), H: float32(h), Fill: color.RGBA{0x1c, 0x12, 0x14, 0xff}})
+	dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindRect, W: float32(w), H: float32(h), Fill: bg})
 	y := float32(40)
 	add := func(s string, size float32, c color.RGBA) {
 		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, Layer: render.LayerLabel, X: 24, Y: y, Size: size, Fill: c, Str: s})
 		y += size * 1.6
 	}
-	add(render.T(lang, "error.title"), 20, color.RGBA{0xff, 0x7b, 0x72, 0xff})
+	add(render.T(lang, "error.title"), 20, title)
 	width := max(20, int((w-48)/8))
 	for _, line := range strings.Split(msg, "\n") {
 		for len(line) > width {
@@ -173,10 +177,10 @@ func errorList(w, h float64, msg string, lang render.Lang) *render.DisplayList {
 			if cut <= 0 {
 				cut = width
 			}
-			add(line[:cut], 14, color.RGBA{0xff, 0xd8, 0xd3, 0xff})
+			add(line[:cut], 14, text)
 			line = strings.TrimLeft(line[cut:], " ")
 		}
-		add(line, 14, color.RGBA{0xff, 0xd8, 0xd3, 0xff})
+		add(line, 14, text)
 	}
 	return dl
 }
@@ -582,7 +586,7 @@ func (g *Game) prepare(cx, cy float64) {
 	w, h := g.w, g.h
 	if g.failure != "" {
 		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
-			g.errorPic, g.errorKey = errorList(w, h, g.failure, render.Lang(g.params.Lang)), k
+			g.errorPic, g.errorKey = errorList(w, h, g.failure, render.Lang(g.params.Lang), g.params.Theme == "light"), k
 		}
 		g.key = drawKey{errorPic: g.errorPic, scale: g.scale}
 		return

@@ -2,12 +2,15 @@ package main
 
 import (
 	"fmt"
+	"image/color"
+	"math"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/render"
 	"fabriclab/sim/unit"
 )
 
@@ -222,4 +225,19 @@ func TestUnchangedPictureIsNotRedrawn(t *testing.T) {
 	g.w = 900
 	require.NoError(t, g.Update())
 	assert.NotEqual(t, k, g.key, "a new size: a new picture")
+}
+
+// The canvas's error picture follows theme=: light on a light page, dark on
+// a dark one, its text readable on either.
+func TestErrorListTheme(t *testing.T) {
+	lum := func(c color.RGBA) float64 { return 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B) }
+	for _, light := range []bool{false, true} {
+		dl := errorList(640, 360, "scenario: no such thing", render.EN, light)
+		require.NotEmpty(t, dl.Prims)
+		bg := lum(dl.Prims[0].Fill)
+		assert.Equal(t, light, bg > 128, "light=%v: background %v", light, dl.Prims[0].Fill)
+		for _, p := range dl.Prims[1:] {
+			assert.Greater(t, math.Abs(lum(p.Fill)-bg), 100.0, "light=%v: %q on its background", light, p.Str)
+		}
+	}
 }
