@@ -49,10 +49,7 @@ func recompress(dir, name, cache string, log io.Writer) error {
 		return err
 	}
 	sum := sha256.Sum256(raw)
-	cached := ""
-	if cache != "" {
-		cached = filepath.Join(cache, "brotli11w24-"+hex.EncodeToString(sum[:])+".br")
-	}
+	cached := cacheFile(cache, sum)
 	best, ok := readCached(cached, raw)
 	if !ok {
 		if best, err = lowPriority(func() ([]byte, error) { return brotli11(raw) }); err != nil {
@@ -73,6 +70,45 @@ func recompress(dir, name, cache string, log io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(log, "%s.br: brotli 11, %.2f MB (was %.2f MB)\n", name, float64(len(best))/1e6, float64(len(old))/1e6)
+	return nil
+}
+
+// cacheFile is where cache keeps the brotli 11 encoding of the file with
+// SHA-256 sum ("" for no cache).
+func cacheFile(cache string, sum [sha256.Size]byte) string {
+	if cache == "" {
+		return ""
+	}
+	return filepath.Join(cache, "brotli11w24-"+hex.EncodeToString(sum[:])+".br")
+}
+
+// KeepBrotli puts the brotli 11 encodings of a site that build wrote at its
+// best into cache, so that serving it later finds them there instead of
+// spending minutes compressing again to learn nothing.
+func KeepBrotli(dir, cache string) error {
+	names, err := outState(dir)
+	if err != nil || cache == "" {
+		return err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	for _, name := range names {
+		if !strings.HasSuffix(name, ".wasm") || !slices.Contains(names, name+".br") {
+			continue
+		}
+		raw, err := root.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		br, err := root.ReadFile(name + ".br")
+		if err != nil {
+			return err
+		}
+		writeCached(cacheFile(cache, sha256.Sum256(raw)), br)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package web
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"os"
@@ -103,4 +104,27 @@ func TestInstallPartIsCleanedUp(t *testing.T) {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "viz.wasm.br.part"), []byte("half"), 0o644))
 	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": wasmLike()}, false))
 	assert.NoFileExists(t, filepath.Join(dir, "viz.wasm.br.part"))
+}
+
+// A site build wrote at brotli 11 leaves its encoding in the cache, so that
+// serve, recompressing, finds it there and changes nothing.
+func TestKeepBrotli(t *testing.T) {
+	dir, cache := filepath.Join(t.TempDir(), "site"), t.TempDir()
+	raw := wasmLike()
+	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": raw}, true))
+	br, err := os.ReadFile(filepath.Join(dir, "viz.wasm.br"))
+	require.NoError(t, err)
+	require.NoError(t, KeepBrotli(dir, cache))
+	sum := sha256.Sum256(raw)
+	kept, err := os.ReadFile(cacheFile(cache, sum))
+	require.NoError(t, err)
+	assert.Equal(t, br, kept)
+	// Recompress takes the cache's answer: the same bytes, so nothing to replace.
+	var log bytes.Buffer
+	require.NoError(t, Recompress(dir, cache, &log))
+	assert.Empty(t, log.String())
+	got, err := os.ReadFile(filepath.Join(dir, "viz.wasm.br"))
+	require.NoError(t, err)
+	assert.Equal(t, br, got)
+	assert.NoError(t, KeepBrotli(dir, ""), "no cache directory: nothing to do")
 }

@@ -50,7 +50,10 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	return web.BuildSite(root, *out, stdout, !*fast)
+	if err := web.BuildSite(root, *out, stdout, !*fast); err != nil || *fast {
+		return err
+	}
+	return web.KeepBrotli(*out, brotliCache()) // so that serve need not compress it again
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) error {
