@@ -128,11 +128,23 @@ type keyItem struct {
 	c    color.RGBA
 }
 
-// grow raises peak k to v and returns the axis for it.
+// grow raises peak k to v and returns the axis for it: at least the frame's
+// shared axes (a comparison's other pane).
 func (b *Builder) grow(k int, v float64) float64 {
 	b.ch.peak[k] = max(b.ch.peak[k], v)
+	if a := b.f.Axes; a != nil {
+		return max(b.ch.peak[k], a[k])
+	}
 	return b.ch.peak[k]
 }
+
+// Axes are the peaks a scene's chart axes are scaled to (throughput, sender
+// rates, queue depth), for two panes to share: Frame.Axes.
+type Axes [numPeaks]float64
+
+// Peaks are the peaks the last scene's charts reached by themselves (not
+// counting Frame.Axes).
+func (b *Builder) Peaks() Axes { return b.ch.peak }
 
 // sampled returns up to maxChartPoints history indices, evenly spread, and
 // always the last one.
@@ -409,7 +421,7 @@ func (b *Builder) throughput(ci int, r Rect) {
 	}
 	b.ch.rates = rates
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
-	if b.grow(peakThroughput, ymax) == 0 { // GPUs computing, flows not started: no axis for nothing
+	if b.ch.peak[peakThroughput] = max(b.ch.peak[peakThroughput], ymax); b.ch.peak[peakThroughput] == 0 { // GPUs computing, flows not started: no axis for nothing
 		b.frame(p, scale{}, nil)
 		b.timeAxis(p, t0, t1)
 		b.empty(p, b.t("chart.no-traffic"))

@@ -208,3 +208,24 @@ func TestFCTChartNothingFinished(t *testing.T) {
 		})
 	}
 }
+
+// Frame.Axes raises the charts' axes (a comparison's other pane) without
+// counting as this scene's own peak.
+func TestChartAxesShared(t *testing.T) {
+	r := play(t, "incast", nil, 100*unit.Microsecond, 10)
+	L := NewLayout(r.topo, 1280, 720, Options{})
+	var own Builder
+	alone := texts(own.Scene(r.frame(L)))
+	peaks := own.Peaks()
+	require.Positive(t, peaks[peakThroughput])
+	require.Positive(t, peaks[peakQueues])
+	assert.NotContains(t, alone, "\n400 Gb/s\n")
+	assert.NotContains(t, alone, "\n80 MiB\n")
+	var b Builder
+	f := r.frame(L)
+	f.Axes = &Axes{peakThroughput: 4e11, peakQueues: 64 << 20}
+	shared := texts(b.Scene(f))
+	assert.Contains(t, shared, "\n400 Gb/s\n", "the throughput axis reaches the other pane's 400 Gb/s")
+	assert.Contains(t, shared, "\n80 MiB\n", "the queue axis its 64 MiB (ticks to 80)")
+	assert.Equal(t, peaks, b.Peaks(), "its own peaks are its own")
+}

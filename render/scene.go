@@ -32,6 +32,9 @@ type Frame struct {
 	Selected int // the flow the learner picked, as its ID + 1; 0: none (routing.go)
 	// Computing, while the run is still being computed, draws its progress.
 	Computing *Computing
+	// Axes, if set, are the least the charts' axes reach: the other pane's
+	// Peaks in a comparison, so that both panes' charts share their scales.
+	Axes *Axes
 }
 
 // Builder builds scenes, keeping its storage from one frame to the next. A

@@ -42,7 +42,16 @@ type pane struct {
 	layoutKey layoutKey
 	builder   render.Builder
 	frame     render.Frame
-	selected  int // the picked flow (render.Frame.Selected)
+	axes      render.Axes // the other pane's peaks, for frame.Axes
+	selected  int         // the picked flow (render.Frame.Selected)
+}
+
+// scene builds the pane's picture with its charts' axes reaching at least
+// the other pane's peaks.
+func (pn *pane) scene(other render.Axes) *render.DisplayList {
+	pn.axes = other
+	pn.frame.Axes = &pn.axes
+	return pn.builder.Scene(&pn.frame)
 }
 
 // compareKey is what a comparison's picture depends on (part of drawKey).
@@ -283,9 +292,21 @@ func (c *comparison) stripRight() string {
 func (g *Game) compareScene() *render.DisplayList {
 	c := g.cmp
 	var scenes [2]*render.DisplayList
-	for i := range c.panes {
-		if pn := &c.panes[i]; pn.frame.Layout != nil {
-			scenes[i] = pn.builder.Scene(&pn.frame)
+	l, r := &c.panes[0], &c.panes[1]
+	if l.frame.Layout != nil && r.frame.Layout != nil {
+		// Both panes' charts on the same scales, so that the taller line is
+		// the larger figure: each axis reaches the other side's peak.
+		scenes[0] = l.scene(r.builder.Peaks()) // the right's, as of its last scene
+		scenes[1] = r.scene(l.builder.Peaks())
+		if r.builder.Peaks() != l.axes { // the right's peaks moved: the left again
+			scenes[0] = l.scene(r.builder.Peaks())
+		}
+	} else {
+		for i := range c.panes {
+			if pn := &c.panes[i]; pn.frame.Layout != nil {
+				pn.frame.Axes = nil
+				scenes[i] = pn.builder.Scene(&pn.frame)
+			}
 		}
 	}
 	render.SideBySide(&c.dl, c.split, g.params.Theme != "light", g.params.Big, c.stripLeft(), c.stripRight(), scenes)

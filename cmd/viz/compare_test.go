@@ -139,3 +139,26 @@ func TestComparePickAndStats(t *testing.T) {
 }
 
 func f0(c *comparison) []snap.Flow { return c.panes[1].frame.Cur.Flows }
+
+// Both panes' charts share their scales: each pane's axes reach the other's
+// peaks, as they stand after both scenes are built.
+func TestCompareSharesAxes(t *testing.T) {
+	const sets = "&left.set=topology.hosts=5&left.set=traffic.senders=4&left.set=traffic.bytes=256KiB" +
+		"&right.set=topology.hosts=3&right.set=traffic.senders=1&right.set=traffic.bytes=256KiB"
+	g, h := started(t, "?compare=1&left=incast&right=incast"+sets)
+	for i := 0; lastEvent(h, "done") == nil; i++ {
+		require.Less(t, i, 500)
+		require.NoError(t, g.Update())
+	}
+	c := g.cmp
+	for _, us := range []string{"15", "40", "10"} { // forward, then back (the peaks start again)
+		h.send(`{"fabriclab":"seek","t_us":` + us + `}`)
+		require.NoError(t, g.Update())
+		g.compareScene()
+		l, r := &c.panes[0], &c.panes[1]
+		assert.Equal(t, r.builder.Peaks(), l.axes, "t=%s: the left reaches the right's peaks", us)
+		assert.Equal(t, l.builder.Peaks(), r.axes, "t=%s: the right reaches the left's", us)
+		assert.Same(t, &l.axes, l.frame.Axes)
+		assert.Positive(t, l.builder.Peaks()[2], "t=%s: four senders queue", us)
+	}
+}
