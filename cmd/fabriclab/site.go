@@ -1,10 +1,9 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"os"
 	"os/exec"
@@ -60,8 +59,9 @@ func buildSite(stderr io.Writer) (string, error) {
 	if err != nil {
 		base = os.TempDir()
 	}
-	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(base, "fabriclab", "site-"+hex.EncodeToString(sum[:6]))
+	h := fnv.New64a() // not crypto/sha256: its FIPS module's initialisation runs at every start
+	h.Write([]byte(root))
+	dir := filepath.Join(base, "fabriclab", fmt.Sprintf("site-%016x", h.Sum64()))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
