@@ -44,7 +44,8 @@ bench: bench-htsim
 # htsim side by side on the same workloads (PEERS/htsim/run.sh, medians of
 # HTSIM_REPS alternating runs), where HTSIM names a built csg-htsim checkout
 # (PEERS/htsim/BUILD.md); skipped with a message where it does not. The binary
-# is static (CGO_ENABLED=0): no dynamic loader or cgo thread at each start.
+# is static (cmd/fabriclab links no cgo; CGO_ENABLED=0 makes sure of it): no
+# dynamic loader or cgo thread at each start.
 PEERS      ?= ../shared/peers
 HTSIM      ?=
 HTSIM_REPS ?= 3

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fabriclab/cmd/internal/srctree"
+	"fabriclab/web"
+)
+
+// moduleRoot finds the fabriclab source tree the command runs in (the site
+// build compiles cmd/viz from it).
+func moduleRoot() (string, error) { return srctree.Root() }
+
+func cmdBuild(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "dist/site", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced)")
+	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q; use --out DIR", fs.Arg(0))
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	if err := web.BuildSite(root, *out, stdout, !*fast); err != nil || *fast {
+		return err
+	}
+	return web.KeepBrotli(*out, brotliCache()) // so that serve need not compress it again
+}
+
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "localhost:8080", "address to listen on")
+	out := fs.String("out", "dist/site", "where the built site lives")
+	rebuild := fs.Bool("rebuild", false, "build even if the site is up to date")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	dir := *out
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(root, dir)
+	}
+	if *rebuild || stale(root, dir) {
+		if err := web.BuildSite(root, dir, stdout, false); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "site up to date in %s\n", dir)
+	}
+	site, err := web.OpenDir(dir)
+	if err != nil {
+		return err
+	}
+	defer site.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w (try --addr localhost:8081)", *addr, err)
+	}
+	warnIfPublic(stderr, *addr, ln.Addr())
+	fmt.Fprintf(stdout, "serving fabriclab at http://%s/  (Ctrl-C stops)\n", ln.Addr())
+	go func() { // brotli 11 for viz.wasm, in the background at low priority
+		if err := web.Recompress(dir, brotliCache(), stdout); err != nil {
+			fmt.Fprintf(stderr, "warning: %v (the site is served with brotli 9)\n", err)
+		}
+	}()
+	return site.Server(web.DefaultLimits).Serve(ln)
+}
+
+// brotliCache is where serve keeps brotli 11 encodings between runs ("" if
+// the user has no cache directory).
+func brotliCache() string {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "fabriclab", "brotli")
+}
+
+// warnIfPublic warns when the server listens on every network interface
+// (":8080", "0.0.0.0:8080", "[::]:8080"), where other machines can reach it.
+func warnIfPublic(stderr io.Writer, flag string, addr net.Addr) {
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		fmt.Fprintf(stderr, "warning: --addr %s listens on every network interface: anyone who can reach this machine can load the site; "+
+			"use --addr localhost:%d to keep it on this machine\n", flag, tcp.Port)
+	}
+}
+
+// stale reports whether the site in dir is missing, was not written by
+// fabriclab, or is older than any source file (Go, lessons, web assets) under root.
+func stale(root, dir string) bool {
+	st, err := os.Stat(filepath.Join(dir, web.Marker)) // written last by every build
+	if err != nil {
+		return true
+	}
+	built := st.ModTime()
+	newer := false
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || newer {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "dist" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".md", ".html", ".css", ".js", ".yaml", ".mod", ".sum":
+			if info, err := d.Info(); err == nil && info.ModTime().After(built) {
+				newer = true
+			}
+		}
+		return nil
+	})
+	return newer
+}
