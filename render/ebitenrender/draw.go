@@ -22,8 +22,9 @@ import (
 //
 // Text is drawn glyph by glyph, rasterised with golang.org/x/image into an
 // atlas that also holds the white pixel shapes are drawn with, so that a
-// frame is one DrawTriangles call: on software WebGL every draw call and
-// every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
+// frame is two draw calls (the opaque shapes under the first text, with a
+// shader of their own, then the rest): on software WebGL every draw call
+// and every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
 // shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
 	faces  map[faceKey]font.Face
@@ -226,16 +227,20 @@ func (d *Drawer) flush(dst Target) {
 
 // flushSolid draws the opaque shapes batched so far, counting the call.
 func (d *Drawer) flushSolid(dst Target) {
-	d.count()
-	d.stats.Solid++
+	if d.count() {
+		d.stats.Solid++
+	}
 	d.batch.flushSolid(dst)
 }
 
-func (d *Drawer) count() {
-	if n := len(d.batch.idx) / 3; n > 0 {
+// count counts a call of what is batched, if anything is.
+func (d *Drawer) count() bool {
+	n := len(d.batch.idx) / 3
+	if n > 0 {
 		d.stats.Batches++
 		d.stats.Triangles += n
 	}
+	return n > 0
 }
 
 func (d *Drawer) face(k faceKey) font.Face {

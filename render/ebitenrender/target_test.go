@@ -120,6 +120,7 @@ func TestOpaqueShapesFirstAreSolid(t *testing.T) {
 		{"a translucent fill ends it", []render.Prim{line, rect(glass, color.RGBA{}), line}, []int{2}, 2},
 		{"so does a translucent outline", []render.Prim{rect(white, glass), line}, nil, 1},
 		{"text first: none", []render.Prim{text, line}, nil, 1},
+		{"invisible shapes: no call", []render.Prim{rect(color.RGBA{}, color.RGBA{}), text}, nil, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var r recorder
