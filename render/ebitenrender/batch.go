@@ -1,6 +1,7 @@
 package ebitenrender
 
 import (
+	"fmt"
 	"image/color"
 	"math"
 
@@ -12,24 +13,52 @@ import (
 // antialiased path cost a draw call (and on software WebGL, seconds per
 // frame) apiece.
 type batch struct {
-	v    []ebiten.Vertex
-	idx  []uint32
-	src  *ebiten.Image // the atlas: shapes take its white pixel
-	opts ebiten.DrawTrianglesOptions
-	ring []float32 // scratch outline points
-	dy   float32   // added to every y
+	v         []ebiten.Vertex
+	idx       []uint32
+	src       *ebiten.Image // the atlas: shapes take its white pixel
+	opts      ebiten.DrawTrianglesOptions
+	solid     *ebiten.Shader
+	solidOpts ebiten.DrawTrianglesShaderOptions
+	ring      []float32 // scratch outline points
+	dy        float32   // added to every y
 }
 
 func newBatch(atlas *ebiten.Image) *batch {
 	b := &batch{src: atlas}
 	b.opts.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha // as the glyphs' colours are
+	s, err := ebiten.NewShader([]byte(solidShader))
+	if err != nil {
+		panic(fmt.Sprintf("ebitenrender: the solid shader: %v", err)) // a bug: the source is fixed
+	}
+	b.solid = s
+	b.solidOpts.Blend = ebiten.BlendCopy // opaque: nothing under it shows through
 	return b
 }
+
+// solidShader paints a triangle in its vertices' colour (premultiplied, as
+// they are given), reading no texture.
+const solidShader = `//kage:unit pixels
+
+package main
+
+func Fragment(dstPos vec4, srcPos vec2, color vec4) vec4 {
+	return color
+}
+`
 
 // flush draws what has been collected onto dst.
 func (b *batch) flush(dst Target) {
 	if len(b.idx) > 0 {
 		dst.DrawTriangles32(b.v, b.idx, b.src, &b.opts)
+	}
+	b.v, b.idx = b.v[:0], b.idx[:0]
+}
+
+// flushSolid draws what has been collected, opaque shapes only, onto dst
+// with the solid shader and no blending.
+func (b *batch) flushSolid(dst Target) {
+	if len(b.idx) > 0 {
+		dst.DrawTrianglesShader32(b.v, b.idx, b.solid, &b.solidOpts)
 	}
 	b.v, b.idx = b.v[:0], b.idx[:0]
 }
@@ -65,18 +94,37 @@ func (b *batch) quad(x0, y0, x1, y1, x2, y2, x3, y3 float32, c color.RGBA) {
 	b.idx = append(b.idx, i, i+1, i+2, i, i+2, i+3)
 }
 
-// fan fills a convex polygon given as x, y pairs.
+// fan fills a convex polygon given as x, y pairs. Its triangles go down
+// both sides from the top vertex at once, each taking the side whose next
+// vertex is higher, so that each spans a few rows: software WebGL walks
+// every row of every triangle, and a fan from one corner has each triangle
+// span about the whole shape. (The pixels drawn are the same.)
 func (b *batch) fan(pts []float32, c color.RGBA) {
 	n := len(pts) / 2
 	if n < 3 {
 		return
 	}
 	first := uint32(len(b.v))
+	top := 0
 	for k := 0; k < n; k++ {
 		b.vertex(pts[2*k], pts[2*k+1], c)
+		if pts[2*k+1] < pts[2*top+1] {
+			top = k
+		}
 	}
-	for k := uint32(1); k+1 < uint32(n); k++ {
-		b.idx = append(b.idx, first, first+k, first+k+1)
+	y := func(k int) float32 { return pts[2*((top+k)%n)+1] }
+	at := func(k int) uint32 { return first + uint32((top+k)%n) }
+	// i and j are the last vertices taken down either side, counted from
+	// the top forward (i) and back (j, from n); each triangle is them and
+	// the higher of the next on either side.
+	for i, j := 1, n; i+1 < j; {
+		if y(j-1) < y(i+1) {
+			b.idx = append(b.idx, at(i), at(j), at(j-1))
+			j--
+		} else {
+			b.idx = append(b.idx, at(i), at(j), at(i+1))
+			i++
+		}
 	}
 }
 

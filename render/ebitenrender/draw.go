@@ -22,8 +22,9 @@ import (
 //
 // Text is drawn glyph by glyph, rasterised with golang.org/x/image into an
 // atlas that also holds the white pixel shapes are drawn with, so that a
-// frame is one DrawTriangles call: on software WebGL every draw call and
-// every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
+// frame is two draw calls (the opaque shapes under the first text, with a
+// shader of their own, then the rest): on software WebGL every draw call
+// and every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
 // shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
 	faces  map[faceKey]font.Face
@@ -49,7 +50,8 @@ type Drawer struct {
 // Stats counts the draw calls of a Draw and what they drew.
 type Stats struct {
 	Clears    int // a background rectangle drawn as a clear
-	Batches   int // DrawTriangles calls: one, and one more each time new glyphs fill the atlas
+	Batches   int // draw calls: the opaque shapes first, the rest, and one more each time new glyphs fill the atlas
+	Solid     int // of those, calls with the solid shader (opaque shapes)
 	Triangles int // triangles in those calls, two a glyph
 	Glyphs    int // visible glyphs
 }
@@ -90,6 +92,7 @@ func New() (*Drawer, error) {
 // copy from its offscreen image, a pass over every pixel per frame).
 type Target interface {
 	DrawTriangles32(vertices []ebiten.Vertex, indices []uint32, img *ebiten.Image, options *ebiten.DrawTrianglesOptions)
+	DrawTrianglesShader32(vertices []ebiten.Vertex, indices []uint32, shader *ebiten.Shader, options *ebiten.DrawTrianglesShaderOptions)
 	Fill(clr color.Color)
 }
 
@@ -118,7 +121,19 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 			prims = prims[1:]
 		}
 	}
+	// The opaque shapes before the first text or translucent shape (the
+	// panels, links, packets and nodes) are one call of their own, drawn
+	// with a shader that reads no texture and replaces what is under them:
+	// on software WebGL, reading the atlas's white pixel for every pixel of
+	// a shape cost more than the rest of shading it.
+	solid := 0
+	for solid < len(prims) && opaqueShape(&prims[solid]) {
+		solid++
+	}
 	for i := range prims {
+		if i == solid && i > 0 {
+			d.flushSolid(dst)
+		}
 		p := &prims[i]
 		switch p.Kind {
 		case render.KindRect:
@@ -178,7 +193,16 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 			d.text(p, scale)
 		}
 	}
+	if solid == len(prims) {
+		d.flushSolid(dst)
+	}
 	d.flush(dst)
+}
+
+// opaqueShape says whether p is a shape that paints nothing translucent,
+// which can be drawn over what is under it with no blending.
+func opaqueShape(p *render.Prim) bool {
+	return p.Kind != render.KindText && (p.Fill.A == 0 || p.Fill.A == 255) && (p.Stroke.A == 0 || p.Stroke.A == 255)
 }
 
 // opaqueOutlined says whether p is a shape filled and outlined in opaque
@@ -195,13 +219,28 @@ func opaqueOutlined(p *render.Prim) bool {
 // of its pixels twice.
 const smallShape = 64 * 64
 
-// flush draws the shapes batched so far, counting the call.
+// flush draws the shapes and glyphs batched so far, counting the call.
 func (d *Drawer) flush(dst Target) {
-	if n := len(d.batch.idx) / 3; n > 0 {
+	d.count()
+	d.batch.flush(dst)
+}
+
+// flushSolid draws the opaque shapes batched so far, counting the call.
+func (d *Drawer) flushSolid(dst Target) {
+	if d.count() {
+		d.stats.Solid++
+	}
+	d.batch.flushSolid(dst)
+}
+
+// count counts a call of what is batched, if anything is.
+func (d *Drawer) count() bool {
+	n := len(d.batch.idx) / 3
+	if n > 0 {
 		d.stats.Batches++
 		d.stats.Triangles += n
 	}
-	d.batch.flush(dst)
+	return n > 0
 }
 
 func (d *Drawer) face(k faceKey) font.Face {

@@ -61,8 +61,9 @@ func (g *game) Layout(outW, outH int) (int, int) {
 
 // Example draws a small display list off screen (Ebitengine queues the
 // commands, so no window or GPU is needed) and shows what it cost: the
-// background is a clear, and the shapes and the text go in one triangle
-// draw, two triangles a visible glyph.
+// background is a clear; the opaque shapes before the text are one draw
+// (with the solid shader), the text and what follows it one more, two
+// triangles a visible glyph.
 func Example() {
 	d, err := ebitenrender.New()
 	if err != nil {
@@ -87,16 +88,17 @@ func Example() {
 	screen := ebiten.NewImage(400, 200) // device pixels at scale 2
 	d.Draw(screen, dl, 2)
 	st := d.Stats()
-	fmt.Printf("%d clear, %d triangle draws of %d triangles, %d glyphs\n", st.Clears, st.Batches, st.Triangles, st.Glyphs)
+	fmt.Printf("%d clear, %d triangle draws (%d solid) of %d triangles, %d glyphs\n", st.Clears, st.Batches, st.Solid, st.Triangles, st.Glyphs)
 
-	// Without the text, the 3 glyphs' 6 triangles less.
+	// Without the text, the 3 glyphs' 6 triangles less, and every shape
+	// is opaque: one solid draw.
 	dl.Prims = append(dl.Prims[:6], dl.Prims[7])
 	d.Draw(screen, dl, 2)
 	st = d.Stats()
-	fmt.Printf("%d clear, %d triangle draws of %d triangles, %d glyphs\n", st.Clears, st.Batches, st.Triangles, st.Glyphs)
+	fmt.Printf("%d clear, %d triangle draws (%d solid) of %d triangles, %d glyphs\n", st.Clears, st.Batches, st.Solid, st.Triangles, st.Glyphs)
 	// Output:
-	// 1 clear, 1 triangle draws of 125 triangles, 3 glyphs
-	// 1 clear, 1 triangle draws of 119 triangles, 0 glyphs
+	// 1 clear, 2 triangle draws (1 solid) of 125 triangles, 3 glyphs
+	// 1 clear, 1 triangle draws (1 solid) of 119 triangles, 0 glyphs
 }
 
 // Example_game shows how a viewer wires the scene into Ebitengine. It only

@@ -19,6 +19,7 @@ type recorder struct {
 	glyphs int       // vertices not from the white pixel: glyphs'
 	calls  int
 	fills  int
+	solid  []int // the number of triangles of each call with a shader
 }
 
 func (r *recorder) DrawTriangles32(v []ebiten.Vertex, _ []uint32, _ *ebiten.Image, _ *ebiten.DrawTrianglesOptions) {
@@ -29,6 +30,13 @@ func (r *recorder) DrawTriangles32(v []ebiten.Vertex, _ []uint32, _ *ebiten.Imag
 			r.glyphs++
 		}
 	}
+}
+
+func (r *recorder) DrawTrianglesShader32(v []ebiten.Vertex, i []uint32, _ *ebiten.Shader, o *ebiten.DrawTrianglesShaderOptions) {
+	if o.Blend == ebiten.BlendCopy && o.Images[0] == nil {
+		r.solid = append(r.solid, len(i)/3)
+	}
+	r.DrawTriangles32(v, i, nil, nil)
 }
 
 func (r *recorder) Fill(color.Color) { r.fills++ }
@@ -51,7 +59,7 @@ func TestDrawOntoATargetWithANudge(t *testing.T) {
 	d.NudgeY = -1.0 / 16
 	d.Draw(&nudged, dl, 1)
 	assert.Equal(t, 1, plain.fills, "the background is a fill")
-	assert.Equal(t, 1, plain.calls, "one draw call")
+	assert.Equal(t, 2, plain.calls, "two draw calls: the opaque shapes, the text")
 	assert.Equal(t, 8, plain.glyphs, "two glyphs, four vertices each")
 	require.NotEmpty(t, plain.ys)
 	require.Len(t, nudged.ys, len(plain.ys))
@@ -89,6 +97,81 @@ func TestBackdropTakesTheBackground(t *testing.T) {
 	assert.Equal(t, 1, r.fills, "no backdrop: painted")
 }
 
+// The opaque shapes before the first text or translucent shape are one
+// call with the solid shader and no blending (nothing under them shows
+// through); the rest, glyphs and translucent shapes, are blended as before.
+func TestOpaqueShapesFirstAreSolid(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	white, glass := color.RGBA{255, 255, 255, 255}, color.RGBA{40, 40, 40, 128}
+	rect := func(fill, stroke color.RGBA) render.Prim {
+		return render.Prim{Kind: render.KindRect, X: 10, Y: 10, W: 20, H: 10, Fill: fill, Stroke: stroke, Width: 1}
+	}
+	line := render.Prim{Kind: render.KindLine, X: 0, Y: 30, W: 100, H: 30, Width: 1, Stroke: white}
+	text := render.Prim{Kind: render.KindText, X: 50, Y: 40, Size: 10, Str: "Hi", Fill: white}
+	for _, tc := range []struct {
+		name  string
+		prims []render.Prim
+		solid []int // triangles of each solid call
+		calls int
+	}{
+		{"all opaque", []render.Prim{rect(white, color.RGBA{}), line}, []int{4}, 1},
+		{"opaque, then text", []render.Prim{rect(white, color.RGBA{}), line, text, rect(white, color.RGBA{})}, []int{4}, 2},
+		{"a translucent fill ends it", []render.Prim{line, rect(glass, color.RGBA{}), line}, []int{2}, 2},
+		{"so does a translucent outline", []render.Prim{rect(white, glass), line}, nil, 1},
+		{"text first: none", []render.Prim{text, line}, nil, 1},
+		{"invisible shapes: no call", []render.Prim{rect(color.RGBA{}, color.RGBA{}), text}, nil, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r recorder
+			d.Draw(&r, &render.DisplayList{W: 100, H: 50, Prims: tc.prims}, 1)
+			assert.Equal(t, tc.solid, r.solid)
+			assert.Equal(t, tc.calls, r.calls)
+			assert.Equal(t, tc.calls, d.Stats().Batches)
+			assert.Equal(t, len(tc.solid), d.Stats().Solid)
+		})
+	}
+}
+
+// A filled shape's triangles zigzag down from its top: each spans a few
+// rows, so that their heights add up to about twice the shape's (a fan
+// from one corner makes every triangle about as tall as the shape).
+func TestFansZigzag(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	for _, p := range []render.Prim{
+		{Kind: render.KindRect, X: 10, Y: 10, W: 60, H: 40, R: 12, Fill: color.RGBA{255, 0, 0, 255}},
+		{Kind: render.KindCircle, X: 50, Y: 50, R: 30, Fill: color.RGBA{255, 0, 0, 255}},
+	} {
+		var r triangles
+		d.Draw(&r, &render.DisplayList{W: 100, H: 100, Prims: []render.Prim{p}}, 1)
+		require.NotEmpty(t, r.heights)
+		var sum, top, bottom float32 = 0, 1e9, -1e9
+		for i, h := range r.heights {
+			sum += h
+			top, bottom = min(top, r.tops[i]), max(bottom, r.tops[i]+h)
+		}
+		assert.Less(t, sum, 2.5*(bottom-top), "kind %d: %d triangles %v", p.Kind, len(r.heights), r.heights)
+	}
+}
+
+// triangles is a Target that keeps each triangle's top and height.
+type triangles struct{ tops, heights []float32 }
+
+func (r *triangles) DrawTriangles32(v []ebiten.Vertex, idx []uint32, _ *ebiten.Image, _ *ebiten.DrawTrianglesOptions) {
+	for k := 0; k+2 < len(idx); k += 3 {
+		a, b, c := v[idx[k]].DstY, v[idx[k+1]].DstY, v[idx[k+2]].DstY
+		r.tops = append(r.tops, min(a, b, c))
+		r.heights = append(r.heights, max(a, b, c)-min(a, b, c))
+	}
+}
+
+func (r *triangles) DrawTrianglesShader32(v []ebiten.Vertex, idx []uint32, _ *ebiten.Shader, _ *ebiten.DrawTrianglesShaderOptions) {
+	r.DrawTriangles32(v, idx, nil, nil)
+}
+
+func (r *triangles) Fill(color.Color) {}
+
 // vertices is a Target that keeps every vertex and counts the calls.
 type vertices struct {
 	v     []ebiten.Vertex
@@ -100,6 +183,9 @@ func (r *vertices) DrawTriangles32(v []ebiten.Vertex, idx []uint32, _ *ebiten.Im
 	r.v = append(r.v, v...)
 	r.idx += len(idx)
 	r.calls++
+}
+func (r *vertices) DrawTrianglesShader32(v []ebiten.Vertex, idx []uint32, _ *ebiten.Shader, _ *ebiten.DrawTrianglesShaderOptions) {
+	r.DrawTriangles32(v, idx, nil, nil)
 }
 func (r *vertices) Fill(color.Color) {}
 
