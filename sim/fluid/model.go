@@ -273,8 +273,9 @@ func (m *Model) Latency(src, dst int) unit.Time {
 	if src == dst {
 		return 0
 	}
-	_, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.sc.Network.MTU,
-		func(_ int32, c []int32) int32 { return c[0] }, nil)
+	links, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.sc.Network.MTU,
+		func(_ int32, c []int32) int32 { return c[0] }, m.pathBuf[:0])
+	m.pathBuf = links
 	return d
 }
 
