@@ -2,6 +2,7 @@ package coll
 
 import (
 	"fmt"
+	"slices"
 
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
@@ -384,12 +385,20 @@ func (x *runner) streamPhase(p int) {
 func (x *runner) phaseWait(p int) unit.Time {
 	ph := &x.s.Summary[p]
 	var lat unit.Time
-	seen := map[[2]int]bool{}
+	var seen [64][2]int // the first 64 distinct pairs: a scan, not a map (cheaper in WebAssembly)
+	n := 0
 	for _, k := range ph.Pairs {
-		a, b := x.ranks[k.Src], x.ranks[k.Dst]
-		if k.Src >= 0 && k.Dst >= 0 && !seen[[2]int{a, b}] && len(seen) < 64 {
-			seen[[2]int{a, b}] = true
-			lat = max(lat, x.f.Latency(a, b))
+		if n == len(seen) {
+			break
+		}
+		if k.Src < 0 || k.Dst < 0 {
+			continue
+		}
+		ab := [2]int{x.ranks[k.Src], x.ranks[k.Dst]}
+		if !slices.Contains(seen[:n], ab) {
+			seen[n] = ab
+			n++
+			lat = max(lat, x.f.Latency(ab[0], ab[1]))
 		}
 	}
 	l := x.o.Latency
