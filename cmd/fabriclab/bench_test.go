@@ -1,0 +1,20 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestBenchRepeat(t *testing.T) {
+	var out, errs strings.Builder
+	require.Equal(t, 0, run([]string{"bench", "--only", "incast", "--repeat", "2"}, &out, &errs), errs.String())
+	assert.Equal(t, 2, strings.Count(out.String(), "\nincast "), "one line a run:\n%s", out.String())
+
+	out.Reset()
+	errs.Reset()
+	assert.NotEqual(t, 0, run([]string{"bench", "--repeat", "0"}, &out, &errs))
+	assert.Contains(t, errs.String(), "--repeat 0: give a count of at least 1")
+}
