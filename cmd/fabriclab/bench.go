@@ -39,7 +39,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("--repeat %d: give a count of at least 1", *repeat)
 	}
 	var gcDefault <-chan struct{} = closed()
-	fmt.Fprintf(stdout, "%-24s %8s %12s %10s %10s %10s %8s\n", "scenario", "wall s", "sim µs", "events", "events/s", "heap MiB", "sys MiB")
+	fmt.Fprintf(stdout, "%-24s %8s %8s %12s %10s %10s %10s %8s\n", "scenario", "wall s", "cpu s", "sim µs", "events", "events/s", "heap MiB", "sys MiB")
 	for _, c := range benchCases {
 		if *only != "" && !strings.Contains(c.label, *only) {
 			continue
@@ -69,9 +69,9 @@ func benchCase(label string, sc scenario.Scenario, gcDefault *<-chan struct{}, s
 	<-*gcDefault // the last case's sentinel, collected: the default is back
 	*gcDefault = deferGC(mappedBytes() + firstGC)
 	peak, stop := watchHeap()
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	res, err := sim.Run(sc)
-	wall := time.Since(start)
+	wall, cpu := time.Since(start), processCPU()-cpu0
 	stop()
 	if err != nil {
 		return err
@@ -79,7 +79,7 @@ func benchCase(label string, sc scenario.Scenario, gcDefault *<-chan struct{}, s
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	ev := res.Totals.Events
-	fmt.Fprintf(stdout, "%-24s %8.2f %12.1f %10d %10.3g %10.0f %8.0f\n", label, wall.Seconds(), res.Totals.SimTimeUs,
+	fmt.Fprintf(stdout, "%-24s %8.2f %8.2f %12.1f %10d %10.3g %10.0f %8.0f\n", label, wall.Seconds(), cpu.Seconds(), res.Totals.SimTimeUs,
 		ev, float64(ev)/wall.Seconds(), float64(peak.Load())/(1<<20), float64(ms.Sys)/(1<<20))
 	return nil
 }
