@@ -1,5 +1,0 @@
-//go:build !js
-
-package wasmheap
-
-func reserve(int) {}
