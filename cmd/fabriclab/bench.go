@@ -31,11 +31,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	only := fs.String("only", "", "run only the cases whose label contains this text")
+	repeat := fs.Int("repeat", 1, "run each case this many times in a row, a line each (the later runs show the steady state past start-up and, in WebAssembly, V8's tiering up)")
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
+	if *repeat < 1 {
+		return fmt.Errorf("--repeat %d: give a count of at least 1", *repeat)
+	}
 	var gcDefault <-chan struct{} = closed()
-	fmt.Fprintf(stdout, "%-24s %8s %12s %10s %10s %10s %8s\n", "scenario", "wall s", "sim µs", "events", "events/s", "heap MiB", "sys MiB")
+	fmt.Fprintf(stdout, "%-24s %8s %8s %12s %10s %10s %10s %8s\n", "scenario", "wall s", "cpu s", "sim µs", "events", "events/s", "heap MiB", "sys MiB")
 	for _, c := range benchCases {
 		if *only != "" && !strings.Contains(c.label, *only) {
 			continue
@@ -44,28 +48,39 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		// Each case as `fabriclab run` runs it: collected from a clean start,
-		// then no collection for its first 256 MiB (deferGC).
-		runtime.GC()
-		<-gcDefault // the last case's sentinel, collected: the default is back
-		gcDefault = deferGC(mappedBytes() + firstGC)
-		peak, stop := watchHeap()
-		start := time.Now()
-		res, err := sim.Run(sc)
-		wall := time.Since(start)
-		stop()
-		if err != nil {
-			return err
+		for range *repeat {
+			if err := benchCase(c.label, sc, &gcDefault, stdout); err != nil {
+				return err
+			}
 		}
-		var ms runtime.MemStats
-		runtime.ReadMemStats(&ms)
-		ev := res.Totals.Events
-		fmt.Fprintf(stdout, "%-24s %8.2f %12.1f %10d %10.3g %10.0f %8.0f\n", c.label, wall.Seconds(), res.Totals.SimTimeUs,
-			ev, float64(ev)/wall.Seconds(), float64(peak.Load())/(1<<20), float64(ms.Sys)/(1<<20))
 	}
 	runtime.GC()
 	<-gcDefault
 	fmt.Fprintf(stdout, "%s %s/%s, %d CPUs\n", runtime.Version(), runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	return nil
+}
+
+// benchCase runs sc once and prints its line; gcDefault is the last case's
+// sentinel, replaced by this one's.
+func benchCase(label string, sc scenario.Scenario, gcDefault *<-chan struct{}, stdout io.Writer) error {
+	// Each case as `fabriclab run` runs it: collected from a clean start,
+	// then no collection for its first 256 MiB (deferGC).
+	runtime.GC()
+	<-*gcDefault // the last case's sentinel, collected: the default is back
+	*gcDefault = deferGC(mappedBytes() + firstGC)
+	peak, stop := watchHeap()
+	start, cpu0 := time.Now(), processCPU()
+	res, err := sim.Run(sc)
+	wall, cpu := time.Since(start), processCPU()-cpu0
+	stop()
+	if err != nil {
+		return err
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	ev := res.Totals.Events
+	fmt.Fprintf(stdout, "%-24s %8.2f %8.2f %12.1f %10d %10.3g %10.0f %8.0f\n", label, wall.Seconds(), cpu.Seconds(), res.Totals.SimTimeUs,
+		ev, float64(ev)/wall.Seconds(), float64(peak.Load())/(1<<20), float64(ms.Sys)/(1<<20))
 	return nil
 }
 

@@ -2,6 +2,7 @@ package coll
 
 import (
 	"fmt"
+	"slices"
 
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
@@ -269,24 +270,27 @@ func (x *runner) issue(i, r, st int) {
 		stream := c*max(x.s.Lanes, 1) + t.Lane + 1
 		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: stream,
 			Tag: t.Chunk, Step: st}
+		src, dst := t.Src, t.Dst
 		x.f.Send(tr, func() {
-			x.prog.arrivedStep(st, r, j, t, part, x.f.Now())
-			x.arrived(i, st, t)
+			if x.prog != nil { // not even the call: a Transfer is copied in, memory.copy in WebAssembly
+				x.prog.arrivedStep(st, r, j, x.sends[st][r][j], part, x.f.Now())
+			}
+			x.arrived(i, st, src, dst)
 		})
 	}
 }
 
-func (x *runner) arrived(i, st int, t Transfer) {
+func (x *runner) arrived(i, st, src, dst int) {
 	n := x.s.Ranks
-	x.touch(t.Src, t.Dst)
+	x.touch(src, dst)
 	in := &x.inst[i]
 	x.remaining--
-	in.got[st*n+t.Dst]++
-	in.sendLeft[st*n+t.Src]--
-	if in.sendLeft[st*n+t.Src] == 0 {
-		x.sent(i, t.Src)
+	in.got[st*n+dst]++
+	in.sendLeft[st*n+src]--
+	if in.sendLeft[st*n+src] == 0 {
+		x.sent(i, src)
 	}
-	x.advance(i, t.Dst)
+	x.advance(i, dst)
 }
 
 // sent records that rank r's sends of its next unsent step have arrived, and
@@ -324,10 +328,11 @@ func (x *runner) finish() {
 // touch records that ranks a and b were busy until now.
 func (x *runner) touch(a, b int) {
 	now := x.f.Now()
-	for _, r := range []int{a, b} {
-		if r >= 0 && x.last[r] < now {
-			x.last[r] = now
-		}
+	if a >= 0 && x.last[a] < now {
+		x.last[a] = now
+	}
+	if b >= 0 && x.last[b] < now {
+		x.last[b] = now
 	}
 }
 
@@ -364,9 +369,12 @@ func (x *runner) streamPhase(p int) {
 			x.prog.issued(i, x.f.Now())
 			for j, k := range ph.Pairs {
 				x.res.Transfers++
+				src, dst := k.Src, k.Dst
 				x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
-					x.prog.arrivedPair(i, j, k, part, x.f.Now())
-					x.touch(k.Src, k.Dst)
+					if x.prog != nil { // not even the call: a Pair is copied in, memory.copy in WebAssembly
+						x.prog.arrivedPair(i, j, ph.Pairs[j], part, x.f.Now())
+					}
+					x.touch(src, dst)
 					left--
 					if left == 0 {
 						x.streamPhase(q)
@@ -384,12 +392,20 @@ func (x *runner) streamPhase(p int) {
 func (x *runner) phaseWait(p int) unit.Time {
 	ph := &x.s.Summary[p]
 	var lat unit.Time
-	seen := map[[2]int]bool{}
+	var seen [64][2]int // the first 64 distinct pairs: a scan, not a map (cheaper in WebAssembly)
+	n := 0
 	for _, k := range ph.Pairs {
-		a, b := x.ranks[k.Src], x.ranks[k.Dst]
-		if k.Src >= 0 && k.Dst >= 0 && !seen[[2]int{a, b}] && len(seen) < 64 {
-			seen[[2]int{a, b}] = true
-			lat = max(lat, x.f.Latency(a, b))
+		if n == len(seen) {
+			break
+		}
+		if k.Src < 0 || k.Dst < 0 {
+			continue
+		}
+		ab := [2]int{x.ranks[k.Src], x.ranks[k.Dst]}
+		if !slices.Contains(seen[:n], ab) {
+			seen[n] = ab
+			n++
+			lat = max(lat, x.f.Latency(ab[0], ab[1]))
 		}
 	}
 	l := x.o.Latency

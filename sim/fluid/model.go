@@ -125,8 +125,10 @@ type Model struct {
 	mtu      unit.Bytes
 	nodeSalt []uint64
 
-	links []linkState
-	flows []flow
+	links   []linkState
+	flows   []flow
+	slab    []int32 // what take has not yet handed out
+	pathBuf []int32 // a path as the router finds it, before take
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
 
@@ -203,23 +205,40 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	m.run.CountFlow(len(m.flows))
 	f := &m.flows[i]
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
-	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
+	sport := uint64(m.eng.IntN(1<<14) + 49152)
 	f.hash = topo.FlowHash(f.src, f.dst, sport)
 	srcNode, dstNode := int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst])
 	payload := min(bytes, m.mtu)
+	var links []int32
 	switch m.routing {
 	case scenario.RouteAdaptive, scenario.RouteSpray:
-		f.links, f.weights, f.delay = m.route.split(srcNode, dstNode, payload, nil, nil)
+		links, f.weights, f.delay = m.route.split(srcNode, dstNode, payload, m.pathBuf[:0], nil)
 		if allOne(f.weights) {
 			f.weights = nil // a single minimal path
 		}
 	default:
-		f.links, f.delay = m.route.path(srcNode, dstNode, payload, func(n int32, c []int32) int32 {
+		links, f.delay = m.route.path(srcNode, dstNode, payload, func(n int32, c []int32) int32 {
 			return m.pick(n, c, f)
-		}, nil)
+		}, m.pathBuf[:0])
 	}
-	f.pos = make([]int32, len(f.links))
+	m.pathBuf = links
+	n := len(links)
+	buf := m.take(2 * n)
+	f.links, f.pos = buf[:n:n], buf[n:]
+	copy(f.links, links)
 	return i
+}
+
+// take returns n int32s carved from a shared block, for a flow's links and
+// positions: two allocations a flow less (and the path's growing ones), which
+// WebAssembly pays for far more than native code.
+func (m *Model) take(n int) []int32 {
+	if n > len(m.slab) {
+		m.slab = make([]int32, max(n, 1<<14))
+	}
+	s := m.slab[:n:n]
+	m.slab = m.slab[n:]
+	return s
 }
 
 func allOne(weights []float64) bool {
@@ -254,8 +273,9 @@ func (m *Model) Latency(src, dst int) unit.Time {
 	if src == dst {
 		return 0
 	}
-	_, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.sc.Network.MTU,
-		func(_ int32, c []int32) int32 { return c[0] }, nil)
+	links, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.sc.Network.MTU,
+		func(_ int32, c []int32) int32 { return c[0] }, m.pathBuf[:0])
+	m.pathBuf = links
 	return d
 }
 

@@ -132,9 +132,10 @@ func (m *Model) Result() *metrics.Result {
 			util = metrics.Round(carried/(ls.capacity*now.Seconds()), 4)
 		}
 		r.Links = append(r.Links, metrics.Link{
-			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3), Util: util,
+			ID: i, Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3), Util: util,
 		})
 	}
+	network.NameLinks(m.topo, r.Links)
 	r.Series = m.series.result()
 	return r
 }

@@ -294,7 +294,7 @@ func (r *router) candidates(n int32, want uint8) []int32 {
 		}
 		r.work += uint64(len(c))
 		if len(c) > 1 { // into Out order
-			slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
+			r.sortOut(c)
 		}
 	}
 	downs := len(c)
@@ -309,10 +309,28 @@ func (r *router) candidates(n int32, want uint8) []int32 {
 	}
 	if downs > 0 && len(c) > downs {
 		// Both directions: back into Out order.
-		slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
+		r.sortOut(c)
 	}
 	r.cands = c
 	return c
+}
+
+// sortOut sorts links leaving one node into their Out order (their outPos
+// differ). A few by insertion: slices.SortFunc's comparison is an indirect
+// call, dear in WebAssembly.
+func (r *router) sortOut(c []int32) {
+	if len(c) > 32 {
+		slices.SortFunc(c, func(a, b int32) int { return int(r.outPos[a] - r.outPos[b]) })
+		return
+	}
+	for i := 1; i < len(c); i++ {
+		l, p := c[i], r.outPos[c[i]]
+		j := i
+		for ; j > 0 && r.outPos[c[j-1]] > p; j-- {
+			c[j] = c[j-1]
+		}
+		c[j] = l
+	}
 }
 
 // storeForward is the time one packet of payload bytes takes to cross link l

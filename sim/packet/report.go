@@ -175,11 +175,12 @@ func (m *Model) Result() *metrics.Result {
 			util = metrics.Round(max(busy, 0)/now.Seconds(), 4)
 		}
 		r.Links = append(r.Links, metrics.Link{
-			ID: i, Name: m.topo.LinkName(i), Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3),
+			ID: i, Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3),
 			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: metrics.Micros(paused), PauseFrames: p.pauseFrames,
 			ECNMarks: p.ecnMarks, FECNMarks: m.fecnMarks(i), Classes: m.linkClasses(p),
 		})
 	}
+	network.NameLinks(m.topo, r.Links)
 	r.Series = m.series.result(m)
 	return r
 }
