@@ -26,7 +26,21 @@ const (
 	sliceMin  = 20 * time.Millisecond
 	sliceMax  = 60 * time.Millisecond
 	waitShare = 0.85
+	// A turn and the slice after it make one page frame (the next frame
+	// cannot start before the slice ends): after a long turn (a frame drawn,
+	// on software WebGL 35–70 ms) the slice is cut to what keeps the two
+	// within frameBudget, but not below sliceFloor.
+	frameBudget = 75 * time.Millisecond
+	sliceFloor  = 4 * time.Millisecond
 )
+
+// afterTurn is the slice s cut so that it and the turn before it fit in
+// frameBudget.
+func afterTurn(s, turn time.Duration) time.Duration {
+	return min(s, max(sliceFloor, frameBudget-turn))
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 
 // sliceFor is the slice, at least least (sliceMin or slicePlay), given what a turn of the event
 // loop takes.
@@ -85,11 +99,14 @@ func (g *Game) computeLoop() {
 			if g.frames.on && !g.cmp.pair.Playing() {
 				s = waitSlice(turn)
 			}
-			g.cmp.pair.Compute(s)
+			g.cmp.pair.Compute(afterTurn(s, yielded))
 		} else if busy {
-			p.Compute(g.slice(p, turn))
+			p.Compute(afterTurn(g.slice(p, turn), yielded))
+			a, s := p.Slowest()
+			g.frames.advanceMax, g.frames.snapshotMax = max(g.frames.advanceMax, a), max(g.frames.snapshotMax, s)
 		}
 		if busy {
+			g.grow()
 			g.frames.sliceMax = max(g.frames.sliceMax, time.Since(t0))
 		}
 		g.between(time.Now())

@@ -36,6 +36,8 @@ type frameState struct {
 	// page's thread does nothing else meanwhile).
 	asks     int
 	sliceMax time.Duration
+	// the longest call of the model's Advance and the longest snapshot
+	advanceMax, snapshotMax time.Duration
 	turns    []float64 // the turns given to the event loop between slices, ms
 	// The progress bar's frames: when the last was asked for, whether the
 	// turn after it is still to be measured, and what the last one cost

@@ -152,6 +152,7 @@ type Game struct {
 	figures figureRequest // what to tell the page when the run is done (figures.go)
 	ran     loadKey       // what the last load ran, but its price (reprice.go)
 	frames  frameState    // frames on demand (frames.go)
+	memory  memoryGrowth  // the WebAssembly memory grown ahead (memory.go)
 }
 
 // errorList pictures an error message: the canvas never goes blank. (In the
@@ -226,9 +227,11 @@ func (g *Game) stats() {
 		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
 		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
 		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
-		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns)})
+		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns),
+		"advance_max_ms": ms(g.frames.advanceMax), "snapshot_max_ms": ms(g.frames.snapshotMax), "grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
 	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
+	g.frames.advanceMax, g.frames.snapshotMax = 0, 0
 }
 
 // gcCPU is the CPU time the collector has taken (on WebAssembly, where Go

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"runtime/metrics"
+	"time"
+)
+
+// Growing the WebAssembly memory ahead of the heap. The Go runtime grows it
+// 4 MiB at a time (one heap arena), and in V8 every grow costs a few to tens
+// of milliseconds (the memory's buffer is replaced, and V8 collects its own
+// heap for the external memory): perm-1024, whose heap reaches 600 MiB,
+// grew it about 150 times, which took 30 % of its computing under Node
+// (runtime.growMemory and V8's collector in the CPU profile; see
+// BENCHMARKS.md, "compute2"). Allocating one block as large as the memory
+// already is, and dropping it, doubles the memory in one grow; the next
+// collection frees the block, and the heap then grows into its pages.
+
+// growAhead doubles the memory (up to limit bytes) when the heap's next goal
+// comes near what the memory holds, and reports how many bytes it added.
+func growAhead(limit uint64) uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/gc/heap/goal:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	total, goal := s[0].Value.Uint64(), s[1].Value.Uint64()
+	if goal+goal/4 < total || total >= limit {
+		return 0
+	}
+	n := min(limit, 2*max(total, goal)) - total
+	b := make([]byte, n) // fresh pages: not cleared, not touched but one
+	b[len(b)-1] = 1
+	return uint64(len(b))
+}
+
+// memoryGrowth is what growAhead did, for the page's stats.
+type memoryGrowth struct {
+	grows   int
+	bytes   uint64
+	longest time.Duration
+}
+
+// grow runs growAhead in the browser, up to its heap limit (a desktop
+// window has none, and its memory is the OS's).
+func (g *Game) grow() {
+	if heapLimit == 0 {
+		return
+	}
+	t0 := time.Now()
+	if n := growAhead(heapLimit); n > 0 {
+		g.memory.grows++
+		g.memory.bytes += n
+		g.memory.longest = max(g.memory.longest, time.Since(t0))
+	}
+}
