@@ -3,6 +3,7 @@ package web_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -23,7 +24,8 @@ import (
 // measures only paused or playing. To compare builds back to back,
 // FABRICLAB_BENCH_SITES lists sites as NAME=DIR (a site `fabriclab build`
 // wrote) or NAME (this tree's), comma-separated, and FABRICLAB_BENCH_ROUNDS
-// repeats the whole; each run ends with a "result" line.
+// repeats the whole; each run ends with a "result" line. FABRICLAB_TRACE=DIR
+// writes Chromium's performance trace of each run into DIR.
 func TestBrowserComputeFrames(t *testing.T) {
 	names := benchScenarios(t, "ring-allreduce-8", "perm-1024", "alltoall-moe")
 	plays := []string{"0", "1"}
@@ -61,6 +63,10 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 	ctx, base, _ := browserAt(t, dir)
 	pid := chromedp.FromContext(ctx).Browser.Process().Pid
 	cpu0 := browserCPU(pid)
+	if dir := os.Getenv("FABRICLAB_TRACE"); dir != "" { // Chromium's trace of each run, into dir
+		stop := traceTo(t, ctx, filepath.Join(dir, fmt.Sprintf("%s-%s-play%s-%d.json", siteName, name, play, round)))
+		defer stop()
+	}
 	start := time.Now()
 	openHooked(t, ctx, base, "scenario="+name+"&play="+play)
 	eval[bool](t, ctx, `window.fabriclabRAF = []; (function f(t) { if (!(window.lastTime && lastTime.done)) { fabriclabRAF.push(t); requestAnimationFrame(f) } })(performance.now()), true`)
@@ -106,8 +112,8 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 		return eval[float64](t, ctx, `(performance.getEntriesByName("fabriclab-`+m+`")[0] || {startTime: 0}).startTime`) - raf[0]
 	}
 	loaded, first := mark("loaded"), mark("frame")
-	fmt.Printf("%s play=%s: the frames over 100 ms ended at %s; the canvas loaded at %.0f ms, drew its first picture at %.0f ms\n", name, play, strings.Join(overAt, ", "),
-		loaded, first)
+	fmt.Printf("%s play=%s: the frames over 100 ms ended at %s; WebAssembly instantiated at %.0f ms, Go ready at %.0f ms, the canvas loaded at %.0f ms, drew its first picture at %.0f ms\n", name, play, strings.Join(overAt, ", "),
+		mark("instantiated"), mark("ready"), loaded, first)
 	// The start-up: the longest frame up to the one with the first
 	// picture; after it, the frames that start once it is drawn.
 	var startup, firstFrame, afterMax float64
@@ -126,8 +132,8 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 			}
 		}
 	}
-	fmt.Printf("result site=%s round=%d scenario=%s play=%s load=%s after_over_100=%d after_max_ms=%.0f first_picture_frame_ms=%.0f startup_frame_ms=%.0f first_picture_at_ms=%.0f slice_max_ms=%.0f advance_max_ms=%.0f snapshot_max_ms=%.0f grows=%.0f grow_max_ms=%.0f run_s=%.2f compute_s=%.2f\n",
-		siteName, round, name, play, loadAverage(), after, afterMax, firstFrame, startup, first, s["slice_max_ms"], s["advance_max_ms"], s["snapshot_max_ms"], s["grows"], s["grow_max_ms"], s["run_s"], s["compute_s"])
+	fmt.Printf("result site=%s round=%d scenario=%s play=%s load=%s after_over_100=%d after_max_ms=%.0f first_picture_frame_ms=%.0f startup_frame_ms=%.0f first_picture_at_ms=%.0f slice_max_ms=%.0f advance_max_ms=%.0f (at %.1f us over %.3f us) snapshot_max_ms=%.0f gc_idle_max_ms=%.0f gc_idle_s=%.2f grows=%.0f grow_max_ms=%.0f run_s=%.2f compute_s=%.2f\n",
+		siteName, round, name, play, loadAverage(), after, afterMax, firstFrame, startup, first, s["slice_max_ms"], s["advance_max_ms"], s["advance_max_at_us"], s["advance_max_span_us"], s["snapshot_max_ms"], s["gc_idle_max_ms"], s["gc_idle_s"], s["grows"], s["grow_max_ms"], s["run_s"], s["compute_s"])
 	fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing, %.1f s between slices; GC %.1f s (%.0f collections); %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
 		name, play, took.Seconds(), s["run_s"], s["compute_s"], s["yield_s"], s["gc_cpu_s"], s["gcs"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
 		s["frames"], s["draw_p50_ms"], s["draw_p95_ms"], s["updates"], s["update_p50_ms"], s["update_p95_ms"])

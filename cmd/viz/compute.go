@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"fabriclab/cmd/viz/player"
@@ -42,6 +43,18 @@ func afterTurn(s, turn time.Duration) time.Duration {
 
 func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 
+// gcIdle is the time the collector's idle worker has marked for: in
+// WebAssembly it runs when every goroutine waits, before the page's event
+// loop gets its turn, and until the mark is done.
+func gcIdle() time.Duration {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/mark/idle:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return time.Duration(s[0].Value.Float64() * float64(time.Second))
+}
+
 // sliceFor is the slice, at least least (sliceMin or slicePlay), given what a turn of the event
 // loop takes.
 func sliceFor(turn, least time.Duration) time.Duration { return max(least, min(sliceMax, 2*turn)) }
@@ -79,6 +92,9 @@ func (g *Game) slice(p *player.Player, turn time.Duration) time.Duration {
 }
 
 func (g *Game) computeLoop() {
+	if y, ok := g.out.(startupHost); ok {
+		g.startUp(y) // startup.go
+	}
 	var yielded time.Duration // the last turn given to the event loop
 	var turn time.Duration    // what a turn takes, averaged
 	for {
@@ -101,12 +117,15 @@ func (g *Game) computeLoop() {
 			}
 			g.cmp.pair.Compute(afterTurn(s, yielded))
 		} else if busy {
-			p.Compute(afterTurn(g.slice(p, turn), yielded))
-			a, s := p.Slowest()
-			g.frames.advanceMax, g.frames.snapshotMax = max(g.frames.advanceMax, a), max(g.frames.snapshotMax, s)
+			g.grow() // memory.go: its time is the slice's
+			p.Compute(afterTurn(g.slice(p, turn), yielded) - time.Since(t0))
+			a, s, at, span := p.Slowest()
+			if a > g.frames.advanceMax {
+				g.frames.advanceMax, g.frames.advanceAt, g.frames.advanceSpan = a, at, span
+			}
+			g.frames.snapshotMax = max(g.frames.snapshotMax, s)
 		}
 		if busy {
-			g.grow()
 			g.frames.sliceMax = max(g.frames.sliceMax, time.Since(t0))
 		}
 		g.between(time.Now())
@@ -114,11 +133,13 @@ func (g *Game) computeLoop() {
 		t0 = time.Now()
 		switch {
 		case busy:
+			idle := gcIdle()
 			if y, ok := g.out.(yielder); ok {
 				y.yield()
 			} else {
 				runtime.Gosched()
 			}
+			g.frames.gcIdleMax = max(g.frames.gcIdleMax, gcIdle()-idle)
 		case g.frames.on: // the page's events go on between frames
 			select {
 			case <-g.wake: // a new run to compute

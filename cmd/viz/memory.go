@@ -13,22 +13,31 @@ import (
 // (runtime.growMemory and V8's collector in the CPU profile; see
 // BENCHMARKS.md, "compute2"). Allocating one block as large as the memory
 // already is, and dropping it, doubles the memory in one grow; the next
-// collection frees the block, and the heap then grows into its pages.
+// collection frees the block, and the heap then grows into its pages. One
+// grow of hundreds of MiB took over 100 ms in Chromium, so it goes in
+// pieces of growStep, one a slice, and only once the heap's free pages run
+// low: a block placed in free pages grows nothing and costs their clearing.
 
-// growAhead doubles the memory (up to limit bytes) when the heap's next goal
-// comes near what the memory holds, and reports how many bytes it added.
+const (
+	growStep = 64 << 20
+	growLow  = 16 << 20
+)
+
+// growAhead grows the memory by growStep (at most to limit bytes) when the
+// heap has less than growLow free, and reports how many bytes it added.
 func growAhead(limit uint64) uint64 {
-	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/gc/heap/goal:bytes"}}
+	s := []metrics.Sample{{Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/free:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
 	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 || s[1].Value.Kind() != metrics.KindUint64 {
+	for _, v := range s {
+		if v.Value.Kind() != metrics.KindUint64 {
+			return 0
+		}
+	}
+	total, free := s[0].Value.Uint64(), s[1].Value.Uint64()+s[2].Value.Uint64()
+	if free >= growLow || total+growStep > limit {
 		return 0
 	}
-	total, goal := s[0].Value.Uint64(), s[1].Value.Uint64()
-	if goal+goal/4 < total || total >= limit {
-		return 0
-	}
-	n := min(limit, 2*max(total, goal)) - total
-	b := make([]byte, n) // fresh pages: not cleared, not touched but one
+	b := make([]byte, growStep) // fresh pages: not cleared, not touched but one
 	b[len(b)-1] = 1
 	return uint64(len(b))
 }

@@ -76,7 +76,8 @@ type Player struct {
 	// Sub-steps (Compute): the time the model has reached, whether the
 	// next frame's snapshot is still to be taken there, the simulated time
 	// per wall time it advanced at (0 before the first step), the wall time
-	// a sub-step aims at, what the last snapshot cost, and the slowest steps.
+	// a sub-step aims at, what a snapshot costs (the dearest of the last
+	// few), and the slowest steps.
 	reached  unit.Time
 	snapDue  bool
 	rate     float64
@@ -87,7 +88,10 @@ type Player struct {
 }
 
 // stepTimes are the longest parts of computing (Slowest).
-type stepTimes struct{ advance, snapshot time.Duration }
+type stepTimes struct {
+	advance, snapshot time.Duration
+	at, span          unit.Time // where the longest Advance started, and how far it went
+}
 
 // mark is what Step and StepBack know of a frame without reading its flows.
 type mark struct {
@@ -159,12 +163,16 @@ func (p *Player) Compute(budget time.Duration) bool {
 			to := next
 			if p.rate > 0 && p.stepWall > 0 {
 				span := min(p.stepWall, max(p.stepWall/4, budget-time.Since(start)))
-				to = min(next, p.reached+max(unit.Nanosecond, unit.Time(p.rate*float64(span))))
+				if sub := p.rate * float64(span); sub < float64(next-p.reached) {
+					to = min(next, p.reached+max(unit.Nanosecond, unit.Time(sub)))
+				}
 			}
 			t0 := time.Now()
 			more := p.run.Model.Advance(to)
 			took := time.Since(t0)
-			p.steps.advance = max(p.steps.advance, took)
+			if took > p.steps.advance {
+				p.steps.advance, p.steps.at, p.steps.span = took, p.reached, to-p.reached
+			}
 			p.advances++
 			p.measureRate(to-p.reached, took)
 			p.reached = to
@@ -191,8 +199,9 @@ func (p *Player) Compute(budget time.Duration) bool {
 		for len(p.frames) > p.maxFrames(s) || p.bytes > p.budget && len(p.frames) > 2 {
 			p.halve()
 		}
-		p.snapCost = time.Since(t0)
-		p.steps.snapshot = max(p.steps.snapshot, p.snapCost)
+		took := time.Since(t0)
+		p.snapCost = max(took, p.snapCost-p.snapCost/8) // the dearest of the last few: they vary
+		p.steps.snapshot = max(p.steps.snapshot, took)
 	}
 	return false
 }
@@ -207,7 +216,7 @@ const StepWall = 4 * time.Millisecond
 func (p *Player) measureRate(sim unit.Time, took time.Duration) {
 	if took < 50*time.Microsecond || sim <= 0 {
 		if p.rate > 0 {
-			p.rate *= 2 // too quick to time: longer steps
+			p.rate = min(2*p.rate, maxRate) // too quick to time: longer steps
 		}
 		return
 	}
@@ -215,15 +224,20 @@ func (p *Player) measureRate(sim unit.Time, took time.Duration) {
 	if p.rate > 0 && r > 2*p.rate {
 		r = 2 * p.rate
 	}
-	p.rate = r
+	p.rate = min(r, maxRate)
 }
 
-// Slowest is the longest call of the model's Advance and the longest
-// snapshot (with recording it) since the last call, for the page's stats.
-func (p *Player) Slowest() (advance, snapshot time.Duration) {
+// maxRate bounds the rate: a second of simulated time a millisecond is past
+// any frame.
+const maxRate = float64(unit.Second) / float64(time.Millisecond)
+
+// Slowest is the longest call of the model's Advance (with the simulated
+// time it started at and went over) and the longest snapshot (with
+// recording it) since the last call, for the page's stats.
+func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time) {
 	s := p.steps
 	p.steps = stepTimes{}
-	return s.advance, s.snapshot
+	return s.advance, s.snapshot, s.at, s.span
 }
 
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer

@@ -413,9 +413,10 @@ func TestComputeSubStepsKeepFrames(t *testing.T) {
 		short := newPlayer(t, tc.name, tc.sets...)
 		short.stepWall = time.Microsecond
 		for {
-			// Each call: a sub-step of about a seventh of a frame, and the
-			// snapshot put off to the next call as if it would not fit.
-			short.rate, short.snapCost = float64(short.dt)/7/float64(short.stepWall), time.Hour
+			// Each call: the snapshot due, then sub-steps from a seventh of
+			// a frame (at most doubling: three at least) to the next frame,
+			// whose snapshot is put off to the next call as if it would not fit.
+			short.rate, short.snapCost = float64(short.dt)/7/float64(short.stepWall), 100*time.Hour
 			if short.Compute(time.Hour) {
 				break
 			}
