@@ -214,9 +214,12 @@ const StepWall = 4 * time.Millisecond
 // a slower step lowers it at once, a faster one at most doubles it (a quiet
 // stretch must not make the step into the next busy one long).
 func (p *Player) measureRate(sim unit.Time, took time.Duration) {
-	if took < 50*time.Microsecond || sim <= 0 {
-		if p.rate > 0 {
-			p.rate = min(2*p.rate, maxRate) // too quick to time: longer steps
+	if took < timeable || sim <= 0 {
+		switch { // too quick to time: longer steps
+		case p.rate > 0:
+			p.rate = min(2*p.rate, maxRate)
+		case sim > 0:
+			p.rate = min(float64(sim)/float64(timeable), maxRate) // at least
 		}
 		return
 	}
@@ -226,6 +229,10 @@ func (p *Player) measureRate(sim unit.Time, took time.Duration) {
 	}
 	p.rate = min(r, maxRate)
 }
+
+// timeable is the shortest step whose time says its rate (the browser's
+// clock has a resolution of 5–100 µs).
+const timeable = 50 * time.Microsecond
 
 // maxRate bounds the rate: a second of simulated time a millisecond is past
 // any frame.
