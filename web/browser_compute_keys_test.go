@@ -13,8 +13,8 @@ import (
 // While perm-1024 computes (about ten seconds, in slices between frames) the
 // canvas answers the keyboard on a 1024×768 projector: Space plays and
 // pauses, . steps, a seek past what is computed waits there, and the
-// progress bar moves. The canvas showed its loading picture first, then the
-// fabric (screenshots to $FABRICLAB_SCREENSHOTS).
+// progress bar moves (screenshots to $FABRICLAB_SCREENSHOTS: from the
+// start-up, which builds perm-1024 in a turn of its own, to the end).
 func TestBrowserKeysWhileComputing(t *testing.T) {
 	ctx, base, console := ownBrowser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 768)))
@@ -25,7 +25,7 @@ func TestBrowserKeysWhileComputing(t *testing.T) {
 		keep(t, name, png)
 	}
 	poll(t, ctx, `performance.getEntriesByName("fabriclab-ready").length > 0`, 90*time.Second)
-	shot("keys-starting.png") // the loading picture, if it is still building
+	shot("keys-starting.png")
 	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
 	shot("keys-computing-first.png")
 	require.False(t, eval[bool](t, ctx, `lastTime.done`), "perm-1024 still computes")

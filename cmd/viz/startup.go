@@ -9,12 +9,13 @@ import (
 )
 
 // The start-up in the browser, each part in a turn of the page's thread of
-// its own, so that the canvas shows something before the scenario is built:
+// its own, so that the page has a frame before the scenario is built:
 // the WebAssembly instantiated, Go and Ebitengine started (the page's own
-// loading box shows meanwhile); a frame with the canvas's loading picture;
+// loading box shows meanwhile, until the scenario is loaded); a frame;
 // the scenario built (one call into sim: perm-1024 takes half a second and
-// more, the lessons' scenarios milliseconds); a frame with its first
-// picture; then computing in slices (compute.go).
+// more); a frame with its first picture; then computing in slices
+// (compute.go). Only a scenario slow to build (slowBuild) goes so: the
+// lessons' build in milliseconds, in the first turn, as before.
 
 // startupHost is a host whose page can draw a frame between the parts.
 type startupHost interface {
@@ -30,26 +31,30 @@ type firstLoad struct {
 	err error
 }
 
-// startLoad loads the page's first scenario: on a startupHost later, by
-// startUp, else now.
+// slowBuild is where the build takes a turn of its own: a packet-level
+// fabric of this many endpoints or more (its routes are found as it is
+// built: perm-1024's 1,024 hosts take half a second in WebAssembly). A
+// smaller one builds in milliseconds, and a turn more would only delay its
+// first picture (each costs the page a frame).
+const slowBuild = 256
+
+// startLoad loads the page's first scenario: on a startupHost, when it is
+// slow to build, later, by startUp; else now.
 func (g *Game) startLoad(sc scenario.Scenario, err error) {
-	if _, ok := g.out.(startupHost); ok && err == nil {
+	if _, ok := g.out.(startupHost); ok && err == nil && sc.Sim.Fidelity == scenario.Packet && sc.Endpoints() >= slowBuild {
 		g.first = &firstLoad{sc, err}
 		return
 	}
 	g.load(sc, err)
 }
 
-// startUp builds the first scenario between two frames: the first shows the
-// loading picture, the second the scenario's first picture. A load the page
-// sent meanwhile replaces it (load clears g.first).
+// startUp builds the first scenario between two frames of the page: in the
+// first the page's loading box shows (and the canvas's loading picture, if
+// Ebitengine draws a frame of its own), the second draws the scenario's
+// first picture. A load the page sent meanwhile replaces it (load clears
+// g.first).
 func (g *Game) startUp(y startupHost) {
-	g.mu.Lock()
-	if g.frames.on {
-		g.askFrame(false) // the loading picture
-	}
-	g.mu.Unlock()
-	y.yieldFrame()
+	y.yieldFrame() // no canvas frame is asked for: on software WebGL one costs a read-back
 	g.mu.Lock()
 	if f := g.first; f != nil {
 		g.load(f.sc, f.err)
