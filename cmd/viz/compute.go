@@ -81,17 +81,22 @@ func (g *Game) startComputing() {
 }
 
 // slice is the next slice of computing for p, given what a turn takes and
-// what the last one took. While playback plays frames computed ahead every
-// frame is drawn, and cutting the slices after each would starve computing
-// (ring-allreduce-8 took 2.4 times as long): there the slice is as before.
+// what the last one took. While playback plays through computed frames
+// every frame is drawn, and cutting the slices after each would starve
+// computing (ring-allreduce-8 took 2.4 times as long): there the slice is
+// as before.
 func (g *Game) slice(p *player.Player, turn, last time.Duration) time.Duration {
 	if budget(p, 0) == playBudget { // frames ahead
 		return sliceFor(turn, slicePlay)
 	}
+	s := sliceFor(turn, sliceMin)
 	if g.frames.on {
-		return afterTurn(waitSlice(turn), last)
+		s = waitSlice(turn)
 	}
-	return afterTurn(sliceFor(turn, sliceMin), last)
+	if p.Playing() && p.Pos() < p.End() { // playing the last frames computed: each is drawn
+		return s
+	}
+	return afterTurn(s, last)
 }
 
 func (g *Game) computeLoop() {

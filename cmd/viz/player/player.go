@@ -76,8 +76,8 @@ type Player struct {
 	// Sub-steps (Compute): the time the model has reached, whether the
 	// next frame's snapshot is still to be taken there, the simulated time
 	// per wall time it advanced at (0 before the first step), the wall time
-	// a sub-step aims at, what a snapshot costs (the dearest of the last
-	// few), and the slowest steps.
+	// a sub-step aims at, what a snapshot usually costs, and the slowest
+	// steps.
 	reached  unit.Time
 	snapDue  bool
 	rate     float64
@@ -200,7 +200,7 @@ func (p *Player) Compute(budget time.Duration) bool {
 			p.halve()
 		}
 		took := time.Since(t0)
-		p.snapCost = max(took, p.snapCost-p.snapCost/8) // the dearest of the last few: they vary
+		p.snapCost += (took - p.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
 		p.steps.snapshot = max(p.steps.snapshot, took)
 	}
 	return false
