@@ -234,7 +234,11 @@ func (g *Game) stats() {
 		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
 		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
 		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns),
-		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(), "advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax), "gc_idle_max_ms": ms(g.frames.gcIdleMax), "gc_idle_s": gcIdle().Seconds(), "grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
+		// the parts of computing (compute.go, memory.go)
+		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(),
+		"advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax),
+		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "gc_idle_s": gcIdle().Seconds(),
+		"grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
 	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
 	g.frames.advanceMax, g.frames.snapshotMax, g.frames.gcIdleMax = 0, 0, 0
