@@ -72,7 +72,7 @@ func loadingPicture(w, h float64, name string, lang render.Lang, light bool) *re
 		bg, fg = color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0x24, 0x29, 0x2f, 0xff}
 	}
 	text := "Building " + name + "…"
-	if lang == "zh" {
+	if lang == render.ZH {
 		text = "正在构建 " + name + "…"
 	}
 	dl := &render.DisplayList{}
