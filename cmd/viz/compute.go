@@ -2,6 +2,7 @@ package main
 
 import (
 	"runtime"
+	"runtime/metrics"
 	"time"
 
 	"fabriclab/cmd/viz/player"
@@ -26,7 +27,33 @@ const (
 	sliceMin  = 20 * time.Millisecond
 	sliceMax  = 60 * time.Millisecond
 	waitShare = 0.85
+	// A turn and the slice after it make one page frame (the next frame
+	// cannot start before the slice ends): while playback waits, after a
+	// long turn (a frame drawn, on software WebGL 35–70 ms) the slice is cut
+	// to what keeps the two within frameBudget, but not below sliceFloor.
+	frameBudget = 75 * time.Millisecond
+	sliceFloor  = 4 * time.Millisecond
 )
+
+// afterTurn is the slice s cut so that it and the turn before it fit in
+// frameBudget.
+func afterTurn(s, turn time.Duration) time.Duration {
+	return min(s, max(sliceFloor, frameBudget-turn))
+}
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
+
+// gcIdle is the time the collector's idle worker has marked for: in
+// WebAssembly it runs when every goroutine waits, before the page's event
+// loop gets its turn, and until the mark is done.
+func gcIdle() time.Duration {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/mark/idle:cpu-seconds"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindFloat64 {
+		return 0
+	}
+	return time.Duration(s[0].Value.Float64() * float64(time.Second))
+}
 
 // sliceFor is the slice, at least least (sliceMin or slicePlay), given what a turn of the event
 // loop takes.
@@ -53,18 +80,29 @@ func (g *Game) startComputing() {
 	go g.computeLoop()
 }
 
-// slice is the next slice of computing for p, given what a turn takes.
-func (g *Game) slice(p *player.Player, turn time.Duration) time.Duration {
+// slice is the next slice of computing for p, given what a turn takes and
+// what the last one took. While playback plays through computed frames
+// every frame is drawn, and cutting the slices after each would starve
+// computing (ring-allreduce-8 took 2.4 times as long): there the slice is
+// as before.
+func (g *Game) slice(p *player.Player, turn, last time.Duration) time.Duration {
 	if budget(p, 0) == playBudget { // frames ahead
 		return sliceFor(turn, slicePlay)
 	}
+	s := sliceFor(turn, sliceMin)
 	if g.frames.on {
-		return waitSlice(turn)
+		s = waitSlice(turn)
 	}
-	return sliceFor(turn, sliceMin)
+	if p.Playing() && p.Pos() < p.End() { // playing the last frames computed: each is drawn
+		return s
+	}
+	return afterTurn(s, last)
 }
 
 func (g *Game) computeLoop() {
+	if y, ok := g.out.(startupHost); ok {
+		g.startUp(y) // startup.go
+	}
 	var yielded time.Duration // the last turn given to the event loop
 	var turn time.Duration    // what a turn takes, averaged
 	for {
@@ -83,11 +121,17 @@ func (g *Game) computeLoop() {
 			busy = true
 			s := sliceFor(turn, sliceMin)
 			if g.frames.on && !g.cmp.pair.Playing() {
-				s = waitSlice(turn)
+				s = afterTurn(waitSlice(turn), yielded)
 			}
 			g.cmp.pair.Compute(s)
 		} else if busy {
-			p.Compute(g.slice(p, turn))
+			g.grow() // memory.go: its time is the slice's
+			p.Compute(g.slice(p, turn, yielded) - time.Since(t0))
+			a, s, at, span := p.Slowest()
+			if a > g.frames.advanceMax {
+				g.frames.advanceMax, g.frames.advanceAt, g.frames.advanceSpan = a, at, span
+			}
+			g.frames.snapshotMax = max(g.frames.snapshotMax, s)
 		}
 		if busy {
 			g.frames.sliceMax = max(g.frames.sliceMax, time.Since(t0))
@@ -97,11 +141,13 @@ func (g *Game) computeLoop() {
 		t0 = time.Now()
 		switch {
 		case busy:
+			idle := gcIdle()
 			if y, ok := g.out.(yielder); ok {
 				y.yield()
 			} else {
 				runtime.Gosched()
 			}
+			g.frames.gcIdleMax = max(g.frames.gcIdleMax, gcIdle()-idle)
 		case g.frames.on: // the page's events go on between frames
 			select {
 			case <-g.wake: // a new run to compute

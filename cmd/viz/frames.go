@@ -36,7 +36,12 @@ type frameState struct {
 	// page's thread does nothing else meanwhile).
 	asks     int
 	sliceMax time.Duration
-	turns    []float64 // the turns given to the event loop between slices, ms
+	// the longest call of the model's Advance (the simulated time it started
+	// at and went over) and the longest snapshot
+	advanceMax, snapshotMax time.Duration
+	advanceAt, advanceSpan  unit.Time
+	gcIdleMax               time.Duration // the most the collector's idle worker took of a turn
+	turns                   []float64     // the turns given to the event loop between slices, ms
 	// The progress bar's frames: when the last was asked for, whether the
 	// turn after it is still to be measured, and what the last one cost
 	// (that turn). tickGap keeps them to a tenth of the time.

@@ -152,6 +152,13 @@ type Game struct {
 	figures figureRequest // what to tell the page when the run is done (figures.go)
 	ran     loadKey       // what the last load ran, but its price (reprice.go)
 	frames  frameState    // frames on demand (frames.go)
+	memory  memoryGrowth  // the WebAssembly memory grown ahead (memory.go)
+
+	// The first scenario until it is built, and the picture shown
+	// meanwhile, with the size it was made for (startup.go).
+	first      *firstLoad
+	loadingPic *render.DisplayList
+	loadingKey [2]float64
 }
 
 // errorList pictures an error message: the canvas never goes blank. (In the
@@ -230,9 +237,15 @@ func (g *Game) stats() {
 		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
 		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
 		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
-		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns)})
+		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns),
+		// the parts of computing (compute.go, memory.go)
+		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(),
+		"advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax),
+		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "gc_idle_s": gcIdle().Seconds(),
+		"grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
 	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
+	g.frames.advanceMax, g.frames.snapshotMax, g.frames.gcIdleMax = 0, 0, 0
 }
 
 // gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
@@ -286,7 +299,7 @@ func newGame(h host) (*Game, error) {
 		case params.Compare != nil:
 			g.loadCompare(*params.Compare)
 		case q != "" || !hasLoad(h):
-			g.load(params.Load())
+			g.startLoad(params.Load()) // in the browser, between frames (startup.go)
 		}
 	}
 	return g, nil
@@ -304,6 +317,7 @@ func hasLoad(h host) bool {
 // memory (WebAssembly memory only grows); in the browser a scenario too big
 // for the tab is refused before anything is built.
 func (g *Game) load(sc scenario.Scenario, err error) {
+	g.first, g.loadingPic = nil, nil // built now (startup.go)
 	g.release()
 	if err == nil && g.out.browser() {
 		err = player.FitsBrowser(&sc)
@@ -595,6 +609,7 @@ func (g *Game) prepare(cx, cy float64) {
 	p := g.p
 	if p == nil {
 		g.frame = render.Frame{}
+		g.showLoading(w, h) // startup.go
 		return
 	}
 	if g.out.browser() && g.params.Controls {
@@ -648,6 +663,8 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	switch {
 	case g.failure != "":
 		g.pic = g.errorPic
+	case g.p == nil && g.loadingPic != nil: // startup.go
+		g.pic = g.loadingPic
 	case g.cmp != nil:
 		g.pic, g.picScene = g.compareScene(), true
 	case g.frame.Layout != nil:

@@ -147,7 +147,7 @@
     switch (ev.fabriclab) {
       case "ready":
         ready = true;
-        $("loading").hidden = true;
+        if (!location.search) $("loading").hidden = true; // else the first scenario builds next: hidden once loaded
         nameCanvas();
         while (queue.length) command(queue.shift());
         break;
@@ -177,6 +177,7 @@
         break;
       }
       case "loaded":
+        $("loading").hidden = true;
         if (!stopped) $("error").hidden = true;
         scenarioName = ev.name;
         nameCanvas();

@@ -72,6 +72,25 @@ type Player struct {
 	latest      *snap.Snapshot // the newest full snapshot, for progress
 	progressAt  *snap.Snapshot // the snapshot progress was estimated from
 	progress    float64        // that estimate
+
+	// Sub-steps (Compute): the time the model has reached, whether the
+	// next frame's snapshot is still to be taken there, the simulated time
+	// per wall time it advanced at (0 before the first step), the wall time
+	// a sub-step aims at, what a snapshot usually costs, and the slowest
+	// steps.
+	reached  unit.Time
+	snapDue  bool
+	rate     float64
+	stepWall time.Duration
+	snapCost time.Duration
+	steps    stepTimes
+	advances int // calls of Advance so far
+}
+
+// stepTimes are the longest parts of computing (Slowest).
+type stepTimes struct {
+	advance, snapshot time.Duration
+	at, span          unit.Time // where the longest Advance started, and how far it went
 }
 
 // mark is what Step and StepBack know of a frame without reading its flows.
@@ -96,7 +115,7 @@ func New(sc scenario.Scenario) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes, target: -1}
+	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes, target: -1, stepWall: StepWall}
 	p.record(st.Snapshot())
 	p.speed = p.guessSpeed()
 	return p, nil
@@ -121,34 +140,111 @@ func (p *Player) guessSpeed() unit.Time {
 // recording frames, and reports whether it has reached the end (or stopped:
 // see Err). A Seek or Step waiting for frames not yet computed is taken as
 // soon as they are.
+//
+// The model advances toward the next frame's time in sub-steps of about
+// StepWall each (their simulated length follows the rate the last ones ran
+// at), so one busy stretch of simulated time cannot hold a slice far past
+// its budget; a frame's snapshot, when it would not fit in what is left of
+// the budget, waits for the next call. The frames are the same however the
+// steps fall: the model stops at any time it is given.
 func (p *Player) Compute(budget time.Duration) bool {
 	if p.done || p.err != nil {
 		return true
 	}
 	start := time.Now()
 	defer func() { p.computeWall += time.Since(start); p.settle() }()
-	for n := 0; time.Since(start) < budget; n++ {
+	for n := 0; n == 0 || time.Since(start) < budget; n++ {
 		if p.heapLimit > 0 && n%16 == 0 && LiveHeap() > p.heapLimit*3/4 {
 			p.err = p.outOfMemory()
 			return true
 		}
-		next := unit.Time(len(p.frames)) * p.dt
-		more := p.run.Model.Advance(next)
-		if !more {
-			p.finish()
-			return true
+		if !p.snapDue {
+			next := unit.Time(len(p.frames)) * p.dt
+			to := next
+			if p.rate > 0 && p.stepWall > 0 {
+				span := min(p.stepWall, max(p.stepWall/4, budget-time.Since(start)))
+				if sub := p.rate * float64(span); sub < float64(next-p.reached) {
+					to = min(next, p.reached+max(unit.Nanosecond, unit.Time(sub)))
+				}
+			}
+			t0 := time.Now()
+			more := p.run.Model.Advance(to)
+			took := time.Since(t0)
+			if took > p.steps.advance {
+				p.steps.advance, p.steps.at, p.steps.span = took, p.reached, to-p.reached
+			}
+			p.advances++
+			p.measureRate(to-p.reached, took)
+			p.reached = to
+			if !more {
+				p.finish()
+				return true
+			}
+			if to < next {
+				continue
+			}
+			p.snapDue = true
+			if n > 0 && time.Since(start)+p.snapCost > budget {
+				return false // the snapshot starts the next slice
+			}
 		}
+		t0 := time.Now()
 		s := p.run.Snapshot()
 		if b := SnapshotBytes(s); b > p.limit {
 			p.err = p.tooBig(s, b)
 			return true
 		}
 		p.record(s)
+		p.snapDue = false
 		for len(p.frames) > p.maxFrames(s) || p.bytes > p.budget && len(p.frames) > 2 {
 			p.halve()
 		}
+		took := time.Since(t0)
+		p.snapCost += (took - p.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
+		p.steps.snapshot = max(p.steps.snapshot, took)
 	}
 	return false
+}
+
+// StepWall is about how long one call of the model's Advance takes within
+// Compute (see there).
+const StepWall = 4 * time.Millisecond
+
+// measureRate keeps the simulated time per wall time that Advance ran at:
+// a slower step lowers it at once, a faster one at most doubles it (a quiet
+// stretch must not make the step into the next busy one long).
+func (p *Player) measureRate(sim unit.Time, took time.Duration) {
+	if took < timeable || sim <= 0 {
+		switch { // too quick to time: longer steps
+		case p.rate > 0:
+			p.rate = min(2*p.rate, maxRate)
+		case sim > 0:
+			p.rate = min(float64(sim)/float64(timeable), maxRate) // at least
+		}
+		return
+	}
+	r := float64(sim) / float64(took)
+	if p.rate > 0 && r > 2*p.rate {
+		r = 2 * p.rate
+	}
+	p.rate = min(r, maxRate)
+}
+
+// timeable is the shortest step whose time says its rate (the browser's
+// clock has a resolution of 5–100 µs).
+const timeable = 50 * time.Microsecond
+
+// maxRate bounds the rate: a second of simulated time a millisecond is past
+// any frame.
+const maxRate = float64(unit.Second) / float64(time.Millisecond)
+
+// Slowest is the longest call of the model's Advance (with the simulated
+// time it started at and went over) and the longest snapshot (with
+// recording it) since the last call, for the page's stats.
+func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time) {
+	s := p.steps
+	p.steps = stepTimes{}
+	return s.advance, s.snapshot, s.at, s.span
 }
 
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer

@@ -393,3 +393,47 @@ func TestHistoryIsStable(t *testing.T) {
 		assert.Equal(t, b[1].Time-b[0].Time, b[k+1].Time-b[k].Time, "evenly spaced")
 	}
 }
+
+// Sub-steps change no frame: a run computed in steps of whole frames and one
+// computed in many short sub-steps (their snapshots put off to the next
+// call) record the same frames and the same result.
+func TestComputeSubStepsKeepFrames(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		sets []string
+	}{
+		{"incast", []string{"traffic.bytes=1MiB"}},
+		{"noisy-neighbor", []string{"collective.bytes=4MiB", "traffic.bytes=1MiB"}},
+		{"dp-resnet50", []string{"training.iterations=1"}},
+	} {
+		whole := newPlayer(t, tc.name, tc.sets...)
+		whole.stepWall = 0
+		for !whole.Compute(time.Hour) {
+		}
+		short := newPlayer(t, tc.name, tc.sets...)
+		short.stepWall = time.Microsecond
+		for {
+			// Each call: the snapshot due, then sub-steps from a seventh of
+			// a frame (at most doubling: three at least) to the next frame,
+			// whose snapshot is put off to the next call as if it would not fit.
+			short.rate, short.snapCost = float64(short.dt)/7/float64(short.stepWall), 100*time.Hour
+			if short.Compute(time.Hour) {
+				break
+			}
+			require.True(t, short.snapDue, "%s: the snapshot waits for the next call", tc.name)
+		}
+		assert.Greater(t, short.advances, 3*whole.advances, "%s: frames reached in sub-steps", tc.name)
+		require.Equal(t, len(whole.frames), len(short.frames), tc.name)
+		assert.Equal(t, whole.dt, short.dt, tc.name)
+		for i := range whole.frames {
+			a, b := *whole.frames[i].Full(), *short.frames[i].Full()
+			if a.Routing != nil && b.Routing != nil { // a run's table of routes, filled as it goes
+				ra, rb := *a.Routing, *b.Routing
+				ra.Routes, rb.Routes = nil, nil
+				a.Routing, b.Routing = &ra, &rb
+			}
+			require.Equal(t, a, b, "%s: frame %d", tc.name, i)
+		}
+		assert.Equal(t, whole.Result(), short.Result(), tc.name)
+	}
+}
