@@ -143,7 +143,7 @@ func (g *Game) between(now time.Time) {
 		g.askFrame(false)
 		return
 	}
-	if !pb.Done() && now.UnixNano()/int64(redrawEvery) != g.shownTick() && now.Sub(f.tickAt) >= f.tickGap() {
+	if !pb.Done() && !g.pageShowsProgress() && now.UnixNano()/int64(redrawEvery) != g.shownTick() && now.Sub(f.tickAt) >= f.tickGap() {
 		f.tickAt, f.tickPending = now, true
 		g.askFrame(false)
 		return
@@ -161,4 +161,21 @@ func (g *Game) shownTick() int64 {
 		return g.key.cmp.tick
 	}
 	return g.key.tick
+}
+
+// pageShowsProgress says that the page's own playback bar shows how far
+// computing has got (its computing bar and the time left, from the time
+// events), so the canvas need not: one run, paused, with no seek waiting.
+// The canvas then draws no progress box and asks for no frame a second for
+// it; each such frame was a picture drawn and read back, over 100 ms on
+// software WebGL, while the canvas showed nothing new. Playing, seeking past
+// what is computed, a comparison (its strip says how far) and an embed
+// without controls keep the box.
+func (g *Game) pageShowsProgress() bool {
+	p := g.p
+	if !g.out.browser() || !g.params.Controls || g.cmp != nil || p == nil || p.Playing() {
+		return false
+	}
+	_, seeking := p.Seeking()
+	return !seeking
 }

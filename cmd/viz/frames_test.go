@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/unit"
 )
 
 // framePage is a page whose frames run on demand: it counts the frames asked for.
@@ -48,8 +50,10 @@ func (h *framePage) times() int {
 
 // Paused while the run computes, frames run for the progress bar's tick and
 // for commands only; between them the page still gets its time events.
+// (Without the page's controls: with them the page shows the progress, see
+// TestPausedProgressIsThePages.)
 func TestFramesWhilePausedRunForTheTickAndCommands(t *testing.T) {
-	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
+	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB&controls=0")
 	asked := h.asked
 	require.NoError(t, g.Update())
 	assert.Equal(t, asked, h.asked, "paused, nothing changed: no frame")
@@ -152,7 +156,7 @@ func TestWaitSliceKeepsTheShare(t *testing.T) {
 // WebGL), the progress bar's frames come further apart: they take at most a
 // tenth of the time computing waits for.
 func TestProgressFramesKeepToATenthOfTheTime(t *testing.T) {
-	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
+	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB&controls=0")
 	now := time.Unix(0, (g.key.tick+1)*int64(redrawEvery))
 	asked := h.asked
 	g.between(now)
@@ -173,4 +177,36 @@ func TestProgressFramesKeepToATenthOfTheTime(t *testing.T) {
 	g.drawn = g.key
 	g.between(now.Add(4 * redrawEvery))
 	assert.Equal(t, asked+3, h.asked, "a cheap frame: the tick is once a second again")
+}
+
+// Paused with the page's controls, the page's computing bar shows the
+// progress (from the time events): the canvas draws no progress box and
+// asks for no frame for it. A seek past what is computed, or playing, shows
+// the box again.
+func TestPausedProgressIsThePages(t *testing.T) {
+	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
+	require.False(t, g.p.Done())
+	assert.Nil(t, g.frame.Computing, "paused: no progress box on the canvas")
+	asked, times := h.asked, h.times()
+	now := time.Unix(0, g.key.tick*int64(redrawEvery))
+	for i := 1; i <= 5; i++ {
+		g.p.Compute(time.Millisecond)
+		g.page.nextTime = time.Time{}
+		g.between(now.Add(time.Duration(i) * 2 * redrawEvery))
+	}
+	assert.Equal(t, asked, h.asked, "no frame for the progress, tick after tick")
+	assert.Equal(t, times+5, h.times(), "the page hears of it")
+	ev := lastTime(t, &h.pageHost)
+	assert.Positive(t, ev["progress"])
+
+	h.send(`{"fabriclab":"seek","t_us":1e6}`) // far past what is computed
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.frame.Computing, "a seek waiting: the canvas says how far it has got")
+	assert.Equal(t, unit.Second, g.frame.Computing.Target)
+	asked = h.asked
+	g.between(now.Add(20 * redrawEvery))
+	assert.Equal(t, asked+1, h.asked, "and its tick asks for frames")
+
+	g2, _ := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB&play=1")
+	require.NotNil(t, g2.frame.Computing, "playing: the box")
 }

@@ -627,7 +627,7 @@ func (g *Game) prepare(cx, cy float64) {
 	if n := len(g.frame.History); n > 1 {
 		k.hist = g.frame.History[n-2]
 	}
-	if !p.Done() {
+	if !p.Done() && !g.pageShowsProgress() {
 		target, _ := p.Seeking()
 		c := render.Computing{Progress: p.Progress(), ETA: p.ETA(), Computed: p.End(), Target: max(0, target)}
 		g.frame.Computing = &c
