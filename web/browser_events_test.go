@@ -147,7 +147,7 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	// (Read at once: the program's own time events follow within 100 ms.)
 	shown := eval[[]string](t, ctx, `fabriclabEvent(JSON.stringify({fabriclab: "time", t_us: 5, end_us: 20, playing: false, done: false, speed_us: 10, computed_us: 20, progress: 0.4, eta_s: 7.2})),
 		[String(document.getElementById("computing").hidden), document.getElementById("computing-bar").style.width, document.getElementById("time").textContent]`)
-	assert.Equal(t, []string{"false", "40%", "5.000 µs / 20.0 µs · 8 s left"}, shown)
+	assert.Equal(t, []string{"false", "40%", "5.000 µs / 20.0 µs · computing 40 % · 8 s left"}, shown)
 	assert.LessOrEqual(t, eval[float64](t, ctx, `document.querySelector(".controls").scrollWidth`), 390.0, "the bar fits while it says the time left (a phone hides it)")
 	eval[bool](t, ctx, `document.querySelector("canvas").focus(), true`)
 	press(t, ctx, "?")

@@ -158,7 +158,9 @@
         let left = "";
         if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + L(Math.ceil(ev.eta_s) + " s left", "约剩 " + Math.ceil(ev.eta_s) + " 秒");
         // The time left is a span of its own: a phone hides it (the bar's title keeps it).
-        const time = $("time"), rest = ev.done ? "" : left || "…";
+        // While computing it says so (paused, the canvas leaves its progress to this bar).
+        const pct = computing && ev.progress >= 0 ? " " + Math.floor(100 * ev.progress) + " %" : "";
+        const time = $("time"), rest = ev.done ? "" : computing ? " · " + L("computing", "计算中") + pct + left : left || "…";
         time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us);
         if (rest) { const s = document.createElement("span"); s.className = "left"; s.textContent = rest; time.append(s); }
         const bar = $("computing");
