@@ -111,10 +111,8 @@
     img.onerror = () => { status.textContent = L("The browser could not draw the picture; try SVG.", "浏览器无法绘制图片；请试试 SVG。"); };
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(withFonts.svg);
   };
-  // The canvas's fonts (embed.js's fabriclabFonts) as @font-face rules in the
-  // SVG, under the families render's SVG names (assets.FontFamily).
-  const fontFaces = [["go-regular.ttf", "Go", 400, "truetype"], ["go-medium.ttf", "Go", 500, "truetype"], ["go-bold.ttf", "Go", 700, "truetype"],
-    ["noto-sans-sc-subset-regular.otf", "Noto Sans CJK SC", 400, "opentype"], ["noto-sans-sc-subset-bold.otf", "Noto Sans CJK SC", 700, "opentype"]];
+  // The canvas's fonts (embed.js's fabriclabFonts, listed in its
+  // fabriclabFontFaces) as @font-face rules in the SVG.
   let fontCSS = null;
   const base64 = (bytes) => {
     let bin = "";
@@ -124,7 +122,7 @@
   const svgWithFonts = (svg) => {
     if (fontCSS === null) {
       const have = globalThis.fabriclabFonts || {};
-      fontCSS = fontFaces.filter(([file]) => have[file]).map(([file, family, weight, kind]) =>
+      fontCSS = (globalThis.fabriclabFontFaces || []).filter(([file]) => have[file]).map(([file, family, weight, kind]) =>
         "@font-face{font-family:'" + family + "';font-weight:" + weight + ";src:url(data:font/" + (kind === "truetype" ? "ttf" : "otf") +
         ";base64," + base64(have[file]) + ") format('" + kind + "')}");
     }

@@ -307,7 +307,12 @@
   }
   // The canvas's fonts are files beside viz.wasm (assets.WebFontNames), fetched
   // while it compiles; the program reads them from fabriclabFonts as it starts.
-  const fontNames = ["go-regular.ttf", "go-medium.ttf", "go-bold.ttf", "noto-sans-sc-subset-regular.otf", "noto-sans-sc-subset-bold.otf"];
+  // With their families and weights as render's SVG names them (assets.FontFamily), for
+  // editor.js's PNG export.
+  const fontFaces = globalThis.fabriclabFontFaces = [["go-regular.ttf", "Go", 400, "truetype"], ["go-medium.ttf", "Go", 500, "truetype"],
+    ["go-bold.ttf", "Go", 700, "truetype"], ["noto-sans-sc-subset-regular.otf", "Noto Sans CJK SC", 400, "opentype"],
+    ["noto-sans-sc-subset-bold.otf", "Noto Sans CJK SC", 700, "opentype"]];
+  const fontNames = fontFaces.map((f) => f[0]);
   const fonts = Promise.all(fontNames.map((n) => fetch("static/fonts/" + n + (version ? "?v=" + version : "")).then((r) => {
     if (!r.ok) throw new Error("static/fonts/" + n + ": " + r.status + " " + r.statusText);
     return r.arrayBuffer();
