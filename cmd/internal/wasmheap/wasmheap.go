@@ -1,6 +1,7 @@
 // Package wasmheap grows a WebAssembly program's memory in one step at start
 // instead of the hundreds of steps the Go heap would take as it grows:
 // import it for that (a blank import; it does nothing outside js/wasm).
+// Past that, GrowAhead grows it a large step at a time as the heap needs.
 //
 // Go's js/wasm runtime grows the linear memory (memory.grow) whenever its heap
 // grows, 512 KiB at a time, and V8 answers every growth with a full
