@@ -6,11 +6,11 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
+
+	"fabriclab/cmd/internal/cmdline"
 )
 
 const usage = `usage (as fabriclab runs it):
@@ -18,8 +18,6 @@ const usage = `usage (as fabriclab runs it):
   fabriclab build [--out dist/site]   write the static site (precompressed)
   fabriclab lessons check [DIR]       check lessons (default: the shipped ones): every problem with file:line
 `
-
-var errUsage = errors.New("usage")
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -44,22 +42,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fabriclab-site: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
-	if err != nil {
-		if err != errUsage {
-			fmt.Fprintf(stderr, "fabriclab %s: %v\n", args[0], err)
-		}
-		return 1
-	}
-	return 0
-}
-
-// commandFlags is the flag set of a command whose usage line is usage.
-func commandFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: "+usage)
-		fs.PrintDefaults()
-	}
-	return fs
+	return cmdline.Status(args[0], err, stderr)
 }

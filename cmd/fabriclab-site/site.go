@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/cmd/internal/srctree"
 	"fabriclab/web"
 )
@@ -24,7 +25,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "dist/site", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced)")
 	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return cmdline.ErrUsage
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; use --out DIR", fs.Arg(0))
@@ -46,7 +47,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "dist/site", "where the built site lives")
 	rebuild := fs.Bool("rebuild", false, "build even if the site is up to date")
 	if err := fs.Parse(args); err != nil {
-		return errUsage
+		return cmdline.ErrUsage
 	}
 	root, err := moduleRoot()
 	if err != nil {

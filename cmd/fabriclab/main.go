@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"fabriclab/cmd/internal/cmdline"
 )
 
 const usage = `fabriclab — an interactive lab for the networks inside AI clusters
@@ -60,11 +62,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fabriclab: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
-	if err != nil {
-		if err != errUsage {
-			fmt.Fprintf(stderr, "fabriclab %s: %v\n", args[0], err)
-		}
-		return 1
-	}
-	return 0
+	return cmdline.Status(args[0], err, stderr)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,12 +10,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 )
-
-var errUsage = errors.New("usage")
 
 // setFlags collects repeated --set key.path=value flags.
 type setFlags []string
@@ -25,7 +23,7 @@ func (s *setFlags) String() string     { return strings.Join(*s, ",") }
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := commandFlags("run", "fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]", stderr)
+	fs := cmdline.Flags("run", "fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]", stderr)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario key, e.g. --set network.routing=spray (repeatable)")
 	seed := fs.String("seed", "", "random seed (same as --set seed=N)")
@@ -70,24 +68,13 @@ func writeJSON(w io.Writer, r *metrics.Result) error {
 	return enc.Encode(r)
 }
 
-// commandFlags is the flag set of a command whose usage line is usage.
-func commandFlags(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: "+usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
 // parseWithName parses flags that may come before or after one scenario name.
 func parseWithName(fs *flag.FlagSet, args []string) (string, error) {
 	var name string
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			return "", errUsage
+			return "", cmdline.ErrUsage
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
@@ -99,7 +86,7 @@ func parseWithName(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	if name == "" {
 		fs.Usage()
-		return "", errUsage
+		return "", cmdline.ErrUsage
 	}
 	return name, nil
 }
