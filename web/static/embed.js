@@ -282,6 +282,43 @@
   window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
   window.addEventListener("keydown", (e) => { if (e.key === "Tab") document.body.classList.remove("pointer"); }, true);
 
+  // The canvas's clear as a gl.clear. Ebitengine (v2.10, internal/ui's
+  // drawGame) clears the screen before each frame it draws by drawing a quad
+  // over it that samples a texture; on software WebGL (SwiftShader) that pass
+  // over every pixel cost about 13 ms a frame, more than all the rest of the
+  // GPU process's work but the picture's. gl.clear sets the same pixels to
+  // the same transparent black within the same scissor (Ebitengine sets it
+  // to the draw's region) in a fraction of that. A frame's first draw onto
+  // the screen is always that clear, so the Go program (canvas_js.go, on a
+  // transparent screen, which Ebitengine clears to transparent black) hands
+  // its context here, and the first draw onto the default framebuffer in an
+  // animation frame, if it is one quad, becomes a clear. Frames Ebitengine
+  // draws between animation frames (on input while paused) keep their own.
+  // BENCHMARKS.md, "canvas3", has the figures.
+  let animationFrames = 0;
+  const requestFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (f) => requestFrame((t) => { animationFrames++; f(t); });
+  window.fabriclabScreenClears = 0; // for the tests
+  window.fabriclabClearScreenFast = (gl) => {
+    const bind = gl.bindFramebuffer.bind(gl), drawElements = gl.drawElements.bind(gl);
+    let screen = true; // the default framebuffer (null) is bound
+    let drawn = -1;    // the animation frame of the last draw onto the screen
+    gl.bindFramebuffer = (target, fb) => { screen = fb == null; bind(target, fb); };
+    gl.drawElements = (mode, count, type, offset) => {
+      if (screen) {
+        const first = drawn !== animationFrames;
+        drawn = animationFrames;
+        if (first && count === 6) {
+          gl.clearColor(0, 0, 0, 0);
+          gl.clear(gl.COLOR_BUFFER_BIT);
+          window.fabriclabScreenClears++;
+          return;
+        }
+      }
+      drawElements(mode, count, type, offset);
+    };
+  };
+
   // Load and start the Go program. It reads the page's parameters from
   // location.search itself: go.argv is capped at 12 KiB by wasm_exec.js, far
   // below what yaml= and set= are documented to take.
