@@ -282,19 +282,20 @@
   window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
   window.addEventListener("keydown", (e) => { if (e.key === "Tab") document.body.classList.remove("pointer"); }, true);
 
-  // The canvas's clear as a gl.clear. Ebitengine (v2.10, internal/ui's
-  // drawGame) clears the screen before each frame it draws by drawing a quad
-  // over it that samples a texture; on software WebGL (SwiftShader) that pass
-  // over every pixel cost about 13 ms a frame, more than all the rest of the
-  // GPU process's work but the picture's. gl.clear sets the same pixels to
-  // the same transparent black within the same scissor (Ebitengine sets it
-  // to the draw's region) in a fraction of that. A frame's first draw onto
-  // the screen is always that clear, so the Go program (canvas_js.go, on a
-  // transparent screen, which Ebitengine clears to transparent black) hands
-  // its context here, and the first draw onto the default framebuffer in an
-  // animation frame, if it is one quad, becomes a clear. Frames Ebitengine
-  // draws between animation frames (on input while paused) keep their own.
-  // BENCHMARKS.md, "canvas3", has the figures.
+  // Ebitengine's clear of the canvas as a gl.clear. Before each frame it
+  // shows, Ebitengine (v2.10, internal/ui's drawGame) clears the screen by
+  // drawing one quad over it that samples a texture: on software WebGL
+  // (SwiftShader) a pass over every pixel that cost about 13 ms a frame.
+  // gl.clear gives the same pixels (transparent black, within the scissor
+  // Ebitengine set to the draw's region) for a fraction of that. A frame's
+  // first draw onto the screen is always that clear, so the first draw onto
+  // the default framebuffer in an animation frame, if it is one quad, is done
+  // as a clear; the Go program hands its context here when its screen is
+  // transparent (canvas_js.go). A frame drawn outside an animation frame
+  // after one that drew (on input while paused) keeps Ebitengine's clear.
+  // requestAnimationFrame is wrapped, to count the animation frames, before
+  // the WebAssembly starts: Ebitengine takes the function as it initialises.
+  // BENCHMARKS.md, "The canvas's clear as a gl.clear", has the figures.
   let animationFrames = 0;
   const requestFrame = window.requestAnimationFrame.bind(window);
   window.requestAnimationFrame = (f) => requestFrame((t) => { animationFrames++; f(t); });
