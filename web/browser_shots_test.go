@@ -1,13 +1,18 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
+	"image"
 	"os"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -68,4 +73,47 @@ func init() {
 	default:
 		embedViews = strings.Split(v, ",")
 	}
+}
+
+// TestBrowserScreenClear checks embed.js's gl.clear in place of Ebitengine's
+// clear of the screen before each frame: it is done, and the picture is the
+// same, pixel for pixel, as a page's without it (embed.js's hook taken away
+// before the page's scripts run) draws with Ebitengine's own clear.
+func TestBrowserScreenClear(t *testing.T) {
+	t.Parallel()
+	view := "/embed.html?scenario=ecmp-collisions&t=200us"
+	picture := func(hooked bool) (image.Image, int) {
+		ctx, base, console := browser(t)
+		if !hooked {
+			require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+				_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+					Source: `Object.defineProperty(window, "fabriclabClearScreenFast", { get() {}, set() {} });`})
+				return err
+			})))
+		}
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+view)))
+		poll(t, ctx, `window.fabriclabFirstFrameMs > 0 && document.getElementById('computing').hidden`, 2*time.Minute)
+		time.Sleep(time.Second) // the last picture drawn
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, fmt.Sprintf("screen-clear-%v.png", hooked), png)
+		assert.Empty(t, errors(console()), "the console shows no errors")
+		return decode(t, png), eval[int](t, ctx, `window.fabriclabScreenClears`)
+	}
+	fast, n := picture(true)
+	own, m := picture(false)
+	assert.Positive(t, n, "the screen was cleared with gl.clear")
+	assert.Zero(t, m, "without the hook, by Ebitengine")
+	require.Greater(t, spread(own), 0.05, "the canvas shows a picture")
+	r := own.Bounds()
+	require.Equal(t, r, fast.Bounds())
+	differ := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if fast.At(x, y) != own.At(x, y) {
+				differ++
+			}
+		}
+	}
+	assert.Zero(t, differ, "pixels that differ")
 }

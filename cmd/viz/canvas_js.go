@@ -54,6 +54,12 @@ func init() {
 			// Black until the first picture, as an opaque screen was.
 			canvas.Get("style").Set("backgroundColor", "#000")
 			transparentScreen, screenBackdrop = true, showBackdrop
+			// Ebitengine's clear of the transparent screen before each
+			// frame, a textured pass over every pixel, done as a gl.clear
+			// (embed.js says how; another page may not offer it).
+			if f := js.Global().Get("fabriclabClearScreenFast"); f.Type() == js.TypeFunction {
+				f.Invoke(gl)
+			}
 			if b := gl.Call("getParameter", gl.Get("SUBPIXEL_BITS")); b.Type() == js.TypeNumber && b.Int() > 0 {
 				subpixelBits = b.Int()
 			}

@@ -282,6 +282,44 @@
   window.addEventListener("touchstart", () => document.body.classList.add("pointer"), { capture: true, passive: true });
   window.addEventListener("keydown", (e) => { if (e.key === "Tab") document.body.classList.remove("pointer"); }, true);
 
+  // Ebitengine's clear of the canvas as a gl.clear. Before each frame it
+  // shows, Ebitengine (v2.10, internal/ui's drawGame) clears the screen by
+  // drawing one quad over it that samples a texture: on software WebGL
+  // (SwiftShader) a pass over every pixel that cost about 13 ms a frame.
+  // gl.clear gives the same pixels (transparent black, within the scissor
+  // Ebitengine set to the draw's region) for a fraction of that. A frame's
+  // first draw onto the screen is always that clear, so the first draw onto
+  // the default framebuffer in an animation frame, if it is one quad, is done
+  // as a clear; the Go program hands its context here when its screen is
+  // transparent (canvas_js.go). A frame drawn outside an animation frame
+  // after one that drew (on input while paused) keeps Ebitengine's clear.
+  // requestAnimationFrame is wrapped, to count the animation frames, before
+  // the WebAssembly starts: Ebitengine takes the function as it initialises.
+  // BENCHMARKS.md, "The canvas's clear as a gl.clear", has the figures.
+  let animationFrames = 0;
+  const requestFrame = window.requestAnimationFrame.bind(window);
+  window.requestAnimationFrame = (f) => requestFrame((t) => { animationFrames++; f(t); });
+  window.fabriclabScreenClears = 0; // for the tests
+  window.fabriclabClearScreenFast = (gl) => {
+    const bind = gl.bindFramebuffer.bind(gl), drawElements = gl.drawElements.bind(gl);
+    let screen = true; // the default framebuffer (null) is bound
+    let drawn = -1;    // the animation frame of the last draw onto the screen
+    gl.bindFramebuffer = (target, fb) => { screen = fb == null; bind(target, fb); };
+    gl.drawElements = (mode, count, type, offset) => {
+      if (screen) {
+        const first = drawn !== animationFrames;
+        drawn = animationFrames;
+        if (first && count === 6) {
+          gl.clearColor(0, 0, 0, 0);
+          gl.clear(gl.COLOR_BUFFER_BIT);
+          window.fabriclabScreenClears++;
+          return;
+        }
+      }
+      drawElements(mode, count, type, offset);
+    };
+  };
+
   // Load and start the Go program. It reads the page's parameters from
   // location.search itself: go.argv is capped at 12 KiB by wasm_exec.js, far
   // below what yaml= and set= are documented to take.
