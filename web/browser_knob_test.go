@@ -101,15 +101,26 @@ func TestBrowserKnobs(t *testing.T) { // alone, in a Chromium of its own, as bef
 	}
 	shoot("knobs-default.png")
 
-	// The keyboard: focus the senders slider, End takes it to 4.
+	// The keyboard: focus the senders slider, End takes it to 4. The run may
+	// end before a screenshot does, so an observer notes the pending class
+	// whenever it comes and goes.
+	eval[bool](t, ctx, `(() => {
+		const el = document.querySelector('.step[data-step="senders"] .lesson-figure');
+		window.sawPending = false;
+		new MutationObserver((recs) => {
+			for (const r of recs) {
+				if (r.target.classList.contains("pending") || (r.oldValue || "").split(" ").includes("pending")) window.sawPending = true;
+			}
+		}).observe(el, {attributes: true, attributeFilter: ["class"], attributeOldValue: true});
+		return true;
+	})()`)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#knob-1")))
 	press(t, ctx, kb.End)
 	assert.Equal(t, "4", eval[string](t, ctx, `document.getElementById("knob-1").getAttribute("aria-valuetext")`))
 	assert.Equal(t, "knob-1", eval[string](t, ctx, focused), "the slider keeps the focus")
 	shoot("knobs-pending.png")
-	assert.True(t, eval[bool](t, ctx, `document.querySelector('.step[data-step="senders"] .lesson-figure').classList.contains("pending")`),
-		"while the run computes, the figures show as pending")
 	poll(t, ctx, `fabriclabKnobs.runs >= 2 && !fabriclabKnobs.pending`, 60*time.Second)
+	assert.True(t, eval[bool](t, ctx, `window.sawPending`), "while the run computes, the figures show as pending")
 	four := []string{"traffic.senders=4", "traffic.bytes=256KiB", "topology.link_gbps=100"}
 	assert.Equal(t, four, eval[[]string](t, ctx, `fabriclabKnobs.last.set`), "the canvas loaded the new setting")
 	want := fabriclabRun(t, step.Scenario, four, figureSpec)
