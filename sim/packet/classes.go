@@ -206,9 +206,9 @@ func (p *port) pending() bool {
 	return false
 }
 
-func (p *port) pushClass(x *pkt) {
+func (p *port) pushClass(c *chunks, x *pkt) {
 	q := &p.cls[x.class]
-	q.q.add(x)
+	q.q.add(c, x)
 	q.qBytes += int64(x.size)
 	q.maxQ = max(q.maxQ, q.qBytes)
 	p.qBytes += int64(x.size)
@@ -216,9 +216,9 @@ func (p *port) pushClass(x *pkt) {
 }
 
 // popClass takes q's front packet into x.
-func (p *port) popClass(q *classQueue, x *pkt) {
+func (p *port) popClass(c *chunks, q *classQueue, x *pkt) {
 	x.set(q.q.front())
-	q.q.drop()
+	q.q.drop(c)
 	q.qBytes -= int64(x.size)
 	p.qBytes -= int64(x.size)
 }
@@ -250,7 +250,7 @@ func (m *Model) nextByClass(p *port) *pkt {
 						if p.watched {
 							m.ctl.forward(p, q.q.front())
 						}
-						p.popClass(q, &m.sending)
+						p.popClass(&m.chunks, q, &m.sending)
 						x = &m.sending
 						m.release(x)
 					} else {

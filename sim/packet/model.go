@@ -46,6 +46,7 @@ type Model struct {
 
 	nodes             // forwarding and routing (route.go)
 	ports      []port // by link: egress queue and wire (port.go)
+	chunks     chunks // the queues' packet storage (fifo.go)
 	buffers           // flow control (flowctl.go)
 	classSet          // traffic classes (classes.go)
 	transport         // packets, acknowledgements, timeouts (transport.go)

@@ -118,8 +118,8 @@ func (m *Model) initPorts(kind link.Kind) {
 
 func (p *port) queued() int { return p.q.len() }
 
-func (p *port) push(x *pkt) {
-	p.q.add(x)
+func (p *port) push(c *chunks, x *pkt) {
+	p.q.add(c, x)
 	p.qBytes += int64(x.size)
 	if p.qBytes > p.maxQ {
 		p.maxQ = p.qBytes
@@ -159,9 +159,9 @@ func (m *Model) arrive(n int32, x *pkt) {
 		m.ctl.enqueue(out, x)
 	}
 	if out.cls != nil {
-		out.pushClass(x)
+		out.pushClass(&m.chunks, x)
 	} else {
-		out.push(x)
+		out.push(&m.chunks, x)
 	}
 	m.try(out)
 }
@@ -204,7 +204,7 @@ func (m *Model) try(p *port) {
 			m.ctl.forward(p, x)
 		}
 		m.sending.set(x) // p.pop, inlined by hand
-		p.q.drop()
+		p.q.drop(&m.chunks)
 		x = &m.sending
 		p.qBytes -= int64(x.size)
 		m.release(x)
