@@ -263,11 +263,24 @@ func (s *Sim[E]) first() (key, bool) {
 // sortBucket takes bucket b's keys out of the ring into run, in order, and returns the first.
 func (s *Sim[E]) sortBucket(b int64) key {
 	i := b & ringMask
-	q := s.run[:0]
+	// The list runs from the latest block back: the keys go in from the
+	// end, so that they are in the order they were scheduled, nearly
+	// sorted already (a stream's later events are later), and the
+	// insertion sort below has little to move.
+	total := 0
+	for n := s.head[i]; n != 0; n = s.blocks[n-1].next {
+		total += int(s.blocks[n-1].n)
+	}
+	if cap(s.run) < total {
+		s.run = make([]key, 0, max(total, 2*cap(s.run)))
+	}
+	q := s.run[:total]
+	end := total
 	for n := s.head[i]; n != 0; {
 		bl := &s.blocks[n-1]
-		for _, k := range bl.k[:bl.n] {
-			q = append(q, k) // key by key: appending the slice calls memmove, dear in WebAssembly for a few keys
+		end -= int(bl.n)
+		for j, k := range bl.k[:bl.n] {
+			q[end+j] = k // key by key: copy calls memmove, dear in WebAssembly for a few keys
 		}
 		next := bl.next
 		bl.next, s.spare = s.spare, n
