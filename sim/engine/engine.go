@@ -384,8 +384,11 @@ func (s *Sim[E]) NextRef(limit unit.Time) *E {
 		s.popFar()
 	}
 taken:
-	if b := bucketOf(top.at); b > s.cur {
-		s.setCur(b)
+	if b := bucketOf(top.at); b > s.cur { // setCur, inlined by hand
+		s.cur = b
+		if len(s.far) > 0 && bucketOf(s.far[0].at)-b < ringSize {
+			s.bringFar(b)
+		}
 	}
 	slot := uint32(top.seqIdx & slotMask)
 	s.held = slot + 1
@@ -400,6 +403,11 @@ func (s *Sim[E]) setCur(b int64) {
 		return
 	}
 	s.cur = b
+	s.bringFar(b)
+}
+
+// bringFar moves the far keys that the ring now covers (from bucket b on) into it.
+func (s *Sim[E]) bringFar(b int64) {
 	for len(s.far) > 0 && bucketOf(s.far[0].at)-b < ringSize {
 		s.put(s.popFar())
 	}
