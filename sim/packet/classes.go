@@ -26,7 +26,11 @@ import (
 type classSet struct {
 	classes   []classInfo // network.classes; one entry when there is a single class
 	collClass uint8       // class of transfers a workload sends (collective.class)
+	lossless  uint64      // bit c: class c is lossless (classes[c].lossless, one load for the packet path)
 }
+
+// isLossless reports whether class c is lossless.
+func (s *classSet) isLossless(c uint8) bool { return s.lossless>>(c&63)&1 != 0 }
 
 // classInfo is one traffic class as the model uses it.
 type classInfo struct {
@@ -64,15 +68,20 @@ func (m *Model) initClasses() {
 	m.collClass = uint8(max(n.ClassIndex(m.sc.Collective.Class), 0))
 	if len(n.Classes) == 0 {
 		m.classes = []classInfo{{name: "default", lossless: !m.lossy}}
-		return
+	} else {
+		least := math.Inf(1)
+		for _, c := range n.Classes {
+			least = min(least, c.Weight)
+		}
+		full := float64(m.mtu + m.fabricHdr)
+		for _, c := range n.Classes {
+			m.classes = append(m.classes, classInfo{name: c.Name, quantum: int64(math.Ceil(c.Weight / least * full)), lossless: c.Lossless})
+		}
 	}
-	least := math.Inf(1)
-	for _, c := range n.Classes {
-		least = min(least, c.Weight)
-	}
-	full := float64(m.mtu + m.fabricHdr)
-	for _, c := range n.Classes {
-		m.classes = append(m.classes, classInfo{name: c.Name, quantum: int64(math.Ceil(c.Weight / least * full)), lossless: c.Lossless})
+	for c, ci := range m.classes {
+		if ci.lossless {
+			m.lossless |= 1 << c
+		}
 	}
 	if len(m.classes) == 1 {
 		return

@@ -151,7 +151,7 @@ func (m *Model) arrive(n int32, x *pkt) {
 	} else {
 		out = &m.ports[m.choose(n, f.dst, f, x)]
 	}
-	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
+	if (out.fc == fcNone || out.fc == fcPFC && !m.isLossless(x.class)) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
 		m.drop(out, x)
 		return
 	}
@@ -260,7 +260,8 @@ func (m *Model) transmit(p *port, x *pkt) {
 	e := m.eng.AtRef(arrive) // m.at, inlined by hand
 	e.kind, e.c, e.a, e.gen = evArrive, 0, p.to, 0
 	e.p.set(x)
-	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
+	r := &p.recent[uint64(p.nTx)%recentTx] // field by field: no struct built and copied
+	r.start, r.arrive, r.flow, r.marked = now, arrive, x.flow, x.ecn
 	p.nTx++
 }
 
