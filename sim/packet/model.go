@@ -52,11 +52,10 @@ type Model struct {
 	transport         // packets, acknowledgements, timeouts (transport.go)
 	congestion        // congestion control (cc.go)
 	flows      []flow
-	// The packet handled now: the one arriving (taken out of its event),
-	// and the one being sent (made, or taken out of a queue) until
+	// The packet being sent (made, or taken out of a queue) until
 	// transmit copies it into its arrival event.
-	arriving, sending pkt
-	finished          int
+	sending  pkt
+	finished int
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
 
