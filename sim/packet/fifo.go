@@ -3,10 +3,10 @@ package packet
 // fifo is a queue of packets: a port's egress queue, or one class's share of
 // it. It holds them by value, as events do: no packet lives on the heap by
 // itself. The packets wait in chunks taken from the model's pool and given
-// back as they empty, so the queues' storage is what they hold at once (a
-// slice per queue, grown by append, left each one's high-water mark two or
-// three times over in garbage: fresh pages, each a page fault) and it never
-// moves.
+// back as they are spent (an empty queue keeps its last one), so the
+// queues' storage is about what they hold at once (a slice per queue, grown
+// by append, left each one's high-water mark two or three times over in
+// garbage: fresh pages, each a page fault) and it never moves.
 type fifo struct {
 	head, tail *chunk
 	rd, wr     int32 // the front's place in head, the next free place in tail
@@ -52,12 +52,12 @@ func (f *fifo) add(c *chunks, x *pkt) {
 	f.n++
 }
 
-// drop removes the front packet, giving each chunk back as it is spent.
+// drop removes the front packet, giving each chunk back as it is spent
+// but the last: an empty queue keeps its chunk for the next packet.
 func (f *fifo) drop(c *chunks) {
 	f.n--
 	if f.n == 0 { // the last packet: head is tail
-		c.put(f.head)
-		f.head, f.tail, f.rd, f.wr = nil, nil, 0, 0
+		f.rd, f.wr = 0, 0
 		return
 	}
 	if f.rd++; f.rd == chunkPkts {
