@@ -61,6 +61,7 @@ type Sim[E any] struct {
 	slots  []E
 	free   []uint32
 	held   uint32 // the slot of the event NextRef returned + 1, freed at the next call
+	freed  uint32 // the slot held last + 1, if not in free: the next event takes it
 	events uint64
 	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
@@ -141,7 +142,10 @@ func (s *Sim[E]) AtRef(at unit.Time) *E {
 		panic(fmt.Sprintf("engine: event at %v scheduled in the past (now %v)", at, s.now))
 	}
 	var slot uint32
-	if n := len(s.free); n > 0 {
+	if s.freed != 0 {
+		slot = s.freed - 1
+		s.freed = 0
+	} else if n := len(s.free); n > 0 {
 		slot = s.free[n-1]
 		s.free = s.free[:n-1]
 	} else {
@@ -334,7 +338,12 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 // calls in WebAssembly): a model whose events hold pointers should use Next.
 func (s *Sim[E]) NextRef(limit unit.Time) *E {
 	if s.held != 0 {
-		s.free = append(s.free, s.held-1)
+		// Most events schedule one: the slot waits in freed for it, not in free.
+		if s.freed == 0 {
+			s.freed = s.held
+		} else {
+			s.free = append(s.free, s.held-1)
+		}
 		s.held = 0
 	}
 	if s.events >= s.budget {
