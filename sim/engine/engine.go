@@ -61,6 +61,7 @@ type Sim[E any] struct {
 	slots  []E
 	free   []uint32
 	held   uint32 // the slot of the event NextRef returned + 1, freed at the next call
+	freed  uint32 // the slot held last + 1, if not in free: the next event takes it
 	events uint64
 	budget uint64 // Next runs at most this many events in all
 	rng    *rand.Rand
@@ -141,7 +142,10 @@ func (s *Sim[E]) AtRef(at unit.Time) *E {
 		panic(fmt.Sprintf("engine: event at %v scheduled in the past (now %v)", at, s.now))
 	}
 	var slot uint32
-	if n := len(s.free); n > 0 {
+	if s.freed != 0 {
+		slot = s.freed - 1
+		s.freed = 0
+	} else if n := len(s.free); n > 0 {
 		slot = s.free[n-1]
 		s.free = s.free[:n-1]
 	} else {
@@ -263,11 +267,24 @@ func (s *Sim[E]) first() (key, bool) {
 // sortBucket takes bucket b's keys out of the ring into run, in order, and returns the first.
 func (s *Sim[E]) sortBucket(b int64) key {
 	i := b & ringMask
-	q := s.run[:0]
+	// The list runs from the latest block back: the keys go in from the
+	// end, so that they are in the order they were scheduled, nearly
+	// sorted already (a stream's later events are later), and the
+	// insertion sort below has little to move.
+	total := 0
+	for n := s.head[i]; n != 0; n = s.blocks[n-1].next {
+		total += int(s.blocks[n-1].n)
+	}
+	if cap(s.run) < total {
+		s.run = make([]key, 0, max(total, 2*cap(s.run)))
+	}
+	q := s.run[:total]
+	end := total
 	for n := s.head[i]; n != 0; {
 		bl := &s.blocks[n-1]
-		for _, k := range bl.k[:bl.n] {
-			q = append(q, k) // key by key: appending the slice calls memmove, dear in WebAssembly for a few keys
+		end -= int(bl.n)
+		for j, k := range bl.k[:bl.n] {
+			q[end+j] = k // key by key: copy calls memmove, dear in WebAssembly for a few keys
 		}
 		next := bl.next
 		bl.next, s.spare = s.spare, n
@@ -321,7 +338,12 @@ func (s *Sim[E]) Next(limit unit.Time) (ev E, ok bool) {
 // calls in WebAssembly): a model whose events hold pointers should use Next.
 func (s *Sim[E]) NextRef(limit unit.Time) *E {
 	if s.held != 0 {
-		s.free = append(s.free, s.held-1)
+		// Most events schedule one: the slot waits in freed for it, not in free.
+		if s.freed == 0 {
+			s.freed = s.held
+		} else {
+			s.free = append(s.free, s.held-1)
+		}
 		s.held = 0
 	}
 	if s.events >= s.budget {
@@ -371,8 +393,11 @@ func (s *Sim[E]) NextRef(limit unit.Time) *E {
 		s.popFar()
 	}
 taken:
-	if b := bucketOf(top.at); b > s.cur {
-		s.setCur(b)
+	if b := bucketOf(top.at); b > s.cur { // setCur, inlined by hand
+		s.cur = b
+		if len(s.far) > 0 && bucketOf(s.far[0].at)-b < ringSize {
+			s.bringFar(b)
+		}
 	}
 	slot := uint32(top.seqIdx & slotMask)
 	s.held = slot + 1
@@ -387,6 +412,11 @@ func (s *Sim[E]) setCur(b int64) {
 		return
 	}
 	s.cur = b
+	s.bringFar(b)
+}
+
+// bringFar moves the far keys that the ring now covers (from bucket b on) into it.
+func (s *Sim[E]) bringFar(b int64) {
 	for len(s.far) > 0 && bucketOf(s.far[0].at)-b < ringSize {
 		s.put(s.popFar())
 	}

@@ -26,7 +26,11 @@ import (
 type classSet struct {
 	classes   []classInfo // network.classes; one entry when there is a single class
 	collClass uint8       // class of transfers a workload sends (collective.class)
+	lossless  uint64      // bit c: class c is lossless (classes[c].lossless, one load for the packet path)
 }
+
+// isLossless reports whether class c is lossless.
+func (s *classSet) isLossless(c uint8) bool { return s.lossless>>(c&63)&1 != 0 }
 
 // classInfo is one traffic class as the model uses it.
 type classInfo struct {
@@ -64,15 +68,20 @@ func (m *Model) initClasses() {
 	m.collClass = uint8(max(n.ClassIndex(m.sc.Collective.Class), 0))
 	if len(n.Classes) == 0 {
 		m.classes = []classInfo{{name: "default", lossless: !m.lossy}}
-		return
+	} else {
+		least := math.Inf(1)
+		for _, c := range n.Classes {
+			least = min(least, c.Weight)
+		}
+		full := float64(m.mtu + m.fabricHdr)
+		for _, c := range n.Classes {
+			m.classes = append(m.classes, classInfo{name: c.Name, quantum: int64(math.Ceil(c.Weight / least * full)), lossless: c.Lossless})
+		}
 	}
-	least := math.Inf(1)
-	for _, c := range n.Classes {
-		least = min(least, c.Weight)
-	}
-	full := float64(m.mtu + m.fabricHdr)
-	for _, c := range n.Classes {
-		m.classes = append(m.classes, classInfo{name: c.Name, quantum: int64(math.Ceil(c.Weight / least * full)), lossless: c.Lossless})
+	for c, ci := range m.classes {
+		if ci.lossless {
+			m.lossless |= 1 << c
+		}
 	}
 	if len(m.classes) == 1 {
 		return
@@ -206,9 +215,9 @@ func (p *port) pending() bool {
 	return false
 }
 
-func (p *port) pushClass(x *pkt) {
+func (p *port) pushClass(c *chunks, x *pkt) {
 	q := &p.cls[x.class]
-	q.q.add(x)
+	q.q.add(c, x)
 	q.qBytes += int64(x.size)
 	q.maxQ = max(q.maxQ, q.qBytes)
 	p.qBytes += int64(x.size)
@@ -216,9 +225,9 @@ func (p *port) pushClass(x *pkt) {
 }
 
 // popClass takes q's front packet into x.
-func (p *port) popClass(q *classQueue, x *pkt) {
+func (p *port) popClass(c *chunks, q *classQueue, x *pkt) {
 	x.set(q.q.front())
-	q.q.drop()
+	q.q.drop(c)
 	q.qBytes -= int64(x.size)
 	p.qBytes -= int64(x.size)
 }
@@ -250,7 +259,7 @@ func (m *Model) nextByClass(p *port) *pkt {
 						if p.watched {
 							m.ctl.forward(p, q.q.front())
 						}
-						p.popClass(q, &m.sending)
+						p.popClass(&m.chunks, q, &m.sending)
 						x = &m.sending
 						m.release(x)
 					} else {

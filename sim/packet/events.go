@@ -64,16 +64,19 @@ func (m *Model) Advance(t unit.Time) bool {
 		if ev == nil {
 			break
 		}
-		// The two most frequent kinds here, without a call to handle
+		// The three most frequent kinds here, without a call to handle
 		// (calls and the switch's jumps are dear in WebAssembly).
 		switch ev.kind {
 		case evArrive:
-			m.arriving.set(&ev.p)
-			m.arrive(ev.a, &m.arriving)
+			// The packet is read in its slot, which the engine keeps until
+			// the next NextRef (transmit's events take other slots).
+			m.arrive(ev.a, &ev.p)
 		case evTxDone:
 			p := &m.ports[ev.a]
 			p.wake = false
 			m.try(p)
+		case evCredit:
+			m.credited(&m.ports[ev.a], ev.c, ev.gen)
 		default:
 			m.handle(ev)
 		}
@@ -84,16 +87,14 @@ func (m *Model) Advance(t unit.Time) bool {
 // idle reports whether every flow has finished and no callback is pending.
 func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
 
-// handle runs an event of every kind but the two that Advance's loop runs
-// itself (evArrive, evTxDone).
+// handle runs an event of every kind but the three that Advance's loop runs
+// itself (evArrive, evTxDone, evCredit).
 func (m *Model) handle(ev *event) {
 	switch ev.kind {
 	case evFlowStart:
 		f := &m.flows[ev.a]
 		f.start = m.eng.Now()
 		m.activate(ev.a, f)
-	case evCredit:
-		m.credited(&m.ports[ev.a], ev.c, ev.gen)
 	case evPause:
 		m.pause(&m.ports[ev.a], ev.c, ev.gen)
 	case evPauseExpire:

@@ -51,7 +51,7 @@ func (m *Model) admit(n int32, x *pkt) bool {
 	if m.pools != nil {
 		m.pools[n].used += int64(x.size)
 	}
-	if in.fc == fcPFC && m.classes[x.class].lossless {
+	if in.fc == fcPFC && m.isLossless(x.class) {
 		ig := in.ingressOf(x.class)
 		ig.inBytes += int64(x.size)
 		if m.overflows(n, ig) {
@@ -84,7 +84,7 @@ func (m *Model) release(x *pkt) {
 			e.kind, e.c, e.a, e.gen = evCredit, x.class, in.id, int64(x.size)
 		}
 	case fcPFC:
-		if !m.classes[x.class].lossless {
+		if !m.isLossless(x.class) {
 			return
 		}
 		ig := in.ingressOf(x.class)

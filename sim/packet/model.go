@@ -46,16 +46,16 @@ type Model struct {
 
 	nodes             // forwarding and routing (route.go)
 	ports      []port // by link: egress queue and wire (port.go)
+	chunks     chunks // the queues' packet storage (fifo.go)
 	buffers           // flow control (flowctl.go)
 	classSet          // traffic classes (classes.go)
 	transport         // packets, acknowledgements, timeouts (transport.go)
 	congestion        // congestion control (cc.go)
 	flows      []flow
-	// The packet handled now: the one arriving (taken out of its event),
-	// and the one being sent (made, or taken out of a queue) until
+	// The packet being sent (made, or taken out of a queue) until
 	// transmit copies it into its arrival event.
-	arriving, sending pkt
-	finished          int
+	sending  pkt
+	finished int
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
 

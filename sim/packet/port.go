@@ -118,8 +118,8 @@ func (m *Model) initPorts(kind link.Kind) {
 
 func (p *port) queued() int { return p.q.len() }
 
-func (p *port) push(x *pkt) {
-	p.q.add(x)
+func (p *port) push(c *chunks, x *pkt) {
+	p.q.add(c, x)
 	p.qBytes += int64(x.size)
 	if p.qBytes > p.maxQ {
 		p.maxQ = p.qBytes
@@ -151,7 +151,7 @@ func (m *Model) arrive(n int32, x *pkt) {
 	} else {
 		out = &m.ports[m.choose(n, f.dst, f, x)]
 	}
-	if (out.fc == fcNone || out.fc == fcPFC && !m.classes[x.class].lossless) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
+	if (out.fc == fcNone || out.fc == fcPFC && !m.isLossless(x.class)) && m.tailDrop(n, out, x) || m.dropHook != nil && m.dropHook(x) {
 		m.drop(out, x)
 		return
 	}
@@ -159,9 +159,9 @@ func (m *Model) arrive(n int32, x *pkt) {
 		m.ctl.enqueue(out, x)
 	}
 	if out.cls != nil {
-		out.pushClass(x)
+		out.pushClass(&m.chunks, x)
 	} else {
-		out.push(x)
+		out.push(&m.chunks, x)
 	}
 	m.try(out)
 }
@@ -204,7 +204,7 @@ func (m *Model) try(p *port) {
 			m.ctl.forward(p, x)
 		}
 		m.sending.set(x) // p.pop, inlined by hand
-		p.q.drop()
+		p.q.drop(&m.chunks)
 		x = &m.sending
 		p.qBytes -= int64(x.size)
 		m.release(x)
@@ -260,7 +260,8 @@ func (m *Model) transmit(p *port, x *pkt) {
 	e := m.eng.AtRef(arrive) // m.at, inlined by hand
 	e.kind, e.c, e.a, e.gen = evArrive, 0, p.to, 0
 	e.p.set(x)
-	p.recent[p.nTx%recentTx] = txRecord{start: now, arrive: arrive, flow: x.flow, marked: x.ecn}
+	r := &p.recent[uint64(p.nTx)%recentTx] // field by field: no struct built and copied
+	r.start, r.arrive, r.flow, r.marked = now, arrive, x.flow, x.ecn
 	p.nTx++
 }
 

@@ -18,19 +18,30 @@ type sampler struct {
 	counters [][6]int64    // drops, pause frames, ECN marks, CNPs, FECN marks, BECNs so far
 	rxFlow   [][]int64     // [flow][sample] cumulative payload
 	rcFlow   [][]unit.Rate // [flow][sample] DCQCN sending rate (cc only)
-	queues   [][]int64     // [switch port][sample]
+	queues   [][]int64     // [switch port][sample], nil while the port's queue has been empty at every sample
 	ports    []int32       // switch egress ports sampled
 	flowRx   []int64       // running per-flow totals
 	total    int64
+	room     int // the samples a run should take, for the series' capacity
 }
 
 func (s *sampler) init(m *Model) {
 	s.Cadence = network.NewCadence(m.sc)
+	// The series are made as large as the run needs at the start (a run
+	// with no time limit starts with 64 samples' room): appends that grow
+	// them leave garbage, and fresh pages are page faults.
+	s.room = 64
+	if m.sc.Until > 0 {
+		s.room = int(min(m.sc.Until/s.Interval+2, network.MaxSamples+1))
+	}
+	s.Times = make([]unit.Time, 0, s.room)
+	s.rxTotal = make([]int64, 0, s.room)
+	s.counters = make([][6]int64, 0, s.room)
 	s.flowRx = make([]int64, len(m.flows))
 	if len(m.flows) <= network.MaxFlowSeries {
-		s.rxFlow = make([][]int64, len(m.flows))
+		s.rxFlow = series[int64](len(m.flows), s.room)
 		if m.ctl != nil {
-			s.rcFlow = make([][]unit.Rate, len(m.flows))
+			s.rcFlow = series[unit.Rate](len(m.flows), s.room)
 		}
 	}
 	for i := range m.ports {
@@ -73,8 +84,25 @@ func (s *sampler) record(m *Model) {
 		s.rcFlow[i] = append(s.rcFlow[i], m.sendingRate(&m.flows[i]))
 	}
 	for i, p := range s.ports {
-		s.queues[i] = append(s.queues[i], m.ports[p].qBytes)
+		q := m.ports[p].qBytes
+		if s.queues[i] == nil {
+			if q == 0 {
+				continue // most ports never queue: their series are made at the end
+			}
+			s.queues[i] = make([]int64, len(s.Times)-1, max(s.room, len(s.Times)))
+		}
+		s.queues[i] = append(s.queues[i], q)
 	}
+}
+
+// series is n empty series with room samples each, cut from one block.
+func series[T any](n, room int) [][]T {
+	block := make([]T, n*room)
+	out := make([][]T, n)
+	for i := range out {
+		out[i] = block[i*room : i*room : (i+1)*room]
+	}
+	return out
 }
 
 // sendingRate is f's congestion-controlled rate while it is under way, else 0.
@@ -231,7 +259,11 @@ func (s *sampler) result(m *Model) *metrics.Series {
 	sort.Ints(idx)
 	for _, i := range idx {
 		p := int(s.ports[i])
-		out.Queues = append(out.Queues, metrics.QueueSeries{Link: p, Name: m.topo.LinkName(p), Bytes: s.queues[i]})
+		q := s.queues[i]
+		if q == nil && len(s.Times) > 0 {
+			q = make([]int64, len(s.Times)) // empty at every sample
+		}
+		out.Queues = append(out.Queues, metrics.QueueSeries{Link: p, Name: m.topo.LinkName(p), Bytes: q})
 	}
 	return out
 }
