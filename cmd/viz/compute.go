@@ -100,8 +100,9 @@ func (g *Game) slice(p *player.Player, turn, last time.Duration) time.Duration {
 }
 
 func (g *Game) computeLoop() {
-	if y, ok := g.out.(startupHost); ok {
-		g.startUp(y) // startup.go
+	sy, startup := g.out.(startupHost)
+	if startup {
+		g.startUp(sy) // startup.go
 	}
 	var yielded time.Duration // the last turn given to the event loop
 	var turn time.Duration    // what a turn takes, averaged
@@ -115,9 +116,14 @@ func (g *Game) computeLoop() {
 		}
 		p := g.p
 		busy := p != nil && !p.Done() && p.Err() == nil
-		g.idle = !busy && !g.cmp.busy()
+		building, built := g.first != nil, false
+		g.idle = !busy && !building && !g.cmp.busy()
 		t0 := time.Now()
-		if g.cmp.busy() { // a comparison: the pair gives each slice to the side behind
+		if building { // startup.go: nothing is drawn meanwhile but the loading picture
+			busy = true
+			built = g.buildSlice(afterTurn(sliceFor(turn, sliceMin), yielded))
+			g.frames.buildMax = max(g.frames.buildMax, time.Since(t0))
+		} else if g.cmp.busy() { // a comparison: the pair gives each slice to the side behind
 			busy = true
 			s := sliceFor(turn, sliceMin)
 			if g.frames.on && !g.cmp.pair.Playing() {
@@ -140,6 +146,8 @@ func (g *Game) computeLoop() {
 		g.mu.Unlock()
 		t0 = time.Now()
 		switch {
+		case built && startup:
+			sy.yieldFrame() // a frame with the first picture before computing
 		case busy:
 			idle := gcIdle()
 			if y, ok := g.out.(yielder); ok {
