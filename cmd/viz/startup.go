@@ -64,6 +64,9 @@ func (g *Game) startLoad(sc scenario.Scenario, err error) {
 // build is built by the computing goroutine in slices, the loading picture
 // showing meanwhile, and plays once built if play.
 func (g *Game) loadLater(sc scenario.Scenario, err error, play bool) {
+	if g.first != nil {
+		g.skipped++ // dropped before it was built
+	}
 	if !g.background || !g.slowToBuild(&sc, err) {
 		g.load(sc, err)
 		if g.p != nil && play {

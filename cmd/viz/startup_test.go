@@ -117,4 +117,16 @@ func TestLoadCommandBuildsSlowScenarioInSlices(t *testing.T) {
 	buildAll(t, g)
 	require.NotNil(t, g.p)
 	assert.True(t, g.p.Playing())
+
+	// a load that comes while another is built replaces it, counted as dropped
+	h.send(`{"fabriclab": "load", "scenario": "perm-1024", "set": ["name=first"]}`)
+	require.NoError(t, g.Update())
+	require.False(t, g.buildSlice(time.Nanosecond), "begun, not built")
+	h.send(`{"fabriclab": "load", "scenario": "perm-1024", "set": ["name=second"]}`)
+	require.NoError(t, g.Update())
+	buildAll(t, g)
+	require.NotNil(t, g.p)
+	assert.Equal(t, "second", g.p.Scenario().Name)
+	assert.Equal(t, "second", h.last("loaded")["name"])
+	assert.Equal(t, 1, h.last("loaded")["skipped"], "the first was dropped unbuilt")
 }
