@@ -33,6 +33,11 @@ const (
 	// to what keeps the two within frameBudget, but not below sliceFloor.
 	frameBudget = 75 * time.Millisecond
 	sliceFloor  = 4 * time.Millisecond
+	// A slice of building a scenario (startup.go): the page shows only its
+	// loading box meanwhile, so its turns are short, and a shorter slice
+	// costs the build little (perm-1024: 3–4 slices of 60 ms reached
+	// 100–124 ms at load 10–14; its build is 0.1–0.4 s of work in all).
+	buildMax = 30 * time.Millisecond
 )
 
 // afterTurn is the slice s cut so that it and the turn before it fit in
@@ -121,7 +126,7 @@ func (g *Game) computeLoop() {
 		t0 := time.Now()
 		if building { // startup.go: nothing is drawn meanwhile but the loading picture
 			busy = true
-			built = g.buildSlice(afterTurn(sliceFor(turn, sliceMin), yielded))
+			built = g.buildSlice(min(buildMax, afterTurn(sliceFor(turn, sliceMin), yielded)))
 			g.frames.buildMax = max(g.frames.buildMax, time.Since(t0))
 		} else if g.cmp.busy() { // a comparison: the pair gives each slice to the side behind
 			busy = true
