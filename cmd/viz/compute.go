@@ -37,7 +37,7 @@ const (
 	// loading box meanwhile, so its turns are short, and a shorter slice
 	// costs the build little (perm-1024: 3–4 slices of 60 ms reached
 	// 100–124 ms at load 10–14; its build is 0.1–0.4 s of work in all).
-	buildMax = 30 * time.Millisecond
+	buildSliceMax = 30 * time.Millisecond
 )
 
 // afterTurn is the slice s cut so that it and the turn before it fit in
@@ -126,7 +126,7 @@ func (g *Game) computeLoop() {
 		t0 := time.Now()
 		if building { // startup.go: nothing is drawn meanwhile but the loading picture
 			busy = true
-			built = g.buildSlice(min(buildMax, afterTurn(sliceFor(turn, sliceMin), yielded)))
+			built = g.buildSlice(min(buildSliceMax, afterTurn(sliceFor(turn, sliceMin), yielded)))
 			g.frames.buildMax = max(g.frames.buildMax, time.Since(t0))
 		} else if g.cmp.busy() { // a comparison: the pair gives each slice to the side behind
 			busy = true
