@@ -36,7 +36,8 @@ func buildAll(t *testing.T, g *Game) int {
 
 // In the browser a first scenario slow to build is built after a frame of
 // the page (the canvas's loading picture, should Ebitengine draw one), in
-// slices, each a step of sim.BuildFlows flows; a load the page sends
+// slices: its fabric, a step of sim.BuildFlows flows each, its player (the
+// first snapshot); a load the page sends
 // meanwhile wins. A small one builds at once.
 func TestStartUpBuildsBetweenFrames(t *testing.T) {
 	h := &startPage{pageHost: pageHost{q: "?scenario=perm-1024"}}
@@ -58,7 +59,7 @@ func TestStartUpBuildsBetweenFrames(t *testing.T) {
 	g.startUp(h)
 	assert.Equal(t, 1, h.yields, "a frame before the build")
 	assert.Nil(t, g.p)
-	assert.Equal(t, 1024/sim.BuildFlows, buildAll(t, g), "1,024 flows, a step a slice")
+	assert.Equal(t, 1+1024/sim.BuildFlows+1, buildAll(t, g), "the fabric, 1,024 flows a step a slice, the player")
 	require.NotNil(t, g.p)
 	assert.Equal(t, "perm-1024", g.p.Scenario().Name)
 	assert.Equal(t, "loaded", h.last("loaded")["fabriclab"])
