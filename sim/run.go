@@ -8,6 +8,7 @@ package sim
 
 import (
 	"fmt"
+	"math"
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fabric"
@@ -160,19 +161,93 @@ func Start(sc scenario.Scenario) (*Started, error) { return start(sc, true) }
 
 // start is Start; track keeps a collective's progress (Run needs none).
 func start(sc scenario.Scenario, track bool) (*Started, error) {
-	f, err := Network(&sc)
+	b, err := begin(sc, track)
 	if err != nil {
 		return nil, err
 	}
-	st := &Started{Model: f}
+	for !b.Step(math.MaxInt) {
+	}
+	return b.Started()
+}
+
+// Building is a scenario being started a budget of work at a time (Step),
+// for a caller that must draw frames meanwhile: the packet-level model adds
+// its traffic's flows, finding their routes, BuildFlows a step. What it
+// starts is Start's, however the steps fall.
+type Building struct {
+	sc    scenario.Scenario
+	track bool
+	pkt   *packet.Build // the packet-level model, until it is built
+	model Live          // the model, once built
+	st    *Started
+	err   error
+}
+
+// BuildFlows is about a millisecond of Step's work in WebAssembly (perm-1024's
+// flows, natively 7 µs each).
+const BuildFlows = 32
+
+// Begin starts building the scenario as Start would: Step it until it reports
+// done, then take Started.
+func Begin(sc scenario.Scenario) (*Building, error) { return begin(sc, true) }
+
+func begin(sc scenario.Scenario, track bool) (*Building, error) {
+	b := &Building{sc: sc, track: track}
+	switch b.sc.Sim.Fidelity {
+	case scenario.Packet, "":
+		b.pkt = packet.NewBuild(&b.sc)
+	default:
+		f, err := Network(&b.sc)
+		if err != nil {
+			return nil, err
+		}
+		b.model = f
+	}
+	return b, nil
+}
+
+// Step does about n flows' worth of the build (n ≥ 1; BuildFlows is a
+// millisecond's) and reports whether the scenario has started. The model's
+// workload (a collective, training) starts in the last step.
+func (b *Building) Step(n int) bool {
+	if b.st != nil || b.err != nil {
+		return true
+	}
+	if b.pkt != nil {
+		if !b.pkt.Step(n) {
+			return false
+		}
+		b.model, b.pkt = b.pkt.Model(), nil
+	}
+	sc := &b.sc
+	st := &Started{Model: b.model}
+	var err error
 	switch {
 	case sc.Collective.Op != "":
-		st.coll, err = startCollective(f, &sc, track, func(r metrics.Collective) { st.Collective = &r })
+		st.coll, err = startCollective(b.model, sc, b.track, func(r metrics.Collective) { st.Collective = &r })
 	case sc.Training.Model != "":
-		st.job, err = startTraining(f, &sc, func(r metrics.Training) {
+		st.job, err = startTraining(b.model, sc, func(r metrics.Training) {
 			r.Cost = metrics.TrainingCost(&r, sc.Training.GPUHourPrice) // reporting only
 			st.Training = &r
 		})
 	}
-	return st, err
+	b.st, b.err = st, err
+	return true
+}
+
+// Progress is the share of the build done, from 0 to 1.
+func (b *Building) Progress() float64 {
+	if b.pkt == nil {
+		return 1
+	}
+	added, all := b.pkt.Flows()
+	return float64(added) / float64(max(all, 1))
+}
+
+// Started is what Start returns, once Step has reported the scenario started.
+func (b *Building) Started() (*Started, error) {
+	if b.st == nil && b.err == nil {
+		panic("sim: Building.Started before the build is done")
+	}
+	return b.st, b.err
 }

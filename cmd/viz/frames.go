@@ -41,6 +41,7 @@ type frameState struct {
 	advanceMax, snapshotMax time.Duration
 	advanceAt, advanceSpan  unit.Time
 	gcIdleMax               time.Duration // the most the collector's idle worker took of a turn
+	buildMax                time.Duration // the longest slice of building a scenario (startup.go)
 	turns                   []float64     // the turns given to the event loop between slices, ms
 	// The progress bar's frames: when the last was asked for, whether the
 	// turn after it is still to be measured, and what the last one cost

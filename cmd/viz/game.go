@@ -154,7 +154,7 @@ type Game struct {
 	frames  frameState    // frames on demand (frames.go)
 	memory  memoryGrowth  // the WebAssembly memory grown ahead (memory.go)
 
-	// The first scenario until it is built, and the picture shown
+	// A scenario slow to build until it is built, and the picture shown
 	// meanwhile, with the size it was made for (startup.go).
 	first      *firstLoad
 	loadingPic *render.DisplayList
@@ -241,7 +241,7 @@ func (g *Game) stats() {
 		// the parts of computing (compute.go, memory.go)
 		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(),
 		"advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax),
-		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "gc_idle_s": gcIdle().Seconds(),
+		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "build_max_ms": ms(g.frames.buildMax), "gc_idle_s": gcIdle().Seconds(),
 		"grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
 	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
 	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
@@ -319,18 +319,41 @@ func hasLoad(h host) bool {
 func (g *Game) load(sc scenario.Scenario, err error) {
 	g.first, g.loadingPic = nil, nil // built now (startup.go)
 	g.release()
+	b := g.begin(sc, err)
+	if b == nil {
+		return
+	}
+	for !b.Build(time.Hour) {
+	}
+	g.loaded(b)
+}
+
+// begin begins building sc, the old run gone; nil (the error shown) if it
+// cannot be built.
+func (g *Game) begin(sc scenario.Scenario, err error) *player.Builder {
 	if err == nil && g.out.browser() {
 		err = player.FitsBrowser(&sc)
 	}
 	if err != nil {
 		g.fail(err)
-		return
+		return nil
 	}
-	p, err := player.New(sc)
+	b, err := player.Begin(sc)
+	if err != nil {
+		g.fail(err)
+		return nil
+	}
+	return b
+}
+
+// loaded plays what b has built.
+func (g *Game) loaded(b *player.Builder) {
+	p, err := b.Player()
 	if err != nil {
 		g.fail(err)
 		return
 	}
+	sc := p.Scenario()
 	g.p, g.failure, g.sentDone, g.loadedAt, g.yieldTook = p, "", false, time.Now(), 0
 	g.woken()
 	p.SetHeapLimit(heapLimit)
@@ -418,10 +441,8 @@ func (g *Game) handle(c player.Command, err error) {
 		g.step = c.Step
 		g.figures = figureRequest{specs: c.Figures, step: c.Step, sets: c.Sets}
 		g.ran = keyOf(c)
-		g.load(c.Load())
-		if g.p != nil && c.Play {
-			g.p.Play()
-		}
+		sc, err := c.Load()
+		g.loadLater(sc, err, c.Play) // startup.go
 		return
 	}
 	switch c.Op {
@@ -434,6 +455,9 @@ func (g *Game) handle(c player.Command, err error) {
 	}
 	p := g.p
 	if p == nil {
+		if g.first != nil && c.Op == "play" { // being built (startup.go)
+			g.first.play = true
+		}
 		return
 	}
 	switch c.Op {

@@ -4,18 +4,22 @@ import (
 	"image/color"
 	"time"
 
+	"fabriclab/cmd/viz/player"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
 )
 
-// The start-up in the browser, each part in a turn of the page's thread of
-// its own, so that the page has a frame before the scenario is built:
-// the WebAssembly instantiated, Go and Ebitengine started (the page's own
-// loading box shows meanwhile, until the scenario is loaded); a frame;
-// the scenario built (one call into sim: perm-1024 takes half a second and
-// more); a frame with its first picture; then computing in slices
-// (compute.go). Only a scenario slow to build (slowBuild) goes so: the
-// lessons' build in milliseconds, in the first turn, as before.
+// The start-up in the browser, each part in turns of the page's thread of
+// its own, so that the page has frames while the scenario is built: the
+// WebAssembly instantiated, Go and Ebitengine started (the page's own
+// loading box shows meanwhile, until the scenario is loaded); a frame; the
+// scenario built in slices of computing (player.Builder: perm-1024's build
+// took one call of 0.4–1 s in the browser); a frame with its first
+// picture; then computing in slices (compute.go). Only a scenario slow to
+// build (slowBuild) goes so: the lessons' build in milliseconds, in the
+// first turn, as before. A scenario slow to build that a command loads (a
+// lesson's step) is built in slices too, the canvas showing its loading
+// picture meanwhile.
 
 // startupHost is a host whose page can draw a frame between the parts.
 type startupHost interface {
@@ -24,44 +28,94 @@ type startupHost interface {
 	yieldFrame()
 }
 
-// firstLoad is the scenario of the page's address, until the computing
-// goroutine builds it.
+// firstLoad is a scenario slow to build (the page's first, or one a command
+// loaded) until the computing goroutine has built it.
 type firstLoad struct {
-	sc  scenario.Scenario
-	err error
+	sc    scenario.Scenario
+	err   error
+	b     *player.Builder // being built, once begun
+	built bool            // b has built the model (its player is still to make)
+	play  bool            // play once built (the command's load or a play since)
 }
 
-// slowBuild is where the build takes a turn of its own: a packet-level
+// slowBuild is where the build takes turns of its own: a packet-level
 // fabric of this many endpoints or more (its routes are found as it is
-// built: perm-1024's 1,024 hosts take half a second in WebAssembly). A
-// smaller one builds in milliseconds, and a turn more would only delay its
-// first picture (each costs the page a frame).
+// built: perm-1024's 1,024 hosts took 0.1–0.4 s in WebAssembly). A smaller
+// one builds in milliseconds, and a turn more would only delay its first
+// picture (each costs the page a frame).
 const slowBuild = 256
 
+// slowToBuild says whether sc is built in slices on this host.
+func (g *Game) slowToBuild(sc *scenario.Scenario, err error) bool {
+	_, ok := g.out.(startupHost)
+	return ok && err == nil && sc.Sim.Fidelity == scenario.Packet && sc.Endpoints() >= slowBuild
+}
+
 // startLoad loads the page's first scenario: on a startupHost, when it is
-// slow to build, later, by startUp; else now.
+// slow to build, later, in slices (startUp, buildSlice); else now.
 func (g *Game) startLoad(sc scenario.Scenario, err error) {
-	if _, ok := g.out.(startupHost); ok && err == nil && sc.Sim.Fidelity == scenario.Packet && sc.Endpoints() >= slowBuild {
-		g.first = &firstLoad{sc, err}
+	if g.slowToBuild(&sc, err) {
+		g.first = &firstLoad{sc: sc, err: err}
 		return
 	}
 	g.load(sc, err)
 }
 
-// startUp builds the first scenario between two frames of the page: in the
-// first the page's loading box shows (and the canvas's loading picture, if
-// Ebitengine draws a frame of its own), the second draws the scenario's
-// first picture. A load the page sent meanwhile replaces it (load clears
-// g.first).
+// loadLater is load for a command (a lesson's step): a scenario slow to
+// build is built by the computing goroutine in slices, the loading picture
+// showing meanwhile, and plays once built if play.
+func (g *Game) loadLater(sc scenario.Scenario, err error, play bool) {
+	if g.first != nil {
+		g.skipped++ // dropped before it was built
+	}
+	if !g.background || !g.slowToBuild(&sc, err) {
+		g.load(sc, err)
+		if g.p != nil && play {
+			g.p.Play()
+		}
+		return
+	}
+	g.release() // the old run goes now: its memory is the new one's
+	g.failure, g.loadingPic = "", nil
+	g.first = &firstLoad{sc: sc, err: err, play: play}
+	g.woken()
+}
+
+// startUp gives the page a frame before the first scenario is built: its
+// loading box shows (and the canvas's loading picture, if Ebitengine draws
+// a frame of its own). The computing goroutine then builds it in slices.
 func (g *Game) startUp(y startupHost) {
 	y.yieldFrame() // no canvas frame is asked for: on software WebGL one costs a read-back
-	g.mu.Lock()
-	if f := g.first; f != nil {
-		g.load(f.sc, f.err)
+}
+
+// buildSlice builds the waiting scenario (g.first) for about budget and
+// reports whether it is done (built, or failed): then it plays, and the
+// first picture is asked for. Its fabric, its flows and its first snapshot
+// (with the page's events) each take slices of their own: after the last
+// flows a slice of the budget could not hold them too (perm-1024, load 10:
+// 135–162 ms). A load the page sent meanwhile has replaced g.first.
+func (g *Game) buildSlice(budget time.Duration) bool {
+	f := g.first
+	switch {
+	case f.b == nil:
+		if f.b = g.begin(f.sc, f.err); f.b == nil {
+			g.first, g.loadingPic = nil, nil
+			return true
+		}
+		return false
+	case !f.built:
+		f.built = f.b.Build(budget)
+		return false
 	}
-	g.between(time.Now()) // asks for the first picture
-	g.mu.Unlock()
-	y.yieldFrame()
+	g.first, g.loadingPic = nil, nil
+	g.loaded(f.b)
+	if g.p != nil && f.play {
+		g.p.Play()
+	}
+	if g.frames.on && !g.frames.asked {
+		g.askFrame(false) // the first picture, whatever the last run showed
+	}
+	return true
 }
 
 // loadingPicture is what the canvas shows while the first scenario is built:

@@ -22,6 +22,7 @@
 package packet
 
 import (
+	"math"
 	"slices"
 
 	"fabriclab/sim/engine"
@@ -72,6 +73,74 @@ type Model struct {
 
 // New builds a model for a validated scenario.
 func New(sc *scenario.Scenario) *Model {
+	b := NewBuild(sc)
+	for !b.Step(math.MaxInt) {
+	}
+	return b.Model()
+}
+
+// Build is a model being built a few flows at a time (Step), so that a
+// caller with a frame to draw can build a large fabric's traffic between
+// frames: perm-1024's 1,024 flows find their routes as they are added. The
+// model is the same however the steps fall: the flows are added in order,
+// drawing from the model's random stream in the same order as New.
+type Build struct {
+	m     *Model
+	specs []scenario.Flow
+	added int // specs added so far
+	done  bool
+}
+
+// NewBuild builds all of a model for a validated scenario but its flows.
+func NewBuild(sc *scenario.Scenario) *Build {
+	m := newModel(sc)
+	specs := traffic.Flows(m.sc)
+	m.flows = make([]flow, 0, len(specs))
+	return &Build{m: m, specs: specs}
+}
+
+// Step adds up to n more flows (n ≥ 1), finishing the model after the last,
+// and reports whether the model is built.
+func (b *Build) Step(n int) bool {
+	if b.done {
+		return true
+	}
+	m := b.m
+	end := b.added + min(max(n, 1), len(b.specs)-b.added)
+	for _, s := range b.specs[b.added:end] {
+		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
+		m.setClass(&m.flows[i], s.Class)
+		m.at(s.Start, evFlowStart, 0, i, 0)
+	}
+	b.added = end
+	if b.added < len(b.specs) {
+		return false
+	}
+	m.addStorms()
+	m.series.init(m)
+	b.done, b.specs = true, nil
+	return true
+}
+
+// Flows is how many flows the model's traffic has, and how many Step has added.
+func (b *Build) Flows() (added, all int) {
+	if b.done {
+		return len(b.m.flows), len(b.m.flows)
+	}
+	return b.added, len(b.specs)
+}
+
+// Model is the model, once Step has reported it built.
+func (b *Build) Model() *Model {
+	if !b.done {
+		panic("packet: Build.Model before the build is done")
+	}
+	return b.m
+}
+
+// newModel is a model with its fabric, routing, ports and flow control, and
+// no traffic yet.
+func newModel(sc *scenario.Scenario) *Model {
 	t := topo.Build(sc.Topology.Shape(), sc.Wiring())
 	m := &Model{sc: sc, topo: t, eng: engine.New[event](sc.Seed)}
 	m.routing = sc.Network.Routing
@@ -98,20 +167,7 @@ func New(sc *scenario.Scenario) *Model {
 	m.initPools()
 	m.drain = rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
 	m.run = network.NewRun(m.eng, sc)
-	m.addFlows()
-	m.addStorms()
-	m.series.init(m)
 	return m
-}
-
-func (m *Model) addFlows() {
-	specs := traffic.Flows(m.sc)
-	m.flows = make([]flow, 0, len(specs))
-	for _, s := range specs {
-		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
-		m.setClass(&m.flows[i], s.Class)
-		m.at(s.Start, evFlowStart, 0, i, 0)
-	}
 }
 
 // addFlow adds a flow that the caller starts with evFlowStart or activate.

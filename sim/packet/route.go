@@ -18,6 +18,7 @@ type nodes struct {
 	endpointOf []int32   // node → endpoint index, -1 for others
 	nodeSalt   []uint64  // per node: the ECMP hash's salt
 	hops       [][]uint8 // per endpoint: hop counts to it, computed once
+	hubHops    [][]uint8 // per node, for the endpoints under it: hop counts to it (hopsTo)
 	routing    string
 	perPacket  bool // adaptive or spray: each packet picks its path
 	routeCache
@@ -43,13 +44,40 @@ func (m *Model) initNodes() {
 	m.hops = make([][]uint8, len(m.topo.Endpoints))
 }
 
-// hopsTo returns (computing once) the hop counts to endpoint e.
+// hopsTo returns (computing once) the hop counts to endpoint e. An endpoint
+// whose links all lead to one forwarding node (a host under its leaf) is one
+// hop past it: every other node's count is that node's plus one, searched
+// once for all the endpoints under it (a k=16 fat tree: 128 searches, not
+// 1,024; they were half of building perm-1024).
 func (m *Model) hopsTo(e int32) []uint8 {
 	h := m.hops[e]
-	if h == nil {
-		h = m.topo.HopsTo(m.topo.Endpoints[e])
-		m.hops[e] = h
+	if h != nil {
+		return h
 	}
+	node := m.topo.Endpoints[e]
+	hub, ok := m.topo.Uplink(node)
+	if !ok {
+		h = m.topo.HopsTo(node)
+		m.hops[e] = h
+		return h
+	}
+	if m.hubHops == nil {
+		m.hubHops = make([][]uint8, len(m.topo.Nodes))
+	}
+	base := m.hubHops[hub]
+	if base == nil {
+		base = m.topo.HopsTo(hub)
+		m.hubHops[hub] = base
+	}
+	h = make([]uint8, len(base))
+	for i, d := range base {
+		if d != topo.Unreached {
+			d++
+		}
+		h[i] = d
+	}
+	h[node] = 0
+	m.hops[e] = h
 	return h
 }
 

@@ -124,3 +124,24 @@ func TestNoRoutingPictureForCollectives(t *testing.T) {
 	}
 	assert.NotNil(t, builtin(t, "incast").Snapshot().Routing)
 }
+
+// hopsTo shares one search among the endpoints under one switch: the counts
+// are the same as searching from each endpoint, on every kind of fabric
+// (a DGX's GPUs, with NVSwitch and NIC links, search on their own).
+func TestHopsToSharedMatchesSearch(t *testing.T) {
+	for _, name := range []string{"incast", "perm-1024", "ecmp-collisions", "ring-allreduce-8", "alltoall-moe", "hierarchical-allreduce"} {
+		m := builtin(t, name, "sim.fidelity=packet")
+		tp := m.Topology()
+		m.hops = make([][]uint8, len(tp.Endpoints)) // found anew, in an order unlike the flows'
+		for e := len(tp.Endpoints) - 1; e >= 0; e-- {
+			require.Equal(t, tp.HopsTo(tp.Endpoints[e]), m.hopsTo(int32(e)), "%s: endpoint %d", name, e)
+		}
+	}
+	shared := 0
+	for _, h := range builtin(t, "perm-1024").hubHops {
+		if h != nil {
+			shared++
+		}
+	}
+	assert.Equal(t, 128, shared, "perm-1024: one search per edge switch")
+}

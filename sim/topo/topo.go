@@ -128,23 +128,26 @@ func (t *Topology) wireOut() {
 
 func (b *builder) net(a, c int) { b.cable(a, c, b.fabric, b.rate, b.latency) }
 
-// HopsTo returns every node's hop count to dst over forwarding nodes (255 where
-// unreachable). A minimal next hop from u is a neighbour one hop closer that is
-// dst itself or forwards.
+// Unreached is HopsTo's count for a node that cannot reach dst.
+const Unreached = 255
+
+// HopsTo returns every node's hop count to dst over forwarding nodes
+// (Unreached where unreachable). A minimal next hop from u is a neighbour one
+// hop closer that is dst itself or forwards.
 func (t *Topology) HopsTo(dst int) []uint8 {
-	const unreached = 255
 	dist := make([]uint8, len(t.Nodes))
 	for i := range dist {
-		dist[i] = unreached
+		dist[i] = Unreached
 	}
 	dist[dst] = 0
-	queue := []int{dst}
+	queue := make([]int, 1, len(t.Nodes))
+	queue[0] = dst
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
 		for _, l := range t.Nodes[u].Out {
 			v := t.Links[l].To
-			if dist[v] != unreached {
+			if dist[v] != Unreached {
 				continue
 			}
 			dist[v] = dist[u] + 1
@@ -154,4 +157,22 @@ func (t *Topology) HopsTo(dst int) []uint8 {
 		}
 	}
 	return dist
+}
+
+// Uplink is the node every link out of endpoint-like node n leads to, when n
+// does not forward, has links, and they all lead to one forwarding node (a
+// host under its leaf). Then HopsTo(n) is HopsTo of that node plus one, but
+// for n itself.
+func (t *Topology) Uplink(n int) (int, bool) {
+	nd := &t.Nodes[n]
+	if nd.Role.Forwards() || len(nd.Out) == 0 {
+		return 0, false
+	}
+	to := t.Links[nd.Out[0]].To
+	for _, l := range nd.Out[1:] {
+		if t.Links[l].To != to {
+			return 0, false
+		}
+	}
+	return to, t.Nodes[to].Role.Forwards()
 }

@@ -111,10 +111,59 @@ const shownFrames = 6
 
 // New starts a scenario (validated) for playback, paused at time 0.
 func New(sc scenario.Scenario) (*Player, error) {
-	st, err := sim.Start(sc)
+	b, err := Begin(sc)
 	if err != nil {
 		return nil, err
 	}
+	for !b.Build(time.Hour) {
+	}
+	return b.Player()
+}
+
+// Builder is a scenario being built for playback in slices of wall time
+// (Build), so that a page draws frames between them: perm-1024's build
+// takes 0.1–0.4 s in WebAssembly. The player is New's however the slices
+// fall (sim.Building).
+type Builder struct {
+	sc scenario.Scenario
+	b  *sim.Building
+}
+
+// Begin starts building a scenario (validated) for playback.
+func Begin(sc scenario.Scenario) (*Builder, error) {
+	b, err := sim.Begin(sc)
+	if err != nil {
+		return nil, err
+	}
+	return &Builder{sc: sc, b: b}, nil
+}
+
+// Build builds for about budget of wall time, at least one step of
+// sim.BuildFlows, and reports whether the scenario is built.
+func (b *Builder) Build(budget time.Duration) bool {
+	start := time.Now()
+	for !b.b.Step(sim.BuildFlows) {
+		if time.Since(start) >= budget {
+			return false
+		}
+	}
+	return true
+}
+
+// Progress is the share of the build done, from 0 to 1.
+func (b *Builder) Progress() float64 { return b.b.Progress() }
+
+// Scenario is what is being built.
+func (b *Builder) Scenario() *scenario.Scenario { return &b.sc }
+
+// Player is the player, paused at time 0, once Build has reported the
+// scenario built.
+func (b *Builder) Player() (*Player, error) {
+	st, err := b.b.Started()
+	if err != nil {
+		return nil, err
+	}
+	sc := b.sc
 	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes, target: -1, stepWall: StepWall}
 	p.record(st.Snapshot())
 	p.speed = p.guessSpeed()
