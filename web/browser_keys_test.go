@@ -121,10 +121,12 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 	// frame; Shift+Tab from the canvas leaves it backwards.
 	press(t, ctx, kb.Tab)
 	focusIs(t, ctx, "canvas:reset", "Tab moves on from the canvas")
-	// Chromium 156.0.8078.114 headless takes the focus from the frame's last
-	// control out of the page (no control in the frame has it: its body is
-	// its active element) rather than to the parent's next link: either way
-	// the frame lets it go.
+	// The frame is the page's last stop, so Tab from its last control leaves
+	// the page (for the browser's own controls). Chromium 156.0.8078.114
+	// headless shows that as no control in the frame having the focus (its
+	// body is its active element), and the next Tab starts again in the
+	// frame; older ones went on to the page's first link. Either way the
+	// frame lets the focus go.
 	left := false
 	for range 15 {
 		f := moveFocus(t, ctx, kb.Tab)
