@@ -45,7 +45,10 @@ bench: bench-htsim
 # HTSIM_REPS alternating runs), where HTSIM names a built csg-htsim checkout
 # (PEERS/htsim/BUILD.md); skipped with a message where it does not. The binary
 # is static (cmd/fabriclab links no cgo; CGO_ENABLED=0 makes sure of it): no
-# dynamic loader or cgo thread at each start.
+# dynamic loader or cgo thread at each start. Both write their outputs in
+# tmpfs where there is one: htsim writes its logs into its working
+# directory, and on a disk that can make its wall time several times its CPU
+# time (BENCHMARKS.md, "Issue 15 at the end of the session (main bcc112a …)").
 PEERS      ?= ../shared/peers
 HTSIM      ?=
 HTSIM_REPS ?= 3
@@ -59,8 +62,9 @@ bench-htsim:
 		echo "skipping htsim side by side: $(PEERS)/htsim/run.sh is missing (set PEERS)"; \
 	else \
 		bin=$$(mktemp -d)/fabriclab && CGO_ENABLED=0 $(GO) build -o "$$bin" ./cmd/fabriclab && \
-		echo "case htsim_wall fabriclab_wall ratio htsim_tail_us fabriclab_tail_us" && \
-		REPS=$(HTSIM_REPS) CASES="perm-ecmp perm-ecmp-roce perm-spray incast-pfc" "$(PEERS)/htsim/run.sh" "$$dc" "$$bin"; \
+		out=$$(mktemp -d -p /dev/shm 2>/dev/null || mktemp -d) && \
+		echo "case htsim_wall fabriclab_wall ratio htsim_tail_us fabriclab_tail_us (outputs in $$out)" && \
+		OUT="$$out" REPS=$(HTSIM_REPS) CASES="perm-ecmp perm-ecmp-roce perm-spray incast-pfc" "$(PEERS)/htsim/run.sh" "$$dc" "$$bin"; \
 	fi
 
 # A short run of every fuzz target, found with go test -list (new ones join by themselves).
