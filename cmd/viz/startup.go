@@ -32,7 +32,6 @@ type startupHost interface {
 // loaded) until the computing goroutine has built it.
 type firstLoad struct {
 	sc    scenario.Scenario
-	err   error
 	b     *player.Builder // being built, once begun
 	built bool            // b has built the model (its player is still to make)
 	play  bool            // play once built (the command's load or a play since)
@@ -55,7 +54,7 @@ func (g *Game) slowToBuild(sc *scenario.Scenario, err error) bool {
 // slow to build, later, in slices (startUp, buildSlice); else now.
 func (g *Game) startLoad(sc scenario.Scenario, err error) {
 	if g.slowToBuild(&sc, err) {
-		g.first = &firstLoad{sc: sc, err: err}
+		g.first = &firstLoad{sc: sc}
 		return
 	}
 	g.load(sc, err)
@@ -77,7 +76,7 @@ func (g *Game) loadLater(sc scenario.Scenario, err error, play bool) {
 	}
 	g.release() // the old run goes now: its memory is the new one's
 	g.failure, g.loadingPic = "", nil
-	g.first = &firstLoad{sc: sc, err: err, play: play}
+	g.first = &firstLoad{sc: sc, play: play}
 	g.woken()
 }
 
@@ -98,7 +97,7 @@ func (g *Game) buildSlice(budget time.Duration) bool {
 	f := g.first
 	switch {
 	case f.b == nil:
-		if f.b = g.begin(f.sc, f.err); f.b == nil {
+		if f.b = g.begin(f.sc, nil); f.b == nil { // slowToBuild took only a scenario without an error
 			g.first, g.loadingPic = nil, nil
 			return true
 		}

@@ -150,9 +150,6 @@ func (b *Builder) Build(budget time.Duration) bool {
 	return true
 }
 
-// Progress is the share of the build done, from 0 to 1.
-func (b *Builder) Progress() float64 { return b.b.Progress() }
-
 // Scenario is what is being built.
 func (b *Builder) Scenario() *scenario.Scenario { return &b.sc }
 
