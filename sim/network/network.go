@@ -22,6 +22,13 @@ type Model interface {
 	// Advance runs every event up to time t and reports whether the run goes
 	// on past it. The clock ends at t unless the run ended first.
 	Advance(t unit.Time) bool
+	// AdvanceEvents is Advance handling at most n events (n ≥ 1), and says
+	// whether it reached t. A call that stops short leaves the model between
+	// two events, perhaps of the same time, and the next call goes on from
+	// there: the run is the same however its steps are cut.
+	AdvanceEvents(t unit.Time, n uint64) (more, reached bool)
+	// Events is how many events the model's engine has handled.
+	Events() uint64
 	// Snapshot pictures the model now; the model goes on unchanged.
 	Snapshot() *snap.Snapshot
 	// Topology is the fabric the model runs on.

@@ -32,7 +32,9 @@ type Run[E any] struct {
 	Stopped      bool
 	truncated    string // why the run stopped early, if it did
 	begun, ended bool
-	flowBudget   int // most flows the run may make
+	flowBudget   int    // most flows the run may make
+	budget       uint64 // most events the run may handle
+	capped       bool   // the step's events are capped (Cap) below budget
 
 	Calls   Calls
 	Streams Streams
@@ -45,11 +47,11 @@ func NewRun[E any](eng *engine.Sim[E], sc *scenario.Scenario) Run[E] {
 	if limit == 0 {
 		limit = scenario.MaxUntil
 	}
-	return Run[E]{eng: eng, sc: sc, limit: limit, flowBudget: MaxRunFlows}
+	return Run[E]{eng: eng, sc: sc, limit: limit, flowBudget: MaxRunFlows, budget: MaxEvents}
 }
 
 // SetEventBudget bounds the events the run may handle.
-func (r *Run[E]) SetEventBudget(n uint64) { r.eng.SetBudget(n) }
+func (r *Run[E]) SetEventBudget(n uint64) { r.budget = n; r.eng.SetBudget(n) }
 
 // SetFlowBudget bounds the flows the run may make.
 func (r *Run[E]) SetFlowBudget(n int) { r.flowBudget = n }
@@ -89,6 +91,30 @@ func (r *Run[E]) Begin(t unit.Time, idle bool) (unit.Time, bool) {
 		r.Stopped = idle || r.truncated != ""
 	}
 	return min(t, r.limit), true
+}
+
+// Cap bounds the step Begin started to n more events (0: no bound but the
+// run's budget). The engine's budget check stops the loop there, so the
+// event loop itself pays nothing for it; the model then asks Cut.
+func (r *Run[E]) Cap(n uint64) {
+	if c := r.eng.Events() + n; n > 0 && c < r.budget && c >= n {
+		r.eng.SetBudget(c)
+		r.capped = true
+	}
+}
+
+// Cut lifts Cap's bound and reports whether the loop stopped at it: the
+// step ends short of its time, with no End, and the next step goes on from
+// the event it stopped before (the clock stays at the last event handled;
+// others may wait at that time).
+func (r *Run[E]) Cut() bool {
+	if !r.capped {
+		return false
+	}
+	cut := !r.Stopped && r.eng.Exhausted()
+	r.eng.SetBudget(r.budget)
+	r.capped = false
+	return cut
 }
 
 // End ends the step Begin returned t for and reports whether the run goes

@@ -55,10 +55,19 @@ func (m *Model) Run() {
 // Advance runs every event up to time t and reports whether the run goes on
 // past it. The clock ends at t unless the run ended first.
 func (m *Model) Advance(t unit.Time) bool {
+	more, _ := m.AdvanceEvents(t, 0)
+	return more
+}
+
+// AdvanceEvents is Advance handling at most n events (0: no bound), and
+// says whether it reached t; a call cut short leaves the rest of the step
+// to the next (network.Model).
+func (m *Model) AdvanceEvents(t unit.Time, n uint64) (more, reached bool) {
 	t, ok := m.run.Begin(t, m.idle())
 	if !ok {
-		return false
+		return false, true
 	}
+	m.run.Cap(n)
 	for !m.run.Stopped { // the loop of network.Run.Advance, calling handle directly
 		ev := m.eng.NextRef(t) // in its slot: no copy (events hold no pointers)
 		if ev == nil {
@@ -81,8 +90,14 @@ func (m *Model) Advance(t unit.Time) bool {
 			m.handle(ev)
 		}
 	}
-	return m.run.End(t, func() { m.series.final(m) })
+	if m.run.Cut() {
+		return true, false
+	}
+	return m.run.End(t, func() { m.series.final(m) }), true
 }
+
+// Events is how many events the engine has handled.
+func (m *Model) Events() uint64 { return m.eng.Events() }
 
 // idle reports whether every flow has finished and no callback is pending.
 func (m *Model) idle() bool { return m.finished == len(m.flows) && m.run.Calls.Pending() == 0 }
