@@ -85,6 +85,14 @@ type Player struct {
 	snapCost time.Duration
 	steps    stepTimes
 	advances int // calls of Advance so far
+
+	// Event caps (Compute): the events per wall nanosecond the sub-steps
+	// ran at (0 before the first is timed), the sub-steps cut short by
+	// their cap so far, and whether the last was.
+	evRate   float64
+	cuts     int
+	cutShort bool      // the last sub-step was cut: the next goes on to its time
+	cutTo    unit.Time // that time
 }
 
 // stepTimes are the longest parts of computing (Slowest).
@@ -189,10 +197,12 @@ func (p *Player) guessSpeed() unit.Time {
 //
 // The model advances toward the next frame's time in sub-steps of about
 // StepWall each (their simulated length follows the rate the last ones ran
-// at), so one busy stretch of simulated time cannot hold a slice far past
-// its budget; a frame's snapshot, when it would not fit in what is left of
-// the budget, waits for the next call. The frames are the same however the
-// steps fall: the model stops at any time it is given.
+// at, and their events are capped at what ran in that wall time), so one
+// busy stretch of simulated time, even one instant (perm-1024's 1,024
+// flows starting at 0), cannot hold a slice far past its budget; a frame's
+// snapshot, when it would not fit in what is left of the budget, waits for
+// the next call. The frames are the same however the steps fall: the model
+// stops at any time it is given, and after any event.
 func (p *Player) Compute(budget time.Duration) bool {
 	if p.done || p.err != nil {
 		return true
@@ -207,20 +217,34 @@ func (p *Player) Compute(budget time.Duration) bool {
 		if !p.snapDue {
 			next := unit.Time(len(p.frames)) * p.dt
 			to := next
-			if p.rate > 0 && p.stepWall > 0 {
+			switch {
+			case p.cutShort: // the model is within this step: on to its time
+				to = p.cutTo
+			case p.rate > 0 && p.stepWall > 0:
 				span := min(p.stepWall, max(p.stepWall/4, budget-time.Since(start)))
 				if sub := p.rate * float64(span); sub < float64(next-p.reached) {
 					to = min(next, p.reached+max(unit.Nanosecond, unit.Time(sub)))
 				}
 			}
+			m := p.run.Model
+			from, e0 := m.Now(), m.Events()
 			t0 := time.Now()
-			more := p.run.Model.Advance(to)
+			more, reached := m.AdvanceEvents(to, p.eventCap(budget-time.Since(start)))
 			took := time.Since(t0)
 			if took > p.steps.advance {
-				p.steps.advance, p.steps.at, p.steps.span = took, p.reached, to-p.reached
+				p.steps.advance, p.steps.at, p.steps.span = took, from, m.Now()-from
 			}
 			p.advances++
-			p.measureRate(to-p.reached, took)
+			p.measureEvents(m.Events()-e0, took)
+			p.cutShort, p.cutTo = !reached, to
+			if !reached { // cut after its events: the rest of the step follows
+				p.cuts++
+				if m.Now() > from {
+					p.measureRate(m.Now()-from, took)
+				}
+				continue
+			}
+			p.measureRate(to-from, took)
 			p.reached = to
 			if !more {
 				p.finish()
@@ -255,6 +279,47 @@ func (p *Player) Compute(budget time.Duration) bool {
 // StepWall is about how long one call of the model's Advance takes within
 // Compute (see there).
 const StepWall = 4 * time.Millisecond
+
+// firstEvents caps a sub-step before any is timed, and minEvents every
+// one: perm-1024's first events took about 90 µs each in a browser (its
+// memory touched for the first time), its later ones under a microsecond.
+const (
+	firstEvents = 64
+	minEvents   = 16
+)
+
+// eventCap is the events a sub-step may handle (0: no cap, with no
+// sub-steps): what ran in StepWall, or in what is left of the slice if
+// less, at the rate measureEvents keeps.
+func (p *Player) eventCap(left time.Duration) uint64 {
+	switch {
+	case p.stepWall <= 0:
+		return 0
+	case p.evRate <= 0:
+		return firstEvents
+	}
+	span := min(p.stepWall, max(p.stepWall/4, left))
+	return max(minEvents, uint64(min(p.evRate*float64(span), 1<<40)))
+}
+
+// measureEvents keeps the events per wall time the sub-steps ran at, as
+// measureRate keeps their simulated time: a slower step lowers it at once,
+// a faster one at most doubles it.
+func (p *Player) measureEvents(n uint64, took time.Duration) {
+	if took < timeable { // too quick to time: more events
+		if p.evRate > 0 {
+			p.evRate *= 2
+		} else {
+			p.evRate = float64(max(n, 1)) / float64(timeable) // at least
+		}
+		return
+	}
+	r := float64(n) / float64(took)
+	if p.evRate > 0 && r > 2*p.evRate {
+		r = 2 * p.evRate
+	}
+	p.evRate = r
+}
 
 // measureRate keeps the simulated time per wall time that Advance ran at:
 // a slower step lowers it at once, a faster one at most doubles it (a quiet

@@ -396,7 +396,8 @@ func TestHistoryIsStable(t *testing.T) {
 
 // Sub-steps change no frame: a run computed in steps of whole frames and one
 // computed in many short sub-steps (their snapshots put off to the next
-// call) record the same frames and the same result.
+// call), each cut after a few events, record the same frames and the same
+// result.
 func TestComputeSubStepsKeepFrames(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -405,6 +406,7 @@ func TestComputeSubStepsKeepFrames(t *testing.T) {
 		{"incast", []string{"traffic.bytes=1MiB"}},
 		{"noisy-neighbor", []string{"collective.bytes=4MiB", "traffic.bytes=1MiB"}},
 		{"dp-resnet50", []string{"training.iterations=1"}},
+		{"perm-1024", []string{"until=2us"}}, // 1,025 events at 0
 	} {
 		whole := newPlayer(t, tc.name, tc.sets...)
 		whole.stepWall = 0
@@ -415,14 +417,18 @@ func TestComputeSubStepsKeepFrames(t *testing.T) {
 		for {
 			// Each call: the snapshot due, then sub-steps from a seventh of
 			// a frame (at most doubling: three at least) to the next frame,
-			// whose snapshot is put off to the next call as if it would not fit.
+			// whose snapshot is put off to the next call as if it would not
+			// fit; each sub-step cut after minEvents events, at most doubling.
 			short.rate, short.snapCost = float64(short.dt)/7/float64(short.stepWall), 100*time.Hour
+			short.evRate = 1e-9
 			if short.Compute(time.Hour) {
 				break
 			}
 			require.True(t, short.snapDue, "%s: the snapshot waits for the next call", tc.name)
 		}
 		assert.Greater(t, short.advances, 3*whole.advances, "%s: frames reached in sub-steps", tc.name)
+		assert.Positive(t, short.cuts, "%s: sub-steps cut after their events", tc.name)
+		assert.Zero(t, whole.cuts, tc.name)
 		require.Equal(t, len(whole.frames), len(short.frames), tc.name)
 		assert.Equal(t, whole.dt, short.dt, tc.name)
 		for i := range whole.frames {
