@@ -31,8 +31,9 @@ func Of[M network.Model](newModel func(*scenario.Scenario) M) New {
 // TestModel checks the model newModel builds: on the same scenarios it
 // finishes within tol (a fraction) of the reference model's times; an event
 // budget stops it and says so; snapshots label transfers with their tag and
-// step; At callbacks run in time order; ordered streams serialise; stepping
-// changes nothing; an idle run ends at once; the same seed gives the same JSON.
+// step; At callbacks run in time order; ordered streams serialise; stepping,
+// in time or in events, changes nothing; an idle run ends at once; the same
+// seed gives the same JSON.
 func TestModel(t *testing.T, newModel, reference New, tol float64) {
 	t.Run("AgreesOnStaticTraffic", func(t *testing.T) { testAgreement(t, newModel, reference, tol) })
 	t.Run("AgreesOnWorkloads", func(t *testing.T) { testWorkloads(t, newModel, reference, tol) })
@@ -41,6 +42,7 @@ func TestModel(t *testing.T, newModel, reference New, tol float64) {
 	t.Run("CallbacksInTimeOrder", func(t *testing.T) { testCallbacks(t, newModel) })
 	t.Run("StreamsSerialise", func(t *testing.T) { testStreams(t, newModel) })
 	t.Run("SteppingChangesNothing", func(t *testing.T) { testStepping(t, newModel) })
+	t.Run("EventCapsChangeNothing", func(t *testing.T) { testEventCaps(t, newModel) })
 	t.Run("IdleEndsAtOnce", func(t *testing.T) { testIdle(t, newModel) })
 	t.Run("Deterministic", func(t *testing.T) { testDeterministic(t, newModel) })
 }
@@ -281,6 +283,35 @@ func testStepping(t *testing.T, newModel New) {
 	stepped := m.Result()
 	assert.Equal(t, whole.Flows, stepped.Flows, "stepping does not change the outcome")
 	assert.Equal(t, whole.Totals.SimTimeUs, stepped.Totals.SimTimeUs)
+}
+
+// Steps cut after a few events (AdvanceEvents) give the run that Run gives:
+// each call handles at most its cap, and the next goes on where it stopped.
+func testEventCaps(t *testing.T, newModel New) {
+	sc := Builtin(t, "incast", "traffic.bytes=1MiB")
+	whole := newModel(sc)
+	whole.Run()
+	for _, n := range []uint64{1, 5} {
+		m := newModel(sc)
+		cut := 0
+		for at, more := unit.Time(0), true; more; at += 5 * unit.Microsecond {
+			for reached := false; !reached; {
+				e0 := m.Events()
+				more, reached = m.AdvanceEvents(at, n)
+				require.LessOrEqual(t, m.Events()-e0, n, "caps of %d", n)
+				if !reached {
+					cut++
+					require.Equal(t, n, m.Events()-e0, "caps of %d: a step cut short of its cap", n)
+				}
+			}
+			if more {
+				require.Equal(t, at, m.Now(), "caps of %d: the clock ends at the asked time", n)
+			}
+		}
+		assert.Positive(t, cut, "caps of %d", n)
+		assert.Equal(t, whole.Events(), m.Events(), "caps of %d", n)
+		assert.Equal(t, whole.Result(), m.Result(), "caps of %d", n)
+	}
 }
 
 // A run with nothing to do ends at once, time limit or not.
