@@ -123,9 +123,18 @@ func (g *Game) afterUpdate() {
 		return
 	}
 	f.pos, f.done = pb.Pos(), pb.Done()
-	if f.on && (pb.Playing() && pb.Pos() < pb.End() || !g.firstFrame) {
+	if f.on && (pb.Playing() && pb.Pos() < pb.End() || g.firstPictureDue()) {
 		g.askFrame(true)
 	}
+}
+
+// firstPictureDue says that the first picture is still to be drawn and
+// not yet prepared: Draw paints the one Update prepared in the same frame.
+// A frame asked for after it would only present it again, which Ebitengine
+// does for up to four frames after a change (perm-1024: a frame of 0.1–0.5
+// s on software WebGL, the whole picture drawn again and read back).
+func (g *Game) firstPictureDue() bool {
+	return !g.firstFrame && (g.failure != "" || g.cmp == nil && g.frame.Layout == nil)
 }
 
 // between runs between slices of computing and while the computing
@@ -140,7 +149,7 @@ func (g *Game) between(now time.Time) {
 	if pb == nil {
 		return
 	}
-	if !g.firstFrame || pb.Err() != nil || pb.Done() != f.done || pb.Pos() != f.pos {
+	if g.firstPictureDue() || pb.Err() != nil || pb.Done() != f.done || pb.Pos() != f.pos {
 		g.askFrame(false)
 		return
 	}

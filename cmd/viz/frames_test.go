@@ -32,7 +32,8 @@ func onDemand(t *testing.T, q string) (*Game, *framePage) {
 	g.framesOnDemand()
 	require.True(t, h.onDemand)
 	require.NoError(t, g.Update())
-	assert.Equal(t, 1, h.asked, "frames until the first picture is drawn")
+	require.NotNil(t, g.frame.Layout, "the first picture prepared")
+	assert.Zero(t, h.asked, "no frame asked for after the one that draws it")
 	g.drawn, g.firstFrame = g.key, true // as Draw and DrawFinalScreen do
 	require.NoError(t, g.Update())
 	return g, h
@@ -209,4 +210,36 @@ func TestPausedProgressIsThePages(t *testing.T) {
 
 	g2, _ := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB&play=1")
 	require.NotNil(t, g2.frame.Computing, "playing: the box")
+}
+
+// startFramePage is a page with frames on demand that draws one between
+// the start-up's parts.
+type startFramePage struct{ framePage }
+
+func (h *startFramePage) yieldFrame() {}
+
+// The first picture costs one frame: the one asked for once the scenario
+// is built, whose Draw paints what its Update prepared. Asking for another
+// would only present it again (perm-1024: 0.1–0.5 s on software WebGL).
+func TestFirstPictureTakesOneFrame(t *testing.T) {
+	h := &startFramePage{framePage{pageHost: pageHost{q: "?scenario=perm-1024"}}}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.background = true
+	g.framesOnDemand()
+	require.NoError(t, g.Update())
+	for !g.buildSlice(time.Hour) {
+	}
+	require.NotNil(t, g.p)
+	assert.Equal(t, 1, h.asked, "a frame for the first picture")
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.frame.Layout)
+	g.between(time.Now()) // before its Draw: the picture is prepared
+	assert.Equal(t, 1, h.asked, "no frame more before it is drawn")
+	g.drawn, g.firstFrame = g.key, true // as Draw and DrawFinalScreen do
+	g.p.Compute(time.Millisecond)
+	g.between(time.Now())
+	require.NoError(t, g.Update())
+	assert.Equal(t, 1, h.asked, "nor after, paused while it computes")
 }
