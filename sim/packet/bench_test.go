@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
 )
 
 func benchScenario(b *testing.B, name string, sets ...string) {
@@ -46,4 +47,17 @@ func BenchmarkPktCopy(b *testing.B) {
 			dst[i&1023].set(&src[(i*7)&1023])
 		}
 	})
+}
+
+// BenchmarkSnapshotPerm1024 is the canvas's snapshot of perm-1024 20 µs
+// in (22,609 packets on the wire), which the player takes every frame.
+func BenchmarkSnapshotPerm1024(b *testing.B) {
+	sc, err := scenario.Load("perm-1024", os.ReadFile, nil)
+	require.NoError(b, err)
+	m := New(&sc)
+	m.Advance(20 * unit.Microsecond)
+	b.ReportAllocs()
+	for b.Loop() {
+		m.Snapshot()
+	}
 }

@@ -176,6 +176,7 @@ func TestAdvanceAndSnapshots(t *testing.T) {
 				assert.GreaterOrEqual(t, s.Links[i].TxBytes, prev.Links[i].TxBytes)
 			}
 		}
+		assert.Equal(t, len(s.Packets), cap(s.Packets), "the packets sized once (the player counts what they hold)")
 		for _, p := range s.Packets {
 			packets++
 			assert.True(t, p.Progress >= 0 && p.Progress < 1, "progress %v", p.Progress)

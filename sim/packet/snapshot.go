@@ -3,6 +3,7 @@ package packet
 import (
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
 )
 
 // Topology is the fabric the model runs on.
@@ -17,6 +18,9 @@ func (m *Model) Snapshot() *snap.Snapshot {
 	}
 	if m.ib != nil {
 		s.Marking.FECN = m.ib.threshold
+	}
+	if n := m.onTheWire(now); n > 0 {
+		s.Packets = make([]snap.Packet, 0, n) // sized once: growing it was most of perm-1024's snapshot
 	}
 	for i := range m.ports {
 		p := &m.ports[i]
@@ -61,4 +65,19 @@ func (m *Model) Snapshot() *snap.Snapshot {
 	}
 	s.Routing = m.routingNow()
 	return s
+}
+
+// onTheWire counts the packets Snapshot shows: those sent and not yet arrived.
+func (m *Model) onTheWire(now unit.Time) int {
+	n := 0
+	for i := range m.ports {
+		p := &m.ports[i]
+		for k := range min(p.nTx, recentTx) {
+			if p.recent[(p.nTx-1-k)%recentTx].arrive <= now {
+				break
+			}
+			n++
+		}
+	}
+	return n
 }
