@@ -21,12 +21,6 @@ type pkt struct {
 	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
-// set copies x into p field by field: in WebAssembly a copy of a struct
-// over 16 bytes is a call to memory.copy, dearer than its eight stores.
-func (p *pkt) set(x *pkt) {
-	p.flow, p.seq, p.payload, p.size, p.inLink = x.flow, x.seq, x.payload, x.size, x.inLink
-	p.class, p.ecn, p.hop = x.class, x.ecn, x.hop
-}
 
 // port is one egress port (one direction of a link) and, for PFC and
 // credits, the ingress accounting of the node at its far end.
