@@ -82,10 +82,18 @@ type Sim[E any] struct {
 	far    []key // 4-ary min-heap of the keys past the ring
 }
 
+// reserved is how many pending events, blocks and free slots a simulation
+// starts with room for. Room never used costs nothing (its pages are never
+// touched), where growing by append touches the old array and the new: a
+// fresh page is a page fault, 2–15 µs on a virtual machine, and the
+// incast's 250 pending events and 220 blocks grew through nine copies each.
+const reserved = 1024
+
 // New returns a simulation at time 0 whose random source is PCG seeded with seed.
 func New[E any](seed uint64) *Sim[E] {
 	pcg := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(pcg), pcg: pcg, sorted: -1}
+	return &Sim[E]{budget: math.MaxUint64, rng: rand.New(pcg), pcg: pcg, sorted: -1,
+		slots: make([]E, 0, reserved), free: make([]uint32, 0, reserved), blocks: make([]block, 0, reserved)}
 }
 
 // SetBudget bounds the events Next runs, counting those run already.
