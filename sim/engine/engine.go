@@ -275,6 +275,24 @@ func (s *Sim[E]) first() (key, bool) {
 // sortBucket takes bucket b's keys out of the ring into run, in order, and returns the first.
 func (s *Sim[E]) sortBucket(b int64) key {
 	i := b & ringMask
+	if h := s.head[i]; s.blocks[h-1].next == 0 {
+		// One block, the common case: its keys in the order scheduled.
+		bl := &s.blocks[h-1]
+		n := int(bl.n)
+		if cap(s.run) < n {
+			s.run = make([]key, 0, max(n, 2*cap(s.run)))
+		}
+		q := s.run[:n]
+		for j, k := range bl.k[:n] {
+			q[j] = k
+		}
+		bl.next, s.spare = s.spare, h
+		s.head[i] = 0
+		s.occ[i>>6] &^= 1 << (i & 63)
+		insertKeys(q)
+		s.run, s.rd, s.sorted = q, 0, b
+		return q[0]
+	}
 	// The list runs from the latest block back: the keys go in from the
 	// end, so that they are in the order they were scheduled, nearly
 	// sorted already (a stream's later events are later), and the

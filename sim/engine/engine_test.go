@@ -292,3 +292,23 @@ func TestReservedRoom(t *testing.T) {
 		assert.EqualValues(t, i, ev[0])
 	}
 }
+
+// A bucket's blocks go back to the spare list once it is sorted, whether it
+// had one block or several: a long run uses the same few.
+func TestBlocksReused(t *testing.T) {
+	for _, per := range []int{2, blockKeys + 2} { // one block a bucket, two
+		s := New[int](1)
+		for i := range 5000 {
+			at := unit.Time(i) * 10 * bucketWidth
+			for j := range per {
+				s.At(at, j)
+			}
+			for j := range per {
+				ev, ok := s.Next(unit.Never)
+				require.True(t, ok)
+				require.Equal(t, j, ev)
+			}
+		}
+		assert.LessOrEqual(t, len(s.blocks), 2, "%d events a bucket", per)
+	}
+}
