@@ -157,6 +157,9 @@ func (m *Model) arrive(n int32, x *pkt) {
 	} else {
 		out.push(&m.chunks, x)
 	}
+	if out.wake && out.busyUntil > m.eng.Now() {
+		return // try would do nothing: the port is sending and its wake-up is due (the incast: two arrivals in three)
+	}
 	m.try(out)
 }
 
