@@ -21,7 +21,6 @@ type pkt struct {
 	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
-
 // port is one egress port (one direction of a link) and, for PFC and
 // credits, the ingress accounting of the node at its far end.
 type port struct {
