@@ -1,3 +1,9 @@
+// The runtime would start a goroutine at every start (a thread woken, two
+// context switches) to follow changes of the CPU limit during the run;
+// GOMAXPROCS is still set from the limit at start. (A short run's fixed
+// costs are what the incast against htsim measures: BENCHMARKS.md.)
+//go:debug updatemaxprocs=0
+
 // Command fabriclab runs AI-cluster network scenarios from the command line.
 package main
 

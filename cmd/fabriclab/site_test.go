@@ -60,3 +60,14 @@ func TestRunPathImports(t *testing.T) {
 		assert.False(t, deps[p], "cmd/fabriclab links %s", p)
 	}
 }
+
+// The binary starts no goroutine to follow CPU limit changes (main.go's
+// //go:debug): a thread woken and put back to sleep at every start.
+func TestDefaultGODEBUG(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	out, err := exec.Command("go", "list", "-f", "{{.DefaultGODEBUG}}", ".").Output()
+	require.NoError(t, err)
+	assert.Contains(t, strings.Split(strings.TrimSpace(string(out)), ","), "updatemaxprocs=0")
+}

@@ -271,3 +271,44 @@ func TestSortKeys(t *testing.T) {
 		}
 	}
 }
+
+// A simulation starts with room for reserved pending events, each in a
+// bucket of its own: scheduling them moves neither the slots nor the blocks
+// (growing by append would touch fresh pages twice over).
+func TestReservedRoom(t *testing.T) {
+	s := New[[5]int64](1)
+	s.At(0, [5]int64{})
+	first, block := &s.slots[0], &s.blocks[0]
+	for i := 1; i < reserved; i++ {
+		s.At(unit.Time(i)*bucketWidth, [5]int64{int64(i)})
+	}
+	require.Equal(t, reserved, s.Pending())
+	require.Len(t, s.blocks, reserved, "a block a bucket")
+	assert.Same(t, first, &s.slots[0], "slots moved")
+	assert.Same(t, block, &s.blocks[0], "blocks moved")
+	for i := range reserved {
+		ev, ok := s.Next(unit.Never)
+		require.True(t, ok)
+		assert.EqualValues(t, i, ev[0])
+	}
+}
+
+// A bucket's blocks go back to the spare list once it is sorted, whether it
+// had one block or several: a long run uses the same few.
+func TestBlocksReused(t *testing.T) {
+	for _, per := range []int{2, blockKeys + 2} { // one block a bucket, two
+		s := New[int](1)
+		for i := range 5000 {
+			at := unit.Time(i) * 10 * bucketWidth
+			for j := range per {
+				s.At(at, j)
+			}
+			for j := range per {
+				ev, ok := s.Next(unit.Never)
+				require.True(t, ok)
+				require.Equal(t, j, ev)
+			}
+		}
+		assert.LessOrEqual(t, len(s.blocks), 2, "%d events a bucket", per)
+	}
+}

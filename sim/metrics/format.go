@@ -8,7 +8,7 @@ import (
 
 // Round rounds v to digits decimals: reports carry figures, not float noise.
 func Round(v float64, digits int) float64 {
-	p := math.Pow(10, float64(digits))
+	p := math.Pow10(digits) // a table: math.Pow's loop was 100 instructions a call
 	return math.Round(v*p) / p
 }
 

@@ -31,9 +31,10 @@ func BenchmarkPerm1024DCQCN(b *testing.B) { benchScenario(b, "perm-1024", "netwo
 func BenchmarkIncastIBCC(b *testing.B)    { benchScenario(b, "incast-ibcc") }
 func BenchmarkIncastCredit(b *testing.B)  { benchScenario(b, "incast-ibcc", "network.cc=none") }
 
-// BenchmarkPktCopy compares a packet copied as a struct with pkt.set's
-// fields: in WebAssembly the struct copy (24 bytes, over the 16 the
-// compiler copies inline) is a call to memory.copy. Run it there with
+// BenchmarkPktCopy compares a packet copied as a struct with pkt.set, which
+// in WebAssembly copies field by field (pkt_wasm.go): there the struct copy
+// (24 bytes, over the 16 the compiler copies inline) is a call to
+// memory.copy. Natively set is the struct copy. Run it in WebAssembly with
 // GOOS=js GOARCH=wasm go test -exec="$(go env GOROOT)/lib/wasm/go_js_wasm_exec" -run '^$' -bench PktCopy ./sim/packet
 func BenchmarkPktCopy(b *testing.B) {
 	src, dst := make([]pkt, 1024), make([]pkt, 1024)

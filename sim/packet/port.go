@@ -21,13 +21,6 @@ type pkt struct {
 	hop     uint8 // links it has been sent on: its place on its flow's path
 }
 
-// set copies x into p field by field: in WebAssembly a copy of a struct
-// over 16 bytes is a call to memory.copy, dearer than its eight stores.
-func (p *pkt) set(x *pkt) {
-	p.flow, p.seq, p.payload, p.size, p.inLink = x.flow, x.seq, x.payload, x.size, x.inLink
-	p.class, p.ecn, p.hop = x.class, x.ecn, x.hop
-}
-
 // port is one egress port (one direction of a link) and, for PFC and
 // credits, the ingress accounting of the node at its far end.
 type port struct {
@@ -162,6 +155,9 @@ func (m *Model) arrive(n int32, x *pkt) {
 		out.pushClass(&m.chunks, x)
 	} else {
 		out.push(&m.chunks, x)
+	}
+	if out.wake && out.busyUntil > m.eng.Now() {
+		return // try would do nothing: the port is sending and its wake-up is due (the incast: two arrivals in three)
 	}
 	m.try(out)
 }

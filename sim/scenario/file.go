@@ -21,7 +21,7 @@ func ReadFile(path string) ([]byte, error) {
 	if info.Size() > MaxSourceBytes {
 		return nil, tooBig(path)
 	}
-	f, err := os.Open(path)
+	f, err := openRead(path)
 	if err != nil {
 		return nil, err
 	}
