@@ -23,9 +23,9 @@ import (
 //
 // Text is drawn glyph by glyph, rasterised with golang.org/x/image into an
 // atlas that also holds the white pixel shapes are drawn with, so that a
-// frame is two draw calls (the opaque shapes under the first text, with a
-// shader of their own, then the rest): on software WebGL every draw call
-// and every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
+// frame is a few draw calls (the opaque shapes, with shaders of their own,
+// then the rest): on software WebGL every draw call and every call into
+// Ebitengine costs. Ebitengine's text/v2 would pull a full
 // shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
 	faces  map[faceKey]font.Face
