@@ -19,9 +19,19 @@ type batch struct {
 	opts      ebiten.DrawTrianglesOptions
 	solid     *ebiten.Shader
 	solidOpts ebiten.DrawTrianglesShaderOptions
-	ring      []float32 // scratch outline points
-	dy        float32   // added to every y
+	roundedSh *ebiten.Shader
+	shader    shapeShader // which of the two the opaque shapes batched need
+	ring      []float32   // scratch outline points
+	dy        float32     // added to every y
 }
+
+// shapeShader is a shader for opaque shapes.
+type shapeShader uint8
+
+const (
+	solidShape   shapeShader = iota // triangles in their colour
+	roundedShape                    // quads whose corners the shader rounds (batch.rounded)
+)
 
 func newBatch(atlas *ebiten.Image) *batch {
 	b := &batch{src: atlas}
@@ -31,6 +41,9 @@ func newBatch(atlas *ebiten.Image) *batch {
 		panic(fmt.Sprintf("ebitenrender: the solid shader: %v", err)) // a bug: the source is fixed
 	}
 	b.solid = s
+	if b.roundedSh, err = ebiten.NewShader([]byte(roundedShader)); err != nil {
+		panic(fmt.Sprintf("ebitenrender: the rounded shader: %v", err))
+	}
 	b.solidOpts.Blend = ebiten.BlendCopy // opaque: nothing under it shows through
 	return b
 }
@@ -42,6 +55,23 @@ const solidShader = `//kage:unit pixels
 package main
 
 func Fragment(dstPos vec4, srcPos vec2, color vec4) vec4 {
+	return color
+}
+`
+
+// roundedShader paints a quad in its colour but for the pixels outside its
+// rounded corners: srcPos is the pixel's offset from the quad's centre,
+// custom.xy its half size, custom.z the corners' radius. (The 1/16 px keeps
+// pixels on a square corner's edges.)
+const roundedShader = `//kage:unit pixels
+
+package main
+
+func Fragment(dstPos vec4, srcPos vec2, color vec4, custom vec4) vec4 {
+	q := abs(srcPos) - custom.xy + custom.z
+	if length(max(q, 0)) > custom.z+1.0/16 {
+		discard()
+	}
 	return color
 }
 `
@@ -58,7 +88,11 @@ func (b *batch) flush(dst Target) {
 // with the solid shader and no blending.
 func (b *batch) flushSolid(dst Target) {
 	if len(b.idx) > 0 {
-		dst.DrawTrianglesShader32(b.v, b.idx, b.solid, &b.solidOpts)
+		sh := b.solid
+		if b.shader == roundedShape {
+			sh = b.roundedSh
+		}
+		dst.DrawTrianglesShader32(b.v, b.idx, sh, &b.solidOpts)
 	}
 	b.v, b.idx = b.v[:0], b.idx[:0]
 }
@@ -68,7 +102,8 @@ func (b *batch) flushSolid(dst Target) {
 func (b *batch) vertex(x, y float32, c color.RGBA) uint32 {
 	a := float32(c.A) / 255
 	b.v = append(b.v, ebiten.Vertex{DstX: x, DstY: y + b.dy, SrcX: whiteX, SrcY: whiteY,
-		ColorR: float32(c.R) / 255 * a, ColorG: float32(c.G) / 255 * a, ColorB: float32(c.B) / 255 * a, ColorA: a})
+		ColorR: float32(c.R) / 255 * a, ColorG: float32(c.G) / 255 * a, ColorB: float32(c.B) / 255 * a, ColorA: a,
+		Custom0: unbounded, Custom1: unbounded}) // for the rounded shader: no corners
 	return uint32(len(b.v) - 1)
 }
 
@@ -82,6 +117,35 @@ func (b *batch) image(x, y float32, sx, sy, w, h int, cs *ebiten.ColorScale) {
 	for _, c := range [4][2]float32{{0, 0}, {fw, 0}, {0, fh}, {fw, fh}} {
 		b.v = append(b.v, ebiten.Vertex{DstX: x + c[0], DstY: y + c[1], SrcX: float32(sx) + c[0], SrcY: float32(sy) + c[1],
 			ColorR: r, ColorG: g, ColorB: bl, ColorA: a})
+	}
+	b.idx = append(b.idx, i, i+1, i+2, i+1, i+2, i+3)
+}
+
+// unbounded is a half size no shape reaches.
+const unbounded = 1 << 20
+
+// rounded adds a w×h rectangle at (x, y) in opaque colour c with corners
+// of radius r (square below half a pixel, as roundRect's) as one quad for
+// the rounded shader. A circle's radius is that of a circle as large as
+// the polygon circle() makes (a few hundredths less): the same pixels,
+// but for a few at its rim.
+func (b *batch) rounded(x, y, w, h, r float32, circle bool, c color.RGBA) {
+	hx, hy := w/2, h/2
+	if r < 0.5 {
+		r = 0
+	}
+	r = min(r, hx, hy)
+	sx, sy := hx, hy // the shape's half size
+	if circle {
+		n := float64(circleSides(r))
+		r *= float32(math.Sqrt(n * math.Sin(2*math.Pi/n) / (2 * math.Pi)))
+		sx, sy = r, r
+	}
+	i := uint32(len(b.v))
+	for _, k := range [4][2]float32{{-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+		v := b.vertex(x+hx+k[0]*hx, y+hy+k[1]*hy, c)
+		b.v[v].SrcX, b.v[v].SrcY = k[0]*hx, k[1]*hy
+		b.v[v].Custom0, b.v[v].Custom1, b.v[v].Custom2 = sx, sy, r
 	}
 	b.idx = append(b.idx, i, i+1, i+2, i+1, i+2, i+3)
 }
@@ -177,7 +241,7 @@ func (b *batch) roundRect(x, y, w, h, r float32) []float32 {
 
 // circle returns the outline of a circle.
 func (b *batch) circle(cx, cy, r float32) []float32 {
-	n := int(min(48, max(8, 2*math.Pi*float64(r)/2)))
+	n := circleSides(r)
 	pts := b.ring[:0]
 	for k := 0; k < n; k++ {
 		a := 2 * math.Pi * float64(k) / float64(n)
@@ -186,3 +250,6 @@ func (b *batch) circle(cx, cy, r float32) []float32 {
 	b.ring = pts
 	return pts
 }
+
+// circleSides is how many sides circle's polygon of radius r has.
+func circleSides(r float32) int { return int(min(48, max(8, 2*math.Pi*float64(r)/2))) }

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
+	"slices"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"golang.org/x/image/font"
@@ -22,9 +23,9 @@ import (
 //
 // Text is drawn glyph by glyph, rasterised with golang.org/x/image into an
 // atlas that also holds the white pixel shapes are drawn with, so that a
-// frame is two draw calls (the opaque shapes under the first text, with a
-// shader of their own, then the rest): on software WebGL every draw call
-// and every call into Ebitengine costs. Ebitengine's text/v2 would pull a full
+// frame is a few draw calls (the opaque shapes, with shaders of their own,
+// then the rest): on software WebGL every draw call and every call into
+// Ebitengine costs. Ebitengine's text/v2 would pull a full
 // shaping engine into the WebAssembly, about 6 MB, for labels that need none.
 type Drawer struct {
 	faces  map[faceKey]font.Face
@@ -33,6 +34,10 @@ type Drawer struct {
 	atlas  atlas
 	dst    Target // what Draw draws onto, while it does
 	stats  Stats
+	pts    func(*render.Prim) []float32 // the display list's polyline points, while drawing
+
+	order, later []int             // hoist's
+	boxes        []image.Rectangle // hoist's
 
 	// Backdrop, when set, is given the picture's background colour (its
 	// first rectangle, over the whole canvas); if it reports that the
@@ -51,7 +56,7 @@ type Drawer struct {
 type Stats struct {
 	Clears    int // a background rectangle drawn as a clear
 	Batches   int // draw calls: the opaque shapes first, the rest, and one more each time new glyphs fill the atlas
-	Solid     int // of those, calls with the solid shader (opaque shapes)
+	Solid     int // of those, calls of opaque shapes (the solid or the rounded shader)
 	Triangles int // triangles in those calls, two a glyph
 	Glyphs    int // visible glyphs
 }
@@ -104,8 +109,8 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 		d.batch = newBatch(d.atlas.init())
 	}
 	b := d.batch
-	d.dst = dst
-	defer func() { d.dst = nil }()
+	d.dst, d.pts = dst, dl.Pts
+	defer func() { d.dst, d.pts = nil, nil }()
 	b.dy = d.NudgeY
 	d.stats = Stats{}
 	s := float32(scale)
@@ -130,11 +135,23 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 	for solid < len(prims) && opaqueShape(&prims[solid]) {
 		solid++
 	}
-	for i := range prims {
-		if i == solid && i > 0 {
+	order, solid := d.hoist(prims, solid, s)
+	b.shader = solidShape
+	for k, i := range order {
+		if k == solid && k > 0 {
 			d.flushSolid(dst)
 		}
 		p := &prims[i]
+		// From the first small rectangle or circle on (the packets, the
+		// nodes), the opaque shapes are drawn with a shader that rounds
+		// quads' corners, which draws triangles as the solid one does.
+		if ok, _, _, _, _, _ := small(p, s); k < solid && b.shader == solidShape && ok {
+			d.flushSolid(dst)
+			b.shader = roundedShape
+		}
+		if k < solid && b.shader == roundedShape && d.smallShape(p, s) {
+			continue
+		}
 		switch p.Kind {
 		case render.KindRect:
 			x, y, w, h := p.X*s, p.Y*s, p.W*s, p.H*s
@@ -197,6 +214,94 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 		d.flushSolid(dst)
 	}
 	d.flush(dst)
+}
+
+// hoist returns the order to draw prims in, and how many of them are opaque
+// shapes drawn first: the first solid, then each later opaque shape that
+// nothing drawn between them overlaps (the badges over the spines, between
+// their numbers), which moved among them shows the same pixels.
+func (d *Drawer) hoist(prims []render.Prim, solid int, s float32) ([]int, int) {
+	d.order, d.later, d.boxes = d.order[:0], d.later[:0], d.boxes[:0]
+	for i := range solid {
+		d.order = append(d.order, i)
+	}
+	for i := solid; i < len(prims); i++ {
+		p := &prims[i]
+		box := d.bounds(p, s)
+		if opaqueShape(p) && !slices.ContainsFunc(d.boxes, box.Overlaps) {
+			d.order = append(d.order, i)
+			continue
+		}
+		d.later = append(d.later, i)
+		d.boxes = append(d.boxes, box)
+	}
+	return append(d.order, d.later...), len(d.order)
+}
+
+// bounds is a box, in device px, that holds all p paints.
+func (d *Drawer) bounds(p *render.Prim, s float32) image.Rectangle {
+	var x0, y0, x1, y1 float32
+	switch p.Kind {
+	case render.KindRect:
+		x0, y0, x1, y1 = p.X, p.Y, p.X+p.W, p.Y+p.H
+	case render.KindCircle:
+		x0, y0, x1, y1 = p.X-p.R, p.Y-p.R, p.X+p.R, p.Y+p.R
+	case render.KindLine:
+		x0, y0, x1, y1 = min(p.X, p.W), min(p.Y, p.H), max(p.X, p.W), max(p.Y, p.H)
+	case render.KindPolyline:
+		x0, y0, x1, y1 = 1e9, 1e9, -1e9, -1e9
+		for k, v := range d.pts(p) {
+			if k%2 == 0 {
+				x0, x1 = min(x0, v), max(x1, v)
+			} else {
+				y0, y1 = min(y0, v), max(y1, v)
+			}
+		}
+	case render.KindText:
+		w, _ := d.measure(p, float64(s))
+		x0, y0, x1, y1 = p.X-float32(w)/s, p.Y-2*p.Size, p.X+float32(w)/s, p.Y+2*p.Size
+	}
+	m := p.Width + 2 // the outline's half and more, and a pixel's rounding
+	return image.Rect(int(x0*s-m*s)-1, int(y0*s-m*s)-1, int(x1*s+m*s)+2, int(y1*s+m*s)+2)
+}
+
+// small says whether p is a filled rectangle or circle (outlined or not) at
+// most smallShape device px² large, and where it is.
+func small(p *render.Prim, s float32) (ok bool, x, y, w, h, r float32) {
+	switch p.Kind {
+	case render.KindRect:
+		x, y, w, h = p.X*s, p.Y*s, p.W*s, p.H*s
+		r = min(p.R*s, w/2, h/2)
+	case render.KindCircle:
+		r = p.R * s
+		x, y, w, h = p.X*s-r, p.Y*s-r, 2*r, 2*r
+	default:
+		return false, 0, 0, 0, 0, 0
+	}
+	// (A ring, not filled, keeps its outline's triangles.)
+	return p.Fill.A > 0 && w > 0 && h > 0 && w*h <= smallShape, x, y, w, h, r
+}
+
+// smallShape draws p, if it is small, as quads for the rounded shader: the
+// outline's outer shape, then the fill inside it. On software WebGL a node
+// box's two fans, 20 triangles, cost more than the corner pixels of its two
+// quads that the shader leaves out.
+func (d *Drawer) smallShape(p *render.Prim, s float32) bool {
+	ok, x, y, w, h, r := small(p, s)
+	if !ok {
+		return false
+	}
+	b := d.batch
+	circle := p.Kind == render.KindCircle
+	if p.Stroke.A > 0 && p.Width > 0 {
+		hw := stroke(p.Width*s) / 2
+		b.rounded(x-hw, y-hw, w+2*hw, h+2*hw, r+hw, circle, p.Stroke)
+		x, y, w, h, r = x+hw, y+hw, w-2*hw, h-2*hw, max(r-hw, 0)
+	}
+	if w > 0 && h > 0 {
+		b.rounded(x, y, w, h, r, circle, p.Fill)
+	}
+	return true
 }
 
 // opaqueShape says whether p is a shape that paints nothing translucent,
@@ -300,11 +405,10 @@ func (d *Drawer) startOver() {
 	d.atlas.empty()
 }
 
-func (d *Drawer) text(p *render.Prim, scale float64) {
-	size := float64(p.Size) * scale
-	k := faceKey{p.Weight, int(size*4 + 0.5)}
+// measure is the width of text p in device px, with kerning, and its face.
+func (d *Drawer) measure(p *render.Prim, scale float64) (float64, faceKey) {
+	k := faceKey{p.Weight, int(float64(p.Size)*scale*4 + 0.5)}
 	f := d.face(k)
-	// Measure for the anchor, with kerning.
 	var width float64
 	prev := rune(-1)
 	for _, r := range p.Str {
@@ -314,6 +418,13 @@ func (d *Drawer) text(p *render.Prim, scale float64) {
 		width += d.glyph(k, f, r).adv
 		prev = r
 	}
+	return width, k
+}
+
+func (d *Drawer) text(p *render.Prim, scale float64) {
+	size := float64(p.Size) * scale
+	width, k := d.measure(p, scale)
+	f := d.face(k)
 	x := float64(p.X) * scale
 	switch p.Anchor {
 	case render.Middle:
@@ -327,7 +438,7 @@ func (d *Drawer) text(p *render.Prim, scale float64) {
 	// (premultiplied), as DrawImage drew glyphs with it.
 	var cs ebiten.ColorScale
 	cs.ScaleWithColor(p.Fill)
-	prev = -1
+	prev := rune(-1)
 	for _, r := range p.Str {
 		if prev >= 0 {
 			x += float64(f.Kern(prev, r)) / 64

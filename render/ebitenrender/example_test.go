@@ -61,9 +61,10 @@ func (g *game) Layout(outW, outH int) (int, int) {
 
 // Example draws a small display list off screen (Ebitengine queues the
 // commands, so no window or GPU is needed) and shows what it cost: the
-// background is a clear; the opaque shapes before the text are one draw
-// (with the solid shader), the text and what follows it one more, two
-// triangles a visible glyph.
+// background is a clear; the opaque shapes before the text are a draw with
+// the solid shader and, from the first small filled shape on, one with the
+// rounded shader (a quad a shape); the text and what follows it one more,
+// two triangles a visible glyph.
 func Example() {
 	d, err := ebitenrender.New()
 	if err != nil {
@@ -75,8 +76,8 @@ func Example() {
 	dl.Prims = []render.Prim{
 		{Kind: render.KindRect, W: 200, H: 100, Fill: color.RGBA{20, 20, 30, 255}}, // background: a clear
 		// At scale 2: a rounded rect of 4 corners × 7 points, filled (26
-		// triangles) and outlined (28 sides × 2), a circle of 31 points
-		// (29), a line (2) and a polyline of two segments (4): 117.
+		// triangles) and outlined (28 sides × 2): solid. A small circle, a
+		// quad (2), a line (2) and a polyline of two segments (4): rounded.
 		{Kind: render.KindRect, X: 10, Y: 10, W: 60, H: 30, R: 6, Fill: white, Stroke: white, Width: 1},
 		{Kind: render.KindCircle, X: 120, Y: 30, R: 5, Fill: white},
 		{Kind: render.KindLine, X: 10, Y: 50, W: 190, H: 50, Width: 1, Stroke: white},
@@ -91,14 +92,14 @@ func Example() {
 	fmt.Printf("%d clear, %d triangle draws (%d solid) of %d triangles, %d glyphs\n", st.Clears, st.Batches, st.Solid, st.Triangles, st.Glyphs)
 
 	// Without the text, the 3 glyphs' 6 triangles less, and every shape
-	// is opaque: one solid draw.
+	// is opaque: the solid and the rounded draws.
 	dl.Prims = append(dl.Prims[:6], dl.Prims[7])
 	d.Draw(screen, dl, 2)
 	st = d.Stats()
 	fmt.Printf("%d clear, %d triangle draws (%d solid) of %d triangles, %d glyphs\n", st.Clears, st.Batches, st.Solid, st.Triangles, st.Glyphs)
 	// Output:
-	// 1 clear, 2 triangle draws (1 solid) of 125 triangles, 3 glyphs
-	// 1 clear, 1 triangle draws (1 solid) of 119 triangles, 0 glyphs
+	// 1 clear, 3 triangle draws (2 solid) of 98 triangles, 3 glyphs
+	// 1 clear, 2 triangle draws (2 solid) of 92 triangles, 0 glyphs
 }
 
 // Example_game shows how a viewer wires the scene into Ebitengine. It only

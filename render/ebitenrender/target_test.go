@@ -2,6 +2,7 @@ package ebitenrender_test
 
 import (
 	"image/color"
+	"math"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -36,7 +37,10 @@ func (r *recorder) DrawTrianglesShader32(v []ebiten.Vertex, i []uint32, _ *ebite
 	if o.Blend == ebiten.BlendCopy && o.Images[0] == nil {
 		r.solid = append(r.solid, len(i)/3)
 	}
-	r.DrawTriangles32(v, i, nil, nil)
+	r.calls++
+	for _, x := range v { // no glyphs: srcPos is the shader's
+		r.ys = append(r.ys, x.DstY)
+	}
 }
 
 func (r *recorder) Fill(color.Color) { r.fills++ }
@@ -99,7 +103,9 @@ func TestBackdropTakesTheBackground(t *testing.T) {
 
 // The opaque shapes before the first text or translucent shape are one
 // call with the solid shader and no blending (nothing under them shows
-// through); the rest, glyphs and translucent shapes, are blended as before.
+// through), and so are later ones that nothing drawn before them but after
+// that overlaps; the rest, glyphs and translucent shapes, are blended as
+// before.
 func TestOpaqueShapesFirstAreSolid(t *testing.T) {
 	d, err := ebitenrender.New()
 	require.NoError(t, err)
@@ -108,7 +114,10 @@ func TestOpaqueShapesFirstAreSolid(t *testing.T) {
 		return render.Prim{Kind: render.KindRect, X: 10, Y: 10, W: 20, H: 10, Fill: fill, Stroke: stroke, Width: 1}
 	}
 	line := render.Prim{Kind: render.KindLine, X: 0, Y: 30, W: 100, H: 30, Width: 1, Stroke: white}
+	cross := render.Prim{Kind: render.KindLine, X: 0, Y: 15, W: 100, H: 15, Width: 1, Stroke: white} // over rect
 	text := render.Prim{Kind: render.KindText, X: 50, Y: 40, Size: 10, Str: "Hi", Fill: white}
+	onText := rect(white, color.RGBA{})
+	onText.X, onText.Y = 45, 35
 	for _, tc := range []struct {
 		name  string
 		prims []render.Prim
@@ -116,9 +125,11 @@ func TestOpaqueShapesFirstAreSolid(t *testing.T) {
 		calls int
 	}{
 		{"all opaque", []render.Prim{rect(white, color.RGBA{}), line}, []int{4}, 1},
-		{"opaque, then text", []render.Prim{rect(white, color.RGBA{}), line, text, rect(white, color.RGBA{})}, []int{4}, 2},
-		{"a translucent fill ends it", []render.Prim{line, rect(glass, color.RGBA{}), line}, []int{2}, 2},
-		{"so does a translucent outline", []render.Prim{rect(white, glass), line}, nil, 1},
+		{"opaque, then text", []render.Prim{rect(white, color.RGBA{}), line, text, onText}, []int{4}, 2},
+		{"a translucent fill ends it", []render.Prim{line, rect(glass, color.RGBA{}), cross}, []int{2}, 2},
+		{"so does a translucent outline", []render.Prim{rect(white, glass), cross}, nil, 1},
+		{"later opaque shapes clear of what is before them join it", []render.Prim{line, text, rect(white, color.RGBA{}), onText}, []int{2, 2}, 3}, // the rect rounded
+		{"and where one translucent shape ends it", []render.Prim{line, rect(glass, color.RGBA{}), line, cross}, []int{4}, 2},
 		{"text first: none", []render.Prim{text, line}, nil, 1},
 		{"invisible shapes: no call", []render.Prim{rect(color.RGBA{}, color.RGBA{}), text}, nil, 1},
 	} {
@@ -231,3 +242,72 @@ func TestFullAtlasStartsOver(t *testing.T) {
 	}
 	assert.Equal(t, 260, d.Stats().Glyphs)
 }
+
+// shaderCalls is a Target that keeps each shader call's shader and vertices.
+type shaderCalls struct {
+	shaders  []*ebiten.Shader
+	vertices [][]ebiten.Vertex
+	tris     []int
+}
+
+func (r *shaderCalls) DrawTriangles32([]ebiten.Vertex, []uint32, *ebiten.Image, *ebiten.DrawTrianglesOptions) {
+}
+
+func (r *shaderCalls) DrawTrianglesShader32(v []ebiten.Vertex, idx []uint32, s *ebiten.Shader, _ *ebiten.DrawTrianglesShaderOptions) {
+	r.shaders = append(r.shaders, s)
+	r.vertices = append(r.vertices, append([]ebiten.Vertex(nil), v...))
+	r.tris = append(r.tris, len(idx)/3)
+}
+
+func (r *shaderCalls) Fill(color.Color) {}
+
+// Small filled rectangles and circles among the opaque shapes are quads for
+// a shader that rounds their corners (the outline's outer shape, then the
+// fill): from the first on, the opaque shapes are one call with that shader,
+// whose other triangles it leaves whole (corners no shape reaches).
+func TestSmallShapesAreRoundedQuads(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	fill, edge := color.RGBA{80, 90, 100, 255}, color.RGBA{200, 200, 200, 255}
+	panel := render.Prim{Kind: render.KindRect, X: 2, Y: 2, W: 196, H: 96, R: 8, Fill: fill, Stroke: edge, Width: 1}
+	line := render.Prim{Kind: render.KindLine, X: 0, Y: 30, W: 100, H: 60, Width: 2, Stroke: edge}
+	node := render.Prim{Kind: render.KindRect, X: 10, Y: 10, W: 30, H: 16, R: 4, Fill: fill, Stroke: edge, Width: 2}
+	dot := render.Prim{Kind: render.KindCircle, X: 60, Y: 40, R: 3, Fill: fill}
+	ring := render.Prim{Kind: render.KindCircle, X: 80, Y: 40, R: 6, Stroke: edge, Width: 1}
+	var r shaderCalls
+	d.Draw(&r, &render.DisplayList{W: 200, H: 100, Prims: []render.Prim{panel, line, node, line, dot, ring, line}}, 1)
+	require.Len(t, r.shaders, 2, "the panel and the first line; the rest")
+	assert.NotSame(t, r.shaders[0], r.shaders[1])
+	ringTris := r.tris[1] - 3*2 - 2*2 // less the node's two quads, the dot's, two lines
+	assert.Greater(t, ringTris, 8, "the ring is its outline's triangles")
+
+	v := r.vertices[1]
+	// The node: its outline's outer edge (1 px out), then its fill (1 px in).
+	for k, want := range [][6]float32{{9, 9, 16, 9, 5}, {11, 11, 14, 7, 3}} {
+		q := v[4*k : 4*k+4]
+		assert.Equal(t, want[0], q[0].DstX, "quad %d", k)
+		assert.Equal(t, want[1], q[0].DstY, "quad %d", k)
+		for _, c := range q {
+			assert.Equal(t, [2]float32{want[2], want[3]}, [2]float32{abs(c.SrcX), abs(c.SrcY)}, "quad %d: srcPos is the offset from the centre", k)
+			assert.Equal(t, [3]float32{want[2], want[3], want[4]}, [3]float32{c.Custom0, c.Custom1, c.Custom2}, "quad %d: half size and radius", k)
+		}
+	}
+	// The next line (two triangles, four vertices), then the dot: a circle
+	// as large as the 9-gon the triangles drew.
+	for _, c := range v[8:12] {
+		assert.GreaterOrEqual(t, min(c.Custom0, c.Custom1), float32(1<<20), "a line's triangles are whole")
+	}
+	dq := v[12:16]
+	assert.Equal(t, float32(57), dq[0].DstX)
+	assert.Equal(t, float32(63), dq[3].DstX)
+	n := 9.0 // circleSides(3)
+	polygon := n / 2 * 3 * 3 * math.Sin(2*math.Pi/n)
+	rr := float64(dq[0].Custom2)
+	assert.InDelta(t, polygon, math.Pi*rr*rr, 1e-3, "the dot's area")
+	assert.Equal(t, dq[0].Custom2, dq[0].Custom0)
+	for _, c := range v[16:] {
+		assert.GreaterOrEqual(t, min(c.Custom0, c.Custom1), float32(1<<20), "the ring's and the last line's triangles are whole")
+	}
+}
+
+func abs(x float32) float32 { return max(x, -x) }
