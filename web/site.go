@@ -90,10 +90,9 @@ func compileViz(root string) ([]byte, error) {
 	return directJumps(wasm), nil
 }
 
-// directJumps makes viz.wasm's jumps direct (web/wasmjumps): a few per
-// cent faster, and 2.4 % smaller in brotli (BENCHMARKS.md, "WebAssembly
-// against native, third round"). A module it cannot read goes out as Go
-// built it.
+// directJumps makes viz.wasm's jumps forward direct (web/wasmjumps): no
+// slower, and 6 % smaller in brotli (BENCHMARKS.md, "WebAssembly against
+// native, third round"). A module it cannot read goes out as Go built it.
 func directJumps(wasm []byte) []byte {
 	if out, _, err := wasmjumps.Rewrite(wasm); err == nil {
 		return out

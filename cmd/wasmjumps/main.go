@@ -1,6 +1,6 @@
 // Command wasmjumps rewrites a Go-built WebAssembly module so that its
-// functions jump straight to their targets (package web/wasmjumps), as the
-// site build does to viz.wasm:
+// functions jump forward straight to their targets (package web/wasmjumps),
+// as the site build does to viz.wasm; -loops makes jumps back direct too:
 //
 //	GOOS=js GOARCH=wasm go build -o fl.wasm ./cmd/fabriclab
 //	go run ./cmd/wasmjumps fl.wasm fl.wasm
@@ -17,8 +17,12 @@ import (
 func main() { os.Exit(run(os.Args[1:], os.Stderr)) }
 
 func run(args []string, stderr io.Writer) int {
+	rewrite := wasmjumps.Rewrite
+	if len(args) > 0 && args[0] == "-loops" {
+		rewrite, args = wasmjumps.RewriteLoops, args[1:]
+	}
 	if len(args) != 2 {
-		fmt.Fprintln(stderr, "usage: wasmjumps IN.wasm OUT.wasm (OUT may be IN)")
+		fmt.Fprintln(stderr, "usage: wasmjumps [-loops] IN.wasm OUT.wasm (OUT may be IN)")
 		return 2
 	}
 	in, err := os.ReadFile(args[0])
@@ -26,7 +30,7 @@ func run(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	out, st, err := wasmjumps.Rewrite(in)
+	out, st, err := rewrite(in)
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: %v\n", args[0], err)
 		return 1

@@ -28,6 +28,9 @@ func TestRun(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, module, got)
 	assert.Contains(t, stderr.String(), "0 of 1 functions rewritten")
+	stderr.Reset()
+	require.Equal(t, 0, run([]string{"-loops", in, out}, &stderr), stderr.String())
+	assert.Contains(t, stderr.String(), "0 of 1 functions rewritten")
 
 	require.NoError(t, os.WriteFile(in, []byte("not wasm"), 0o644))
 	stderr.Reset()

@@ -37,7 +37,7 @@ type label struct {
 	m    int
 }
 
-func rewriteFunc(fn []byte, nparams int, st *Stats) (out []byte, ok bool) {
+func rewriteFunc(fn []byte, nparams int, withLoops bool, st *Stats) (out []byte, ok bool) {
 	defer func() {
 		if recover() != nil { // not in the shape this reads: left as it is
 			out, ok = nil, false
@@ -216,7 +216,7 @@ scan:
 	ends := map[int]int{}
 	for s, items := range segs {
 		for _, it := range items {
-			if it.kind == 'J' && it.target <= s {
+			if withLoops && it.kind == 'J' && it.target <= s {
 				ends[it.target] = max(ends[it.target], s)
 			}
 		}

@@ -7,8 +7,8 @@
 // after a switch). So every taken jump is two branches, one indirect, and
 // to the engine the whole function is one loop. Rewrite makes a jump
 // forward a br to the block before its target, and a jump back one to a
-// loop of its own around the blocks from its target to it; the dispatch
-// stays for resuming and for the few jumps that fit neither.
+// loop of its own around the blocks from its target to it (RewriteLoops
+// only); the dispatch stays for resuming and for the jumps back.
 package wasmjumps
 
 import (
@@ -84,10 +84,18 @@ func appendS32(dst []byte, v int32) []byte {
 	}
 }
 
-// Rewrite returns the module with Go's jumps made direct. Functions not in
-// the compiler's shape (assembly, the runtime's trampolines) stay as they
-// are; a module it cannot read is an error.
-func Rewrite(in []byte) (out []byte, st Stats, err error) {
+// Rewrite returns the module with Go's jumps forward made direct; jumps
+// back keep the dispatch. Functions not in the compiler's shape (assembly,
+// the runtime's trampolines) stay as they are; a module it cannot read is
+// an error.
+func Rewrite(in []byte) (out []byte, st Stats, err error) { return rewrite(in, false) }
+
+// RewriteLoops is Rewrite with jumps back made direct too, each to a loop
+// of its own. Under Node it was no faster than Rewrite, and its modules
+// compress less (BENCHMARKS.md, "WebAssembly against native, third round").
+func RewriteLoops(in []byte) (out []byte, st Stats, err error) { return rewrite(in, true) }
+
+func rewrite(in []byte, loops bool) (out []byte, st Stats, err error) {
 	defer func() {
 		if recover() != nil {
 			out, err = nil, errors.New("wasmjumps: a malformed WebAssembly module")
@@ -117,7 +125,7 @@ func Rewrite(in []byte) (out []byte, st Stats, err error) {
 			}
 		case 10:
 			imports := len(funcTypes) - countFuncs(body)
-			body = rewriteCode(body, typeParams, funcTypes[imports:], &st)
+			body = rewriteCode(body, typeParams, funcTypes[imports:], loops, &st)
 		}
 		out = append(out, id)
 		out = appendU32(out, uint32(len(body)))
@@ -176,7 +184,7 @@ func limits(r *rd) {
 	r.u32()
 }
 
-func rewriteCode(sec []byte, typeParams, types []int, st *Stats) []byte {
+func rewriteCode(sec []byte, typeParams, types []int, loops bool, st *Stats) []byte {
 	r := &rd{b: sec}
 	n := int(r.u32())
 	out := appendU32(nil, uint32(n))
@@ -185,7 +193,7 @@ func rewriteCode(sec []byte, typeParams, types []int, st *Stats) []byte {
 		fn := sec[r.i : r.i+size]
 		r.i += size
 		st.Funcs++
-		if nf, ok := rewriteFunc(fn, typeParams[types[k]], st); ok {
+		if nf, ok := rewriteFunc(fn, typeParams[types[k]], loops, st); ok {
 			st.Rewritten++
 			fn = nf
 		}

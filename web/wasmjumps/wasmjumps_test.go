@@ -82,8 +82,19 @@ var goShape = []byte{
 	i32, 1, end,
 }
 
-func TestRewriteMakesJumpsDirect(t *testing.T) {
+func TestRewriteMakesJumpsForwardDirect(t *testing.T) {
 	out, st, err := Rewrite(module(goShape))
+	require.NoError(t, err)
+	assert.Equal(t, Stats{Funcs: 1, Rewritten: 1, Forward: 1, Dispatch: 1}, st)
+	want := append([]byte{}, goShape[:25]...)
+	want = append(want, br, 2, end) // segment 0: forward, to segment 3's block
+	want = append(want, goShape[32:]...)
+	require.Equal(t, []byte{i32, 3, set, 0, br, 3, end}, goShape[25:32])
+	assert.Equal(t, want, codeOf(t, out))
+}
+
+func TestRewriteLoopsMakesJumpsBackDirect(t *testing.T) {
+	out, st, err := RewriteLoops(module(goShape))
 	require.NoError(t, err)
 	assert.Equal(t, Stats{Funcs: 1, Rewritten: 1, Forward: 1, Loops: 1}, st)
 	want := []byte{
@@ -130,7 +141,7 @@ func TestRewriteLeavesOtherShapes(t *testing.T) {
 
 // TestRewriteRunsGoPrograms runs a Go program (testdata/prog: loops,
 // goroutine switches mid-loop, panics, calls through func values) as
-// built and as rewritten under Node: the outputs must agree.
+// built and as rewritten both ways under Node: the outputs must agree.
 func TestRewriteRunsGoPrograms(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a program for WebAssembly")
@@ -150,14 +161,6 @@ func TestRewriteRunsGoPrograms(t *testing.T) {
 	require.NoError(t, err, string(b))
 	in, err := os.ReadFile(built)
 	require.NoError(t, err)
-	out, st, err := Rewrite(in)
-	require.NoError(t, err)
-	assert.Greater(t, st.Rewritten, st.Funcs/2)
-	assert.Greater(t, st.Forward, 1000)
-	assert.Greater(t, st.Loops, 100)
-	rewritten := filepath.Join(dir, "rewritten.wasm")
-	require.NoError(t, os.WriteFile(rewritten, out, 0o644))
-
 	run := func(wasm string) string {
 		b, err := exec.Command(node, "--stack-size=8192", execJS, wasm).CombinedOutput()
 		require.NoError(t, err, string(b))
@@ -165,5 +168,18 @@ func TestRewriteRunsGoPrograms(t *testing.T) {
 	}
 	want := run(built)
 	require.Contains(t, want, "357252 1030 17406143771146572168")
+
+	out, st, err := Rewrite(in)
+	require.NoError(t, err)
+	assert.Greater(t, st.Rewritten, st.Funcs/2)
+	assert.Greater(t, st.Forward, 1000)
+	rewritten := filepath.Join(dir, "rewritten.wasm")
+	require.NoError(t, os.WriteFile(rewritten, out, 0o644))
+	assert.Equal(t, want, run(rewritten))
+
+	out, st, err = RewriteLoops(in)
+	require.NoError(t, err)
+	assert.Greater(t, st.Loops, 100)
+	require.NoError(t, os.WriteFile(rewritten, out, 0o644))
 	assert.Equal(t, want, run(rewritten))
 }
