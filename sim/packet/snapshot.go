@@ -33,11 +33,8 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		if p.fc == fcNone {
 			l.BufferBytes = m.buffer
 		}
-		for k := range min(p.nTx, recentTx) {
+		for k := range p.onTheWire(now) {
 			r := p.recent[(p.nTx-1-k)%recentTx]
-			if r.arrive <= now {
-				break
-			}
 			s.Packets = append(s.Packets, snap.Packet{Link: i, Flow: int(r.flow), Count: 1, Marked: r.marked,
 				Progress: float64(now-r.start) / float64(r.arrive-r.start)})
 		}
@@ -71,13 +68,17 @@ func (m *Model) Snapshot() *snap.Snapshot {
 func (m *Model) onTheWire(now unit.Time) int {
 	n := 0
 	for i := range m.ports {
-		p := &m.ports[i]
-		for k := range min(p.nTx, recentTx) {
-			if p.recent[(p.nTx-1-k)%recentTx].arrive <= now {
-				break
-			}
-			n++
-		}
+		n += int(m.ports[i].onTheWire(now))
 	}
 	return n
+}
+
+// onTheWire is how many of p's last transmissions are still on the wire:
+// recent's latest k, newest first.
+func (p *port) onTheWire(now unit.Time) int64 {
+	k := int64(0)
+	for k < min(p.nTx, recentTx) && p.recent[(p.nTx-1-k)%recentTx].arrive > now {
+		k++
+	}
+	return k
 }

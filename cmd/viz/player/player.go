@@ -221,8 +221,7 @@ func (p *Player) Compute(budget time.Duration) bool {
 			case p.cutShort: // the model is within this step: on to its time
 				to = p.cutTo
 			case p.rate > 0 && p.stepWall > 0:
-				span := min(p.stepWall, max(p.stepWall/4, budget-time.Since(start)))
-				if sub := p.rate * float64(span); sub < float64(next-p.reached) {
+				if sub := p.rate * float64(p.span(budget-time.Since(start))); sub < float64(next-p.reached) {
 					to = min(next, p.reached+max(unit.Nanosecond, unit.Time(sub)))
 				}
 			}
@@ -298,8 +297,13 @@ func (p *Player) eventCap(left time.Duration) uint64 {
 	case p.evRate <= 0:
 		return firstEvents
 	}
-	span := min(p.stepWall, max(p.stepWall/4, left))
-	return max(minEvents, uint64(min(p.evRate*float64(span), 1<<40)))
+	return max(minEvents, uint64(min(p.evRate*float64(p.span(left)), 1<<40)))
+}
+
+// span is a sub-step's wall time: StepWall, or what is left of the slice
+// if less, but not under a quarter of StepWall.
+func (p *Player) span(left time.Duration) time.Duration {
+	return min(p.stepWall, max(p.stepWall/4, left))
 }
 
 // measureEvents keeps the events per wall time the sub-steps ran at, as
