@@ -45,7 +45,7 @@ func TestWriteMissingAndEmptyDirs(t *testing.T) {
 		got := tree(t, dir)
 		assert.Equal(t, "<p>hi</p>", got["index.html"], name)
 		assert.Equal(t, "a", got["lessons/a.html"], name)
-		assert.Equal(t, markerHeader+"index.html\nlessons/a.html\n", got[Marker], name)
+		assert.Equal(t, markerHeader+markerComplete+"index.html\nlessons/a.html\n", got[Marker], name)
 	}
 }
 
@@ -111,23 +111,31 @@ func TestRewriteRemovesOnlyItsOwnFiles(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "the directory only the old build used is gone")
 }
 
-// A marker edited to point outside the site (or at a directory) removes nothing there.
+// A marker edited to point outside the site (or at a directory) removes
+// nothing there; one that lists symbolic links is refused, untouched.
 func TestMarkerCannotReachOutside(t *testing.T) {
 	base := t.TempDir()
 	write(t, filepath.Join(base, "precious.txt"), "keep")
 	dir := filepath.Join(base, "site")
 	require.NoError(t, Write(dir, small, false))
 	write(t, filepath.Join(dir, "keepdir", "k.txt"), "keep")
-	require.NoError(t, os.Mkdir(filepath.Join(dir, "out"), 0o755))
-	require.NoError(t, os.Symlink(base, filepath.Join(dir, "out", "up")))
-	require.NoError(t, os.Symlink(filepath.Join(base, "precious.txt"), filepath.Join(dir, "lnk")))
-	write(t, filepath.Join(dir, Marker), markerHeader+"../precious.txt\n/etc/passwd\nkeepdir\nlnk\nout/up/precious.txt\nindex.html\n")
-
+	write(t, filepath.Join(dir, Marker), markerHeader+"../precious.txt\n/etc/passwd\nkeepdir\nindex.html\n")
 	require.NoError(t, Write(dir, small, false))
 	assert.Equal(t, "keep", tree(t, base)["precious.txt"])
 	assert.Equal(t, "keep", tree(t, dir)["keepdir/k.txt"])
-	_, err := os.Lstat(filepath.Join(dir, "lnk"))
-	assert.NoError(t, err, "a symbolic link is not a file fabriclab wrote")
+
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "out"), 0o755))
+	require.NoError(t, os.Symlink(base, filepath.Join(dir, "out", "up")))
+	require.NoError(t, os.Symlink(filepath.Join(base, "precious.txt"), filepath.Join(dir, "lnk")))
+	for _, listed := range []string{"lnk", "out/up/precious.txt"} {
+		write(t, filepath.Join(dir, Marker), markerHeader+listed+"\nindex.html\n")
+		err := Write(dir, small, false)
+		require.Error(t, err, listed)
+		assert.Contains(t, err.Error(), "holds a symbolic link", listed)
+		assert.Equal(t, "keep", tree(t, base)["precious.txt"], listed)
+		_, err = os.Lstat(filepath.Join(dir, "lnk"))
+		assert.NoError(t, err, "a symbolic link is not a file fabriclab wrote")
+	}
 }
 
 func TestParseMarker(t *testing.T) {
@@ -141,5 +149,5 @@ func TestCompressedTwinsAreListed(t *testing.T) {
 	big := make([]byte, 4096)
 	require.NoError(t, Write(dir, map[string][]byte{"app.js": big}, true))
 	got := tree(t, dir)
-	assert.Equal(t, markerHeader+"app.js\napp.js.br\napp.js.gz\n", got[Marker])
+	assert.Equal(t, markerHeader+markerComplete+"app.js\napp.js.br\napp.js.gz\n", got[Marker])
 }

@@ -23,10 +23,11 @@ import (
 // place by a rename, so a request gets the old file or the new, never half of
 // one. It reports what it replaced on log.
 func Recompress(dir, cache string, log io.Writer) error {
-	names, err := outState(dir)
-	if err != nil {
-		return err
+	st, err := outState(dir)
+	if err != nil || !st.complete {
+		return err // an unfinished build: the next one is recompressed
 	}
+	names := st.files
 	for _, name := range names {
 		if !strings.HasSuffix(name, ".wasm") || !slices.Contains(names, name+".br") {
 			continue
@@ -86,10 +87,11 @@ func cacheFile(cache string, sum [sha256.Size]byte) string {
 // best into cache, so that serving it later finds them there instead of
 // spending minutes compressing again to learn nothing.
 func KeepBrotli(dir, cache string) error {
-	names, err := outState(dir)
+	st, err := outState(dir)
 	if err != nil || cache == "" {
 		return err
 	}
+	names := st.files
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return err
@@ -161,23 +163,23 @@ func writeCached(file string, data []byte) {
 	}
 }
 
-// installFile replaces the site's file name with data through a ".part" file
-// and a rename. The marker lists the ".part" file while it exists, so that a
-// build after an interrupted run removes it.
+// installFile replaces the site's file name with data through a temporary
+// file and a rename (writeAtomic). The marker lists the temporary file while
+// it exists, so that a build after an interrupted run removes it.
 func installFile(dir string, root *os.Root, name string, data []byte) error {
-	names, err := outState(dir)
+	st, err := outState(dir)
 	if err != nil {
 		return err
 	}
-	part := name + ".part"
-	if err := root.WriteFile(Marker, formatMarker(append(slices.Clone(names), part)), 0o644); err != nil {
+	if err := clearParts(dir, root, []string{name}, st.files); err != nil {
 		return err
 	}
-	if err := root.WriteFile(part, data, 0o644); err != nil {
+	part := partName(name)
+	if err := writeMarker(root, append(slices.Clone(st.files), part), st.complete); err != nil {
 		return err
 	}
-	if err := root.Rename(part, name); err != nil {
+	if err := writeAtomic(root, name, data); err != nil {
 		return err
 	}
-	return root.WriteFile(Marker, formatMarker(slices.DeleteFunc(names, func(n string) bool { return n == part })), 0o644)
+	return writeMarker(root, slices.DeleteFunc(st.files, func(n string) bool { return n == part }), st.complete)
 }

@@ -55,7 +55,7 @@ func TestRecompress(t *testing.T) {
 	after, err := os.ReadFile(filepath.Join(dir, Marker))
 	require.NoError(t, err)
 	assert.Equal(t, string(marker), string(after), "the marker lists the same files")
-	assert.NoFileExists(t, filepath.Join(dir, "viz.wasm.br.part"))
+	assert.NoFileExists(t, filepath.Join(dir, ".viz.wasm.br.part"))
 	again, err := os.ReadFile(filepath.Join(dir, "index.html.br"))
 	require.NoError(t, err)
 	assert.Equal(t, html, again, "only WebAssembly is recompressed")
@@ -93,17 +93,17 @@ func TestRecompress(t *testing.T) {
 	require.Error(t, Recompress(other, cache, io.Discard))
 }
 
-// An interrupted install leaves a .part file the marker lists, so the next
-// build removes it.
+// An interrupted install leaves a temporary file the marker lists, so the
+// next build removes it.
 func TestInstallPartIsCleanedUp(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "site")
 	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": wasmLike()}, false))
-	names, err := outState(dir)
+	st, err := outState(dir)
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(dir, Marker), formatMarker(append(names, "viz.wasm.br.part")), 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(dir, "viz.wasm.br.part"), []byte("half"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, Marker), formatMarker(append(st.files, ".viz.wasm.br.part"), true), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, ".viz.wasm.br.part"), []byte("half"), 0o644))
 	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": wasmLike()}, false))
-	assert.NoFileExists(t, filepath.Join(dir, "viz.wasm.br.part"))
+	assert.NoFileExists(t, filepath.Join(dir, ".viz.wasm.br.part"))
 }
 
 // A site build wrote at brotli 11 leaves its encoding in the cache, so that

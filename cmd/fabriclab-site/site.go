@@ -22,7 +22,7 @@ func moduleRoot() (string, error) { return srctree.Root() }
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "dist/site", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced)")
+	out := fs.String("out", "", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced); relative to the current directory (default: dist/site in the source tree)")
 	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
 	if err := fs.Parse(args); err != nil {
 		return cmdline.ErrUsage
@@ -34,17 +34,21 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := web.BuildSite(root, *out, stdout, !*fast); err != nil || *fast {
+	dir, err := siteDir(root, *out)
+	if err != nil {
 		return err
 	}
-	return web.KeepBrotli(*out, brotliCache()) // so that serve need not compress it again
+	if err := web.BuildSite(root, dir, stdout, !*fast); err != nil || *fast {
+		return err
+	}
+	return web.KeepBrotli(dir, brotliCache()) // so that serve need not compress it again
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "localhost:8080", "address to listen on")
-	out := fs.String("out", "dist/site", "where the built site lives")
+	out := fs.String("out", "", "where the built site lives, relative to the current directory (default: dist/site in the source tree)")
 	rebuild := fs.Bool("rebuild", false, "build even if the site is up to date")
 	if err := fs.Parse(args); err != nil {
 		return cmdline.ErrUsage
@@ -53,9 +57,9 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dir := *out
-	if !filepath.IsAbs(dir) {
-		dir = filepath.Join(root, dir)
+	dir, err := siteDir(root, *out)
+	if err != nil {
+		return err
 	}
 	if *rebuild || stale(root, dir) {
 		if err := web.BuildSite(root, dir, stdout, false); err != nil {
@@ -83,6 +87,20 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	return site.Server(web.DefaultLimits).Serve(ln)
 }
 
+// siteDir is where build and serve put the site: --out, relative to the
+// current directory as every path on the command line, or by default
+// dist/site in the source tree, wherever in it the command runs.
+func siteDir(root, out string) (string, error) {
+	if out == "" {
+		return filepath.Join(root, "dist", "site"), nil
+	}
+	dir, err := filepath.Abs(out)
+	if err != nil {
+		return "", fmt.Errorf("--out %s: %w (give an absolute path)", out, err)
+	}
+	return dir, nil
+}
+
 // brotliCache is where serve keeps brotli 11 encodings between runs ("" if
 // the user has no cache directory).
 func brotliCache() string {
@@ -103,8 +121,12 @@ func warnIfPublic(stderr io.Writer, flag string, addr net.Addr) {
 }
 
 // stale reports whether the site in dir is missing, was not written by
-// fabriclab, or is older than any source file (Go, lessons, web assets) under root.
+// fabriclab or not to the end (a build interrupted, or running), or is older
+// than any source file (Go, lessons, web assets) under root.
 func stale(root, dir string) bool {
+	if !web.Complete(dir) {
+		return true
+	}
 	st, err := os.Stat(filepath.Join(dir, web.Marker)) // written last by every build
 	if err != nil {
 		return true
@@ -116,7 +138,7 @@ func stale(root, dir string) bool {
 			return filepath.SkipDir
 		}
 		if d.IsDir() {
-			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "dist" || name == "testdata") {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "dist" || name == "testdata" || p == dir) {
 				return filepath.SkipDir
 			}
 			return nil
