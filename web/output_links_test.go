@@ -131,6 +131,10 @@ func TestOutputInterruptedBuildIsRedone(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), filepath.Join(dir, "b")+" is a file where the site has a directory")
 	assert.False(t, Complete(dir), "stopped midway: not complete")
+	st, err := outState(dir)
+	require.NoError(t, err)
+	assert.Subset(t, st.files, []string{".a.html.part", "b/.page.html.part", ".embed.html.part", "static/app.js"},
+		"the marker lists the temporary files before they exist, and the old files")
 	got := tree(t, dir)
 	assert.Equal(t, "new a", got["a.html"], "whole files written before the stop")
 	assert.Equal(t, "<p>embed</p>", got["embed.html"], "old files not yet replaced stay whole")
@@ -139,7 +143,7 @@ func TestOutputInterruptedBuildIsRedone(t *testing.T) {
 	// a 0-byte twin, and a temporary file the marker lists.
 	write(t, filepath.Join(dir, "embed.html.gz"), "")
 	write(t, filepath.Join(dir, "static", ".app.js.part"), "half")
-	st, err := outState(dir)
+	st, err = outState(dir)
 	require.NoError(t, err)
 	write(t, filepath.Join(dir, Marker), string(formatMarker(append(st.files, "embed.html.gz", "static/.app.js.part"), false)))
 	assert.False(t, Complete(dir))
