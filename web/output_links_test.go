@@ -94,6 +94,17 @@ func TestOutputNeverWritesThroughALink(t *testing.T) {
 	assert.Equal(t, "my notes", tree(t, base)["notes.txt"])
 	require.NoError(t, os.Remove(part))
 	require.NoError(t, Write(site, files, false), "once the link is gone")
+
+	// A directory link the earlier build had no file under: found as the
+	// build writes, refused, not followed.
+	mine := filepath.Join(site, "mine") // the user's, inside the site
+	write(t, filepath.Join(mine, "x.html"), "my page")
+	require.NoError(t, os.Symlink(mine, filepath.Join(site, "extra")))
+	files["extra/x.html"] = []byte("new x")
+	err = Write(site, files, false)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "holds a symbolic link "+filepath.Join(site, "extra")+" (-> "+mine+")")
+	assert.Equal(t, "my page", tree(t, mine)["x.html"])
 }
 
 // Recompress's swap goes through a temporary file it creates itself: links

@@ -82,3 +82,20 @@ func TestOutRelativeToWorkingDirectory(t *testing.T) {
 		assert.Contains(t, errOut, "output directory "+filepath.Join(cwd, "go.mod")+" is not empty (thesis.txt)", args[0])
 	}
 }
+
+// Without --out, build and serve use dist/site in the source tree; a
+// relative --out is taken from the current directory.
+func TestSiteDir(t *testing.T) {
+	cwd, err := os.Getwd()
+	require.NoError(t, err)
+	for _, tc := range []struct{ out, want string }{
+		{"", filepath.Join("/src", "dist", "site")},
+		{"site", filepath.Join(cwd, "site")},
+		{"../x/./y", filepath.Join(filepath.Dir(cwd), "x", "y")},
+		{"/abs/site", "/abs/site"},
+	} {
+		got, err := siteDir("/src", tc.out)
+		require.NoError(t, err, tc.out)
+		assert.Equal(t, tc.want, got, tc.out)
+	}
+}
