@@ -21,7 +21,8 @@ import (
 // its result is kept in cache (by the file's SHA-256; "" keeps nothing), where
 // the next build of the same program finds it at once, and each file is put in
 // place by a rename, so a request gets the old file or the new, never half of
-// one. It reports what it replaced on log.
+// one. It reports what it replaced on log, and leaves a build that is not
+// complete alone.
 func Recompress(dir, cache string, log io.Writer) error {
 	st, err := outState(dir)
 	if err != nil || !st.complete {
