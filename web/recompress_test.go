@@ -128,3 +128,17 @@ func TestKeepBrotli(t *testing.T) {
 	assert.Equal(t, br, got)
 	assert.NoError(t, KeepBrotli(dir, ""), "no cache directory: nothing to do")
 }
+
+// A build that is not complete (interrupted, or being written) is left alone.
+func TestRecompressSkipsAnUnfinishedBuild(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "site")
+	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": wasmLike()}, false))
+	st, err := outState(dir)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, Marker), formatMarker(st.files, false), 0o644))
+	before := tree(t, dir)
+	var log bytes.Buffer
+	require.NoError(t, Recompress(dir, "", &log))
+	assert.Empty(t, log.String())
+	assert.Equal(t, before, tree(t, dir))
+}
