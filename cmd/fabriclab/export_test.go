@@ -402,8 +402,10 @@ func TestExportSignal(t *testing.T) {
 	if runtime.GOOS == "windows" || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
 		t.Skip("no SIGINT to send")
 	}
+	self, err := os.Executable()
+	require.NoError(t, err)
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestExportSignal$")
+	cmd := exec.Command(self, "-test.run=^TestExportSignal$")
 	cmd.Env = append(os.Environ(), "FABRICLAB_EXPORT_CHILD=1")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
@@ -425,7 +427,7 @@ func TestExportSignal(t *testing.T) {
 		}
 	}
 	require.NoError(t, cmd.Process.Signal(os.Interrupt))
-	err := <-exited
+	err = <-exited
 	var exit *exec.ExitError
 	require.ErrorAs(t, err, &exit, stderr.String())
 	assert.Equal(t, 1, exit.ExitCode(), "an exit, not a death by the signal: %s", stderr.String())
