@@ -323,8 +323,8 @@ func (e *exporter) at(t unit.Time) *render.DisplayList {
 func (e *exporter) gif(ctx context.Context, w io.Writer, o exportOptions) error {
 	end := e.p.End()
 	at := func(i int) unit.Time { return unit.Time(float64(end) * float64(i) / float64(o.frames-1)) }
-	// The samples are drawn by a second exporter that goes through every
-	// frame, as the charts' axes grow with playback.
+	// A second exporter goes through every frame so that each sample is
+	// drawn as the animation shows it (the charts' axes grow with playback).
 	count := map[uint32]int{}
 	sampler := exporter{p: e.p, layout: e.layout}
 	for i := range o.frames {
