@@ -2,6 +2,8 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"image"
@@ -9,12 +11,17 @@ import (
 	"image/gif"
 	"image/png"
 	"io"
+	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/cmd/viz/player"
@@ -129,50 +136,70 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// Ctrl-C (or a TERM) stops the run or the drawing at the next frame,
+	// and the temporary file is removed.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return exportTo(ctx, o, stdout, stderr)
+}
+
+// exportTo loads the scenario and writes the export to o.out: stdout for
+// "-", else a temporary file beside o.out renamed into place, so a failure or
+// an interruption leaves no half file and an existing file untouched. A
+// symbolic link at o.out is refused rather than replaced or written through.
+func exportTo(ctx context.Context, o exportOptions, stdout, stderr io.Writer) error {
 	sc, err := scenario.Load(o.name, scenario.ReadFile, o.sets)
 	if err != nil {
 		return err
 	}
 	if o.out == "" {
-		o.out = sc.Name + "." + o.format
+		o.out = fileName(sc.Name) + "." + o.format
 	}
 	if o.out == "-" {
-		note, err := export(stdout, sc, o)
+		note, err := export(ctx, stdout, sc, o)
+		if ctx.Err() != nil {
+			return errors.New("interrupted: what is on stdout is incomplete")
+		}
 		if note != "" {
 			fmt.Fprintln(stderr, "fabriclab export: "+note)
 		}
 		return err
 	}
-	// Fail before the run when the file cannot be written; write a
-	// temporary file beside it and rename, so a failure leaves no half file
-	// (and an existing file untouched).
-	if st, err := os.Stat(o.out); err == nil && !st.Mode().IsRegular() {
-		return fmt.Errorf("--out %s: is not a regular file; name a file to write, e.g. --out %s.%s", o.out, sc.Name, o.format)
+	// Fail before the run when the file cannot be written.
+	mode := os.FileMode(0o644)
+	if st, err := os.Lstat(o.out); err == nil {
+		if st.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(o.out)
+			return fmt.Errorf("--out %s: is a symbolic link (to %s); export replaces files, not links: name the file itself, or remove the link", o.out, target)
+		}
+		if !st.Mode().IsRegular() {
+			return fmt.Errorf("--out %s: is not a regular file; name a file to write, e.g. --out %s.%s", o.out, fileName(sc.Name), o.format)
+		}
+		mode = st.Mode().Perm() // replacing a file keeps its permissions
 	}
 	f, err := os.CreateTemp(filepath.Dir(o.out), ".fabriclab-export-*")
 	if err != nil {
 		return fmt.Errorf("--out %s: cannot write there (%v); name a file in a directory you can write", o.out, unwrapPath(err))
 	}
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(o.out); err == nil {
-		mode = st.Mode().Perm() // replacing a file keeps its permissions
-	}
 	bw := bufio.NewWriter(f)
-	note, err := export(bw, sc, o)
+	note, err := export(ctx, bw, sc, o)
 	if err == nil {
 		err = bw.Flush()
 	}
+	if err == nil {
+		err = f.Chmod(mode)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(f.Name(), mode)
 	}
 	if err == nil {
 		err = os.Rename(f.Name(), o.out)
 	}
 	if err != nil {
 		os.Remove(f.Name())
+		if ctx.Err() != nil {
+			return fmt.Errorf("interrupted: wrote nothing, %s is as it was", o.out)
+		}
 		return err
 	}
 	if note != "" {
@@ -182,23 +209,48 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// maxFileName bounds a default file name, before its extension, in bytes.
+const maxFileName = 100
+
+// fileName reduces a scenario's name to a file name in the current
+// directory: letters and digits of any script, '-', '_' and '.' are kept,
+// each run of anything else ('/', a space) becomes one '-'; leading and
+// trailing dots and dashes are dropped (no "..", no hidden file, no name
+// read as a flag); at most maxFileName bytes; "scenario" if nothing is left.
+func fileName(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		switch {
+		case unicode.IsLetter(r), unicode.IsMark(r), unicode.IsDigit(r), r == '-', r == '_', r == '.':
+			b.WriteRune(r)
+		case !strings.HasSuffix(b.String(), "-"):
+			b.WriteByte('-')
+		}
+	}
+	s := strings.Trim(b.String(), ".-")
+	for len(s) > maxFileName {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	if s = strings.TrimRight(s, ".-"); s == "" {
+		return "scenario"
+	}
+	return s
+}
+
 // export runs the scenario to its end and writes the canvas: the picture at
 // o.t (SVG or PNG) or the whole run (GIF). note says what was changed from
-// what was asked (a --t past the end).
-func export(w io.Writer, sc scenario.Scenario, o exportOptions) (note string, err error) {
-	p, err := player.New(sc)
+// what was asked (a --t past the end). It stops with ctx's error when ctx
+// is done.
+func export(ctx context.Context, w io.Writer, sc scenario.Scenario, o exportOptions) (note string, err error) {
+	p, err := runToEnd(ctx, sc)
 	if err != nil {
-		return "", err
-	}
-	for !p.Compute(time.Second) {
-	}
-	if err := p.Err(); err != nil {
 		return "", err
 	}
 	fr := exporter{p: p, layout: render.NewLayout(p.Topology(), float64(o.w), float64(o.h),
 		render.Options{Dark: o.dark, Title: sc.Name, Lang: o.lang, Training: sc.Training.Model != ""})}
 	if o.format == "gif" {
-		return "", fr.gif(w, o)
+		return "", fr.gif(ctx, w, o)
 	}
 	t := o.t
 	if t < 0 || t > p.End() {
@@ -212,6 +264,29 @@ func export(w io.Writer, sc scenario.Scenario, o exportOptions) (note string, er
 		return note, png.Encode(w, render.PNG(dl, o.w, o.h, 1))
 	}
 	return note, dl.SVG(w)
+}
+
+// runToEnd builds and runs the scenario in slices, stopping when ctx is done.
+func runToEnd(ctx context.Context, sc scenario.Scenario) (*player.Player, error) {
+	b, err := player.Begin(sc)
+	if err != nil {
+		return nil, err
+	}
+	for !b.Build(100 * time.Millisecond) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	p, err := b.Player()
+	if err != nil {
+		return nil, err
+	}
+	for !p.Compute(100 * time.Millisecond) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return p, p.Err()
 }
 
 // unwrapPath drops the path an *os.PathError repeats.
@@ -242,56 +317,122 @@ func (e *exporter) at(t unit.Time) *render.DisplayList {
 
 // gif writes the run as an animated GIF: frames evenly spaced from 0 to the
 // end, 10 a second (the canvas plays a run in about 10 s), the last held.
-func (e *exporter) gif(w io.Writer, o exportOptions) error {
+// It holds one frame at a time (and the one before, for the transparency):
+// the palette is counted from frames 0, the middle and the last, drawn
+// first; then each frame is drawn, mapped onto it and written.
+func (e *exporter) gif(ctx context.Context, w io.Writer, o exportOptions) error {
 	end := e.p.End()
-	pics := make([]*image.RGBA, o.frames)
-	for i := range pics {
-		t := unit.Time(float64(end) * float64(i) / float64(o.frames-1))
-		pics[i] = render.PNG(e.at(t), o.w, o.h, 1)
+	at := func(i int) unit.Time { return unit.Time(float64(end) * float64(i) / float64(o.frames-1)) }
+	// A second exporter goes through every frame so that each sample is
+	// drawn as the animation shows it (the charts' axes grow with playback).
+	count := map[uint32]int{}
+	sampler := exporter{p: e.p, layout: e.layout}
+	for i := range o.frames {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		dl := sampler.at(at(i))
+		n := 0 // times frame i is a sample (of two frames, the middle is the last)
+		for _, k := range []int{0, o.frames / 2, o.frames - 1} {
+			if i == k {
+				n++
+			}
+		}
+		if n > 0 {
+			countColours(count, render.PNG(dl, o.w, o.h, 1), n)
+		}
 	}
-	pal := palette(pics[0], pics[len(pics)/2], pics[len(pics)-1])
 	// The last index is transparent: a frame leaves the pixels that did not
 	// change since the one before as they are, which compresses far better.
-	pal = append(pal, color.RGBA{})
+	pal := append(palette(count), color.RGBA{})
 	clear := uint8(len(pal) - 1)
-	anim := &gif.GIF{Config: image.Config{ColorModel: pal, Width: o.w, Height: o.h}}
-	var prev *image.Paletted
-	for i, pic := range pics {
-		cur := paletted(pic, pal)
-		pics[i] = nil
+	out := gifWriter{w: w, config: image.Config{ColorModel: pal, Width: o.w, Height: o.h}}
+	bounds := image.Rect(0, 0, o.w, o.h)
+	cur, prev, diff := image.NewPaletted(bounds, pal), image.NewPaletted(bounds, pal), image.NewPaletted(bounds, pal)
+	for i := range o.frames {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		mapOnto(cur, render.PNG(e.at(at(i)), o.w, o.h, 1))
 		frame := cur
-		if prev != nil {
-			frame = image.NewPaletted(cur.Bounds(), pal)
+		if i > 0 {
 			for k, c := range cur.Pix {
 				if c == prev.Pix[k] {
 					c = clear
 				}
-				frame.Pix[k] = c
+				diff.Pix[k] = c
 			}
+			frame = diff
 		}
-		prev = cur
-		anim.Image = append(anim.Image, frame)
-		anim.Disposal = append(anim.Disposal, gif.DisposalNone)
 		delay := 10
-		if i == len(pics)-1 {
+		if i == o.frames-1 {
 			delay = 300
 		}
-		anim.Delay = append(anim.Delay, delay)
+		if err := out.frame(frame, delay); err != nil {
+			return err
+		}
+		cur, prev = prev, cur
 	}
-	return gif.EncodeAll(w, anim)
+	return out.close()
 }
 
-// palette is the 255 colours that cover most of the sample pictures: the
-// canvas draws flat fills and text in a few dozen colours, the rest are
-// anti-aliased edges, which map to the nearest.
-func palette(samples ...*image.RGBA) color.Palette {
-	count := map[uint32]int{}
-	for _, img := range samples {
-		px := img.Pix
-		for i := 0; i+3 < len(px); i += 4 {
-			count[uint32(px[i])<<16|uint32(px[i+1])<<8|uint32(px[i+2])]++
+// gifWriter writes an animated GIF a frame at a time, holding one frame's
+// encoding: image/gif encodes only whole animations, so each frame is
+// encoded as a one-frame GIF with the same palette and its blocks (between
+// the header with the colour table and the trailer) are copied. The bytes
+// are gif.EncodeAll's for the same frames (DisposalNone, looping forever).
+type gifWriter struct {
+	w      io.Writer
+	config image.Config // ColorModel is the palette every frame uses
+	one    bytes.Buffer
+	frames int
+}
+
+// gifLoop is the NETSCAPE2.0 extension: loop forever.
+const gifLoop = "\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"
+
+// frame writes pm, shown for delay hundredths of a second.
+func (g *gifWriter) frame(pm *image.Paletted, delay int) error {
+	g.one.Reset()
+	one := gif.GIF{Image: []*image.Paletted{pm}, Delay: []int{delay}, Disposal: []byte{gif.DisposalNone}, Config: g.config}
+	if err := gif.EncodeAll(&g.one, &one); err != nil {
+		return err
+	}
+	b := g.one.Bytes()
+	// The logical screen descriptor's packed byte gives the global colour
+	// table's size: 3 << (n+1) bytes.
+	head := 13 + 3<<(b[10]&7+1)
+	if g.frames == 0 {
+		if _, err := g.w.Write(b[:head]); err != nil {
+			return err
+		}
+		if _, err := io.WriteString(g.w, gifLoop); err != nil {
+			return err
 		}
 	}
+	g.frames++
+	_, err := g.w.Write(b[head : len(b)-1])
+	return err
+}
+
+// close ends the GIF with its trailer.
+func (g *gifWriter) close() error {
+	_, err := g.w.Write([]byte{0x3b})
+	return err
+}
+
+// countColours adds img's pixels, times n, to count, by colour.
+func countColours(count map[uint32]int, img *image.RGBA, n int) {
+	px := img.Pix
+	for i := 0; i+3 < len(px); i += 4 {
+		count[uint32(px[i])<<16|uint32(px[i+1])<<8|uint32(px[i+2])] += n
+	}
+}
+
+// palette is the 255 colours most counted: the canvas draws flat fills and
+// text in a few dozen colours, the rest are anti-aliased edges, which map
+// to the nearest.
+func palette(count map[uint32]int) color.Palette {
 	cols := make([]uint32, 0, len(count))
 	for c := range count {
 		cols = append(cols, c)
@@ -309,11 +450,10 @@ func palette(samples ...*image.RGBA) color.Palette {
 	return pal
 }
 
-// paletted maps a picture onto pal but its last (transparent) colour, each
-// colour looked up once.
-func paletted(img *image.RGBA, pal color.Palette) *image.Paletted {
-	out := image.NewPaletted(img.Bounds(), pal)
-	opaque := pal[:len(pal)-1]
+// mapOnto maps a picture onto dst's palette but its last (transparent)
+// colour, each colour looked up once.
+func mapOnto(dst *image.Paletted, img *image.RGBA) {
+	opaque := dst.Palette[:len(dst.Palette)-1]
 	index := map[uint32]uint8{}
 	px := img.Pix
 	for i, j := 0, 0; i+3 < len(px); i, j = i+4, j+1 {
@@ -323,7 +463,6 @@ func paletted(img *image.RGBA, pal color.Palette) *image.Paletted {
 			k = uint8(opaque.Index(color.RGBA{px[i], px[i+1], px[i+2], 0xff}))
 			index[c] = k
 		}
-		out.Pix[j] = k
+		dst.Pix[j] = k
 	}
-	return out
 }
