@@ -141,8 +141,9 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	read := readOnce() // the file is read once, for every run
 	load := func(i int) (scenario.Scenario, error) {
-		sc, err := scenario.Load(name, scenario.ReadFile, append(append([]string(nil), sets...), combos[i]...))
+		sc, err := scenario.Load(name, read, append(append([]string(nil), sets...), combos[i]...))
 		if err != nil {
 			return sc, fmt.Errorf("with %s: %w", strings.Join(combos[i], " "), err)
 		}
