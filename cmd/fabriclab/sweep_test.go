@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -285,4 +286,17 @@ func TestSweepCombosRefusesAKeyTwice(t *testing.T) {
 	require.NoError(t, err, "a key that only ends like another is another key")
 	assert.Equal(t, []string{"seed", "traffic.seed"}, keys)
 	assert.Len(t, combos, 2)
+}
+
+// A sweep of a file reads it once, not once a run, whatever the jobs.
+func TestSweepReadsTheFileOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("name: s\ntraffic: {senders: 2, bytes: 64KiB}\n"), 0o644))
+	var reads atomic.Int32
+	readScenario = func(p string) ([]byte, error) { reads.Add(1); return scenario.ReadFile(p) }
+	defer func() { readScenario = scenario.ReadFile }()
+	code, out, errOut := cli("sweep", path, "--vary", "seed=1..6", "--csv", "--jobs", "2")
+	require.Equal(t, 0, code, errOut)
+	assert.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 1+6)
+	assert.EqualValues(t, 1, reads.Load())
 }
