@@ -55,6 +55,7 @@ func ReadUserFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// checkRegular refuses what is not a regular file of at most limit bytes.
 func checkRegular(path string, info fs.FileInfo, limit int64) error {
 	if !info.Mode().IsRegular() {
 		return &NotRegularError{Path: path, Kind: fileKind(info.Mode())}
@@ -106,7 +107,7 @@ func (d userDir) ReadDir(name string) ([]fs.DirEntry, error) {
 }
 
 // Open opens a directory as os.Open does, and a file by reading it whole
-// through ReadFile.
+// through ReadUserFile.
 func (d userDir) Open(name string) (fs.File, error) {
 	p, err := d.path("open", name)
 	if err != nil {
@@ -121,11 +122,10 @@ func (d userDir) Open(name string) (fs.File, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !info.IsDir() {
-			f.Close()
-			return nil, &NotRegularError{Path: p, Kind: fileKind(info.Mode())}
+		if info.IsDir() {
+			return f, nil
 		}
-		return f, nil
+		f.Close() // no longer a directory: read what it is now
 	}
 	data, err := ReadUserFile(p, d.limit)
 	if err != nil {
