@@ -3,6 +3,7 @@ package lessons
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
 	"io/fs"
@@ -65,7 +66,15 @@ func (b *builder) file(fsys fs.FS, name string) *Lesson {
 		return nil
 	}
 	data, err := fs.ReadFile(fsys, name)
-	if err != nil {
+	var notRegular *scenario.NotRegularError
+	switch {
+	case errors.As(err, &notRegular): // a directory of the user's, read by scenario.UserDir
+		b.fail(name, 0, "is %s, not a regular file: a lesson is a regular .md file; replace it with one or remove it", notRegular.Kind)
+		return nil
+	case errors.Is(err, scenario.ErrTooBig):
+		b.fail(name, 0, "has more than %d bytes, the most a lesson may have: split it into two lessons", MaxFileBytes)
+		return nil
+	case err != nil:
 		b.errs = append(b.errs, fmt.Errorf("%s: %w", name, err))
 		return nil
 	}

@@ -8,6 +8,7 @@ import (
 
 	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/lessons"
+	"fabriclab/sim/scenario"
 )
 
 // cmdLessons is `fabriclab lessons check [DIR]`: load every lesson in DIR
@@ -30,7 +31,8 @@ func cmdLessons(args []string, stdout, stderr io.Writer) error {
 		if err != nil || !info.IsDir() {
 			return fmt.Errorf("%s is not a directory of lessons; give the directory that holds the .md files, e.g. lessons/content", rest[1])
 		}
-		src, where = os.DirFS(rest[1]), rest[1]
+		// Each file read whole, refused unread if it is not a regular file or holds more than a lesson may.
+		src, where = scenario.UserDir(rest[1], lessons.MaxFileBytes), rest[1]
 	}
 	return checkLessons(src, where, stdout, stderr)
 }
@@ -40,6 +42,9 @@ func checkLessons(src fs.FS, where string, stdout, stderr io.Writer) error {
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return fmt.Errorf("%s have problems (above)", where)
+	}
+	if len(ls) == 0 {
+		return fmt.Errorf("%s holds no lesson files: lessons check reads the files named <slug>.<lang>.md (e.g. incast.en.md) at the top of the directory; give the directory that holds them, e.g. lessons/content", where)
 	}
 	steps, knobs := 0, 0
 	for _, l := range ls {

@@ -39,6 +39,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if *repeat < 1 {
 		return fmt.Errorf("--repeat %d: give a count of at least 1", *repeat)
 	}
+	var labels []string
+	matched := false
+	for _, c := range benchCases {
+		labels = append(labels, c.label)
+		matched = matched || strings.Contains(c.label, *only)
+	}
+	if !matched {
+		return fmt.Errorf("--only %q matches no case: give text from one of the cases' labels: %s", *only, strings.Join(labels, ", "))
+	}
 	var gcDefault <-chan struct{} = closed()
 	fmt.Fprintf(stdout, "%-24s %8s %8s %12s %10s %10s %10s %8s\n", "scenario", "wall s", "cpu s", "sim µs", "events", "events/s", "heap MiB", "sys MiB")
 	for _, c := range benchCases {

@@ -30,3 +30,12 @@ func TestBenchRepeat(t *testing.T) {
 	assert.NotEqual(t, 0, run([]string{"bench", "--repeat", "0"}, &out, &errs))
 	assert.Contains(t, errs.String(), "--repeat 0: give a count of at least 1")
 }
+
+// --only matching no case is an error listing the cases, not a bench that
+// exits 0 having run nothing.
+func TestBenchOnlyMatchingNothing(t *testing.T) {
+	code, out, errOut := cli("bench", "--only", "nosuch")
+	assert.Equal(t, 1, code)
+	assert.Empty(t, out, "no header for no cases")
+	assert.Contains(t, errOut, `--only "nosuch" matches no case: give text from one of the cases' labels: perm-1024 spray, perm-1024 ecmp, incast, ring-allreduce-8, `)
+}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -104,7 +103,8 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base, err := scenario.Load(name, os.ReadFile, sets)
+	read := readOnce() // the file is read once, for every size
+	base, err := scenario.Load(name, read, sets)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	var rows []row
 	ranks := 0
 	for _, size := range sizes {
-		sc, err := scenario.Load(name, os.ReadFile, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
+		sc, err := scenario.Load(name, read, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/golden"
+	"fabriclab/sim/scenario"
 )
 
 // The table has nccl-tests' all_reduce_perf layout; busbw climbs with size
@@ -60,5 +63,58 @@ func TestNCCLTestsErrors(t *testing.T) {
 		code, _, errOut := cli(append([]string{"nccl-tests", "hierarchical-allreduce"}, tc.args...)...)
 		assert.Equal(t, 1, code, tc.args)
 		assert.Contains(t, errOut, tc.want, tc.args)
+	}
+}
+
+// nccl-tests reads a scenario file once, however many sizes it runs, through
+// the size-limited reader.
+func TestNCCLTestsReadsTheFileOnce(t *testing.T) {
+	data, ok := scenario.Builtin("ring-allreduce-8")
+	require.True(t, ok)
+	path := filepath.Join(t.TempDir(), "ring.yaml")
+	require.NoError(t, os.WriteFile(path, data, 0o644))
+	reads := 0
+	readScenario = func(p string) ([]byte, error) { reads++; return scenario.ReadFile(p) }
+	defer func() { readScenario = scenario.ReadFile }()
+
+	code, out, errOut := cli("nccl-tests", path, "-b", "1M", "-e", "8M")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, 4, strings.Count(out, "  float  "), "four sizes:\n%s", out)
+	assert.Equal(t, 1, reads, "the file is read once")
+}
+
+// A device, a FIFO and files too big are refused by name before any read
+// (os.ReadFile read /dev/zero to 3.4 GB, a 5 GiB file to 4.1 GB, and waited
+// for a FIFO's writer forever).
+func TestNCCLTestsRefusesSpecialAndHugeFiles(t *testing.T) {
+	dir := t.TempDir()
+	sparse := func(name string, size int64) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, nil, 0o644))
+		require.NoError(t, os.Truncate(p, size)) // takes no disk
+		return p
+	}
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := mkfifo(fifo); err != nil {
+		t.Logf("no FIFO here: %v", err)
+	}
+	for _, tc := range []struct{ name, path, want string }{
+		{"device", "/dev/zero", "/dev/zero is a device, not a regular file: give the path of a scenario YAML file"},
+		{"fifo", fifo, fifo + " is a named pipe (FIFO), not a regular file: give the path"},
+		{"5GiB", sparse("huge.yaml", 5<<30), "huge.yaml is too big: a scenario file may have at most 8388608 bytes (8 MiB)"},
+		{"8MiB+1", sparse("over.yaml", scenario.MaxSourceBytes+1), "over.yaml is too big: a scenario file may have at most 8388608 bytes (8 MiB)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := os.Stat(tc.path); err != nil {
+				t.Skip(err)
+			}
+			var code int
+			var out, errOut string
+			n := allocated(func() { code, out, errOut = cli("nccl-tests", tc.path, "-b", "8", "-e", "64") })
+			assert.Equal(t, 1, code)
+			assert.Empty(t, out)
+			assert.Contains(t, errOut, tc.want)
+			assert.Less(t, n, uint64(1<<20), "refused before reading")
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -77,6 +78,10 @@ func sweepCombos(varies []string) (keys []string, combos [][]string, err error) 
 		if err != nil {
 			return nil, nil, err
 		}
+		key = strings.TrimSpace(key)
+		if slices.Contains(keys, key) { // the later value would win and the row show both
+			return nil, nil, fmt.Errorf("--vary %s is given twice: give all its values in one --vary, e.g. --vary %s=1,2,4,8", key, key)
+		}
 		keys = append(keys, key)
 		if n := len(combos) * len(values); n > maxSweepRuns {
 			return nil, nil, fmt.Errorf("--vary %s makes %d runs, too many: at most %d; vary fewer values or use a coarser range (lo..hi*2)",
@@ -141,8 +146,9 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	read := readOnce() // the file is read once, for every run
 	load := func(i int) (scenario.Scenario, error) {
-		sc, err := scenario.Load(name, scenario.ReadFile, append(append([]string(nil), sets...), combos[i]...))
+		sc, err := scenario.Load(name, read, append(append([]string(nil), sets...), combos[i]...))
 		if err != nil {
 			return sc, fmt.Errorf("with %s: %w", strings.Join(combos[i], " "), err)
 		}
@@ -216,13 +222,33 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	if len(combos) > 1 {
 		fmt.Fprintln(stderr)
 	}
+	// The runs that finished are printed even when one failed: a long sweep
+	// does not lose them to its last value.
+	var finished []sweepRun
+	var failure error
 	for _, r := range runs {
-		if r.err != nil {
-			return r.err
+		switch {
+		case r.err != nil && failure == nil:
+			failure = r.err
+		case r.err == nil && r.figures != nil:
+			finished = append(finished, r)
 		}
 	}
+	if len(finished) > 0 {
+		if err := printSweep(stdout, keys, finished, *asCSV); err != nil {
+			return err
+		}
+	}
+	if failure != nil && len(finished) > 0 {
+		return fmt.Errorf("the sweep stopped (the %d of %d runs that finished are above): %w", len(finished), len(runs), failure)
+	}
+	return failure
+}
+
+// printSweep prints the runs' rows as a table or as CSV.
+func printSweep(stdout io.Writer, keys []string, runs []sweepRun, asCSV bool) error {
 	header, rows := sweepTable(keys, runs)
-	if *asCSV {
+	if asCSV {
 		w := csv.NewWriter(stdout)
 		w.Write(header)
 		w.WriteAll(rows)

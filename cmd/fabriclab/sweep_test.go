@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -126,9 +127,12 @@ func TestSweepErrors(t *testing.T) {
 		{[]string{"sweep", "incast"}, "say what to vary, e.g. --vary topology.nodes=1,2,4,8"},
 		{[]string{"sweep", "incast", "--vary", "traffic.senders"}, `--vary "traffic.senders": want key=v1,v2`},
 		{[]string{"sweep", "incast", "--vary", "a=1..1000", "--vary", "b=1..11"}, "--vary a × b makes 11000 runs, too many"},
-		// A failing combination stops the sweep (the first is checked before any
-		// run), and the error says which.
-		{[]string{"sweep", "incast", "--vary", "traffic.senders=2,0"}, "with traffic.senders=0: --set traffic.senders=0:"},
+		// A failing first combination stops the sweep before any run, and the
+		// error says which.
+		{[]string{"sweep", "incast", "--vary", "traffic.senders=0,2"}, "with traffic.senders=0: --set traffic.senders=0:"},
+		// A key varied twice would be run with its last value and labelled with both.
+		{[]string{"sweep", "incast", "--vary", "seed=1,2", "--vary", "traffic.senders=2", "--vary", "seed=3,4"},
+			"--vary seed is given twice: give all its values in one --vary, e.g. --vary seed=1,2,4,8"},
 		{[]string{"sweep", "incast", "--vary", "traffic.sendrs=2"}, "with traffic.sendrs=2: --set traffic.sendrs=2: unknown key; traffic takes"},
 		{[]string{"sweep", "nosuch", "--vary", "seed=1,2"}, `with seed=1: scenario "nosuch" is neither a file nor a built-in`},
 		{[]string{"sweep", "incast", "--vary", "seed=1", "--jobs", "x"}, `invalid value "x" for flag -jobs`},
@@ -249,4 +253,50 @@ func TestSweepParsesLazilyAndKeepsRowsOnly(t *testing.T) {
 		assert.Less(t, n, uint64(budget), "heap in use when run %d starts", i+1)
 	}
 	assert.Less(t, inUse[runs-1], inUse[1]+(1<<20), "the last run starts with about the memory the second did")
+}
+
+// A combination that fails after others have run does not lose their rows:
+// they are printed, then the error names the failing combination.
+func TestSweepKeepsTheRowsBeforeAFailure(t *testing.T) {
+	for _, format := range []string{"csv", "table"} {
+		args := []string{"sweep", "incast", "--set", "traffic.bytes=64KiB", "--vary", "traffic.senders=2,3,0,4", "--jobs", "1"}
+		if format == "csv" {
+			args = append(args, "--csv")
+		}
+		code, out, errOut := cli(args...)
+		assert.Equal(t, 1, code, format)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		require.GreaterOrEqual(t, len(lines), 3, "%s: a header and the rows of 2 and 3:\n%s", format, out)
+		assert.Contains(t, lines[0], "traffic.senders", format)
+		assert.Contains(t, lines[0], "goodput_gbps", format)
+		for i, want := range []string{"2", "3"} {
+			assert.Equal(t, want, strings.FieldsFunc(lines[1+i], func(r rune) bool { return r == ',' || r == ' ' })[0], "%s: row %d", format, i+1)
+		}
+		for _, l := range lines[1:] {
+			assert.False(t, strings.HasPrefix(strings.TrimSpace(l), "0"), "%s: no row for the failing value: %s", format, l)
+		}
+		assert.Regexp(t, `the sweep stopped \(the [23] of 4 runs that finished are above\): with traffic.senders=0: --set traffic.senders=0:`, errOut, format)
+	}
+}
+
+func TestSweepCombosRefusesAKeyTwice(t *testing.T) {
+	_, _, err := sweepCombos([]string{"seed=1,2", " seed =3"})
+	assert.EqualError(t, err, "--vary seed is given twice: give all its values in one --vary, e.g. --vary seed=1,2,4,8")
+	keys, combos, err := sweepCombos([]string{"seed=1,2", "traffic.seed=3"})
+	require.NoError(t, err, "a key that only ends like another is another key")
+	assert.Equal(t, []string{"seed", "traffic.seed"}, keys)
+	assert.Len(t, combos, 2)
+}
+
+// A sweep of a file reads it once, not once a run, whatever the jobs.
+func TestSweepReadsTheFileOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.yaml")
+	require.NoError(t, os.WriteFile(path, []byte("name: s\ntraffic: {senders: 2, bytes: 64KiB}\n"), 0o644))
+	var reads atomic.Int32
+	readScenario = func(p string) ([]byte, error) { reads.Add(1); return scenario.ReadFile(p) }
+	defer func() { readScenario = scenario.ReadFile }()
+	code, out, errOut := cli("sweep", path, "--vary", "seed=1..6", "--csv", "--jobs", "2")
+	require.Equal(t, 0, code, errOut)
+	assert.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 1+6)
+	assert.EqualValues(t, 1, reads.Load())
 }
