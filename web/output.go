@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -12,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"fabriclab/sim/scenario"
 )
 
 // Marker is the file fabriclab leaves in every site it writes. It lists the
@@ -109,12 +110,7 @@ func readMarker(dir string) (string, error) {
 	if !st.Mode().IsRegular() || st.Size() > maxMarker {
 		return "", fmt.Errorf("%s is not a file fabriclab wrote (a link, a device or over %d MiB): remove it, or choose a new directory with --out", name, maxMarker>>20)
 	}
-	f, err := os.Open(name)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxMarker))
+	data, err := scenario.ReadUserFile(name, maxMarker) // what was opened is checked again
 	return string(data), err
 }
 

@@ -40,7 +40,6 @@ var theReader = []string{"sim/scenario/file.go", "sim/scenario/open_linux.go", "
 var readsAllowed = map[string]string{
 	"web/site.go: os.ReadFile in BuildSite":                          "wasm_exec.js of the Go installation (GOROOT)",
 	"web/site.go: os.ReadFile in compileViz":                         "the viz.wasm the build has just compiled into its own temporary directory",
-	"web/output.go: os.ReadFile in outState":                         "the build's own marker file in the output directory (web's area: could go through ReadUserFile)",
 	"web/output.go: os.OpenRoot in writeFiles":                       "the output directory, opened to write the site into it",
 	"web/recompress.go: os.OpenRoot in recompress":                   "a site the build wrote, to compress its files",
 	"web/recompress.go: os.OpenRoot in KeepBrotli":                   "a site the build wrote, to cache its brotli files",
