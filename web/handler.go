@@ -107,7 +107,6 @@ func Handler(site fs.FS) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		defer f.Close()
 
 		h.Set("Content-Type", ContentType(name))
 		h.Add("Vary", "Accept-Encoding")
@@ -136,11 +135,13 @@ func Handler(site fs.FS) http.Handler {
 				continue
 			}
 			if zf, zst, ok := openFile(site, name+enc.ext); ok {
+				f.Close() // a connection holds one file at a time
 				defer zf.Close()
 				serveFile(w, r, zf, zst, enc.token)
 				return
 			}
 		}
+		defer f.Close()
 		serveFile(w, r, f, st, "")
 	})
 }
