@@ -80,7 +80,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "warning: %v (the site is served with brotli 9)\n", err)
 		}
 	}()
-	return site.Server(web.DefaultLimits).Serve(ln)
+	return site.Server(web.DefaultLimits).Serve(web.Listener(ln, web.DefaultLimits))
 }
 
 // brotliCache is where serve keeps brotli 11 encodings between runs ("" if
