@@ -72,7 +72,8 @@ func (s *Dir) FS() fs.FS { return s.root.FS() }
 // Close closes the site's directory.
 func (s *Dir) Close() error { return s.root.Close() }
 
-// Server is an http.Server for the site with the limits applied.
+// Server is an http.Server for the site with the limits applied; serve it
+// on Listener(ln, lim), which holds the caps on connections and Stall.
 func (s *Dir) Server(lim Limits) *http.Server {
 	return &http.Server{
 		Handler:           Handler(s.FS()),
