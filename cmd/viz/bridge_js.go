@@ -48,15 +48,18 @@ func bridge() *jsBridge {
 		return nil
 	}))
 	b.port = ch.Get("port2")
+	stringType := js.Global().Get("String")
 	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {
 			return nil
 		}
 		c := args[0]
-		if c.Type() == js.TypeString && c.Length() > maxCommand {
-			// Enough of it for ParseCommand to refuse it as too long,
-			// without copying it all into the Go heap.
-			c = c.Call("slice", 0, maxCommand+1)
+		if c.Type() == js.TypeString {
+			// Of a longer one, enough for ParseCommand to refuse it as
+			// too long, without copying it all into the Go heap.
+			if s := stringType.New(c); s.Length() > maxCommand { // Length needs an object
+				c = s.Call("slice", 0, maxCommand+1)
+			}
 		}
 		b.queue.push([]byte(c.String()))
 		return nil
