@@ -14,7 +14,8 @@ import (
 // long, one that is not a command object: each is an error event naming the
 // problem, never fatal, before the program is ready (when commands queue) and
 // after; the canvas then loads, plays and answers as before. Messages that are
-// not for the canvas are ignored.
+// not for the canvas are ignored, and an event handler of the page that
+// throws does not stop the program.
 func TestBrowserEmbedBadMessages(t *testing.T) {
 	t.Parallel()
 	ctx, base, console := browser(t)
@@ -59,7 +60,10 @@ func TestBrowserEmbedBadMessages(t *testing.T) {
 	assert.Contains(t, lastErrors(1)[0]["message"], "command too long: at most 128 KiB")
 	n++
 
-	// The canvas runs on: it plays, and loads the next scenario.
+	// A page script whose event handler throws: the program prints it and
+	// runs on (it used to panic). The canvas plays, and loads the next scenario.
+	eval[bool](t, ctx, `(() => { const w = document.getElementById("embed").contentWindow, f = w.fabriclabEvent;
+		w.fabriclabEvent = (j) => { f(j); throw new Error("the page's handler failed"); }; return true; })()`)
 	eval[bool](t, ctx, `post({fabriclab: "play"}), true`)
 	poll(t, ctx, `got.some((e) => e.fabriclab === "time" && e.playing)`, 30*time.Second)
 	eval[bool](t, ctx, `post({fabriclab: "load", scenario: "incast", set: ["until=30us", "name=after"]}), true`)
