@@ -72,7 +72,9 @@ const (
 // Handler serves a built site. Files are streamed from site, never read
 // whole (give it OpenDir's FS to keep every path inside the site's
 // directory), and answer range and conditional requests (ETag from size and
-// modification time, Last-Modified). A request for /x.wasm is answered from
+// modification time, Last-Modified; ranges as RFC 9110 has them, see
+// byteRanges). The site takes no request body: a request that announces one
+// is answered at once and its connection closed. A request for /x.wasm is answered from
 // /x.wasm.br or /x.wasm.gz when the client accepts that encoding and the file
 // exists, with the original file's content type. Only an asset asked for
 // with the site's current ?v= is cached as immutable. Every response carries
