@@ -47,7 +47,7 @@ func TestBrowserEmbedBadMessages(t *testing.T) {
 		post("hello"); post({other: 1}); post(null); true`)
 	poll(t, ctx, `got.filter((e) => e.fabriclab === "error").length >= `+strconv.Itoa(n+5), 30*time.Second)
 	later := lastErrors(5)
-	want := []string{"command.t_us is a BigInt", "(a cycle)", "fabriclab field is its name, a string", "send the object itself", "at most 128 KiB"}
+	want := []string{"command.t_us is a BigInt", "(a cycle)", "fabriclab field is its name, a string", "send the object itself", "the canvas takes at most 128 KiB of JSON"}
 	for i, e := range later {
 		assert.Contains(t, e["message"], want[i])
 		assert.Equal(t, false, e["fatal"], "error %d is not fatal", i)

@@ -124,13 +124,14 @@
   const encode = (c) => {
     const within = []; // the objects the walk is inside, to find cycles
     let size = 0;
+    const tooLong = (what) => new Error("the command is " + what + ": the canvas takes at most " + (maxCommand >> 10) + " KiB of JSON (a load's yaml at most 64 KiB)");
     const walk = (v, at, depth) => {
-      if (++size > maxCommand) throw new Error("the command is over " + (maxCommand >> 10) + " KiB of JSON");
+      size += 1 + (typeof v === "string" ? v.length : 0);
+      if (size > maxCommand) throw tooLong("too long");
       if (depth > 32) throw new Error("its field " + at + " is nested more than 32 deep: send plain data");
       if (typeof v === "bigint") {
         throw new Error("its field " + at + " is a BigInt (" + v + "n), which JSON cannot carry: send a Number, e.g. " + Number(v));
       }
-      if (typeof v === "string") size += v.length;
       if (v === null || typeof v !== "object") return;
       if (within.includes(v)) {
         throw new Error("its field " + at + " holds an object it is part of (a cycle), which JSON cannot carry: send plain data, e.g. {fabriclab: \"seek\", t_us: 12.5}");
@@ -142,13 +143,11 @@
     try {
       walk(c, "command", 0);
       const json = JSON.stringify(c);
-      if (json.length > maxCommand) throw new Error("the command is " + Math.ceil(json.length / 1024) + " KiB of JSON");
+      if (json.length > maxCommand) throw tooLong(Math.ceil(json.length / 1024) + " KiB");
       return json;
     } catch (err) {
       const name = typeof c.fabriclab === "string" ? JSON.stringify(c.fabriclab.slice(0, 40)) : "";
-      let message = "Command " + name + " not sent: " + err.message;
-      if (/KiB/.test(err.message)) message += "; at most " + (maxCommand >> 10) + " KiB (a load's yaml at most 64 KiB)";
-      return new Error(message);
+      return new Error("Command " + name + " not sent: " + err.message);
     }
   };
   // A command the page cannot send is an error event, and the canvas runs on.
