@@ -72,7 +72,9 @@ const (
 // Handler serves a built site. Files are streamed from site, never read
 // whole (give it OpenDir's FS to keep every path inside the site's
 // directory), and answer range and conditional requests (ETag from size and
-// modification time, Last-Modified). A request for /x.wasm is answered from
+// modification time, Last-Modified; ranges as RFC 9110 has them, see
+// byteRanges). The site takes no request body: a request that announces one
+// is answered at once and its connection closed. A request for /x.wasm is answered from
 // /x.wasm.br or /x.wasm.gz when the client accepts that encoding and the file
 // exists, with the original file's content type. Only an asset asked for
 // with the site's current ?v= is cached as immutable. Every response carries
@@ -84,6 +86,11 @@ func Handler(site fs.FS) http.Handler {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
+		if r.ContentLength != 0 {
+			// The site takes no request body: closing after the answer
+			// spares the server waiting (up to the read timeout) to drain one.
+			h.Set("Connection", "close")
+		}
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			h.Set("Allow", "GET, HEAD")
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -102,7 +109,6 @@ func Handler(site fs.FS) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		defer f.Close()
 
 		h.Set("Content-Type", ContentType(name))
 		h.Add("Vary", "Accept-Encoding")
@@ -131,11 +137,13 @@ func Handler(site fs.FS) http.Handler {
 				continue
 			}
 			if zf, zst, ok := openFile(site, name+enc.ext); ok {
+				f.Close() // a connection holds one file at a time
 				defer zf.Close()
-				serveFile(&encodedWriter{ResponseWriter: w, encoding: enc.token}, r, zf, zst, enc.token)
+				serveFile(w, r, zf, zst, enc.token)
 				return
 			}
 		}
+		defer f.Close()
 		serveFile(w, r, f, st, "")
 	})
 }
@@ -171,6 +179,15 @@ func openFile(site fs.FS, name string) (fs.File, fs.FileInfo, bool) {
 // modification time (and the encoding, so a twin never matches its
 // original); a file system without times (embed.FS) gets no validators.
 func serveFile(w http.ResponseWriter, r *http.Request, f fs.File, st fs.FileInfo, encoding string) {
+	if rng := r.Header.Get("Range"); rng != "" {
+		r = r.Clone(r.Context())
+		if b := byteRanges(rng, st.Size()); b != "" {
+			r.Header.Set("Range", b)
+		} else {
+			r.Header.Del("Range")
+		}
+	}
+	w = &fileWriter{ResponseWriter: w, encoding: encoding, size: st.Size()}
 	content, ok := f.(io.ReadSeeker)
 	if !ok {
 		ra, isReaderAt := f.(io.ReaderAt)
@@ -187,27 +204,55 @@ func serveFile(w http.ResponseWriter, r *http.Request, f fs.File, st fs.FileInfo
 	http.ServeContent(w, r, st.Name(), mod, content)
 }
 
-// encodedWriter sets Content-Encoding as the response starts, not before:
-// http.ServeContent leaves Content-Length out when Content-Encoding is
-// already set (it cannot tell a precompressed file from a wrapper that
-// compresses), and without it a twin would go out chunked, with no length for
-// the browser's progress and no sendfile. The file here is the encoded bytes,
-// so the lengths ServeContent gives (whole, range, HEAD) are right.
-type encodedWriter struct {
+// byteRanges mends what http.ServeContent gets wrong of RFC 9110's Range
+// (section 14): a unit other than bytes is ignored ("" here; ServeContent
+// answers 416), the unit's name is case-insensitive, and a suffix of 0 bytes
+// (bytes=-0) cannot be satisfied: it becomes a range that starts at the end,
+// which ServeContent drops (ServeContent answered 206 with nothing).
+func byteRanges(header string, size int64) string {
+	unit, set, ok := strings.Cut(header, "=")
+	if !ok || !strings.EqualFold(strings.TrimSpace(unit), "bytes") {
+		return ""
+	}
+	specs := strings.Split(set, ",")
+	for i, spec := range specs {
+		if n, ok := strings.CutPrefix(strings.TrimSpace(spec), "-"); ok && n != "" && strings.Trim(n, "0") == "" {
+			specs[i] = strconv.FormatInt(size, 10) + "-"
+		}
+	}
+	return "bytes=" + strings.Join(specs, ",")
+}
+
+// fileWriter mends a file's response as it starts. A 416 names the file's
+// length (Content-Range: bytes */size, as RFC 9110 asks; ServeContent
+// gives it only for ranges past the end). A twin's Content-Encoding is set
+// then, not before: http.ServeContent leaves Content-Length out when
+// Content-Encoding is already set (it cannot tell a precompressed file from a
+// wrapper that compresses), and without it a twin would go out chunked, with
+// no length for the browser's progress and no sendfile. The file here is the
+// encoded bytes, so the lengths ServeContent gives (whole, range, HEAD) are
+// right.
+type fileWriter struct {
 	http.ResponseWriter
-	encoding string
+	encoding string // "" for the file itself
+	size     int64
 	started  bool
 }
 
-func (e *encodedWriter) WriteHeader(code int) {
-	if !e.started && (code == http.StatusOK || code == http.StatusPartialContent) {
-		e.Header().Set("Content-Encoding", e.encoding)
+func (e *fileWriter) WriteHeader(code int) {
+	if !e.started {
+		switch {
+		case e.encoding != "" && (code == http.StatusOK || code == http.StatusPartialContent):
+			e.Header().Set("Content-Encoding", e.encoding)
+		case code == http.StatusRequestedRangeNotSatisfiable && e.Header().Get("Content-Range") == "":
+			e.Header().Set("Content-Range", "bytes */"+strconv.FormatInt(e.size, 10))
+		}
 	}
 	e.started = true
 	e.ResponseWriter.WriteHeader(code)
 }
 
-func (e *encodedWriter) Write(p []byte) (int, error) {
+func (e *fileWriter) Write(p []byte) (int, error) {
 	if !e.started {
 		e.WriteHeader(http.StatusOK)
 	}
@@ -215,7 +260,7 @@ func (e *encodedWriter) Write(p []byte) (int, error) {
 }
 
 // ReadFrom keeps the server's sendfile path for the body.
-func (e *encodedWriter) ReadFrom(r io.Reader) (int64, error) {
+func (e *fileWriter) ReadFrom(r io.Reader) (int64, error) {
 	if !e.started {
 		e.WriteHeader(http.StatusOK)
 	}
@@ -223,7 +268,7 @@ func (e *encodedWriter) ReadFrom(r io.Reader) (int64, error) {
 }
 
 // Unwrap lets http.ResponseController reach the connection.
-func (e *encodedWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+func (e *fileWriter) Unwrap() http.ResponseWriter { return e.ResponseWriter }
 
 func etag(size int64, mod time.Time, encoding string) string {
 	tag := `"` + strconv.FormatInt(size, 36) + "-" + strconv.FormatInt(mod.UnixNano(), 36)

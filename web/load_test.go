@@ -29,8 +29,8 @@ import (
 
 const patience = 20 * time.Second
 
-// loopbackServer serves dir with lim on 127.0.0.1 and counts the connections
-// the server has closed.
+// loopbackServer serves dir with lim on 127.0.0.1, as fabriclab serve does
+// (web.Listener included), and counts the connections the server has closed.
 func loopbackServer(t *testing.T, dir string, lim web.Limits) (addr string, closed *atomic.Int64) {
 	t.Helper()
 	d, err := web.OpenDir(dir)
@@ -44,7 +44,7 @@ func loopbackServer(t *testing.T, dir string, lim web.Limits) (addr string, clos
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	go srv.Serve(ln)
+	go srv.Serve(web.Listener(ln, lim))
 	t.Cleanup(func() { srv.Close(); d.Close() })
 	return ln.Addr().String(), closed
 }
@@ -86,7 +86,9 @@ func heapInuse() uint64 {
 // kilobytes per connection, not a copy of the file per request.
 func TestServerMemoryFlatUnderSlowClients(t *testing.T) {
 	const clients, size = 64, 4 << 20
-	addr, _ := loopbackServer(t, siteWith(t, map[string]int{"viz.wasm": size}), web.DefaultLimits)
+	lim := web.DefaultLimits
+	lim.PerClient = clients // they all come from 127.0.0.1
+	addr, _ := loopbackServer(t, siteWith(t, map[string]int{"viz.wasm": size}), lim)
 
 	before := heapInuse()
 	stop := make(chan struct{})
@@ -159,6 +161,7 @@ func TestServerIdleTimeoutClosesConnections(t *testing.T) {
 	const clients = 100
 	lim := web.DefaultLimits
 	lim.Idle = 200 * time.Millisecond
+	lim.PerClient = clients // they all come from 127.0.0.1
 	addr, _ := loopbackServer(t, siteWith(t, map[string]int{"index.html": 2000}), lim)
 
 	conns := make([]net.Conn, clients)

@@ -84,7 +84,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "warning: %v (the site is served with brotli 9)\n", err)
 		}
 	}()
-	return site.Server(web.DefaultLimits).Serve(ln)
+	return site.Server(web.DefaultLimits).Serve(web.Listener(ln, web.DefaultLimits))
 }
 
 // siteDir is where build and serve put the site: --out, relative to the

@@ -4,10 +4,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"runtime/debug"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"fabriclab/cmd/viz/player"
 )
 
 // jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
@@ -20,6 +23,9 @@ type jsBridge struct {
 	port js.Value
 	turn chan struct{}
 }
+
+// maxCommand is the longest command player.ParseCommand reads, in bytes.
+const maxCommand = 2 * player.MaxYAML
 
 // memoryLimit is the Go heap's soft limit in the browser: near it the
 // collector works harder rather than let WebAssembly memory (which never
@@ -42,10 +48,20 @@ func bridge() *jsBridge {
 		return nil
 	}))
 	b.port = ch.Get("port2")
+	stringType := js.Global().Get("String")
 	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) > 0 {
-			b.queue.push([]byte(args[0].String()))
+		if len(args) == 0 {
+			return nil
 		}
+		c := args[0]
+		if c.Type() == js.TypeString {
+			// Of a longer one, enough for ParseCommand to refuse it as
+			// too long, without copying it all into the Go heap.
+			if s := stringType.New(c); s.Length() > maxCommand { // Length needs an object
+				c = s.Call("slice", 0, maxCommand+1)
+			}
+		}
+		b.queue.push([]byte(c.String()))
 		return nil
 	}))
 	return b
@@ -59,11 +75,18 @@ func (b *jsBridge) query() string {
 
 func (b *jsBridge) commands() *commandQueue { return b.queue }
 
+// event hands ev to the page. An exception in the page's handler is the
+// page's, not the program's: it is printed, never a panic here.
 func (b *jsBridge) event(ev map[string]any) {
 	data, err := json.Marshal(ev)
 	if err != nil {
 		return
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			println("fabriclab: the page's fabriclabEvent threw:", fmt.Sprint(r))
+		}
+	}()
 	if f := js.Global().Get("fabriclabEvent"); f.Type() == js.TypeFunction {
 		f.Invoke(string(data))
 	}

@@ -133,7 +133,8 @@ func TestSnapshot(t *testing.T) {
 	require.NotEqual(t, with.String(), without.String())
 	g.frame.Hover = tip.Hover
 	h.send(`{"fabriclab":"snapshot","id":2}`)
-	g.handleAll(g.out.commands().drain())
+	cmds, _ := g.out.commands().drain()
+	g.handleAll(cmds)
 	assert.Equal(t, without.String(), h.last("snapshot")["svg"])
 
 	g, h = started(t, "?scenario=incast&set=topology.hosts=0")

@@ -32,28 +32,42 @@ type host interface {
 	browser() bool
 }
 
-// commandQueue carries commands from JavaScript callbacks to Update.
+// commandQueue carries commands from JavaScript callbacks to Update. It
+// holds at most maxQueued bytes: a page that floods messages between two
+// frames cannot fill the heap; what does not fit is dropped and counted.
 type commandQueue struct {
-	mu    sync.Mutex
-	items [][]byte
-	wake  func() // asks for the frame that runs them (frames.go), or nil
+	mu      sync.Mutex
+	items   [][]byte
+	bytes   int
+	dropped int
+	wake    func() // asks for the frame that runs them (frames.go), or nil
 }
+
+// maxQueued is what commands waiting for one Update may take, in bytes (64
+// of the longest; each counts 64 bytes more for its bookkeeping).
+const maxQueued = 64 * 2 * player.MaxYAML
 
 func (q *commandQueue) push(b []byte) {
 	q.mu.Lock()
-	q.items = append(q.items, b)
+	if n := len(b) + 64; q.bytes+n > maxQueued {
+		q.dropped++
+	} else {
+		q.items = append(q.items, b)
+		q.bytes += n
+	}
 	q.mu.Unlock()
 	if q.wake != nil {
 		q.wake()
 	}
 }
 
-func (q *commandQueue) drain() [][]byte {
+// drain takes the waiting commands, and how many were dropped since the last drain.
+func (q *commandQueue) drain() (items [][]byte, dropped int) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	items := q.items
-	q.items = nil
-	return items
+	items, dropped = q.items, q.dropped
+	q.items, q.bytes, q.dropped = nil, 0, 0
+	return items, dropped
 }
 
 const (
@@ -561,7 +575,12 @@ func (g *Game) Update() (err error) {
 		g.fail(g.drawErr)
 		g.drawErr = nil
 	}
-	g.handleAll(g.out.commands().drain())
+	cmds, dropped := g.out.commands().drain()
+	if dropped > 0 {
+		g.out.event(map[string]any{"fabriclab": "error", "message": fmt.Sprintf(
+			"%d commands dropped: more than %d MiB of commands came between two frames; wait for each command's event before sending more", dropped, maxQueued>>20)})
+	}
+	g.handleAll(cmds)
 	if g.cmp != nil {
 		g.updateCompare(real, now)
 		return nil

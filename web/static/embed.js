@@ -75,6 +75,7 @@
   // browser) shows until the next scenario loads; a fatal one (the program
   // could not start, or ended) stays. Every error reaches the parent.
   let stopped = false;
+  let exited = false; // the Go program has ended (go.exit)
   const showError = (message, recoverable) => {
     post({ fabriclab: "error", message, fatal: !recoverable });
     if (stopped) return;
@@ -87,8 +88,20 @@
       : L("The canvas has stopped; reload the page to start it again.", "画布已停止；请重新加载页面。");
     $("error").hidden = false;
   };
-  window.addEventListener("error", (e) => showError(explain(String(e.message || e.error || "script error"))));
-  window.addEventListener("unhandledrejection", (e) => showError(explain(String(e.reason && e.reason.message || e.reason))));
+  // An error in the page stops the canvas only if the program is gone: it
+  // exited, or WebAssembly trapped (a RuntimeError, or the error came out of
+  // the program's code). Any other is reported to the parent, and the
+  // canvas runs on.
+  const pageError = (err, text) => {
+    const stack = String(err && err.stack || "");
+    if (exited || err instanceof WebAssembly.RuntimeError || /wasm-function|wasm:\/\//.test(stack)) {
+      showError(explain(text));
+      return;
+    }
+    post({ fabriclab: "error", message: "The page hit an error; the canvas runs on: " + text, fatal: false });
+  };
+  window.addEventListener("error", (e) => pageError(e.error, String(e.message || e.error || "script error")));
+  window.addEventListener("unhandledrejection", (e) => pageError(e.reason, String(e.reason && e.reason.message || e.reason)));
 
   // Reduced motion: play=1 (or a load that asks to play) waits for a click
   // or Space, with a visible hint. The program reads the address itself, so
@@ -103,16 +116,66 @@
   const hint = $("play-hint");
   hint.addEventListener("click", () => { hint.hidden = true; command({ fabriclab: "play" }); });
 
-  // Commands reach Go through fabriclabCommand once it is ready; until then they queue.
+  // encode is a command as the JSON the program reads, or an Error saying
+  // which field JSON cannot carry (JSON.stringify throws on a BigInt or a
+  // cycle) or that the command is too long. Structured cloning, which
+  // postMessage does, keeps both.
+  const maxCommand = 128 << 10; // what the program reads (player.ParseCommand)
+  const encode = (c) => {
+    const within = []; // the objects the walk is inside, to find cycles
+    let size = 0;
+    const tooLong = (what) => new Error("the command is " + what + ": the canvas takes at most " + (maxCommand >> 10) + " KiB of JSON (a load's yaml at most 64 KiB)");
+    const walk = (v, at, depth) => {
+      size += 1 + (typeof v === "string" ? v.length : 0);
+      if (size > maxCommand) throw tooLong("too long");
+      if (depth > 32) throw new Error("its field " + at + " is nested more than 32 deep: send plain data");
+      if (typeof v === "bigint") {
+        throw new Error("its field " + at + " is a BigInt (" + v + "n), which JSON cannot carry: send a Number, e.g. " + Number(v));
+      }
+      if (v === null || typeof v !== "object") return;
+      if (within.includes(v)) {
+        throw new Error("its field " + at + " holds an object it is part of (a cycle), which JSON cannot carry: send plain data, e.g. {fabriclab: \"seek\", t_us: 12.5}");
+      }
+      within.push(v);
+      for (const k of Object.keys(v)) walk(v[k], Array.isArray(v) ? at + "[" + k + "]" : at + "." + k, depth + 1);
+      within.pop();
+    };
+    try {
+      walk(c, "command", 0);
+      const json = JSON.stringify(c);
+      if (json.length > maxCommand) throw tooLong(Math.ceil(json.length / 1024) + " KiB");
+      return json;
+    } catch (err) {
+      const name = typeof c.fabriclab === "string" ? JSON.stringify(c.fabriclab.slice(0, 40)) : "";
+      return new Error("Command " + name + " not sent: " + err.message);
+    }
+  };
+  // A command the page cannot send is an error event, and the canvas runs on.
+  const refuse = (message) => showError(message, true);
+
+  // Commands reach Go through fabriclabCommand once it is ready; until then
+  // they queue (at most maxQueued: a parent should wait for ready).
   const queue = [];
+  const maxQueued = 256;
   let ready = false;
   const command = (c) => {
-    if (ready && typeof window.fabriclabCommand === "function") window.fabriclabCommand(JSON.stringify(c));
-    else queue.push(c);
+    const json = encode(c);
+    if (json instanceof Error) { refuse(json.message); return; }
+    if (ready && typeof window.fabriclabCommand === "function") window.fabriclabCommand(json);
+    else if (queue.length < maxQueued) queue.push(json);
+    else refuse("Command not sent: " + maxQueued + " commands already wait for the canvas to start; wait for its ready event.");
   };
   window.addEventListener("message", (e) => {
     const d = e.data;
-    if (!d || typeof d.fabriclab !== "string") return;
+    if (typeof d === "string" && d.includes("fabriclab")) {
+      refuse("A message is text, not a command: send the object itself, e.g. postMessage({fabriclab: \"play\"}, \"*\"), not JSON text.");
+      return;
+    }
+    if (!d || typeof d !== "object" || !("fabriclab" in d)) return; // not for the canvas
+    if (typeof d.fabriclab !== "string") {
+      refuse("A command's fabriclab field is its name, a string (e.g. {fabriclab: \"play\"}); this one is " + (Array.isArray(d.fabriclab) ? "a list" : d.fabriclab === null ? "null" : "a " + typeof d.fabriclab) + ".");
+      return;
+    }
     // keys (the page's own, not the program's): {fabriclab: "keys", parent: true} says
     // the parent handles ← → PageUp PageDown P and ?, which then go to it as key events.
     // focus: true gives the canvas the focus (after the parent's ? list closes).
@@ -140,8 +203,16 @@
     c.setAttribute("aria-describedby", "summary");
   };
   // Events from Go: update the controls, then tell the parent.
+  // It never throws: an exception here would become a panic in the program.
   window.fabriclabEvent = (json) => {
-    const ev = JSON.parse(json);
+    try {
+      handleEvent(JSON.parse(json));
+    } catch (err) {
+      console.error(err);
+      post({ fabriclab: "error", message: "The page could not handle an event from the canvas: " + err.message, fatal: false });
+    }
+  };
+  const handleEvent = (ev) => {
     // Where the first frame's time goes (performance.getEntriesByType("mark")).
     if (ev.fabriclab === "ready" || ev.fabriclab === "loaded" || ev.fabriclab === "frame") performance.mark("fabriclab-" + ev.fabriclab);
     switch (ev.fabriclab) {
@@ -149,7 +220,7 @@
         ready = true;
         if (!location.search) $("loading").hidden = true; // else the first scenario builds next: hidden once loaded
         nameCanvas();
-        while (queue.length) command(queue.shift());
+        while (queue.length && typeof window.fabriclabCommand === "function") window.fabriclabCommand(queue.shift());
         break;
       case "time": {
         endUs = ev.end_us;
@@ -326,7 +397,7 @@
   const go = new Go();
   let exitCode = 0;
   const exit = go.exit;
-  go.exit = (code) => { exitCode = code; exit.call(go, code); };
+  go.exit = (code) => { exitCode = code; exited = true; exit.call(go, code); };
   const url = "viz.wasm" + (version ? "?v=" + version : "");
   const start = (result) => {
     performance.mark("fabriclab-instantiated");
