@@ -116,4 +116,5 @@ func (c *checker) run() {
 	c.nvlinkEfficiency()
 	c.nicEfficiency()
 	c.sim(endpoints, topoOK)
+	c.ignored()
 }
