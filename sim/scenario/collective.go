@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -112,6 +113,9 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
 		c.fail("collective.root", "%s is not a rank: use 0 to %d", c.text("collective.root", co.Root), ranks-1)
 	}
+	if co.Op == coll.AllToAll && !c.allToAllFits(ranks) {
+		return
+	}
 	streamed := s.Sim.Fidelity == FlowLevel
 	if co.Execution != "" {
 		streamed = co.Execution == "streamed"
@@ -151,4 +155,20 @@ func (c *checker) ranks(key string, ranks, endpoints int) (int, bool) {
 		ranks = endpoints
 	}
 	return ranks, c.between(key, ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks")
+}
+
+// allToAllFits checks, before its schedule is built, that an all-to-all's
+// transfers fit a run: every rank sends to every other, ranks × (ranks − 1)
+// transfers however it runs (a schedule of millions of pairs took seconds and
+// a gigabyte to build only to be refused).
+func (c *checker) allToAllFits(ranks int) bool {
+	pairs := int64(ranks) * int64(ranks-1)
+	if pairs <= MaxRunFlows {
+		return true
+	}
+	most := int((1 + math.Sqrt(1+4*MaxRunFlows)) / 2) // most × (most − 1) ≤ MaxRunFlows
+	key := c.blame("collective.ranks", c.s.Topology.sizeKey(), "collective.op")
+	c.fail(key, "%s makes an all-to-all over %d ranks: %d transfers, more than the %d a run may make; use at most %d ranks (e.g. collective.ranks: %d)",
+		c.text(key, ranks), ranks, pairs, MaxRunFlows, most, most)
+	return false
 }
