@@ -49,10 +49,9 @@ var keyUses = []keyUse{
 	{key: "topology.nvlink_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nic_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 
-	// The flow-level model reads mtu and routing; the rest is packet level.
-	{key: "network.mtu"},
-	{key: "network.routing"},
-	{key: "network", used: packet, with: "sim.fidelity: packet", has: fidelityHas},
+	// The flow-level model reads only mtu and routing, but the rest still
+	// describes the network it approximates: a switch of sim.fidelity keeps it.
+	{key: "network"},
 	{key: "network.ecn", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
 	{key: "network.cnp_interval", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
 	{key: "network.clamp_target_rate", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
@@ -137,25 +136,15 @@ func gpuHas(s *Scenario) string {
 	return kindHas(s)
 }
 
-func packet(s *Scenario) bool { return s.Sim.Fidelity == Packet }
-
-func fidelityHas(s *Scenario) string { return "sim.fidelity: " + s.Sim.Fidelity }
-
-// ccIs is a congestion control's keys: packet level only, as the control is.
 func ccIs(cc string) func(*Scenario) bool {
-	return func(s *Scenario) bool { return packet(s) && s.Network.CC == cc }
+	return func(s *Scenario) bool { return s.Network.CC == cc }
 }
 
-func ccHas(s *Scenario) string {
-	if !packet(s) {
-		return fidelityHas(s)
-	}
-	return "network.cc: " + s.Network.CC
-}
+func ccHas(s *Scenario) string { return "network.cc: " + s.Network.CC }
 
-func pfc(s *Scenario) bool { return packet(s) && s.Network.FlowControl == FCPFC }
+func pfc(s *Scenario) bool { return s.Network.FlowControl == FCPFC }
 
-func shared(s *Scenario) bool { return packet(s) && s.Network.BufferModel == BufferShared }
+func shared(s *Scenario) bool { return s.Network.BufferModel == BufferShared }
 
 func traffic(s *Scenario) bool { return s.Traffic.Pattern != PatternNone }
 

@@ -68,9 +68,7 @@ func TestIgnoredKeys(t *testing.T) {
 			"t.yaml:1: network.pfc: ignored: it is used only with network.flow_control: pfc, and this scenario has network.flow_control: none; remove it, or set network.flow_control: pfc"},
 		{"pool without shared buffers", "network: {dt_alpha: 2}\n", nil,
 			"t.yaml:1: network.dt_alpha: ignored: it is used only with network.buffer_model: shared, and this scenario has network.buffer_model: static; remove it, or set network.buffer_model: shared"},
-		{"buffer at flow level", "network: {mtu: 4096, buffer: 4MiB}\nsim: {fidelity: flow}\n", nil,
-			"t.yaml:1: network.buffer: ignored: it is used only with sim.fidelity: packet, and this scenario has sim.fidelity: flow; remove it, or set sim.fidelity: packet"},
-		{"mtu and routing at flow level", "network: {mtu: 4096, routing: static}\nsim: {fidelity: flow}\n", nil, ""},
+		{"network at flow level", "network: {mtu: 4096, buffer: 4MiB, flow_control: pfc, routing: static, rto: 1ms}\nsim: {fidelity: flow}\n", nil, ""},
 		{"collective keys without op", "collective: {algo: ring, bytes: 1MiB}\n", nil,
 			"t.yaml:1: collective.algo: ignored: it is used only with collective.op, and this scenario has no collective.op; remove it, or set collective.op\n" +
 				"t.yaml:1: collective.bytes: ignored: it is used only with collective.op, and this scenario has no collective.op; remove it, or set collective.op"},
