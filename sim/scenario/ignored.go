@@ -72,8 +72,10 @@ var keyUses = []keyUse{
 	{key: "collective.op"},
 	{key: "collective", used: collective, with: "collective.op", has: func(*Scenario) string { return "no collective.op" }},
 	// Training's all-reduces run with these too.
-	{key: "collective.channels", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
-	{key: "collective.chunk", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
+	// A streamed run moves each phase as one transfer per pair: no channels,
+	// no pieces. Only an explicit execution counts, not sim.fidelity's default.
+	{key: "collective.channels", used: stepwise, with: stepwiseText, has: stepwiseHas},
+	{key: "collective.chunk", used: stepwise, with: stepwiseText, has: stepwiseHas},
 	{key: "collective.execution", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
 	{key: "collective.latency", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
 	{key: "collective.class", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
@@ -163,6 +165,19 @@ func collectiveOrTraining(s *Scenario) bool { return collective(s) || training(s
 const collTrainText = "collective.op or training.model"
 
 func collTrainHas(*Scenario) string { return "neither" }
+
+const stepwiseText = "collective.execution: steps"
+
+func stepwise(s *Scenario) bool {
+	return collectiveOrTraining(s) && s.Collective.Execution != "streamed"
+}
+
+func stepwiseHas(s *Scenario) string {
+	if !collectiveOrTraining(s) {
+		return "neither a collective.op nor a training.model"
+	}
+	return "collective.execution: streamed"
+}
 
 func cmp(v, empty string) string {
 	if v == "" {

@@ -73,6 +73,11 @@ func TestIgnoredKeys(t *testing.T) {
 			"t.yaml:1: collective.algo: ignored: it is used only with collective.op, and this scenario has no collective.op; remove it, or set collective.op\n" +
 				"t.yaml:1: collective.bytes: ignored: it is used only with collective.op, and this scenario has no collective.op; remove it, or set collective.op"},
 		{"collective options with training", "topology: {kind: dgx}\ntraining: {model: resnet50}\ncollective: {channels: 4, chunk: 1MiB}\n", nil, ""},
+		{"channels when streamed", "collective: {op: allreduce, algo: ring, channels: 4, execution: streamed}\n", nil,
+			"t.yaml:1: collective.channels: ignored: it is used only with collective.execution: steps, and this scenario has collective.execution: streamed; remove it, or set collective.execution: steps"},
+		{"chunk without a collective", "collective: {chunk: 1MiB}\n", nil,
+			"t.yaml:1: collective.chunk: ignored: it is used only with collective.execution: steps, and this scenario has neither a collective.op nor a training.model; remove it, or set collective.execution: steps"},
+		{"channels at flow level by default", "collective: {op: allreduce, algo: ring, channels: 4}\nsim: {fidelity: flow}\n", nil, ""},
 		{"root without broadcast", "collective: {op: allreduce, algo: ring, root: 2}\n", nil,
 			"t.yaml:1: collective.root: ignored: it is used only with collective.op: broadcast, and this scenario has collective.op: allreduce; remove it, or set collective.op: broadcast"},
 		{"alpha under nccl", "topology: {kind: dgx}\ncollective: {op: allreduce, algo: ring, alpha: 2us}\n", nil,
