@@ -23,7 +23,7 @@ type keyUse struct {
 
 // keyUses lists every scenario key: a key without its own entry takes its
 // section's (network.dcqcn.g takes network.dcqcn's). A new key goes here
-// (TestEveryKeyHasAUse fails until it does). Sections come before their keys.
+// (TestEveryKeyHasAUse fails until it does).
 var keyUses = []keyUse{
 	{key: "name"},
 	{key: "seed"},
@@ -71,9 +71,9 @@ var keyUses = []keyUse{
 
 	{key: "collective.op"},
 	{key: "collective", used: collective, with: "collective.op", has: func(*Scenario) string { return "no collective.op" }},
-	// Training's all-reduces run with these too.
-	// A streamed run moves each phase as one transfer per pair: no channels,
-	// no pieces. Only an explicit execution counts, not sim.fidelity's default.
+	// Training's all-reduces run with the collective's options too. A
+	// streamed run moves each phase as one transfer per pair: no channels,
+	// no pieces; only an explicit execution counts, not sim.fidelity's default.
 	{key: "collective.channels", used: stepwise, with: stepwiseText, has: stepwiseHas},
 	{key: "collective.chunk", used: stepwise, with: stepwiseText, has: stepwiseHas},
 	{key: "collective.execution", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
@@ -88,12 +88,12 @@ var keyUses = []keyUse{
 			return "collective.latency: " + s.StepLatency()
 		}},
 	{key: "collective.root", used: func(s *Scenario) bool { return s.Collective.Op == "broadcast" }, with: "collective.op: broadcast",
-		has: func(s *Scenario) string { return "collective.op: " + cmp(s.Collective.Op, "none") }},
+		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
 
 	{key: "training.model"},
 	{key: "training", used: training, with: "training.model", has: func(*Scenario) string { return "no training.model" }},
 	{key: "training.layers", used: func(s *Scenario) bool { return s.Training.Model == "custom" }, with: "training.model: custom",
-		has: func(s *Scenario) string { return "training.model: " + cmp(s.Training.Model, "none") }},
+		has: func(s *Scenario) string { return "training.model: " + orNone(s.Training.Model) }},
 	{key: "training.tp_layout", used: func(s *Scenario) bool { return training(s) && s.Training.TP > 1 }, with: "training.tp above 1",
 		has: func(s *Scenario) string {
 			if !training(s) {
@@ -164,7 +164,7 @@ func collectiveOrTraining(s *Scenario) bool { return collective(s) || training(s
 
 const collTrainText = "collective.op or training.model"
 
-func collTrainHas(*Scenario) string { return "neither" }
+func collTrainHas(*Scenario) string { return "neither a collective.op nor a training.model" }
 
 const stepwiseText = "collective.execution: steps"
 
@@ -174,14 +174,14 @@ func stepwise(s *Scenario) bool {
 
 func stepwiseHas(s *Scenario) string {
 	if !collectiveOrTraining(s) {
-		return "neither a collective.op nor a training.model"
+		return collTrainHas(s)
 	}
 	return "collective.execution: streamed"
 }
 
-func cmp(v, empty string) string {
+func orNone(v string) string {
 	if v == "" {
-		return empty
+		return "none"
 	}
 	return v
 }
@@ -205,6 +205,11 @@ func (c *checker) ignored() {
 		}
 	}
 	slices.Sort(written)
+	// A file's key that a --set made ignored can go by --set too.
+	sets := false
+	for _, p := range c.at {
+		sets = sets || strings.HasPrefix(p.source, "--set ")
+	}
 	done := map[string]bool{}
 	for _, k := range written {
 		u := useOf(k)
@@ -222,7 +227,11 @@ func (c *checker) ignored() {
 		if fix == "" {
 			fix = "set " + u.with
 		}
-		c.fail(k, "ignored: it is used only with %s, and this scenario has %s; remove it, or %s", u.with, u.has(c.s), fix)
+		remove := "remove it"
+		if p := c.at[k]; sets && !strings.HasPrefix(p.source, "--set ") {
+			remove = "remove it (--set " + k + "= does)"
+		}
+		c.fail(k, "ignored: it is used only with %s, and this scenario has %s; %s, or %s", u.with, u.has(c.s), remove, fix)
 	}
 }
 

@@ -49,7 +49,7 @@ func TestIgnoredKeys(t *testing.T) {
 		{"k on a star", "topology: {kind: star, k: 8}\n", nil,
 			"t.yaml:1: topology.k: ignored: it is used only with topology.kind: fattree, and this scenario has topology.kind: star; remove it, or set topology.kind: fattree"},
 		{"hosts on a dgx", "topology: {hosts: 16}\n", []string{"topology.kind=dgx"},
-			"t.yaml:1: topology.hosts: ignored: it is used only with topology.kind: star, and this scenario has topology.kind: dgx; remove it, or set topology.kind: star"},
+			"t.yaml:1: topology.hosts: ignored: it is used only with topology.kind: star, and this scenario has topology.kind: dgx; remove it (--set topology.hosts= does), or set topology.kind: star"},
 		{"hosts removed by an empty set", "topology: {hosts: 16}\n", []string{"topology.kind=dgx", "topology.hosts="}, ""},
 		{"spines on one dgx node", "topology: {kind: dgx, spines: 4}\n", nil,
 			"t.yaml:1: topology.spines: ignored: it is used only with topology.kind: leafspine, or dgx with nodes above 1, and this scenario has topology.kind: dgx with nodes: 1; remove it, or set topology.kind: leafspine, or dgx with nodes above 1"},
