@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"math"
 	"slices"
 	"strconv"
 
@@ -91,9 +90,10 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 		c.fail("traffic.pattern", "%s cannot run beside a collective unless traffic.pattern is set: set pattern: none, or write the pattern to run both (e.g. a noisy neighbour)", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
 	c.classRef("collective.class", co.Class)
-	c.flowBytes("collective.bytes", co.Bytes)
-	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
+	optionsOK := c.flowBytes("collective.bytes", co.Bytes)
+	optionsOK = c.between("collective.channels", co.Channels, 1, 64, 8, "channels") && optionsOK
 	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB || co.Chunk > MaxFlowBytes {
+		optionsOK = false
 		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is from 4KiB to %s (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk), sizeText(MaxFlowBytes))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
@@ -146,6 +146,12 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 			c.fail("collective.bytes", "%s on %d ranks comes to about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
 				c.text("collective.bytes", co.Bytes), ranks, packets, MaxTotalPackets)
 		}
+		if packets > MaxTotalPackets {
+			return
+		}
+	}
+	if optionsOK {
+		c.transfersFit(sched, ranks, streamed)
 	}
 }
 
@@ -155,20 +161,4 @@ func (c *checker) ranks(key string, ranks, endpoints int) (int, bool) {
 		ranks = endpoints
 	}
 	return ranks, c.between(key, ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks")
-}
-
-// allToAllFits checks, before its schedule is built, that an all-to-all's
-// transfers fit a run: every rank sends to every other, ranks × (ranks − 1)
-// transfers however it runs (a schedule of millions of pairs took seconds and
-// a gigabyte to build only to be refused).
-func (c *checker) allToAllFits(ranks int) bool {
-	pairs := int64(ranks) * int64(ranks-1)
-	if pairs <= MaxRunFlows {
-		return true
-	}
-	most := int((1 + math.Sqrt(1+4*MaxRunFlows)) / 2) // most × (most − 1) ≤ MaxRunFlows
-	key := c.blame("collective.ranks", c.s.Topology.sizeKey(), "collective.op")
-	c.fail(key, "%s makes an all-to-all over %d ranks: %d transfers, more than the %d a run may make; use at most %d ranks (e.g. collective.ranks: %d)",
-		c.text(key, ranks), ranks, pairs, MaxRunFlows, most, most)
-	return false
 }
