@@ -46,9 +46,9 @@ func TestCourseSharing(t *testing.T) {
 	assert.Equal(t, right.Collective.TimeUs, try.Collective.TimeUs, "the try step starts as the compare's right side")
 	assert.InEpsilon(t, alone.Collective.TimeUs, try.Collective.TimeUs, 0.05, "in its own class the ring hardly notices")
 	assert.Equal(t, shared.Collective.TimeUs, stepRun(t, "sharing", "try", "collective.class=storage").Collective.TimeUs)
-	off := stepRun(t, "sharing", "try", "traffic.pattern=none")
+	off := stepRun(t, "sharing", "try", "traffic.pattern=none", "traffic.bytes=", "traffic.class=", "traffic.flows=")
 	assert.Equal(t, alone.Collective.TimeUs, off.Collective.TimeUs, "the neighbour switched off")
-	assert.Equal(t, alone.Collective.TimeUs, stepRun(t, "sharing", "try", "traffic.pattern=none", "collective.class=storage").Collective.TimeUs)
+	assert.Equal(t, alone.Collective.TimeUs, stepRun(t, "sharing", "try", "traffic.pattern=none", "traffic.bytes=", "traffic.class=", "traffic.flows=", "collective.class=storage").Collective.TimeUs)
 }
 
 // sharingCompare runs both sides of the compare step id of the English lesson

@@ -12,7 +12,7 @@ import (
 // class the ring sits behind PFC-paused queues; in a class of its own
 // (separate queues, its own pauses) it runs within 10 % of running alone.
 func TestNoisyNeighborIsolatedByClass(t *testing.T) {
-	alone := builtin(t, "noisy-neighbor", "traffic.pattern=none")
+	alone := builtin(t, "noisy-neighbor", "traffic.pattern=none", "traffic.bytes=", "traffic.class=", "traffic.flows=")
 	isolated := builtin(t, "noisy-neighbor")
 	shared := builtin(t, "noisy-neighbor", "collective.class=storage")
 	for _, r := range []struct {

@@ -34,6 +34,14 @@ func TestNCCLTestsTable(t *testing.T) {
 	assert.Regexp(t, `^3[6-9]\d\.\d\d$`, last[7], "busbw at 8 GiB")
 }
 
+// On a traffic scenario the collective runs alone, its traffic keys gone
+// (kept, they are keys the run ignores: an error).
+func TestNCCLTestsOnATrafficScenario(t *testing.T) {
+	code, out, errOut := cli("nccl-tests", "incast", "-b", "1M", "-e", "1M")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "1048576", "a row for 1 MiB")
+}
+
 func TestNCCLTestsSizes(t *testing.T) {
 	sizes, err := ncclSizes(8, 64, 2, 0)
 	require.NoError(t, err)

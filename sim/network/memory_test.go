@@ -175,7 +175,7 @@ func TestTransferCountIsTheFlowsMade(t *testing.T) {
 // flows[] lists the first 4,096 flows in an array of its own, so that the
 // model's full list (up to 2^21 flows, about 150 bytes each) is freed.
 func TestListedFlowsDoNotHoldTheFullList(t *testing.T) {
-	sc, err := scenario.Load("incast", nil, []string{"sim.fidelity=flow", "topology.hosts=80", "traffic.pattern=alltoall", "traffic.bytes=4KiB"})
+	sc, err := scenario.Load("incast", nil, []string{"sim.fidelity=flow", "topology.hosts=80", "traffic.pattern=alltoall", "traffic.senders=", "traffic.receiver=", "traffic.bytes=4KiB"})
 	require.NoError(t, err)
 	r, err := sim.Run(sc)
 	require.NoError(t, err)

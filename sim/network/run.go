@@ -17,7 +17,7 @@ const MaxEvents = 1_000_000_000
 // bytes each: about 0.5 KiB at flow level and 0.8 KiB at packet level), so
 // this bounds its memory at about 1–2 GiB; a training run's iterations
 // each add theirs.
-const MaxRunFlows = 1 << 21
+const MaxRunFlows = scenario.MaxRunFlows
 
 // Run is one model's run: its event loop, when it stops (idle, time limit,
 // event budget), its callbacks and its ordered streams. The model supplies

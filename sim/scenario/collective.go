@@ -90,9 +90,10 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 		c.fail("traffic.pattern", "%s cannot run beside a collective unless traffic.pattern is set: set pattern: none, or write the pattern to run both (e.g. a noisy neighbour)", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
 	c.classRef("collective.class", co.Class)
-	c.flowBytes("collective.bytes", co.Bytes)
-	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
+	optionsOK := c.flowBytes("collective.bytes", co.Bytes)
+	optionsOK = c.between("collective.channels", co.Channels, 1, 64, 8, "channels") && optionsOK
 	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB || co.Chunk > MaxFlowBytes {
+		optionsOK = false
 		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is from 4KiB to %s (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk), sizeText(MaxFlowBytes))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
@@ -111,6 +112,9 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	}
 	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
 		c.fail("collective.root", "%s is not a rank: use 0 to %d", c.text("collective.root", co.Root), ranks-1)
+	}
+	if co.Op == coll.AllToAll && !c.allToAllFits(ranks) {
+		return
 	}
 	streamed := s.Sim.Fidelity == FlowLevel
 	if co.Execution != "" {
@@ -142,6 +146,12 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 			c.fail("collective.bytes", "%s on %d ranks comes to about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
 				c.text("collective.bytes", co.Bytes), ranks, packets, MaxTotalPackets)
 		}
+		if packets > MaxTotalPackets {
+			return
+		}
+	}
+	if optionsOK {
+		c.transfersFit(sched, ranks, streamed)
 	}
 }
 

@@ -26,7 +26,7 @@ func Parse(data []byte, source string) (Scenario, error) {
 // ParseWith is Parse with command-line overrides: each set is
 // "key.path=value", e.g. "topology.hosts=17", "traffic.flows[0].bytes=1MiB" or
 // "traffic.flows=[{src: 0, dst: 1}]", applied in order before decoding. The
-// value is YAML. Errors about a value that came from a set name the set
+// value is YAML; an empty one ("topology.hosts=") removes the key. Errors about a value that came from a set name the set
 // instead of a line.
 func ParseWith(data []byte, source string, sets []string) (Scenario, error) {
 	if len(data) > MaxSourceBytes {

@@ -14,7 +14,8 @@ import (
 func TestResolve(t *testing.T) {
 	data, ok := Builtin("incast")
 	require.True(t, ok)
-	sets := []string{"traffic.senders=4", "network.cc=dcqcn", "sim.sample_interval=5us", "traffic.flows=[{src: 0, dst: 8}]", "traffic.pattern=flows"}
+	sets := []string{"traffic.bytes=4MiB", "network.cc=dcqcn", "sim.sample_interval=5us", "traffic.flows=[{src: 0, dst: 8}]", "traffic.pattern=flows",
+		"traffic.senders=", "traffic.receiver="}
 	out, err := Resolve(data, "builtin/incast.yaml", sets)
 	require.NoError(t, err)
 	golden.Equal(t, "testdata/resolve-incast.yaml", out)
@@ -24,6 +25,7 @@ func TestResolve(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, want, got)
 	assert.Contains(t, string(out), "# Eight senders overwhelm one receiver", "the comments stay")
+	assert.NotContains(t, string(out), "senders:", "an empty set removes the key")
 
 	same, err := Resolve(data, "x", nil)
 	require.NoError(t, err)

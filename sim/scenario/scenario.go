@@ -32,7 +32,8 @@ type Scenario struct {
 const (
 	MaxEndpoints       = topo.MaxEndpoints // any topology
 	MaxPacketEndpoints = 8192              // packet-level runs
-	MaxFlows           = 1 << 20           // flows in one run
+	MaxFlows           = 1 << 20           // flows in a scenario's traffic
+	MaxRunFlows        = 1 << 21           // flows in a run, a workload's transfers included
 	MaxFlowBytes       = unit.TiB          // one flow
 	MaxTotalPackets    = 200_000_000       // sum of bytes / mtu over all flows, packet level
 	MaxUntil           = 100 * unit.Second // simulated time
@@ -116,4 +117,5 @@ func (c *checker) run() {
 	c.nvlinkEfficiency()
 	c.nicEfficiency()
 	c.sim(endpoints, topoOK)
+	c.ignored()
 }

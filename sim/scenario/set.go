@@ -36,6 +36,12 @@ func applySet(root *yaml.Node, set string, origin map[*yaml.Node]string) error {
 	if err != nil {
 		return fail("%s", err)
 	}
+	if value.ShortTag() == "!!null" && steps[len(steps)-1].index < 0 {
+		// "key=" removes the key, so that a key the new settings ignore
+		// can go from the command line too.
+		remove(root, steps)
+		return nil
+	}
 	origin[value] = from
 
 	// Walk the key path through the node tree; parent holds the slot to fill.
@@ -111,6 +117,36 @@ func applySet(root *yaml.Node, set string, origin map[*yaml.Node]string) error {
 		}
 	}
 	return nil
+}
+
+// remove deletes the key at steps from root, if it is there.
+func remove(root *yaml.Node, steps []step) {
+	n := root
+	for i, st := range steps {
+		if n.Kind != yaml.MappingNode {
+			return
+		}
+		slot := -1
+		for j := 0; j+1 < len(n.Content); j += 2 {
+			if k := n.Content[j]; k.Kind == yaml.ScalarNode && k.Value == st.key {
+				slot = j + 1
+			}
+		}
+		switch {
+		case slot < 0:
+			return
+		case i == len(steps)-1:
+			n.Content = append(n.Content[:slot-1], n.Content[slot+1:]...)
+			return
+		}
+		n = n.Content[slot]
+		if st.index >= 0 {
+			if n.Kind != yaml.SequenceNode || st.index >= len(n.Content) {
+				return
+			}
+			n = n.Content[st.index]
+		}
+	}
 }
 
 // parseSetPath splits "traffic.flows[3].bytes" into steps, checking each key

@@ -85,6 +85,9 @@ func ParseRate(s string) (Rate, error) {
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("rate %q is not a rate such as 5Mbps or 1Gbps", s)
 	}
+	if v*scale == 0 && nonZero(num) {
+		return 0, fmt.Errorf("rate %q is too small to hold: write 0, or at least 1bps", s)
+	}
 	return Rate(v * scale), nil
 }
 

@@ -88,10 +88,21 @@ func ParseTime(s string) (Time, error) {
 			if math.Abs(ps) > maxExact {
 				return 0, fmt.Errorf("time %q is too large (at most about 50 days)", s)
 			}
+			if math.Round(ps) == 0 && nonZero(num) {
+				return 0, fmt.Errorf("time %q is less than 1ps, the smallest step of simulated time: write 0, or at least 1ps", s)
+			}
 			return Time(math.Round(ps)), nil
 		}
 	}
 	return 0, fmt.Errorf("time %q is not a duration: write a number with a unit, e.g. 1us, 2.5ms, 500ns, 0", s)
+}
+
+// nonZero reports whether the number num (as written) is not zero, so that a
+// value too small to hold is refused rather than read as 0, which some keys
+// take as "no limit" or "derive it".
+func nonZero(num string) bool {
+	mantissa, _, _ := strings.Cut(strings.ToLower(num), "e")
+	return strings.ContainsAny(mantissa, "123456789")
 }
 
 // maxExact bounds parsed times and sizes to half the int64 range, so that sums
@@ -161,6 +172,9 @@ func ParseBytes(s string) (Bytes, error) {
 	b := v * float64(scale)
 	if math.Abs(b) > maxExact {
 		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	if math.Round(b) == 0 && nonZero(num) {
+		return 0, fmt.Errorf("size %q is less than 1 byte: write 0, or at least 1B", s)
 	}
 	if r := math.Round(b); math.Abs(b-r) > max(1e-6, math.Abs(b)*1e-12) { // tolerate float noise such as 1.1KB
 		return 0, fmt.Errorf("size %q is not a whole number of bytes", s)

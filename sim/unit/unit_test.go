@@ -28,7 +28,6 @@ func TestParseTime(t *testing.T) {
 		{"3s", 3 * Second},
 		{"1 us", Microsecond},
 		{"-1us", -Microsecond},
-		{"0.0004ps", 0},
 		{"4611686018427387903ps", math.MaxInt64 / 2}, // exact, not via float64
 		{"9007199254740993ps", 9007199254740993},     // 2^53+1: float64 would round it
 	} {
@@ -281,4 +280,45 @@ func TestRateText(t *testing.T) {
 	assert.Error(t, r.UnmarshalText([]byte("-5Mbps")), "negative")
 	assert.Error(t, r.UnmarshalText([]byte("fast")))
 	assert.Error(t, r.UnmarshalText([]byte("NaNbps")))
+}
+
+// TestBelowResolution: a value that is not zero but rounds to zero is
+// refused, naming the smallest value the unit holds; 0 itself (which some
+// keys read as "no limit" or "derive it") stays 0.
+func TestBelowResolution(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		parse func(string) error
+		says  string
+	}{
+		{"0.1ps", func(s string) error { _, err := ParseTime(s); return err }, "at least 1ps"},
+		{"0.0004ns", func(s string) error { _, err := ParseTime(s); return err }, "at least 1ps"},
+		{"1e-400us", func(s string) error { _, err := ParseTime(s); return err }, "at least 1ps"},
+		{"0.0000001B", func(s string) error { _, err := ParseBytes(s); return err }, "at least 1B"},
+		{"1e-400KiB", func(s string) error { _, err := ParseBytes(s); return err }, "at least 1B"},
+		{"0.5B", func(s string) error { _, err := ParseBytes(s); return err }, "not a whole number of bytes"},
+		{"1e-400Gbps", func(s string) error { _, err := ParseRate(s); return err }, "at least 1bps"},
+	} {
+		err := tc.parse(tc.in)
+		if assert.Error(t, err, tc.in) {
+			assert.Contains(t, err.Error(), tc.says, tc.in)
+			assert.Contains(t, err.Error(), tc.in, "the message quotes the value")
+		}
+	}
+	for _, zero := range []string{"0", "0ps", "0.0us", "0e5ns"} {
+		v, err := ParseTime(zero)
+		assert.NoError(t, err, zero)
+		assert.Zero(t, v, zero)
+	}
+	for _, zero := range []string{"0B", "0.0KiB"} {
+		v, err := ParseBytes(zero)
+		assert.NoError(t, err, zero)
+		assert.Zero(t, v, zero)
+	}
+	r, err := ParseRate("0bps")
+	assert.NoError(t, err)
+	assert.Zero(t, r)
+	v, err := ParseTime("1.4ps")
+	assert.NoError(t, err, "rounding to a non-zero step is fine")
+	assert.Equal(t, Picosecond, v)
 }
