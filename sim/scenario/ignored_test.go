@@ -114,33 +114,25 @@ func TestIgnoredOnlyWhatWasWritten(t *testing.T) {
 	assert.NoError(t, err, "the defaults of hosts, buffer, … are not written")
 }
 
-// used is s printed as a YAML tree without the keys its settings ignore.
-func used(t *testing.T, s Scenario) *yaml.Node {
-	var doc yaml.Node
-	require.NoError(t, doc.Encode(s))
-	var prune func(n *yaml.Node, path string)
-	prune = func(n *yaml.Node, path string) {
-		if n.Kind != yaml.MappingNode {
-			return
-		}
-		kept := n.Content[:0]
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			key := join(path, n.Content[i].Value)
-			top := !strings.Contains(key, ".") && isSection(key) // its keys have their own say
-			if u := useOf(key); !top && u.used != nil && !u.used(&s) {
-				continue
-			}
-			prune(n.Content[i+1], key)
-			kept = append(kept, n.Content[i], n.Content[i+1])
-		}
-		n.Content = kept
+// TestMarshalPrintsWhatIsRead: a printed scenario (what lessons hand the
+// canvas) leaves out the keys its settings ignore, so it reads back as
+// the same scenario instead of being refused.
+func TestMarshalPrintsWhatIsRead(t *testing.T) {
+	for _, b := range Builtins() {
+		sc, err := Load(b.Name, nil, nil)
+		require.NoError(t, err)
+		out, err := yaml.Marshal(sc)
+		require.NoError(t, err)
+		back, err := Parse(out, b.Name)
+		require.NoError(t, err, "%s printed:\n%s", b.Name, out)
+		again, err := yaml.Marshal(back)
+		require.NoError(t, err)
+		assert.Equal(t, string(out), string(again), b.Name)
 	}
-	prune(&doc, "")
-	return &doc
 }
 
 func TestUsedPrunes(t *testing.T) {
-	out, err := yaml.Marshal(used(t, Default()))
+	out, err := yaml.Marshal(Default())
 	require.NoError(t, err)
 	assert.Contains(t, string(out), "hosts: 9")
 	assert.False(t, strings.Contains(string(out), "dcqcn:"), "cc none: no dcqcn keys\n%s", out)
