@@ -44,9 +44,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	if siteCommands[args[0]] {
-		return siteCommand(args, stdout, stderr)
-	}
 	var err error
 	switch args[0] {
 	case "run":
@@ -61,6 +58,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdScenarios(stdout)
 	case "bench":
 		err = cmdBench(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(args[1:], stdout, stderr)
+	case "build":
+		err = cmdBuild(args[1:], stdout, stderr)
+	case "lessons":
+		err = cmdLessons(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -1,5 +1,4 @@
-// Package cmdline is what fabriclab's two programs (cmd/fabriclab and
-// cmd/fabriclab-site) share on the command line.
+// Package cmdline is what fabriclab's commands share on the command line.
 package cmdline
 
 import (

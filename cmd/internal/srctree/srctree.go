@@ -22,7 +22,7 @@ func Root() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("run this inside the fabriclab source tree: serve, build and lessons are built from it (cmd/fabriclab-site; the site compiles cmd/viz)")
+			return "", errors.New("run this inside the fabriclab source tree: serve and build compile the site's WebAssembly (cmd/viz) from it")
 		}
 		dir = parent
 	}
