@@ -38,10 +38,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := web.BuildSite(root, dir, stdout, !*fast); err != nil || *fast {
-		return err
-	}
-	return web.KeepBrotli(dir, brotliCache()) // so that serve need not compress it again
+	return web.BuildSite(root, dir, stdout, !*fast)
 }
 
 func cmdServe(args []string, stdout, stderr io.Writer) error {
@@ -79,11 +76,6 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	}
 	warnIfPublic(stderr, *addr, ln.Addr())
 	fmt.Fprintf(stdout, "serving fabriclab at http://%s/  (Ctrl-C stops)\n", ln.Addr())
-	go func() { // brotli 11 for viz.wasm, in the background at low priority
-		if err := web.Recompress(dir, brotliCache(), stdout); err != nil {
-			fmt.Fprintf(stderr, "warning: %v (the site is served with brotli 9)\n", err)
-		}
-	}()
 	return site.Server(web.DefaultLimits).Serve(web.Listener(ln, web.DefaultLimits))
 }
 
@@ -99,16 +91,6 @@ func siteDir(root, out string) (string, error) {
 		return "", fmt.Errorf("--out %s: %w (give an absolute path)", out, err)
 	}
 	return dir, nil
-}
-
-// brotliCache is where serve keeps brotli 11 encodings between runs ("" if
-// the user has no cache directory).
-func brotliCache() string {
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "fabriclab", "brotli")
 }
 
 // warnIfPublic warns when the server listens on every network interface
