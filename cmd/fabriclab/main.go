@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"fabriclab/cmd/internal/cmdline"
 )
 
 const usage = `fabriclab — an interactive lab for the networks inside AI clusters
@@ -71,5 +69,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fabriclab: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
-	return cmdline.Status(args[0], err, stderr)
+	return exitStatus(args[0], err, stderr)
 }

@@ -10,14 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"fabriclab/cmd/internal/cmdline"
-	"fabriclab/cmd/internal/srctree"
 	"fabriclab/web"
 )
-
-// moduleRoot finds the fabriclab source tree the command runs in (the site
-// build compiles cmd/viz from it).
-func moduleRoot() (string, error) { return srctree.Root() }
 
 func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("build", flag.ContinueOnError)
@@ -25,7 +19,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced); relative to the current directory (default: dist/site in the source tree)")
 	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
 	if err := fs.Parse(args); err != nil {
-		return cmdline.ErrUsage
+		return errUsage
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; use --out DIR", fs.Arg(0))
@@ -48,7 +42,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", "", "where the built site lives, relative to the current directory (default: dist/site in the source tree)")
 	rebuild := fs.Bool("rebuild", false, "build even if the site is up to date")
 	if err := fs.Parse(args); err != nil {
-		return cmdline.ErrUsage
+		return errUsage
 	}
 	root, err := moduleRoot()
 	if err != nil {
