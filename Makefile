@@ -44,7 +44,7 @@ bench: bench-htsim
 # htsim side by side on the same workloads (PEERS/htsim/run.sh, medians of
 # HTSIM_REPS alternating runs), where HTSIM names a built csg-htsim checkout
 # (PEERS/htsim/BUILD.md); skipped with a message where it does not. The binary
-# is static (cmd/fabriclab links no cgo; CGO_ENABLED=0 makes sure of it): no
+# is static (CGO_ENABLED=0: net, which serve needs, would link cgo): no
 # dynamic loader or cgo thread at each start. Both write their outputs in
 # tmpfs where there is one: htsim writes its logs into its working
 # directory, and on a disk that can make its wall time several times its CPU

@@ -3,6 +3,7 @@ package web
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -76,6 +77,26 @@ func TestSiteAssemblesPages(t *testing.T) {
 	}
 	_, err = Site(Inputs{})
 	assert.ErrorContains(t, err, "needs viz.wasm")
+}
+
+// A WebAssembly-like file: repetitive but not trivially so, where brotli 11
+// beats 9.
+func wasmLike() []byte {
+	var b bytes.Buffer
+	for i := 0; b.Len() < 160<<10; i++ {
+		fmt.Fprintf(&b, "func_%d(local.get %d) i64.const %d call %d\x00\x01", i%977, i%13, i*7919%104729, i%311)
+	}
+	return b.Bytes()
+}
+
+// build's best compression is brotli 11, smaller than serve's quick 9.
+func TestCompressBest(t *testing.T) {
+	raw := wasmLike()
+	_, quick, err := Compress(raw, false)
+	require.NoError(t, err)
+	_, best, err := Compress(raw, true)
+	require.NoError(t, err)
+	assert.Less(t, len(best), len(quick)*97/100, "brotli 11 is smaller than 9")
 }
 
 func TestCompressRoundTrip(t *testing.T) {

@@ -1,7 +1,6 @@
 package web
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -107,23 +106,6 @@ func TestOutputNeverWritesThroughALink(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "holds a symbolic link "+filepath.Join(site, "extra")+" (-> mine)")
 	assert.Equal(t, "my page", tree(t, mine)["x.html"])
-}
-
-// Recompress's swap goes through a temporary file it creates itself: links
-// planted at the temporary names (the old one and the new) are never followed.
-func TestRecompressNeverWritesThroughALink(t *testing.T) {
-	base := t.TempDir()
-	site := filepath.Join(base, "site")
-	require.NoError(t, Write(site, map[string][]byte{"viz.wasm": wasmLike()}, false))
-	notes := filepath.Join(base, "notes.txt")
-	write(t, notes, "my notes")
-	require.NoError(t, os.Symlink(notes, filepath.Join(site, "viz.wasm.br.part")))
-	require.NoError(t, os.Symlink(notes, filepath.Join(site, ".viz.wasm.br.part")))
-
-	err := Recompress(site, "", io.Discard)
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), filepath.Join(site, ".viz.wasm.br.part")+" exists and was not written by fabriclab")
-	assert.Equal(t, "my notes", tree(t, base)["notes.txt"])
 }
 
 // A build marks itself complete only at its end: one stopped midway leaves

@@ -12,7 +12,6 @@ import (
 
 	"fabriclab/lessons"
 	"fabriclab/sim/scenario"
-	"fabriclab/web/wasmjumps"
 )
 
 // BuildSite compiles cmd/viz (from the source tree at root) to WebAssembly,
@@ -83,19 +82,5 @@ func compileViz(root string) ([]byte, error) {
 	if err := cmd.Run(); err != nil {
 		return nil, fmt.Errorf("compiling cmd/viz to WebAssembly: %w\n%s", err, stderr.String())
 	}
-	wasm, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	return directJumps(wasm), nil
-}
-
-// directJumps makes viz.wasm's jumps forward direct (web/wasmjumps): no
-// slower, and 6 % smaller in brotli (BENCHMARKS.md, "WebAssembly against
-// native, third round"). A module it cannot read goes out as Go built it.
-func directJumps(wasm []byte) []byte {
-	if out, _, err := wasmjumps.Rewrite(wasm); err == nil {
-		return out
-	}
-	return wasm
+	return os.ReadFile(out)
 }

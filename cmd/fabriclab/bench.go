@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/sim"
 	"fabriclab/sim/scenario"
 )
@@ -34,7 +33,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("only", "", "run only the cases whose label contains this text")
 	repeat := fs.Int("repeat", 1, "run each case this many times in a row, a line each (the later runs show the steady state past start-up and, in WebAssembly, V8's tiering up)")
 	if err := fs.Parse(args); err != nil {
-		return cmdline.ErrUsage
+		return errUsage
 	}
 	if *repeat < 1 {
 		return fmt.Errorf("--repeat %d: give a count of at least 1", *repeat)

@@ -23,7 +23,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/cmd/viz/player"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
@@ -58,7 +57,7 @@ type exportOptions struct {
 
 // parseExport reads export's flags; errors name the flag and what works.
 func parseExport(args []string, stderr io.Writer) (exportOptions, error) {
-	fs := cmdline.Flags("export", exportUsage, stderr)
+	fs := newFlags("export", exportUsage, stderr)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario key, e.g. --set traffic.senders=4 (repeatable)")
 	at := fs.String("t", "", "simulated time of the picture, e.g. 500us (default: the end of the run); not with gif")

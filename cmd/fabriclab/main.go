@@ -11,8 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
-	"fabriclab/cmd/internal/cmdline"
 )
 
 const usage = `fabriclab — an interactive lab for the networks inside AI clusters
@@ -44,9 +42,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	if siteCommands[args[0]] {
-		return siteCommand(args, stdout, stderr)
-	}
 	var err error
 	switch args[0] {
 	case "run":
@@ -61,6 +56,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdScenarios(stdout)
 	case "bench":
 		err = cmdBench(args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(args[1:], stdout, stderr)
+	case "build":
+		err = cmdBuild(args[1:], stdout, stderr)
+	case "lessons":
+		err = cmdLessons(args[1:], stdout, stderr)
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -68,5 +69,5 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "fabriclab: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
-	return cmdline.Status(args[0], err, stderr)
+	return exitStatus(args[0], err, stderr)
 }

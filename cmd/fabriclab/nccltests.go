@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/sim"
 	"fabriclab/sim/coll"
 	"fabriclab/sim/scenario"
@@ -72,7 +71,7 @@ func ncclSizes(minB, maxB unit.Bytes, factor int, increment unit.Bytes) ([]unit.
 // writeBenchmarkLineBody, the header and footer). The model has no in-place
 // difference, so both halves of a row agree; #wrong is 0 (no data moves).
 func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
-	fs := cmdline.Flags("nccl-tests", "fabriclab nccl-tests FILE|NAME [-b 8] [-e 8G] [-f 2] [--op allreduce] [--algo ring] [--set key.path=value]...", stderr)
+	fs := newFlags("nccl-tests", "fabriclab nccl-tests FILE|NAME [-b 8] [-e 8G] [-f 2] [--op allreduce] [--algo ring] [--set key.path=value]...", stderr)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario key, e.g. --set topology.nodes=4 (repeatable)")
 	minS := fs.String("b", "8", "minimum size in bytes (K, M, G: powers of 1024)")

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -23,7 +22,7 @@ func (s *setFlags) String() string     { return strings.Join(*s, ",") }
 func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
-	fs := cmdline.Flags("run", "fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]", stderr)
+	fs := newFlags("run", "fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]", stderr)
 	var sets setFlags
 	fs.Var(&sets, "set", "override a scenario key, e.g. --set network.routing=spray (repeatable)")
 	seed := fs.String("seed", "", "random seed (same as --set seed=N)")
@@ -74,7 +73,7 @@ func parseWithName(fs *flag.FlagSet, args []string) (string, error) {
 	rest := args
 	for len(rest) > 0 {
 		if err := fs.Parse(rest); err != nil {
-			return "", cmdline.ErrUsage
+			return "", errUsage
 		}
 		rest = fs.Args()
 		if len(rest) > 0 {
@@ -86,7 +85,7 @@ func parseWithName(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	if name == "" {
 		fs.Usage()
-		return "", cmdline.ErrUsage
+		return "", errUsage
 	}
 	return name, nil
 }

@@ -1,78 +1,131 @@
 package main
 
 import (
-	"errors"
+	"flag"
 	"fmt"
-	"hash/fnv"
 	"io"
+	"io/fs"
+	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
+	"strings"
 
-	"fabriclab/cmd/internal/srctree"
+	"fabriclab/web"
 )
 
-// siteCommands run in cmd/fabriclab-site, a program of their own: they link
-// net/http, html/template and goldmark, whose package initialisation every
-// start of fabriclab would otherwise pay (1 ms of a 10 ms scenario run; with
-// a plain go build, net also brings in cgo and the dynamic loader). They
-// need the source tree anyway (serve and build compile cmd/viz from it), so
-// fabriclab builds the program from there, as go run would, and runs it.
-var siteCommands = map[string]bool{"serve": true, "build": true, "lessons": true}
-
-// siteCommand builds cmd/fabriclab-site (go build skips the link when the
-// binary is up to date) and runs args with it: in place of this process when
-// it writes to the process's own stdout and stderr (so Ctrl-C and the exit
-// status are the server's own), else as a child writing to stdout and stderr.
-func siteCommand(args []string, stdout, stderr io.Writer) int {
-	bin, err := buildSite(stderr)
+func cmdBuild(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("build", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory to write the static site to: new, empty, or an earlier build (only its files are replaced); relative to the current directory (default: dist/site in the source tree)")
+	fast := fs.Bool("fast", false, "compress quickly (brotli 9) instead of smallest (brotli 11, about a minute more)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q; use --out DIR", fs.Arg(0))
+	}
+	root, err := moduleRoot()
 	if err != nil {
-		fmt.Fprintf(stderr, "fabriclab %s: %v\n", args[0], err)
-		return 1
+		return err
 	}
-	if stdout == io.Writer(os.Stdout) && stderr == io.Writer(os.Stderr) {
-		execSite(bin, args) // returns only where the process cannot be replaced
-	}
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && exit.ExitCode() > 0 {
-		return exit.ExitCode()
-	}
+	dir, err := siteDir(root, *out)
 	if err != nil {
-		fmt.Fprintf(stderr, "fabriclab %s: %v\n", args[0], err)
-		return 1
+		return err
 	}
-	return 0
+	return web.BuildSite(root, dir, stdout, !*fast)
 }
 
-// buildSite builds cmd/fabriclab-site from the source tree the command runs
-// in, into the user's cache (one binary per tree), and returns its path.
-func buildSite(stderr io.Writer) (string, error) {
-	root, err := srctree.Root()
+func cmdServe(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "localhost:8080", "address to listen on")
+	out := fs.String("out", "", "where the built site lives, relative to the current directory (default: dist/site in the source tree)")
+	rebuild := fs.Bool("rebuild", false, "build even if the site is up to date")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	root, err := moduleRoot()
 	if err != nil {
-		return "", err
+		return err
 	}
-	base, err := os.UserCacheDir()
+	dir, err := siteDir(root, *out)
 	if err != nil {
-		base = os.TempDir()
+		return err
 	}
-	h := fnv.New64a() // not crypto/sha256: its FIPS module's initialisation runs at every start
-	h.Write([]byte(root))
-	dir := filepath.Join(base, "fabriclab", fmt.Sprintf("site-%016x", h.Sum64()))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", err
+	if *rebuild || stale(root, dir) {
+		if err := web.BuildSite(root, dir, stdout, false); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "site up to date in %s\n", dir)
 	}
-	bin := filepath.Join(dir, "fabriclab-site")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
+	site, err := web.OpenDir(dir)
+	if err != nil {
+		return err
 	}
-	build := exec.Command("go", "build", "-o", bin, "./cmd/fabriclab-site")
-	build.Dir, build.Stdout, build.Stderr = root, stderr, stderr
-	if err := build.Run(); err != nil {
-		return "", fmt.Errorf("building cmd/fabriclab-site in %s: %w (serve, build and lessons need the Go toolchain, as go run does)", root, err)
+	defer site.Close()
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w (try --addr localhost:8081)", *addr, err)
 	}
-	return bin, nil
+	warnIfPublic(stderr, *addr, ln.Addr())
+	fmt.Fprintf(stdout, "serving fabriclab at http://%s/  (Ctrl-C stops)\n", ln.Addr())
+	return site.Server(web.DefaultLimits).Serve(web.Listener(ln, web.DefaultLimits))
+}
+
+// siteDir is where build and serve put the site: --out, relative to the
+// current directory as every path on the command line, or by default
+// dist/site in the source tree, wherever in it the command runs.
+func siteDir(root, out string) (string, error) {
+	if out == "" {
+		return filepath.Join(root, "dist", "site"), nil
+	}
+	dir, err := filepath.Abs(out)
+	if err != nil {
+		return "", fmt.Errorf("--out %s: %w (give an absolute path)", out, err)
+	}
+	return dir, nil
+}
+
+// warnIfPublic warns when the server listens on every network interface
+// (":8080", "0.0.0.0:8080", "[::]:8080"), where other machines can reach it.
+func warnIfPublic(stderr io.Writer, flag string, addr net.Addr) {
+	if tcp, ok := addr.(*net.TCPAddr); ok && tcp.IP.IsUnspecified() {
+		fmt.Fprintf(stderr, "warning: --addr %s listens on every network interface: anyone who can reach this machine can load the site; "+
+			"use --addr localhost:%d to keep it on this machine\n", flag, tcp.Port)
+	}
+}
+
+// stale reports whether the site in dir is missing, was not written by
+// fabriclab or not to the end (a build interrupted, or running), or is older
+// than any source file (Go, lessons, web assets) under root.
+func stale(root, dir string) bool {
+	if !web.Complete(dir) {
+		return true
+	}
+	st, err := os.Stat(filepath.Join(dir, web.Marker)) // written last by every build
+	if err != nil {
+		return true
+	}
+	built := st.ModTime()
+	newer := false
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || newer {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "dist" || name == "testdata" || p == dir) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		switch filepath.Ext(p) {
+		case ".go", ".md", ".html", ".css", ".js", ".yaml", ".mod", ".sum":
+			if info, err := d.Info(); err == nil && info.ModTime().After(built) {
+				newer = true
+			}
+		}
+		return nil
+	})
+	return newer
 }

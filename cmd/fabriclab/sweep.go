@@ -12,7 +12,6 @@ import (
 	"sync/atomic"
 	"text/tabwriter"
 
-	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -128,7 +127,7 @@ func sweepJobs(asked, runs int) int {
 }
 
 func cmdSweep(args []string, stdout, stderr io.Writer) error {
-	fs := cmdline.Flags("sweep", "fabriclab sweep FILE|NAME --vary key=v1,v2,... [--vary ...] [--set key=value]... [--csv] [--jobs N]", stderr)
+	fs := newFlags("sweep", "fabriclab sweep FILE|NAME --vary key=v1,v2,... [--vary ...] [--set key=value]... [--csv] [--jobs N]", stderr)
 	var sets, varies setFlags
 	fs.Var(&sets, "set", "override a scenario key for every run (repeatable)")
 	fs.Var(&varies, "vary", "key=v1,v2,... | key=lo..hi | key=lo..hi*f: a key to sweep (repeatable: all combinations)")

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 
-	"fabriclab/cmd/internal/cmdline"
 	"fabriclab/lessons"
 	"fabriclab/sim/scenario"
 )
@@ -16,14 +15,14 @@ import (
 // scenarios its figures quote, and print every problem as file:line: what;
 // the fix.
 func cmdLessons(args []string, stdout, stderr io.Writer) error {
-	fs := cmdline.Flags("lessons", "fabriclab lessons check [DIR]   check the lessons in DIR (default: the shipped ones)", stderr)
+	fs := newFlags("lessons", "fabriclab lessons check [DIR]   check the lessons in DIR (default: the shipped ones)", stderr)
 	if err := fs.Parse(args); err != nil {
-		return cmdline.ErrUsage
+		return errUsage
 	}
 	rest := fs.Args()
 	if len(rest) == 0 || rest[0] != "check" || len(rest) > 2 {
 		fs.Usage()
-		return cmdline.ErrUsage
+		return errUsage
 	}
 	src, where := lessons.Content(), "the shipped lessons"
 	if len(rest) == 2 {

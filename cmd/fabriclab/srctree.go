@@ -1,5 +1,4 @@
-// Package srctree finds the fabriclab source tree a command runs in.
-package srctree
+package main
 
 import (
 	"bytes"
@@ -8,9 +7,10 @@ import (
 	"path/filepath"
 )
 
-// Root is the nearest directory at or above the working directory whose
-// go.mod declares module fabriclab.
-func Root() (string, error) {
+// moduleRoot is the fabriclab source tree the command runs in (serve and
+// build compile cmd/viz from it): the nearest directory at or above the
+// working directory whose go.mod declares module fabriclab.
+func moduleRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
@@ -22,7 +22,7 @@ func Root() (string, error) {
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
-			return "", errors.New("run this inside the fabriclab source tree: serve, build and lessons are built from it (cmd/fabriclab-site; the site compiles cmd/viz)")
+			return "", errors.New("run this inside the fabriclab source tree: serve and build compile the site's WebAssembly (cmd/viz) from it")
 		}
 		dir = parent
 	}

@@ -1,4 +1,4 @@
-package srctree
+package main
 
 import (
 	"os"
@@ -9,16 +9,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestRoot(t *testing.T) {
-	root, err := Root()
+func TestModuleRoot(t *testing.T) {
+	root, err := moduleRoot()
 	require.NoError(t, err)
-	assert.FileExists(t, filepath.Join(root, "cmd", "internal", "srctree", "srctree.go"))
+	assert.FileExists(t, filepath.Join(root, "cmd", "fabriclab", "srctree.go"))
 
 	// Another module's go.mod is passed over; outside any tree is an error that says what to do.
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module fabriclabx\n"), 0o644))
 	t.Chdir(dir)
-	_, err = Root()
+	_, err = moduleRoot()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "run this inside the fabriclab source tree")
 }
