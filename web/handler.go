@@ -1,6 +1,31 @@
 // Package web is the site around the canvas: the lesson and embed pages, their
 // styles and scripts, the build that writes a static site, and the HTTP
 // handler that serves it.
+//
+// The build (BuildSite, Site, Write): viz.wasm is cmd/viz compiled with
+// vizBuildFlags (-trimpath -tags=webfonts, no symbols or DWARF). With the
+// webfonts tag the fonts are not linked in: they are files of the site
+// (static/fonts), which embed.js fetches while the WebAssembly compiles and
+// hands to the program as globalThis.fabriclabFonts (assets/fontdata_web.go);
+// everything else (the desktop window, fabriclab export, the tests) links
+// them in. Every text, font and WebAssembly file gets .gz and .br twins
+// (Compress): brotli 9 for serve's quick build, quality 11 with a 16 MiB
+// window for a release build (fabriclab build), about a minute more for
+// viz.wasm.
+//
+// Writing a site (Write, output.go): a directory is written only if it is
+// missing, empty or carries the Marker of an earlier build; the marker lists
+// what was written and says "complete" only once everything is. Each file is
+// created exclusively as a dot file beside its name and renamed into place,
+// so a link at the name is replaced, never written through, and a server
+// running over the site hands out the old file or the new.
+//
+// Serving (OpenDir, Handler, Server, Listener): the site is opened through
+// os.Root, so nothing outside it is reachable; files are streamed with
+// http.ServeContent (byteRanges mends its RFC 9110 corners), the compressed
+// twin the client accepts chosen per request, one ETag per encoding; assets
+// asked for with the build's ?v= hash are immutable. DefaultLimits holds the
+// per-client and per-connection caps the README lists.
 package web
 
 import (

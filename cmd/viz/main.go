@@ -2,6 +2,30 @@
 // scenario. In the browser it runs as WebAssembly inside embed.html (URL
 // parameters and postMessage commands drive it); on a desktop,
 // `go run ./cmd/viz [NAME|FILE]` opens a window for development.
+//
+// In the browser Go has one thread, the page's, and on software WebGL every
+// frame presented costs that thread a read-back of the canvas. So:
+//
+//   - Computing runs in a goroutine in slices between frames, each ending by
+//     giving the event loop a turn (compute.go): while playback waits a
+//     slice is sized so that computing keeps 85 % of the time (20–60 ms),
+//     with frames ahead twice a turn (8–60 ms). Within a slice the
+//     simulation advances in steps of about 4 ms of work (AdvanceEvents
+//     splits even one busy instant). A scenario slow to build is built in
+//     slices too (startup.go).
+//   - Frames run only when asked for (frames.go: FPSModeVsyncOffMinimum and
+//     ScheduleFrame): while playback moves, for a command, input or a
+//     resize, and for the progress about once a second (none paused in an
+//     embed with its bar: the page shows the progress).
+//   - A picture is three draw calls or fewer straight onto the screen
+//     (final.go), which is transparent over a CSS background of the
+//     picture's colour; the WebGL context is made without antialiasing
+//     (canvas_js.go). Opaque shapes go first, with shaders that read no
+//     texture and do not blend, then the rest from one atlas image
+//     (render/ebitenrender).
+//   - Memory: the WebAssembly memory is grown 512 MiB at start and then
+//     32 MiB at a time ahead of the heap (memory.go, cmd/internal/wasmheap),
+//     since V8 answers each growth with a collection of its own heap.
 package main
 
 import (

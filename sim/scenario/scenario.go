@@ -4,6 +4,11 @@
 //
 // Parse, ParseWith and Load return only scenarios that passed Validate; the
 // simulator relies on that and panics on shapes Validate rejects.
+//
+// Every file the user names, anywhere in the module, is read with
+// ReadUserFile (file.go), which bounds its size and refuses devices, FIFOs
+// and sockets; TestEveryUserFileIsReadByReadUserFile fails on any other
+// read of a file by name, unless readsAllowed says why it is not the user's.
 package scenario
 
 import (
