@@ -174,16 +174,29 @@ func TestWriteJSONPieces(t *testing.T) {
 }
 
 // BenchmarkWriteJSON: a result the size of the 16k hierarchical all-reduce's
-// links list (131 k links, 24 MB of JSON).
+// links list (131 k links, 24 MB of JSON), by WriteJSON and by the indenting
+// Encoder it replaces.
 func BenchmarkWriteJSON(b *testing.B) {
 	r := &Result{Scenario: "bench"}
 	for i := range 131072 {
 		r.Links = append(r.Links, Link{ID: i, Name: "n123.gpu4→n123.nvswitch", Kind: "nvlink4", Gbps: 3600, Util: float64(i%1000) / 1e3, MaxQueueBytes: int64(i)})
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if err := r.WriteJSON(io.Discard); err != nil {
-			b.Fatal(err)
+	b.Run("WriteJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := r.WriteJSON(io.Discard); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
+	b.Run("Encoder", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			enc := json.NewEncoder(io.Discard)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
