@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -50,21 +49,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		if !*series {
 			res.Series = nil
 		}
-		return writeJSON(stdout, res)
+		return res.WriteJSON(stdout)
 	}
 	printSummary(stdout, &sc, res)
 	return nil
-}
-
-// writeJSON writes r indented, as encoding/json would; encoding/json itself
-// only for what WriteJSON refuses (a NaN or an infinity), to report it so.
-func writeJSON(w io.Writer, r *metrics.Result) error {
-	if ok, err := r.WriteJSON(w); ok {
-		return err
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(r)
 }
 
 // parseWithName parses flags that may come before or after one scenario name.

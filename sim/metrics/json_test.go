@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
-	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,8 +15,7 @@ import (
 )
 
 // filler sets every field of a value at random, zero often enough that each
-// omitempty is taken both ways; a field added to Result and not to
-// AppendJSON makes the comparison fail.
+// omitempty is taken both ways, and nil and empty slices both.
 type filler struct {
 	r    *rand.Rand
 	text string // one of the strings used
@@ -81,104 +79,64 @@ func randomResult(seed uint64, text string) *Result {
 	return &r
 }
 
-func checkSame(t *testing.T, r *Result) {
-	want, err := json.MarshalIndent(r, "", "  ")
-	require.NoError(t, err)
-	got, ok := r.AppendJSON(nil)
-	require.True(t, ok)
-	require.Equal(t, string(want), string(got))
+// encoderJSON is what WriteJSON must write: encoding/json's Encoder, indented.
+func encoderJSON(t testing.TB, v any) string {
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetIndent("", "  ")
+	require.NoError(t, enc.Encode(v))
+	return want.String()
 }
 
-// TestAppendJSON: AppendJSON writes what encoding/json writes, byte for byte.
-func TestAppendJSON(t *testing.T) {
+func checkSame(t *testing.T, r *Result) {
+	var got countingWriter
+	require.NoError(t, r.WriteJSON(&got))
+	require.Equal(t, encoderJSON(t, r), got.String())
+	require.Equal(t, 1, got.writes, "a small result in one write")
+}
+
+// TestWriteJSON: WriteJSON writes what encoding/json's indenting Encoder
+// writes, byte for byte, on random results.
+func TestWriteJSON(t *testing.T) {
 	checkSame(t, &Result{})
 	for seed := uint64(0); seed < 2000; seed++ {
 		checkSame(t, randomResult(seed, ""))
 	}
-	// Appends: what was there stays.
-	got, ok := (&Result{Scenario: "x"}).AppendJSON([]byte("prefix "))
-	require.True(t, ok)
-	want, _ := json.MarshalIndent(&Result{Scenario: "x"}, "", "  ")
-	assert.Equal(t, "prefix "+string(want), string(got))
 }
 
-// TestAppendJSONNotFinite: NaN and infinities are refused, as encoding/json does.
-func TestAppendJSONNotFinite(t *testing.T) {
-	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		r := &Result{Flows: []Flow{{Gbps: v}}}
-		_, ok := r.AppendJSON(nil)
-		assert.False(t, ok, "%v", v)
-		_, err := json.Marshal(r)
-		assert.Error(t, err)
-	}
-	_, ok := (&Result{Flows: []Flow{{Gbps: 1}}}).AppendJSON(nil)
-	assert.True(t, ok)
-}
-
-func FuzzAppendJSON(f *testing.F) {
+func FuzzWriteJSON(f *testing.F) {
 	f.Add(uint64(1), "")
-	f.Add(uint64(7), "\x00<script>\u2028\xc3")
+	f.Add(uint64(7), "\x00<script>\u2028\xc3\\\"}]")
 	f.Fuzz(func(t *testing.T, seed uint64, text string) {
 		checkSame(t, randomResult(seed, text))
 	})
 }
 
-// full is a Result with every pointer set and every slice of one element.
-func full(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			full(v.Field(i))
-		}
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		full(v.Elem())
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
-		full(v.Index(0))
-	case reflect.Float64:
-		v.SetFloat(1.5)
+// TestIndent: what Result never holds, empty objects and deep nesting, is
+// indented as json.Indent does it.
+func TestIndent(t *testing.T) {
+	for _, src := range []string{
+		`{}`, `[]`, `[{}]`, `{"a":{},"b":[],"c":[[],{}]}`,
+		`{"s":"{[,:]}\\\"}","t":["\\",":"]}`,
+		`[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]`,
+	} {
+		var want bytes.Buffer
+		require.NoError(t, json.Indent(&want, []byte(src), "", "  "), src)
+		in := indenter{sink: io.Discard}
+		in.indent([]byte(src))
+		assert.Equal(t, want.String(), string(in.b), src)
 	}
 }
 
-// floatsOf lists every float64 in v, settable.
-func floatsOf(v reflect.Value, path string, out map[string]reflect.Value) {
-	switch v.Kind() {
-	case reflect.Struct:
-		for i := 0; i < v.NumField(); i++ {
-			floatsOf(v.Field(i), path+"."+v.Type().Field(i).Name, out)
-		}
-	case reflect.Pointer:
-		floatsOf(v.Elem(), path, out)
-	case reflect.Slice:
-		floatsOf(v.Index(0), path+"[0]", out)
-	case reflect.Float64:
-		out[path] = v
-	}
-}
-
-// TestFinite: a NaN or an infinity in any float of a result, and finite says
-// so (encoding/json would refuse it); WriteJSON then writes nothing.
-func TestFinite(t *testing.T) {
-	var r Result
-	full(reflect.ValueOf(&r).Elem())
-	require.True(t, r.finite())
-	fs := map[string]reflect.Value{}
-	floatsOf(reflect.ValueOf(&r).Elem(), "Result", fs)
-	require.Greater(t, len(fs), 40)
-	for path, v := range fs {
-		for _, bad := range []float64{math.NaN(), math.Inf(-1)} {
-			v.SetFloat(bad)
-			_, err := json.Marshal(&r)
-			require.Error(t, err, path)
-			assert.False(t, r.finite(), "%s = %v", path, bad)
-			var out bytes.Buffer
-			ok, err := r.WriteJSON(&out)
-			assert.False(t, ok, path)
-			assert.NoError(t, err)
-			assert.Zero(t, out.Len(), path)
-		}
-		v.SetFloat(1.5)
+// TestWriteJSONNotFinite: a NaN or an infinity is refused, as encoding/json
+// does, and nothing is written.
+func TestWriteJSONNotFinite(t *testing.T) {
+	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		var out bytes.Buffer
+		err := (&Result{Flows: []Flow{{Gbps: v}}}).WriteJSON(&out)
+		var unsupported *json.UnsupportedValueError
+		assert.ErrorAs(t, err, &unsupported, "%v", v)
+		assert.Zero(t, out.Len(), "%v", v)
 	}
 }
 
@@ -197,84 +155,48 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 	return c.Buffer.Write(p)
 }
 
-// TestWriteJSON: WriteJSON writes what encoding/json's Encoder writes, in
-// pieces of about flushAt for a large result, and reports the sink's error.
-func TestWriteJSON(t *testing.T) {
-	for seed := uint64(0); seed < 300; seed++ {
-		r := randomResult(seed, "")
-		var want bytes.Buffer
-		enc := json.NewEncoder(&want)
-		enc.SetIndent("", "  ")
-		require.NoError(t, enc.Encode(r))
-		var got countingWriter
-		ok, err := r.WriteJSON(&got)
-		require.True(t, ok)
-		require.NoError(t, err)
-		require.Equal(t, want.String(), got.String())
-		require.Equal(t, 1, got.writes, "a small result in one write")
-	}
+// TestWriteJSONPieces: a large result goes out in pieces of about flushAt,
+// and the sink's first error is returned.
+func TestWriteJSONPieces(t *testing.T) {
 	big := &Result{Scenario: "big"}
 	for i := range 5000 {
 		big.Flows = append(big.Flows, Flow{Src: i, Bytes: 1 << 20, FctUs: float64(i) / 7})
 	}
-	want, err := json.MarshalIndent(big, "", "  ")
-	require.NoError(t, err)
+	want := encoderJSON(t, big)
 	var got countingWriter
-	ok, err := big.WriteJSON(&got)
-	require.True(t, ok)
-	require.NoError(t, err)
-	require.Equal(t, string(want)+"\n", got.String())
+	require.NoError(t, big.WriteJSON(&got))
+	require.Equal(t, want, got.String())
 	assert.Equal(t, len(want)/flushAt+1, got.writes, "%d bytes", len(want))
 
 	failing := countingWriter{fail: errors.New("disk full")}
-	ok, err = big.WriteJSON(&failing)
-	assert.True(t, ok)
-	assert.EqualError(t, err, "disk full")
+	assert.EqualError(t, big.WriteJSON(&failing), "disk full")
 	assert.Equal(t, 1, failing.writes, "no more writes after the first error")
 }
 
 // BenchmarkWriteJSON: a result the size of the 16k hierarchical all-reduce's
-// links list (131 k links, 24 MB of JSON).
+// links list (131 k links, 24 MB of JSON), by WriteJSON and by the indenting
+// Encoder it replaces.
 func BenchmarkWriteJSON(b *testing.B) {
 	r := &Result{Scenario: "bench"}
 	for i := range 131072 {
 		r.Links = append(r.Links, Link{ID: i, Name: "n123.gpu4→n123.nvswitch", Kind: "nvlink4", Gbps: 3600, Util: float64(i%1000) / 1e3, MaxQueueBytes: int64(i)})
 	}
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := r.WriteJSON(io.Discard); err != nil {
-			b.Fatal(err)
+	b.Run("WriteJSON", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := r.WriteJSON(io.Discard); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
-}
-
-// TestMilli: the k/1000 fast path writes what strconv writes, for whole
-// ranges of k and for random ones up to 1e12.
-func TestMilli(t *testing.T) {
-	check := func(f float64) {
-		var w jsonWriter
-		if !w.milli(f) {
-			return
+	})
+	b.Run("Encoder", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			enc := json.NewEncoder(io.Discard)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(r); err != nil {
+				b.Fatal(err)
+			}
 		}
-		want := strconv.FormatFloat(f, 'f', -1, 64)
-		if string(w.b) != want {
-			t.Fatalf("milli(%v) = %s, strconv %s", f, w.b, want)
-		}
-	}
-	taken := 0
-	for k := -200000; k <= 200000; k++ {
-		check(float64(k) / 1000)
-		var w jsonWriter
-		if w.milli(float64(k) / 1000) {
-			taken++
-		}
-	}
-	assert.Equal(t, 400000, taken, "every k/1000 but 0")
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 300000 {
-		k := r.Int64N(1e15) - 5e14
-		check(float64(k) / 1000)
-		check(Round(r.NormFloat64()*math.Pow(10, float64(r.IntN(16)-4)), 3))
-		check(r.Float64() * 1e6)
-	}
+	})
 }
