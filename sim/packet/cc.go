@@ -1,11 +1,15 @@
 package packet
 
 import (
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
-// congestionControl is a congestion control algorithm (dcqcn.go, ibcc.go) as
-// the model drives it. The model tells it, at the current time:
+// congestionControl is a congestion control algorithm as the model drives
+// it: dcqcn.go, ibcc.go, and noCC for cc: none. The model tells it, at the
+// current time:
 //
 //   - newFlow: flow f is added; it gives f its state and returns f's pacer.
 //   - enqueue: packet x is about to join the queue of p, a switch port on a
@@ -25,6 +29,23 @@ import (
 // and schedule its own events (evNotify, evCCTimer) and pace wake-ups
 // (paceWake) on the model's engine; queues, credits and pauses are not its
 // business. It counts its marks and notifications.
+//
+// The report and the snapshot ask it, and never which algorithm runs:
+//
+//   - counts: its run-wide counts so far (the result's totals, and one
+//     sample of the counter series).
+//   - counterSeries: appends to c the series it reports beyond ECN marks,
+//     one value per sample.
+//   - reportFlow: fills in flow f's figures in the result.
+//   - linkMarks: the packets port i marked, as ECN and as FECN.
+//   - marking: fills in the queue depths its switches mark at.
+//   - rate: flow f's sending rate now (f is under way).
+//   - notice: the last notification f's receiver sent, its kind ("cnp",
+//     "becn") and when; ok false if none.
+//
+// A new algorithm is its own file with a type that implements all of these,
+// a case in newCongestionControl, and its keys in sim/scenario; counts it
+// reports that no other does need a field in ccCounts and in metrics.
 type congestionControl interface {
 	newFlow(f *flow) *pacer
 	enqueue(p *port, x *pkt)
@@ -33,15 +54,60 @@ type congestionControl interface {
 	marked(i int32, f *flow)
 	notified(i int32)
 	timerDue(i int32)
+
+	counts() ccCounts
+	counterSeries(c *metrics.CounterSeries, samples []counterSample)
+	reportFlow(f *flow, r *metrics.Flow)
+	linkMarks(i int) (ecn, fecn int64)
+	marking(s *snap.Marking)
+	rate(f *flow) unit.Rate
+	notice(f *flow) (kind string, at unit.Time, ok bool)
 }
 
-// congestion is the run's congestion control: ctl, nil without, and the
-// parameters of the algorithm it is (cc or ib).
+// ccCounts are a congestion control's run-wide counts; each algorithm
+// fills in those it has.
+type ccCounts struct {
+	ecnMarks, cnps   int64 // dcqcn
+	fecnMarks, becns int64 // ibcc
+}
+
+// newCongestionControl is the run's congestion control, by network.cc.
+func newCongestionControl(m *Model) congestionControl {
+	switch m.sc.Network.CC {
+	case scenario.CCDCQCN:
+		return newDCQCN(m)
+	case scenario.CCIBCC:
+		return newIBCC(m)
+	}
+	return noCC{}
+}
+
+// noCC is cc: none: no port is watched and no flow paced, so the model
+// never calls its run methods; it reports nothing.
+type noCC struct{}
+
+var _ congestionControl = noCC{}
+
+func (noCC) newFlow(*flow) *pacer                                  { return nil }
+func (noCC) enqueue(*port, *pkt)                                   { panic("packet: no congestion control watches a port") }
+func (noCC) forward(*port, *pkt)                                   { panic("packet: no congestion control watches a port") }
+func (noCC) sent(*flow, int32)                                     { panic("packet: no congestion control paces a flow") }
+func (noCC) marked(int32, *flow)                                   { panic("packet: no congestion control marks") }
+func (noCC) notified(int32)                                        { panic("packet: no congestion control notifies") }
+func (noCC) timerDue(int32)                                        { panic("packet: no congestion control schedules a timer") }
+func (noCC) counts() ccCounts                                      { return ccCounts{} }
+func (noCC) counterSeries(*metrics.CounterSeries, []counterSample) {}
+func (noCC) reportFlow(*flow, *metrics.Flow)                       {}
+func (noCC) linkMarks(int) (ecn, fecn int64)                       { return 0, 0 }
+func (noCC) marking(*snap.Marking)                                 {}
+func (noCC) rate(*flow) unit.Rate                                  { return 0 }
+func (noCC) notice(*flow) (string, unit.Time, bool)                { return "", 0, false }
+
+// congestion is the run's congestion control.
 type congestion struct {
-	ctl  congestionControl
-	cc   *dcqcn
-	ib   *ibcc
-	scan uint64 // round-robin scans of paced flows, for pacer.scan
+	ctl   congestionControl
+	paced bool   // an algorithm runs (not noCC): fabric switch ports are watched, flows paced
+	scan  uint64 // round-robin scans of paced flows, for pacer.scan
 }
 
 // pacer is when a congestion-controlled flow may send its next packet.
