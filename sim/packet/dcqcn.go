@@ -75,6 +75,7 @@ type dcqcn struct {
 	alphaEvery  unit.Time // α's timer
 	clamp       bool      // the target takes the current rate on every cut
 
+	flows          []*rateControl // by flow
 	ecnMarks, cnps int64
 }
 
@@ -144,9 +145,10 @@ type rateControl struct {
 // DCQCN under the congestionControl contract: switches mark as packets
 // join (or leave) a queue, receivers answer with CNPs, senders cut and raise
 // the rate.
-func (c *dcqcn) newFlow(f *flow) *pacer {
-	f.cc = &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: c.alpha0}
-	return &f.cc.pacer
+func (c *dcqcn) newFlow(int32) *pacer {
+	r := &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: c.alpha0}
+	c.flows = append(c.flows, r)
+	return &r.pacer
 }
 func (c *dcqcn) enqueue(p *port, x *pkt) {
 	if !c.atDequeue {
@@ -158,10 +160,10 @@ func (c *dcqcn) forward(p *port, x *pkt) {
 		c.mark(p, x, p.qBytes-int64(x.size))
 	}
 }
-func (c *dcqcn) sent(f *flow, wire int32) { c.sentBytes(f, wire) }
-func (c *dcqcn) marked(i int32, f *flow)  { c.notify(i, f) }
-func (c *dcqcn) notified(i int32)         { c.cnpArrived(i) }
-func (c *dcqcn) timerDue(i int32)         { c.rateTimer(i) }
+func (c *dcqcn) sent(i int32, f *flow, wire int32) { c.sentBytes(f, c.flows[i], wire) }
+func (c *dcqcn) marked(i int32, f *flow)           { c.notify(i, f) }
+func (c *dcqcn) notified(i int32)                  { c.cnpArrived(i) }
+func (c *dcqcn) timerDue(i int32)                  { c.rateTimer(i) }
 
 // What DCQCN reports: ECN marks, CNPs, and each flow's rate.
 func (c *dcqcn) counts() ccCounts { return ccCounts{ecnMarks: c.ecnMarks, cnps: c.cnps} }
@@ -170,14 +172,14 @@ func (c *dcqcn) counterSeries(out *metrics.CounterSeries, samples []counterSampl
 		out.CNPs = append(out.CNPs, v.cc.cnps)
 	}
 }
-func (c *dcqcn) reportFlow(f *flow, r *metrics.Flow) {
-	r.CNPs, r.MinRateGbps = f.cc.cnps, metrics.Round(f.cc.minRC.Gbps(), 3)
+func (c *dcqcn) reportFlow(i int32, _ *flow, r *metrics.Flow) {
+	r.CNPs, r.MinRateGbps = c.flows[i].cnps, metrics.Round(c.flows[i].minRC.Gbps(), 3)
 }
 func (c *dcqcn) linkMarks(i int) (ecn, fecn int64) { return c.m.ports[i].ecnMarks, 0 }
 func (c *dcqcn) marking(s *snap.Marking)           { s.ECNKmin, s.ECNKmax = c.kmin, c.kmax }
-func (c *dcqcn) rate(f *flow) unit.Rate            { return f.cc.rc }
-func (c *dcqcn) notice(f *flow) (string, unit.Time, bool) {
-	return "cnp", f.cc.lastCNP, f.cc.cnps > 0
+func (c *dcqcn) rate(i int32, _ *flow) unit.Rate   { return c.flows[i].rc }
+func (c *dcqcn) notice(i int32) (string, unit.Time, bool) {
+	return "cnp", c.flows[i].lastCNP, c.flows[i].cnps > 0
 }
 
 // mark marks x, which joins or leaves p's queue, with RED's probability for
@@ -200,7 +202,7 @@ func (c *dcqcn) mark(p *port, x *pkt, q int64) {
 // notify is the receiver's answer to a marked packet of flow i: a CNP unless
 // it sent one less than cnp_interval ago.
 func (c *dcqcn) notify(i int32, f *flow) {
-	r, now := f.cc, c.m.eng.Now()
+	r, now := c.flows[i], c.m.eng.Now()
 	if f.done || r.cnps > 0 && now-r.lastCNP < c.cnpInterval {
 		return
 	}
@@ -216,7 +218,7 @@ func (c *dcqcn) cnpArrived(i int32) {
 	if f.done {
 		return
 	}
-	r, now := f.cc, c.m.eng.Now()
+	r, now := c.flows[i], c.m.eng.Now()
 	if !c.nic {
 		if r.cut {
 			r.decayAlpha(now, c)
@@ -284,7 +286,7 @@ func (r *rateControl) decay(k unit.Time, g float64) {
 
 // reduceRate is a cut of flow f's rate.
 func (c *dcqcn) reduceRate(i int32, f *flow) {
-	r, now := f.cc, c.m.eng.Now()
+	r, now := c.flows[i], c.m.eng.Now()
 	// RT ← RC on every cut with clamp_target_rate (the paper); without it
 	// only if the timer has raised the rate since the last cut, so a burst
 	// of CNPs cannot drag the target down with the rate.
@@ -302,14 +304,14 @@ func (c *dcqcn) reduceRate(i int32, f *flow) {
 	r.limited = true
 	r.incAt = now + c.timeReset
 	c.armTimer(i, f)
-	c.repace(f)
+	c.repace(f, r)
 }
 
 // armTimer makes flow f's one pending evCCTimer the earliest of its due
 // timers: the rate-decrease check (a CNP waits for it) and the increase
 // timer (while the rate is limited).
 func (c *dcqcn) armTimer(i int32, f *flow) {
-	r := f.cc
+	r := c.flows[i]
 	at := unit.Never
 	if r.cutDue {
 		at = r.cutAt
@@ -328,7 +330,7 @@ func (c *dcqcn) armTimer(i int32, f *flow) {
 // rate-increase event, or both (the cut first).
 func (c *dcqcn) rateTimer(i int32) {
 	f := &c.m.flows[i]
-	r, now := f.cc, c.m.eng.Now()
+	r, now := c.flows[i], c.m.eng.Now()
 	if !r.timerArmed || now != r.timerAt {
 		return // superseded by an earlier one
 	}
@@ -344,15 +346,14 @@ func (c *dcqcn) rateTimer(i int32) {
 	}
 	if r.limited && now >= r.incAt {
 		r.incAt = now + c.timeReset
-		c.increaseRate(f, true)
+		c.increaseRate(f, r, true)
 	}
 	c.armTimer(i, f)
 }
 
 // increaseRate is one rate-increase event, of the timer or the byte counter.
 // A flow that comes within R_AI of the line rate is back at line rate, unpaced.
-func (c *dcqcn) increaseRate(f *flow, timer bool) {
-	r := f.cc
+func (c *dcqcn) increaseRate(f *flow, r *rateControl, timer bool) {
 	if c.nic {
 		// The artifact's stages (RateIncEventMlx): the stage is the number
 		// of events since the cut, before this one.
@@ -391,13 +392,13 @@ func (c *dcqcn) increaseRate(f *flow, timer bool) {
 		r.rc, r.rt = c.lineRate, c.lineRate
 		r.limited = false
 	}
-	c.repace(f)
+	c.repace(f, r)
 }
 
-// repace recomputes when f may send next after its rate changed, and brings
-// its port's wake-up forward if that is now earlier.
-func (c *dcqcn) repace(f *flow) {
-	r, m := f.cc, c.m
+// repace recomputes when f (state r) may send next after its rate changed,
+// and brings its port's wake-up forward if that is now earlier.
+func (c *dcqcn) repace(f *flow, r *rateControl) {
+	m := c.m
 	r.nextSend = 0
 	if r.limited && r.lastWire > 0 {
 		r.nextSend = r.lastSend + r.rc.TxTime(unit.Bytes(r.lastWire))
@@ -407,9 +408,9 @@ func (c *dcqcn) repace(f *flow) {
 	}
 }
 
-// sentBytes paces f after a packet of wire bytes and counts them towards the byte counter.
-func (c *dcqcn) sentBytes(f *flow, wire int32) {
-	r := f.cc
+// sentBytes paces f (state r) after a packet of wire bytes and counts them
+// towards the byte counter.
+func (c *dcqcn) sentBytes(f *flow, r *rateControl, wire int32) {
 	r.lastSend, r.lastWire = c.m.eng.Now(), wire
 	if !r.limited {
 		return
@@ -421,6 +422,6 @@ func (c *dcqcn) sentBytes(f *flow, wire int32) {
 	r.bytes += int64(wire)
 	if r.bytes >= c.byteReset {
 		r.bytes -= c.byteReset
-		c.increaseRate(f, false)
+		c.increaseRate(f, r, false)
 	}
 }

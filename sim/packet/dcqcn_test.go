@@ -222,7 +222,8 @@ func TestMarkAt(t *testing.T) {
 func TestRateControlNIC(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us")
 	f := &m.flows[0]
-	r, c := f.cc, m.ctl.(*dcqcn)
+	c := m.ctl.(*dcqcn)
+	r := c.flows[0]
 	require.True(t, c.nic)
 	assert.Equal(t, unit.Rate(80e6), c.rAI, "5 Mb/s per 25 Gb/s at 400G")
 	assert.Equal(t, unit.Rate(800e6), c.rHAI, "50 Mb/s per 25 Gb/s at 400G")
@@ -240,12 +241,12 @@ func TestRateControlNIC(t *testing.T) {
 	assert.Equal(t, 1.0, r.alpha, "the nic profile moves α only on its own timer")
 	want := []float64{300, 350, 375, 387.5, 393.75, 396.875, 398.4375, 399.21875, 399.609375, 399.8046875, 399.90234375}
 	for k, w := range want {
-		c.increaseRate(f, true)
+		c.increaseRate(f, r, true)
 		assert.InDelta(t, w*1e9, float64(r.rc), 1, "increase event %d", k)
 		assert.Equal(t, 400*unit.Gbps, r.rt, "the target is capped at line rate")
 		assert.True(t, r.limited)
 	}
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 400*unit.Gbps, r.rc, "within R_AI of line rate: at line rate")
 	assert.False(t, r.limited, "and unpaced")
 
@@ -255,14 +256,14 @@ func TestRateControlNIC(t *testing.T) {
 	c.reduceRate(0, f)
 	assert.Equal(t, 200*unit.Gbps, r.rt, "RT ← RC")
 	assert.InDelta(t, 150e9, float64(r.rc), 1, "RC·(1 − α/2)")
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.InDelta(t, 175e9, float64(r.rc), 1, "fast recovery")
 	assert.Equal(t, 200*unit.Gbps, r.rt)
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI, r.rt, "additive increase at stage F")
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+c.rHAI, r.rt, "hyper increase after it, by one R_HAI")
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+2*c.rHAI, r.rt)
 
 	// min_dec_fac bounds a cut; min_rate floors it.
@@ -278,7 +279,8 @@ func TestRateControlNIC(t *testing.T) {
 // with a CNP, down by (1 − g) for each without — not at the cut.
 func TestAlphaTimerNIC(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us")
-	r, c := m.flows[0].cc, m.ctl.(*dcqcn)
+	c := m.ctl.(*dcqcn)
+	r := c.flows[0]
 	g := c.g
 	r.alpha, r.alphaAt, r.alphaCN = 0.5, 10*unit.Microsecond, true
 	r.updateAlpha(9*unit.Microsecond, c)
@@ -297,8 +299,8 @@ func TestAlphaTimerNIC(t *testing.T) {
 func TestRateControlPaper(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us", "network.dcqcn.profile=paper")
 	f := &m.flows[0]
-	r := f.cc
 	c := m.ctl.(*dcqcn)
+	r := c.flows[0]
 	require.False(t, c.nic)
 	g, F := c.g, c.threshold
 	assert.Equal(t, int32(5), F)
@@ -334,19 +336,19 @@ func TestRateControlPaper(t *testing.T) {
 
 	rc := r.rc
 	for range F {
-		c.increaseRate(f, true)
+		c.increaseRate(f, r, true)
 		rc = (200*unit.Gbps + rc) / 2
 		assert.InDelta(t, float64(rc), float64(r.rc), 1, "fast recovery stage %d", r.timerStage)
 		assert.Equal(t, 200*unit.Gbps, r.rt, "fast recovery keeps the target")
 	}
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI, r.rt, "additive increase: one counter past F")
 	r.timerStage, r.byteStage = F+2, F+1
-	c.increaseRate(f, false)
+	c.increaseRate(f, r, false)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+2*c.rHAI, r.rt, "hyper increase: both past F, by 2·R_HAI")
 
 	r.rt, r.rc = 400*unit.Gbps, 399.95*unit.Gbps
-	c.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 400*unit.Gbps, r.rc, "within R_AI of the line rate is the line rate")
 	assert.False(t, r.limited, "and unpaced")
 	assert.Zero(t, r.nextSend)

@@ -39,6 +39,7 @@ type ibcc struct {
 	cct          []float64 // CCT[i]: delay after a packet, in its serialisation times
 	ports        []ibPort  // per port
 
+	flows            []*cctState // by flow
 	fecnMarks, becns int64
 }
 
@@ -90,16 +91,17 @@ var _ congestionControl = (*ibcc)(nil)
 // InfiniBand CC under the congestionControl contract: congested root ports
 // mark FECN as packets leave, receivers answer with BECNs, sources raise
 // their CCTI and wait CCT[CCTI] after each packet.
-func (c *ibcc) newFlow(f *flow) *pacer {
-	f.ib = &cctState{ccti: c.min, maxCCTI: c.min}
-	return &f.ib.pacer
+func (c *ibcc) newFlow(int32) *pacer {
+	s := &cctState{ccti: c.min, maxCCTI: c.min}
+	c.flows = append(c.flows, s)
+	return &s.pacer
 }
-func (c *ibcc) enqueue(*port, *pkt)      {}
-func (c *ibcc) forward(p *port, x *pkt)  { c.forwardFECN(p, x) }
-func (c *ibcc) sent(f *flow, wire int32) { c.sentBytes(f, wire) }
-func (c *ibcc) marked(i int32, f *flow)  { c.becn(i, f) }
-func (c *ibcc) notified(i int32)         { c.raiseCCTI(i) }
-func (c *ibcc) timerDue(int32)           { panic("packet: ibcc schedules no timer") }
+func (c *ibcc) enqueue(*port, *pkt)               {}
+func (c *ibcc) forward(p *port, x *pkt)           { c.forwardFECN(p, x) }
+func (c *ibcc) sent(i int32, f *flow, wire int32) { c.sentBytes(f, c.flows[i], wire) }
+func (c *ibcc) marked(i int32, f *flow)           { c.becn(i, f) }
+func (c *ibcc) notified(i int32)                  { c.raiseCCTI(i) }
+func (c *ibcc) timerDue(int32)                    { panic("packet: ibcc schedules no timer") }
 
 // What InfiniBand CC reports: FECN marks, BECNs, and each flow's CCTI and rate.
 func (c *ibcc) counts() ccCounts { return ccCounts{fecnMarks: c.fecnMarks, becns: c.becns} }
@@ -109,21 +111,22 @@ func (c *ibcc) counterSeries(out *metrics.CounterSeries, samples []counterSample
 		out.BECNs = append(out.BECNs, v.cc.becns)
 	}
 }
-func (c *ibcc) reportFlow(f *flow, r *metrics.Flow) {
-	s := f.ib
+func (c *ibcc) reportFlow(i int32, f *flow, r *metrics.Flow) {
+	s := c.flows[i]
 	r.BECNs, r.MaxCCTI = s.becns, int(s.maxCCTI)
 	r.MinRateGbps = metrics.Round((&cctState{ccti: s.maxCCTI}).rate(c.m.ports[f.port].rate, c).Gbps(), 3)
 }
 func (c *ibcc) linkMarks(i int) (ecn, fecn int64) { return 0, c.ports[i].fecn }
 func (c *ibcc) marking(s *snap.Marking)           { s.FECN = c.threshold }
-func (c *ibcc) notice(f *flow) (string, unit.Time, bool) {
-	return "becn", f.ib.lastBECN, f.ib.becns > 0
+func (c *ibcc) notice(i int32) (string, unit.Time, bool) {
+	return "becn", c.flows[i].lastBECN, c.flows[i].becns > 0
 }
 
-// rate is f's injection rate now.
-func (c *ibcc) rate(f *flow) unit.Rate {
-	f.ib.decay(c.m.eng.Now(), c)
-	return f.ib.rate(c.m.ports[f.port].rate, c)
+// rate is flow i's injection rate now.
+func (c *ibcc) rate(i int32, f *flow) unit.Rate {
+	s := c.flows[i]
+	s.decay(c.m.eng.Now(), c)
+	return s.rate(c.m.ports[f.port].rate, c)
 }
 
 // decay applies the timer's decrements due by now.
@@ -168,7 +171,7 @@ func (c *ibcc) forwardFECN(p *port, x *pkt) {
 // becn is flow i's receiver answering a FECN: a BECN back to the source,
 // unless it sent one less than becn_interval ago.
 func (c *ibcc) becn(i int32, f *flow) {
-	s, now := f.ib, c.m.eng.Now()
+	s, now := c.flows[i], c.m.eng.Now()
 	if f.done || c.becnInterval > 0 && s.becns > 0 && now-s.lastBECN < c.becnInterval {
 		return
 	}
@@ -184,7 +187,7 @@ func (c *ibcc) raiseCCTI(i int32) {
 	if f.done {
 		return
 	}
-	s, now := f.ib, c.m.eng.Now()
+	s, now := c.flows[i], c.m.eng.Now()
 	s.decay(now, c)
 	if s.ccti <= c.min {
 		s.tick = now + c.timer // the timer starts
@@ -192,24 +195,24 @@ func (c *ibcc) raiseCCTI(i int32) {
 	s.ccti = min(s.ccti+c.increase, c.limit)
 	s.maxCCTI = max(s.maxCCTI, s.ccti)
 	if s.lastWire > 0 {
-		s.nextSend = s.lastSend + c.injectionDelay(f, s.lastWire)
+		s.nextSend = s.lastSend + c.injectionDelay(f, s, s.lastWire)
 	}
 }
 
 // injectionDelay is how long after starting a packet of wire bytes flow f
-// may start the next: its serialisation plus CCT[CCTI] times it.
-func (c *ibcc) injectionDelay(f *flow, wire int32) unit.Time {
+// (state s) may start the next: its serialisation plus CCT[CCTI] times it.
+func (c *ibcc) injectionDelay(f *flow, s *cctState, wire int32) unit.Time {
 	tx := c.m.ports[f.port].rate.TxTime(unit.Bytes(wire))
-	return tx + unit.Time(float64(tx)*c.cct[f.ib.ccti])
+	return tx + unit.Time(float64(tx)*c.cct[s.ccti])
 }
 
-// sentBytes paces f after a packet of wire bytes.
-func (c *ibcc) sentBytes(f *flow, wire int32) {
-	s, now := f.ib, c.m.eng.Now()
+// sentBytes paces f (state s) after a packet of wire bytes.
+func (c *ibcc) sentBytes(f *flow, s *cctState, wire int32) {
+	now := c.m.eng.Now()
 	s.lastSend, s.lastWire = now, wire
 	s.decay(now, c)
 	s.nextSend = 0
 	if c.cct[s.ccti] > 0 {
-		s.nextSend = now + c.injectionDelay(f, wire)
+		s.nextSend = now + c.injectionDelay(f, s, wire)
 	}
 }

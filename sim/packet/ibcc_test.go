@@ -275,7 +275,7 @@ func TestCCTI(t *testing.T) {
 	m, _ := runYAML(t, twoIBFlows, "network.ibcc.ccti_increase=3", "network.ibcc.ccti_limit=10", "network.ibcc.timer=5us")
 	c := m.ctl.(*ibcc)
 	f := &m.flows[0]
-	s := f.ib
+	s := c.flows[0]
 	require.Len(t, c.cct, 11, "entries 0 to ccti_limit")
 	assert.Equal(t, 1.0, c.cct[8], "CCT[8] is one packet time: half the rate")
 	assert.Equal(t, 200*unit.Gbps, (&cctState{ccti: 8}).rate(400*unit.Gbps, c))
@@ -304,13 +304,13 @@ func TestCCTI(t *testing.T) {
 	// Pacing: after a packet, the flow waits its serialisation plus CCT[CCTI] times it.
 	s.ccti = 8
 	s.tick = unit.Never
-	c.sentBytes(f, 4122)
+	c.sentBytes(f, s, 4122)
 	tx := (400 * unit.Gbps).TxTime(4122)
 	assert.Equal(t, now+2*tx, s.nextSend)
 	c.raiseCCTI(0)
 	assert.Equal(t, now+tx+unit.Time(float64(tx)*c.cct[10]), s.nextSend, "a BECN pushes the next packet back")
 	s.ccti = 0
-	c.sentBytes(f, 4122)
+	c.sentBytes(f, s, 4122)
 	assert.Zero(t, s.nextSend, "CCTI 0 is unpaced")
 }
 
@@ -321,18 +321,19 @@ func micros(n int64) unit.Time { return unit.Time(n) * unit.Microsecond }
 // flow per interval.
 func TestBECNInterval(t *testing.T) {
 	m, _ := runYAML(t, twoIBFlows, "network.ibcc.becn_interval=4us")
-	f := &m.flows[0]
+	f, c := &m.flows[0], m.ctl.(*ibcc)
+	s := c.flows[0]
 	for range 5 {
-		m.ctl.(*ibcc).becn(0, f)
+		c.becn(0, f)
 	}
-	assert.Equal(t, int64(1), f.ib.becns)
-	f.ib.lastBECN -= 4*unit.Microsecond - 1
-	m.ctl.(*ibcc).becn(0, f)
-	assert.Equal(t, int64(1), f.ib.becns, "1 ps short of the interval")
-	f.ib.lastBECN--
-	m.ctl.(*ibcc).becn(0, f)
-	assert.Equal(t, int64(2), f.ib.becns)
-	assert.Equal(t, int64(2), m.ctl.(*ibcc).becns)
+	assert.Equal(t, int64(1), s.becns)
+	s.lastBECN -= 4*unit.Microsecond - 1
+	c.becn(0, f)
+	assert.Equal(t, int64(1), s.becns, "1 ps short of the interval")
+	s.lastBECN--
+	c.becn(0, f)
+	assert.Equal(t, int64(2), s.becns)
+	assert.Equal(t, int64(2), c.becns)
 
 	_, all := runBuiltin(t, "incast-ibcc", "until=1ms")
 	_, few := runBuiltin(t, "incast-ibcc", "until=1ms", "network.ibcc.becn_interval=10us")

@@ -186,7 +186,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.onDone = done
 	f.class = m.collClass
 	f.lossless = m.classes[f.class].lossless
-	f.pace = m.ctl.newFlow(f)
+	f.pace = m.ctl.newFlow(i)
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
 	f.hash = topo.FlowHash(f.src, f.dst, sport)

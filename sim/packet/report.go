@@ -77,7 +77,7 @@ func (s *sampler) record(m *Model) {
 		s.rxFlow[i] = append(s.rxFlow[i], s.flowRx[i])
 	}
 	for i := range s.rcFlow {
-		s.rcFlow[i] = append(s.rcFlow[i], m.sendingRate(&m.flows[i]))
+		s.rcFlow[i] = append(s.rcFlow[i], m.sendingRate(int32(i)))
 	}
 	for i, p := range s.ports {
 		q := m.ports[p].qBytes
@@ -107,12 +107,13 @@ func series[T any](n, room int) [][]T {
 	return out
 }
 
-// sendingRate is f's congestion-controlled rate while it is under way, else 0.
-func (m *Model) sendingRate(f *flow) unit.Rate {
+// sendingRate is flow i's congestion-controlled rate while it is under way, else 0.
+func (m *Model) sendingRate(i int32) unit.Rate {
+	f := &m.flows[i]
 	if f.done || !f.onPort && f.nextSeq == 0 {
 		return 0
 	}
-	return m.ctl.rate(f)
+	return m.ctl.rate(i, f)
 }
 
 func (s *sampler) halve() {
@@ -163,7 +164,7 @@ func (m *Model) Result() *metrics.Result {
 			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: metrics.Micros(f.start),
 			Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
 		}
-		m.ctl.reportFlow(f, &fr)
+		m.ctl.reportFlow(int32(i), f, &fr)
 		if f.done {
 			fct.Finish(&fr, f.bytes, f.start, f.finish)
 		}

@@ -39,11 +39,11 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		if f.done {
 			s.Flows[i].Finish = f.finish
 		}
-		if kind, at, ok := m.ctl.notice(f); ok && now < at+f.ctrlDelay && f.ctrlDelay > 0 {
+		if kind, at, ok := m.ctl.notice(int32(i)); ok && now < at+f.ctrlDelay && f.ctrlDelay > 0 {
 			s.Controls = append(s.Controls, snap.Control{Flow: i, Kind: kind, Progress: float64(now-at) / float64(f.ctrlDelay)})
 		}
 		if !f.done {
-			s.Flows[i].RateGbps = m.ctl.rate(f).Gbps()
+			s.Flows[i].RateGbps = m.ctl.rate(int32(i), f).Gbps()
 		}
 	}
 	s.Routing = m.routingNow()
