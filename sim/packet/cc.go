@@ -45,7 +45,7 @@ import (
 //     "becn") and when; ok false if none.
 //
 // A new algorithm is its own file with a type that implements all of these,
-// a case in newCongestionControl, and its keys in sim/scenario; counts it
+// a case in initCongestion, and its keys in sim/scenario; counts it
 // reports that no other does need a field in ccCounts and in metrics.
 type congestionControl interface {
 	newFlow(i int32) *pacer
@@ -72,15 +72,20 @@ type ccCounts struct {
 	fecnMarks, becns int64 // ibcc
 }
 
-// newCongestionControl is the run's congestion control, by network.cc.
-func newCongestionControl(m *Model) congestionControl {
+// initCongestion sets up the run's congestion control, by network.cc: the
+// one place that picks an algorithm by name. It comes before the ports,
+// which it watches if it paces.
+func (m *Model) initCongestion() {
 	switch m.sc.Network.CC {
 	case scenario.CCDCQCN:
-		return newDCQCN(m)
+		m.ctl = newDCQCN(m)
 	case scenario.CCIBCC:
-		return newIBCC(m)
+		m.ctl = newIBCC(m)
+	default:
+		m.ctl = noCC{}
 	}
-	return noCC{}
+	_, none := m.ctl.(noCC)
+	m.paced = !none
 }
 
 // noCC is cc: none: no port is watched and no flow paced, so the model

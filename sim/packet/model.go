@@ -153,9 +153,7 @@ func newModel(sc *scenario.Scenario) *Model {
 	m.xoff, m.xon = int64(xoff), int64(xon)
 	m.initNodes()
 	m.initRoutes()
-	m.ctl = newCongestionControl(m)
-	_, none := m.ctl.(noCC)
-	m.paced = !none
+	m.initCongestion()
 	m.initPorts(kind)
 	m.initClasses()
 	m.initPools()

@@ -72,7 +72,7 @@ type port struct {
 	paceGen   int64
 
 	drops    int64
-	ecnMarks int64
+	ecnMarks int64 // packets marked ECN here (dcqcn counts them, linkMarks reports them)
 }
 
 // initPorts sets up a port for each link; kind is the fabric's link kind.

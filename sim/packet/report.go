@@ -14,13 +14,13 @@ const maxQueueSeries = 16
 // sampler records time series on the models' common cadence.
 type sampler struct {
 	network.Cadence
-	rxTotal  []int64 // cumulative payload delivered, all flows
-	counters []counterSample
-	rxFlow   [][]int64     // [flow][sample] cumulative payload
-	rcFlow   [][]unit.Rate // [flow][sample] congestion-controlled sending rate (paced runs only)
-	queues   [][]int64     // [switch port][sample], nil while the port's queue has been empty at every sample
-	ports    []int32       // switch egress ports sampled
-	flowRx   []int64       // running per-flow totals
+	rxTotal  []int64         // cumulative payload delivered, all flows
+	counters []counterSample // the run's counts at each sample
+	rxFlow   [][]int64       // [flow][sample] cumulative payload
+	rcFlow   [][]unit.Rate   // [flow][sample] congestion-controlled sending rate (paced runs only)
+	queues   [][]int64       // [switch port][sample], nil while the port's queue has been empty at every sample
+	ports    []int32         // switch egress ports sampled
+	flowRx   []int64         // running per-flow totals
 	total    int64
 	room     int // the samples a run should take, for the series' capacity
 }
