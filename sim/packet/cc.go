@@ -1,19 +1,24 @@
 package packet
 
 import (
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
-// congestionControl is a congestion control algorithm (dcqcn.go, ibcc.go) as
-// the model drives it. The model tells it, at the current time:
+// congestionControl is a congestion control algorithm as the model drives
+// it: dcqcn.go, ibcc.go, and noCC for cc: none. The model tells it, at the
+// current time:
 //
-//   - newFlow: flow f is added; it gives f its state and returns f's pacer.
+//   - newFlow: flow i is added (flows are added in order, from 0); it makes
+//     the flow's state and returns its pacer.
 //   - enqueue: packet x is about to join the queue of p, a switch port on a
 //     fabric link (p.qBytes does not count x yet); it may mark x (x.ecn).
 //   - forward: x, at the head of the queue of such a port p, leaves it for
 //     the wire (p.qBytes still counts x; with traffic classes, x is at the
 //     head of its class's queue); it may mark x.
-//   - sent: flow f started a packet of wire bytes on its first link.
+//   - sent: flow i (f) started a packet of wire bytes on its first link.
 //   - marked: flow i's receiver got a marked packet; it may answer with an
 //     evNotify event for i, after f.ctrlDelay.
 //   - notified: a notification (CNP, BECN) reached flow i's sender.
@@ -25,23 +30,90 @@ import (
 // and schedule its own events (evNotify, evCCTimer) and pace wake-ups
 // (paceWake) on the model's engine; queues, credits and pauses are not its
 // business. It counts its marks and notifications.
+//
+// The report and the snapshot ask it, and never which algorithm runs:
+//
+//   - counts: its run-wide counts so far (the result's totals, and one
+//     sample of the counter series).
+//   - counterSeries: appends to c the series it reports beyond ECN marks,
+//     one value per sample.
+//   - reportFlow: fills in flow i's (f's) figures in the result.
+//   - linkMarks: the packets port i marked, as ECN and as FECN.
+//   - marking: fills in the queue depths its switches mark at.
+//   - rate: flow i's (f's) sending rate now (it is under way).
+//   - notice: the last notification flow i's receiver sent, its kind ("cnp",
+//     "becn") and when; ok false if none.
+//
+// A new algorithm is its own file with a type that implements all of these,
+// a case in initCongestion, and its keys in sim/scenario; counts it
+// reports that no other does need a field in ccCounts and in metrics.
 type congestionControl interface {
-	newFlow(f *flow) *pacer
+	newFlow(i int32) *pacer
 	enqueue(p *port, x *pkt)
 	forward(p *port, x *pkt)
-	sent(f *flow, wire int32)
+	sent(i int32, f *flow, wire int32)
 	marked(i int32, f *flow)
 	notified(i int32)
 	timerDue(i int32)
+
+	counts() ccCounts
+	counterSeries(c *metrics.CounterSeries, samples []counterSample)
+	reportFlow(i int32, f *flow, r *metrics.Flow)
+	linkMarks(i int) (ecn, fecn int64)
+	marking(s *snap.Marking)
+	rate(i int32, f *flow) unit.Rate
+	notice(i int32) (kind string, at unit.Time, ok bool)
 }
 
-// congestion is the run's congestion control: ctl, nil without, and the
-// parameters of the algorithm it is (cc or ib).
+// ccCounts are a congestion control's run-wide counts; each algorithm
+// fills in those it has.
+type ccCounts struct {
+	ecnMarks, cnps   int64 // dcqcn
+	fecnMarks, becns int64 // ibcc
+}
+
+// initCongestion sets up the run's congestion control, by network.cc: the
+// one place that picks an algorithm by name. It comes before the ports,
+// which it watches if it paces.
+func (m *Model) initCongestion() {
+	switch m.sc.Network.CC {
+	case scenario.CCDCQCN:
+		m.ctl = newDCQCN(m)
+	case scenario.CCIBCC:
+		m.ctl = newIBCC(m)
+	default:
+		m.ctl = noCC{}
+	}
+	_, none := m.ctl.(noCC)
+	m.paced = !none
+}
+
+// noCC is cc: none: no port is watched and no flow paced, so the model
+// never calls its run methods; it reports nothing.
+type noCC struct{}
+
+var _ congestionControl = noCC{}
+
+func (noCC) newFlow(int32) *pacer                                  { return nil }
+func (noCC) enqueue(*port, *pkt)                                   { panic("packet: no congestion control watches a port") }
+func (noCC) forward(*port, *pkt)                                   { panic("packet: no congestion control watches a port") }
+func (noCC) sent(int32, *flow, int32)                              { panic("packet: no congestion control paces a flow") }
+func (noCC) marked(int32, *flow)                                   { panic("packet: no congestion control marks") }
+func (noCC) notified(int32)                                        { panic("packet: no congestion control notifies") }
+func (noCC) timerDue(int32)                                        { panic("packet: no congestion control schedules a timer") }
+func (noCC) counts() ccCounts                                      { return ccCounts{} }
+func (noCC) counterSeries(*metrics.CounterSeries, []counterSample) {}
+func (noCC) reportFlow(int32, *flow, *metrics.Flow)                {}
+func (noCC) linkMarks(int) (ecn, fecn int64)                       { return 0, 0 }
+func (noCC) marking(*snap.Marking)                                 {}
+func (noCC) rate(int32, *flow) unit.Rate                           { return 0 }
+func (noCC) notice(int32) (string, unit.Time, bool)                { return "", 0, false }
+
+// congestion is the run's congestion control.
 type congestion struct {
-	ctl  congestionControl
-	cc   *dcqcn
-	ib   *ibcc
-	scan uint64 // round-robin scans of paced flows, for pacer.scan
+	ctl   congestionControl
+	paced bool   // an algorithm runs (not noCC): fabric switch ports are watched, flows paced
+	scan  uint64 // round-robin scans of paced flows, for pacer.scan
 }
 
 // pacer is when a congestion-controlled flow may send its next packet.
@@ -76,7 +148,7 @@ func (m *Model) nextPaced(p *port) *pkt {
 			continue
 		}
 		x := m.makePkt(i, f)
-		m.ctl.sent(f, int32(x.payload+p.hdr))
+		m.ctl.sent(i, f, int32(x.payload+p.hdr))
 		return x
 	}
 	if wake < unit.Never && (!p.paceArmed || wake < p.paceAt) {

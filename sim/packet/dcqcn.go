@@ -1,7 +1,9 @@
 package packet
 
 import (
+	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -72,6 +74,9 @@ type dcqcn struct {
 	g, alpha0   float64   // α's gain and its value at the first CNP
 	alphaEvery  unit.Time // α's timer
 	clamp       bool      // the target takes the current rate on every cut
+
+	flows          []*rateControl // by flow
+	ecnMarks, cnps int64
 }
 
 func newDCQCN(m *Model) *dcqcn {
@@ -140,69 +145,86 @@ type rateControl struct {
 // DCQCN under the congestionControl contract: switches mark as packets
 // join (or leave) a queue, receivers answer with CNPs, senders cut and raise
 // the rate.
-func (c *dcqcn) newFlow(f *flow) *pacer {
-	f.cc = &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: c.alpha0}
-	return &f.cc.pacer
+func (c *dcqcn) newFlow(int32) *pacer {
+	r := &rateControl{rc: c.lineRate, rt: c.lineRate, minRC: c.lineRate, alpha: c.alpha0}
+	c.flows = append(c.flows, r)
+	return &r.pacer
 }
 func (c *dcqcn) enqueue(p *port, x *pkt) {
 	if !c.atDequeue {
-		c.m.mark(p, x, p.qBytes)
+		c.mark(p, x, p.qBytes)
 	}
 }
 func (c *dcqcn) forward(p *port, x *pkt) {
 	if c.atDequeue {
-		c.m.mark(p, x, p.qBytes-int64(x.size))
+		c.mark(p, x, p.qBytes-int64(x.size))
 	}
 }
-func (c *dcqcn) sent(f *flow, wire int32) { c.m.sentDCQCN(f, wire) }
-func (c *dcqcn) marked(i int32, f *flow)  { c.m.notify(i, f) }
-func (c *dcqcn) notified(i int32)         { c.m.cnpArrived(i) }
-func (c *dcqcn) timerDue(i int32)         { c.m.rateTimer(i) }
+func (c *dcqcn) sent(i int32, f *flow, wire int32) { c.sentBytes(f, c.flows[i], wire) }
+func (c *dcqcn) marked(i int32, f *flow)           { c.notify(i, f) }
+func (c *dcqcn) notified(i int32)                  { c.cnpArrived(i) }
+func (c *dcqcn) timerDue(i int32)                  { c.rateTimer(i) }
+
+// What DCQCN reports: ECN marks, CNPs, and each flow's rate.
+func (c *dcqcn) counts() ccCounts { return ccCounts{ecnMarks: c.ecnMarks, cnps: c.cnps} }
+func (c *dcqcn) counterSeries(out *metrics.CounterSeries, samples []counterSample) {
+	for _, v := range samples {
+		out.CNPs = append(out.CNPs, v.cc.cnps)
+	}
+}
+func (c *dcqcn) reportFlow(i int32, _ *flow, r *metrics.Flow) {
+	r.CNPs, r.MinRateGbps = c.flows[i].cnps, metrics.Round(c.flows[i].minRC.Gbps(), 3)
+}
+func (c *dcqcn) linkMarks(i int) (ecn, fecn int64) { return c.m.ports[i].ecnMarks, 0 }
+func (c *dcqcn) marking(s *snap.Marking)           { s.ECNKmin, s.ECNKmax = c.kmin, c.kmax }
+func (c *dcqcn) rate(i int32, _ *flow) unit.Rate   { return c.flows[i].rc }
+func (c *dcqcn) notice(i int32) (string, unit.Time, bool) {
+	return "cnp", c.flows[i].lastCNP, c.flows[i].cnps > 0
+}
 
 // mark marks x, which joins or leaves p's queue, with RED's probability for
 // the queue q it finds or leaves behind.
-func (m *Model) mark(p *port, x *pkt, q int64) {
-	c := m.cc
+func (c *dcqcn) mark(p *port, x *pkt, q int64) {
 	switch {
 	case q <= c.kmin:
 		return
 	case q <= c.kmax:
 		prob := float64(c.pmax * float64(q-c.kmin) / float64(c.kmax-c.kmin)) // float64(…) stops FMA fusion: amd64 and wasm agree
-		if m.eng.Rand().Float64() >= prob {
+		if c.m.eng.Rand().Float64() >= prob {
 			return
 		}
 	}
 	x.ecn = true
 	p.ecnMarks++
-	m.stats.ecnMarks++
+	c.ecnMarks++
 }
 
 // notify is the receiver's answer to a marked packet of flow i: a CNP unless
 // it sent one less than cnp_interval ago.
-func (m *Model) notify(i int32, f *flow) {
-	r, now := f.cc, m.eng.Now()
-	if f.done || r.cnps > 0 && now-r.lastCNP < m.cc.cnpInterval {
+func (c *dcqcn) notify(i int32, f *flow) {
+	r, now := c.flows[i], c.m.eng.Now()
+	if f.done || r.cnps > 0 && now-r.lastCNP < c.cnpInterval {
 		return
 	}
 	r.lastCNP = now
 	r.cnps++
-	m.stats.cnps++
-	m.at(now+f.ctrlDelay, evNotify, 0, i, 0)
+	c.cnps++
+	c.m.at(now+f.ctrlDelay, evNotify, 0, i, 0)
 }
 
 // cnpArrived is flow i's sender receiving a CNP.
-func (m *Model) cnpArrived(i int32) {
-	f := &m.flows[i]
+func (c *dcqcn) cnpArrived(i int32) {
+	f := &c.m.flows[i]
 	if f.done {
 		return
 	}
-	r, c, now := f.cc, m.cc, m.eng.Now()
+	r, now := c.flows[i], c.m.eng.Now()
 	if !c.nic {
 		if r.cut {
 			r.decayAlpha(now, c)
 		}
 		r.cut = true
-		m.reduceRate(i, f)
+		c.reduceRate(i, f)
 		return
 	}
 	if !r.cut {
@@ -217,7 +239,7 @@ func (m *Model) cnpArrived(i int32) {
 		r.alphaCN = true
 	}
 	if c.reduceEvery == 0 {
-		m.reduceRate(i, f)
+		c.reduceRate(i, f)
 		return
 	}
 	if !r.cutDue {
@@ -225,7 +247,7 @@ func (m *Model) cnpArrived(i int32) {
 		if r.cutAt < now { // the decrease timer's next event after now
 			r.cutAt += (now - r.cutAt + c.reduceEvery - 1) / c.reduceEvery * c.reduceEvery
 		}
-		m.armTimer(i, f)
+		c.armTimer(i, f)
 	}
 }
 
@@ -263,8 +285,8 @@ func (r *rateControl) decay(k unit.Time, g float64) {
 }
 
 // reduceRate is a cut of flow f's rate.
-func (m *Model) reduceRate(i int32, f *flow) {
-	r, c, now := f.cc, m.cc, m.eng.Now()
+func (c *dcqcn) reduceRate(i int32, f *flow) {
+	r, now := c.flows[i], c.m.eng.Now()
 	// RT ← RC on every cut with clamp_target_rate (the paper); without it
 	// only if the timer has raised the rate since the last cut, so a burst
 	// of CNPs cannot drag the target down with the rate.
@@ -281,15 +303,15 @@ func (m *Model) reduceRate(i int32, f *flow) {
 	r.timerStage, r.byteStage, r.bytes = 0, 0, 0
 	r.limited = true
 	r.incAt = now + c.timeReset
-	m.armTimer(i, f)
-	m.repace(f)
+	c.armTimer(i, f)
+	c.repace(f, r)
 }
 
 // armTimer makes flow f's one pending evCCTimer the earliest of its due
 // timers: the rate-decrease check (a CNP waits for it) and the increase
 // timer (while the rate is limited).
-func (m *Model) armTimer(i int32, f *flow) {
-	r := f.cc
+func (c *dcqcn) armTimer(i int32, f *flow) {
+	r := c.flows[i]
 	at := unit.Never
 	if r.cutDue {
 		at = r.cutAt
@@ -301,14 +323,14 @@ func (m *Model) armTimer(i int32, f *flow) {
 		return
 	}
 	r.timerArmed, r.timerAt = true, at
-	m.at(at, evCCTimer, 0, i, 0)
+	c.m.at(at, evCCTimer, 0, i, 0)
 }
 
 // rateTimer is flow i's congestion control timer: a rate-decrease check, a
 // rate-increase event, or both (the cut first).
-func (m *Model) rateTimer(i int32) {
-	f := &m.flows[i]
-	r, c, now := f.cc, m.cc, m.eng.Now()
+func (c *dcqcn) rateTimer(i int32) {
+	f := &c.m.flows[i]
+	r, now := c.flows[i], c.m.eng.Now()
 	if !r.timerArmed || now != r.timerAt {
 		return // superseded by an earlier one
 	}
@@ -320,19 +342,18 @@ func (m *Model) rateTimer(i int32) {
 		r.cutDue = false
 		r.updateAlpha(now, c)
 		r.cutAt = now + c.reduceEvery
-		m.reduceRate(i, f)
+		c.reduceRate(i, f)
 	}
 	if r.limited && now >= r.incAt {
 		r.incAt = now + c.timeReset
-		m.increaseRate(f, true)
+		c.increaseRate(f, r, true)
 	}
-	m.armTimer(i, f)
+	c.armTimer(i, f)
 }
 
 // increaseRate is one rate-increase event, of the timer or the byte counter.
 // A flow that comes within R_AI of the line rate is back at line rate, unpaced.
-func (m *Model) increaseRate(f *flow, timer bool) {
-	r, c := f.cc, m.cc
+func (c *dcqcn) increaseRate(f *flow, r *rateControl, timer bool) {
 	if c.nic {
 		// The artifact's stages (RateIncEventMlx): the stage is the number
 		// of events since the cut, before this one.
@@ -371,13 +392,13 @@ func (m *Model) increaseRate(f *flow, timer bool) {
 		r.rc, r.rt = c.lineRate, c.lineRate
 		r.limited = false
 	}
-	m.repace(f)
+	c.repace(f, r)
 }
 
-// repace recomputes when f may send next after its rate changed, and brings
-// its port's wake-up forward if that is now earlier.
-func (m *Model) repace(f *flow) {
-	r := f.cc
+// repace recomputes when f (state r) may send next after its rate changed,
+// and brings its port's wake-up forward if that is now earlier.
+func (c *dcqcn) repace(f *flow, r *rateControl) {
+	m := c.m
 	r.nextSend = 0
 	if r.limited && r.lastWire > 0 {
 		r.nextSend = r.lastSend + r.rc.TxTime(unit.Bytes(r.lastWire))
@@ -387,10 +408,10 @@ func (m *Model) repace(f *flow) {
 	}
 }
 
-// sentDCQCN paces f after a packet of wire bytes and counts them towards the byte counter.
-func (m *Model) sentDCQCN(f *flow, wire int32) {
-	r, c := f.cc, m.cc
-	r.lastSend, r.lastWire = m.eng.Now(), wire
+// sentBytes paces f (state r) after a packet of wire bytes and counts them
+// towards the byte counter.
+func (c *dcqcn) sentBytes(f *flow, r *rateControl, wire int32) {
+	r.lastSend, r.lastWire = c.m.eng.Now(), wire
 	if !r.limited {
 		return
 	}
@@ -401,6 +422,6 @@ func (m *Model) sentDCQCN(f *flow, wire int32) {
 	r.bytes += int64(wire)
 	if r.bytes >= c.byteReset {
 		r.bytes -= c.byteReset
-		m.increaseRate(f, false)
+		c.increaseRate(f, r, false)
 	}
 }

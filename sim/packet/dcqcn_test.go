@@ -181,7 +181,7 @@ func TestREDMarking(t *testing.T) {
 		p.ecnMarks = 0
 		const n = 20000
 		for range n {
-			m.mark(p, &pkt{}, tc.queue)
+			m.ctl.(*dcqcn).mark(p, &pkt{}, tc.queue)
 		}
 		assert.InDelta(t, tc.want, float64(p.ecnMarks)/n, 0.015, "queue %d", tc.queue)
 	}
@@ -208,7 +208,7 @@ func TestMarkAt(t *testing.T) {
 		p.qBytes = int64(kmin) + int64(x.size)
 		for range 1000 {
 			x = &pkt{size: 4178}
-			m.mark(p, x, p.qBytes-int64(x.size))
+			m.ctl.(*dcqcn).mark(p, x, p.qBytes-int64(x.size))
 			require.False(t, x.ecn)
 		}
 	}
@@ -222,7 +222,8 @@ func TestMarkAt(t *testing.T) {
 func TestRateControlNIC(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us")
 	f := &m.flows[0]
-	r, c := f.cc, m.cc
+	c := m.ctl.(*dcqcn)
+	r := c.flows[0]
 	require.True(t, c.nic)
 	assert.Equal(t, unit.Rate(80e6), c.rAI, "5 Mb/s per 25 Gb/s at 400G")
 	assert.Equal(t, unit.Rate(800e6), c.rHAI, "50 Mb/s per 25 Gb/s at 400G")
@@ -234,43 +235,43 @@ func TestRateControlNIC(t *testing.T) {
 	assert.False(t, c.clamp)
 	assert.Equal(t, 4*unit.Microsecond, c.cnpInterval)
 
-	m.reduceRate(0, f)
+	c.reduceRate(0, f)
 	assert.Equal(t, 200*unit.Gbps, r.rc, "α = 1: the cut halves the rate")
 	assert.Equal(t, 400*unit.Gbps, r.rt, "no timer increase since the last cut: the target stays")
 	assert.Equal(t, 1.0, r.alpha, "the nic profile moves α only on its own timer")
 	want := []float64{300, 350, 375, 387.5, 393.75, 396.875, 398.4375, 399.21875, 399.609375, 399.8046875, 399.90234375}
 	for k, w := range want {
-		m.increaseRate(f, true)
+		c.increaseRate(f, r, true)
 		assert.InDelta(t, w*1e9, float64(r.rc), 1, "increase event %d", k)
 		assert.Equal(t, 400*unit.Gbps, r.rt, "the target is capped at line rate")
 		assert.True(t, r.limited)
 	}
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 400*unit.Gbps, r.rc, "within R_AI of line rate: at line rate")
 	assert.False(t, r.limited, "and unpaced")
 
 	// A clamped cut (the timer raised the rate): the target takes the rate,
 	// and the stages then run FR, AI, HAI from it.
 	r.rc, r.rt, r.timerStage, r.alpha = 200*unit.Gbps, 400*unit.Gbps, 3, 0.5
-	m.reduceRate(0, f)
+	c.reduceRate(0, f)
 	assert.Equal(t, 200*unit.Gbps, r.rt, "RT ← RC")
 	assert.InDelta(t, 150e9, float64(r.rc), 1, "RC·(1 − α/2)")
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.InDelta(t, 175e9, float64(r.rc), 1, "fast recovery")
 	assert.Equal(t, 200*unit.Gbps, r.rt)
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI, r.rt, "additive increase at stage F")
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+c.rHAI, r.rt, "hyper increase after it, by one R_HAI")
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+2*c.rHAI, r.rt)
 
 	// min_dec_fac bounds a cut; min_rate floors it.
 	c.keep, r.alpha, r.rc = 0.75, 1, 100*unit.Gbps
-	m.reduceRate(0, f)
+	c.reduceRate(0, f)
 	assert.InDelta(t, 75e9, float64(r.rc), 1, "min_dec_fac 75: a cut keeps 75 %%")
 	c.keep, r.rc = 0, 1.5e6
-	m.reduceRate(0, f)
+	c.reduceRate(0, f)
 	assert.Equal(t, unit.Rate(1e6), r.rc, "min_rate")
 }
 
@@ -278,7 +279,8 @@ func TestRateControlNIC(t *testing.T) {
 // with a CNP, down by (1 − g) for each without — not at the cut.
 func TestAlphaTimerNIC(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us")
-	r, c := m.flows[0].cc, m.cc
+	c := m.ctl.(*dcqcn)
+	r := c.flows[0]
 	g := c.g
 	r.alpha, r.alphaAt, r.alphaCN = 0.5, 10*unit.Microsecond, true
 	r.updateAlpha(9*unit.Microsecond, c)
@@ -297,15 +299,15 @@ func TestAlphaTimerNIC(t *testing.T) {
 func TestRateControlPaper(t *testing.T) {
 	m, _ := runYAML(t, twoFlows, "until=1us", "network.dcqcn.profile=paper")
 	f := &m.flows[0]
-	r := f.cc
-	c := m.cc
+	c := m.ctl.(*dcqcn)
+	r := c.flows[0]
 	require.False(t, c.nic)
 	g, F := c.g, c.threshold
 	assert.Equal(t, int32(5), F)
 	assert.Equal(t, int64(10e6), c.byteReset)
 	assert.Equal(t, 50*unit.Microsecond, c.cnpInterval)
 
-	m.cnpArrived(0)
+	c.cnpArrived(0)
 	assert.Equal(t, 400*unit.Gbps, r.rt)
 	assert.Equal(t, 200*unit.Gbps, r.rc, "α starts at 1: the first CNP halves the rate")
 	assert.Equal(t, 1.0, r.alpha, "(1 − g)·1 + g")
@@ -313,7 +315,7 @@ func TestRateControlPaper(t *testing.T) {
 
 	r.alphaAt -= 2 * c.alphaEvery // two α periods without a CNP
 	r.timerStage = 1              // the timer raised the rate since the cut: the target follows the rate
-	m.cnpArrived(0)
+	c.cnpArrived(0)
 	alpha := 1 * (1 - g) * (1 - g)
 	assert.InDelta(t, 200e9*(1-alpha/2), float64(r.rc), 1)
 	assert.Equal(t, 200*unit.Gbps, r.rt)
@@ -322,11 +324,11 @@ func TestRateControlPaper(t *testing.T) {
 	// Another CNP before any increase: clamped (the paper's default) the
 	// target takes the rate; unclamped only the rate drops.
 	before, alphaBefore := r.rc, r.alpha
-	m.cnpArrived(0)
+	c.cnpArrived(0)
 	assert.Equal(t, before, r.rt, "clamped: RT ← RC")
 	r.rc, r.rt, r.alpha = before, 200*unit.Gbps, alphaBefore
 	c.clamp = false
-	m.cnpArrived(0)
+	c.cnpArrived(0)
 	assert.Equal(t, 200*unit.Gbps, r.rt, "unclamped: the target stays")
 	assert.Less(t, r.rc, before)
 	r.rc, r.alpha = before, alphaBefore
@@ -334,19 +336,19 @@ func TestRateControlPaper(t *testing.T) {
 
 	rc := r.rc
 	for range F {
-		m.increaseRate(f, true)
+		c.increaseRate(f, r, true)
 		rc = (200*unit.Gbps + rc) / 2
 		assert.InDelta(t, float64(rc), float64(r.rc), 1, "fast recovery stage %d", r.timerStage)
 		assert.Equal(t, 200*unit.Gbps, r.rt, "fast recovery keeps the target")
 	}
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 200*unit.Gbps+c.rAI, r.rt, "additive increase: one counter past F")
 	r.timerStage, r.byteStage = F+2, F+1
-	m.increaseRate(f, false)
+	c.increaseRate(f, r, false)
 	assert.Equal(t, 200*unit.Gbps+c.rAI+2*c.rHAI, r.rt, "hyper increase: both past F, by 2·R_HAI")
 
 	r.rt, r.rc = 400*unit.Gbps, 399.95*unit.Gbps
-	m.increaseRate(f, true)
+	c.increaseRate(f, r, true)
 	assert.Equal(t, 400*unit.Gbps, r.rc, "within R_AI of the line rate is the line rate")
 	assert.False(t, r.limited, "and unpaced")
 	assert.Zero(t, r.nextSend)

@@ -1,6 +1,10 @@
 package packet
 
-import "fabriclab/sim/unit"
+import (
+	"fabriclab/sim/metrics"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
 
 // InfiniBand congestion control (cc: ibcc), after the IBA congestion control
 // annex (A10), simplified:
@@ -35,6 +39,7 @@ type ibcc struct {
 	cct          []float64 // CCT[i]: delay after a packet, in its serialisation times
 	ports        []ibPort  // per port
 
+	flows            []*cctState // by flow
 	fecnMarks, becns int64
 }
 
@@ -69,7 +74,7 @@ func newIBCC(m *Model) *ibcc {
 		limit:        int32(b.CCTILimit),
 		min:          int32(b.CCTIMin),
 		cct:          make([]float64, b.CCTILimit+1),
-		ports:        make([]ibPort, len(m.ports)),
+		ports:        make([]ibPort, len(m.topo.Links)),
 	}
 	for i := range c.cct {
 		c.cct[i] = float64(i) * b.CCTStep
@@ -86,16 +91,43 @@ var _ congestionControl = (*ibcc)(nil)
 // InfiniBand CC under the congestionControl contract: congested root ports
 // mark FECN as packets leave, receivers answer with BECNs, sources raise
 // their CCTI and wait CCT[CCTI] after each packet.
-func (c *ibcc) newFlow(f *flow) *pacer {
-	f.ib = &cctState{ccti: c.min, maxCCTI: c.min}
-	return &f.ib.pacer
+func (c *ibcc) newFlow(int32) *pacer {
+	s := &cctState{ccti: c.min, maxCCTI: c.min}
+	c.flows = append(c.flows, s)
+	return &s.pacer
 }
-func (c *ibcc) enqueue(*port, *pkt)      {}
-func (c *ibcc) forward(p *port, x *pkt)  { c.m.forwardFECN(p, x) }
-func (c *ibcc) sent(f *flow, wire int32) { c.m.sentIB(f, wire) }
-func (c *ibcc) marked(i int32, f *flow)  { c.m.becn(i, f) }
-func (c *ibcc) notified(i int32)         { c.m.raiseCCTI(i) }
-func (c *ibcc) timerDue(int32)           { panic("packet: ibcc schedules no timer") }
+func (c *ibcc) enqueue(*port, *pkt)               {}
+func (c *ibcc) forward(p *port, x *pkt)           { c.forwardFECN(p, x) }
+func (c *ibcc) sent(i int32, f *flow, wire int32) { c.sentBytes(f, c.flows[i], wire) }
+func (c *ibcc) marked(i int32, f *flow)           { c.becn(i, f) }
+func (c *ibcc) notified(i int32)                  { c.raiseCCTI(i) }
+func (c *ibcc) timerDue(int32)                    { panic("packet: ibcc schedules no timer") }
+
+// What InfiniBand CC reports: FECN marks, BECNs, and each flow's CCTI and rate.
+func (c *ibcc) counts() ccCounts { return ccCounts{fecnMarks: c.fecnMarks, becns: c.becns} }
+func (c *ibcc) counterSeries(out *metrics.CounterSeries, samples []counterSample) {
+	for _, v := range samples {
+		out.FECNMarks = append(out.FECNMarks, v.cc.fecnMarks)
+		out.BECNs = append(out.BECNs, v.cc.becns)
+	}
+}
+func (c *ibcc) reportFlow(i int32, f *flow, r *metrics.Flow) {
+	s := c.flows[i]
+	r.BECNs, r.MaxCCTI = s.becns, int(s.maxCCTI)
+	r.MinRateGbps = metrics.Round((&cctState{ccti: s.maxCCTI}).rate(c.m.ports[f.port].rate, c).Gbps(), 3)
+}
+func (c *ibcc) linkMarks(i int) (ecn, fecn int64) { return 0, c.ports[i].fecn }
+func (c *ibcc) marking(s *snap.Marking)           { s.FECN = c.threshold }
+func (c *ibcc) notice(i int32) (string, unit.Time, bool) {
+	return "becn", c.flows[i].lastBECN, c.flows[i].becns > 0
+}
+
+// rate is flow i's injection rate now.
+func (c *ibcc) rate(i int32, f *flow) unit.Rate {
+	s := c.flows[i]
+	s.decay(c.m.eng.Now(), c)
+	return s.rate(c.m.ports[f.port].rate, c)
+}
 
 // decay applies the timer's decrements due by now.
 func (s *cctState) decay(now unit.Time, c *ibcc) {
@@ -118,8 +150,8 @@ func (s *cctState) rate(line unit.Rate, c *ibcc) unit.Rate {
 
 // forwardFECN is port p forwarding x from its queue: it marks x if p is a
 // congested root port and x is due for a mark.
-func (m *Model) forwardFECN(p *port, x *pkt) {
-	c := m.ib
+func (c *ibcc) forwardFECN(p *port, x *pkt) {
+	m := c.m
 	ip := &c.ports[p.id]
 	if !ip.marks || p.qBytes <= c.threshold {
 		return
@@ -138,24 +170,24 @@ func (m *Model) forwardFECN(p *port, x *pkt) {
 
 // becn is flow i's receiver answering a FECN: a BECN back to the source,
 // unless it sent one less than becn_interval ago.
-func (m *Model) becn(i int32, f *flow) {
-	s, c, now := f.ib, m.ib, m.eng.Now()
+func (c *ibcc) becn(i int32, f *flow) {
+	s, now := c.flows[i], c.m.eng.Now()
 	if f.done || c.becnInterval > 0 && s.becns > 0 && now-s.lastBECN < c.becnInterval {
 		return
 	}
 	s.lastBECN = now
 	s.becns++
 	c.becns++
-	m.at(now+f.ctrlDelay, evNotify, 0, i, 0)
+	c.m.at(now+f.ctrlDelay, evNotify, 0, i, 0)
 }
 
 // raiseCCTI is flow i's source receiving a BECN.
-func (m *Model) raiseCCTI(i int32) {
-	f := &m.flows[i]
+func (c *ibcc) raiseCCTI(i int32) {
+	f := &c.m.flows[i]
 	if f.done {
 		return
 	}
-	s, c, now := f.ib, m.ib, m.eng.Now()
+	s, now := c.flows[i], c.m.eng.Now()
 	s.decay(now, c)
 	if s.ccti <= c.min {
 		s.tick = now + c.timer // the timer starts
@@ -163,38 +195,24 @@ func (m *Model) raiseCCTI(i int32) {
 	s.ccti = min(s.ccti+c.increase, c.limit)
 	s.maxCCTI = max(s.maxCCTI, s.ccti)
 	if s.lastWire > 0 {
-		s.nextSend = s.lastSend + m.injectionDelay(f, s.lastWire)
+		s.nextSend = s.lastSend + c.injectionDelay(f, s, s.lastWire)
 	}
 }
 
 // injectionDelay is how long after starting a packet of wire bytes flow f
-// may start the next: its serialisation plus CCT[CCTI] times it.
-func (m *Model) injectionDelay(f *flow, wire int32) unit.Time {
-	tx := m.ports[f.port].rate.TxTime(unit.Bytes(wire))
-	return tx + unit.Time(float64(tx)*m.ib.cct[f.ib.ccti])
+// (state s) may start the next: its serialisation plus CCT[CCTI] times it.
+func (c *ibcc) injectionDelay(f *flow, s *cctState, wire int32) unit.Time {
+	tx := c.m.ports[f.port].rate.TxTime(unit.Bytes(wire))
+	return tx + unit.Time(float64(tx)*c.cct[s.ccti])
 }
 
-// sentIB paces f after a packet of wire bytes.
-func (m *Model) sentIB(f *flow, wire int32) {
-	s, now := f.ib, m.eng.Now()
+// sentBytes paces f (state s) after a packet of wire bytes.
+func (c *ibcc) sentBytes(f *flow, s *cctState, wire int32) {
+	now := c.m.eng.Now()
 	s.lastSend, s.lastWire = now, wire
-	s.decay(now, m.ib)
+	s.decay(now, c)
 	s.nextSend = 0
-	if m.ib.cct[s.ccti] > 0 {
-		s.nextSend = now + m.injectionDelay(f, wire)
+	if c.cct[s.ccti] > 0 {
+		s.nextSend = now + c.injectionDelay(f, s, wire)
 	}
-}
-
-// fecnMarks is how many packets port i marked.
-func (m *Model) fecnMarks(i int) int64 {
-	if m.ib == nil {
-		return 0
-	}
-	return m.ib.ports[i].fecn
-}
-
-// ibccRate is f's injection rate under ibcc while it is under way.
-func (m *Model) ibccRate(f *flow) unit.Rate {
-	f.ib.decay(m.eng.Now(), m.ib)
-	return f.ib.rate(m.ports[f.port].rate, m.ib)
 }

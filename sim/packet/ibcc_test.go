@@ -231,7 +231,7 @@ until: 1us
 // port.
 func TestFECNMarking(t *testing.T) {
 	m, _ := runYAML(t, twoIBFlows, "network.ibcc.threshold=100KB", "network.ibcc.marking_rate=4")
-	c := m.ib
+	c := m.ctl.(*ibcc)
 	full := int64(m.mtu + m.fabricHdr)
 	var sw *port // switch → host2
 	for i, l := range m.topo.Links {
@@ -249,7 +249,7 @@ func TestFECNMarking(t *testing.T) {
 		p.qBytes, p.credit = queue, credit
 		for range n {
 			x := &pkt{size: int32(full)}
-			m.forwardFECN(p, x)
+			c.forwardFECN(p, x)
 			if x.ecn {
 				marked++
 			}
@@ -273,21 +273,21 @@ func TestFECNMarking(t *testing.T) {
 // TestCCTI steps one flow's source through BECNs, the limit and the timer.
 func TestCCTI(t *testing.T) {
 	m, _ := runYAML(t, twoIBFlows, "network.ibcc.ccti_increase=3", "network.ibcc.ccti_limit=10", "network.ibcc.timer=5us")
-	c := m.ib
+	c := m.ctl.(*ibcc)
 	f := &m.flows[0]
-	s := f.ib
+	s := c.flows[0]
 	require.Len(t, c.cct, 11, "entries 0 to ccti_limit")
 	assert.Equal(t, 1.0, c.cct[8], "CCT[8] is one packet time: half the rate")
 	assert.Equal(t, 200*unit.Gbps, (&cctState{ccti: 8}).rate(400*unit.Gbps, c))
 	assert.Zero(t, s.ccti)
 
 	now := m.eng.Now()
-	m.raiseCCTI(0)
+	c.raiseCCTI(0)
 	assert.Equal(t, int32(3), s.ccti)
 	assert.Equal(t, now+5*unit.Microsecond, s.tick, "the timer starts when CCTI leaves ccti_min")
-	m.raiseCCTI(0)
-	m.raiseCCTI(0)
-	m.raiseCCTI(0)
+	c.raiseCCTI(0)
+	c.raiseCCTI(0)
+	c.raiseCCTI(0)
 	assert.Equal(t, int32(10), s.ccti, "capped at ccti_limit")
 	assert.Equal(t, int32(10), s.maxCCTI)
 
@@ -304,13 +304,13 @@ func TestCCTI(t *testing.T) {
 	// Pacing: after a packet, the flow waits its serialisation plus CCT[CCTI] times it.
 	s.ccti = 8
 	s.tick = unit.Never
-	m.sentIB(f, 4122)
+	c.sentBytes(f, s, 4122)
 	tx := (400 * unit.Gbps).TxTime(4122)
 	assert.Equal(t, now+2*tx, s.nextSend)
-	m.raiseCCTI(0)
+	c.raiseCCTI(0)
 	assert.Equal(t, now+tx+unit.Time(float64(tx)*c.cct[10]), s.nextSend, "a BECN pushes the next packet back")
 	s.ccti = 0
-	m.sentIB(f, 4122)
+	c.sentBytes(f, s, 4122)
 	assert.Zero(t, s.nextSend, "CCTI 0 is unpaced")
 }
 
@@ -321,18 +321,19 @@ func micros(n int64) unit.Time { return unit.Time(n) * unit.Microsecond }
 // flow per interval.
 func TestBECNInterval(t *testing.T) {
 	m, _ := runYAML(t, twoIBFlows, "network.ibcc.becn_interval=4us")
-	f := &m.flows[0]
+	f, c := &m.flows[0], m.ctl.(*ibcc)
+	s := c.flows[0]
 	for range 5 {
-		m.becn(0, f)
+		c.becn(0, f)
 	}
-	assert.Equal(t, int64(1), f.ib.becns)
-	f.ib.lastBECN -= 4*unit.Microsecond - 1
-	m.becn(0, f)
-	assert.Equal(t, int64(1), f.ib.becns, "1 ps short of the interval")
-	f.ib.lastBECN--
-	m.becn(0, f)
-	assert.Equal(t, int64(2), f.ib.becns)
-	assert.Equal(t, int64(2), m.ib.becns)
+	assert.Equal(t, int64(1), s.becns)
+	s.lastBECN -= 4*unit.Microsecond - 1
+	c.becn(0, f)
+	assert.Equal(t, int64(1), s.becns, "1 ps short of the interval")
+	s.lastBECN--
+	c.becn(0, f)
+	assert.Equal(t, int64(2), s.becns)
+	assert.Equal(t, int64(2), c.becns)
 
 	_, all := runBuiltin(t, "incast-ibcc", "until=1ms")
 	_, few := runBuiltin(t, "incast-ibcc", "until=1ms", "network.ibcc.becn_interval=10us")

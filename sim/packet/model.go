@@ -63,7 +63,6 @@ type Model struct {
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
 		gaps                                       int64 // packets a go-back-N receiver discarded after a hole
-		ecnMarks, cnps                             int64
 	}
 	series sampler
 	// dropHook, if set (by tests), drops the packets it returns true for
@@ -154,15 +153,8 @@ func newModel(sc *scenario.Scenario) *Model {
 	m.xoff, m.xon = int64(xoff), int64(xon)
 	m.initNodes()
 	m.initRoutes()
+	m.initCongestion()
 	m.initPorts(kind)
-	switch sc.Network.CC {
-	case scenario.CCDCQCN:
-		m.cc = newDCQCN(m)
-		m.ctl = m.cc
-	case scenario.CCIBCC:
-		m.ib = newIBCC(m)
-		m.ctl = m.ib
-	}
 	m.initClasses()
 	m.initPools()
 	m.drain = rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
@@ -192,9 +184,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	f.onDone = done
 	f.class = m.collClass
 	f.lossless = m.classes[f.class].lossless
-	if m.ctl != nil {
-		f.pace = m.ctl.newFlow(f)
-	}
+	f.pace = m.ctl.newFlow(i)
 	// The 5-tuple: addresses, a random UDP source port (as RoCE picks per QP), port 4791.
 	sport := uint64(m.eng.Rand().IntN(1<<14) + 49152)
 	f.hash = topo.FlowHash(f.src, f.dst, sport)

@@ -72,7 +72,7 @@ type port struct {
 	paceGen   int64
 
 	drops    int64
-	ecnMarks int64
+	ecnMarks int64 // packets marked ECN here (dcqcn counts them, linkMarks reports them)
 }
 
 // initPorts sets up a port for each link; kind is the fabric's link kind.
@@ -84,7 +84,6 @@ func (m *Model) initPorts(kind link.Kind) {
 	case scenario.FCPFC:
 		fc = fcPFC
 	}
-	watched := m.sc.Network.CC == scenario.CCDCQCN || m.sc.Network.CC == scenario.CCIBCC
 	m.ports = make([]port, len(m.topo.Links))
 	m.quantum = make([]unit.Time, len(m.topo.Links))
 	for i, l := range m.topo.Links {
@@ -104,7 +103,7 @@ func (m *Model) initPorts(kind link.Kind) {
 		p.toEnd = !m.topo.Nodes[l.To].Role.Forwards()
 		p.fromEnd = !m.topo.Nodes[l.From].Role.Forwards()
 		p.credit = m.buffer
-		p.watched = watched && m.isSwitch[l.From] && l.Kind == kind
+		p.watched = m.paced && m.isSwitch[l.From] && l.Kind == kind
 		m.quantum[i] = l.Rate.TxTime(scenario.PauseQuantumBytes)
 	}
 }
@@ -263,7 +262,7 @@ func (m *Model) transmit(p *port, x *pkt) {
 
 // nextFromFlows makes the next packet of the next flow in round-robin order.
 func (m *Model) nextFromFlows(p *port) *pkt {
-	if m.ctl != nil {
+	if m.paced {
 		return m.nextPaced(p)
 	}
 	for len(p.flows) > 0 {

@@ -14,13 +14,13 @@ const maxQueueSeries = 16
 // sampler records time series on the models' common cadence.
 type sampler struct {
 	network.Cadence
-	rxTotal  []int64       // cumulative payload delivered, all flows
-	counters [][6]int64    // drops, pause frames, ECN marks, CNPs, FECN marks, BECNs so far
-	rxFlow   [][]int64     // [flow][sample] cumulative payload
-	rcFlow   [][]unit.Rate // [flow][sample] DCQCN sending rate (cc only)
-	queues   [][]int64     // [switch port][sample], nil while the port's queue has been empty at every sample
-	ports    []int32       // switch egress ports sampled
-	flowRx   []int64       // running per-flow totals
+	rxTotal  []int64         // cumulative payload delivered, all flows
+	counters []counterSample // the run's counts at each sample
+	rxFlow   [][]int64       // [flow][sample] cumulative payload
+	rcFlow   [][]unit.Rate   // [flow][sample] congestion-controlled sending rate (paced runs only)
+	queues   [][]int64       // [switch port][sample], nil while the port's queue has been empty at every sample
+	ports    []int32         // switch egress ports sampled
+	flowRx   []int64         // running per-flow totals
 	total    int64
 	room     int // the samples a run should take, for the series' capacity
 }
@@ -36,11 +36,11 @@ func (s *sampler) init(m *Model) {
 	}
 	s.Times = make([]unit.Time, 0, s.room)
 	s.rxTotal = make([]int64, 0, s.room)
-	s.counters = make([][6]int64, 0, s.room)
+	s.counters = make([]counterSample, 0, s.room)
 	s.flowRx = make([]int64, len(m.flows))
 	if len(m.flows) <= network.MaxFlowSeries {
 		s.rxFlow = series[int64](len(m.flows), s.room)
-		if m.ctl != nil {
+		if m.paced {
 			s.rcFlow = series[unit.Rate](len(m.flows), s.room)
 		}
 	}
@@ -72,16 +72,12 @@ func (s *sampler) sample(m *Model) {
 func (s *sampler) record(m *Model) {
 	s.Take(m.eng.Now())
 	s.rxTotal = append(s.rxTotal, s.total)
-	fecn, becn := int64(0), int64(0)
-	if m.ib != nil {
-		fecn, becn = m.ib.fecnMarks, m.ib.becns
-	}
-	s.counters = append(s.counters, [6]int64{m.stats.drops, m.stats.pauseFrames, m.stats.ecnMarks, m.stats.cnps, fecn, becn})
+	s.counters = append(s.counters, counterSample{m.stats.drops, m.stats.pauseFrames, m.ctl.counts()})
 	for i := range s.rxFlow {
 		s.rxFlow[i] = append(s.rxFlow[i], s.flowRx[i])
 	}
 	for i := range s.rcFlow {
-		s.rcFlow[i] = append(s.rcFlow[i], m.sendingRate(&m.flows[i]))
+		s.rcFlow[i] = append(s.rcFlow[i], m.sendingRate(int32(i)))
 	}
 	for i, p := range s.ports {
 		q := m.ports[p].qBytes
@@ -95,6 +91,12 @@ func (s *sampler) record(m *Model) {
 	}
 }
 
+// counterSample is the run's counts at one sample.
+type counterSample struct {
+	drops, pauseFrames int64
+	cc                 ccCounts
+}
+
 // series is n empty series with room samples each, cut from one block.
 func series[T any](n, room int) [][]T {
 	block := make([]T, n*room)
@@ -105,15 +107,13 @@ func series[T any](n, room int) [][]T {
 	return out
 }
 
-// sendingRate is f's congestion-controlled rate while it is under way, else 0.
-func (m *Model) sendingRate(f *flow) unit.Rate {
+// sendingRate is flow i's congestion-controlled rate while it is under way, else 0.
+func (m *Model) sendingRate(i int32) unit.Rate {
+	f := &m.flows[i]
 	if f.done || !f.onPort && f.nextSeq == 0 {
 		return 0
 	}
-	if f.ib != nil {
-		return m.ibccRate(f)
-	}
-	return f.cc.rc
+	return m.ctl.rate(i, f)
 }
 
 func (s *sampler) halve() {
@@ -146,10 +146,8 @@ func (m *Model) Result() *metrics.Result {
 	t.Events = m.eng.Events()
 	t.Drops, t.Retransmits, t.Timeouts = m.stats.drops, m.stats.retrans, m.stats.timeouts
 	t.PauseFrames, t.OutOfOrder = m.stats.pauseFrames, m.stats.ooo
-	t.ECNMarks, t.CNPs = m.stats.ecnMarks, m.stats.cnps
-	if m.ib != nil {
-		t.FECNMarks, t.BECNs = m.ib.fecnMarks, m.ib.becns
-	}
+	cc := m.ctl.counts()
+	t.ECNMarks, t.CNPs, t.FECNMarks, t.BECNs = cc.ecnMarks, cc.cnps, cc.fecnMarks, cc.becns
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
 
 	first := unit.Never
@@ -166,13 +164,7 @@ func (m *Model) Result() *metrics.Result {
 			Src: int(f.src), Dst: int(f.dst), Bytes: f.bytes, StartUs: metrics.Micros(f.start),
 			Delivered: f.received, Retransmits: f.retrans, OutOfOrder: f.outOfOrder,
 		}
-		if r := f.cc; r != nil {
-			fr.CNPs, fr.MinRateGbps = r.cnps, metrics.Round(r.minRC.Gbps(), 3)
-		}
-		if s := f.ib; s != nil {
-			fr.BECNs, fr.MaxCCTI = s.becns, int(s.maxCCTI)
-			fr.MinRateGbps = metrics.Round((&cctState{ccti: s.maxCCTI}).rate(m.ports[f.port].rate, m.ib).Gbps(), 3)
-		}
+		m.ctl.reportFlow(int32(i), f, &fr)
 		if f.done {
 			fct.Finish(&fr, f.bytes, f.start, f.finish)
 		}
@@ -202,10 +194,11 @@ func (m *Model) Result() *metrics.Result {
 			busy := float64(p.txWire)*8/float64(l.Rate) - max(p.busyUntil-now, 0).Seconds()
 			util = metrics.Round(max(busy, 0)/now.Seconds(), 4)
 		}
+		ecn, fecn := m.ctl.linkMarks(i)
 		r.Links = append(r.Links, metrics.Link{
 			ID: i, Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3),
 			Util: util, MaxQueueBytes: p.maxQ, Drops: p.drops, PauseUs: metrics.Micros(paused), PauseFrames: p.pauseFrames,
-			ECNMarks: p.ecnMarks, FECNMarks: m.fecnMarks(i), Classes: m.linkClasses(p),
+			ECNMarks: ecn, FECNMarks: fecn, Classes: m.linkClasses(p),
 		})
 	}
 	network.NameLinks(m.topo, r.Links)
@@ -215,20 +208,14 @@ func (m *Model) Result() *metrics.Result {
 
 func (s *sampler) result(m *Model) *metrics.Series {
 	out := s.Series(func(i int) float64 { return deltaGbps(s.rxTotal, s.Times, i) })
-	if n := len(s.counters); n > 0 && s.counters[n-1] != [6]int64{} {
+	if n := len(s.counters); n > 0 && s.counters[n-1] != (counterSample{}) {
 		c := &metrics.CounterSeries{}
 		for _, v := range s.counters {
-			c.Drops = append(c.Drops, v[0])
-			c.PauseFrames = append(c.PauseFrames, v[1])
-			c.ECNMarks = append(c.ECNMarks, v[2])
-			if m.cc != nil {
-				c.CNPs = append(c.CNPs, v[3])
-			}
-			if m.ib != nil {
-				c.FECNMarks = append(c.FECNMarks, v[4])
-				c.BECNs = append(c.BECNs, v[5])
-			}
+			c.Drops = append(c.Drops, v.drops)
+			c.PauseFrames = append(c.PauseFrames, v.pauseFrames)
+			c.ECNMarks = append(c.ECNMarks, v.cc.ecnMarks)
 		}
+		m.ctl.counterSeries(c, s.counters)
 		out.Counters = c
 	}
 	for f := range s.rxFlow {

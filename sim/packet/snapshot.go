@@ -13,12 +13,7 @@ func (m *Model) Topology() *topo.Topology { return m.topo }
 func (m *Model) Snapshot() *snap.Snapshot {
 	now := m.eng.Now()
 	s := m.run.Snapshot(len(m.ports), len(m.flows))
-	if m.cc != nil {
-		s.Marking.ECNKmin, s.Marking.ECNKmax = m.cc.kmin, m.cc.kmax
-	}
-	if m.ib != nil {
-		s.Marking.FECN = m.ib.threshold
-	}
+	m.ctl.marking(&s.Marking)
 	if n := m.onTheWire(now); n > 0 {
 		s.Packets = make([]snap.Packet, 0, n) // sized once: growing it was most of perm-1024's snapshot
 	}
@@ -26,10 +21,8 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		p := &m.ports[i]
 		l := &s.Links[i]
 		l.TxBytes, l.QueueBytes, l.Drops, l.PauseFrames, l.Paused = p.txWire, p.qBytes, p.drops, p.pauseFrames, p.paused || p.nPaused > 0
-		l.ECNMarks = p.ecnMarks
-		if m.ib != nil {
-			l.ECNMarks += m.fecnMarks(i) // FECN: InfiniBand's mark
-		}
+		ecn, fecn := m.ctl.linkMarks(i)
+		l.ECNMarks = ecn + fecn // the viewer shows FECN as ECN
 		if p.fc == fcNone {
 			l.BufferBytes = m.buffer
 		}
@@ -46,18 +39,11 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		if f.done {
 			s.Flows[i].Finish = f.finish
 		}
-		if f.cc != nil && f.cc.cnps > 0 && now < f.cc.lastCNP+f.ctrlDelay && f.ctrlDelay > 0 {
-			s.Controls = append(s.Controls, snap.Control{Flow: i, Kind: "cnp", Progress: float64(now-f.cc.lastCNP) / float64(f.ctrlDelay)})
+		if kind, at, ok := m.ctl.notice(int32(i)); ok && now < at+f.ctrlDelay && f.ctrlDelay > 0 {
+			s.Controls = append(s.Controls, snap.Control{Flow: i, Kind: kind, Progress: float64(now-at) / float64(f.ctrlDelay)})
 		}
-		if f.ib != nil && f.ib.becns > 0 && now < f.ib.lastBECN+f.ctrlDelay && f.ctrlDelay > 0 {
-			s.Controls = append(s.Controls, snap.Control{Flow: i, Kind: "becn", Progress: float64(now-f.ib.lastBECN) / float64(f.ctrlDelay)})
-		}
-		switch {
-		case f.done:
-		case f.cc != nil:
-			s.Flows[i].RateGbps = f.cc.rc.Gbps()
-		case f.ib != nil:
-			s.Flows[i].RateGbps = m.ibccRate(f).Gbps()
+		if !f.done {
+			s.Flows[i].RateGbps = m.ctl.rate(int32(i), f).Gbps()
 		}
 	}
 	s.Routing = m.routingNow()

@@ -58,8 +58,6 @@ type flow struct {
 	label      network.Label // the workload's labels (chunk id, step)
 	nextInLine int32         // the flow queued behind this one on its stream, or -1
 	pace       *pacer        // congestion control's pacing of the flow, nil without
-	cc         *rateControl  // DCQCN state, nil without cc: dcqcn
-	ib         *cctState     // InfiniBand congestion control state, nil without cc: ibcc
 }
 
 // activate puts flow i on its first-hop port's round robin.
