@@ -47,7 +47,7 @@ var readsAllowed = map[string]string{
 	"web/server.go: os.OpenRoot in OpenDir":                          "the site serve serves, read through os.Root with the server's limits",
 	"cmd/internal/srctree/srctree.go: os.ReadFile in Root":           "go.mod of the directories at and above the working directory, to find the source tree",
 	"cmd/wasmjumps/main.go: os.ReadFile in run":                      "a developer tool, not shipped: the .wasm a developer built",
-	"assets/fonts/cjkchars/main.go: os.ReadFile in run":              "a go generate tool (subset.sh): the repository's margin file",
+	"cmd/cjkchars/main.go: os.ReadFile in run":                       "a go generate tool (subset.sh): the repository's margin file",
 	"sim/golden/golden.go: os.ReadFile in Equal":                     "a test helper: the repository's golden files",
 	"sim/network/networktest/networktest.go: os.ReadFile in Builtin": "a test helper: loads built-in scenarios (no file is read)",
 }
