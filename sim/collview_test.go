@@ -45,6 +45,9 @@ var collCases = []struct {
 // snapshot carries exactly the algbw and busbw that fabriclab run's JSON
 // reports.
 func TestCollectiveSnapshotsEndOnTheRunsFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range collCases {
 		t.Run(tc.name+" "+join(tc.sets), func(t *testing.T) {
 			sc, err := scenario.Load(tc.name, os.ReadFile, tc.sets)

@@ -25,6 +25,9 @@ import (
 // It does not wait for runs to end. No console errors. Each page gets its
 // own tab (and so its own time budget), beside the other browser tests.
 func TestBrowserCourse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test: the full suite (make test) runs it")
+	}
 	t.Parallel()
 	ls, err := shippedLessons()
 	require.NoError(t, err)

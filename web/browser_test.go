@@ -53,6 +53,9 @@ func ownBrowser(t *testing.T) (ctx context.Context, base string, console func() 
 // a Chromium of its own or in the shared one.
 func openBrowser(t *testing.T, own bool, dir string) (context.Context, string, func() []chromedp.ConsoleMessage) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("a browser test: the full suite (make test) runs it")
+	}
 	path := chromiumPath(t)
 	if dir == "" {
 		dir = siteDir(t)
@@ -140,6 +143,9 @@ var (
 
 // siteDir builds the site once per test binary (compiling cmd/viz takes a while).
 func siteDir(t *testing.T) string {
+	if testing.Short() {
+		t.Skip("builds the site: the full suite (make test) runs it")
+	}
 	siteOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "fabriclab-site")
 		if err != nil {

@@ -35,6 +35,9 @@ func unbrotli(t *testing.T, data []byte) []byte {
 // the same bytes decoded), the marker lists the site's files and no more, and the
 // cache lets the next run skip the work.
 func TestRecompress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	dir, cache := filepath.Join(t.TempDir(), "site"), t.TempDir()
 	raw := wasmLike()
 	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": raw, "index.html": []byte("<!doctype html><title>x</title>" + string(bytes.Repeat([]byte("<p>hi</p>"), 100)))}, false))
