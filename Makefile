@@ -3,7 +3,8 @@
 GO        ?= go
 GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(GOROOT)/lib/wasm/go_js_wasm_exec
-TESTFLAGS ?=              # more go test flags for test-native and test-wasm (test-short sets -short)
+# More go test flags for test-native and test-wasm (test-short sets -short).
+TESTFLAGS ?=
 
 .PHONY: run test test-short test-native test-wasm bench bench-htsim fuzz fonts
 
