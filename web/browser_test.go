@@ -3,6 +3,7 @@ package web_test
 import (
 	"bytes"
 	"context"
+	goerrors "errors"
 	"fmt"
 	"image"
 	"image/png"
@@ -272,7 +273,7 @@ func waitFor(t *testing.T, ctx context.Context, expr string, within time.Duratio
 	pctx, cancel := context.WithTimeout(ctx, within)
 	defer cancel()
 	_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(within)))
-	if err != nil && ctx.Err() == nil && pctx.Err() != nil {
+	if ctx.Err() == nil && (goerrors.Is(err, chromedp.ErrPollingTimeout) || pctx.Err() != nil) {
 		return false
 	}
 	require.NoError(t, err, "waiting for %s", expr)
@@ -288,19 +289,27 @@ func stillShot(t *testing.T, ctx context.Context, win, sel string) []byte {
 	var last []byte
 	for {
 		animationFrames(t, ctx, win, 3)
-		var shot []byte
-		var err error
-		if sel == "" {
-			shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		} else {
-			shot, err = chromedp.Run(ctx, chromedp.Screenshot(sel))
-		}
-		require.NoError(t, err, "the picture kept changing")
+		shot := screenshot(t, ctx, sel, "the picture kept changing")
 		if bytes.Equal(shot, last) {
 			return shot
 		}
 		last = shot
 	}
+}
+
+// screenshot is a PNG of the page, or of the element sel if not "";
+// msg says what a failure was waiting for.
+func screenshot(t *testing.T, ctx context.Context, sel, msg string) []byte {
+	t.Helper()
+	var shot []byte
+	var err error
+	if sel == "" {
+		shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	} else {
+		shot, err = chromedp.Run(ctx, chromedp.Screenshot(sel))
+	}
+	require.NoError(t, err, msg)
+	return shot
 }
 
 // changedShot is the first screenshot of the page (of sel, if not "") whose
@@ -311,14 +320,7 @@ func changedShot(t *testing.T, ctx context.Context, win, sel string, from image.
 	t.Helper()
 	for {
 		animationFrames(t, ctx, win, 3)
-		var shot []byte
-		var err error
-		if sel == "" {
-			shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		} else {
-			shot, err = chromedp.Run(ctx, chromedp.Screenshot(sel))
-		}
-		require.NoError(t, err, "waiting for the picture to change by more than %g", share)
+		shot := screenshot(t, ctx, sel, fmt.Sprintf("waiting for the picture to change by more than %g", share))
 		if changed(from, decode(t, shot)) > share {
 			return shot
 		}

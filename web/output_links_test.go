@@ -112,6 +112,9 @@ func TestOutputNeverWritesThroughALink(t *testing.T) {
 // Recompress's swap goes through a temporary file it creates itself: links
 // planted at the temporary names (the old one and the new) are never followed.
 func TestRecompressNeverWritesThroughALink(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	base := t.TempDir()
 	site := filepath.Join(base, "site")
 	require.NoError(t, Write(site, map[string][]byte{"viz.wasm": wasmLike()}, false))

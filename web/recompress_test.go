@@ -99,6 +99,9 @@ func TestRecompress(t *testing.T) {
 // An interrupted install leaves a temporary file the marker lists, so the
 // next build removes it.
 func TestInstallPartIsCleanedUp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	dir := filepath.Join(t.TempDir(), "site")
 	require.NoError(t, Write(dir, map[string][]byte{"viz.wasm": wasmLike()}, false))
 	st, err := outState(dir)
