@@ -156,6 +156,9 @@ func join(s []string) string {
 // of the GPUs; a schedule too large to list step by step has no matrix. A
 // snapshot's collective stays a few kilobytes.
 func TestCollectiveSnapshotStaysSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range []struct {
 		nodes, rowRanks int
 	}{{4, 1}, {16, 8}, {128, 16}, {512, 0}} {
