@@ -19,7 +19,7 @@ run:
 test:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target test-native test-wasm
 
-# What a developer runs on every change (under 3 minutes of CPU with a warm
+# What a developer runs on every change (about 2 minutes on 2 cores with a warm
 # build cache): the same with -short, which skips the browser tests, the site
 # build and the long runs; a fast test of each area stays.
 test-short:
