@@ -71,6 +71,9 @@ func arKnobKeys(md string) []string {
 // TestCourseAllReduce checks what "All-Reduce, taken apart" says about its
 // scenarios.
 func TestCourseAllReduce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	l := arCourse(t, "allreduce", "data-parallel")
 	t.Run("knobs", func(t *testing.T) { arKnobsRun(t, l) })
 

@@ -26,6 +26,9 @@ func dpInterval(t *testing.T, tr *metrics.Training, label string) metrics.Interv
 // TestCourseDataParallel checks what "Data parallelism" says about its
 // scenarios.
 func TestCourseDataParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	l := arCourse(t, "data-parallel", "adaptive-routing")
 	t.Run("knobs", func(t *testing.T) { arKnobsRun(t, l) })
 

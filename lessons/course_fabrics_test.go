@@ -13,6 +13,9 @@ import (
 
 // TestCourseFabricsClaims pins what fabrics.*.md says to its scenarios.
 func TestCourseFabricsClaims(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	// nominal: 397.5 vs 392.1 Gb/s ceilings, about 1.4 % apart
 	ib := stepRun(t, "fabrics", "nominal")
 	roce := stepRun(t, "fabrics", "nominal", "topology.fabric=roce")

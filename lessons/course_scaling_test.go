@@ -17,6 +17,9 @@ import (
 // change that makes the text wrong fails here.
 
 func TestCourseScaling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	one := stepRun(t, "scaling", "one-node").Training
 	require.NotNil(t, one)
 	// "only … is exposed communication", "the GPUs compute 99 % of the time"

@@ -101,6 +101,9 @@ func TestCollectiveGolden(t *testing.T) {
 }
 
 func TestCollectiveViewSays(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	scene := func(r *run) string {
 		L := NewLayout(r.topo, 1280, 720, Options{Title: r.name})
 		return sceneTexts(Scene(r.frame(L)))

@@ -84,6 +84,9 @@ var zhKept = map[string]bool{
 // A Chinese canvas of each view shows no English words but the names the
 // lessons keep, the nodes' and the scenario's.
 func TestViewsZhHaveNoEnglish(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for i, v := range zhViews {
 		t.Run(v.file, func(t *testing.T) {
 			f, L := zhFrame(t, i, 1280, 720, 12)
@@ -116,6 +119,9 @@ func TestViewsZhHaveNoEnglish(t *testing.T) {
 // English what snap's own strings say, and in Chinese no English but kept
 // names: every wait and collective of the runs has its words.
 func TestTrainingWordsFromParts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, sets := range [][]string{
 		{"sim.fidelity=flow", "training.iterations=2"},
 		{"sim.fidelity=flow", "training.sharding=zero1", "training.iterations=2"},

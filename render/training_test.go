@@ -100,6 +100,9 @@ func TestTrainingGolden(t *testing.T) {
 
 // At the end the view shows the report's figures for the last iteration.
 func TestTrainingFiguresMatchTheReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, sets := range [][]string{nil, {"sim.fidelity=flow", "training.iterations=2", "training.sharding=zero1"}} {
 		r, res := playTo(t, "dp-resnet50", sets, 0, 8)
 		require.True(t, r.cur().Done)

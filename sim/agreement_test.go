@@ -66,6 +66,9 @@ sim: {fidelity: flow}
 // Rings run step by step in both models (one channel, pipelined in pieces); the
 // flow model's streamed phases are checked where latency is negligible.
 func TestFlowAndPacketAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	both := func(t *testing.T, yaml string, sets ...string) (pk, fl *metrics.Result) {
 		return run(t, yaml, sets...), run(t, yaml, append(sets, "sim.fidelity=flow")...)
 	}
@@ -106,6 +109,9 @@ func TestFlowAndPacketAgree(t *testing.T) {
 // the 2047-step rail phases are so long that no two phases sharing a link
 // overlap, so the run ends when the last phase to finish does.
 func TestHierarchicalScalesTo16kGPUs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	sc, err := scenario.Load("hierarchical-allreduce", nil, []string{"topology.nodes=2048"})
 	require.NoError(t, err)
 	r := builtin(t, "hierarchical-allreduce", "topology.nodes=2048")

@@ -18,6 +18,9 @@ import (
 // level with traffic, a collective, training and a PFC storm, and at the
 // flow level.
 func TestBuildingInStepsIsStart(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range []struct {
 		name string
 		sets []string

@@ -45,6 +45,9 @@ var collCases = []struct {
 // snapshot carries exactly the algbw and busbw that fabriclab run's JSON
 // reports.
 func TestCollectiveSnapshotsEndOnTheRunsFigures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range collCases {
 		t.Run(tc.name+" "+join(tc.sets), func(t *testing.T) {
 			sc, err := scenario.Load(tc.name, os.ReadFile, tc.sets)
@@ -153,6 +156,9 @@ func join(s []string) string {
 // of the GPUs; a schedule too large to list step by step has no matrix. A
 // snapshot's collective stays a few kilobytes.
 func TestCollectiveSnapshotStaysSmall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range []struct {
 		nodes, rowRanks int
 	}{{4, 1}, {16, 8}, {128, 16}, {512, 0}} {

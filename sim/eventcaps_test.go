@@ -21,6 +21,9 @@ import (
 // from the event the one before stopped at: an event lost or handled twice
 // changes the count, the snapshots or the result.
 func TestEventCapsKeepTheRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range []struct {
 		name  string
 		sets  []string

@@ -17,6 +17,9 @@ import (
 // forward, backward and optimizer steps the report's timeline lists, and
 // only communicating while it waits for the last gradients.
 func TestSnapshotActivityFollowsTraining(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, fidelity := range []string{"packet", "flow"} {
 		t.Run(fidelity, func(t *testing.T) {
 			activityFollowsTraining(t, []string{"sim.fidelity=" + fidelity}, "backward", "waiting for gradients", "optimizer")

@@ -93,6 +93,9 @@ func TestTrainingOverlapHidesCommunication(t *testing.T) {
 // DDP's bf16 and fp16 compression hooks (REFERENCE.md, training: "fp16/bf16
 // compression hooks") cast each fp32 bucket: membership stays, the bytes halve.
 func TestCompressionHalvesTheBucketsBytes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, overlap := range []string{"true", "false"} {
 		// The α latency model keeps NCCL's fixed per-step latency (the same
 		// for both) from hiding what the bytes cost.

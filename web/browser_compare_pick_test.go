@@ -37,9 +37,7 @@ func TestBrowserComparePick(t *testing.T) {
 
 	// picked counts the pick-coloured pixels in each half.
 	picked := func(name string) [2]int {
-		time.Sleep(600 * time.Millisecond)
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
+		png := stillShot(t, ctx, "window", "")
 		keep(t, name, png)
 		img := decode(t, png)
 		near := func(a uint32, b int) bool { d := int(a>>8) - b; return d > -28 && d < 28 }

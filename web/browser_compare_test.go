@@ -187,9 +187,7 @@ func TestBrowserCompareScreenshots(t *testing.T) {
 		for name, q := range views {
 			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?"+q)))
 			poll(t, ctx, `document.getElementById("summary").textContent.includes("sooner") || !document.getElementById("error").hidden`, 3*time.Minute)
-			time.Sleep(time.Second)
-			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-			require.NoError(t, err)
+			png := stillShot(t, ctx, "window", "")
 			keep(t, fmt.Sprintf("compare-%s-%d.png", name, size[0]), png)
 		}
 	}

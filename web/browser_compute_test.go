@@ -81,19 +81,16 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 	openHooked(t, ctx, base, "scenario="+name+"&play="+play)
 	// Long tasks from the page's start (buffered).
 	eval[bool](t, ctx, `window.fabriclabLong = []; new PerformanceObserver((l) => fabriclabLong.push(...l.getEntries().map((e) => [e.startTime, e.duration]))).observe({type: "longtask", buffered: true}), true`)
-	shot := false
-	for !eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
-		require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), name)
-		require.Less(t, time.Since(start), 4*time.Minute, name)
-		if !shot && eval[float64](t, ctx, `window.lastTime ? lastTime.progress : 0`) > 0.4 {
-			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-			require.NoError(t, err)
-			keep(t, "computing-"+siteName+"-"+name+"-play"+play+".png", png)
-			shot = true
-		}
-		time.Sleep(200 * time.Millisecond)
+	const failed = `document.getElementById('error-text').textContent !== ""`
+	poll(t, ctx, `!!window.lastTime && (lastTime.progress > 0.4 || lastTime.done) || `+failed, 4*time.Minute)
+	if !eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
+		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		require.NoError(t, err)
+		keep(t, "computing-"+siteName+"-"+name+"-play"+play+".png", png)
 	}
+	poll(t, ctx, `!!(window.lastTime && lastTime.done) || `+failed, 4*time.Minute)
 	took := time.Since(start)
+	require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), name)
 	cpu1 := browserCPU(pid)
 	eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
 	poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)

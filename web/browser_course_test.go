@@ -25,6 +25,9 @@ import (
 // It does not wait for runs to end. No console errors. Each page gets its
 // own tab (and so its own time budget), beside the other browser tests.
 func TestBrowserCourse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a browser test: the full suite (make test) runs it")
+	}
 	t.Parallel()
 	ls, err := shippedLessons()
 	require.NoError(t, err)
@@ -86,14 +89,15 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 			press(t, ctx, " ")
 		}
 		if os.Getenv("FABRICLAB_SCREENSHOTS") != "" { // to look at: a moment of play
-			time.Sleep(1500 * time.Millisecond)
+			animationFrames(t, ctx, lessonCanvas, 90)
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 			require.NoError(t, err)
 			keep(t, fmt.Sprintf("course-%s-%s-%02d-%s.png", l.Slug, l.Lang, i+1, s.ID), png)
 		}
 	}
 	// The last play started without an error (a big run may still be computing: not waited for).
-	time.Sleep(500 * time.Millisecond)
+	caughtUp(t, ctx, lessonCanvas)       // an error would have come by now
+	animationFrames(t, ctx, "window", 3) // and reached the page
 	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", page)
 	t.Logf("%s: %d steps in %.1fs", page, len(l.Steps), time.Since(began).Seconds())
 }

@@ -3,7 +3,7 @@ package web_test
 import (
 	"context"
 	"fmt"
-	"strings"
+	"strconv"
 	"testing"
 	"time"
 
@@ -35,14 +35,9 @@ const focused = `(() => { const a = document.activeElement; if (a && a.id === "c
 // frame later while the canvas computes on the page's thread.
 func focusIs(t *testing.T, ctx context.Context, want, msg string) {
 	t.Helper()
-	got := ""
-	for range 50 {
-		if got = eval[string](t, ctx, focused); got == want {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitFor(t, ctx, focused+` === `+strconv.Quote(want), 5*time.Second) {
+		assert.Equal(t, want, eval[string](t, ctx, focused), msg)
 	}
-	assert.Equal(t, want, got, msg)
 }
 
 // moveFocus presses a key and waits (up to 5 s) for the focus to move,
@@ -51,14 +46,8 @@ func moveFocus(t *testing.T, ctx context.Context, key string) string {
 	t.Helper()
 	before := eval[string](t, ctx, focused)
 	press(t, ctx, key)
-	f := before
-	for range 50 {
-		if f = eval[string](t, ctx, focused); f != before {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	return f
+	waitFor(t, ctx, focused+` !== `+strconv.Quote(before), 5*time.Second)
+	return eval[string](t, ctx, focused)
 }
 
 // A lesson driven by the keyboard alone: Tab leaves the canvas both ways,
@@ -81,8 +70,9 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 			if hash() == step(i) {
 				break
 			}
+			at := hash()
 			press(t, ctx, key)
-			time.Sleep(50 * time.Millisecond)
+			waitFor(t, ctx, `location.hash.slice(1) !== `+strconv.Quote(at), 5*time.Second)
 		}
 		require.Equal(t, step(i), hash(), "%q reaches step %d", key, i+1)
 	}
@@ -139,13 +129,7 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#canvas")))
 	poll(t, ctx, focused+` === "canvas:canvas"`, 5*time.Second)
 	shiftTab(t, ctx)
-	left = false
-	for range 50 { // the key's effect can arrive a frame later
-		if left = !strings.Contains(eval[string](t, ctx, focused), "canvas:"); left {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
+	left = waitFor(t, ctx, `!`+focused+`.startsWith("canvas:")`, 5*time.Second) // the key's effect can arrive a frame later
 	assert.True(t, left, "Shift+Tab leaves the canvas backwards")
 
 	// A quiz: Tab to its first answer, arrows pick, Tab to Check, Space checks.
@@ -175,7 +159,8 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 	}
 	assert.Equal(t, answer, eval[string](t, ctx, form+`.querySelector("input:checked").value`), "arrows chose the answer")
 	assert.Equal(t, step(quiz), hash(), "arrows in the quiz did not change step")
-	time.Sleep(300 * time.Millisecond) // a toggle would have come back by now
+	caughtUp(t, ctx, lessonCanvas)       // a toggle would have come back by now
+	animationFrames(t, ctx, "window", 3) // and its time event reached the page
 	assert.False(t, eval[bool](t, ctx, `fabriclabCanvas.playing`), "Space in the quiz did not play")
 	press(t, ctx, kb.Tab)
 	require.Equal(t, "BUTTON", eval[string](t, ctx, `document.activeElement.tagName`))
@@ -198,13 +183,10 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 		goTo(0, kb.PageUp)
 		press(t, ctx, "p")
 		poll(t, ctx, `document.body.classList.contains("presenter")`, 5*time.Second)
-		time.Sleep(500 * time.Millisecond)
 		assert.Less(t, eval[float64](t, ctx, `parseFloat(getComputedStyle(document.getElementById("prev")).opacity)`), 1.0, "Back is disabled and looks it")
-		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
-		keep(t, fmt.Sprintf("lesson-presenter-%d-first.png", size[0]), shot)
+		keep(t, fmt.Sprintf("lesson-presenter-%d-first.png", size[0]), stillShot(t, ctx, lessonCanvas, ""))
 		press(t, ctx, kb.ArrowRight)
-		time.Sleep(500 * time.Millisecond)
+		poll(t, ctx, `location.hash !== "#`+step(0)+`"`, 5*time.Second)
 		frameBottom := eval[float64](t, ctx, `document.getElementById("canvas").getBoundingClientRect().bottom`)
 		barBottom := eval[float64](t, ctx, `document.getElementById("canvas").contentDocument.querySelector(".controls").getBoundingClientRect().bottom`)
 		frameH := eval[float64](t, ctx, `document.getElementById("canvas").clientHeight`)
@@ -212,9 +194,7 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 		assert.LessOrEqual(t, barBottom, frameH, "the playback bar is inside the canvas at %v", size)
 		head := eval[float64](t, ctx, `document.querySelector(".step.current h2").getBoundingClientRect().top`)
 		assert.Less(t, head, float64(size[1])/3, "the step's heading is near the top at %v", size)
-		shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
-		keep(t, fmt.Sprintf("lesson-presenter-%d.png", size[0]), shot)
+		keep(t, fmt.Sprintf("lesson-presenter-%d.png", size[0]), stillShot(t, ctx, lessonCanvas, ""))
 		press(t, ctx, "p")
 		poll(t, ctx, `!document.body.classList.contains("presenter")`, 5*time.Second)
 	}

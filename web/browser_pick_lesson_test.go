@@ -21,9 +21,7 @@ func TestBrowserLessonPicksFlows(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Focus("#prev")))
 	// picked counts the pixels in the pick's colour (light or dark theme)
 	picked := func(name string) int {
-		time.Sleep(600 * time.Millisecond) // a few frames
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
+		png := stillShot(t, ctx, lessonCanvas, "")
 		keep(t, name, png)
 		img := decode(t, png)
 		near := func(a uint32, b int) bool { d := int(a>>8) - b; return d > -28 && d < 28 }

@@ -13,13 +13,20 @@ import (
 )
 
 // hookTime keeps the latest "time" and "done" events the canvas sends in
-// window.lastTime and window.lastDone (the page's own handler still runs).
+// window.lastTime and window.lastDone, and the progress values the time
+// events said, each change once, in window.progressSeen (the page's own
+// handler still runs).
 const hookTime = `(() => {
 	if (window.fabriclabEvent.hooked) return true;
 	const page = window.fabriclabEvent;
+	window.progressSeen = [];
 	window.fabriclabEvent = (json) => {
 		const ev = JSON.parse(json);
-		if (ev.fabriclab === "time") window.lastTime = ev;
+		if (ev.fabriclab === "time") {
+			const p = ev.progress ?? -3;
+			if (progressSeen.length === 0 || progressSeen[progressSeen.length - 1] !== p) progressSeen.push(p);
+			window.lastTime = ev;
+		}
 		if (ev.fabriclab === "done") window.lastDone = ev;
 		page(json);
 	};
@@ -93,18 +100,9 @@ func TestBrowserComputeTime(t *testing.T) {
 			ctx, base, _ := browser(t) // a browser each: each has 4 minutes
 			start := time.Now()
 			openHooked(t, ctx, base, "scenario="+name+"&play="+play)
-			var progress []float64
-			for {
-				if eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
-					break
-				}
-				if p := eval[float64](t, ctx, `window.lastTime ? (lastTime.progress ?? -3) : -2`); len(progress) == 0 || progress[len(progress)-1] != p {
-					progress = append(progress, p)
-				}
-				require.Less(t, time.Since(start), 4*time.Minute)
-				time.Sleep(200 * time.Millisecond)
-			}
+			poll(t, ctx, `!!(window.lastTime && lastTime.done)`, 4*time.Minute)
 			took := time.Since(start)
+			progress := eval[[]float64](t, ctx, `progressSeen`)
 			eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
 			poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)
 			computeS, runS := eval[float64](t, ctx, `fabriclabStats.compute_s ?? -1`), eval[float64](t, ctx, `fabriclabStats.run_s ?? -1`)
@@ -125,12 +123,9 @@ func TestBrowserBigScenarios(t *testing.T) {
 	for _, q := range []string{"scenario=dp-llama3-8b-1024&play=1", "scenario=perm-1024&set=topology.k%3D32&set=sim.fidelity%3Dflow&play=1"} {
 		start := time.Now()
 		openHooked(t, ctx, base, q)
-		for !eval[bool](t, ctx, `!!(window.lastTime && lastTime.done)`) {
-			require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), q)
-			require.Less(t, time.Since(start), 4*time.Minute, q)
-			time.Sleep(500 * time.Millisecond)
-		}
+		poll(t, ctx, `!!(window.lastTime && lastTime.done) || document.getElementById('error-text').textContent !== ""`, 4*time.Minute)
 		took := time.Since(start)
+		require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), q)
 		heap, frames, mem := statsNow(t, ctx)
 		fmt.Printf("%s: computed in %.1f s; heap %.0f MiB, frames %.0f MiB, WebAssembly memory %.0f MiB\n", q, took.Seconds(), heap/(1<<20), frames/(1<<20), mem/(1<<20))
 		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())

@@ -21,8 +21,7 @@ func TestBrowserPickFlow(t *testing.T) {
 	t.Parallel()
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario=ecmp-collisions&t=150")))
-	poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
-	time.Sleep(time.Second)
+	poll(t, ctx, `window.fabriclabFirstFrameMs > 0 && document.getElementById('computing').hidden`, 90*time.Second)
 	// The canvas's layout: the page less the 48 px playback bar, dark.
 	require.Equal(t, 1.0, eval[float64](t, ctx, `window.devicePixelRatio`))
 	w, h := eval[float64](t, ctx, `window.innerWidth`), eval[float64](t, ctx, `window.innerHeight`)
@@ -41,9 +40,7 @@ func TestBrowserPickFlow(t *testing.T) {
 		return false
 	}
 	shot := func(name string) image.Image {
-		time.Sleep(400 * time.Millisecond) // a few frames
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
+		png := stillShot(t, ctx, "window", "")
 		keep(t, name, png)
 		return decode(t, png)
 	}

@@ -38,11 +38,12 @@ func TestBrowserScreenshots(t *testing.T) {
 			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+page)))
 			poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.step !== ""`, 60*time.Second)
 			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(" ")))
-			time.Sleep(3 * time.Second)
+			animationFrames(t, ctx, lessonCanvas, 180) // a moment of play
 			shot(fmt.Sprintf("view-%s-%d.png", page[:9], w))
 			if w == 1920 {
 				require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("p")))
-				time.Sleep(500 * time.Millisecond)
+				poll(t, ctx, `document.body.classList.contains("presenter")`, 5*time.Second)
+				animationFrames(t, ctx, lessonCanvas, 30) // drawn at its new size
 				shot(fmt.Sprintf("view-%s-%d-presenter.png", page[:9], w))
 				require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent("p")))
 			}
@@ -50,7 +51,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		for _, sc := range embedViews {
 			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?play=1&scenario="+sc)))
 			poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 60*time.Second)
-			time.Sleep(4 * time.Second)
+			animationFrames(t, ctx, "window", 240) // a moment of play
 			name := sc
 			if i := len(sc); i > 20 {
 				name = sc[:16]
@@ -92,10 +93,10 @@ func TestBrowserScreenClear(t *testing.T) {
 			})))
 		}
 		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+view)))
-		poll(t, ctx, `window.fabriclabFirstFrameMs > 0 && document.getElementById('computing').hidden`, 2*time.Minute)
-		time.Sleep(time.Second) // the last picture drawn
-		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
-		require.NoError(t, err)
+		// Computed to the end: the time no longer ends in "…" (as it does
+		// while the canvas computes ahead), so both pictures show the same.
+		poll(t, ctx, `window.fabriclabFirstFrameMs > 0 && document.getElementById('computing').hidden && !document.querySelector('#time .left')`, 2*time.Minute)
+		png := stillShot(t, ctx, "window", "") // the last picture drawn
 		keep(t, fmt.Sprintf("screen-clear-%v.png", hooked), png)
 		assert.Empty(t, errors(console()), "the console shows no errors")
 		return decode(t, png), eval[int](t, ctx, `window.fabriclabScreenClears`)

@@ -184,6 +184,9 @@ func TestServerConnectionCap(t *testing.T) {
 // timeout; one that reads slowly but steadily for longer than Stall gets the
 // whole file.
 func TestServerStallCutsOffNonReaders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	const nonReaders, size = 4, 32 << 20 // more than loopback socket buffers hold
 	lim := web.DefaultLimits
 	lim.Stall = time.Second

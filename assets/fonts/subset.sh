@@ -11,7 +11,7 @@ PY=${PYTHON:-/usr/bin/python3}
 dir=assets/fonts
 chars=$(mktemp)
 trap 'rm -f "$chars"' EXIT
-go run ./$dir/cjkchars $dir/margin.txt >"$chars"
+go run ./cmd/cjkchars $dir/margin.txt >"$chars"
 echo "$(wc -m <"$chars") characters"
 for w in Regular Bold; do
 	# face 2 of the collection is SC (Simplified Chinese)

@@ -337,6 +337,9 @@ func (h *heapWatcher) Write(p []byte) (int, error) {
 // memory it holds does not grow with its frames (issue 24: 1920×1080 × 120
 // frames held 1.73 GB).
 func TestExportGIFHoldsOneFrame(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	const w, h = 640, 360
 	peak := func(frames string) uint64 {
 		hw := &heapWatcher{}

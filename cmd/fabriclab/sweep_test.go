@@ -228,6 +228,9 @@ func manyFlows(n int) []byte {
 // A sweep parses each combination when it runs it and keeps only each run's
 // row: the memory in use when a run starts does not grow with the runs made.
 func TestSweepParsesLazilyAndKeepsRowsOnly(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	const flows, runs = 1 << 14, 12 // one parsed scenario is 768 KiB of flows; its result lists 4,096
 	path := filepath.Join(t.TempDir(), "flows.yaml")
 	require.NoError(t, os.WriteFile(path, manyFlows(flows), 0o644))

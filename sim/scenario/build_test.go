@@ -48,6 +48,9 @@ func TestBuildBuiltins(t *testing.T) {
 // TestBuildBoundaries takes every topology rule to both sides of its limit:
 // what validation accepts builds with the endpoints it counted.
 func TestBuildBoundaries(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	const flow = "\nsim: {fidelity: flow}"
 	for _, tc := range []struct {
 		topology string

@@ -43,7 +43,7 @@ var readsAllowed = map[string]string{
 	"web/output.go: os.OpenRoot in writeFiles":                       "the output directory, opened to write the site into it",
 	"web/server.go: os.OpenRoot in OpenDir":                          "the site serve serves, read through os.Root with the server's limits",
 	"cmd/fabriclab/srctree.go: os.ReadFile in moduleRoot":            "go.mod of the directories at and above the working directory, to find the source tree",
-	"assets/fonts/cjkchars/main.go: os.ReadFile in run":              "a go generate tool (subset.sh): the repository's margin file",
+	"cmd/cjkchars/main.go: os.ReadFile in run":                       "a go generate tool (subset.sh): the repository's margin file",
 	"sim/golden/golden.go: os.ReadFile in Equal":                     "a test helper: the repository's golden files",
 	"sim/network/networktest/networktest.go: os.ReadFile in Builtin": "a test helper: loads built-in scenarios (no file is read)",
 }

@@ -45,6 +45,9 @@ func us(t unit.Time) float64 { return metrics.Micros(t) }
 // The last snapshot's timeline is the report's: the same figures for the last
 // iteration, the same compute lane, the same collectives at the same times.
 func TestTimelineMatchesTheReport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, c := range []struct {
 		name string
 		sets []string
@@ -193,6 +196,9 @@ func TestTimelineSnapshotsShareOneLog(t *testing.T) {
 
 // 1,024 GPUs keep one compute lane and at most 8 rows of collective ends.
 func TestTimelineStaysSmallOn1024GPUs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	snaps, res := played(t, "dp-llama3-8b-1024", nil, 2)
 	tr := snaps[len(snaps)-1].Training
 	require.Len(t, tr.Rows, snap.MaxTrainRows)

@@ -312,6 +312,9 @@ func TestStepFollowsCollectiveSteps(t *testing.T) {
 // A long recording's memory stays bounded: a frame costs the chunks that
 // changed, not every flow ever added, and the total stays in the budget.
 func TestLongRecordingMemoryIsBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	p := newPlayer(t, "ring-allreduce-8", "collective.bytes=256MiB")
 	computeAll(t, p)
 	n, _ := p.Frames()
@@ -399,6 +402,9 @@ func TestHistoryIsStable(t *testing.T) {
 // call), each cut after a few events, record the same frames and the same
 // result.
 func TestComputeSubStepsKeepFrames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	for _, tc := range []struct {
 		name string
 		sets []string

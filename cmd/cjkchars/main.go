@@ -1,6 +1,7 @@
 // Command cjkchars prints the characters the CJK subset font must have: those
 // of the canvas's catalogue (render.Keys) that the Go font lacks, and those
-// of the margin file given as its argument. subset.sh runs it.
+// of the margin file given as its argument. assets/fonts/subset.sh (make
+// fonts) runs it.
 package main
 
 import (
