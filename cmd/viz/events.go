@@ -118,7 +118,7 @@ func summarize(sc *scenario.Scenario, s *snap.Snapshot, t unit.Time) string {
 	}
 	count(drops, "drop", "drops")
 	count(pauses, "pause frame", "pause frames")
-	if sc.Network.CC == "ibcc" { // the snapshot counts InfiniBand's FECN marks as ECN marks
+	if s.Marking.FECN > 0 { // InfiniBand CC marks: the snapshot counts its FECN marks as ECN marks
 		count(marks, "FECN mark", "FECN marks")
 	} else {
 		count(marks, "ECN mark", "ECN marks")

@@ -105,3 +105,27 @@ func TestSummaryNamesWhatRuns(t *testing.T) {
 		assert.True(t, strings.HasPrefix(what(&sc), want), "%s: %q", name, what(&sc))
 	}
 }
+
+// The summary names the marks as the congestion control that made them:
+// InfiniBand's FECN marks, DCQCN's ECN marks.
+func TestSummaryNamesTheMarks(t *testing.T) {
+	for name, want := range map[string]string{"incast-ibcc": " FECN marks", "incast-dcqcn": " ECN marks"} {
+		g, h := started(t, "?scenario="+name+"&set=until=300us")
+		for i := 0; i < 5000 && !g.p.Done(); i++ {
+			require.NoError(t, g.Update())
+		}
+		require.True(t, g.p.Done(), name)
+		h.send(`{"fabriclab":"seek","t_us":300}`)
+		require.NoError(t, g.Update())
+		var summary string
+		for _, ev := range h.events {
+			if ev["fabriclab"] == "ended" {
+				summary = ev["summary"].(string)
+			}
+		}
+		assert.Contains(t, summary, want, name)
+		if want == " ECN marks" {
+			assert.NotContains(t, summary, "FECN", name)
+		}
+	}
+}
