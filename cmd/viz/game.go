@@ -32,44 +32,6 @@ type host interface {
 	browser() bool
 }
 
-// commandQueue carries commands from JavaScript callbacks to Update. It
-// holds at most maxQueued bytes: a page that floods messages between two
-// frames cannot fill the heap; what does not fit is dropped and counted.
-type commandQueue struct {
-	mu      sync.Mutex
-	items   [][]byte
-	bytes   int
-	dropped int
-	wake    func() // asks for the frame that runs them (frames.go), or nil
-}
-
-// maxQueued is what commands waiting for one Update may take, in bytes (64
-// of the longest; each counts 64 bytes more for its bookkeeping).
-const maxQueued = 64 * 2 * player.MaxYAML
-
-func (q *commandQueue) push(b []byte) {
-	q.mu.Lock()
-	if n := len(b) + 64; q.bytes+n > maxQueued {
-		q.dropped++
-	} else {
-		q.items = append(q.items, b)
-		q.bytes += n
-	}
-	q.mu.Unlock()
-	if q.wake != nil {
-		q.wake()
-	}
-}
-
-// drain takes the waiting commands, and how many were dropped since the last drain.
-func (q *commandQueue) drain() (items [][]byte, dropped int) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	items, dropped = q.items, q.dropped
-	q.items, q.bytes, q.dropped = nil, 0, 0
-	return items, dropped
-}
-
 const (
 	// Simulation work per tick when Update computes (without the computing
 	// goroutine of compute.go, as in tests; see budget): at least playBudget while
@@ -317,13 +279,6 @@ func newGame(h host) (*Game, error) {
 		}
 	}
 	return g, nil
-}
-
-func hasLoad(h host) bool {
-	q := h.commands()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.items) > 0
 }
 
 // load replaces what plays. The old run, its frames and what was drawn from
