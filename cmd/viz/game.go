@@ -6,8 +6,6 @@ import (
 	"image/color"
 	"math"
 	"runtime"
-	"runtime/metrics"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -61,8 +59,7 @@ type Game struct {
 	// wake tells it of a new run.
 	mu         sync.Mutex
 	background bool
-	idle       bool          // the goroutine waits for a new run
-	yieldTook  time.Duration // what the turns it gave the event loop took, for stats
+	idle       bool // the goroutine waits for a new run
 	wake       chan struct{}
 
 	out     host
@@ -114,16 +111,8 @@ type Game struct {
 	computeTook time.Duration
 	loadedAt    time.Time // when the run playing was loaded
 
-	// Frame timing, for the page's benchmarks: intervals between draws and
-	// the time spent in Draw, in milliseconds.
-	lastDraw   time.Time
-	intervals  []float64
-	drawTimes  []float64
-	updates    []float64 // time spent in Update
-	firstFrame bool
-	// ticks are the intervals between Updates (one a frame) while the run
-	// computes: what a frame takes then, drawn or not.
-	ticks []float64
+	firstFrame bool      // a picture has been drawn (final.go)
+	tel        telemetry // frame timing, for the stats command (telemetry.go)
 
 	figures figureRequest // what to tell the page when the run is done (figures.go)
 	ran     loadKey       // what the last load ran, but its price (reprice.go)
@@ -168,72 +157,8 @@ func errorList(w, h float64, msg string, lang render.Lang, light bool) *render.D
 	return dl
 }
 
-const keptFrames = 600
-
 // controlsHeight is the embed page's playback bar, in CSS pixels.
 const controlsHeight = 48
-
-func keep(v []float64, x float64) []float64 {
-	if len(v) >= keptFrames {
-		copy(v, v[1:])
-		v = v[:keptFrames-1]
-	}
-	return append(v, x)
-}
-
-func percentile(v []float64, q float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
-
-func (g *Game) stats() {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	var frameBytes int64
-	var computeS, runS float64
-	if g.p != nil {
-		frameBytes = g.p.FrameBytes()
-		computeS, runS = g.p.ComputeTime().Seconds(), time.Since(g.loadedAt).Seconds()
-	}
-	if g.cmp != nil {
-		fb, compute := g.cmp.computeStats()
-		frameBytes, computeS, runS = fb, compute.Seconds(), time.Since(g.loadedAt).Seconds()
-	}
-	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
-		"heap_bytes": m.HeapAlloc, "live_bytes": player.LiveHeap(), // heap_bytes also counts the garbage made since the last collection
-		"sys_bytes": m.Sys, "frame_bytes": frameBytes,
-		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
-		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95), "interval_max_ms": percentile(g.intervals, 1),
-		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
-		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
-		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
-		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
-		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
-		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns),
-		// the parts of computing (compute.go, memory.go)
-		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(),
-		"advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax),
-		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "build_max_ms": ms(g.frames.buildMax), "gc_idle_s": gcIdle().Seconds(),
-		"grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
-	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
-	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
-	g.frames.advanceMax, g.frames.snapshotMax, g.frames.gcIdleMax = 0, 0, 0
-}
-
-// gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
-// has one thread, wall time).
-func gcCPU() float64 {
-	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindFloat64 {
-		return 0
-	}
-	return s[0].Value.Float64()
-}
 
 // drawKey is what a picture depends on.
 type drawKey struct {
@@ -323,7 +248,7 @@ func (g *Game) loaded(b *player.Builder) {
 		return
 	}
 	sc := p.Scenario()
-	g.p, g.failure, g.sentDone, g.loadedAt, g.yieldTook = p, "", false, time.Now(), 0
+	g.p, g.failure, g.sentDone, g.loadedAt, g.tel.yieldTook = p, "", false, time.Now(), 0
 	g.woken()
 	p.SetHeapLimit(heapLimit)
 	g.selected = 0 // a new run: its flows are others
@@ -517,12 +442,12 @@ func (g *Game) Update() (err error) {
 		}
 	}()
 	now := time.Now()
-	defer func() { g.updates = keep(g.updates, time.Since(now).Seconds()*1000) }()
+	defer func() { g.tel.updates = keep(g.tel.updates, time.Since(now).Seconds()*1000) }()
 	if !g.last.IsZero() {
 		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
 	}
-	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.ticks) < 1<<16 {
-		g.ticks = append(g.ticks, now.Sub(g.last).Seconds()*1000)
+	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.tel.ticks) < 1<<16 {
+		g.tel.ticks = append(g.tel.ticks, now.Sub(g.last).Seconds()*1000)
 	}
 	real := g.sinceLast(math.Min(now.Sub(g.last).Seconds(), 0.1))
 	g.last = now
