@@ -3,10 +3,8 @@ package main
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 
@@ -86,9 +84,8 @@ type Game struct {
 	layout    *render.Layout
 	layoutKey layoutKey
 	frame     render.Frame
-	errorPic  *render.DisplayList // the failure, when there is one
-	errorKey  [2]float64          // the size errorPic was made for
-	selected  int                 // the flow the learner picked (render.Frame.Selected), kept through playback
+	errorPic  errorPicture // the failure, when there is one (errorpic.go)
+	selected  int          // the flow the learner picked (render.Frame.Selected), kept through playback
 
 	last      time.Time
 	lastEvent time.Time
@@ -124,37 +121,6 @@ type Game struct {
 	first      *firstLoad
 	loadingPic *render.DisplayList
 	loadingKey [2]float64
-}
-
-// errorList pictures an error message: the canvas never goes blank. (In the
-// browser the page also shows it over the canvas.)
-func errorList(w, h float64, msg string, lang render.Lang, light bool) *render.DisplayList {
-	bg, title, text := color.RGBA{0x1c, 0x12, 0x14, 0xff}, color.RGBA{0xff, 0x7b, 0x72, 0xff}, color.RGBA{0xff, 0xd8, 0xd3, 0xff}
-	if light { // theme=light: the page around it is light too
-		bg, title, text = color.RGBA{0xff, 0xf4, 0xf2, 0xff}, color.RGBA{0xb4, 0x23, 0x18, 0xff}, color.RGBA{0x4a, 0x1c, 0x17, 0xff}
-	}
-	dl := &render.DisplayList{}
-	dl.Reset(float32(w), float32(h))
-	dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindRect, W: float32(w), H: float32(h), Fill: bg})
-	y := float32(40)
-	add := func(s string, size float32, c color.RGBA) {
-		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, Layer: render.LayerLabel, X: 24, Y: y, Size: size, Fill: c, Str: s})
-		y += size * 1.6
-	}
-	add(render.T(lang, "error.title"), 20, title)
-	width := max(20, int((w-48)/8))
-	for _, line := range strings.Split(msg, "\n") {
-		for len(line) > width {
-			cut := strings.LastIndex(line[:width], " ")
-			if cut <= 0 {
-				cut = width
-			}
-			add(line[:cut], 14, text)
-			line = strings.TrimLeft(line[cut:], " ")
-		}
-		add(line, 14, text)
-	}
-	return dl
 }
 
 // controlsHeight is the embed page's playback bar, in CSS pixels.
@@ -522,13 +488,11 @@ func (g *Game) keys() {
 func (g *Game) prepare(cx, cy float64) {
 	w, h := g.w, g.h
 	if g.failure != "" {
-		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
-			g.errorPic, g.errorKey = errorList(w, h, g.failure, render.Lang(g.params.Lang), g.params.Theme == "light"), k
-		}
-		g.key = drawKey{errorPic: g.errorPic, scale: g.scale}
+		pic := g.errorPic.picture(w, h, g.failure, render.Lang(g.params.Lang), g.params.Theme == "light")
+		g.key = drawKey{errorPic: pic, scale: g.scale}
 		return
 	}
-	g.errorPic = nil
+	g.errorPic.pic = nil
 	p := g.p
 	if p == nil {
 		g.frame = render.Frame{}
@@ -585,7 +549,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.pic, g.picScene = nil, false
 	switch {
 	case g.failure != "":
-		g.pic = g.errorPic
+		g.pic = g.errorPic.pic
 	case g.p == nil && g.loadingPic != nil: // startup.go
 		g.pic = g.loadingPic
 	case g.cmp != nil:
