@@ -107,49 +107,74 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *op == "" {
-		*op = base.Collective.Op
-	}
-	if *op == "" {
-		*op = coll.AllReduce
-	}
-	if *algo == "" {
-		*algo = base.Collective.Algo
-	}
-	if *algo == "" {
-		*algo = coll.Ring
-	}
-	sets = append(sets, "collective.op="+*op, "collective.algo="+*algo)
+	opName, algoName := ncclCollective(&base, *op, *algo)
+	sets = append(sets, "collective.op="+opName, "collective.algo="+algoName)
 	if base.Traffic.Pattern != scenario.PatternNone && base.Collective.Op == "" {
 		sets = append(sets, "traffic=") // the collective runs alone: its traffic keys would be ignored, an error
 	}
-
-	type row struct {
-		size              unit.Bytes
-		timeUs, alg, busb float64
+	rows, ranks, err := runNCCLSizes(name, read, sets, sizes)
+	if err != nil {
+		return err
 	}
-	var rows []row
+	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
+		base.Name, opName, algoName, ranks, base.Network.FlowControl, base.Network.Routing, fidelity(&base))
+	fmt.Fprintf(stdout, "# minBytes %d maxBytes %d step: %s\n", minB, maxB, stepText(*factor, inc))
+	printNCCLTable(stdout, opName, base.Collective.Root, ranks, rows)
+	return nil
+}
+
+// ncclCollective is the collective and algorithm to run: the flags', else
+// the scenario's, else allreduce and ring.
+func ncclCollective(base *scenario.Scenario, op, algo string) (string, string) {
+	if op == "" {
+		op = base.Collective.Op
+	}
+	if op == "" {
+		op = coll.AllReduce
+	}
+	if algo == "" {
+		algo = base.Collective.Algo
+	}
+	if algo == "" {
+		algo = coll.Ring
+	}
+	return op, algo
+}
+
+// ncclRow is one size's line of the table.
+type ncclRow struct {
+	size              unit.Bytes
+	timeUs, alg, busb float64
+}
+
+// runNCCLSizes runs the scenario name with sets once per size, and returns
+// a row for each and the number of ranks.
+func runNCCLSizes(name string, read func(string) ([]byte, error), sets []string, sizes []unit.Bytes) ([]ncclRow, int, error) {
+	var rows []ncclRow
 	ranks := 0
 	for _, size := range sizes {
 		sc, err := scenario.Load(name, read, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		res, err := sim.Run(sc)
 		if err != nil {
-			return err
+			return nil, 0, err
 		}
 		c := res.Collective
 		if c == nil {
-			return fmt.Errorf("%s: the collective of %s did not finish (is until too short?)", name, size)
+			return nil, 0, fmt.Errorf("%s: the collective of %s did not finish (is until too short?)", name, size)
 		}
 		ranks = c.Ranks
-		rows = append(rows, row{size, c.TimeUs, c.AlgBwGBps, c.BusBwGBps})
+		rows = append(rows, ncclRow{size, c.TimeUs, c.AlgBwGBps, c.BusBwGBps})
 	}
+	return rows, ranks, nil
+}
 
-	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
-		base.Name, *op, *algo, ranks, base.Network.FlowControl, base.Network.Routing, fidelity(&base))
-	fmt.Fprintf(stdout, "# minBytes %d maxBytes %d step: %s\n", minB, maxB, stepText(*factor, inc))
+// printNCCLTable prints the table as nccl-tests does, below the header
+// lines: the column heads, a row per size (out of place and in place alike),
+// and the average bus bandwidth.
+func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, rows []ncclRow) {
 	fmt.Fprintf(stdout, "#\n")
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n", "", "", "", "", "")
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "size", "count", "type", "redop", "root",
@@ -157,16 +182,16 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "(B)", "(elements)", "", "", "",
 		"(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "")
 	redop, root := "sum", -1
-	switch *op {
+	switch op {
 	case coll.AllGather, coll.AllToAll:
 		redop = "none"
 	case coll.Broadcast:
-		redop, root = "none", base.Collective.Root
+		redop, root = "none", bcastRoot
 	}
 	var sum float64
 	for _, r := range rows {
 		count := int64(r.size) / 4 // float
-		if *op == coll.AllGather || *op == coll.ReduceScatter || *op == coll.AllToAll {
+		if op == coll.AllGather || op == coll.ReduceScatter || op == coll.AllToAll {
 			count /= int64(max(ranks, 1)) // nccl-tests counts one rank's share
 		}
 		fmt.Fprintf(stdout, "%12d  %12d  %8s  %6s  %6d", r.size, count, "float", redop, root)
@@ -179,7 +204,6 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "# %-20s : %d %s\n", "Out of bounds values", 0, "OK")
 	fmt.Fprintf(stdout, "# %-20s : %s \n", "Avg bus bandwidth", strconv.FormatFloat(sum/float64(len(rows)), 'g', 6, 64))
 	fmt.Fprintf(stdout, "#\n")
-	return nil
 }
 
 // ncclFloat writes v in width characters as nccl-tests does (getFloatStr):

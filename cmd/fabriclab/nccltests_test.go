@@ -42,6 +42,29 @@ func TestNCCLTestsOnATrafficScenario(t *testing.T) {
 	assert.Contains(t, out, "1048576", "a row for 1 MiB")
 }
 
+// Without --op and --algo, and without a collective in the scenario, it runs
+// allreduce on a ring.
+func TestNCCLTestsDefaultsToAllReduceOnARing(t *testing.T) {
+	code, out, errOut := cli("nccl-tests", "incast", "-b", "1M", "-e", "1M")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "# fabriclab nccl-tests: incast, allreduce/ring on ")
+}
+
+// A broadcast's rows name no reduction and the scenario's root.
+func TestNCCLTestsBroadcastRowsHaveTheRoot(t *testing.T) {
+	code, out, errOut := cli("nccl-tests", "hierarchical-allreduce", "--set", "collective.op=broadcast",
+		"--set", "collective.root=3", "--set", "collective.algo=ring", "-b", "1M", "-e", "1M")
+	require.Equal(t, 0, code, errOut)
+	var row []string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			row = strings.Fields(l)
+		}
+	}
+	require.Len(t, row, 13)
+	assert.Equal(t, []string{"1048576", "262144", "float", "none", "3"}, row[:5])
+}
+
 func TestNCCLTestsSizes(t *testing.T) {
 	sizes, err := ncclSizes(8, 64, 2, 0)
 	require.NoError(t, err)

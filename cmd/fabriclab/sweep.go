@@ -161,6 +161,13 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	runs := runSweep(combos, sweepJobs(*jobs, len(combos)), load, first, stderr)
+	return printSweepRuns(stdout, keys, runs, *asCSV)
+}
+
+// runSweep runs every combination on jobs workers, in order and none after a
+// failure, with a progress bar on stderr. first is combination 0, loaded.
+func runSweep(combos [][]string, jobs int, load func(int) (scenario.Scenario, error), first scenario.Scenario, stderr io.Writer) []sweepRun {
 	runs := make([]sweepRun, len(combos))
 	var (
 		wg       sync.WaitGroup
@@ -168,7 +175,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 		work     = make(chan int)
 		progress = make(chan struct{})
 	)
-	for range sweepJobs(*jobs, len(combos)) {
+	for range jobs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -181,17 +188,11 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 				} else {
 					sc, r.err = load(i)
 				}
-				var res *metrics.Result
 				if r.err == nil {
-					res, r.err = runScenario(sc)
-					if r.err != nil {
-						r.err = fmt.Errorf("with %s: %w", strings.Join(r.sets, " "), r.err)
-					}
+					r.run(sc)
 				}
 				if r.err != nil {
 					failed.Store(true)
-				} else {
-					r.kind, r.figures = sweepFigures(res)
 				}
 				progress <- struct{}{}
 			}
@@ -210,19 +211,39 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 		wg.Wait()
 		close(progress)
 	}()
+	showSweepProgress(stderr, progress, len(combos))
+	return runs
+}
+
+// run runs sc and keeps its figures, or the error.
+func (r *sweepRun) run(sc scenario.Scenario) {
+	res, err := runScenario(sc)
+	if err != nil {
+		r.err = fmt.Errorf("with %s: %w", strings.Join(r.sets, " "), err)
+		return
+	}
+	r.kind, r.figures = sweepFigures(res)
+}
+
+// showSweepProgress draws a bar of the runs done on stderr, one step for each
+// value on progress, until it is closed (no bar for a single run).
+func showSweepProgress(stderr io.Writer, progress <-chan struct{}, runs int) {
 	done := 0
 	for range progress {
 		done++
-		if len(combos) > 1 {
-			bar := strings.Repeat("█", done*30/len(combos)) + strings.Repeat("·", 30-done*30/len(combos))
-			fmt.Fprintf(stderr, "\r%s %d/%d runs", bar, done, len(combos))
+		if runs > 1 {
+			bar := strings.Repeat("█", done*30/runs) + strings.Repeat("·", 30-done*30/runs)
+			fmt.Fprintf(stderr, "\r%s %d/%d runs", bar, done, runs)
 		}
 	}
-	if len(combos) > 1 {
+	if runs > 1 {
 		fmt.Fprintln(stderr)
 	}
-	// The runs that finished are printed even when one failed: a long sweep
-	// does not lose them to its last value.
+}
+
+// printSweepRuns prints the runs that finished, even when one failed (a long
+// sweep does not lose them to its last value), and returns the first failure.
+func printSweepRuns(stdout io.Writer, keys []string, runs []sweepRun, asCSV bool) error {
 	var finished []sweepRun
 	var failure error
 	for _, r := range runs {
@@ -234,7 +255,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(finished) > 0 {
-		if err := printSweep(stdout, keys, finished, *asCSV); err != nil {
+		if err := printSweep(stdout, keys, finished, asCSV); err != nil {
 			return err
 		}
 	}

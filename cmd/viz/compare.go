@@ -93,7 +93,7 @@ func (g *Game) loadCompare(sides [2]player.Side) {
 		ps[i], labels[i] = p, s.Name(p.Scenario())
 	}
 	c := &comparison{pair: player.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
-	g.cmp, g.failure, g.loadedAt, g.yieldTook, g.selected = c, "", time.Now(), 0, 0
+	g.cmp, g.failure, g.loadedAt, g.tel.yieldTook, g.selected = c, "", time.Now(), 0, 0
 	g.woken()
 	q := c.pair
 	if g.params.Speed > 0 {

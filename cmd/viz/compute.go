@@ -113,7 +113,7 @@ func (g *Game) computeLoop() {
 	var turn time.Duration    // what a turn takes, averaged
 	for {
 		g.mu.Lock()
-		g.yieldTook += yielded
+		g.tel.yieldTook += yielded
 		if yielded > 0 {
 			turn += (yielded - turn) / 4
 			g.frames.turns = keep(g.frames.turns, yielded.Seconds()*1000)

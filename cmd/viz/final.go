@@ -62,11 +62,11 @@ func (g *Game) paint(dst ebitenrender.Target) {
 	}
 	g.painted = true
 	end := time.Now()
-	if !g.lastDraw.IsZero() {
-		g.intervals = keep(g.intervals, end.Sub(g.lastDraw).Seconds()*1000)
+	if !g.tel.lastDraw.IsZero() {
+		g.tel.intervals = keep(g.tel.intervals, end.Sub(g.tel.lastDraw).Seconds()*1000)
 	}
-	g.drawTimes = keep(g.drawTimes, (g.built+end.Sub(start)).Seconds()*1000)
-	g.lastDraw = end
+	g.tel.drawTimes = keep(g.tel.drawTimes, (g.built+end.Sub(start)).Seconds()*1000)
+	g.tel.lastDraw = end
 	if !g.firstFrame {
 		g.firstFrame = true
 		g.out.event(map[string]any{"fabriclab": "frame"})

@@ -3,12 +3,8 @@ package main
 import (
 	"fmt"
 	"image"
-	"image/color"
 	"math"
 	"runtime"
-	"runtime/metrics"
-	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -30,44 +26,6 @@ type host interface {
 	commands() *commandQueue
 	event(ev map[string]any)
 	browser() bool
-}
-
-// commandQueue carries commands from JavaScript callbacks to Update. It
-// holds at most maxQueued bytes: a page that floods messages between two
-// frames cannot fill the heap; what does not fit is dropped and counted.
-type commandQueue struct {
-	mu      sync.Mutex
-	items   [][]byte
-	bytes   int
-	dropped int
-	wake    func() // asks for the frame that runs them (frames.go), or nil
-}
-
-// maxQueued is what commands waiting for one Update may take, in bytes (64
-// of the longest; each counts 64 bytes more for its bookkeeping).
-const maxQueued = 64 * 2 * player.MaxYAML
-
-func (q *commandQueue) push(b []byte) {
-	q.mu.Lock()
-	if n := len(b) + 64; q.bytes+n > maxQueued {
-		q.dropped++
-	} else {
-		q.items = append(q.items, b)
-		q.bytes += n
-	}
-	q.mu.Unlock()
-	if q.wake != nil {
-		q.wake()
-	}
-}
-
-// drain takes the waiting commands, and how many were dropped since the last drain.
-func (q *commandQueue) drain() (items [][]byte, dropped int) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	items, dropped = q.items, q.dropped
-	q.items, q.bytes, q.dropped = nil, 0, 0
-	return items, dropped
 }
 
 const (
@@ -99,8 +57,7 @@ type Game struct {
 	// wake tells it of a new run.
 	mu         sync.Mutex
 	background bool
-	idle       bool          // the goroutine waits for a new run
-	yieldTook  time.Duration // what the turns it gave the event loop took, for stats
+	idle       bool // the goroutine waits for a new run
 	wake       chan struct{}
 
 	out     host
@@ -127,9 +84,8 @@ type Game struct {
 	layout    *render.Layout
 	layoutKey layoutKey
 	frame     render.Frame
-	errorPic  *render.DisplayList // the failure, when there is one
-	errorKey  [2]float64          // the size errorPic was made for
-	selected  int                 // the flow the learner picked (render.Frame.Selected), kept through playback
+	errorPic  errorPicture // the failure, when there is one (errorpic.go)
+	selected  int          // the flow the learner picked (render.Frame.Selected), kept through playback
 
 	last      time.Time
 	lastEvent time.Time
@@ -152,16 +108,8 @@ type Game struct {
 	computeTook time.Duration
 	loadedAt    time.Time // when the run playing was loaded
 
-	// Frame timing, for the page's benchmarks: intervals between draws and
-	// the time spent in Draw, in milliseconds.
-	lastDraw   time.Time
-	intervals  []float64
-	drawTimes  []float64
-	updates    []float64 // time spent in Update
-	firstFrame bool
-	// ticks are the intervals between Updates (one a frame) while the run
-	// computes: what a frame takes then, drawn or not.
-	ticks []float64
+	firstFrame bool      // a picture has been drawn (final.go)
+	tel        telemetry // frame timing, for the stats command (telemetry.go)
 
 	figures figureRequest // what to tell the page when the run is done (figures.go)
 	ran     loadKey       // what the last load ran, but its price (reprice.go)
@@ -175,103 +123,8 @@ type Game struct {
 	loadingKey [2]float64
 }
 
-// errorList pictures an error message: the canvas never goes blank. (In the
-// browser the page also shows it over the canvas.)
-func errorList(w, h float64, msg string, lang render.Lang, light bool) *render.DisplayList {
-	bg, title, text := color.RGBA{0x1c, 0x12, 0x14, 0xff}, color.RGBA{0xff, 0x7b, 0x72, 0xff}, color.RGBA{0xff, 0xd8, 0xd3, 0xff}
-	if light { // theme=light: the page around it is light too
-		bg, title, text = color.RGBA{0xff, 0xf4, 0xf2, 0xff}, color.RGBA{0xb4, 0x23, 0x18, 0xff}, color.RGBA{0x4a, 0x1c, 0x17, 0xff}
-	}
-	dl := &render.DisplayList{}
-	dl.Reset(float32(w), float32(h))
-	dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindRect, W: float32(w), H: float32(h), Fill: bg})
-	y := float32(40)
-	add := func(s string, size float32, c color.RGBA) {
-		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, Layer: render.LayerLabel, X: 24, Y: y, Size: size, Fill: c, Str: s})
-		y += size * 1.6
-	}
-	add(render.T(lang, "error.title"), 20, title)
-	width := max(20, int((w-48)/8))
-	for _, line := range strings.Split(msg, "\n") {
-		for len(line) > width {
-			cut := strings.LastIndex(line[:width], " ")
-			if cut <= 0 {
-				cut = width
-			}
-			add(line[:cut], 14, text)
-			line = strings.TrimLeft(line[cut:], " ")
-		}
-		add(line, 14, text)
-	}
-	return dl
-}
-
-const keptFrames = 600
-
 // controlsHeight is the embed page's playback bar, in CSS pixels.
 const controlsHeight = 48
-
-func keep(v []float64, x float64) []float64 {
-	if len(v) >= keptFrames {
-		copy(v, v[1:])
-		v = v[:keptFrames-1]
-	}
-	return append(v, x)
-}
-
-func percentile(v []float64, q float64) float64 {
-	if len(v) == 0 {
-		return 0
-	}
-	s := slices.Clone(v)
-	slices.Sort(s)
-	return s[min(len(s)-1, int(q*float64(len(s))))]
-}
-
-func (g *Game) stats() {
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	var frameBytes int64
-	var computeS, runS float64
-	if g.p != nil {
-		frameBytes = g.p.FrameBytes()
-		computeS, runS = g.p.ComputeTime().Seconds(), time.Since(g.loadedAt).Seconds()
-	}
-	if g.cmp != nil {
-		fb, compute := g.cmp.computeStats()
-		frameBytes, computeS, runS = fb, compute.Seconds(), time.Since(g.loadedAt).Seconds()
-	}
-	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.intervals),
-		"heap_bytes": m.HeapAlloc, "live_bytes": player.LiveHeap(), // heap_bytes also counts the garbage made since the last collection
-		"sys_bytes": m.Sys, "frame_bytes": frameBytes,
-		"compute_s": computeS, "run_s": runS, "yield_s": g.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
-		"interval_p50_ms": percentile(g.intervals, 0.5), "interval_p95_ms": percentile(g.intervals, 0.95), "interval_max_ms": percentile(g.intervals, 1),
-		"draw_p50_ms": percentile(g.drawTimes, 0.5), "draw_p95_ms": percentile(g.drawTimes, 0.95),
-		"updates": len(g.updates), "update_p50_ms": percentile(g.updates, 0.5), "update_p95_ms": percentile(g.updates, 0.95),
-		"computing_ticks": len(g.ticks), "computing_tick_p50_ms": percentile(g.ticks, 0.5),
-		"computing_tick_p95_ms": percentile(g.ticks, 0.95), "computing_tick_max_ms": percentile(g.ticks, 1),
-		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
-		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns),
-		// the parts of computing (compute.go, memory.go)
-		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(),
-		"advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax),
-		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "build_max_ms": ms(g.frames.buildMax), "gc_idle_s": gcIdle().Seconds(),
-		"grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
-	g.intervals, g.drawTimes, g.updates, g.ticks = g.intervals[:0], g.drawTimes[:0], g.updates[:0], g.ticks[:0]
-	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
-	g.frames.advanceMax, g.frames.snapshotMax, g.frames.gcIdleMax = 0, 0, 0
-}
-
-// gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
-// has one thread, wall time).
-func gcCPU() float64 {
-	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindFloat64 {
-		return 0
-	}
-	return s[0].Value.Float64()
-}
 
 // drawKey is what a picture depends on.
 type drawKey struct {
@@ -319,13 +172,6 @@ func newGame(h host) (*Game, error) {
 	return g, nil
 }
 
-func hasLoad(h host) bool {
-	q := h.commands()
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return len(q.items) > 0
-}
-
 // load replaces what plays. The old run, its frames and what was drawn from
 // them are let go and collected first, so that the new run reuses their
 // memory (WebAssembly memory only grows); in the browser a scenario too big
@@ -368,7 +214,7 @@ func (g *Game) loaded(b *player.Builder) {
 		return
 	}
 	sc := p.Scenario()
-	g.p, g.failure, g.sentDone, g.loadedAt, g.yieldTook = p, "", false, time.Now(), 0
+	g.p, g.failure, g.sentDone, g.loadedAt, g.tel.yieldTook = p, "", false, time.Now(), 0
 	g.woken()
 	p.SetHeapLimit(heapLimit)
 	g.selected = 0 // a new run: its flows are others
@@ -562,12 +408,12 @@ func (g *Game) Update() (err error) {
 		}
 	}()
 	now := time.Now()
-	defer func() { g.updates = keep(g.updates, time.Since(now).Seconds()*1000) }()
+	defer func() { g.tel.updates = keep(g.tel.updates, time.Since(now).Seconds()*1000) }()
 	if !g.last.IsZero() {
 		g.frameCost = max(0, now.Sub(g.last)-g.computeTook)
 	}
-	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.ticks) < 1<<16 {
-		g.ticks = append(g.ticks, now.Sub(g.last).Seconds()*1000)
+	if g.p != nil && !g.p.Done() && !g.last.IsZero() && len(g.tel.ticks) < 1<<16 {
+		g.tel.ticks = append(g.tel.ticks, now.Sub(g.last).Seconds()*1000)
 	}
 	real := g.sinceLast(math.Min(now.Sub(g.last).Seconds(), 0.1))
 	g.last = now
@@ -642,13 +488,11 @@ func (g *Game) keys() {
 func (g *Game) prepare(cx, cy float64) {
 	w, h := g.w, g.h
 	if g.failure != "" {
-		if k := [2]float64{w, h}; g.errorPic == nil || k != g.errorKey {
-			g.errorPic, g.errorKey = errorList(w, h, g.failure, render.Lang(g.params.Lang), g.params.Theme == "light"), k
-		}
-		g.key = drawKey{errorPic: g.errorPic, scale: g.scale}
+		pic := g.errorPic.picture(w, h, g.failure, render.Lang(g.params.Lang), g.params.Theme == "light")
+		g.key = drawKey{errorPic: pic, scale: g.scale}
 		return
 	}
-	g.errorPic = nil
+	g.errorPic.pic = nil
 	p := g.p
 	if p == nil {
 		g.frame = render.Frame{}
@@ -705,7 +549,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	g.pic, g.picScene = nil, false
 	switch {
 	case g.failure != "":
-		g.pic = g.errorPic
+		g.pic = g.errorPic.pic
 	case g.p == nil && g.loadingPic != nil: // startup.go
 		g.pic = g.loadingPic
 	case g.cmp != nil:

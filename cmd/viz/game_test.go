@@ -75,11 +75,11 @@ func TestUpdatePreparesWhatDrawShows(t *testing.T) {
 // A failure is pictured by Update too: Draw only draws the picture.
 func TestUpdatePicturesAFailure(t *testing.T) {
 	g, _ := started(t, "?scenario=no-such-scenario")
-	require.NotNil(t, g.errorPic)
-	assert.Equal(t, float32(800), g.errorPic.W)
-	pic := g.errorPic
+	require.NotNil(t, g.errorPic.pic)
+	assert.Equal(t, float32(800), g.errorPic.pic.W)
+	pic := g.errorPic.pic
 	require.NoError(t, g.Update())
-	assert.Same(t, pic, g.errorPic, "pictured once per size")
+	assert.Same(t, pic, g.errorPic.pic, "pictured once per size")
 }
 
 // A burst of loads builds only the last one: the others are dropped before
@@ -117,7 +117,7 @@ func TestTooBigForTheBrowser(t *testing.T) {
 	assert.True(t, g.layout == nil, "no layout of the old run")
 	assert.Contains(t, g.failure, "too big for the browser canvas")
 	assert.Contains(t, g.failure, "sim.fidelity: flow")
-	require.NotNil(t, g.errorPic, "the canvas pictures the message")
+	require.NotNil(t, g.errorPic.pic, "the canvas pictures the message")
 }
 
 // lastTime is the latest "time" event the page got.

@@ -55,6 +55,22 @@ func ParseQuery(q string) (Params, error) {
 	if err != nil {
 		return p, fmt.Errorf("the page address's parameters cannot be read (%v); write them as ?scenario=incast&play=1", err)
 	}
+	if err := checkParamNames(vals); err != nil {
+		return p, err
+	}
+	if err := parseSource(vals, &p); err != nil {
+		return p, err
+	}
+	if err := parseCompare(vals, &p); err != nil {
+		return p, err
+	}
+	err = parseView(vals, &p)
+	return p, err
+}
+
+// checkParamNames refuses an unknown parameter, or one given twice (set=,
+// left.set= and right.set= may repeat).
+func checkParamNames(vals url.Values) error {
 	keys := make([]string, 0, len(vals))
 	for k := range vals {
 		keys = append(keys, k)
@@ -62,103 +78,122 @@ func ParseQuery(q string) (Params, error) {
 	slices.Sort(keys)
 	for _, k := range keys {
 		if !slices.Contains(paramNames, k) && !slices.Contains(compareParams, k) {
-			return p, fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(append(paramNames, compareParams...), ", "))
+			return fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(append(paramNames, compareParams...), ", "))
 		}
 		if k != "set" && !strings.HasSuffix(k, ".set") && len(vals[k]) > 1 {
-			return p, fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
+			return fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
 		}
 	}
-	one := func(k string) string { return vals.Get(k) }
-	flag := func(k string) (bool, error) {
-		switch one(k) {
-		case "", "1", "true", "yes":
-			return one(k) != "" || vals.Has(k), nil
-		case "0", "false", "no":
-			return false, nil
-		}
-		return false, fmt.Errorf("parameter %s=%q: use %s=1 or %s=0", k, one(k), k, k)
-	}
-	if s := one("scenario"); s != "" {
+	return nil
+}
+
+// parseSource reads what runs: scenario= or yaml=, and the set= overrides.
+func parseSource(vals url.Values, p *Params) error {
+	if s := vals.Get("scenario"); s != "" {
 		if _, ok := scenario.Builtin(s); !ok {
 			names := []string{}
 			for _, b := range scenario.Builtins() {
 				names = append(names, b.Name)
 			}
-			return p, fmt.Errorf("parameter scenario=%q is not a built-in scenario; use one of %s", s, strings.Join(names, ", "))
+			return fmt.Errorf("parameter scenario=%q is not a built-in scenario; use one of %s", s, strings.Join(names, ", "))
 		}
 		p.Scenario = s
 	}
-	if y := one("yaml"); y != "" {
+	if y := vals.Get("yaml"); y != "" {
 		y = strings.TrimRight(y, "=")
 		if n := base64.RawURLEncoding.DecodedLen(len(y)); n > MaxYAML {
-			return p, fmt.Errorf("parameter yaml is %d bytes of YAML, more than the %d KiB (%d bytes) the address takes; shorten the scenario, or send it with a load message", n, MaxYAML>>10, MaxYAML)
+			return fmt.Errorf("parameter yaml is %d bytes of YAML, more than the %d KiB (%d bytes) the address takes; shorten the scenario, or send it with a load message", n, MaxYAML>>10, MaxYAML)
 		}
 		data, err := base64.RawURLEncoding.DecodeString(y)
 		if err != nil {
-			return p, fmt.Errorf("parameter yaml is not base64url-encoded YAML (%v); encode the scenario with base64url", err)
+			return fmt.Errorf("parameter yaml is not base64url-encoded YAML (%v); encode the scenario with base64url", err)
 		}
 		p.YAML = string(data)
 	}
 	if p.Scenario != "" && p.YAML != "" {
-		return p, fmt.Errorf("give either scenario= or yaml=, not both")
+		return fmt.Errorf("give either scenario= or yaml=, not both")
 	}
 	sets := 0
 	for _, s := range vals["set"] {
 		if sets += len(s); sets > MaxSets {
-			return p, fmt.Errorf("parameters set= come to more than %d KiB; give fewer overrides, or put them in a yaml= scenario", MaxSets>>10)
+			return fmt.Errorf("parameters set= come to more than %d KiB; give fewer overrides, or put them in a yaml= scenario", MaxSets>>10)
 		}
 		if !strings.Contains(s, "=") {
-			return p, fmt.Errorf("parameter set=%q: write set=key.path=value, e.g. set=traffic.senders=4", s)
+			return fmt.Errorf("parameter set=%q: write set=key.path=value, e.g. set=traffic.senders=4", s)
 		}
 		p.Sets = append(p.Sets, s)
 	}
-	if err := parseCompare(vals, &p); err != nil {
-		return p, err
-	}
-	if p.Play, err = flag("play"); err != nil {
-		return p, err
+	return nil
+}
+
+// parseView reads how it plays and looks: play, controls, big, speed, t,
+// theme and lang.
+func parseView(vals url.Values, p *Params) error {
+	var err error
+	if p.Play, err = queryFlag(vals, "play"); err != nil {
+		return err
 	}
 	if vals.Has("controls") {
-		if p.Controls, err = flag("controls"); err != nil {
-			return p, err
+		if p.Controls, err = queryFlag(vals, "controls"); err != nil {
+			return err
 		}
 	}
-	if p.Big, err = flag("big"); err != nil {
-		return p, err
+	if p.Big, err = queryFlag(vals, "big"); err != nil {
+		return err
 	}
-	if s := one("speed"); s != "" {
+	if s := vals.Get("speed"); s != "" {
 		v, err := strconv.ParseFloat(s, 64)
 		if err != nil || !(v > 0) || v > MaxSpeed.Micros() {
-			return p, fmt.Errorf("parameter speed=%q: give simulated µs per second, above 0 and at most %g", s, MaxSpeed.Micros())
+			return fmt.Errorf("parameter speed=%q: give simulated µs per second, above 0 and at most %g", s, MaxSpeed.Micros())
 		}
 		p.Speed = clampSpeed(unit.Time(v * float64(unit.Microsecond)))
 	}
-	if s := one("t"); s != "" {
-		// A plain number is µs; a time with its unit (500us, 1.2ms) as the CLI's --t takes it.
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			if d, derr := unit.ParseTime(s); derr == nil {
-				v, err = d.Micros(), nil
-			}
+	if s := vals.Get("t"); s != "" {
+		if p.Start, err = parseStart(s); err != nil {
+			return err
 		}
-		if err != nil || !(v >= 0) || v > scenario.MaxUntil.Micros() {
-			return p, fmt.Errorf("parameter t=%q: give the start time in µs (500) or with its unit (500us, 1.2ms), from 0 to %g µs", s, scenario.MaxUntil.Micros())
-		}
-		p.Start = unit.Time(v * float64(unit.Microsecond))
 	}
-	if th := one("theme"); th != "" {
+	if th := vals.Get("theme"); th != "" {
 		if th != "light" && th != "dark" {
-			return p, fmt.Errorf("parameter theme=%q: use light or dark", th)
+			return fmt.Errorf("parameter theme=%q: use light or dark", th)
 		}
 		p.Theme = th
 	}
-	if l := one("lang"); l != "" {
+	if l := vals.Get("lang"); l != "" {
 		if l != "en" && l != "zh" {
-			return p, fmt.Errorf("parameter lang=%q: use en (English) or zh (Simplified Chinese)", l)
+			return fmt.Errorf("parameter lang=%q: use en (English) or zh (Simplified Chinese)", l)
 		}
 		p.Lang = l
 	}
-	return p, nil
+	return nil
+}
+
+// queryFlag reads a yes-or-no parameter: present without a value, 1, true
+// or yes; 0, false or no.
+func queryFlag(vals url.Values, k string) (bool, error) {
+	v := vals.Get(k)
+	switch v {
+	case "", "1", "true", "yes":
+		return v != "" || vals.Has(k), nil
+	case "0", "false", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("parameter %s=%q: use %s=1 or %s=0", k, v, k, k)
+}
+
+// parseStart reads t=: a plain number is µs; a time with its unit (500us,
+// 1.2ms) as the CLI's --t takes it.
+func parseStart(s string) (unit.Time, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		if d, derr := unit.ParseTime(s); derr == nil {
+			v, err = d.Micros(), nil
+		}
+	}
+	if err != nil || !(v >= 0) || v > scenario.MaxUntil.Micros() {
+		return 0, fmt.Errorf("parameter t=%q: give the start time in µs (500) or with its unit (500us, 1.2ms), from 0 to %g µs", s, scenario.MaxUntil.Micros())
+	}
+	return unit.Time(v * float64(unit.Microsecond)), nil
 }
 
 // Scenario loads what the parameters ask for: a built-in, inline YAML, or

@@ -61,6 +61,21 @@ func TestParseQuery(t *testing.T) {
 	assert.Equal(t, "mine", sc.Name)
 }
 
+// A yes-or-no parameter is yes when present without a value, or 1, true,
+// yes; no with 0, false, no; controls stays on unless given.
+func TestParseQueryFlags(t *testing.T) {
+	for q, want := range map[string][3]bool{ // play, controls, big
+		"?play&big":                      {true, true, true},
+		"?play=true&controls=no&big=yes": {true, false, true},
+		"?play=0&controls&big=false":     {false, true, false},
+		"":                               {false, true, false},
+	} {
+		p, err := ParseQuery(q)
+		require.NoError(t, err, q)
+		assert.Equal(t, want, [3]bool{p.Play, p.Controls, p.Big}, q)
+	}
+}
+
 // yaml= takes exactly MaxYAML bytes of YAML and not one more; set= lists
 // and the whole query have their own bounds.
 func TestParseQueryLimits(t *testing.T) {
