@@ -8,16 +8,21 @@ import (
 )
 
 // errorPicture is what the canvas shows when something fails, made once per
-// size.
+// message and size.
 type errorPicture struct {
 	pic *render.DisplayList // nil while nothing has failed
-	key [2]float64          // the size pic was made for
+	key errorKey            // what pic was made for
 }
 
-// picture pictures msg at w×h logical px, again only when the size changed
-// or the last picture was let go.
+type errorKey struct {
+	w, h float64
+	msg  string
+}
+
+// picture pictures msg at w×h logical px, again only when the message or the
+// size changed or the last picture was let go.
 func (e *errorPicture) picture(w, h float64, msg string, lang render.Lang, light bool) *render.DisplayList {
-	if k := [2]float64{w, h}; e.pic == nil || k != e.key {
+	if k := (errorKey{w, h, msg}); e.pic == nil || k != e.key {
 		e.pic, e.key = errorList(w, h, msg, lang, light), k
 	}
 	return e.pic

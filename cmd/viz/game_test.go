@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -80,6 +81,24 @@ func TestUpdatePicturesAFailure(t *testing.T) {
 	pic := g.errorPic.pic
 	require.NoError(t, g.Update())
 	assert.Same(t, pic, g.errorPic.pic, "pictured once per size")
+}
+
+// A second failure at the same size shows its own message, not the first's.
+func TestUpdatePicturesTheNewFailure(t *testing.T) {
+	g, h := started(t, "?scenario=no-such-scenario")
+	require.NotNil(t, g.errorPic.pic)
+	h.send(`{"fabriclab":"load","scenario":"another-missing-one"}`)
+	for i := 0; i < 10 && !strings.Contains(g.failure, "another-missing-one"); i++ {
+		require.NoError(t, g.Update())
+	}
+	require.Contains(t, g.failure, "another-missing-one")
+	require.NoError(t, g.Update())
+	var text strings.Builder
+	for _, p := range g.errorPic.pic.Prims {
+		text.WriteString(p.Str + " ")
+	}
+	assert.Contains(t, text.String(), "another-missing-one")
+	assert.NotContains(t, text.String(), "no-such-scenario")
 }
 
 // A burst of loads builds only the last one: the others are dropped before
