@@ -365,7 +365,7 @@ func (b *Builder) throughput(ci int, r Rect) {
 	p := b.plotArea(r, gs.title, gs.prefix, gs.key)
 	idx := sampled(len(hist), b.top)
 	b.top = idx
-	ymax := windowRates(b, hist, idx, gs)
+	ymax := windowRates(b, hist, idx, &gs)
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
 	if b.ch.peak[peakThroughput] = max(b.ch.peak[peakThroughput], ymax); b.ch.peak[peakThroughput] == 0 { // GPUs computing, flows not started: no axis for nothing
 		b.frame(p, scale{}, nil)
@@ -406,42 +406,60 @@ func (b *Builder) throughput(ci int, r Rect) {
 // flowGroups is what the throughput chart's lines are.
 type flowGroups struct {
 	n             int // lines
-	of            func(fl *snap.Flow, i int) int
+	by            int // byTotal, byFlow, byTag or byNode
+	topo          *topo.Topology
 	title, prefix string
 	key           []keyItem
 	maxTag        int // the largest flow tag, -1 for none
+}
+
+const (
+	byTotal = iota
+	byFlow
+	byTag
+	byNode // within a node or between nodes
+)
+
+// of is the line flow fl, the i-th, counts towards. (A method, not a
+// closure in the struct, so that it stays off the heap.)
+func (gs *flowGroups) of(fl *snap.Flow, i int) int {
+	switch gs.by {
+	case byFlow:
+		return i
+	case byTag:
+		return fl.Tag
+	case byNode:
+		t := gs.topo
+		if t.Nodes[t.Endpoints[fl.Src]].Group == t.Nodes[t.Endpoints[fl.Dst]].Group {
+			return 0
+		}
+		return 1
+	}
+	return 0
 }
 
 // throughputGroups picks the throughput chart's lines: flows one by one,
 // shards, within and between nodes, or the total.
 func throughputGroups(b *Builder, cur *snap.Snapshot) flowGroups {
 	nflows := len(cur.Flows)
-	gs := flowGroups{n: 1, title: b.t("chart.throughput"), of: func(fl *snap.Flow, i int) int { return 0 }, maxTag: -1, key: b.ch.key[:0]}
+	gs := flowGroups{n: 1, topo: b.layout.Topo, title: b.t("chart.throughput"), maxTag: -1, key: b.ch.key[:0]}
 	for i := range cur.Flows {
 		gs.maxTag = max(gs.maxTag, cur.Flows[i].Tag)
 	}
-	t := b.layout.Topo
-	nodeOf := func(e int) int { return t.Nodes[t.Endpoints[e]].Group }
 	switch {
 	case nflows <= maxSeries && nflows > 0:
 		gs.n, gs.title = nflows, b.t("chart.throughput.flow")
-		gs.of = func(fl *snap.Flow, i int) int { return i }
+		gs.by = byFlow
 		gs.prefix, gs.key = b.flowKey(cur, nflows)
 	case gs.maxTag >= 0 && gs.maxTag < maxSeries:
 		gs.n, gs.title = gs.maxTag+1, b.t("chart.throughput.shard")
-		gs.of = func(fl *snap.Flow, i int) int { return fl.Tag }
+		gs.by = byTag
 		gs.prefix = b.t("chart.shard")
 		for g := range gs.n {
 			gs.key = append(gs.key, keyItem{itoa(g), assets.Categorical(g)})
 		}
 	case b.multiNode():
-		gs.n = 2
-		gs.of = func(fl *snap.Flow, i int) int {
-			if nodeOf(fl.Src) == nodeOf(fl.Dst) {
-				return 0
-			}
-			return 1
-		}
+		gs.n, gs.by = 2, byNode
 		// not the node colours (orange is "computing" there)
 		gs.key = append(gs.key, keyItem{b.t("chart.in-node"), assets.Categorical(2)}, keyItem{b.t("chart.between-nodes"), assets.Categorical(4)})
 	}
@@ -452,7 +470,7 @@ func throughputGroups(b *Builder, cur *snap.Snapshot) flowGroups {
 // of a few samples (a fifteenth of the span): per-sample rates of
 // round-robin senders only jitter. It returns the largest, as the axis is
 // the largest of them (and never less than before while playing forward).
-func windowRates(b *Builder, hist []*snap.Snapshot, idx []int, gs flowGroups) float64 {
+func windowRates(b *Builder, hist []*snap.Snapshot, idx []int, gs *flowGroups) float64 {
 	win := max(1, len(idx)/15)
 	rates := b.ch.rates[:0]
 	ymax := 0.0
