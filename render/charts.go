@@ -360,66 +360,12 @@ func (b *Builder) throughput(ci int, r Rect) {
 		b.senderRates(ci, r, hist)
 		return
 	}
-	// What the lines are: flows one by one, shards, within and between
-	// nodes, or the total.
-	nflows := len(cur.Flows)
-	groups, title := 1, b.t("chart.throughput")
-	group := func(fl *snap.Flow, i int) int { return 0 }
-	maxTag := -1
-	for i := range cur.Flows {
-		maxTag = max(maxTag, cur.Flows[i].Tag)
-	}
-	prefix, key := "", b.ch.key[:0]
-	t := L.Topo
-	nodeOf := func(e int) int { return t.Nodes[t.Endpoints[e]].Group }
-	switch {
-	case nflows <= maxSeries && nflows > 0:
-		groups, title = nflows, b.t("chart.throughput.flow")
-		group = func(fl *snap.Flow, i int) int { return i }
-		prefix, key = b.flowKey(cur, nflows)
-	case maxTag >= 0 && maxTag < maxSeries:
-		groups, title = maxTag+1, b.t("chart.throughput.shard")
-		group = func(fl *snap.Flow, i int) int { return fl.Tag }
-		prefix = b.t("chart.shard")
-		for g := range groups {
-			key = append(key, keyItem{itoa(g), assets.Categorical(g)})
-		}
-	case b.multiNode():
-		groups = 2
-		group = func(fl *snap.Flow, i int) int {
-			if nodeOf(fl.Src) == nodeOf(fl.Dst) {
-				return 0
-			}
-			return 1
-		}
-		// not the node colours (orange is "computing" there)
-		key = append(key, keyItem{b.t("chart.in-node"), assets.Categorical(2)}, keyItem{b.t("chart.between-nodes"), assets.Categorical(4)})
-	}
-	b.ch.key = key
-	p := b.plotArea(r, title, prefix, key)
+	gs := throughputGroups(b, cur)
+	b.ch.key = gs.key
+	p := b.plotArea(r, gs.title, gs.prefix, gs.key)
 	idx := sampled(len(hist), b.top)
 	b.top = idx
-	// Rates over a window of a few samples (a fifteenth of the span): per-sample
-	// rates of round-robin senders only jitter. They are worked out first, as
-	// the axis is the largest of them (and never less than before while
-	// playing forward); then drawn.
-	win := max(1, len(idx)/15)
-	rates := b.ch.rates[:0]
-	ymax := 0.0
-	for g := range groups {
-		for k := 1; k < len(idx); k++ {
-			s0, s1 := hist[idx[max(0, k-win)]], hist[idx[k]]
-			dt := (s1.Time - s0.Time).Seconds()
-			if dt <= 0 {
-				continue
-			}
-			a, cc := b.series.get(s0, groups, group), b.series.get(s1, groups, group)
-			v := float64(cc[g]-a[g]) * 8 / dt
-			ymax = max(ymax, v)
-			rates = append(rates, rateAt{g, s1.Time, v})
-		}
-	}
-	b.ch.rates = rates
+	ymax := windowRates(b, hist, idx, &gs)
 	t0, t1 := hist[0].Time, hist[len(hist)-1].Time
 	if b.ch.peak[peakThroughput] = max(b.ch.peak[peakThroughput], ymax); b.ch.peak[peakThroughput] == 0 { // GPUs computing, flows not started: no axis for nothing
 		b.frame(p, scale{}, nil)
@@ -431,16 +377,17 @@ func (b *Builder) throughput(ci int, r Rect) {
 	span := max(float64(t1-t0), 1)
 	b.frame(p, sc, axisRate)
 	b.timeAxis(p, t0, t1)
-	for g := range groups {
+	nflows := len(cur.Flows)
+	for g := range gs.n {
 		c, name := b.th.Comm, b.t("chart.all")
-		if groups > 1 {
-			c, name = key[g].c, key[g].name
-			if prefix != "" && maxTag >= 0 && nflows > maxSeries { // "shard 3", not "3"
-				name = prefix + " " + name
+		if gs.n > 1 {
+			c, name = gs.key[g].c, gs.key[g].name
+			if gs.prefix != "" && gs.maxTag >= 0 && nflows > maxSeries { // "shard 3", not "3"
+				name = gs.prefix + " " + name
 			}
 		}
 		p0, v0 := len(dl.Points), len(b.ch.vals)
-		for _, rt := range rates {
+		for _, rt := range b.ch.rates {
 			if rt.g != g {
 				continue
 			}
@@ -450,10 +397,98 @@ func (b *Builder) throughput(ci int, r Rect) {
 			b.ch.vals = append(b.ch.vals, rt.t.Micros(), rt.v)
 		}
 		b.addLine(ci, p0, v0, 1.6*L.U, c, name, fmtRate)
-		if groups == nflows && groups > 1 {
+		if gs.n == nflows && gs.n > 1 {
 			b.markSeries(g, p0, c) // a named or picked flow (routing.go)
 		}
 	}
+}
+
+// flowGroups is what the throughput chart's lines are.
+type flowGroups struct {
+	n             int // lines
+	by            int // byTotal, byFlow, byTag or byNode
+	topo          *topo.Topology
+	title, prefix string
+	key           []keyItem
+	maxTag        int // the largest flow tag, -1 for none
+}
+
+const (
+	byTotal = iota
+	byFlow
+	byTag
+	byNode // within a node or between nodes
+)
+
+// of is the line flow fl, the i-th, counts towards. (A method, not a
+// closure in the struct, so that it stays off the heap.)
+func (gs *flowGroups) of(fl *snap.Flow, i int) int {
+	switch gs.by {
+	case byFlow:
+		return i
+	case byTag:
+		return fl.Tag
+	case byNode:
+		t := gs.topo
+		if t.Nodes[t.Endpoints[fl.Src]].Group == t.Nodes[t.Endpoints[fl.Dst]].Group {
+			return 0
+		}
+		return 1
+	}
+	return 0
+}
+
+// throughputGroups picks the throughput chart's lines: flows one by one,
+// shards, within and between nodes, or the total.
+func throughputGroups(b *Builder, cur *snap.Snapshot) flowGroups {
+	nflows := len(cur.Flows)
+	gs := flowGroups{n: 1, topo: b.layout.Topo, title: b.t("chart.throughput"), maxTag: -1, key: b.ch.key[:0]}
+	for i := range cur.Flows {
+		gs.maxTag = max(gs.maxTag, cur.Flows[i].Tag)
+	}
+	switch {
+	case nflows <= maxSeries && nflows > 0:
+		gs.n, gs.title = nflows, b.t("chart.throughput.flow")
+		gs.by = byFlow
+		gs.prefix, gs.key = b.flowKey(cur, nflows)
+	case gs.maxTag >= 0 && gs.maxTag < maxSeries:
+		gs.n, gs.title = gs.maxTag+1, b.t("chart.throughput.shard")
+		gs.by = byTag
+		gs.prefix = b.t("chart.shard")
+		for g := range gs.n {
+			gs.key = append(gs.key, keyItem{itoa(g), assets.Categorical(g)})
+		}
+	case b.multiNode():
+		gs.n, gs.by = 2, byNode
+		// not the node colours (orange is "computing" there)
+		gs.key = append(gs.key, keyItem{b.t("chart.in-node"), assets.Categorical(2)}, keyItem{b.t("chart.between-nodes"), assets.Categorical(4)})
+	}
+	return gs
+}
+
+// windowRates works out each line's rates, into b.ch.rates, over a window
+// of a few samples (a fifteenth of the span): per-sample rates of
+// round-robin senders only jitter. It returns the largest, as the axis is
+// the largest of them (and never less than before while playing forward).
+func windowRates(b *Builder, hist []*snap.Snapshot, idx []int, gs *flowGroups) float64 {
+	win := max(1, len(idx)/15)
+	rates := b.ch.rates[:0]
+	ymax := 0.0
+	for g := range gs.n {
+		for k := 1; k < len(idx); k++ {
+			s0, s1 := hist[idx[max(0, k-win)]], hist[idx[k]]
+			dt := (s1.Time - s0.Time).Seconds()
+			if dt <= 0 {
+				continue
+			}
+			a, cc := b.series.get(s0, gs.n, gs.of), b.series.get(s1, gs.n, gs.of)
+			v := float64(cc[g]-a[g]) * 8 / dt
+			ymax = max(ymax, v)
+			rates = append(rates, rateAt{g, s1.Time, v})
+		}
+	}
+	b.ch.rates = rates
+	return ymax
 }
 
 // addLine draws the points appended since p0 as a line of chart ci and keeps

@@ -231,8 +231,47 @@ func (b *Builder) cellColor(v float64) color.RGBA {
 // chunks draws the matrix: a row per GPU (or group), a column per chunk,
 // each cell as full as the chunk is reduced (or, in an all-to-all, received).
 func (b *Builder) chunks(r Rect, c *snap.Collective) {
-	L, dl, th := b.layout, &b.dl, b.th
-	u := L.U
+	u := b.layout.U
+	chunksHeader(b, r, c)
+	if c.Rows == 0 || c.Cols == 0 || len(c.Cells) < c.Rows*c.Cols {
+		p := Rect{r.X + 10*u, r.Y + 54*u, r.W - 20*u, r.H - 64*u}
+		b.empty(p, b.t("coll.too-many"))
+		return
+	}
+	// the matrix, with row labels on the left, each row's mean over every
+	// piece on the right, and a key below
+	m := chunkMatrix{b: b, c: c, cells: c.Cells, slot: len(c.Slot) == len(c.Cells)}
+	if m.slot {
+		m.cells = c.Slot
+	}
+	labelW := TextWidth(b.tf("coll.gpu", 0)+"0", b.fs(0.7), 0) + 6*u
+	if c.RowRanks > 1 {
+		labelW = TextWidth("0000–0000", b.fs(0.7), 0) + 6*u
+	}
+	if m.slot {
+		m.meanW = TextWidth(b.t("coll.all-pieces"), b.fs(0.68), 0) + 8*u
+	}
+	m.area = Rect{r.X + 10*u + labelW, r.Y + 58*u, r.W - 20*u - labelW - m.meanW, r.H - 58*u - 22*u}
+	m.cs = min(m.area.W/float64(c.Cols), m.area.H/float64(c.Rows))
+	if m.cs <= 0 {
+		return
+	}
+	if m.cs >= 6*u {
+		m.gap = max(0.6, m.cs*0.08)
+	}
+	m.mx = m.area.X + float64(c.Cols)*m.cs + 6*u
+	if m.slot {
+		b.dl.text(LayerChart, m.mx, m.area.Y-5*u, b.t("coll.all-pieces"), b.fs(0.68), Start, assets.Regular, b.th.Muted)
+	}
+	for row := range c.Rows {
+		m.row(row)
+	}
+	m.key(r)
+}
+
+// chunksHeader draws the matrix's title and the bandwidth so far.
+func chunksHeader(b *Builder, r Rect, c *snap.Collective) {
+	dl, th, u := &b.dl, b.th, b.layout.U
 	title := b.t("coll.chunks")
 	switch {
 	case c.Kind == snap.Received:
@@ -241,7 +280,6 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 		title = b.t("coll.held")
 	}
 	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
-	// bandwidth so far
 	bw := b.tf("coll.bw", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
 	note := b.tf("coll.so-far", fmtPct(c.Done), fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
 	if c.Finished {
@@ -250,77 +288,66 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 	}
 	dl.text(LayerChart, r.X+10*u, r.Y+30*u, bw, fitSize(bw, b.fs(0.9), assets.Bold, r.W-20*u), Start, assets.Bold, th.Text)
 	dl.text(LayerChart, r.X+10*u, r.Y+44*u, note, fitSize(note, b.fs(0.75), assets.Regular, r.W-20*u), Start, assets.Regular, th.Muted)
-	if c.Rows == 0 || c.Cols == 0 || len(c.Cells) < c.Rows*c.Cols {
-		p := Rect{r.X + 10*u, r.Y + 54*u, r.W - 20*u, r.H - 64*u}
-		b.empty(p, b.t("coll.too-many"))
-		return
-	}
-	// the matrix, with row labels on the left, each row's mean over every
-	// piece on the right, and a key below
-	cells, slot := c.Cells, len(c.Slot) == len(c.Cells)
-	if slot {
-		cells = c.Slot
-	}
-	labelW := TextWidth(b.tf("coll.gpu", 0)+"0", b.fs(0.7), 0) + 6*u
-	if c.RowRanks > 1 {
-		labelW = TextWidth("0000–0000", b.fs(0.7), 0) + 6*u
-	}
-	meanW := 0.0
-	if slot {
-		meanW = TextWidth(b.t("coll.all-pieces"), b.fs(0.68), 0) + 8*u
-	}
-	area := Rect{r.X + 10*u + labelW, r.Y + 58*u, r.W - 20*u - labelW - meanW, r.H - 58*u - 22*u}
-	cs := min(area.W/float64(c.Cols), area.H/float64(c.Rows))
-	if cs <= 0 {
-		return
-	}
-	gap := 0.0
-	if cs >= 6*u {
-		gap = max(0.6, cs*0.08)
-	}
+}
+
+// chunkMatrix is the laid-out matrix of a collective's chunks.
+type chunkMatrix struct {
+	b     *Builder
+	c     *snap.Collective
+	cells []uint8 // what the cells show: the chunks, or the current piece's
+	slot  bool    // cells are the current piece's; a column of means shows every piece
+	area  Rect    // the cells
+	cs    float64 // a cell's side
+	gap   float64 // between cells
+	meanW float64 // the means' column's width
+	mx    float64 // the means' column's x
+}
+
+// row draws a row of cells, its mean over every piece and its label.
+func (m *chunkMatrix) row(row int) {
+	b, c, dl, th, u := m.b, m.c, &m.b.dl, m.b.th, m.b.layout.U
+	cs, gap, area := m.cs, m.gap, m.area
 	full := float64(c.Ranks)
-	mx := area.X + float64(c.Cols)*cs + 6*u // the means' column
-	if slot {
-		dl.text(LayerChart, mx, area.Y-5*u, b.t("coll.all-pieces"), b.fs(0.68), Start, assets.Regular, th.Muted)
-	}
-	for row := range c.Rows {
-		y := area.Y + float64(row)*cs
-		mean := 0.0
-		for col := range c.Cols {
-			v := float64(cells[row*c.Cols+col]) / 255
-			mean += float64(c.Cells[row*c.Cols+col]) / 255 / float64(c.Cols)
-			dl.rect(LayerChart, area.X+float64(col)*cs, y, cs-gap, cs-gap, 0, b.cellColor(v), color.RGBA{}, 0)
-			if cs >= 24*u && c.Kind == snap.Reduced {
-				k := int(math.Round(v * full))
-				tc := color.RGBA{255, 255, 255, 255} // on the ramp's dark end
-				if v > 0.6 {
-					tc = color.RGBA{20, 20, 30, 255}
-				}
-				dl.text(LayerChart, area.X+(float64(col)+0.5)*cs-gap/2, y+cs/2-gap/2, strconv.Itoa(k), b.fs(0.62), Middle, assets.Medium, tc)
+	y := area.Y + float64(row)*cs
+	mean := 0.0
+	for col := range c.Cols {
+		v := float64(m.cells[row*c.Cols+col]) / 255
+		mean += float64(c.Cells[row*c.Cols+col]) / 255 / float64(c.Cols)
+		dl.rect(LayerChart, area.X+float64(col)*cs, y, cs-gap, cs-gap, 0, b.cellColor(v), color.RGBA{}, 0)
+		if cs >= 24*u && c.Kind == snap.Reduced {
+			k := int(math.Round(v * full))
+			tc := color.RGBA{255, 255, 255, 255} // on the ramp's dark end
+			if v > 0.6 {
+				tc = color.RGBA{20, 20, 30, 255}
 			}
-		}
-		if slot {
-			bw := meanW - 10*u
-			bh := max(min(cs-gap, 8*u), 1)
-			by := y + (cs-gap-bh)/2
-			dl.rect(LayerChart, mx, by, bw, bh, 0, th.Idle, color.RGBA{}, 0)
-			dl.rect(LayerChart, mx, by, bw*mean, bh, 0, b.cellColor(mean), color.RGBA{}, 0)
-		}
-		every := 1
-		for float64(every)*cs < b.fs(0.85) {
-			every *= 2
-		}
-		if row%every == 0 {
-			lab := b.tf("coll.gpu", row)
-			if c.RowRanks > 1 {
-				lo := row * c.RowRanks
-				lab = fmt.Sprintf("%d–%d", lo, min(lo+c.RowRanks, c.Ranks)-1)
-			}
-			dl.text(LayerChart, area.X-4*u, y+(cs-gap)/2, lab, b.fs(0.7), End, assets.Regular, th.Muted)
+			dl.text(LayerChart, area.X+(float64(col)+0.5)*cs-gap/2, y+cs/2-gap/2, strconv.Itoa(k), b.fs(0.62), Middle, assets.Medium, tc)
 		}
 	}
-	// key: what a column is and the colour scale
-	ky := area.Y + float64(c.Rows)*cs + 10*u
+	if m.slot {
+		bw := m.meanW - 10*u
+		bh := max(min(cs-gap, 8*u), 1)
+		by := y + (cs-gap-bh)/2
+		dl.rect(LayerChart, m.mx, by, bw, bh, 0, th.Idle, color.RGBA{}, 0)
+		dl.rect(LayerChart, m.mx, by, bw*mean, bh, 0, b.cellColor(mean), color.RGBA{}, 0)
+	}
+	every := 1
+	for float64(every)*cs < b.fs(0.85) {
+		every *= 2
+	}
+	if row%every == 0 {
+		lab := b.tf("coll.gpu", row)
+		if c.RowRanks > 1 {
+			lo := row * c.RowRanks
+			lab = fmt.Sprintf("%d–%d", lo, min(lo+c.RowRanks, c.Ranks)-1)
+		}
+		dl.text(LayerChart, area.X-4*u, y+(cs-gap)/2, lab, b.fs(0.7), End, assets.Regular, th.Muted)
+	}
+}
+
+// key draws, under the matrix in r, what a column is and the colour scale.
+func (m *chunkMatrix) key(r Rect) {
+	b, c, dl, th, u := m.b, m.c, &m.b.dl, m.b.th, m.b.layout.U
+	ky := m.area.Y + float64(c.Rows)*m.cs + 10*u
 	kx := r.X + 10*u
 	var lo, hi, what string
 	switch {

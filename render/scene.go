@@ -428,105 +428,122 @@ func (b *Builder) dropMarkOn(l Layer, x, y, r float64) {
 	dl.line(l, x-d, y+d, x+d, y-d, r*0.3, th.Background)
 }
 
+// nodes draws the nodes, the flags on condensed pods and the hovered pod.
 func (b *Builder) nodes() {
 	L, th, dl := b.layout, b.th, &b.dl
-	t := L.Topo
 	u := L.U
 	hov := b.f.Hover
 	for id := range L.Nodes {
-		nb := &L.Nodes[id]
-		nd := &t.Nodes[id]
-		ep := L.EP[id]
-		if nb.W <= 0 {
+		if L.Nodes[id].W <= 0 {
 			continue
 		}
 		hovered := hov.Kind == HoverNode && hov.ID == id
-		if !nb.Shown { // a cell of a condensed pod
-			c := th.Node
-			if b.util != nil {
-				var v float64
-				for _, l := range nd.Out {
-					v = max(v, b.util[l])
-				}
-				if v >= 0.005 {
-					c = b.loadColor(v)
-				}
-			}
-			edge := th.Border
-			if hovered {
-				edge = th.Highlight
-			}
-			dl.rect(LayerNode, nb.X, nb.Y, nb.W, nb.H, nb.W*0.15, c, edge, 0.7*u)
-			continue
-		}
-		fill, edge, text := th.Node, th.NodeEdge, th.Text
-		r := 4 * u
-		switch nd.Role {
-		case topo.Host, topo.GPU:
-			switch b.activity(ep) {
-			case snap.Communicating:
-				fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
-			case snap.Computing:
-				fill, text = b.computeFill(), color.RGBA{0x10, 0x14, 0x18, 0xff}
-			}
-			if nd.Role == topo.GPU {
-				r = 2 * u
-			}
-		case topo.NIC:
-			fill, edge = th.Idle, th.NodeEdge
-			r = 1.5 * u
-		default:
-			fill, edge, text = th.Switch, th.Switch, th.SwitchText
-			r = min(5*u, nb.H/3)
-		}
-		w := 1.2 * u
-		if hovered {
-			edge, w = th.Highlight, 2.5*u
-		}
-		dl.rect(LayerNode, nb.X, nb.Y, nb.W, nb.H, min(r, nb.W/3), fill, edge, w)
-		if nd.Role == topo.GPU && nb.W > 10*u { // a chip: pins on both sides
-			for k := range 3 {
-				py := nb.Y + nb.H*(0.3+0.2*float64(k))
-				dl.line(LayerNode, nb.X-2.5*u, py, nb.X, py, 1*u, th.NodeEdge)
-				dl.line(LayerNode, nb.X+nb.W, py, nb.X+nb.W+2.5*u, py, 1*u, th.NodeEdge)
-			}
-		}
-		if nb.Label != "" {
-			cx, cy := nb.Center()
-			size := b.fs(0.92)
-			if nb.Small || TextWidth(nb.Label, size, assets.Medium)+4*u > nb.W {
-				size *= 0.8
-			}
-			dl.text(LayerLabel, cx, cy, nb.Label, size, Middle, assets.Medium, text)
+		if !L.Nodes[id].Shown {
+			podCell(b, id, hovered)
+		} else {
+			nodeBox(b, id, hovered)
 		}
 	}
-	// condensed pods: flags for pauses and drops inside
 	if len(L.Bundles) > 0 && b.f.Cur != nil {
-		for i := range L.Pods {
-			p := &L.Pods[i]
-			var paused, dropped bool
-			for _, id := range p.Nodes {
-				for _, l := range t.Nodes[id].Out {
-					if l < len(b.f.Cur.Links) {
-						paused = paused || b.f.Cur.Links[l].Paused
-						if b.f.Prev != nil && l < len(b.f.Prev.Links) {
-							dropped = dropped || b.f.Cur.Links[l].Drops > b.f.Prev.Links[l].Drops
-						}
-					}
-				}
-			}
-			r := min(6*u, p.W/6)
-			if paused {
-				b.pauseMark(p.X+p.W-r, p.Y-r-2*u, r)
-			}
-			if dropped {
-				b.dropMark(p.X+r, p.Y-r-2*u, r*0.9)
-			}
-		}
+		podFlags(b)
 	}
 	if hov.Kind == HoverPod && hov.ID < len(L.Pods) {
 		p := &L.Pods[hov.ID]
 		dl.rect(LayerMarker, p.X, p.Y, p.W, p.H, 8*u, color.RGBA{}, th.Highlight, 2*u)
+	}
+}
+
+// podCell draws node id as a cell of a condensed pod, coloured by the load
+// of its busiest link out.
+func podCell(b *Builder, id int, hovered bool) {
+	th, nb, nd := b.th, &b.layout.Nodes[id], &b.layout.Topo.Nodes[id]
+	c := th.Node
+	if b.util != nil {
+		var v float64
+		for _, l := range nd.Out {
+			v = max(v, b.util[l])
+		}
+		if v >= 0.005 {
+			c = b.loadColor(v)
+		}
+	}
+	edge := th.Border
+	if hovered {
+		edge = th.Highlight
+	}
+	b.dl.rect(LayerNode, nb.X, nb.Y, nb.W, nb.H, nb.W*0.15, c, edge, 0.7*b.layout.U)
+}
+
+// nodeBox draws node id as a box in its role's colours (a host's or GPU's
+// by what it does now), a GPU with pins, and its label.
+func nodeBox(b *Builder, id int, hovered bool) {
+	L, th, dl := b.layout, b.th, &b.dl
+	u, nb, nd := L.U, &L.Nodes[id], &L.Topo.Nodes[id]
+	fill, edge, text := th.Node, th.NodeEdge, th.Text
+	r := 4 * u
+	switch nd.Role {
+	case topo.Host, topo.GPU:
+		switch b.activity(L.EP[id]) {
+		case snap.Communicating:
+			fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}
+		case snap.Computing:
+			fill, text = b.computeFill(), color.RGBA{0x10, 0x14, 0x18, 0xff}
+		}
+		if nd.Role == topo.GPU {
+			r = 2 * u
+		}
+	case topo.NIC:
+		fill, edge = th.Idle, th.NodeEdge
+		r = 1.5 * u
+	default:
+		fill, edge, text = th.Switch, th.Switch, th.SwitchText
+		r = min(5*u, nb.H/3)
+	}
+	w := 1.2 * u
+	if hovered {
+		edge, w = th.Highlight, 2.5*u
+	}
+	dl.rect(LayerNode, nb.X, nb.Y, nb.W, nb.H, min(r, nb.W/3), fill, edge, w)
+	if nd.Role == topo.GPU && nb.W > 10*u { // a chip: pins on both sides
+		for k := range 3 {
+			py := nb.Y + nb.H*(0.3+0.2*float64(k))
+			dl.line(LayerNode, nb.X-2.5*u, py, nb.X, py, 1*u, th.NodeEdge)
+			dl.line(LayerNode, nb.X+nb.W, py, nb.X+nb.W+2.5*u, py, 1*u, th.NodeEdge)
+		}
+	}
+	if nb.Label != "" {
+		cx, cy := nb.Center()
+		size := b.fs(0.92)
+		if nb.Small || TextWidth(nb.Label, size, assets.Medium)+4*u > nb.W {
+			size *= 0.8
+		}
+		dl.text(LayerLabel, cx, cy, nb.Label, size, Middle, assets.Medium, text)
+	}
+}
+
+// podFlags flags, on each condensed pod, pauses and drops inside it.
+func podFlags(b *Builder) {
+	L, t, u, cur, prev := b.layout, b.layout.Topo, b.layout.U, b.f.Cur, b.f.Prev
+	for i := range L.Pods {
+		p := &L.Pods[i]
+		var paused, dropped bool
+		for _, id := range p.Nodes {
+			for _, l := range t.Nodes[id].Out {
+				if l < len(cur.Links) {
+					paused = paused || cur.Links[l].Paused
+					if prev != nil && l < len(prev.Links) {
+						dropped = dropped || cur.Links[l].Drops > prev.Links[l].Drops
+					}
+				}
+			}
+		}
+		r := min(6*u, p.W/6)
+		if paused {
+			b.pauseMark(p.X+p.W-r, p.Y-r-2*u, r)
+		}
+		if dropped {
+			b.dropMark(p.X+r, p.Y-r-2*u, r*0.9)
+		}
 	}
 }
 

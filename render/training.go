@@ -273,14 +273,49 @@ func (b *Builder) training() {
 		}
 		return
 	}
-	L, th, dl := b.layout, b.th, &b.dl
-	u := L.U
-	r := L.Timeline
-	tr := b.f.Cur.Training
-	now := b.f.Cur.Time
+	r := b.layout.Timeline
 	b.panel(r)
+	v := trainView{b: b, r: r, u: b.layout.U, tr: b.f.Cur.Training, now: b.f.Cur.Time}
+	v.header()
+	// plot geometry
+	u := v.u
+	labelW := 62 * u
+	v.p = Rect{r.X + 10*u + labelW, r.Y + 50*u, r.W - 20*u - labelW, r.H - 50*u - 40*u}
+	if v.p.W < 40*u || v.p.H < 20*u {
+		return
+	}
+	v.w0, v.w1 = trainWindow(v.tr, v.now)
+	v.size = b.fs(0.8)
+	v.computeLane()
+	v.visibleComms()
+	v.rows(v.rowSlots())
+	v.axis()
+	b.trainLegend(r, v.tr, r.Y+r.H-10*u)
+}
 
-	// title, what the GPUs do now, and the figures
+// trainView carries what the steps of drawing the training view share.
+type trainView struct {
+	b      *Builder
+	r, p   Rect // the panel and the plot in it
+	u      float64
+	tr     *snap.Training
+	now    unit.Time
+	w0, w1 unit.Time // the time window shown
+	lo     int       // the first task that ends after w0
+	size   float64   // of the labels on bars
+	lane   []bar     // the compute lane
+	comms  []*snap.Comm
+}
+
+func (v *trainView) px(t unit.Time) float64 {
+	return v.p.X + v.p.W*float64(t-v.w0)/float64(v.w1-v.w0)
+}
+
+func (v *trainView) clip(x float64) float64 { return min(max(x, v.p.X), v.p.X+v.p.W) }
+
+// header draws the title, what the GPUs do now, and the figures.
+func (v *trainView) header() {
+	b, th, dl, r, u, tr, now := v.b, v.b.th, &v.b.dl, v.r, v.u, v.tr, v.now
 	x := r.X + 10*u
 	y := r.Y + 14*u
 	dl.text(LayerChart, x, y, b.t("train.title"), b.fs(1.0), Start, assets.Medium, th.Text)
@@ -294,7 +329,7 @@ func (b *Builder) training() {
 	}
 	cur := tr.Iter(now)
 	ctx += b.tf("train.ctx.iter", cur+1, tr.Iterations)
-	lang := L.Opt.Lang
+	lang := b.layout.Opt.Lang
 	nowText := ""
 	if !b.f.Cur.Done {
 		d := tr.DoingAt(now)
@@ -311,45 +346,39 @@ func (b *Builder) training() {
 	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x
 	dl.text(LayerChart, x, y, fitText(room, b.fs(0.85), assets.Regular, ctx, b.tf("train.ctx.short", tr.Model, tr.Ranks), ""), b.fs(0.85), Start, assets.Regular, th.Muted)
 	dl.text(LayerChart, r.X+10*u, y+16*u, fitText(r.W-20*u, b.fs(0.85), assets.Medium, append(b.trainFigures(tr, cur), "")...), b.fs(0.85), Start, assets.Medium, th.Text)
+}
 
-	// plot geometry
-	labelW := 62 * u
-	p := Rect{r.X + 10*u + labelW, r.Y + 50*u, r.W - 20*u - labelW, r.H - 50*u - 40*u}
-	if p.W < 40*u || p.H < 20*u {
-		return
-	}
-	w0, w1 := trainWindow(tr, now)
-	px := func(t unit.Time) float64 {
-		return p.X + p.W*float64(t-w0)/float64(w1-w0)
-	}
-	clip := func(x float64) float64 { return min(max(x, p.X), p.X+p.W) }
+// trainSlot is a row of the plot: a row of GPUs, or the gap where the list
+// skips ranks.
+type trainSlot struct {
+	y, h       float64
+	row        int // index into tr.Rows, or -1 for the gap
+	from, upTo int // a gap's neighbours
+}
 
-	// rows, as many as fit (the first ones and the last), with a "…" row
-	// where the list skips ranks
-	type slot struct {
-		y, h       float64
-		row        int // index into tr.Rows, or -1 for the gap
-		from, upTo int // a gap's neighbours
-	}
+// rowSlots lays out as many rows as fit (the first ones and the last), with
+// a "…" row where the list skips ranks.
+func (v *trainView) rowSlots() []trainSlot {
+	tr, p := v.tr, v.p
 	shown := make([]int, 0, len(tr.Rows))
-	minH := b.fs(0.85) * 1.6
+	minH := v.b.fs(0.85) * 1.6
 	fit := max(int(p.H/minH), 2)
 	for i := range tr.Rows {
 		if len(tr.Rows) <= fit || i < fit-2 || i == len(tr.Rows)-1 {
 			shown = append(shown, i)
 		}
 	}
-	var slots []slot
+	var slots []trainSlot
 	weight := 0.0
 	for k, i := range shown {
 		if k > 0 {
 			a := tr.Rows[shown[k-1]]
 			if tr.Rows[i].First != a.First+a.Count {
-				slots = append(slots, slot{row: -1, from: shown[k-1], upTo: i})
+				slots = append(slots, trainSlot{row: -1, from: shown[k-1], upTo: i})
 				weight += 0.7
 			}
 		}
-		slots = append(slots, slot{row: i})
+		slots = append(slots, trainSlot{row: i})
 		weight++
 	}
 	rh := p.H / max(weight, 1)
@@ -362,11 +391,17 @@ func (b *Builder) training() {
 		slots[i].y, slots[i].h = yy, h
 		yy += h
 	}
+	return slots
+}
 
-	// the compute lane, the same on every rank
+// computeLane builds the compute lane, the same on every rank: the tasks and
+// the waits between them.
+func (v *trainView) computeLane() {
+	b, th, tr, now, w0, w1 := v.b, v.b.th, v.tr, v.now, v.w0, v.w1
+	lang := b.layout.Opt.Lang
 	lane := b.trainBars[0][:0]
-	lo := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].End > w0 })
-	for i := lo; i < len(tr.Tasks); i++ {
+	v.lo = sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].End > w0 })
+	for i := v.lo; i < len(tr.Tasks); i++ {
 		k := &tr.Tasks[i]
 		if k.Start >= w1 || k.Start > now {
 			break
@@ -376,14 +411,14 @@ func (b *Builder) training() {
 			prevEnd = tr.Tasks[i-1].End
 		}
 		if k.Start > prevEnd && k.Waited != "" {
-			lane = append(lane, bar{x0: px(prevEnd), x1: px(k.Start), fill: th.Idle, idle: true,
+			lane = append(lane, bar{x0: v.px(prevEnd), x1: v.px(k.Start), fill: th.Idle, idle: true,
 				wait: waitWords(lang, k.Waited)})
 		}
 		end := min(k.End, now)
 		c := b.shade(b.phaseColor(k.Phase), k.Group)
-		lane = append(lane, bar{x0: px(k.Start), x1: px(end), fill: c, task: k})
+		lane = append(lane, bar{x0: v.px(k.Start), x1: v.px(end), fill: c, task: k})
 		if last := i+1 == len(tr.Tasks) || tr.Tasks[i+1].Iter != k.Iter; last && k.Iter < len(tr.Steps) && tr.Steps[k.Iter].End > k.End {
-			lane = append(lane, bar{x0: px(k.End), x1: px(min(tr.Steps[k.Iter].End, now)), fill: th.Idle, idle: true, wait: waitWords(lang, snap.TrailingWait)})
+			lane = append(lane, bar{x0: v.px(k.End), x1: v.px(min(tr.Steps[k.Iter].End, now)), fill: th.Idle, idle: true, wait: waitWords(lang, snap.TrailingWait)})
 		}
 	}
 	// a wait under way: the last task has ended and the next has not begun
@@ -393,15 +428,19 @@ func (b *Builder) training() {
 			if d := tr.DoingAt(now); d.Kind == snap.Waiting {
 				w = doingWords(lang, d, tr.Sharding)
 			}
-			lane = append(lane, bar{x0: px(last.End), x1: px(now), fill: th.Idle, idle: true, wait: w})
+			lane = append(lane, bar{x0: v.px(last.End), x1: v.px(now), fill: th.Idle, idle: true, wait: w})
 		}
 	}
-
 	b.trainBars[0] = lane
-	// the collectives, per row
-	comms := b.trainComms[:0]
+	v.lane = lane
+}
+
+// visibleComms gathers the collectives in the window and those under way.
+func (v *trainView) visibleComms() {
+	tr := v.tr
+	comms := v.b.trainComms[:0]
 	for i := range tr.Comms {
-		if c := &tr.Comms[i]; c.Start < w1 && c.End() > w0 {
+		if c := &tr.Comms[i]; c.Start < v.w1 && c.End() > v.w0 {
 			comms = append(comms, c)
 		}
 	}
@@ -410,52 +449,62 @@ func (b *Builder) training() {
 			comms = append(comms, c)
 		}
 	}
+	v.b.trainComms = comms
+	v.comms = comms
+}
 
-	b.trainComms = comms
-	size := b.fs(0.8)
-	drawBar := func(br bar, y, h float64, labelled bool) {
-		x0, x1 := clip(br.x0), clip(br.x1)
-		if br.gap && x1-x0 > 3*u {
-			x1 -= 1 * u
-		}
-		if x1-x0 < 0.3*u {
-			return
-		}
-		if br.idle {
-			dl.rect(LayerChart, x0, y+h*0.3, x1-x0, h*0.4, 0, br.fill, color.RGBA{}, 0)
-		} else {
-			dl.rect(LayerChart, x0, y, x1-x0, h, 0, br.fill, color.RGBA{}, 0)
-		}
-		if !labelled || x1-x0 < TextWidth("0", size, assets.Medium)+4*u {
-			return
-		}
-		var labels []string
-		switch {
-		case br.task != nil:
-			labels = b.taskLabels(br.task, tr.Sharding)
-		case br.comm != nil:
-			labels = b.commLabels(br.comm, tr.Sharding)
-		case br.wait != "":
-			labels = []string{br.wait, b.t("train.wait"), b.t("train.wait.short")}
-		}
-		ink := inkOnBar
-		if br.fill == colGather || br.idle {
-			ink = th.Text
-			if !br.idle {
-				ink = color.RGBA{0xff, 0xff, 0xff, 0xff}
-			}
-		}
-		for _, s := range labels {
-			if TextWidth(s, size, assets.Medium)+4*u <= x1-x0 && h >= size*0.9 {
-				if br.idle {
-					dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size*0.9, Middle, assets.Regular, th.Muted)
-				} else {
-					dl.text(LayerChart, (x0+x1)/2, y+h/2, s, size, Middle, assets.Medium, ink)
-				}
-				break
-			}
+// drawBar draws a bar of a lane at y, h high, with the longest label that
+// fits if labelled.
+func (v *trainView) drawBar(br bar, y, h float64, labelled bool) {
+	b, th, dl, u, size := v.b, v.b.th, &v.b.dl, v.u, v.size
+	x0, x1 := v.clip(br.x0), v.clip(br.x1)
+	if br.gap && x1-x0 > 3*u {
+		x1 -= 1 * u
+	}
+	if x1-x0 < 0.3*u {
+		return
+	}
+	if br.idle {
+		dl.rect(LayerChart, x0, y+h*0.3, x1-x0, h*0.4, 0, br.fill, color.RGBA{}, 0)
+	} else {
+		dl.rect(LayerChart, x0, y, x1-x0, h, 0, br.fill, color.RGBA{}, 0)
+	}
+	if !labelled || x1-x0 < TextWidth("0", size, assets.Medium)+4*u {
+		return
+	}
+	var labels []string
+	switch {
+	case br.task != nil:
+		labels = b.taskLabels(br.task, v.tr.Sharding)
+	case br.comm != nil:
+		labels = b.commLabels(br.comm, v.tr.Sharding)
+	case br.wait != "":
+		labels = []string{br.wait, b.t("train.wait"), b.t("train.wait.short")}
+	}
+	ink := inkOnBar
+	if br.fill == colGather || br.idle {
+		ink = th.Text
+		if !br.idle {
+			ink = color.RGBA{0xff, 0xff, 0xff, 0xff}
 		}
 	}
+	for _, s := range labels {
+		if TextWidth(s, size, assets.Medium)+4*u <= x1-x0 && h >= size*0.9 {
+			if br.idle {
+				dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size*0.9, Middle, assets.Regular, th.Muted)
+			} else {
+				dl.text(LayerChart, (x0+x1)/2, y+h/2, s, size, Middle, assets.Medium, ink)
+			}
+			break
+		}
+	}
+}
+
+// rows draws each slot: a gap's "… n more" line, or a row's label, its
+// compute lane and its collectives under it. Only the first row has labels
+// on its bars.
+func (v *trainView) rows(slots []trainSlot) {
+	b, th, dl, r, u, tr := v.b, v.b.th, &v.b.dl, v.r, v.u, v.tr
 	lanes := assets.Mix(th.Panel, th.Border, 0.25)
 	first := true
 	for _, sl := range slots {
@@ -466,7 +515,7 @@ func (b *Builder) training() {
 			if z.Node >= 0 {
 				s = b.tf("train.more.nodes", z.Node-a.Node-1, n)
 			}
-			dl.text(LayerChart, r.X+10*u, sl.y+sl.h/2, s, size, Start, assets.Regular, th.Muted)
+			dl.text(LayerChart, r.X+10*u, sl.y+sl.h/2, s, v.size, Start, assets.Regular, th.Muted)
 			continue
 		}
 		row := tr.Rows[sl.row]
@@ -475,55 +524,62 @@ func (b *Builder) training() {
 		ch := h * 0.55
 		cy := sl.y + gap/2
 		dl.text(LayerChart, r.X+10*u, cy+ch/2, b.rowLabel(row), b.fs(0.85), Start, assets.Medium, th.Text)
-		dl.rect(LayerChart, p.X, cy, p.W, h, 0, lanes, color.RGBA{}, 0)
-		for _, br := range b.coalesce(lane, 1.5*u, th.Idle) {
-			drawBar(br, cy, ch, first)
+		dl.rect(LayerChart, v.p.X, cy, v.p.W, h, 0, lanes, color.RGBA{}, 0)
+		for _, br := range b.coalesce(v.lane, 1.5*u, th.Idle) {
+			v.drawBar(br, cy, ch, first)
 		}
-		// communication under compute: data-parallel, and tensor-parallel below it
-		my := cy + ch + h*0.05
-		mh := h - ch - h*0.05
-		dpH, tpH := mh, 0.0
-		if tr.TP > 1 {
-			dpH, tpH = mh*0.55, mh*0.45
-		}
-		dp, tp := b.trainBars[1][:0], b.trainBars[2][:0]
-		for _, c := range comms {
-			end := now
-			if c.Ends != nil {
-				end = min(c.Ends[sl.row], now)
-			}
-			br := bar{x0: px(c.Start), x1: px(end), fill: b.commColor(c), comm: c, gap: true}
-			if c.TP {
-				tp = append(tp, br)
-			} else {
-				dp = append(dp, br)
-			}
-		}
-		b.trainBars[1], b.trainBars[2] = dp, tp
-		for _, br := range b.coalesce(dp, 1.5*u, lanes) {
-			drawBar(br, my, dpH, first)
-		}
-		for _, br := range b.coalesce(tp, 1.5*u, lanes) {
-			drawBar(br, my+dpH, tpH, first)
-		}
+		v.commLanes(sl.row, cy+ch+h*0.05, h-ch-h*0.05, lanes, first)
 		first = false
 	}
+}
 
-	// iteration boundaries, the axis and the cursor
+// commLanes draws a row's communication under its compute, at y, h high:
+// data-parallel, and tensor-parallel below it.
+func (v *trainView) commLanes(row int, y, h float64, lanes color.RGBA, labelled bool) {
+	b, u := v.b, v.u
+	dpH, tpH := h, 0.0
+	if v.tr.TP > 1 {
+		dpH, tpH = h*0.55, h*0.45
+	}
+	dp, tp := b.trainBars[1][:0], b.trainBars[2][:0]
+	for _, c := range v.comms {
+		end := v.now
+		if c.Ends != nil {
+			end = min(c.Ends[row], v.now)
+		}
+		br := bar{x0: v.px(c.Start), x1: v.px(end), fill: b.commColor(c), comm: c, gap: true}
+		if c.TP {
+			tp = append(tp, br)
+		} else {
+			dp = append(dp, br)
+		}
+	}
+	b.trainBars[1], b.trainBars[2] = dp, tp
+	for _, br := range b.coalesce(dp, 1.5*u, lanes) {
+		v.drawBar(br, y, dpH, labelled)
+	}
+	for _, br := range b.coalesce(tp, 1.5*u, lanes) {
+		v.drawBar(br, y+dpH, tpH, labelled)
+	}
+}
+
+// axis draws the time axis, where iterations (and micro-batches) begin, and
+// the cursor.
+func (v *trainView) axis() {
+	b, th, dl, p, u, tr, now, w0, w1 := v.b, v.b.th, &v.b.dl, v.p, v.u, v.tr, v.now, v.w0, v.w1
 	axisY := p.Y + p.H + 2*u
 	dl.line(LayerChart, p.X, axisY, p.X+p.W, axisY, 1*u, th.Border)
 	step := tickStep(w1-w0, max(p.W/(90*u), 2))
 	for t := (w0 + step - 1) / step * step; t <= w1; t += step {
-		x := px(t)
+		x := v.px(t)
 		dl.line(LayerChart, x, axisY, x, axisY+4*u, 1*u, th.Border)
 		dl.text(LayerChart, x, axisY+11*u, tickLabel(t, step), b.fs(0.82), Middle, assets.Regular, th.Muted)
 	}
-	// where iterations (and micro-batches) begin
 	mark := func(t unit.Time, text, short string, strong bool) {
 		if t <= w0 || t >= w1 || t > now {
 			return
 		}
-		x := px(t)
+		x := v.px(t)
 		c, w := th.Border, 1*u
 		if strong {
 			c, w = th.Muted, 1.2*u
@@ -537,17 +593,16 @@ func (b *Builder) training() {
 			mark(s, b.tf("train.iteration", i+1), strconv.Itoa(i+1), true)
 		}
 	}
-	for i := lo; i < len(tr.Tasks); i++ {
+	for i := v.lo; i < len(tr.Tasks); i++ {
 		if k := &tr.Tasks[i]; k.Micro > 0 && i > 0 && tr.Tasks[i-1].Micro != k.Micro && tr.Tasks[i-1].Iter == k.Iter {
 			mark(k.Start, b.tf("train.micro", k.Micro+1), b.tf("train.micro.short", k.Micro+1), false)
 		}
 	}
 	if now >= w0 && now <= w1 {
-		x := px(now)
+		x := v.px(now)
 		dl.line(LayerChart, x, p.Y-3*u, x, axisY+2*u, 1.6*u, th.Highlight)
 		dl.rect(LayerChart, x-3*u, p.Y-6*u, 6*u, 4*u, 1*u, th.Highlight, color.RGBA{}, 0)
 	}
-	b.trainLegend(r, tr, r.Y+r.H-10*u)
 }
 
 // fitText is the first of texts that fits in w at size, else the last.

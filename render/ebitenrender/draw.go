@@ -114,18 +114,7 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 	b.dy = d.NudgeY
 	d.stats = Stats{}
 	s := float32(scale)
-	prims := dl.Prims
-	// A first rectangle over the whole canvas is the background: a clear is
-	// cheaper than filling it (it matters on software WebGL).
-	if len(prims) > 0 {
-		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
-			if d.Backdrop == nil || !d.Backdrop(p.Fill) {
-				dst.Fill(p.Fill)
-				d.stats.Clears++
-			}
-			prims = prims[1:]
-		}
-	}
+	prims := d.background(dst, dl)
 	// The opaque shapes before the first text or translucent shape (the
 	// panels, links, packets and nodes) are one call of their own, drawn
 	// with a shader that reads no texture and replaces what is under them:
@@ -152,68 +141,91 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 		if k < solid && b.shader == roundedShape && d.smallShape(p, s) {
 			continue
 		}
-		switch p.Kind {
-		case render.KindRect:
-			x, y, w, h := p.X*s, p.Y*s, p.W*s, p.H*s
-			r := min(p.R*s, w/2, h/2)
-			if opaqueOutlined(p) && w*h <= smallShape {
-				// The outline's outer edge filled, and the fill inside
-				// it over that: two fans, about half the triangles of a
-				// fan and a quad per outline segment.
-				hw := stroke(p.Width*s) / 2
-				b.fan(b.roundRect(x-hw, y-hw, w+2*hw, h+2*hw, r+hw), p.Stroke)
-				if w > 2*hw && h > 2*hw {
-					b.fan(b.roundRect(x+hw, y+hw, w-2*hw, h-2*hw, max(r-hw, 0)), p.Fill)
-				}
-				continue
-			}
-			pts := b.roundRect(x, y, w, h, r)
-			if p.Fill.A > 0 {
-				b.fan(pts, p.Fill)
-			}
-			if p.Stroke.A > 0 && p.Width > 0 {
-				b.outline(pts, p.Width*s, p.Stroke)
-			}
-		case render.KindCircle:
-			if p.R <= 0 {
-				continue
-			}
-			x, y, r := p.X*s, p.Y*s, p.R*s
-			if opaqueOutlined(p) && 4*r*r <= smallShape {
-				hw := stroke(p.Width*s) / 2
-				b.fan(b.circle(x, y, r+hw), p.Stroke)
-				if r > hw {
-					b.fan(b.circle(x, y, r-hw), p.Fill)
-				}
-				continue
-			}
-			pts := b.circle(x, y, r)
-			if p.Fill.A > 0 {
-				b.fan(pts, p.Fill)
-			}
-			if p.Stroke.A > 0 && p.Width > 0 {
-				b.outline(pts, p.Width*s, p.Stroke)
-			}
-		case render.KindLine:
-			if p.Stroke.A > 0 {
-				b.line(p.X*s, p.Y*s, p.W*s, p.H*s, max(p.Width*s, 0.5), p.Stroke)
-			}
-		case render.KindPolyline:
-			pts := dl.Pts(p)
-			if p.Stroke.A == 0 {
-				continue
-			}
-			for k := 0; k+3 < len(pts); k += 2 {
-				b.line(pts[k]*s, pts[k+1]*s, pts[k+2]*s, pts[k+3]*s, p.Width*s, p.Stroke)
-			}
-		case render.KindText:
-			d.text(p, scale)
-		}
+		d.prim(p, dl, scale)
 	}
 	if solid == len(prims) {
 		d.flushSolid(dst)
 	}
 	d.flush(dst)
+}
+
+// background paints the background, a first rectangle over the whole canvas, as
+// a clear: cheaper than filling it (it matters on software WebGL). It
+// returns the prims left to draw.
+func (d *Drawer) background(dst Target, dl *render.DisplayList) []render.Prim {
+	prims := dl.Prims
+	if len(prims) > 0 {
+		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
+			if d.Backdrop == nil || !d.Backdrop(p.Fill) {
+				dst.Fill(p.Fill)
+				d.stats.Clears++
+			}
+			prims = prims[1:]
+		}
+	}
+	return prims
+}
+
+// prim adds p to the batch, in device pixels at scale.
+func (d *Drawer) prim(p *render.Prim, dl *render.DisplayList, scale float64) {
+	b, s := d.batch, float32(scale)
+	switch p.Kind {
+	case render.KindRect:
+		x, y, w, h := p.X*s, p.Y*s, p.W*s, p.H*s
+		r := min(p.R*s, w/2, h/2)
+		if opaqueOutlined(p) && w*h <= smallShape {
+			// The outline's outer edge filled, and the fill inside
+			// it over that: two fans, about half the triangles of a
+			// fan and a quad per outline segment.
+			hw := stroke(p.Width*s) / 2
+			b.fan(b.roundRect(x-hw, y-hw, w+2*hw, h+2*hw, r+hw), p.Stroke)
+			if w > 2*hw && h > 2*hw {
+				b.fan(b.roundRect(x+hw, y+hw, w-2*hw, h-2*hw, max(r-hw, 0)), p.Fill)
+			}
+			return
+		}
+		pts := b.roundRect(x, y, w, h, r)
+		if p.Fill.A > 0 {
+			b.fan(pts, p.Fill)
+		}
+		if p.Stroke.A > 0 && p.Width > 0 {
+			b.outline(pts, p.Width*s, p.Stroke)
+		}
+	case render.KindCircle:
+		if p.R <= 0 {
+			return
+		}
+		x, y, r := p.X*s, p.Y*s, p.R*s
+		if opaqueOutlined(p) && 4*r*r <= smallShape {
+			hw := stroke(p.Width*s) / 2
+			b.fan(b.circle(x, y, r+hw), p.Stroke)
+			if r > hw {
+				b.fan(b.circle(x, y, r-hw), p.Fill)
+			}
+			return
+		}
+		pts := b.circle(x, y, r)
+		if p.Fill.A > 0 {
+			b.fan(pts, p.Fill)
+		}
+		if p.Stroke.A > 0 && p.Width > 0 {
+			b.outline(pts, p.Width*s, p.Stroke)
+		}
+	case render.KindLine:
+		if p.Stroke.A > 0 {
+			b.line(p.X*s, p.Y*s, p.W*s, p.H*s, max(p.Width*s, 0.5), p.Stroke)
+		}
+	case render.KindPolyline:
+		pts := dl.Pts(p)
+		if p.Stroke.A == 0 {
+			return
+		}
+		for k := 0; k+3 < len(pts); k += 2 {
+			b.line(pts[k]*s, pts[k+1]*s, pts[k+2]*s, pts[k+3]*s, p.Width*s, p.Stroke)
+		}
+	case render.KindText:
+		d.text(p, scale)
+	}
 }
 
 // hoist returns the order to draw prims in, and how many of them are opaque
