@@ -324,7 +324,7 @@ func (m *cellModel) replay(s *Schedule) {
 // transferUpdates is what transfer t of step st adds to its receiver.
 func (m *cellModel) transferUpdates(s *Schedule, st *Step, t Transfer) []unitUpdate {
 	var us []unitUpdate
-	g, units, full := int(m.g), m.units, m.full
+	g, units, full, val := int(m.g), m.units, m.full, m.val
 	everything := s.Algo == InNetwork || strings.HasPrefix(st.Phase, "broadcast in node")
 	lo, hi := t.Chunk/g, (t.Chunk+t.Parts)/g
 	switch {
@@ -336,7 +336,7 @@ func (m *cellModel) transferUpdates(s *Schedule, st *Step, t Transfer) []unitUpd
 		lo, hi = k*per, (k+1)*per
 	}
 	for u := lo; u < hi; u++ {
-		old := m.val[t.Dst*units+u]
+		old := val[t.Dst*units+u]
 		var d int32
 		switch {
 		case everything:
@@ -344,10 +344,10 @@ func (m *cellModel) transferUpdates(s *Schedule, st *Step, t Transfer) []unitUpd
 		case !semanticStep(s, st):
 			d = int32(s.gpn) - old
 		case t.Reduce:
-			d = m.val[t.Src*units+u]
+			d = val[t.Src*units+u]
 			m.owner[u] = t.Dst
 		default:
-			d = m.val[t.Src*units+u] - old
+			d = val[t.Src*units+u] - old
 		}
 		us = append(us, unitUpdate{t.Dst, u, d})
 	}
@@ -416,18 +416,19 @@ func (p *Progress) recordSlot(m *cellModel) {
 	if (marks+1)*cells > maxSlotBytes {
 		return
 	}
+	n, units, cols, col, val0 := m.n, m.units, p.cols, m.col, m.val0
 	per := make([]int64, cells) // units per cell
-	for r := range m.n {
-		for u := range m.units {
-			per[p.row(r)*p.cols+int(m.col[u])]++
+	for r := range n {
+		for u := range units {
+			per[p.row(r)*cols+int(col[u])]++
 		}
 	}
 	acc := make([]int64, cells)
 	record := func() {
 		clear(acc)
-		for r := range m.n {
-			for u := range m.units {
-				acc[p.row(r)*p.cols+int(m.col[u])] += int64(m.val0[r*m.units+u])
+		for r := range n {
+			for u := range units {
+				acc[p.row(r)*cols+int(col[u])] += int64(val0[r*units+u])
 			}
 		}
 		st := make([]uint8, cells)
@@ -441,7 +442,7 @@ func (p *Progress) recordSlot(m *cellModel) {
 	for i := range s.Steps {
 		for range s.Steps[i].Transfers {
 			for _, e := range m.perTransfer[ti] {
-				m.val0[e.dst*m.units+e.u] += e.d
+				val0[e.dst*units+e.u] += e.d
 			}
 			ti++
 		}
