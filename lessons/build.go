@@ -117,19 +117,53 @@ type section struct {
 
 // build parses the body, resolves scenarios and figures step by step, and renders.
 func (b *builder) build(l *Lesson, f *lessonFile) {
+	md := newMarkdown(l.Lang)
+	doc := md.Parser().Parse(text.NewReader(f.body))
+	sections := b.splitSections(f, doc)
+	seen := map[string]int{}
+	var in inForce
+	for i, s := range sections {
+		step, key := b.stepHeading(f, s, seen)
+		b.readScenario(f, s, &in)
+		b.canon[key] = in.current.canonical
+		step.Scenario, step.ScenarioName = in.current.yaml, in.current.parsed.Name
+		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
+		shown, knobs := b.knobs(f, s, in.current, in.broken)
+		step.Knobs = knobs
+		if in.cmp != nil {
+			b.canon[key], step.Compare = in.cmp.canonical(), in.cmp.compare()
+		}
+		b.resolveFigures(f, s, in, shown)
+		if s.heading != nil {
+			step.Title = plainText(s.heading, f.body) // now with its figures
+		}
+		step.HTML = b.renderSection(md, f, s, step.Line)
+		if i == 0 {
+			l.Intro, l.IntroScenario = step.HTML, step.Scenario
+			continue
+		}
+		l.Steps = append(l.Steps, step)
+	}
+}
+
+// newMarkdown is the lesson parser and renderer for language lang.
+func newMarkdown(lang string) goldmark.Markdown {
 	opts := []goldmark.Option{
-		goldmark.WithExtensions(Extension{Lang: l.Lang}),
+		goldmark.WithExtensions(Extension{Lang: lang}),
 		goldmark.WithParserOptions(parser.WithHeadingAttribute()),
 	}
-	if l.Lang == "zh" {
+	if lang == "zh" {
 		// A line break between two Chinese characters is dropped, not shown as a space.
 		// (What goldmark/extension's CJK does; that package is not imported because its
 		// init compiles a dozen regexps, 0.7 ms of every start of the CLI.)
 		opts = append(opts, goldmark.WithRendererOptions(html.WithEastAsianLineBreaks(html.EastAsianLineBreaksSimple)))
 	}
-	md := goldmark.New(opts...)
-	doc := md.Parser().Parse(text.NewReader(f.body))
+	return goldmark.New(opts...)
+}
 
+// splitSections cuts the document at its level-2 headings: the intro, then
+// one section per step.
+func (b *builder) splitSections(f *lessonFile, doc ast.Node) []section {
 	sections := []section{{}}
 	for n := doc.FirstChild(); n != nil; n = n.NextSibling() {
 		if h, ok := n.(*ast.Heading); ok && h.Level <= 2 {
@@ -145,122 +179,128 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 	if len(sections) == 1 {
 		b.fail(f.name, f.bodyLine, "no steps; each step starts with a heading ## Title {#id}")
 	}
+	return sections
+}
 
-	seen := map[string]int{}
-	var current resolvedScenario // what the canvas shows so far
-	var cmp *resolvedCompare     // or the comparison it shows (compare.go)
-	broken := false              // the scenario in force has errors (already reported)
-	for i, s := range sections {
-		step := Step{}
-		key := f.name + "#"
-		if s.heading != nil {
-			step.Line = f.line(headingOffset(s.heading))
-			step.Title = plainText(s.heading, f.body)
-			id, ok := s.heading.AttributeString("id")
-			idText, _ := id.([]byte)
-			step.ID = string(idText)
-			switch {
-			case !ok:
-				b.fail(f.name, step.Line, "step %q has no id; end the heading with one, e.g. ## %s {#%s}", step.Title, step.Title, suggestID(step.Title))
-			case !stepID().MatchString(step.ID):
-				b.fail(f.name, step.Line, "step id %q has characters other than lower-case letters, digits and dashes; write e.g. {#predict}, starting with a letter", step.ID)
-			case seen[step.ID] > 0:
-				b.fail(f.name, step.Line, "step id %q is already used at line %d; give each step its own id", step.ID, seen[step.ID])
-			default:
-				seen[step.ID] = step.Line
-			}
-			key += step.ID
-		}
-		// The section's own scenario block, if any, applies to all of its figures.
-		ownLine := 0 // the line of the step's scenario or compare block
-		for _, n := range s.blocks {
-			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-				if cb, ok := n.(*CompareBlock); ok && entering {
-					if r, ok := b.compareBlock(f, cb, ownLine); ok {
-						current, cmp, broken, ownLine = resolvedScenario{}, r, r == nil, f.line(cb.Offset)
-					}
-					return ast.WalkSkipChildren, nil
-				}
-				sb, ok := n.(*ScenarioBlock)
-				if !entering || !ok {
-					return ast.WalkContinue, nil
-				}
-				line := f.line(sb.Offset)
-				if ownLine > 0 {
-					b.fail(f.name, line, "a second scenario block in this step (the first is at line %d); the canvas shows one scenario per step: start a new step", ownLine)
-					return ast.WalkContinue, nil
-				}
-				ownLine, cmp = line, nil
-				if sb.Info != "" {
-					b.fail(f.name, line, "```scenario takes nothing after its name (found %q); write the scenario's keys inside the block", sb.Info)
-				}
-				r, errs := resolveScenario(sb.YAML, f.name, line+1)
-				b.errs = append(b.errs, errs...)
-				current, broken = r, len(errs) > 0
-				sb.Name = r.parsed.Name
-				return ast.WalkSkipChildren, nil
-			})
-		}
-		b.canon[key] = current.canonical
-		step.Scenario, step.ScenarioName = current.yaml, current.parsed.Name
-		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
-		shown, knobs := b.knobs(f, s, current, broken)
-		step.Knobs = knobs
-		if cmp != nil {
-			b.canon[key], step.Compare = cmp.canonical(), cmp.compare()
-		}
-		walked := s.blocks
-		if s.heading != nil {
-			walked = append([]ast.Node{s.heading}, s.blocks...)
-		}
-		for _, n := range walked {
-			_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
-				if !entering {
-					return ast.WalkContinue, nil
-				}
-				switch n := n.(type) {
-				case *QuizBlock:
-					line := f.line(n.Offset)
-					if n.Info != "" {
-						b.fail(f.name, line, "```quiz takes nothing after its name (found %q); write the question's keys inside the block", n.Info)
-					}
-					if n.Err != nil {
-						b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
-					}
-				case *FigureNode:
-					switch {
-					case broken:
-					case cmp != nil:
-						b.sideFigure(f, n, cmp)
-					default:
-						b.figure(f, n, shown)
-					}
-				}
-				return ast.WalkContinue, nil
-			})
-		}
-		if s.heading != nil {
-			step.Title = plainText(s.heading, f.body) // now with its figures
-		}
-		// Render: the heading and its blocks, moved into a document of their own.
-		part := ast.NewDocument()
-		if s.heading != nil {
-			part.AppendChild(part, s.heading)
-		}
-		for _, n := range s.blocks {
-			part.AppendChild(part, n)
-		}
-		var buf bytes.Buffer
-		if err := render(md, &buf, f.body, part); err != nil {
-			b.fail(f.name, step.Line, "rendering: %v", err)
-		}
-		step.HTML = template.HTML(buf.String())
-		if i == 0 {
-			l.Intro, l.IntroScenario = step.HTML, step.Scenario
-			continue
-		}
-		l.Steps = append(l.Steps, step)
+// stepHeading reads a step's line, title and id from its heading (none for
+// the intro), checks the id against those seen, and returns the step and
+// its key in b.canon.
+func (b *builder) stepHeading(f *lessonFile, s section, seen map[string]int) (Step, string) {
+	step := Step{}
+	key := f.name + "#"
+	if s.heading == nil {
+		return step, key
 	}
+	step.Line = f.line(headingOffset(s.heading))
+	step.Title = plainText(s.heading, f.body)
+	id, ok := s.heading.AttributeString("id")
+	idText, _ := id.([]byte)
+	step.ID = string(idText)
+	switch {
+	case !ok:
+		b.fail(f.name, step.Line, "step %q has no id; end the heading with one, e.g. ## %s {#%s}", step.Title, step.Title, suggestID(step.Title))
+	case !stepID().MatchString(step.ID):
+		b.fail(f.name, step.Line, "step id %q has characters other than lower-case letters, digits and dashes; write e.g. {#predict}, starting with a letter", step.ID)
+	case seen[step.ID] > 0:
+		b.fail(f.name, step.Line, "step id %q is already used at line %d; give each step its own id", step.ID, seen[step.ID])
+	default:
+		seen[step.ID] = step.Line
+	}
+	return step, key + step.ID
+}
+
+// inForce is what the canvas shows so far, carried from step to step.
+type inForce struct {
+	current resolvedScenario
+	cmp     *resolvedCompare // or the comparison it shows (compare.go)
+	broken  bool             // the scenario in force has errors (already reported)
+}
+
+// readScenario applies the section's own scenario or compare block, if any,
+// to in: it holds for all of the section's figures.
+func (b *builder) readScenario(f *lessonFile, s section, in *inForce) {
+	ownLine := 0 // the line of the step's scenario or compare block
+	for _, n := range s.blocks {
+		_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if cb, ok := n.(*CompareBlock); ok && entering {
+				if r, ok := b.compareBlock(f, cb, ownLine); ok {
+					*in, ownLine = inForce{cmp: r, broken: r == nil}, f.line(cb.Offset)
+				}
+				return ast.WalkSkipChildren, nil
+			}
+			sb, ok := n.(*ScenarioBlock)
+			if !entering || !ok {
+				return ast.WalkContinue, nil
+			}
+			line := f.line(sb.Offset)
+			if ownLine > 0 {
+				b.fail(f.name, line, "a second scenario block in this step (the first is at line %d); the canvas shows one scenario per step: start a new step", ownLine)
+				return ast.WalkContinue, nil
+			}
+			ownLine, in.cmp = line, nil
+			if sb.Info != "" {
+				b.fail(f.name, line, "```scenario takes nothing after its name (found %q); write the scenario's keys inside the block", sb.Info)
+			}
+			r, errs := resolveScenario(sb.YAML, f.name, line+1)
+			b.errs = append(b.errs, errs...)
+			in.current, in.broken = r, len(errs) > 0
+			sb.Name = r.parsed.Name
+			return ast.WalkSkipChildren, nil
+		})
+	}
+}
+
+// resolveFigures checks the section's quizzes and resolves its figures
+// against the scenario (shown: with the knobs at their defaults) or the
+// comparison in force.
+func (b *builder) resolveFigures(f *lessonFile, s section, in inForce, shown resolvedScenario) {
+	walked := s.blocks
+	if s.heading != nil {
+		walked = append([]ast.Node{s.heading}, s.blocks...)
+	}
+	for _, n := range walked {
+		_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if !entering {
+				return ast.WalkContinue, nil
+			}
+			switch n := n.(type) {
+			case *QuizBlock:
+				line := f.line(n.Offset)
+				if n.Info != "" {
+					b.fail(f.name, line, "```quiz takes nothing after its name (found %q); write the question's keys inside the block", n.Info)
+				}
+				if n.Err != nil {
+					b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
+				}
+			case *FigureNode:
+				switch {
+				case in.broken:
+				case in.cmp != nil:
+					b.sideFigure(f, n, in.cmp)
+				default:
+					b.figure(f, n, shown)
+				}
+			}
+			return ast.WalkContinue, nil
+		})
+	}
+}
+
+// renderSection renders the heading and its blocks, moved into a document
+// of their own.
+func (b *builder) renderSection(md goldmark.Markdown, f *lessonFile, s section, line int) template.HTML {
+	part := ast.NewDocument()
+	if s.heading != nil {
+		part.AppendChild(part, s.heading)
+	}
+	for _, n := range s.blocks {
+		part.AppendChild(part, n)
+	}
+	var buf bytes.Buffer
+	if err := render(md, &buf, f.body, part); err != nil {
+		b.fail(f.name, line, "rendering: %v", err)
+	}
+	return template.HTML(buf.String())
 }
 
 // figure resolves one {{ … }} against the scenario in force.

@@ -102,74 +102,103 @@ func parseKnob(data []byte) (Knob, knobLines, *KnobError) {
 	var at knobLines
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
-		if rest, ok := strings.CutPrefix(msg, "line "); ok {
-			if num, what, ok := strings.Cut(rest, ": "); ok {
-				if n, err := strconv.Atoi(num); err == nil && n > 0 {
-					line, msg = n, what
-				}
-			}
-		}
-		return k, at, &KnobError{line, "not valid YAML (" + msg + "); write " + knobExample}
+		return k, at, knobYAMLError(err)
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
 		return k, at, &KnobError{1, "a knob is keys " + knobExample}
 	}
-	m := doc.Content[0]
-	seen := map[string]bool{}
-	var control, def *yaml.Node
-	scalar := func(n *yaml.Node, key, example string) (string, *KnobError) {
-		if n.Kind == yaml.MappingNode {
-			return "", &KnobError{n.Line, key + `: text with ": " in it reads as a key; put it in quotes ("…")`}
-		}
-		if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
-			return "", &KnobError{n.Line, key + ": must be one value; write " + example}
-		}
-		return strings.TrimSpace(n.Value), nil
+	control, def, err := readKnobKeys(doc.Content[0], &k, &at)
+	if err != nil {
+		return k, at, err
 	}
+	if err := readKnobControl(control, &k); err != nil {
+		return k, at, err
+	}
+	if def != nil {
+		if k.Default, err = knobScalar(def, "default", "default: with one of the knob's values"); err != nil {
+			return k, at, err
+		}
+	}
+	return k, at, nil
+}
+
+// knobYAMLError says where and why a knob block is not YAML.
+func knobYAMLError(err error) *KnobError {
+	line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
+	if rest, ok := strings.CutPrefix(msg, "line "); ok {
+		if num, what, ok := strings.Cut(rest, ": "); ok {
+			if n, err := strconv.Atoi(num); err == nil && n > 0 {
+				line, msg = n, what
+			}
+		}
+	}
+	return &KnobError{line, "not valid YAML (" + msg + "); write " + knobExample}
+}
+
+// knobScalar is the one value of key n, or an error that shows example.
+func knobScalar(n *yaml.Node, key, example string) (string, *KnobError) {
+	if n.Kind == yaml.MappingNode {
+		return "", &KnobError{n.Line, key + `: text with ": " in it reads as a key; put it in quotes ("…")`}
+	}
+	if n.Kind != yaml.ScalarNode || n.ShortTag() == "!!null" || strings.TrimSpace(n.Value) == "" {
+		return "", &KnobError{n.Line, key + ": must be one value; write " + example}
+	}
+	return strings.TrimSpace(n.Value), nil
+}
+
+// readKnobKeys reads the block's mapping m into k and at: key and label, and
+// the nodes of the control and of the default (nil if none), which it
+// checks are there.
+func readKnobKeys(m *yaml.Node, k *Knob, at *knobLines) (control, def *yaml.Node, _ *KnobError) {
+	seen := map[string]bool{}
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		kn, v := m.Content[i], m.Content[i+1]
 		if seen[kn.Value] {
-			return k, at, &KnobError{kn.Line, kn.Value + ": duplicate key; remove one"}
+			return nil, nil, &KnobError{kn.Line, kn.Value + ": duplicate key; remove one"}
 		}
 		seen[kn.Value] = true
 		var err *KnobError
 		switch kn.Value {
 		case "key":
 			at.key = v.Line
-			k.Key, err = scalar(v, "key", "key: traffic.senders (a scenario key, as --set names it)")
+			k.Key, err = knobScalar(v, "key", "key: traffic.senders (a scenario key, as --set names it)")
 			if err == nil && !knobKey().MatchString(k.Key) {
 				err = &KnobError{v.Line, fmt.Sprintf("key: %q is not a key path; write one as --set names it, e.g. key: traffic.senders or key: traffic.flows[0].bytes", k.Key)}
 			}
 		case "label":
-			k.Label, err = scalar(v, "label", "label: Senders (what the control is, in the lesson's language)")
+			k.Label, err = knobScalar(v, "label", "label: Senders (what the control is, in the lesson's language)")
 		case "default":
 			def, at.def = v, v.Line
 		case "range", "values", "select", "toggle":
 			if control != nil {
-				return k, at, &KnobError{kn.Line, fmt.Sprintf("%s: a knob is one control, and it already has %s; keep one of range, values, select and toggle", kn.Value, k.Control)}
+				return nil, nil, &KnobError{kn.Line, fmt.Sprintf("%s: a knob is one control, and it already has %s; keep one of range, values, select and toggle", kn.Value, k.Control)}
 			}
 			control, k.Control, at.values = v, kn.Value, v.Line
 		default:
 			err = &KnobError{kn.Line, kn.Value + ": unknown key; a knob takes key, label, one of range, values, select and toggle, and default"}
 		}
 		if err != nil {
-			return k, at, err
+			return nil, nil, err
 		}
 	}
 	for _, key := range []string{"key", "label"} {
 		if !seen[key] {
-			return k, at, &KnobError{1, "no " + key + "; a knob has " + knobExample}
+			return nil, nil, &KnobError{1, "no " + key + "; a knob has " + knobExample}
 		}
 	}
 	if control == nil {
-		return k, at, &KnobError{1, "no control; give one of range: 1..16, values: [100, 200, 400], select: [ecmp, adaptive] or toggle: true"}
+		return nil, nil, &KnobError{1, "no control; give one of range: 1..16, values: [100, 200, 400], select: [ecmp, adaptive] or toggle: true"}
 	}
+	return control, def, nil
+}
+
+// readKnobControl reads k's values and their texts from its control node.
+func readKnobControl(control *yaml.Node, k *Knob) *KnobError {
 	var err *KnobError
 	switch k.Control {
 	case "range":
 		var s string
-		if s, err = scalar(control, "range", "range: 1..16, range: 0..100 step 10 or range: 1MiB..1GiB x4"); err == nil {
+		if s, err = knobScalar(control, "range", "range: 1..16, range: 0..100 step 10 or range: 1MiB..1GiB x4"); err == nil {
 			k.Values, k.Texts, err = parseRange(s, control.Line, k.Key)
 		}
 	case "values", "select":
@@ -188,15 +217,7 @@ func parseKnob(data []byte) (Knob, knobLines, *KnobError) {
 		}
 		k.Values = []string{"false", "true"}
 	}
-	if err != nil {
-		return k, at, err
-	}
-	if def != nil {
-		if k.Default, err = scalar(def, "default", "default: with one of the knob's values"); err != nil {
-			return k, at, err
-		}
-	}
-	return k, at, nil
+	return err
 }
 
 var knobKey = lazyRegexp(`^[a-z_][a-z0-9_]*(?:\[[0-9]+\])?(?:\.[a-z_][a-z0-9_]*(?:\[[0-9]+\])?)*$`)

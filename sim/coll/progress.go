@@ -185,31 +185,83 @@ func (p *Progress) setupStreamed(part int64) {
 // the whole streamed message).
 func (p *Progress) buildCells(perChunk int64) {
 	s := p.s
-	n := s.Ranks
-	if s.Steps == nil || len(s.Steps)*n > maxModelTransfers {
+	if s.Steps == nil || len(s.Steps)*s.Ranks > maxModelTransfers {
 		return
 	}
-	row := func(r int) int { return r / p.rowRanks }
 	if s.Op == AllToAll {
-		p.kind, p.colOwner, p.cols = snap.Received, true, p.rows
-		p.sum, p.max = make([]int64, p.rows*p.cols), make([]int64, p.rows*p.cols)
-		for _, ph := range s.Summary {
-			for _, k := range ph.Pairs {
-				p.max[row(k.Dst)*p.cols+row(k.Src)] += perChunk * int64(k.Parts)
-			}
-		}
-		for r := range n { // a rank's own slice never moves
-			p.sum[row(r)*p.cols+row(r)] += perChunk
-			p.max[row(r)*p.cols+row(r)] += perChunk
-		}
-		p.cellsOn = true
+		p.buildAllToAllCells(perChunk)
 		return
 	}
-	semantic := func(st *Step) bool { return s.Algo != InNetwork && !strings.Contains(st.Phase, "(NVLS)") }
-	// A unit is the largest run of chunks every transfer moves whole.
+	m := newCellModel(s)
+	if m == nil {
+		return
+	}
+	p.unitChunks = m.g
+	m.replay(s)
+	p.placeColumns(m)
+	p.sizeCells(m, perChunk)
+	p.recordSlot(m)
+	if p.streamedRun {
+		p.streamedDeltas(m)
+	} else {
+		p.stepwiseDeltas(m)
+	}
+	p.cellsOn = true
+}
+
+// row is the cell row of rank r.
+func (p *Progress) row(r int) int { return r / p.rowRanks }
+
+// buildAllToAllCells sizes the cells of an all-to-all: a row's bytes
+// received from each row.
+func (p *Progress) buildAllToAllCells(perChunk int64) {
+	s := p.s
+	p.kind, p.colOwner, p.cols = snap.Received, true, p.rows
+	p.sum, p.max = make([]int64, p.rows*p.cols), make([]int64, p.rows*p.cols)
+	for _, ph := range s.Summary {
+		for _, k := range ph.Pairs {
+			p.max[p.row(k.Dst)*p.cols+p.row(k.Src)] += perChunk * int64(k.Parts)
+		}
+	}
+	for r := range s.Ranks { // a rank's own slice never moves
+		p.sum[p.row(r)*p.cols+p.row(r)] += perChunk
+		p.max[p.row(r)*p.cols+p.row(r)] += perChunk
+	}
+	p.cellsOn = true
+}
+
+// cellModel is the schedule replayed on one slot, per rank and unit (the
+// largest run of chunks every transfer moves whole).
+type cellModel struct {
+	n, units    int
+	g           int64          // chunks per unit
+	full        int32          // contributions of a fully reduced unit (or a copy of it)
+	val         []int32        // [rank*units+unit] contributions held, as the replay goes
+	val0        []int32        // val before the first step
+	owner       []int          // per unit: the rank that owns it, or −1
+	col         []int32        // per unit: its cell column
+	perTransfer [][]unitUpdate // per transfer in Steps order: what it adds
+}
+
+// unitUpdate adds d contributions to unit u of rank dst.
+type unitUpdate struct {
+	dst, u int
+	d      int32
+}
+
+// semanticStep reports whether st moves chunks as the schedule names them
+// (not in-network, not an NVLS reduce).
+func semanticStep(s *Schedule, st *Step) bool {
+	return s.Algo != InNetwork && !strings.Contains(st.Phase, "(NVLS)")
+}
+
+// newCellModel sizes the units and what each rank holds of each before the
+// first step; nil when the model would be too big.
+func newCellModel(s *Schedule) *cellModel {
+	n := s.Ranks
 	g := int64(s.Chunks)
 	for i := range s.Steps {
-		if semantic(&s.Steps[i]) {
+		if semanticStep(s, &s.Steps[i]) {
 			for _, t := range s.Steps[i].Transfers {
 				g = gcd(gcd(g, int64(t.Chunk)), int64(t.Parts))
 			}
@@ -218,83 +270,96 @@ func (p *Progress) buildCells(perChunk int64) {
 	g = max(g, 1)
 	units := int(int64(s.Chunks) / g)
 	if n*units > maxModelUnits {
-		return
+		return nil
 	}
-	p.unitChunks = g
-	full := int32(n)
-	// What each rank holds of each unit, in contributions (N: fully reduced or a copy of it).
-	val := make([]int32, n*units)
-	owner := make([]int, units)
-	for u := range owner {
-		owner[u] = -1
+	m := &cellModel{n: n, units: units, g: g, full: int32(n)}
+	m.val = make([]int32, n*units)
+	m.owner = make([]int, units)
+	for u := range m.owner {
+		m.owner[u] = -1
 	}
 	switch s.Op {
 	case AllGather, Broadcast:
 		for i := range s.Steps { // the first sender of a unit holds it
 			for _, t := range s.Steps[i].Transfers {
 				for u := t.Chunk / int(g); u < (t.Chunk+t.Parts)/int(g); u++ {
-					if owner[u] < 0 && t.Src >= 0 {
-						owner[u] = t.Src
-						val[t.Src*units+u] = full
+					if m.owner[u] < 0 && t.Src >= 0 {
+						m.owner[u] = t.Src
+						m.val[t.Src*units+u] = m.full
 					}
 				}
 			}
 		}
 	default:
-		for i := range val {
-			val[i] = 1
+		for i := range m.val {
+			m.val[i] = 1
 		}
 	}
-	val0 := slices.Clone(val)
-	type upd struct {
-		dst, u int
-		d      int32 // contributions added
-	}
-	perTransfer := make([][]upd, 0)
-	var buf []upd
+	m.val0 = slices.Clone(m.val)
+	return m
+}
+
+// replay runs the steps on val, recording each transfer's updates; a step's
+// transfers all read the state before it.
+func (m *cellModel) replay(s *Schedule) {
+	m.perTransfer = make([][]unitUpdate, 0)
+	var buf []unitUpdate
 	for i := range s.Steps {
 		st := &s.Steps[i]
 		buf = buf[:0]
 		for _, t := range st.Transfers {
-			var us []upd
+			var us []unitUpdate
 			if t.Dst >= 0 {
-				lo, hi := t.Chunk/int(g), (t.Chunk+t.Parts)/int(g)
-				switch {
-				case s.Algo == InNetwork || strings.HasPrefix(st.Phase, "broadcast in node"):
-					lo, hi = 0, units // every chunk arrives reduced
-				case !semantic(st): // NVLS reduce: the receiver's own slice is its node's sum
-					per := units / max(s.gpn, 1)
-					k := t.Dst % max(s.gpn, 1)
-					lo, hi = k*per, (k+1)*per
-				}
-				for u := lo; u < hi; u++ {
-					old := val[t.Dst*units+u]
-					var d int32
-					switch {
-					case s.Algo == InNetwork || strings.HasPrefix(st.Phase, "broadcast in node"):
-						d = full - old
-					case !semantic(st):
-						d = int32(s.gpn) - old
-					case t.Reduce:
-						d = val[t.Src*units+u]
-						owner[u] = t.Dst
-					default:
-						d = val[t.Src*units+u] - old
-					}
-					us = append(us, upd{t.Dst, u, d})
-				}
+				us = m.transferUpdates(s, st, t)
 			}
-			perTransfer = append(perTransfer, us)
+			m.perTransfer = append(m.perTransfer, us)
 			buf = append(buf, us...)
 		}
 		for _, e := range buf {
-			val[e.dst*units+e.u] += e.d
+			m.val[e.dst*m.units+e.u] += e.d
 		}
 	}
-	// Columns: the chunks each rank (row) owns, when every rank owns as many.
-	cnt := make([]int, n)
+}
+
+// transferUpdates is what transfer t of step st adds to its receiver.
+func (m *cellModel) transferUpdates(s *Schedule, st *Step, t Transfer) []unitUpdate {
+	var us []unitUpdate
+	g, units, full, val := int(m.g), m.units, m.full, m.val
+	everything := s.Algo == InNetwork || strings.HasPrefix(st.Phase, "broadcast in node")
+	lo, hi := t.Chunk/g, (t.Chunk+t.Parts)/g
+	switch {
+	case everything:
+		lo, hi = 0, units // every chunk arrives reduced
+	case !semanticStep(s, st): // NVLS reduce: the receiver's own slice is its node's sum
+		per := units / max(s.gpn, 1)
+		k := t.Dst % max(s.gpn, 1)
+		lo, hi = k*per, (k+1)*per
+	}
+	for u := lo; u < hi; u++ {
+		old := val[t.Dst*units+u]
+		var d int32
+		switch {
+		case everything:
+			d = full - old
+		case !semanticStep(s, st):
+			d = int32(s.gpn) - old
+		case t.Reduce:
+			d = val[t.Src*units+u]
+			m.owner[u] = t.Dst
+		default:
+			d = val[t.Src*units+u] - old
+		}
+		us = append(us, unitUpdate{t.Dst, u, d})
+	}
+	return us
+}
+
+// placeColumns picks the cell columns: the chunks each rank (row) owns, when
+// every rank owns as many, else runs of units.
+func (p *Progress) placeColumns(m *cellModel) {
+	cnt := make([]int, m.n)
 	balanced := true
-	for _, o := range owner {
+	for _, o := range m.owner {
 		if o < 0 {
 			balanced = false
 			break
@@ -304,124 +369,142 @@ func (p *Progress) buildCells(perChunk int64) {
 	for _, c := range cnt {
 		balanced = balanced && c == cnt[0] && c > 0
 	}
-	col := make([]int32, units)
+	m.col = make([]int32, m.units)
 	if balanced {
 		p.colOwner, p.cols = true, p.rows
-		for u, o := range owner {
-			col[u] = int32(row(o))
+		for u, o := range m.owner {
+			m.col[u] = int32(p.row(o))
 		}
 	} else {
-		p.cols = min(units, snap.MaxCollCols)
-		for u := range col {
-			col[u] = int32(u * p.cols / units)
+		p.cols = min(m.units, snap.MaxCollCols)
+		for u := range m.col {
+			m.col[u] = int32(u * p.cols / m.units)
 		}
 	}
+}
+
+// sizeCells sets each cell's starting and full value.
+func (p *Progress) sizeCells(m *cellModel, perChunk int64) {
+	s := p.s
 	cells := p.rows * p.cols
 	p.sum, p.max = make([]int64, cells), make([]int64, cells)
-	ub := perChunk * g // one unit's bytes over all instances
-	for r := range n {
-		for u := range units {
-			i := row(r)*p.cols + int(col[u])
-			p.max[i] += int64(full) * ub
+	ub := perChunk * m.g // one unit's bytes over all instances
+	for r := range m.n {
+		for u := range m.units {
+			i := p.row(r)*p.cols + int(m.col[u])
+			p.max[i] += int64(m.full) * ub
 			if s.Op == AllGather || s.Op == Broadcast {
-				if owner[u] == r {
-					p.sum[i] += int64(full) * ub
+				if m.owner[u] == r {
+					p.sum[i] += int64(m.full) * ub
 				}
 			} else {
 				p.sum[i] += ub
 			}
 		}
 	}
-	// The slot's state after each step (streamed: each phase), per cell.
+}
+
+// recordSlot keeps the slot's state after each step (streamed: each phase),
+// per cell, when it fits; it uses up m.val0.
+func (p *Progress) recordSlot(m *cellModel) {
+	s := p.s
+	cells := p.rows * p.cols
 	marks := len(s.Steps)
 	if p.streamedRun {
 		marks = len(s.Summary)
 	}
-	if (marks+1)*cells <= maxSlotBytes {
-		per := make([]int64, cells) // units per cell
+	if (marks+1)*cells > maxSlotBytes {
+		return
+	}
+	n, units, cols, col, val0 := m.n, m.units, p.cols, m.col, m.val0
+	per := make([]int64, cells) // units per cell
+	for r := range n {
+		for u := range units {
+			per[p.row(r)*cols+int(col[u])]++
+		}
+	}
+	acc := make([]int64, cells)
+	record := func() {
+		clear(acc)
 		for r := range n {
 			for u := range units {
-				per[row(r)*p.cols+int(col[u])]++
+				acc[p.row(r)*cols+int(col[u])] += int64(val0[r*units+u])
 			}
 		}
-		acc := make([]int64, cells)
-		record := func() {
-			clear(acc)
-			for r := range n {
-				for u := range units {
-					acc[row(r)*p.cols+int(col[u])] += int64(val0[r*units+u])
-				}
-			}
-			st := make([]uint8, cells)
-			for i := range st {
-				st[i] = share(acc[i], int64(full)*per[i])
-			}
-			p.slot = append(p.slot, st)
+		st := make([]uint8, cells)
+		for i := range st {
+			st[i] = share(acc[i], int64(m.full)*per[i])
 		}
-		record()
+		p.slot = append(p.slot, st)
+	}
+	record()
+	ti := 0
+	for i := range s.Steps {
+		for range s.Steps[i].Transfers {
+			for _, e := range m.perTransfer[ti] {
+				val0[e.dst*units+e.u] += e.d
+			}
+			ti++
+		}
+		if !p.streamedRun || i+1 == len(s.Steps) || s.Steps[i+1].Phase != s.Steps[i].Phase {
+			record()
+		}
+	}
+}
+
+// toDeltas appends a transfer's updates summed per column, in the runner's
+// order, and returns their range in p.deltas.
+func (p *Progress) toDeltas(m *cellModel, us []unitUpdate) deltaRange {
+	lo := int32(len(p.deltas))
+	for _, e := range us {
+		c := m.col[e.u]
+		if k := len(p.deltas); k > int(lo) && p.deltas[k-1].col == c {
+			p.deltas[k-1].count += e.d
+			continue
+		}
+		p.deltas = append(p.deltas, cellDelta{c, e.d})
+	}
+	return deltaRange{lo, int32(len(p.deltas))}
+}
+
+// streamedDeltas indexes the deltas per phase and pair: a streamed pair
+// carries all its phase's steps, their updates added up.
+func (p *Progress) streamedDeltas(m *cellModel) {
+	s := p.s
+	p.pairDeltas = make([][]deltaRange, len(s.Summary))
+	for ph := range s.Summary {
+		index := map[[2]int]int{}
+		for j, k := range s.Summary[ph].Pairs {
+			index[[2]int{k.Src, k.Dst}] = j
+		}
+		acc := make([][]unitUpdate, len(s.Summary[ph].Pairs))
 		ti := 0
 		for i := range s.Steps {
-			for range s.Steps[i].Transfers {
-				for _, e := range perTransfer[ti] {
-					val0[e.dst*units+e.u] += e.d
+			for _, t := range s.Steps[i].Transfers {
+				if p.phaseIndex(s.Steps[i].Phase) == ph {
+					if j, ok := index[[2]int{t.Src, t.Dst}]; ok {
+						acc[j] = append(acc[j], m.perTransfer[ti]...)
+					}
 				}
 				ti++
 			}
-			if !p.streamedRun || i+1 == len(s.Steps) || s.Steps[i+1].Phase != s.Steps[i].Phase {
-				record()
-			}
+		}
+		p.pairDeltas[ph] = make([]deltaRange, len(acc))
+		for j, us := range acc {
+			p.pairDeltas[ph][j] = p.toDeltas(m, us)
 		}
 	}
-	// Per transfer, its updates summed per column, in the runner's order.
-	toDeltas := func(us []upd) (lo, hi int32) {
-		lo = int32(len(p.deltas))
-		for _, e := range us {
-			c := col[e.u]
-			if k := len(p.deltas); k > int(lo) && p.deltas[k-1].col == c {
-				p.deltas[k-1].count += e.d
-				continue
-			}
-			p.deltas = append(p.deltas, cellDelta{c, e.d})
-		}
-		return lo, int32(len(p.deltas))
-	}
-	if p.streamedRun {
-		// a streamed pair carries all its phase's steps: their updates added up
-		p.pairDeltas = make([][]deltaRange, len(s.Summary))
-		ti := 0
-		for ph := range s.Summary {
-			index := map[[2]int]int{}
-			for j, k := range s.Summary[ph].Pairs {
-				index[[2]int{k.Src, k.Dst}] = j
-			}
-			acc := make([][]upd, len(s.Summary[ph].Pairs))
-			for i := range s.Steps {
-				for _, t := range s.Steps[i].Transfers {
-					if p.phaseIndex(s.Steps[i].Phase) == ph {
-						if j, ok := index[[2]int{t.Src, t.Dst}]; ok {
-							acc[j] = append(acc[j], perTransfer[ti]...)
-						}
-					}
-					ti++
-				}
-			}
-			ti = 0
-			p.pairDeltas[ph] = make([]deltaRange, len(acc))
-			for j, us := range acc {
-				lo, hi := toDeltas(us)
-				p.pairDeltas[ph][j] = deltaRange{lo, hi}
-			}
-		}
-		p.cellsOn = true
-		return
-	}
-	// Stepwise: index them as the runner's sends[st][src][j] (Transfers order).
+}
+
+// stepwiseDeltas indexes the deltas as the runner's sends[st][src][j]
+// (Transfers order).
+func (p *Progress) stepwiseDeltas(m *cellModel) {
+	s := p.s
 	ti := 0
-	byTransfer := make([]deltaRange, 0, len(perTransfer))
+	byTransfer := make([]deltaRange, 0, len(m.perTransfer))
 	for i := range s.Steps {
 		for range s.Steps[i].Transfers {
-			lo, hi := toDeltas(perTransfer[ti])
-			byTransfer = append(byTransfer, deltaRange{lo, hi})
+			byTransfer = append(byTransfer, p.toDeltas(m, m.perTransfer[ti]))
 			ti++
 		}
 	}
@@ -429,7 +512,7 @@ func (p *Progress) buildCells(perChunk int64) {
 	p.sendRanges = make([][][]deltaRange, len(s.Steps))
 	ti = 0
 	for i := range s.Steps {
-		p.sendRanges[i] = make([][]deltaRange, n)
+		p.sendRanges[i] = make([][]deltaRange, m.n)
 		for _, t := range s.Steps[i].Transfers {
 			if t.Src >= 0 {
 				p.sendRanges[i][t.Src] = append(p.sendRanges[i][t.Src], byTransfer[ti])
@@ -437,7 +520,6 @@ func (p *Progress) buildCells(perChunk int64) {
 			ti++
 		}
 	}
-	p.cellsOn = true
 }
 
 func gcd(a, b int64) int64 {

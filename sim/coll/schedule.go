@@ -162,42 +162,8 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	if algo == Auto && slices.Contains(Ops, op) {
 		algo = Choose(op, p, p.Bytes)
 	}
-	supported := map[string][]string{
-		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree},
-		ReduceScatter: {Ring, Rabenseifner},
-		AllGather:     {Ring, Rabenseifner},
-		Broadcast:     {Ring},
-		AllToAll:      {Direct, Pairwise},
-	}
-	algos, ok := supported[op]
-	if !ok {
-		return nil, fmt.Errorf("unknown operation %q; use one of %s", op, strings.Join(Ops, ", "))
-	}
-	if !slices.Contains(algos, algo) {
-		if !slices.Contains(Algos, algo) {
-			return nil, fmt.Errorf("unknown algorithm %q; use one of %s", algo, strings.Join(Algos, ", "))
-		}
-		return nil, fmt.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(algos, ", "))
-	}
-	switch algo {
-	case Rabenseifner:
-		if n&(n-1) != 0 {
-			return nil, fmt.Errorf("rabenseifner needs a power-of-two rank count, got %d; use ring, or %d or %d ranks",
-				n, 1<<(bits.Len(uint(n))-1), 1<<bits.Len(uint(n)))
-		}
-	case Hierarchical:
-		g := p.GPUsPerNode
-		if g < 2 || n%g != 0 || n/g < 2 {
-			return nil, fmt.Errorf("hierarchical needs ranks spanning at least 2 whole multi-GPU nodes (a dgx topology with nodes ≥ 2, or leafspine with gpus_per_node); got %d ranks with %d per node; use ring", n, g)
-		}
-	case InNetwork:
-		if !p.OneSwitch {
-			return nil, fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
-		}
-	case NVLSTree:
-		if !p.NVSwitch || !spansNodes(p) {
-			return nil, fmt.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
-		}
+	if err := checkAlgo(op, algo, n, p); err != nil {
+		return nil, err
 	}
 	s := &Schedule{Op: op, Algo: algo, Ranks: n, gpn: p.GPUsPerNode}
 	if algo == NVLSTree {
@@ -220,6 +186,68 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	if p.SummaryOnly && summaryOnly(s, op, algo, n, p.GPUsPerNode) {
 		return s, nil
 	}
+	buildSteps(s, op, algo, n, p)
+	summarizeSteps(s)
+	return s, nil
+}
+
+// checkAlgo says why algo cannot do op over n ranks, or nil.
+func checkAlgo(op, algo string, n int, p Params) error {
+	if err := checkSupported(op, algo); err != nil {
+		return err
+	}
+	return checkShape(algo, n, p)
+}
+
+// checkSupported says why op or algo is unknown, or why algo does not do op.
+func checkSupported(op, algo string) error {
+	supported := map[string][]string{
+		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree},
+		ReduceScatter: {Ring, Rabenseifner},
+		AllGather:     {Ring, Rabenseifner},
+		Broadcast:     {Ring},
+		AllToAll:      {Direct, Pairwise},
+	}
+	algos, ok := supported[op]
+	if !ok {
+		return fmt.Errorf("unknown operation %q; use one of %s", op, strings.Join(Ops, ", "))
+	}
+	if !slices.Contains(algos, algo) {
+		if !slices.Contains(Algos, algo) {
+			return fmt.Errorf("unknown algorithm %q; use one of %s", algo, strings.Join(Algos, ", "))
+		}
+		return fmt.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(algos, ", "))
+	}
+	return nil
+}
+
+// checkShape says why algo cannot run on the ranks p describes, or nil.
+func checkShape(algo string, n int, p Params) error {
+	switch algo {
+	case Rabenseifner:
+		if n&(n-1) != 0 {
+			return fmt.Errorf("rabenseifner needs a power-of-two rank count, got %d; use ring, or %d or %d ranks",
+				n, 1<<(bits.Len(uint(n))-1), 1<<bits.Len(uint(n)))
+		}
+	case Hierarchical:
+		g := p.GPUsPerNode
+		if g < 2 || n%g != 0 || n/g < 2 {
+			return fmt.Errorf("hierarchical needs ranks spanning at least 2 whole multi-GPU nodes (a dgx topology with nodes ≥ 2, or leafspine with gpus_per_node); got %d ranks with %d per node; use ring", n, g)
+		}
+	case InNetwork:
+		if !p.OneSwitch {
+			return fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
+		}
+	case NVLSTree:
+		if !p.NVSwitch || !spansNodes(p) {
+			return fmt.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
+		}
+	}
+	return nil
+}
+
+// buildSteps lists the steps of op with algo over n ranks on s.
+func buildSteps(s *Schedule, op, algo string, n int, p Params) {
 	switch op + "/" + algo {
 	case AllReduce + "/" + Ring:
 		s.Chunks = n
@@ -277,8 +305,6 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 			s.Steps = append(s.Steps, st)
 		}
 	}
-	summarizeSteps(s)
-	return s, nil
 }
 
 // summarizeSteps sums each phase's steps per pair, in first-seen order.

@@ -19,104 +19,125 @@ type step struct {
 // that are missing, and records the nodes it placed in origin.
 func applySet(root *yaml.Node, set string, origin map[*yaml.Node]string) error {
 	set = strings.TrimSpace(set)
-	from := "--set " + set
-	fail := func(format string, args ...any) error {
-		return &Error{Source: from, Msg: fmt.Sprintf(format, args...)}
-	}
+	s := &setter{from: "--set " + set, origin: origin}
 	path, text, ok := strings.Cut(set, "=")
 	path = strings.TrimSpace(path)
 	if !ok || path == "" {
-		return fail("expected key.path=value, e.g. --set topology.hosts=17")
+		return s.fail("expected key.path=value, e.g. --set topology.hosts=17")
 	}
-	steps, err := parseSetPath(path)
-	if err != nil {
-		return fail("%s", err)
+	var err error
+	if s.steps, err = parseSetPath(path); err != nil {
+		return s.fail("%s", err)
 	}
-	value, err := parseSetValue(text)
-	if err != nil {
-		return fail("%s", err)
+	if s.value, err = parseSetValue(text); err != nil {
+		return s.fail("%s", err)
 	}
-	if value.ShortTag() == "!!null" && steps[len(steps)-1].index < 0 {
+	if s.value.ShortTag() == "!!null" && s.steps[len(s.steps)-1].index < 0 {
 		// "key=" removes the key, so that a key the new settings ignore
 		// can go from the command line too.
-		remove(root, steps)
+		remove(root, s.steps)
 		return nil
 	}
-	origin[value] = from
+	origin[s.value] = s.from
+	return s.walk(root)
+}
 
-	// Walk the key path through the node tree; parent holds the slot to fill.
+// setter places one --set value at its key path.
+type setter struct {
+	from   string // "--set key.path=value", for errors and origin
+	steps  []step
+	value  *yaml.Node
+	origin map[*yaml.Node]string
+}
+
+func (s *setter) fail(format string, args ...any) error {
+	return &Error{Source: s.from, Msg: fmt.Sprintf(format, args...)}
+}
+
+// walk follows the key path through the node tree from root and fills its
+// last slot.
+func (s *setter) walk(root *yaml.Node) error {
 	n := root
-	for i, st := range steps {
-		last := i == len(steps)-1
-		where := joinSteps(steps[:i+1])
+	for i, st := range s.steps {
+		last := i == len(s.steps)-1
+		where := joinSteps(s.steps[:i+1])
 		if n.Kind != yaml.MappingNode {
-			return fail("%s is not a mapping (line %d); set its keys in the file", joinSteps(steps[:i]), n.Line)
+			return s.fail("%s is not a mapping (line %d); set its keys in the file", joinSteps(s.steps[:i]), n.Line)
 		}
-		slot := -1
-		for j := 0; j+1 < len(n.Content); j += 2 {
-			if k := n.Content[j]; k.Kind == yaml.ScalarNode && k.Value == st.key {
-				slot = j + 1
-				break
-			}
-		}
-		if slot < 0 {
-			k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: st.key}
-			var child *yaml.Node
-			switch {
-			case st.index >= 0:
-				child = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-			case last:
-				child = value
-			default:
-				child = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-			}
-			origin[k], origin[child] = from, from
-			n.Content = append(n.Content, k, child)
-			slot = len(n.Content) - 1
-		}
+		slot := s.keySlot(n, st, last)
 		if st.index < 0 {
 			if last {
-				n.Content[slot] = value
+				n.Content[slot] = s.value
 				return nil
 			}
 			if n.Content[slot].Kind == yaml.AliasNode {
-				return fail("%s is an alias (*%s); set its keys in the file", where, n.Content[slot].Value)
+				return s.fail("%s is an alias (*%s); set its keys in the file", where, n.Content[slot].Value)
 			}
 			n = n.Content[slot]
 			continue
 		}
-		seq := n.Content[slot]
-		name := joinSteps(append(steps[:i:i], step{st.key, -1}))
-		if seq.Kind == yaml.AliasNode {
-			return fail("%s is an alias (*%s); set its items in the file", name, seq.Value)
+		item, err := s.listItem(n.Content[slot], i, last)
+		if err != nil || last {
+			return err
 		}
-		if seq.Kind != yaml.SequenceNode {
-			return fail("%s is not a list (line %d)", name, seq.Line)
-		}
-		switch {
-		case st.index > len(seq.Content) && len(seq.Content) == 0:
-			return fail("%s has no items; use %s[0] to add one", name, name)
-		case st.index > len(seq.Content):
-			return fail("%s has %d items, [0] to [%d]; use %s[%d] to add one", name, len(seq.Content), len(seq.Content)-1, name, len(seq.Content))
-		case st.index == len(seq.Content):
-			item := value
-			if !last {
-				item = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-				origin[item] = from
-			}
-			seq.Content = append(seq.Content, item)
-		case last:
-			seq.Content[st.index] = value
-		}
-		if last {
-			return nil
-		}
-		n = seq.Content[st.index]
+		n = item
 		if n.Kind == yaml.AliasNode {
-			return fail("%s is an alias (*%s); set its keys in the file", where, n.Value)
+			return s.fail("%s is an alias (*%s); set its keys in the file", where, n.Value)
 		}
 	}
 	return nil
+}
+
+// keySlot is the index in mapping n of the value of st's key, which it adds
+// when missing: a list, the value itself when last, else a mapping.
+func (s *setter) keySlot(n *yaml.Node, st step, last bool) int {
+	for j := 0; j+1 < len(n.Content); j += 2 {
+		if k := n.Content[j]; k.Kind == yaml.ScalarNode && k.Value == st.key {
+			return j + 1
+		}
+	}
+	k := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: st.key}
+	var child *yaml.Node
+	switch {
+	case st.index >= 0:
+		child = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	case last:
+		child = s.value
+	default:
+		child = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	}
+	s.origin[k], s.origin[child] = s.from, s.from
+	n.Content = append(n.Content, k, child)
+	return len(n.Content) - 1
+}
+
+// listItem is item [index] of step i's list seq, which it sets to the value
+// when last, or appends when index is one past the end.
+func (s *setter) listItem(seq *yaml.Node, i int, last bool) (*yaml.Node, error) {
+	st := s.steps[i]
+	name := joinSteps(append(s.steps[:i:i], step{st.key, -1}))
+	if seq.Kind == yaml.AliasNode {
+		return nil, s.fail("%s is an alias (*%s); set its items in the file", name, seq.Value)
+	}
+	if seq.Kind != yaml.SequenceNode {
+		return nil, s.fail("%s is not a list (line %d)", name, seq.Line)
+	}
+	switch {
+	case st.index > len(seq.Content) && len(seq.Content) == 0:
+		return nil, s.fail("%s has no items; use %s[0] to add one", name, name)
+	case st.index > len(seq.Content):
+		return nil, s.fail("%s has %d items, [0] to [%d]; use %s[%d] to add one", name, len(seq.Content), len(seq.Content)-1, name, len(seq.Content))
+	case st.index == len(seq.Content):
+		item := s.value
+		if !last {
+			item = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+			s.origin[item] = s.from
+		}
+		seq.Content = append(seq.Content, item)
+	case last:
+		seq.Content[st.index] = s.value
+	}
+	return seq.Content[st.index], nil
 }
 
 // remove deletes the key at steps from root, if it is there.
