@@ -108,13 +108,21 @@ func TestBrowserScreenClear(t *testing.T) {
 	require.Greater(t, spread(own), 0.05, "the canvas shows a picture")
 	r := own.Bounds()
 	require.Equal(t, r, fast.Bounds())
-	differ := 0
+	differ, box := 0, image.Rectangle{}
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		for x := r.Min.X; x < r.Max.X; x++ {
 			if fast.At(x, y) != own.At(x, y) {
 				differ++
+				box = box.Union(image.Rect(x, y, x+1, y+1))
 			}
 		}
 	}
-	assert.Zero(t, differ, "pixels that differ")
+	// A clear that is not done, or done with another colour, changes the
+	// whole background (hundreds of thousands of pixels). SwiftShader under
+	// load has been seen to differ in 6 anti-aliased pixels between two
+	// pages drawing the same frame; those are not the clear.
+	assert.LessOrEqual(t, differ, r.Dx()*r.Dy()/10000, "pixels that differ, within %v", box)
+	if differ > 0 {
+		t.Logf("%d pixels differ, within %v", differ, box)
+	}
 }
