@@ -24,11 +24,7 @@ func cmdBuild(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; use --out DIR", fs.Arg(0))
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
-	dir, err := siteDir(root, *out)
+	root, dir, err := sourceAndSite(*out)
 	if err != nil {
 		return err
 	}
@@ -44,11 +40,7 @@ func cmdServe(args []string, stdout, stderr io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return errUsage
 	}
-	root, err := moduleRoot()
-	if err != nil {
-		return err
-	}
-	dir, err := siteDir(root, *out)
+	root, dir, err := sourceAndSite(*out)
 	if err != nil {
 		return err
 	}
@@ -128,4 +120,14 @@ func stale(root, dir string) bool {
 		return nil
 	})
 	return newer
+}
+
+// sourceAndSite is the source tree the command runs in and the site
+// directory --out names (siteDir).
+func sourceAndSite(out string) (root, dir string, err error) {
+	if root, err = moduleRoot(); err != nil {
+		return "", "", err
+	}
+	dir, err = siteDir(root, out)
+	return root, dir, err
 }
