@@ -63,14 +63,12 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready`, 90*time.Second)
 	// Keys go to the page (not a focused button, which Space would press).
 	eval[bool](t, ctx, `(document.activeElement && document.activeElement.blur(), true)`)
-	from := 0 // the step that loaded the scenario on show: the first of a run of steps with the same one
+	loads := loadingSteps(l.Steps)
 	for i, s := range l.Steps {
 		if i > 0 {
 			press(t, ctx, kb.ArrowRight)
-			if s.Scenario != l.Steps[i-1].Scenario {
-				from = i
-			}
 		}
+		from := loads[i]
 		where := fmt.Sprintf("%s#%s", page, s.ID)
 		if s.Scenario == "" {
 			poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q`, s.ID), 10*time.Second)
@@ -100,6 +98,40 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 	animationFrames(t, ctx, "window", 3) // and reached the page
 	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", page)
 	t.Logf("%s: %d steps in %.1fs", page, len(l.Steps), time.Since(began).Seconds())
+}
+
+// loadingSteps gives, for each step, the step whose load the canvas shows
+// when the lesson is walked forward with every knob at its default. As the
+// page does it: a step loads when its scenario, comparison or knobs differ
+// from what was loaded last, except that a step without knobs after one
+// with the same scenario keeps the canvas (the recap after a knob step).
+func loadingSteps(steps []lessons.Step) []int {
+	from := make([]int, len(steps))
+	loadedKey, loadedPlain, at := "", "", 0
+	for i, s := range steps {
+		key := s.Scenario
+		switch {
+		case s.Compare != nil:
+			key = fmt.Sprintf("compare %+v", *s.Compare)
+		case len(s.Knobs) > 0:
+			key = s.Scenario
+			for _, k := range s.Knobs { // what the page sends: each key at its default
+				key += "\n" + k.Key + "=" + k.Default
+			}
+		}
+		plain := s.Compare == nil && len(s.Knobs) == 0
+		if s.Scenario != "" || s.Compare != nil {
+			if key != loadedKey && !(plain && loadedPlain == s.Scenario) {
+				loadedKey, at = key, i
+				loadedPlain = ""
+				if s.Compare == nil {
+					loadedPlain = s.Scenario
+				}
+			}
+		}
+		from[i] = at
+	}
+	return from
 }
 
 // TestBrowserCourseProgress: answering a quiz finishes its step, a step whose
