@@ -46,6 +46,11 @@ var importRules = []struct {
 		why:       "the renderer turns a snapshot into a display list; lessons and pages use it, not the other way round",
 	},
 	{
+		under:     "fabriclab/playback",
+		forbidden: []string{"fabriclab/render", "fabriclab/lessons", "fabriclab/web", "fabriclab/cmd", "github.com/hajimehoshi/ebiten"},
+		why:       "playback runs and records a scenario for the canvas, export and tests alike, without drawing",
+	},
+	{
 		under:     "fabriclab/render",
 		except:    []string{"fabriclab/render/ebitenrender"},
 		forbidden: []string{"github.com/hajimehoshi/ebiten"},
@@ -60,13 +65,13 @@ type listedPackage struct {
 	DepOnly    bool
 }
 
-// Each package under sim, assets and render keeps to importRules; a failure
+// Each package under sim, assets, render and playback keeps to importRules; a failure
 // names the import chain that breaks the rule.
 func TestImportRules(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
-	imports, roots := goListDeps(t, "fabriclab/sim/...", "fabriclab/assets/...", "fabriclab/render/...")
+	imports, roots := goListDeps(t, "fabriclab/sim/...", "fabriclab/assets/...", "fabriclab/render/...", "fabriclab/playback/...")
 	require.Contains(t, roots, "fabriclab/sim/packet")
 	require.NotEmpty(t, importChain(imports, "fabriclab/render/ebitenrender", []string{"github.com/hajimehoshi/ebiten"}),
 		"the chain search finds render/ebitenrender's use of Ebitengine")

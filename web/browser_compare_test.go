@@ -19,7 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -67,7 +67,7 @@ func TestBrowserCompare(t *testing.T) {
 		}
 	}
 	assert.NotEqual(t, left.Totals.SimTimeUs, right.Totals.SimTimeUs, "the two sides differ")
-	assert.Equal(t, player.Summary([2]string{"PFC alone", "PFC + DCQCN"}, left, right), done["difference"])
+	assert.Equal(t, playback.Summary([2]string{"PFC alone", "PFC + DCQCN"}, left, right), done["difference"])
 	assert.Equal(t, max(left.Totals.SimTimeUs, right.Totals.SimTimeUs), done["sim_time_us"], "the shared end is the longer run's")
 
 	// Played to the end of the longer run: both sides' ends in the time event.
@@ -152,7 +152,7 @@ func TestBrowserLessonCompare(t *testing.T) {
 	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.compare && fabriclabCanvas.loaded === "Alone vs With DCQCN"`, time.Minute)
 	assert.Equal(t, steps[0]["id"], eval[string](t, ctx, `fabriclabCanvas.step`))
 	poll(t, ctx, `fabriclabCanvas.difference !== ""`, 2*time.Minute)
-	want := player.Summary([2]string{"Alone", "With DCQCN"}, nativeRun(t, "incast", compareSmall), nativeRun(t, "incast-dcqcn", compareSmall))
+	want := playback.Summary([2]string{"Alone", "With DCQCN"}, nativeRun(t, "incast", compareSmall), nativeRun(t, "incast-dcqcn", compareSmall))
 	assert.Equal(t, want, eval[string](t, ctx, `document.querySelector(".step.current .lesson-compare-diff").textContent`))
 	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)

@@ -10,7 +10,7 @@ import (
 )
 
 // A lesson page's canvas speaks the lesson's language: its iframe passes
-// lang= to embed.html (cmd/viz/player reads it).
+// lang= to embed.html (playback reads it).
 func TestLessonPassesItsLanguageToTheCanvas(t *testing.T) {
 	ls := []*lessons.Lesson{{Slug: "incast", Lang: "en", Title: "Incast"}, {Slug: "incast", Lang: "zh", Title: "Incast"}}
 	files, err := Site(Inputs{Lessons: ls, VizWASM: []byte("wasm"), WasmExec: []byte("js")})

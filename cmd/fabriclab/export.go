@@ -23,7 +23,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
@@ -266,8 +266,8 @@ func export(ctx context.Context, w io.Writer, sc scenario.Scenario, o exportOpti
 }
 
 // runToEnd builds and runs the scenario in slices, stopping when ctx is done.
-func runToEnd(ctx context.Context, sc scenario.Scenario) (*player.Player, error) {
-	b, err := player.Begin(sc)
+func runToEnd(ctx context.Context, sc scenario.Scenario) (*playback.Player, error) {
+	b, err := playback.Begin(sc)
 	if err != nil {
 		return nil, err
 	}
@@ -299,7 +299,7 @@ func unwrapPath(err error) error {
 
 // exporter draws a computed run's frames as the canvas does.
 type exporter struct {
-	p       *player.Player
+	p       *playback.Player
 	layout  *render.Layout
 	builder render.Builder
 }

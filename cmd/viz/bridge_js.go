@@ -10,7 +10,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 )
 
 // jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
@@ -24,8 +24,8 @@ type jsBridge struct {
 	turn chan struct{}
 }
 
-// maxCommand is the longest command player.ParseCommand reads, in bytes.
-const maxCommand = 2 * player.MaxYAML
+// maxCommand is the longest command playback.ParseCommand reads, in bytes.
+const maxCommand = 2 * playback.MaxYAML
 
 // memoryLimit is the Go heap's soft limit in the browser: near it the
 // collector works harder rather than let WebAssembly memory (which never
@@ -33,7 +33,7 @@ const maxCommand = 2 * player.MaxYAML
 const memoryLimit = 1 << 30
 
 // heapLimit is what the player stops computing short of (see
-// player.SetHeapLimit), with a message, rather than crash the tab.
+// playback.SetHeapLimit), with a message, rather than crash the tab.
 const heapLimit = memoryLimit
 
 func bridge() *jsBridge {

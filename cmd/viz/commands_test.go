@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 )
 
 // A page that floods commands between two frames fills the queue only up to
@@ -17,8 +17,8 @@ import (
 func TestCommandFloodBounded(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	// About the longest command ParseCommand takes.
-	long := `{"fabriclab":"seek","t_us":1,"pad":"` + strings.Repeat("x", 2*player.MaxYAML-40) + `"}`
-	require.LessOrEqual(t, len(long), 2*player.MaxYAML)
+	long := `{"fabriclab":"seek","t_us":1,"pad":"` + strings.Repeat("x", 2*playback.MaxYAML-40) + `"}`
+	require.LessOrEqual(t, len(long), 2*playback.MaxYAML)
 	const sent = 200
 	for range sent {
 		h.send(long)

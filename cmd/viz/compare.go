@@ -9,18 +9,18 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
 // comparison is what plays in compare mode (compare=1, or a load with left
-// and right): two players on one clock (player.Pair), each drawn in its
+// and right): two players on one clock (playback.Pair), each drawn in its
 // pane of the one canvas, under a strip with the shared time and, once both
 // are computed, the difference summary.
 type comparison struct {
-	pair     *player.Pair
+	pair     *playback.Pair
 	labels   [2]string
 	panes    [2]pane
 	split    render.Split
@@ -71,19 +71,19 @@ func (c *comparison) busy() bool {
 }
 
 // loadCompare replaces what plays with a comparison of two sides.
-func (g *Game) loadCompare(sides [2]player.Side) {
+func (g *Game) loadCompare(sides [2]playback.Side) {
 	g.release()
-	var ps [2]*player.Player
+	var ps [2]*playback.Player
 	var labels [2]string
 	for i, s := range sides {
 		which := [2]string{"left", "right"}[i]
 		sc, err := s.Load(which)
 		if err == nil && g.out.browser() {
-			err = player.FitsBrowser(&sc)
+			err = playback.FitsBrowser(&sc)
 		}
-		var p *player.Player
+		var p *playback.Player
 		if err == nil {
-			p, err = player.New(sc)
+			p, err = playback.New(sc)
 		}
 		if err != nil {
 			g.fail(fmt.Errorf("%s side: %w", which, err))
@@ -92,7 +92,7 @@ func (g *Game) loadCompare(sides [2]player.Side) {
 		p.SetHeapLimit(heapLimit)
 		ps[i], labels[i] = p, s.Name(p.Scenario())
 	}
-	c := &comparison{pair: player.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
+	c := &comparison{pair: playback.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
 	g.cmp, g.failure, g.loadedAt, g.tel.yieldTook, g.selected = c, "", time.Now(), 0, 0
 	g.woken()
 	q := c.pair
@@ -113,7 +113,7 @@ func (g *Game) loadCompare(sides [2]player.Side) {
 
 // handleCompare runs a playback command on the comparison; it reports
 // whether the command was one.
-func (g *Game) handleCompare(c player.Command) bool {
+func (g *Game) handleCompare(c playback.Command) bool {
 	q := g.cmp.pair
 	switch c.Op {
 	case "play":
@@ -154,7 +154,7 @@ func (g *Game) compareKeys() {
 		ebiten.KeyComma: "back", ebiten.KeyArrowLeft: "back", ebiten.KeyR: "reset", ebiten.KeyEqual: "faster", ebiten.KeyMinus: "slower",
 		ebiten.KeyBracketRight: "nextflow", ebiten.KeyBracketLeft: "prevflow"} {
 		if inpututil.IsKeyJustPressed(k) {
-			g.handleCompare(player.Command{Op: op})
+			g.handleCompare(playback.Command{Op: op})
 		}
 	}
 }
@@ -221,7 +221,7 @@ func (g *Game) prepareCompare(cx, cy float64) {
 		k.cur[i], k.prev[i], k.nhist[i], k.layouts[i], k.hover[i] = pn.frame.Cur, pn.frame.Prev, len(pn.frame.History), pn.layout, hover
 	}
 	if q.Done() && c.diff == "" {
-		c.diff = player.SummaryIn(g.params.Lang, c.labels, q.Sides[0].Result(), q.Sides[1].Result())
+		c.diff = playback.SummaryIn(g.params.Lang, c.labels, q.Sides[0].Result(), q.Sides[1].Result())
 	}
 	k.strip = c.stripLeft() + "\x00" + c.stripRight()
 	g.key = drawKey{cmp: k, scale: g.scale}
@@ -344,7 +344,7 @@ func (g *Game) compareEvents(now time.Time) {
 	}
 	if q.Done() && !c.sentDone {
 		c.sentDone = true
-		side := func(p *player.Player, label string) map[string]any {
+		side := func(p *playback.Player, label string) map[string]any {
 			t := p.Result().Totals
 			return map[string]any{"label": label, "name": p.Scenario().Name, "sim_time_us": t.SimTimeUs, "max_fct_us": t.MaxFctUs,
 				"drops": t.Drops, "pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished}

@@ -5,7 +5,7 @@ import (
 	"runtime/metrics"
 	"time"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 )
 
 // Computing runs in its own goroutine (startComputing), in slices, between
@@ -90,7 +90,7 @@ func (g *Game) startComputing() {
 // every frame is drawn, and cutting the slices after each would starve
 // computing (ring-allreduce-8 took 2.4 times as long): there the slice is
 // as before.
-func (g *Game) slice(p *player.Player, turn, last time.Duration) time.Duration {
+func (g *Game) slice(p *playback.Player, turn, last time.Duration) time.Duration {
 	if budget(p, 0) == playBudget { // frames ahead
 		return sliceFor(turn, slicePlay)
 	}

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
 )
@@ -40,7 +40,7 @@ type checkedError struct {
 }
 
 // parseEditorCommand reads one of the editor's commands. ok is false when
-// raw is some other command (for player.ParseCommand); err says what is
+// raw is some other command (for playback.ParseCommand); err says what is
 // wrong with an editor command.
 func parseEditorCommand(raw []byte) (c editorCommand, ok bool, err error) {
 	// A cheap look first: every other command goes on untouched.
@@ -50,7 +50,7 @@ func parseEditorCommand(raw []byte) (c editorCommand, ok bool, err error) {
 	var probe struct {
 		Op any `json:"fabriclab"`
 	}
-	if len(raw) > player.MaxYAML*2 || json.Unmarshal(raw, &probe) != nil {
+	if len(raw) > playback.MaxYAML*2 || json.Unmarshal(raw, &probe) != nil {
 		return c, false, nil // ParseCommand says what is wrong
 	}
 	if op, _ := probe.Op.(string); !slices.Contains(editorOps, op) {
@@ -69,8 +69,8 @@ func parseEditorCommand(raw []byte) (c editorCommand, ok bool, err error) {
 			return c, true, fmt.Errorf("source needs yaml (a scenario) or scenario (a built-in name), not both")
 		}
 	}
-	if len(c.YAML) > player.MaxYAML {
-		return c, true, fmt.Errorf("%s: the scenario is too long: at most %d KiB", c.Op, player.MaxYAML>>10)
+	if len(c.YAML) > playback.MaxYAML {
+		return c, true, fmt.Errorf("%s: the scenario is too long: at most %d KiB", c.Op, playback.MaxYAML>>10)
 	}
 	return c, true, nil
 }
@@ -110,7 +110,7 @@ func check(c editorCommand) map[string]any {
 	sc, err := scenario.ParseWith([]byte(c.YAML), "scenario", nil)
 	if err == nil {
 		ev["name"] = sc.Name
-		err = player.FitsBrowser(&sc)
+		err = playback.FitsBrowser(&sc)
 	}
 	if err != nil {
 		ev["ok"], ev["errors"] = false, problems(err)

@@ -69,8 +69,8 @@ func (f *frameState) measured(turn time.Duration) {
 	}
 }
 
-// playback is what frames depend on, of a run or a comparison's pair.
-type playback interface {
+// playable is what frames depend on, of a run or a comparison's pair.
+type playable interface {
 	Pos() unit.Time
 	End() unit.Time
 	Done() bool
@@ -78,7 +78,7 @@ type playback interface {
 	Err() error
 }
 
-func (g *Game) playback() playback {
+func (g *Game) playable() playable {
 	switch {
 	case g.cmp != nil:
 		return g.cmp.pair
@@ -118,7 +118,7 @@ func (g *Game) sinceLast(real float64) float64 {
 func (g *Game) afterUpdate() {
 	f := &g.frames
 	f.asked, f.playing = false, false
-	pb := g.playback()
+	pb := g.playable()
 	if pb == nil {
 		return
 	}
@@ -145,7 +145,7 @@ func (g *Game) between(now time.Time) {
 	if !f.on || f.asked {
 		return
 	}
-	pb := g.playback()
+	pb := g.playable()
 	if pb == nil {
 		return
 	}

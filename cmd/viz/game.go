@@ -11,7 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/render/ebitenrender"
 	"fabriclab/sim/scenario"
@@ -61,8 +61,8 @@ type Game struct {
 	wake       chan struct{}
 
 	out     host
-	params  player.Params
-	p       *player.Player
+	params  playback.Params
+	p       *playback.Player
 	cmp     *comparison // instead of p: two runs side by side (compare.go)
 	step    string      // the lesson step whose scenario is loaded
 	failure string
@@ -154,7 +154,7 @@ func newGame(h host) (*Game, error) {
 	}
 	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), wake: make(chan struct{}, 1)}
 	q := h.query()
-	params, err := player.ParseQuery(q)
+	params, err := playback.ParseQuery(q)
 	// Ready first: the page then sends what it queued, and every event about
 	// the first scenario (loaded, error) comes after ready.
 	h.event(map[string]any{"fabriclab": "ready"})
@@ -190,15 +190,15 @@ func (g *Game) load(sc scenario.Scenario, err error) {
 
 // begin begins building sc, the old run gone; nil (the error shown) if it
 // cannot be built.
-func (g *Game) begin(sc scenario.Scenario, err error) *player.Builder {
+func (g *Game) begin(sc scenario.Scenario, err error) *playback.Builder {
 	if err == nil && g.out.browser() {
-		err = player.FitsBrowser(&sc)
+		err = playback.FitsBrowser(&sc)
 	}
 	if err != nil {
 		g.fail(err)
 		return nil
 	}
-	b, err := player.Begin(sc)
+	b, err := playback.Begin(sc)
 	if err != nil {
 		g.fail(err)
 		return nil
@@ -207,7 +207,7 @@ func (g *Game) begin(sc scenario.Scenario, err error) *player.Builder {
 }
 
 // loaded plays what b has built.
-func (g *Game) loaded(b *player.Builder) {
+func (g *Game) loaded(b *playback.Builder) {
 	p, err := b.Player()
 	if err != nil {
 		g.fail(err)
@@ -255,13 +255,13 @@ func (g *Game) fail(err error) {
 func (g *Game) handleAll(raws [][]byte) {
 	raws = g.editorCommands(raws) // check, source, snapshot: editor.go
 	type parsed struct {
-		c   player.Command
+		c   playback.Command
 		err error
 	}
 	cmds := make([]parsed, len(raws))
 	last := -1
 	for i, raw := range raws {
-		c, err := player.ParseCommand(raw)
+		c, err := playback.ParseCommand(raw)
 		cmds[i] = parsed{c, err}
 		if err == nil && c.Op == "load" {
 			last = i
@@ -278,14 +278,14 @@ func (g *Game) handleAll(raws [][]byte) {
 	}
 }
 
-func (g *Game) handle(c player.Command, err error) {
+func (g *Game) handle(c playback.Command, err error) {
 	if err != nil {
 		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
 		return
 	}
 	if c.Op == "load" && c.Left != nil {
 		g.step = c.Step
-		g.loadCompare([2]player.Side{*c.Left, *c.Right})
+		g.loadCompare([2]playback.Side{*c.Left, *c.Right})
 		if g.cmp != nil && c.Play {
 			g.cmp.pair.Play()
 		}
@@ -388,7 +388,7 @@ func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
 // waits for computing; while it plays frames computed ahead, twice what the
 // rest of a tick costs (so computing keeps two thirds of the time), between
 // playBudget and waitBudget.
-func budget(p *player.Player, frameCost time.Duration) time.Duration {
+func budget(p *playback.Player, frameCost time.Duration) time.Duration {
 	_, seeking := p.Seeking()
 	ahead := p.End() - p.Pos()
 	if !p.Playing() || seeking || float64(ahead) < aheadSeconds*float64(p.Speed()) {

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/sim/metrics"
 )
 
@@ -19,7 +19,7 @@ type loadKey struct {
 	sets       []string
 }
 
-func keyOf(c player.Command) loadKey {
+func keyOf(c playback.Command) loadKey {
 	return loadKey{yaml: c.YAML, name: c.Scenario, sets: slices.DeleteFunc(slices.Clone(c.Sets), func(s string) bool {
 		return strings.HasPrefix(strings.TrimSpace(s), priceKey)
 	})}
@@ -34,7 +34,7 @@ func (k loadKey) same(o loadKey) bool {
 // worked out again at the new price and the figures sent, the canvas keeps
 // its place, and nothing is run again (a 512-GPU training run takes seconds
 // in the browser). It reports whether it did.
-func (g *Game) reprice(c player.Command) bool {
+func (g *Game) reprice(c playback.Command) bool {
 	p := g.p
 	if p == nil || g.cmp != nil || g.failure != "" || !p.Done() || p.Result() == nil || p.Result().Training == nil || !keyOf(c).same(g.ran) {
 		return false

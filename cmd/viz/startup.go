@@ -4,7 +4,7 @@ import (
 	"image/color"
 	"time"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
 )
@@ -13,7 +13,7 @@ import (
 // its own, so that the page has frames while the scenario is built: the
 // WebAssembly instantiated, Go and Ebitengine started (the page's own
 // loading box shows meanwhile, until the scenario is loaded); a frame; the
-// scenario built in slices of computing (player.Builder: perm-1024's build
+// scenario built in slices of computing (playback.Builder: perm-1024's build
 // took one call of 0.4–1 s in the browser); a frame with its first
 // picture; then computing in slices (compute.go). Only a scenario slow to
 // build (slowBuild) goes so: the lessons' build in milliseconds, in the
@@ -32,7 +32,7 @@ type startupHost interface {
 // loaded) until the computing goroutine has built it.
 type firstLoad struct {
 	sc    scenario.Scenario
-	b     *player.Builder // being built, once begun
+	b     *playback.Builder // being built, once begun
 	built bool            // b has built the model (its player is still to make)
 	play  bool            // play once built (the command's load or a play since)
 }

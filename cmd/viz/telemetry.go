@@ -6,7 +6,7 @@ import (
 	"slices"
 	"time"
 
-	"fabriclab/cmd/viz/player"
+	"fabriclab/playback"
 )
 
 // telemetry is the frame timing the page's benchmarks read (the stats
@@ -60,7 +60,7 @@ func (g *Game) stats() {
 		frameBytes, computeS, runS = fb, compute.Seconds(), time.Since(g.loadedAt).Seconds()
 	}
 	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.tel.intervals),
-		"heap_bytes": m.HeapAlloc, "live_bytes": player.LiveHeap(), // heap_bytes also counts the garbage made since the last collection
+		"heap_bytes": m.HeapAlloc, "live_bytes": playback.LiveHeap(), // heap_bytes also counts the garbage made since the last collection
 		"sys_bytes": m.Sys, "frame_bytes": frameBytes,
 		"compute_s": computeS, "run_s": runS, "yield_s": g.tel.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
 		"interval_p50_ms": percentile(g.tel.intervals, 0.5), "interval_p95_ms": percentile(g.tel.intervals, 0.95), "interval_max_ms": percentile(g.tel.intervals, 1),

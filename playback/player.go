@@ -1,10 +1,10 @@
-// Package player is the canvas's playback logic, without Ebitengine: it runs
+// Package playback is the canvas's playback logic, without Ebitengine: it runs
 // a scenario ahead of the viewer in small time budgets, records snapshots at a
 // fixed simulated-time resolution (compact: each frame shares the flows and
 // links that did not change with the frame before), and plays, pauses,
 // steps, seeks and changes speed over them. Scrubbing back is a lookup, so
 // it is instant.
-package player
+package playback
 
 import (
 	"fmt"
