@@ -348,17 +348,13 @@ func TestWire(t *testing.T) {
 	}{{IB, link.IB}, {RoCE, link.RoCE}, {Ethernet, link.Ethernet}} {
 		s := Default()
 		s.Topology.Fabric, s.Topology.LinkGbps = tc.fabric, 200
-		kind, rate := s.Wire()
+		kind, rate := s.wire()
 		assert.Equal(t, tc.kind, kind)
 		assert.Equal(t, 200*unit.Gbps, rate)
 	}
 	s := Default()
-	w := s.Wiring()
-	assert.Equal(t, link.RoCE, w.Fabric)
-	assert.Equal(t, s.Topology.LinkLatency, w.Latency)
-	assert.InDelta(t, 450*DefaultNVLinkEfficiency, w.NVLink.GBps(), 1e-9, "the default calibrates NVLink to measured NCCL rates")
 	s.Topology.Fabric = "tokenring"
-	assert.Panics(t, func() { s.Wire() })
+	assert.Panics(t, func() { s.wire() })
 }
 
 func TestPFCThresholds(t *testing.T) {
