@@ -1,9 +1,9 @@
 // Package sim runs a scenario and reports what happened. The model lives in
 // sub-packages: engine (clock and events), unit, link (presets), topo,
-// scenario (YAML), traffic, packet (the packet-level model), fluid (the
-// flow-level model), fabric (what workloads drive), network (what the models
-// share, and what a driver runs), coll (collectives), train (data-parallel
-// training) and metrics (the report).
+// scenario (YAML), plan (a scenario resolved into what a run does), traffic,
+// packet (the packet-level model), fluid (the flow-level model), fabric (what
+// workloads drive), network (what the models share, and what a driver runs),
+// coll (collectives), train (data-parallel training) and metrics (the report).
 package sim
 
 import (
