@@ -93,7 +93,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 	if len(sets) == 0 || len(knobs) < len(found) {
 		return sc, knobs
 	}
-	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", sets)
+	parsed, err := plan.ParseWith([]byte(sc.yaml), "", sets)
 	if err != nil { // each default alone works; together they may not
 		b.fail(f.name, f.line(found[0].Offset), "knob blocks: the defaults together [%s] are refused: %s; pick defaults that go together", strings.Join(sets, " "), plainScenarioError(err))
 		return sc, knobs
@@ -111,7 +111,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 // reparsed is sc's YAML read back as the canvas reads it, in full: what a
 // knob value is compared with to find the scenario's own.
 func reparsed(sc resolvedScenario) string {
-	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", nil)
+	parsed, err := plan.ParseWith([]byte(sc.yaml), "", nil)
 	if err != nil {
 		return sc.canonical
 	}
@@ -130,7 +130,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	var parsed scenario.Scenario
 	apply := func(v string) (string, error) {
 		var err error
-		parsed, err = scenario.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
+		parsed, err = plan.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
 		if err != nil {
 			return "", err
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -26,9 +27,9 @@ type Side struct {
 // Load is the side's scenario.
 func (s Side) Load(which string) (scenario.Scenario, error) {
 	if s.YAML != "" {
-		return scenario.ParseWith([]byte(s.YAML), which+" scenario", s.Sets)
+		return plan.ParseWith([]byte(s.YAML), which+" scenario", s.Sets)
 	}
-	return scenario.Load(s.Scenario, nil, s.Sets)
+	return plan.Load(s.Scenario, nil, s.Sets)
 }
 
 // Name is the label, or the scenario's name.

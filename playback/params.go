@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -200,13 +201,13 @@ func parseStart(s string) (unit.Time, error) {
 // (neither) the incast scenario, with the set= overrides.
 func (p Params) Load() (scenario.Scenario, error) {
 	if p.YAML != "" {
-		return scenario.ParseWith([]byte(p.YAML), "yaml parameter", p.Sets)
+		return plan.ParseWith([]byte(p.YAML), "yaml parameter", p.Sets)
 	}
 	name := p.Scenario
 	if name == "" {
 		name = "incast"
 	}
-	return scenario.Load(name, nil, p.Sets)
+	return plan.Load(name, nil, p.Sets)
 }
 
 // Command is one message from the page: {"fabriclab": "seek", "t_us": 12.5}.
@@ -301,7 +302,7 @@ func jsonKind(t reflect.Type) string {
 // Load is the scenario a load command asks for.
 func (c Command) Load() (scenario.Scenario, error) {
 	if c.YAML != "" {
-		return scenario.ParseWith([]byte(c.YAML), "scenario", c.Sets)
+		return plan.ParseWith([]byte(c.YAML), "scenario", c.Sets)
 	}
-	return scenario.Load(c.Scenario, nil, c.Sets)
+	return plan.Load(c.Scenario, nil, c.Sets)
 }

@@ -10,6 +10,7 @@ import (
 
 	"fabriclab/playback"
 	"fabriclab/render"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -107,7 +108,7 @@ func answerEditor(c editorCommand, g *Game) map[string]any {
 // what the browser can play), without running it.
 func check(c editorCommand) map[string]any {
 	ev := map[string]any{"fabriclab": "checked", "id": c.ID, "ok": true, "errors": []checkedError{}}
-	sc, err := scenario.ParseWith([]byte(c.YAML), "scenario", nil)
+	sc, err := plan.ParseWith([]byte(c.YAML), "scenario", nil)
 	if err == nil {
 		ev["name"] = sc.Name
 		err = playback.FitsBrowser(&sc)

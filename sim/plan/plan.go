@@ -49,8 +49,10 @@ const DefaultSampleInterval = 10 * unit.Microsecond
 func (p *Plan) Equal(q *Plan) bool { return reflect.DeepEqual(p, q) }
 
 // Resolve turns a validated scenario into the plan of its run. Its errors
-// are those of a workload that cannot run (a collective whose schedule
-// cannot be built, or too large).
+// are the checks that need an algorithm (check.go): a collective whose
+// schedule cannot be built or does not fit a run, a training job that does
+// not fit its GPUs or a run; each names the key, and the line of the
+// document Parse read it from, as Parse's own do.
 func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	kind, ok := topo.FabricKind(sc.Topology.Fabric)
 	if !ok {
@@ -76,14 +78,14 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 		return nil, fmt.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
 	}
 	p.Names = traffic.Names(p.Flows)
-	var err error
+	k := sc.Check()
 	switch {
 	case sc.Collective.Op != "":
-		p.Collective, err = collective(sc)
+		p.Collective = collective(sc, k)
 	case sc.Training.Model != "":
-		p.Training = training(sc)
+		p.Training = training(sc, k)
 	}
-	if err != nil {
+	if err := k.Err(); err != nil {
 		return nil, err
 	}
 	return p, nil

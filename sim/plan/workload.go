@@ -43,29 +43,28 @@ func (c *Collective) ScheduleFor(track bool) (*coll.Schedule, error) {
 	return sched, nil
 }
 
-// collective builds sc's collective and checks that its transfers fit a run.
-func collective(sc *scenario.Scenario) (*Collective, error) {
+// collective builds sc's collective and checks that it can run (nil, with
+// the problems in k, when it cannot).
+func collective(sc *scenario.Scenario, k *scenario.Check) *Collective {
 	c := &sc.Collective
 	ranks := c.Ranks
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	p := sc.CollParams(ranks, c.Root)
-	p.SummaryOnly = options(sc, c.Algo).Streamed // a run without a viewer needs no steps
-	sched, err := coll.Build(c.Op, c.Algo, p)
-	if err != nil {
-		return nil, fmt.Errorf("collective: %w", err)
+	streamed := options(sc, c.Algo).Streamed
+	p := collParams(sc, ranks, c.Root)
+	p.SummaryOnly = streamed // a run without a viewer needs no steps
+	sched := checkCollective(sc, k, ranks, p, streamed)
+	if sched == nil {
+		return nil
 	}
-	o := options(sc, sched.Algo)
-	if n := sched.TransferCount(o); n > MaxRunFlows {
-		fix := "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase), or a larger collective.chunk"
-		if o.Streamed {
-			fix = "use fewer collective.ranks"
-		}
-		return nil, fmt.Errorf("collective: %s/%s on %d ranks makes %d transfers, more than the %d flows a run may make: %s",
-			c.Op, c.Algo, ranks, n, MaxRunFlows, fix)
-	}
-	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Params: p, Options: o, Schedule: sched}, nil
+	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Params: p, Options: options(sc, sched.Algo), Schedule: sched}
+}
+
+// collParams describes ranks of sc's topology to coll.Build.
+func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
+	return coll.Params{Ranks: ranks, GPUsPerNode: sc.NodeGPUs(), Root: root, OneSwitch: sc.OneSwitch(),
+		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes)}
 }
 
 // options are the options of the collective (or training's all-reduces)
@@ -83,16 +82,71 @@ func options(sc *scenario.Scenario, algo string) coll.Options {
 	return o
 }
 
-// training is sc's training job.
-func training(sc *scenario.Scenario) *Training {
+// training is sc's training job, checked (nil, with the problems in k,
+// when it cannot run).
+func training(sc *scenario.Scenario, k *scenario.Check) *Training {
 	t := &sc.Training
 	ranks := t.Ranks
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	cfg := t.TrainConfig()
+	cfg := trainConfig(t)
+	if checkTraining(sc, k, &cfg, ranks); k.Err() != nil {
+		return nil
+	}
 	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), options(sc, t.Algo)
 	cfg.NVSwitch = sc.NVSwitch()
 	cfg.MaxFlows = MaxRunFlows
 	return &Training{Ranks: ranks, Config: cfg, GPUHourPrice: t.GPUHourPrice}
+}
+
+// trainConfig is the job tr describes, with the model's defaults filled in
+// (batch, accumulation, sharding, calibrated efficiency); the network keys
+// (algo, collective options) are left to the caller. It panics on a model or
+// GPU Validate rejects.
+func trainConfig(tr *scenario.Training) train.Config {
+	m := trainModel(tr)
+	gpu, err := train.GPUPreset(tr.GPU)
+	if err != nil {
+		panic(fmt.Sprintf("plan: %v", err))
+	}
+	cfg := train.Config{Model: m, GPU: gpu, MFU: tr.MFU, Batch: tr.Batch, Accumulation: tr.Accumulation,
+		Sharding: tr.Sharding, BucketCap: tr.BucketCap, FirstBucket: tr.FirstBucket, Overlap: tr.Overlap,
+		Iterations: tr.Iterations}
+	cfg.WireBytes, _ = scenario.GradientBytes(tr.Compression)
+	if cfg.MFU == 0 {
+		cfg.MFU = train.Efficiency(m.Name, gpu.Name)
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = m.DefaultBatch
+	}
+	if cfg.Accumulation == 0 {
+		cfg.Accumulation = max(m.DefaultAccumulation, 1)
+	}
+	if cfg.Sharding == "" {
+		cfg.Sharding = m.DefaultSharding
+	}
+	if cfg.Sharding == "" {
+		cfg.Sharding = train.NoSharding
+	}
+	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
+	return cfg
+}
+
+// trainModel is the model training.model names: a preset, or a custom model
+// of training.layers. It panics on a model Validate rejects.
+func trainModel(tr *scenario.Training) *train.Model {
+	if tr.Model != "custom" {
+		m, err := train.Preset(tr.Model)
+		if err != nil {
+			panic(fmt.Sprintf("plan: %v", err))
+		}
+		return m
+	}
+	m := &train.Model{Name: "custom", Sample: "sample", DefaultBatch: 1}
+	for _, l := range tr.Layers {
+		m.Tensors = append(m.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
+	}
+	m.GroupUnits()
+	return m
 }

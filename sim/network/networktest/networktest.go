@@ -56,7 +56,7 @@ func TestModel(t *testing.T, newModel, reference New, tol float64) {
 // Builtin loads a built-in scenario with sets applied.
 func Builtin(t testing.TB, name string, sets ...string) *scenario.Scenario {
 	t.Helper()
-	sc, err := scenario.Load(name, os.ReadFile, sets)
+	sc, err := plan.Load(name, os.ReadFile, sets)
 	require.NoError(t, err)
 	return &sc
 }
@@ -64,7 +64,7 @@ func Builtin(t testing.TB, name string, sets ...string) *scenario.Scenario {
 // Parse parses a scenario with sets applied.
 func Parse(t testing.TB, yaml string, sets ...string) *scenario.Scenario {
 	t.Helper()
-	sc, err := scenario.ParseWith([]byte(yaml), t.Name(), sets)
+	sc, err := plan.ParseWith([]byte(yaml), t.Name(), sets)
 	require.NoError(t, err)
 	return &sc
 }
