@@ -77,6 +77,8 @@ func TestEqualPlansRunAlike(t *testing.T) {
 		equal   bool
 	}{
 		{"the same scenario", "incast", func(*scenario.Scenario) {}, true},
+		{"the same collective", "hierarchical-allreduce", func(*scenario.Scenario) {}, true},
+		{"the same training", "dp-resnet50", func(*scenario.Scenario) {}, true},
 		{"a rate", "incast", func(sc *scenario.Scenario) { sc.Topology.LinkGbps = 200 }, false},
 		{"hosts of a leafspine", "permutation", func(sc *scenario.Scenario) { sc.Topology.Hosts = 5 }, true},
 		{"ecn without dcqcn", "incast", func(sc *scenario.Scenario) { sc.Network.ECN.KMin = 100 * unit.KiB }, true},
