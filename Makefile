@@ -85,8 +85,8 @@ fuzz:
 		done; \
 	done
 
-# The CJK subset fonts (assets/fonts): again after adding Chinese text to
-# render/i18n.go (TestCatalogueGlyphs says when). Needs fonts-noto-cjk and
+# The CJK subset fonts (assets/fonts): again after adding Chinese text the
+# canvas draws to i18n/canvas.go (TestCatalogueGlyphs says when). Needs fonts-noto-cjk and
 # python3-fonttools.
 fonts:
 	sh assets/fonts/subset.sh

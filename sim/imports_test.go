@@ -36,6 +36,11 @@ var importRules = []struct {
 		why:       "every package's tests use the golden helper, so it imports nothing of the module",
 	},
 	{
+		under:     "fabriclab/i18n",
+		forbidden: []string{"fabriclab"},
+		why:       "the one catalogue of words sits below everything that shows them (render, lessons, web, playback, cmd)",
+	},
+	{
 		under:     "fabriclab/assets",
 		forbidden: []string{"fabriclab/sim", "fabriclab/render", "fabriclab/lessons", "fabriclab/web", "fabriclab/cmd"},
 		why:       "fonts and palette sit below everything that draws (a tool that reads the catalogue is a command under cmd/)",
@@ -65,13 +70,13 @@ type listedPackage struct {
 	DepOnly    bool
 }
 
-// Each package under sim, assets, render and playback keeps to importRules; a failure
+// Each package under sim, assets, render, playback and i18n keeps to importRules; a failure
 // names the import chain that breaks the rule.
 func TestImportRules(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
-	imports, roots := goListDeps(t, "fabriclab/sim/...", "fabriclab/assets/...", "fabriclab/render/...", "fabriclab/playback/...")
+	imports, roots := goListDeps(t, "fabriclab/sim/...", "fabriclab/assets/...", "fabriclab/render/...", "fabriclab/playback/...", "fabriclab/i18n/...")
 	require.Contains(t, roots, "fabriclab/sim/packet")
 	require.NotEmpty(t, importChain(imports, "fabriclab/render/ebitenrender", []string{"github.com/hajimehoshi/ebiten"}),
 		"the chain search finds render/ebitenrender's use of Ebitengine")

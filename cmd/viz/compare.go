@@ -9,6 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/sim/snap"
@@ -282,10 +283,7 @@ func (c *comparison) stripRight() string {
 		return c.diff
 	}
 	pct := int(math.Round(100 * max(0, c.pair.Progress())))
-	if c.lang == "zh" {
-		return fmt.Sprintf("%s 对 %s · 正在计算 %d %%", c.labels[0], c.labels[1], pct)
-	}
-	return fmt.Sprintf("%s vs %s · computing %d %%", c.labels[0], c.labels[1], pct)
+	return i18n.Tf(i18n.Lang(c.lang), "compare.computing", c.labels[0], c.labels[1], pct)
 }
 
 // compareScene is the picture of a comparison: both panes and the strip.
