@@ -98,6 +98,7 @@ func Site(in Inputs) (map[string][]byte, error) {
 	}
 	version := contentHash(out)
 
+	// t is bound to a page's language when it is rendered (templates.render).
 	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields, "t": func(key string) string { return key }}
 	tmpl, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {
