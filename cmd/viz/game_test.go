@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
@@ -11,11 +12,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/protocol"
 	"fabriclab/render"
 	"fabriclab/sim/unit"
 )
 
-// pageHost is a browser page that records the events it gets.
+// pageHost is a browser page that records the events it gets, as the page
+// reads them: the JSON protocol.EncodeEvent writes, parsed.
 type pageHost struct {
 	q      string
 	queue  commandQueue
@@ -24,9 +27,20 @@ type pageHost struct {
 
 func (h *pageHost) query() string           { return h.q }
 func (h *pageHost) commands() *commandQueue { return &h.queue }
-func (h *pageHost) event(ev map[string]any) { h.events = append(h.events, ev) }
 func (h *pageHost) browser() bool           { return true }
 func (h *pageHost) send(cmd string)         { h.queue.push([]byte(cmd)) }
+
+func (h *pageHost) event(ev protocol.Event) {
+	data, err := protocol.EncodeEvent(ev)
+	if err != nil {
+		panic(err) // the test fails: the page would not get it
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic(err)
+	}
+	h.events = append(h.events, m)
+}
 
 // started is a game on a page with query q, 800×600, after its first Update.
 func started(t *testing.T, q string) (*Game, *pageHost) {
@@ -121,7 +135,7 @@ func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
 	}
 	require.Len(t, loaded, 1, "one build")
 	assert.Equal(t, "ecmp-collisions", loaded[0]["name"])
-	assert.Equal(t, 20, loaded[0]["skipped"])
+	assert.Equal(t, 20.0, loaded[0]["skipped"])
 	assert.False(t, g.p.Playing(), "the plays were for the dropped loads")
 	assert.Equal(t, "ecmp-collisions", g.layout.Opt.Title)
 }

@@ -34,6 +34,8 @@ import (
 	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"fabriclab/protocol"
 )
 
 // transparentScreen makes Ebitengine clear the screen to transparent (not
@@ -48,7 +50,7 @@ func main() {
 	b := bridge()
 	g, err := newGame(b)
 	if err != nil {
-		b.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		b.event(protocol.Error{Message: err.Error()})
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)
 	}
@@ -63,7 +65,7 @@ func main() {
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true) // a lesson page keeps the focus; the canvas must still play
 	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: transparentScreen}); err != nil {
-		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		g.out.event(protocol.Error{Message: err.Error()})
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)
 	}
