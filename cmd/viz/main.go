@@ -1,7 +1,11 @@
 // Command viz is fabriclab's canvas: an Ebitengine program that plays a
 // scenario. In the browser it runs as WebAssembly inside embed.html (URL
 // parameters and postMessage commands drive it); on a desktop,
-// `go run ./cmd/viz [NAME|FILE]` opens a window for development.
+// `go run ./cmd/viz [NAME|FILE]` opens a window for development. Commands
+// and events are package protocol's types: protocol.DecodeCommand reads
+// every command (game.go's handleAll; the editor's in editor.go), and each
+// event is sent as a protocol type through the host (bridge_js.go,
+// bridge_desktop.go), which writes it with protocol.EncodeEvent.
 //
 // In the browser Go has one thread, the page's, and on software WebGL every
 // frame presented costs that thread a read-back of the canvas. So:
