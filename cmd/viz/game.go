@@ -272,18 +272,24 @@ func (g *Game) handleAll(raws [][]byte) {
 		}
 	}
 	for i, dc := range cmds {
-		if i < last && dc.err == nil {
-			switch dc.c.(type) {
-			case protocol.AskStats, protocol.Presenter:
-			case protocol.Load:
+		if i < last && dc.err == nil && !aboutThePage(dc.c) {
+			if _, ok := dc.c.(protocol.Load); ok {
 				g.skipped++
-				continue
-			default:
-				continue
 			}
+			continue
 		}
 		g.handle(dc.c, dc.err)
 	}
+}
+
+// aboutThePage says c is not about a run (stats, presenter): a later load
+// does not drop it.
+func aboutThePage(c protocol.Command) bool {
+	switch c.(type) {
+	case protocol.AskStats, protocol.Presenter:
+		return true
+	}
+	return false
 }
 
 func (g *Game) handle(c protocol.Command, err error) {

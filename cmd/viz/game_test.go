@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +118,20 @@ func TestUpdatePicturesTheNewFailure(t *testing.T) {
 
 // A burst of loads builds only the last one: the others are dropped before
 // anything is built, and so are playback commands meant for them.
+// In a burst of loads, stats and presenter are not dropped: they are about
+// the page, not a run.
+func TestBurstKeepsStatsAndPresenter(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	h.events = nil
+	h.send(`{"fabriclab":"load","scenario":"permutation"}`)
+	h.send(`{"fabriclab":"stats"}`)
+	h.send(`{"fabriclab":"presenter","on":true}`)
+	h.send(`{"fabriclab":"load","scenario":"ecmp-collisions"}`)
+	require.NoError(t, g.Update())
+	assert.Equal(t, []string{"stats", "loaded"}, slices.DeleteFunc(kinds(h), func(k string) bool { return k != "stats" && k != "loaded" }))
+	assert.True(t, g.params.Big, "presenter ran")
+}
+
 func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	h.events = nil
