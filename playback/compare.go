@@ -10,19 +10,16 @@ import (
 	"time"
 
 	"fabriclab/i18n"
+	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
 
 // Side is one side of a comparison: a scenario (a built-in name or YAML,
-// with set= overrides) and the label over its half of the canvas.
-type Side struct {
-	Label    string   `json:"label,omitempty"`
-	Scenario string   `json:"scenario,omitempty"`
-	YAML     string   `json:"yaml,omitempty"`
-	Sets     []string `json:"set,omitempty"`
-}
+// with set= overrides) and the label over its half of the canvas. A load
+// command's sides (protocol.Side) convert to it.
+type Side protocol.Side
 
 // Load is the side's scenario.
 func (s Side) Load(which string) (scenario.Scenario, error) {
@@ -41,7 +38,7 @@ func (s Side) Name(sc *scenario.Scenario) string {
 }
 
 // MaxLabel bounds a side's label, in characters.
-const MaxLabel = 60
+const MaxLabel = protocol.MaxLabel
 
 // compareParams are the parameters of compare=1:
 // left=NAME&left.set=k=v&left.label=TEXT (or left.yaml=BASE64URL), the same for right.
@@ -121,31 +118,6 @@ func builtinNames() string {
 		names = append(names, b.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// checkSides checks a load command's left and right.
-func checkSides(c *Command) error {
-	if (c.Left == nil) != (c.Right == nil) {
-		return fmt.Errorf("load needs both left and right for a comparison, e.g. {\"fabriclab\": \"load\", \"left\": {\"scenario\": \"incast\"}, \"right\": {\"scenario\": \"incast-dcqcn\"}}")
-	}
-	if c.Left == nil {
-		return nil
-	}
-	if c.YAML != "" || c.Scenario != "" {
-		return fmt.Errorf("load takes either yaml or scenario, or left and right, not both")
-	}
-	for i, s := range []*Side{c.Left, c.Right} {
-		name := [2]string{"left", "right"}[i]
-		switch {
-		case s.YAML == "" && s.Scenario == "":
-			return fmt.Errorf("load %s needs yaml (a scenario) or scenario (a built-in name)", name)
-		case len(s.YAML) > MaxYAML:
-			return fmt.Errorf("load %s's scenario is too long: at most %d KiB", name, MaxYAML>>10)
-		case len([]rune(s.Label)) > MaxLabel:
-			return fmt.Errorf("load %s's label is longer than %d characters; shorten it", name, MaxLabel)
-		}
-	}
-	return nil
 }
 
 // Pair plays two players in lock-step on one clock: both show the same

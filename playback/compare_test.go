@@ -128,22 +128,6 @@ func TestParseCompare(t *testing.T) {
 	}
 }
 
-func TestParseCompareCommand(t *testing.T) {
-	c, err := ParseCommand([]byte(`{"fabriclab": "load", "left": {"scenario": "incast", "label": "L"}, "right": {"yaml": "name: r\n", "set": ["until=1ms"]}}`))
-	require.NoError(t, err)
-	assert.Equal(t, "L", c.Left.Label)
-	assert.Equal(t, []string{"until=1ms"}, c.Right.Sets)
-	for cmd, want := range map[string]string{
-		`{"fabriclab": "load", "left": {"scenario": "incast"}}`:                                        "needs both left and right",
-		`{"fabriclab": "load", "left": {"scenario": "incast"}, "right": {}}`:                           "right needs yaml",
-		`{"fabriclab": "load", "yaml": "a: 1", "left": {"scenario": "a"}, "right": {"scenario": "b"}}`: "not both",
-	} {
-		_, err := ParseCommand([]byte(cmd))
-		require.Error(t, err, cmd)
-		assert.Contains(t, err.Error(), want, cmd)
-	}
-}
-
 // A side that stops short stops the pair, and the error names the side.
 func TestPairErrorNamesTheSide(t *testing.T) {
 	a := newPlayer(t, "incast", "topology.hosts=3", "traffic.senders=1", "traffic.bytes=64KiB")
