@@ -103,7 +103,7 @@
   // which field JSON cannot carry (JSON.stringify throws on a BigInt or a
   // cycle) or that the command is too long. Structured cloning, which
   // postMessage does, keeps both.
-  const maxCommand = 128 << 10; // what the program reads (player.ParseCommand)
+  const maxCommand = 128 << 10; // what the program reads (protocol.DecodeCommand)
   const encode = (c) => {
     const within = []; // the objects the walk is inside, to find cycles
     let size = 0;
