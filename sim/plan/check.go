@@ -131,7 +131,7 @@ func tensorParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Config)
 func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks int) {
 	tp := cfg.TP
 	dp := ranks / tp
-	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, dp, tp, cfg.Batch, cfg.Accumulation)
+	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, cfg.Checkpointing, dp, tp, cfg.Batch, cfg.Accumulation)
 	hbm := cfg.GPU.HBMCapacity
 	if mem.Total() <= hbm {
 		return
@@ -141,7 +141,7 @@ func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks i
 		if sh == train.FSDP && tp > 1 {
 			continue
 		}
-		if m := train.MemoryPerGPU(cfg.Model, sh, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
+		if m := train.MemoryPerGPU(cfg.Model, sh, cfg.Checkpointing, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
 			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
 			break
 		}
@@ -167,7 +167,7 @@ const maxComputeParts = 3
 // never reports.
 func computeTime(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bool {
 	m, gpu := cfg.Model, cfg.GPU
-	sec := train.ComputeSeconds(m, gpu, cfg.MFU, cfg.Batch, cfg.Accumulation)
+	sec := train.ComputeSeconds(m, gpu, cfg.MFU, cfg.Checkpointing, cfg.Batch, cfg.Accumulation)
 	if sec <= MaxUntil.Seconds() {
 		return true
 	}

@@ -24,13 +24,14 @@ func (m Memory) String() string {
 // Under accumulation ZeRO-2 and FSDP keep whole gradients until the last
 // micro-batch (no_sync). Tensor parallelism over tp ranks keeps 1/tp of the
 // parameters, and of a block's activations all but the 10·d bytes per token
-// every rank holds (Korthikanti et al.: 34·d becomes 10·d + 24·d/tp).
-func MemoryPerGPU(m *Model, sharding string, dp, tp, batch, accumulation int) Memory {
+// every rank holds (Korthikanti et al.: 34·d becomes 10·d + 24·d/tp; the
+// same share of what activation checkpointing keeps, approximately).
+func MemoryPerGPU(m *Model, sharding, checkpointing string, dp, tp, batch, accumulation int) Memory {
 	t := float64(max(tp, 1))
 	p := float64(m.Params()) / t
 	d := float64(max(dp, 1))
 	mem := Memory{Weights: 4 * p, Gradients: 4 * p, Optimizer: 8 * p,
-		Activations: m.ActivationBytes * float64(batch) * (10 + 24/t) / 34}
+		Activations: m.ActivationBytesWith(checkpointing) * float64(batch) * (10 + 24/t) / 34}
 	if sharding == NoSharding || sharding == "" {
 		return mem
 	}

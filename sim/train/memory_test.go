@@ -14,19 +14,19 @@ func TestMemoryPerGPU(t *testing.T) {
 	m, err := Preset("llama3-8b")
 	require.NoError(t, err)
 	p := float64(m.Params())
-	ddp := MemoryPerGPU(m, NoSharding, 8, 1, 8192, 1)
+	ddp := MemoryPerGPU(m, NoSharding, NoCheckpointing, 8, 1, 8192, 1)
 	assert.InEpsilon(t, 128e9, ddp.Weights+ddp.Gradients+ddp.Optimizer, 0.01)
 	assert.InDelta(t, 16*p, ddp.Weights+ddp.Gradients+ddp.Optimizer, 1)
 	// Korthikanti et al.: 34·d bytes per token per block, plus fp32 logits.
 	assert.InDelta(t, 8192*(34*4096*32+4*128256), ddp.Activations, 1)
 
-	z1 := MemoryPerGPU(m, ZeRO1, 8, 1, 8192, 1)
+	z1 := MemoryPerGPU(m, ZeRO1, NoCheckpointing, 8, 1, 8192, 1)
 	assert.InDelta(t, 8*p/8, z1.Optimizer, 1)
 	assert.InDelta(t, 8*p, z1.Weights+z1.Gradients, 1)
-	z2 := MemoryPerGPU(m, ZeRO2, 8, 1, 8192, 1)
+	z2 := MemoryPerGPU(m, ZeRO2, NoCheckpointing, 8, 1, 8192, 1)
 	assert.InDelta(t, 4*p/8, z2.Gradients, 1)
 	assert.InDelta(t, 4*p, z2.Weights, 1)
-	fsdp := MemoryPerGPU(m, FSDP, 8, 1, 8192, 1)
+	fsdp := MemoryPerGPU(m, FSDP, NoCheckpointing, 8, 1, 8192, 1)
 	head := float64(128256*4096 + 4096) // the largest unit: final norm and output head
 	assert.InDelta(t, 4*p/8+2*2*head, fsdp.Weights, 1)
 	assert.InDelta(t, 4*p/8+4*head, fsdp.Gradients, 1)
@@ -36,12 +36,12 @@ func TestMemoryPerGPU(t *testing.T) {
 
 	// Tensor parallelism over 4 ranks: a quarter of the state, and of the
 	// activations all but 10·d per token.
-	tp := MemoryPerGPU(m, NoSharding, 2, 4, 8192, 1)
+	tp := MemoryPerGPU(m, NoSharding, NoCheckpointing, 2, 4, 8192, 1)
 	assert.InDelta(t, 4*p, tp.Weights+tp.Gradients+tp.Optimizer, 1)
 	assert.InDelta(t, ddp.Activations*(10+24.0/4)/34, tp.Activations, 1)
 
 	// Under accumulation the gradients stay whole until the last micro-batch.
-	assert.InDelta(t, 4*p, MemoryPerGPU(m, ZeRO2, 8, 1, 8192, 4).Gradients, 1)
+	assert.InDelta(t, 4*p, MemoryPerGPU(m, ZeRO2, NoCheckpointing, 8, 1, 8192, 4).Gradients, 1)
 }
 
 // The calibrated efficiencies give the published per-GPU throughput
@@ -55,7 +55,7 @@ func TestEfficiencyGivesPublishedThroughput(t *testing.T) {
 	}{{"a100", 3450}, {"h100", 7074}, {"h200", 7945}} {
 		g, err := GPUPreset(tc.gpu)
 		require.NoError(t, err)
-		perImage := ComputeSeconds(m, g, Efficiency("resnet50", tc.gpu), 256, 1) / 256
+		perImage := ComputeSeconds(m, g, Efficiency("resnet50", tc.gpu), NoCheckpointing, 256, 1) / 256
 		assert.InEpsilon(t, tc.images, 1/perImage, 0.05, tc.gpu)
 	}
 	assert.Equal(t, DefaultMFU, Efficiency("custom", "h100"))

@@ -17,6 +17,9 @@ type Tensor struct {
 	// FwdFLOPs is the forward FLOPs per sample attributed to this tensor's layer
 	// (on the layer's first tensor; 0 on the rest).
 	FwdFLOPs float64
+	// Recompute is the forward FLOPs per sample of this tensor's layer that
+	// selective activation checkpointing recomputes in the backward.
+	Recompute float64
 }
 
 // Model is a network as DDP sees it: parameter tensors in definition order.
@@ -45,6 +48,11 @@ type Model struct {
 	// the width those activations have.
 	SubBlocks [][2]int
 	Hidden    int
+	// Blocks is a transformer's block count (0 for other models); each block
+	// keeps BlockBytes per sample without activation checkpointing and
+	// SelectiveBytes under torchtitan's selective policy (checkpointing.go).
+	Blocks                     int
+	BlockBytes, SelectiveBytes float64
 }
 
 // MaxUnits is how many FSDP units a custom model's layers are grouped into
@@ -170,7 +178,8 @@ func transformer(s transformerShape) *Model {
 		// Korthikanti et al. 2022: a block keeps 34·d bytes per token with
 		// selective recomputation (flash attention stores no score matrix);
 		// the loss keeps fp32 logits.
-		ActivationBytes: 34*float64(s.d)*float64(s.layers) + 4*float64(s.vocab)}
+		ActivationBytes: 34*float64(s.d)*float64(s.layers) + 4*float64(s.vocab),
+		Blocks:          s.layers, BlockBytes: 34 * float64(s.d)}
 	add := func(name string, params int64, flops float64) {
 		m.Tensors = append(m.Tensors, Tensor{Name: name, Params: params, FwdFLOPs: flops})
 	}
@@ -194,10 +203,15 @@ func transformer(s transformerShape) *Model {
 		norm(p + ".attn_norm")
 		qkv := d*d + 2*d*kv
 		add(p+".attn.qkv.weight", qkv, 2*float64(qkv)+attn)
+		// The block's matmuls in torchtitan's forward order: wq, wk, wv, wo,
+		// then w1, w3, w2 (gated) or up, down.
+		mms := []blockMatmul{{len(m.Tensors) - 1, float64(d), 2 * float64(d*d)},
+			{len(m.Tensors) - 1, float64(kv), 2 * float64(d*kv)}, {len(m.Tensors) - 1, float64(kv), 2 * float64(d*kv)}}
 		if s.bias {
 			add(p+".attn.qkv.bias", d+2*kv, 0)
 		}
 		add(p+".attn.out.weight", d*d, 2*float64(d*d))
+		mms = append(mms, blockMatmul{len(m.Tensors) - 1, float64(d), 2 * float64(d*d)})
 		if s.bias {
 			add(p+".attn.out.bias", d, 0)
 		}
@@ -207,13 +221,18 @@ func transformer(s transformerShape) *Model {
 		f := int64(s.ffn)
 		if s.gated {
 			add(p+".mlp.gate_up.weight", 2*d*f, 2*float64(2*d*f))
+			gu := len(m.Tensors) - 1
+			mms = append(mms, blockMatmul{gu, float64(f), 2 * float64(d*f)}, blockMatmul{gu, float64(f), 2 * float64(d*f)})
 		} else {
 			add(p+".mlp.up.weight", d*f, 2*float64(d*f))
+			mms = append(mms, blockMatmul{len(m.Tensors) - 1, float64(f), 2 * float64(d*f)})
 			if s.bias {
 				add(p+".mlp.up.bias", f, 0)
 			}
 		}
 		add(p+".mlp.down.weight", f*d, 2*float64(f*d))
+		mms = append(mms, blockMatmul{len(m.Tensors) - 1, float64(d), 2 * float64(f*d)})
+		m.SelectiveBytes = selectiveBlock(m, mms, float64(s.d))
 		if s.bias {
 			add(p+".mlp.down.bias", d, 0)
 		}

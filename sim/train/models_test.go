@@ -46,5 +46,5 @@ func TestComputeSeconds(t *testing.T) {
 	gpu := GPU{PeakFLOPS: 1e12, HBM: 1e12}
 	// Forward and backward: 3 × 1e9 FLOPs × 2 samples × 3 micro-batches at half of 1e12 FLOP/s;
 	// the optimizer: 28 bytes per parameter at 1e12 bytes/s.
-	assert.InDelta(t, 3*1e9*2*3/5e11+1e6*28/1e12, ComputeSeconds(m, gpu, 0.5, 2, 3), 1e-12)
+	assert.InDelta(t, 3*1e9*2*3/5e11+1e6*28/1e12, ComputeSeconds(m, gpu, 0.5, NoCheckpointing, 2, 3), 1e-12)
 }

@@ -70,13 +70,29 @@ func (p *plan) addOp(o op) int {
 }
 
 // timing turns FLOPs into picoseconds at cfg's achieved rate; batch is the
-// micro-batch over the tensor-parallel degree (each rank computes its share).
-type timing struct{ rate, batch float64 }
+// micro-batch over the tensor-parallel degree (each rank computes its share);
+// checkpointing says what a backward recomputes.
+type timing struct {
+	rate, batch   float64
+	checkpointing string
+}
 
-func (tm timing) of(m *Model, from, to int, factor float64) unit.Time {
+// forward is the forward pass of tensors [from, to).
+func (tm timing) forward(m *Model, from, to int) unit.Time {
 	var d unit.Time
 	for i := from; i < to; i++ {
-		d += unit.Time(math.Ceil(factor * m.Tensors[i].FwdFLOPs * tm.batch / tm.rate * 1e12))
+		d += unit.Time(math.Ceil(m.Tensors[i].FwdFLOPs * tm.batch / tm.rate * 1e12))
+	}
+	return d
+}
+
+// backward is the backward pass of tensors [from, to): twice their forward,
+// after recomputing what checkpointing did not keep.
+func (tm timing) backward(m *Model, from, to int) unit.Time {
+	var d unit.Time
+	for i := from; i < to; i++ {
+		f := 2*m.Tensors[i].FwdFLOPs + m.recomputeFLOPs(i, tm.checkpointing)
+		d += unit.Time(math.Ceil(f * tm.batch / tm.rate * 1e12))
 	}
 	return d
 }
@@ -98,7 +114,7 @@ func optimizerTime(params int64, gpu GPU) unit.Time {
 // tp tensor-parallel ranks each.
 func buildPlan(cfg *Config, dp, tp int) *plan {
 	m := cfg.Model
-	tm := timing{rate: cfg.GPU.PeakFLOPS * cfg.MFU, batch: float64(cfg.Batch) / float64(tp)}
+	tm := timing{rate: cfg.GPU.PeakFLOPS * cfg.MFU, batch: float64(cfg.Batch) / float64(tp), checkpointing: cfg.Checkpointing}
 	p := &plan{}
 	accum := max(cfg.Accumulation, 1)
 	if cfg.Sharding == FSDP {
@@ -158,7 +174,7 @@ func (p *plan) forward(m *Model, tm timing, tp int) {
 		if !cuts[i] && i < n-1 {
 			continue
 		}
-		t := p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, i+1, 1), wait: wait, idle: tpIdle, group: -1})
+		t := p.addTask(task{label: "forward", phase: Forward, dur: tm.forward(m, lo, i+1), wait: wait, idle: tpIdle, group: -1})
 		wait, lo = -1, i+1
 		if cuts[i] {
 			wait = p.addOp(op{kind: coll.AllReduce, label: "tensor-parallel all-reduce", bytes: activationBytes(m, int(tm.batch*float64(tp))), after: t, tp: true, group: -1})
@@ -204,7 +220,7 @@ func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, fi
 		if !ok {
 			grp = -1
 		}
-		t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, i, hi, 2), wait: wait, idle: tpIdle, group: grp})
+		t := p.addTask(task{label: "backward", phase: Backward, dur: tm.backward(m, i, hi), wait: wait, idle: tpIdle, group: grp})
 		wait, hi = -1, i
 		if closing {
 			bk := buckets[b]
@@ -242,7 +258,7 @@ func fsdpPlan(p *plan, cfg *Config, tm timing, dp, accum int) {
 			lo, hi := units[u], units[u+1]
 			gathers[u] = p.addOp(op{kind: coll.AllGather, label: fmt.Sprintf("all-gather unit %d", u),
 				bytes: unit.Bytes(paramsOf(m, lo, hi) * ParamWireBytes), after: prevCompute, onStart: true, group: u})
-			prevCompute = p.addTask(task{label: "forward", phase: Forward, dur: tm.of(m, lo, hi, 1), wait: gathers[u], idle: "waiting for parameters",
+			prevCompute = p.addTask(task{label: "forward", phase: Forward, dur: tm.forward(m, lo, hi), wait: gathers[u], idle: "waiting for parameters",
 				micro: mb, group: u})
 		}
 		// Backward, units in reverse: the last unit's parameters stay gathered;
@@ -251,7 +267,7 @@ func fsdpPlan(p *plan, cfg *Config, tm timing, dp, accum int) {
 		wait := gathers[nu-1]
 		for u := nu - 1; u >= 0; u-- {
 			lo, hi := units[u], units[u+1]
-			t := p.addTask(task{label: "backward", phase: Backward, dur: tm.of(m, lo, hi, 2), wait: wait, idle: "waiting for parameters",
+			t := p.addTask(task{label: "backward", phase: Backward, dur: tm.backward(m, lo, hi), wait: wait, idle: "waiting for parameters",
 				micro: mb, group: u})
 			if u > 0 {
 				wait = p.addOp(op{kind: coll.AllGather, label: fmt.Sprintf("all-gather unit %d", u-1),

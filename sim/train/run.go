@@ -26,6 +26,9 @@ type Config struct {
 	// DDP's fp16/bf16 compression hooks (buckets still form on fp32 sizes).
 	WireBytes int64
 	Sharding  string // NoSharding, ZeRO1, ZeRO2 or FSDP
+	// Checkpointing is the activation-checkpointing mode (NoCheckpointing,
+	// Selective, Full): what each block's backward recomputes first.
+	Checkpointing string
 	// TP is the tensor-parallel degree (1: none): groups of TP ranks split
 	// every transformer sub-block Megatron-style. The groups are consecutive
 	// ranks (inside a node) unless TPSpread puts each one's ranks on
@@ -393,11 +396,11 @@ func (j *Job) Phase(t unit.Time) Phase {
 func (j *Job) InCollective() bool { return j.opBusy[0] || j.opBusy[1] }
 
 // ComputeSeconds is one optimizer step's compute on one GPU — forward and
-// backward (2 × forward) for each micro-batch, and the optimizer step — in
-// seconds: what Start turns into picoseconds, for checking a job before it
-// starts.
-func ComputeSeconds(m *Model, gpu GPU, mfu float64, batch, accumulation int) float64 {
-	return 3*m.FwdFLOPs()*float64(batch)*float64(max(accumulation, 1))/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
+// backward (2 × forward, plus what checkpointing recomputes) for each
+// micro-batch, and the optimizer step — in seconds: what Start turns into
+// picoseconds, for checking a job before it starts.
+func ComputeSeconds(m *Model, gpu GPU, mfu float64, checkpointing string, batch, accumulation int) float64 {
+	return (3*m.FwdFLOPs()+m.RecomputeFLOPs(checkpointing))*float64(batch)*float64(max(accumulation, 1))/(gpu.PeakFLOPS*mfu) + float64(m.Params())*OptimizerBytesPerParam/gpu.HBM
 }
 
 // checkFlows refuses a job whose collectives would make more flows than the
