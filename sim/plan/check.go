@@ -89,7 +89,7 @@ func transfersFit(sc *scenario.Scenario, k *scenario.Check, sched *coll.Schedule
 func checkTraining(sc *scenario.Scenario, k *scenario.Check, cfg *train.Config, ranks int) {
 	tr := &sc.Training
 	tpOK := tensorParallel(k, tr, cfg)
-	if tpOK && computeTime(k, tr, cfg) && tr.Model != "custom" {
+	if checkpointing(k, tr, cfg) && tpOK && computeTime(k, tr, cfg) && tr.Model != "custom" {
 		memory(k, tr, cfg, ranks) // a custom model gives no activation sizes
 	}
 	tp := 1
@@ -126,6 +126,17 @@ func tensorParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Config)
 	return true
 }
 
+// checkpointing checks that activation checkpointing has transformer blocks
+// to wrap.
+func checkpointing(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bool {
+	if cfg.Checkpointing == train.NoCheckpointing || cfg.Model.Blocks > 0 {
+		return true
+	}
+	k.Fail(k.Blame("training.checkpointing", "training.model"), "%s needs a transformer's blocks to checkpoint (torchtitan wraps each block); use model gpt2-1.5b or llama3-8b, or checkpointing: none",
+		k.Text("training.checkpointing", tr.Checkpointing))
+	return false
+}
+
 // memory checks that a rank's weights, gradients, optimizer state and
 // activations fit its GPU's HBM, and names what would.
 func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks int) {
@@ -146,7 +157,15 @@ func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks i
 			break
 		}
 	}
-	if a := cfg.Model.ActivationBytes; a > 0 {
+	if cfg.Model.Blocks > 0 {
+		for _, ck := range train.Checkpointings[slices.Index(train.Checkpointings, cfg.Checkpointing)+1:] {
+			if m := train.MemoryPerGPU(cfg.Model, cfg.Sharding, ck, dp, tp, cfg.Batch, cfg.Accumulation); m.Total() <= hbm {
+				fits = append(fits, fmt.Sprintf("training.checkpointing: %s (%.0f GB)", ck, m.Total()/1e9))
+				break
+			}
+		}
+	}
+	if a := cfg.Model.ActivationBytesWith(cfg.Checkpointing); a > 0 {
 		if most := int((hbm - (mem.Total() - mem.Activations)) / a); most >= 1 {
 			fits = append(fits, fmt.Sprintf("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
 		}
@@ -154,9 +173,13 @@ func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks i
 	if len(fits) == 0 {
 		fits = append(fits, "a GPU with more memory")
 	}
-	key := k.Blame("training.batch", "training.sharding", "training.gpu", "training.model", "training.layers")
-	k.Fail(key, "%s does not fit: %s with sharding %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
-		k.Text(key, valueOf(key, tr)), cfg.Model.Name, cfg.Sharding, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))
+	key := k.Blame("training.batch", "training.sharding", "training.checkpointing", "training.gpu", "training.model", "training.layers")
+	with := "sharding " + cfg.Sharding
+	if cfg.Model.Blocks > 0 {
+		with += ", checkpointing " + cfg.Checkpointing
+	}
+	k.Fail(key, "%s does not fit: %s with %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
+		k.Text(key, valueOf(key, tr)), cfg.Model.Name, with, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))
 }
 
 // maxComputeParts is forward and backward (2 × forward).
@@ -172,15 +195,20 @@ func computeTime(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bo
 		return true
 	}
 	fits := "use fewer parameters"
+	recompute := m.RecomputeFLOPs(cfg.Checkpointing)
 	if f := m.FwdFLOPs(); f > 0 {
-		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * cfg.MFU / (maxComputeParts * f * float64(cfg.Accumulation))
+		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * cfg.MFU / ((maxComputeParts*f + recompute) * float64(cfg.Accumulation))
 		if most >= 1 {
 			fits = fmt.Sprintf("e.g. batch: %d", int(most))
 		}
 	}
+	backward := "× 3 for backward"
+	if recompute > 0 {
+		backward = fmt.Sprintf("× 3 for backward plus %.4g recomputed (checkpointing %s)", recompute, cfg.Checkpointing)
+	}
 	key := k.Blame("training.batch", "training.accumulation", "training.mfu", "training.layers", "training.gpu", "training.model")
-	k.Fail(key, "%s makes one step's compute take %.4gs (%.4g FLOPs per sample forward, × 3 for backward, × batch %d × accumulation %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
-		k.Text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), cfg.Batch, cfg.Accumulation, cfg.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
+	k.Fail(key, "%s makes one step's compute take %.4gs (%.4g FLOPs per sample forward, %s, × batch %d × accumulation %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
+		k.Text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), backward, cfg.Batch, cfg.Accumulation, cfg.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
 	return false
 }
 
@@ -194,6 +222,8 @@ func valueOf(key string, tr *scenario.Training) any {
 		return tr.Accumulation
 	case "training.sharding":
 		return tr.Sharding
+	case "training.checkpointing":
+		return tr.Checkpointing
 	case "training.mfu":
 		return tr.MFU
 	case "training.gpu":

@@ -72,6 +72,7 @@ func caseFiles(data string) [][2]string {
 func TestScenarioKnowsTheNames(t *testing.T) {
 	assert.Equal(t, train.Presets(), scenario.TrainingModels)
 	assert.Equal(t, train.Shardings, scenario.Shardings)
+	assert.Equal(t, train.Checkpointings, scenario.Checkpointings)
 	assert.Contains(t, coll.Ops, "broadcast")
 	assert.Contains(t, coll.Ops, "alltoall")
 	assert.Equal(t, coll.Ring, "ring", "training.algo's default, by name")

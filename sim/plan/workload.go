@@ -112,7 +112,7 @@ func trainConfig(tr *scenario.Training) train.Config {
 	}
 	cfg := train.Config{Model: m, GPU: gpu, MFU: tr.MFU, Batch: tr.Batch, Accumulation: tr.Accumulation,
 		Sharding: tr.Sharding, BucketCap: tr.BucketCap, FirstBucket: tr.FirstBucket, Overlap: tr.Overlap,
-		Iterations: tr.Iterations}
+		Iterations: tr.Iterations, Checkpointing: tr.Checkpointing}
 	cfg.WireBytes, _ = scenario.GradientBytes(tr.Compression)
 	if cfg.MFU == 0 {
 		cfg.MFU = train.Efficiency(m.Name, gpu.Name)
@@ -128,6 +128,9 @@ func trainConfig(tr *scenario.Training) train.Config {
 	}
 	if cfg.Sharding == "" {
 		cfg.Sharding = train.NoSharding
+	}
+	if cfg.Checkpointing == "" {
+		cfg.Checkpointing = train.NoCheckpointing
 	}
 	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
 	return cfg

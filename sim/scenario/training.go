@@ -9,22 +9,25 @@ import (
 
 // Training is a data-parallel training job over the first Ranks endpoints.
 type Training struct {
-	Model        string     `yaml:"model"`        // resnet50 | gpt2-1.5b | llama3-8b | custom
-	Layers       []Layer    `yaml:"layers"`       // model custom
-	GPU          string     `yaml:"gpu"`          // a100 | h100 | h200 | b200
-	MFU          float64    `yaml:"mfu"`          // share of peak FLOPs reached; 0: calibrated for the model and GPU
-	Batch        int        `yaml:"batch"`        // samples (images, tokens) per GPU per micro-batch; 0: the model's default
-	Accumulation int        `yaml:"accumulation"` // micro-batches per optimizer step; 0: the model's default
-	Sharding     string     `yaml:"sharding"`     // none | zero1 | zero2 | fsdp; "": the model's default
-	TP           int        `yaml:"tp"`           // tensor-parallel degree; 0 or 1: none
-	TPLayout     string     `yaml:"tp_layout"`    // node (a group's ranks on one node) | spread (on different nodes)
-	BucketCap    unit.Bytes `yaml:"bucket_cap"`   // DDP bucket_cap_mb
-	FirstBucket  unit.Bytes `yaml:"first_bucket"` // DDP's first, small bucket
-	Overlap      bool       `yaml:"overlap"`      // all-reduce buckets during the backward pass
-	Compression  string     `yaml:"compression"`  // gradients on the wire: fp32 | bf16 | fp16 | fp8 | int8
-	Iterations   int        `yaml:"iterations"`
-	Ranks        int        `yaml:"ranks"` // 0: every endpoint
-	Algo         string     `yaml:"algo"`  // all-reduce algorithm; default ring, hierarchical on multi-node GPU topologies
+	Model        string  `yaml:"model"`        // resnet50 | gpt2-1.5b | llama3-8b | custom
+	Layers       []Layer `yaml:"layers"`       // model custom
+	GPU          string  `yaml:"gpu"`          // a100 | h100 | h200 | b200
+	MFU          float64 `yaml:"mfu"`          // share of peak FLOPs reached; 0: calibrated for the model and GPU
+	Batch        int     `yaml:"batch"`        // samples (images, tokens) per GPU per micro-batch; 0: the model's default
+	Accumulation int     `yaml:"accumulation"` // micro-batches per optimizer step; 0: the model's default
+	Sharding     string  `yaml:"sharding"`     // none | zero1 | zero2 | fsdp; "": the model's default
+	TP           int     `yaml:"tp"`           // tensor-parallel degree; 0 or 1: none
+	TPLayout     string  `yaml:"tp_layout"`    // node (a group's ranks on one node) | spread (on different nodes)
+	// Checkpointing is activation checkpointing as torchtitan names it: none
+	// | selective | full.
+	Checkpointing string     `yaml:"checkpointing"`
+	BucketCap     unit.Bytes `yaml:"bucket_cap"`   // DDP bucket_cap_mb
+	FirstBucket   unit.Bytes `yaml:"first_bucket"` // DDP's first, small bucket
+	Overlap       bool       `yaml:"overlap"`      // all-reduce buckets during the backward pass
+	Compression   string     `yaml:"compression"`  // gradients on the wire: fp32 | bf16 | fp16 | fp8 | int8
+	Iterations    int        `yaml:"iterations"`
+	Ranks         int        `yaml:"ranks"` // 0: every endpoint
+	Algo          string     `yaml:"algo"`  // all-reduce algorithm; default ring, hierarchical on multi-node GPU topologies
 	// GPUHourPrice is what one GPU-hour costs, for the report's training.cost
 	// (0: no price, GPU-hours only); the run itself never reads it.
 	GPUHourPrice float64 `yaml:"gpu_hour_price"`
@@ -91,6 +94,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.Sharding != "" {
 		c.oneOf("training.sharding", tr.Sharding, "a sharding mode", Shardings...)
 	}
+	c.oneOf("training.checkpointing", tr.Checkpointing, "an activation-checkpointing mode", Checkpointings...)
 	c.between("training.iterations", tr.Iterations, 1, 100, 1, "iterations")
 	if tr.BucketCap < unit.KiB || tr.BucketCap > unit.GiB {
 		c.fail("training.bucket_cap", "%s is not allowed: 1KiB to 1GiB (PyTorch's default is 25MiB)", c.text("training.bucket_cap", tr.BucketCap))
@@ -163,6 +167,9 @@ var TrainingModels = []string{"gpt2-1.5b", "llama3-8b", "resnet50"}
 
 // Shardings are the sharding modes training.sharding takes (sim/train's).
 var Shardings = []string{"none", "zero1", "zero2", "fsdp"}
+
+// Checkpointings are the modes training.checkpointing takes (sim/train's).
+var Checkpointings = []string{"none", "selective", "full"}
 
 // Limits on training.
 const (
