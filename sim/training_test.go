@@ -40,12 +40,12 @@ func TestTrainingDefaultsMatchPublishedThroughput(t *testing.T) {
 	}
 }
 
-// REFERENCE.md, "Activation checkpointing (issue 26)": torchtitan trains
-// Llama 3 8B with two 8K sequences per GPU on 8 H100s under FSDP with
-// selective checkpointing, 5,762 tokens/s per GPU (6,667 compiled). Without
-// checkpointing the activations do not fit, and the refusal names
-// training.checkpointing; with selective the step runs at torchtitan's rate;
-// full recomputes every block and is slower still.
+// REFERENCE.md, "Activation checkpointing (issue 26)": "Llama 3.1 8B, FSDP,
+// local batch 2 × 8,192, selective op AC": torchtitan makes 5,762 tokens/s
+// per GPU on 8 H100s (6,667 compiled). Without checkpointing the activations
+// do not fit, and the refusal names training.checkpointing; with selective
+// the step runs at torchtitan's rate; full recomputes every block and is
+// slower still.
 func TestCheckpointingRunsTorchtitansLlama(t *testing.T) {
 	sets := []string{"topology.nodes=1", "sim.fidelity=flow", "training.model=llama3-8b", "training.batch=16384"}
 	_, err := plan.Load("dp-resnet50", os.ReadFile, append(sets, "training.checkpointing=none"))

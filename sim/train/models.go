@@ -1,7 +1,8 @@
 // Package train runs data-parallel training iterations on a simulated
 // cluster: forward and backward compute per layer, PyTorch-DDP gradient
 // buckets all-reduced over the network while the backward pass goes on, and
-// the optimizer step.
+// the optimizer step. Activation checkpointing (checkpointing.go) trades a
+// transformer block's kept activations for recomputation in its backward.
 package train
 
 import (
