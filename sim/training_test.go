@@ -33,6 +33,7 @@ func TestTrainingDefaultsMatchPublishedThroughput(t *testing.T) {
 			require.NotNil(t, r)
 			require.Equal(t, 8, r.Ranks)
 			assert.Equal(t, tc.sharding, r.Sharding)
+			assert.Empty(t, r.Checkpointing, "none by default, and not reported")
 			perGPU := r.SamplesPerSecond / float64(r.Ranks)
 			assert.GreaterOrEqual(t, perGPU, tc.lo)
 			assert.LessOrEqual(t, perGPU, tc.hi)
@@ -61,6 +62,7 @@ func TestCheckpointingRunsTorchtitansLlama(t *testing.T) {
 		require.NoError(t, err, mode)
 		require.NotNil(t, r.Training, mode)
 		assert.Equal(t, "fsdp", r.Training.Sharding)
+		assert.Equal(t, mode, r.Training.Checkpointing, "the report names the mode")
 		perGPU[mode] = r.Training.SamplesPerSecond / float64(r.Training.Ranks)
 	}
 	assert.GreaterOrEqual(t, perGPU["selective"], 5762*0.95)

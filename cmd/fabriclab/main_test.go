@@ -90,4 +90,10 @@ func TestRunTrainingSummary(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	assert.Contains(t, out, "training: resnet50 on 8 × h100")
 	assert.Regexp(t, `batch 256 × 1 micro-batches per GPU, sharding none, tp 1, mfu 0\.180: \d+ samples/s in all, [67]\d\d\d per GPU`, out)
+
+	// It names activation checkpointing when a run uses it.
+	code, out, errOut = cli("run", "dp-resnet50", "--set", "sim.fidelity=flow", "--set", "topology.nodes=1",
+		"--set", "training.model=llama3-8b", "--set", "training.checkpointing=full")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "sharding fsdp, checkpointing full, tp 1")
 }

@@ -150,8 +150,12 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		fmt.Fprintf(w, "\ntraining: %s on %d × %s: iteration %s µs (compute %s µs, exposed communication %s µs), GPU busy %s%%, scaling efficiency %s%%\n",
 			tr.Model, tr.Ranks, tr.GPU, ff(tr.IterationUs, 1), ff(tr.ComputeUs, 1), ff(tr.ExposedCommUs, 1),
 			ff(tr.GPUUtil*100, 1), ff(tr.ScalingEfficiency*100, 1))
+		sharding := tr.Sharding
+		if tr.Checkpointing != "" {
+			sharding += ", checkpointing " + tr.Checkpointing
+		}
 		fmt.Fprintf(w, "          batch %d × %d micro-batches per GPU, sharding %s, tp %d, mfu %s: %s samples/s in all, %s per GPU\n",
-			tr.Batch, max(tr.Accumulation, 1), tr.Sharding, max(tr.TP, 1), ff(tr.MFU, 3),
+			tr.Batch, max(tr.Accumulation, 1), sharding, max(tr.TP, 1), ff(tr.MFU, 3),
 			ff(tr.SamplesPerSecond, 0), ff(tr.SamplesPerSecond/float64(max(tr.Ranks, 1)), 0))
 		printCost(w, tr.Cost)
 	}

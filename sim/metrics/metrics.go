@@ -143,12 +143,13 @@ type Training struct {
 	GPU               string        `json:"gpu"`
 	Ranks             int           `json:"ranks"`
 	Params            int64         `json:"params"`
-	MFU               float64       `json:"mfu"`          // share of peak the compute reaches
-	Batch             int           `json:"batch"`        // samples per GPU per micro-batch
-	Accumulation      int           `json:"accumulation"` // micro-batches per optimizer step
-	Sharding          string        `json:"sharding"`     // none, zero1, zero2, fsdp
-	TP                int           `json:"tp"`           // tensor-parallel degree
-	GradBytes         int64         `json:"grad_bytes"`   // gradients on the wire per step (all-reduced or reduce-scattered), after compression
+	MFU               float64       `json:"mfu"`                     // share of peak the compute reaches
+	Batch             int           `json:"batch"`                   // samples per GPU per micro-batch
+	Accumulation      int           `json:"accumulation"`            // micro-batches per optimizer step
+	Sharding          string        `json:"sharding"`                // none, zero1, zero2, fsdp
+	TP                int           `json:"tp"`                      // tensor-parallel degree
+	Checkpointing     string        `json:"checkpointing,omitempty"` // selective, full; "" without activation checkpointing
+	GradBytes         int64         `json:"grad_bytes"`              // gradients on the wire per step (all-reduced or reduce-scattered), after compression
 	IterationUs       float64       `json:"iteration_us"`
 	ComputeUs         float64       `json:"compute_us"` // forward + backward + optimizer
 	ExposedCommUs     float64       `json:"exposed_comm_us"`

@@ -92,6 +92,9 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding, TP: cfg.TP,
 		// all-reduced or reduce-scattered per data-parallel group: S is the rank's whole gradient
 		GradBytes: ceilDiv(m.Params(), int64(cfg.TP)) * cfg.WireBytes, ComputeUs: metrics.Micros(p.compute)}
+	if cfg.Checkpointing != NoCheckpointing {
+		j.res.Checkpointing = cfg.Checkpointing
+	}
 	j.tl.rows = trainRows(n, cfg.GPUsPerNode)
 	j.iteration(max(cfg.Iterations, 1))
 	return j, nil
