@@ -94,7 +94,9 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.Sharding != "" {
 		c.oneOf("training.sharding", tr.Sharding, "a sharding mode", Shardings...)
 	}
-	c.oneOf("training.checkpointing", tr.Checkpointing, "an activation-checkpointing mode", Checkpointings...)
+	if tr.Checkpointing != "" { // "": none, for a scenario built in Go
+		c.oneOf("training.checkpointing", tr.Checkpointing, "an activation-checkpointing mode", Checkpointings...)
+	}
 	c.between("training.iterations", tr.Iterations, 1, 100, 1, "iterations")
 	if tr.BucketCap < unit.KiB || tr.BucketCap > unit.GiB {
 		c.fail("training.bucket_cap", "%s is not allowed: 1KiB to 1GiB (PyTorch's default is 25MiB)", c.text("training.bucket_cap", tr.BucketCap))
