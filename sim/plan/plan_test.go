@@ -10,6 +10,7 @@ import (
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
+	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
 
@@ -159,6 +160,18 @@ func TestWorkloads(t *testing.T) {
 	require.NotNil(t, tr)
 	assert.Equal(t, 2.5, tr.GPUHourPrice)
 	assert.Equal(t, int64(plan.MaxRunFlows), tr.Config.MaxFlows)
+
+	// training.checkpointing reaches the job; "" (a scenario built in Go) is none.
+	ck := resolve(t, "dp-resnet50", "training.model=llama3-8b", "training.checkpointing=selective").Training
+	require.NotNil(t, ck)
+	assert.Equal(t, train.Selective, ck.Config.Checkpointing)
+	sc, err := scenario.Load("dp-resnet50", nil, []string{"training.model=llama3-8b"})
+	require.NoError(t, err)
+	sc.Training.Checkpointing = ""
+	require.NoError(t, sc.Validate())
+	p, err = plan.Resolve(&sc)
+	require.NoError(t, err)
+	assert.Equal(t, train.NoCheckpointing, p.Training.Config.Checkpointing)
 
 	flows := resolve(t, "victim-flow")
 	assert.NotEmpty(t, flows.Names, "victim-flow names its flows")
