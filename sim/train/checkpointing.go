@@ -3,6 +3,9 @@ package train
 // Activation checkpointing modes, as torchtitan names them
 // (activation_checkpoint.mode): each transformer block is wrapped in a
 // checkpoint, so its backward first recomputes what its forward did not keep.
+// The recomputation adds FLOPs to the block's backward tasks but no
+// communication: selective saves collectives' outputs, and a full recompute's
+// repeated tensor-parallel all-reduces are left out.
 const (
 	NoCheckpointing = "none"      // every block keeps all its activations
 	Selective       = "selective" // torchtitan's op policy: keep matmul and attention outputs, except every second matmul
