@@ -55,7 +55,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 	base := "" // sc as the canvas reads it, printed in full
 	for _, n := range found {
 		line := f.line(n.Offset)
-		n.Outcome = outcome
+		n.Status = knobStatus(n.labels, outcome)
 		if n.Info != "" {
 			b.fail(f.name, line, "```knob takes nothing after its name (found %q); write the knob's keys inside the block", n.Info)
 		}
@@ -88,6 +88,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 		}
 		if def, ok := b.checkKnob(f, line, n, sc, base); ok {
 			n.Default = def
+			n.Changes = knobChanges(sc, n.Key, n.Values)
 			knobs = append(knobs, n.Knob)
 			sets = append(sets, n.Key+"="+def)
 		}
@@ -187,6 +188,33 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario's own %s (%s) is not one of the knob's values (%s); add it to the knob, or write default: with one of them",
 		n.Key, own, listValues(n.Values))
 	return "", false
+}
+
+// knobChanges is what a knob on key with values changes in sc: only the
+// report when the scenarios its values give differ in nothing but what the
+// report alone reads (withoutReport), else the run.
+func knobChanges(sc resolvedScenario, key string, values []string) string {
+	var first string
+	for i, v := range values {
+		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", []string{key + "=" + v})
+		if err != nil {
+			return ChangesRun
+		}
+		out, err := yaml.Marshal(withoutReport(parsed))
+		if err != nil || i > 0 && string(out) != first {
+			return ChangesRun
+		}
+		first = string(out)
+	}
+	return ChangesReport
+}
+
+// withoutReport is sc without what only the report reads: the price of a
+// GPU-hour prices training.cost after the run (sim.Run), so scenarios that
+// differ in it give the same run.
+func withoutReport(sc scenario.Scenario) scenario.Scenario {
+	sc.Training.GPUHourPrice = 0
+	return sc
 }
 
 // maxRunFlows bounds the flows runForm writes out; past it, a pattern is

@@ -227,6 +227,9 @@ type Command struct {
 	Touch bool    `json:"touch,omitempty"`
 	// Figures (load) are lesson figures, "path | format", to compute when the run is done.
 	Figures []string `json:"figures,omitempty"`
+	// Report (load) are the settings of Sets that change only the report, not
+	// the run (a lesson knob's description says which, lessons.Knob.Changes).
+	Report []string `json:"report,omitempty"`
 	// load: two scenarios side by side instead of yaml or scenario (compare.go).
 	Left  *Side `json:"left,omitempty"`
 	Right *Side `json:"right,omitempty"`
