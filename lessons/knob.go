@@ -26,6 +26,9 @@ var KindKnob = ast.NewNodeKind("Knob")
 //	label: Senders             # in the lesson's language
 //	range: 1..16               # or values: [...], select: [...], toggle: true
 //	default: 8                 # optional; else the scenario's own value
+//
+// A toggle may set several keys: toggle: {off: [key=value, …], on: […]};
+// its key then only names it in the page's address.
 type KnobBlock struct {
 	ast.BaseBlock
 	Knob
@@ -62,6 +65,10 @@ type Knob struct {
 	// Unit is what Numbers count: "B" (sizes), "ps" (times), "Gb/s" (a key
 	// ending in gbps) or "" (plain numbers).
 	Unit string `json:"unit,omitempty"`
+	// Sets are, for each value, what the knob sets at it, as --set takes
+	// it: key=value, or a toggle's own lists (toggle: {off: […], on: […]}),
+	// which may set several keys.
+	Sets [][]string `json:"sets"`
 	// Texts are the values as the page shows them: with their unit ("16 MiB"),
 	// or a toggle's off and on in the lesson's language.
 	Texts []string `json:"texts,omitempty"`
@@ -279,12 +286,58 @@ func readKnobControl(control *yaml.Node, k *Knob) *KnobError {
 			k.Texts = slices.Clone(k.Values)
 		}
 	case "toggle":
+		k.Values = []string{"false", "true"}
+		if control.Kind == yaml.MappingNode {
+			k.Sets, err = toggleSets(control)
+			return err
+		}
 		if control.Kind != yaml.ScalarNode || control.ShortTag() != "!!bool" || control.Value != "true" {
 			err = &KnobError{control.Line, fmt.Sprintf("toggle: %s is not how a checkbox is written; write toggle: true (it starts at the scenario's value, or at default: false)", control.Value)}
 		}
-		k.Values = []string{"false", "true"}
+	}
+	for _, v := range k.Values {
+		k.Sets = append(k.Sets, []string{k.Key + "=" + v})
 	}
 	return err
+}
+
+const toggleSetsExample = "toggle: {off: [traffic.pattern=none, traffic.flows=], on: []}"
+
+// toggleSets reads a toggle that sets several keys: the --set assignments
+// of its off and on positions (a missing one sets nothing).
+func toggleSets(m *yaml.Node) ([][]string, *KnobError) {
+	sets := [][]string{{}, {}}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		kn, v := m.Content[i], m.Content[i+1]
+		at := slices.Index([]string{"off", "on"}, kn.Value)
+		if at < 0 || seen[kn.Value] {
+			return nil, &KnobError{kn.Line, fmt.Sprintf("toggle: %s is not off or on (each once); write %s", kn.Value, toggleSetsExample)}
+		}
+		seen[kn.Value] = true
+		if v.Kind != yaml.SequenceNode {
+			return nil, &KnobError{v.Line, fmt.Sprintf("toggle: %s must be a list of key=value, as --set takes them; write %s", kn.Value, toggleSetsExample)}
+		}
+		for _, item := range v.Content {
+			key, _, ok := strings.Cut(strings.TrimSpace(item.Value), "=")
+			if item.Kind != yaml.ScalarNode || !ok || !knobKey().MatchString(key) {
+				return nil, &KnobError{item.Line, fmt.Sprintf("toggle: %s: %q is not key=value as --set takes it; write e.g. %s", kn.Value, item.Value, toggleSetsExample)}
+			}
+			sets[at] = append(sets[at], strings.TrimSpace(item.Value))
+		}
+	}
+	if slices.Equal(sets[0], sets[1]) {
+		return nil, &KnobError{m.Line, "toggle: off and on set the same; give each position what it sets, e.g. " + toggleSetsExample}
+	}
+	return sets, nil
+}
+
+// SetsOf is what the knob at value v sets, as --set takes it.
+func (k Knob) SetsOf(v string) []string {
+	if i := slices.Index(k.Values, v); i >= 0 && i < len(k.Sets) {
+		return k.Sets[i]
+	}
+	return []string{k.Key + "=" + v}
 }
 
 var knobKey = lazyRegexp(`^[a-z_][a-z0-9_]*(?:\[[0-9]+\])?(?:\.[a-z_][a-z0-9_]*(?:\[[0-9]+\])?)*$`)

@@ -88,9 +88,9 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 		}
 		if def, ok := b.checkKnob(f, line, n, sc, base); ok {
 			n.Default = def
-			n.Changes = knobChanges(sc, n.Key, n.Values)
+			n.Changes = knobChanges(sc, n.Knob)
 			knobs = append(knobs, n.Knob)
-			sets = append(sets, n.Key+"="+def)
+			sets = append(sets, n.SetsOf(def)...)
 		}
 	}
 	if len(sets) == 0 || len(knobs) < len(found) {
@@ -132,7 +132,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	var parsed scenario.Scenario
 	apply := func(v string) (string, error) {
 		var err error
-		parsed, err = scenario.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
+		parsed, err = scenario.ParseWith([]byte(sc.yaml), "", n.SetsOf(v))
 		if err != nil {
 			return "", err
 		}
@@ -190,13 +190,13 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	return "", false
 }
 
-// knobChanges is what a knob on key with values changes in sc: only the
-// report when the scenarios its values give differ in nothing but what the
-// report alone reads (withoutReport), else the run.
-func knobChanges(sc resolvedScenario, key string, values []string) string {
+// knobChanges is what knob k changes in sc: only the report when the
+// scenarios its values give differ in nothing but what the report alone
+// reads (withoutReport), else the run.
+func knobChanges(sc resolvedScenario, k Knob) string {
 	var first string
-	for i, v := range values {
-		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", []string{key + "=" + v})
+	for i, v := range k.Values {
+		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", k.SetsOf(v))
 		if err != nil {
 			return ChangesRun
 		}
@@ -368,9 +368,10 @@ func plainScenarioError(err error) string {
 }
 
 // sameKnobs reports whether a translation's step has the original's knobs:
-// the same keys with the same values and defaults (labels differ).
+// the same keys with the same values, sets and defaults (labels differ).
 func sameKnobs(a, b []Knob) bool {
 	return slices.EqualFunc(a, b, func(x, y Knob) bool {
-		return x.Key == y.Key && x.Control == y.Control && x.Default == y.Default && slices.Equal(x.Values, y.Values)
+		return x.Key == y.Key && x.Control == y.Control && x.Default == y.Default && slices.Equal(x.Values, y.Values) &&
+			slices.EqualFunc(x.Sets, y.Sets, slices.Equal)
 	})
 }

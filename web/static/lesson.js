@@ -177,19 +177,19 @@
   function lessonKnobs() {
     const parse = (s) => { try { return JSON.parse(s); } catch (_) { return null; } };
     const perStep = sections.map((sec) => Array.from(sec.querySelectorAll(".lesson-knob")).map((el) => {
-      const k = Object.assign({ values: [], texts: [] }, parse(el.dataset.knob), { el, input: el.querySelector("input, select") });
+      const k = Object.assign({ values: [], texts: [], sets: [] }, parse(el.dataset.knob), { el, input: el.querySelector("input, select") });
       k.def = Math.max(0, k.values.indexOf(k.default));
       k.at = k.def;
       return k;
     }));
     const allKeys = new Set(perStep.flat().map((k) => k.key));
     const wait = { step: -1, set: null, moved: null }; // the run whose figures are awaited
-    const shownFor = perStep.map((ks) => JSON.stringify(ks.map((k) => k.key + "=" + k.values[k.def])));
+    const shownFor = perStep.map((ks) => JSON.stringify(ks.flatMap((k) => k.sets[k.def])));
     const state = window.fabriclabKnobs = { runs: 0, pending: false, last: null };
     let timer = 0;
 
-    const setOf = (k) => k.key + "=" + k.values[k.at];
-    const setsOf = (i) => perStep[i].map(setOf);
+    const setOf = (k) => k.sets[k.at]; // what the knob sets where it stands: key=value, or a toggle's list
+    const setsOf = (i) => perStep[i].flatMap(setOf);
     const figuresOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-figure[data-figure]"));
     const statusOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-knobs-status")).map((el) => ({ el, s: parse(el.dataset.status) || {} }));
     const text = (k) => k.texts[k.at] !== undefined ? k.texts[k.at] : k.values[k.at];
@@ -259,12 +259,12 @@
       return k && outcome ? s.said.replace("{label}", k.label).replace("{value}", text(k)).replace("{outcome}", outcome) : outcome;
     };
     return {
-      moved: (i) => (perStep[i] || []).filter((k) => k.at !== k.def).map(setOf),
+      moved: (i) => (perStep[i] || []).filter((k) => k.at !== k.def).map((k) => k.key), // the knobs moved from their defaults
       load(i) {
         if (!perStep[i] || !perStep[i].length) return null;
         const set = setsOf(i);
         // The settings that only change the report: the canvas works the report out again for the run on screen.
-        const report = perStep[i].filter((k) => k.changes === "report").map(setOf);
+        const report = perStep[i].filter((k) => k.changes === "report").flatMap(setOf);
         const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
         statusOf(i).forEach(({ s }) => [s.figure, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
         wait.step = i; wait.set = JSON.stringify(set);
