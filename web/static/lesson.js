@@ -170,7 +170,7 @@
   // Knobs: lessons/knob.go describes each (data-knob: its values, their
   // texts, what it changes; data-status: the status line's figures and
   // sentences, in the page's language); this only shows them. Moving one
-  // re-runs the step in the canvas with every knob's key=value and, once the
+  // re-runs the step in the canvas with what every knob sets and, once the
   // run is done, puts the canvas's figures (computed as the build computes
   // them) into the step's text. The settings of the step shown live in the
   // address: ?traffic.senders=4#pfc.
@@ -192,7 +192,7 @@
     const setsOf = (i) => perStep[i].flatMap(setOf);
     const figuresOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-figure[data-figure]"));
     const statusOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-knobs-status")).map((el) => ({ el, s: parse(el.dataset.status) || {} }));
-    const text = (k) => k.texts[k.at] !== undefined ? k.texts[k.at] : k.values[k.at];
+    const text = (k) => k.texts[k.at];
     // display puts a knob's position into its control.
     const display = (k) => {
       const t = text(k);
