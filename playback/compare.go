@@ -12,6 +12,7 @@ import (
 	"fabriclab/i18n"
 	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -24,9 +25,9 @@ type Side protocol.Side
 // Load is the side's scenario.
 func (s Side) Load(which string) (scenario.Scenario, error) {
 	if s.YAML != "" {
-		return scenario.ParseWith([]byte(s.YAML), which+" scenario", s.Sets)
+		return plan.ParseWith([]byte(s.YAML), which+" scenario", s.Sets)
 	}
-	return scenario.Load(s.Scenario, nil, s.Sets)
+	return plan.Load(s.Scenario, nil, s.Sets)
 }
 
 // Name is the label, or the scenario's name.

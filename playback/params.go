@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fabriclab/protocol"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -198,20 +199,20 @@ func parseStart(s string) (unit.Time, error) {
 // (neither) the incast scenario, with the set= overrides.
 func (p Params) Load() (scenario.Scenario, error) {
 	if p.YAML != "" {
-		return scenario.ParseWith([]byte(p.YAML), "yaml parameter", p.Sets)
+		return plan.ParseWith([]byte(p.YAML), "yaml parameter", p.Sets)
 	}
 	name := p.Scenario
 	if name == "" {
 		name = "incast"
 	}
-	return scenario.Load(name, nil, p.Sets)
+	return plan.Load(name, nil, p.Sets)
 }
 
 // LoadCommand is the scenario a load command (of one scenario, not a
 // comparison) asks for.
 func LoadCommand(c protocol.Load) (scenario.Scenario, error) {
 	if c.YAML != "" {
-		return scenario.ParseWith([]byte(c.YAML), "scenario", c.Sets)
+		return plan.ParseWith([]byte(c.YAML), "scenario", c.Sets)
 	}
-	return scenario.Load(c.Scenario, nil, c.Sets)
+	return plan.Load(c.Scenario, nil, c.Sets)
 }

@@ -31,6 +31,11 @@ var importRules = []struct {
 		why:       "the simulation knows nothing of how it is shown, and runs the same natively and in WebAssembly",
 	},
 	{
+		under:     "fabriclab/sim/scenario",
+		forbidden: []string{"fabriclab/sim/coll", "fabriclab/sim/train"},
+		why:       "the YAML package sits below the algorithms: the checks that need one are sim/plan's",
+	},
+	{
 		under:     "fabriclab/protocol",
 		forbidden: []string{"fabriclab", "github.com/hajimehoshi/ebiten"},
 		why:       "the page↔canvas messages are plain types: the page, the canvas, export and tests read them without the simulation",

@@ -8,6 +8,7 @@ import (
 	"fabriclab/playback"
 	"fabriclab/protocol"
 	"fabriclab/render"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -46,7 +47,7 @@ func (g *Game) answerEditor(c protocol.Command, err error) protocol.Event {
 // what the browser can play), without running it.
 func check(c protocol.Check) protocol.Event {
 	ev := protocol.Checked{ID: c.ID, OK: true, Errors: []protocol.CheckedError{}}
-	sc, err := scenario.ParseWith([]byte(c.YAML), "scenario", nil)
+	sc, err := plan.ParseWith([]byte(c.YAML), "scenario", nil)
 	if err == nil {
 		ev.Name = sc.Name
 		err = playback.FitsBrowser(&sc)
