@@ -4,15 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
 	"go.yaml.in/yaml/v3"
 
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
-	"fabriclab/sim/topo"
-	"fabriclab/sim/traffic"
 )
 
 // knobs checks a section's knob blocks against the scenario in force (sc, the
@@ -96,7 +94,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 	if len(sets) == 0 || len(knobs) < len(found) {
 		return sc, knobs
 	}
-	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", sets)
+	parsed, err := plan.ParseWith([]byte(sc.yaml), "", sets)
 	if err != nil { // each default alone works; together they may not
 		b.fail(f.name, f.line(found[0].Offset), "knob blocks: the defaults together [%s] are refused: %s; pick defaults that go together", strings.Join(sets, " "), plainScenarioError(err))
 		return sc, knobs
@@ -114,7 +112,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 // reparsed is sc's YAML read back as the canvas reads it, in full: what a
 // knob value is compared with to find the scenario's own.
 func reparsed(sc resolvedScenario) string {
-	parsed, err := scenario.ParseWith([]byte(sc.yaml), "", nil)
+	parsed, err := plan.ParseWith([]byte(sc.yaml), "", nil)
 	if err != nil {
 		return sc.canonical
 	}
@@ -127,12 +125,13 @@ func reparsed(sc resolvedScenario) string {
 
 // checkKnob applies each of a knob's values to the scenario and returns the
 // knob's default: its default: key, or the scenario's own value (the value
-// whose scenario prints as base).
+// whose scenario prints as base). A knob must change the run: the plans
+// (sim/plan) of its values must not all be equal.
 func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedScenario, base string) (string, bool) {
 	var parsed scenario.Scenario
 	apply := func(v string) (string, error) {
 		var err error
-		parsed, err = scenario.ParseWith([]byte(sc.yaml), "", n.SetsOf(v))
+		parsed, err = plan.ParseWith([]byte(sc.yaml), "", n.SetsOf(v))
 		if err != nil {
 			return "", err
 		}
@@ -140,11 +139,16 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 		return string(out), err
 	}
 	canon := make([]string, len(n.Values))
-	runs := map[string]bool{} // the runs the values give (runForm)
+	var first *plan.Plan // the first value's run
+	changes := false     // another value's run differs from it
 	var refused []int
 	var firstErr error
 	for i, v := range n.Values {
 		c, err := apply(v)
+		var p *plan.Plan
+		if err == nil {
+			p, err = plan.Resolve(&parsed)
+		}
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -153,7 +157,11 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 			continue
 		}
 		canon[i] = c
-		runs[runForm(parsed, strings.HasPrefix(n.Key, "topology."))] = true
+		if first == nil {
+			first = p
+		} else if !changes {
+			changes = !p.Equal(first)
+		}
 	}
 	if len(refused) > 0 {
 		var se *scenario.Error
@@ -169,7 +177,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 		b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario refuses %s for %s: %s; give the knob only values the step's scenario takes", what, n.Key, plainScenarioError(firstErr))
 		return "", false
 	}
-	if len(refused) == 0 && len(runs) == 1 {
+	if !changes {
 		b.fail(f.name, fence+n.KeyLine, "knob block: knob %s changes nothing in this step's scenario (%s); %s", n.Key, nothingWhy(n, parsed, canon), nothingFix(n.Key, parsed))
 		return "", false
 	}
@@ -184,87 +192,41 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	if i := slices.Index(canon, base); i >= 0 {
 		return n.Values[i], true
 	}
-	own := valueAt(base, n.Key)
 	b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario's own %s (%s) is not one of the knob's values (%s); add it to the knob, or write default: with one of them",
-		n.Key, own, listValues(n.Values))
+		n.Key, sc.parsed.ValueAt(n.Key), listValues(n.Values))
 	return "", false
 }
 
-// knobChanges is what knob k changes in sc: only the report when the
-// scenarios its values give differ in nothing but what the report alone
-// reads (withoutReport), else the run.
+// knobChanges is what knob k changes in sc: only the report when the plans
+// of its values differ in nothing but what the report alone reads
+// (runOnly), else the run.
 func knobChanges(sc resolvedScenario, k Knob) string {
-	var first string
-	for i, v := range k.Values {
-		parsed, err := scenario.ParseWith([]byte(sc.yaml), "", k.SetsOf(v))
+	var first *plan.Plan
+	for _, v := range k.Values {
+		parsed, err := plan.ParseWith([]byte(sc.yaml), "", k.SetsOf(v))
 		if err != nil {
 			return ChangesRun
 		}
-		out, err := yaml.Marshal(withoutReport(parsed))
-		if err != nil || i > 0 && string(out) != first {
+		p, err := plan.Resolve(&parsed)
+		if err != nil {
 			return ChangesRun
 		}
-		first = string(out)
+		runOnly(p)
+		if first == nil {
+			first = p
+		} else if !p.Equal(first) {
+			return ChangesRun
+		}
 	}
 	return ChangesReport
 }
 
-// withoutReport is sc without what only the report reads: the price of a
-// GPU-hour prices training.cost after the run (sim.Run), so scenarios that
-// differ in it give the same run.
-func withoutReport(sc scenario.Scenario) scenario.Scenario {
-	sc.Training.GPUHourPrice = 0
-	return sc
-}
-
-// maxRunFlows bounds the flows runForm writes out; past it, a pattern is
-// compared as written.
-const maxRunFlows = 1 << 14
-
-// runForm is what a run of sc depends on, printed: sc in full, with its
-// traffic as the flows it expands to (a flow's own bytes win over
-// traffic.bytes; senders only count in an incast) and, with fabric, its
-// topology's dimensions as the fabric they build, so that two values of a key
-// the run does not read print the same.
-func runForm(sc scenario.Scenario, fabric bool) string {
-	if sc.TrafficFlows() <= maxRunFlows {
-		flows := traffic.Flows(&sc)
-		sc.Traffic = scenario.Traffic{Pattern: scenario.PatternFlows, Flows: flows}
+// runOnly clears what of p only the report reads: the price of a GPU-hour
+// prices training.cost after the run (plan.Training).
+func runOnly(p *plan.Plan) {
+	if p.Training != nil {
+		p.Training.GPUHourPrice = 0
 	}
-	built := ""
-	if fabric { // only a topology key can change the fabric
-		built = builtFabric(&sc)
-	}
-	out, err := yaml.Marshal(sc)
-	if err != nil {
-		return ""
-	}
-	return string(out) + built
-}
-
-// maxRunEndpoints bounds the fabrics runForm builds; past it, a topology is
-// compared as written.
-const maxRunEndpoints = 1 << 12
-
-// builtFabric prints the nodes and links sc's topology builds, and clears the
-// dimensions they come from, so that a dimension its kind does not read
-// (topology.hosts of a leafspine) prints the same.
-func builtFabric(sc *scenario.Scenario) string {
-	if sc.Endpoints() > maxRunEndpoints {
-		return ""
-	}
-	t := topo.Build(sc.Topology.Shape(), sc.Wiring())
-	tp := &sc.Topology
-	tp.Hosts, tp.Nodes, tp.GPUsPerNode, tp.Leaves, tp.Spines, tp.HostsPerLeaf, tp.K, tp.Oversub, tp.RailOptimized = 0, 0, 0, 0, 0, 0, 0, 0, false
-	var b strings.Builder
-	for _, n := range t.Nodes {
-		fmt.Fprintf(&b, "%d %s %d %d %d %v\n", n.Role, n.Name, n.Tier, n.Group, n.Index, n.Out)
-	}
-	for _, l := range t.Links {
-		fmt.Fprintf(&b, "%d %d %v %d %d %d\n", l.From, l.To, l.Kind, int64(l.Rate), int64(l.Latency), l.Reverse)
-	}
-	fmt.Fprintf(&b, "%v\n", t.Endpoints)
-	return b.String()
 }
 
 // nothingWhy says why a knob's values all give one run.
@@ -311,43 +273,6 @@ func listValues(v []string) string {
 		return strings.Join(v[:3], ", ") + ", …, " + strings.Join(v[len(v)-3:], ", ")
 	}
 	return strings.Join(v, ", ")
-}
-
-// valueAt finds key (a --set path) in a scenario printed as YAML.
-func valueAt(doc, key string) string {
-	var root yaml.Node
-	if yaml.Unmarshal([]byte(doc), &root) != nil || len(root.Content) != 1 {
-		return "?"
-	}
-	n := root.Content[0]
-	for part := range strings.SplitSeq(key, ".") {
-		name, idx, _ := strings.Cut(part, "[")
-		next := (*yaml.Node)(nil)
-		if n.Kind == yaml.MappingNode {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				if n.Content[i].Value == name {
-					next = n.Content[i+1]
-				}
-			}
-		}
-		if next != nil && idx != "" {
-			i, err := strconv.Atoi(strings.TrimSuffix(idx, "]"))
-			if next.Kind != yaml.SequenceNode || err != nil || i >= len(next.Content) {
-				next = nil
-			} else {
-				next = next.Content[i]
-			}
-		}
-		if next == nil {
-			return "not set"
-		}
-		n = next
-	}
-	if n.Kind != yaml.ScalarNode {
-		out, _ := yaml.Marshal(n)
-		return strings.TrimSpace(string(out))
-	}
-	return n.Value
 }
 
 // plainScenarioError is a scenario error without its source (the lesson

@@ -9,6 +9,7 @@ import (
 	"github.com/yuin/goldmark/util"
 	"go.yaml.in/yaml/v3"
 
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -85,7 +86,7 @@ func resolveScenario(text, file string, first int) (resolvedScenario, []error) {
 		if probe.Set != nil {
 			return r, []error{&Error{file, first + probe.Set.Line - 1, "scenario block: set: only goes with use: (a built-in name); in a whole scenario write the keys themselves"}}
 		}
-		sc, err = scenario.ParseWith([]byte(text), file, nil)
+		sc, err = plan.ParseWith([]byte(text), file, nil)
 		r.yaml = text
 	} else {
 		var errs []error
@@ -110,7 +111,7 @@ func resolveScenario(text, file string, first int) (resolvedScenario, []error) {
 
 // reads reports whether text is read as the scenario printed as canonical.
 func reads(text, canonical string) bool {
-	sc, err := scenario.ParseWith([]byte(text), "", nil)
+	sc, err := plan.ParseWith([]byte(text), "", nil)
 	if err != nil {
 		return false
 	}
@@ -164,7 +165,7 @@ func useBuiltin(m *yaml.Node, file string, first int) (scenario.Scenario, string
 		}
 		return scenario.Scenario{}, "", []error{&Error{file, first, fmt.Sprintf("scenario block: use: %q is not a built-in; use one of %s", name, strings.Join(names, ", "))}}
 	}
-	sc, err := scenario.Load(name, nil, sets)
+	sc, err := plan.Load(name, nil, sets)
 	if err == nil {
 		text, err := scenario.Resolve(data, "builtin/"+name+".yaml", sets)
 		if err != nil {

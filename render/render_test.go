@@ -13,6 +13,7 @@ import (
 
 	"fabriclab/assets"
 	"fabriclab/sim/golden"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
@@ -22,7 +23,9 @@ func build(tb testing.TB, name string, sets ...string) *topo.Topology {
 	tb.Helper()
 	sc, err := scenario.Load(name, nil, sets)
 	require.NoError(tb, err)
-	return topo.Build(sc.Topology.Shape(), sc.Wiring())
+	p, err := plan.Resolve(&sc)
+	require.NoError(tb, err)
+	return p.Topology
 }
 
 // shapes are the topologies the layout must handle.

@@ -10,6 +10,7 @@ import (
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fluid"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -39,7 +40,9 @@ traffic: {pattern: none}
 sim: {fidelity: flow}
 `), t.Name(), []string{fmt.Sprintf("topology.hosts=%d", p)})
 				require.NoError(t, err)
-				m := fluid.New(&sc)
+				pl, err := plan.Resolve(&sc)
+				require.NoError(t, err)
+				m := fluid.New(pl)
 				s, err := coll.Build(coll.AllReduce, coll.Ring, coll.Params{Ranks: p})
 				require.NoError(t, err)
 				ranks := make([]int, p)

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime/debug"
@@ -114,9 +115,11 @@ func FuzzRun(f *testing.F) {
 			}()
 			st, err := sim.Start(sc)
 			if err != nil {
-				// A workload past the run's flow budget is refused before it
-				// runs, by design; the refusal must say what to change.
-				if !strings.Contains(err.Error(), "flows a run may make") || !strings.Contains(err.Error(), "use ") {
+				// A workload that cannot run (sim/plan's checks, or past the
+				// run's flow budget) is refused before it runs, by design;
+				// the refusal must say what to change.
+				var se *scenario.Error
+				if !errors.As(err, &se) && (!strings.Contains(err.Error(), "flows a run may make") || !strings.Contains(err.Error(), "use ")) {
 					done <- err
 				} else {
 					done <- nil

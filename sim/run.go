@@ -1,13 +1,12 @@
 // Package sim runs a scenario and reports what happened. The model lives in
 // sub-packages: engine (clock and events), unit, link (presets), topo,
-// scenario (YAML), traffic, packet (the packet-level model), fluid (the
-// flow-level model), fabric (what workloads drive), network (what the models
-// share, and what a driver runs), coll (collectives), train (data-parallel
-// training) and metrics (the report).
+// scenario (YAML), plan (a scenario resolved into what a run does), traffic,
+// packet (the packet-level model), fluid (the flow-level model), fabric (what
+// workloads drive), network (what the models share, and what a driver runs),
+// coll (collectives), train (data-parallel training) and metrics (the report).
 package sim
 
 import (
-	"fmt"
 	"math"
 
 	"fabriclab/sim/coll"
@@ -16,6 +15,7 @@ import (
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/network"
 	"fabriclab/sim/packet"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/train"
@@ -47,15 +47,12 @@ func (st *Started) Result() *metrics.Result {
 // makes hundreds of thousands of transfers.
 const MaxListedFlows = 4096
 
-// Network builds the model sc.sim.fidelity asks for.
-func Network(sc *scenario.Scenario) (Live, error) {
-	switch sc.Sim.Fidelity {
-	case scenario.Packet, "":
-		return packet.New(sc), nil
-	case scenario.FlowLevel:
-		return fluid.New(sc), nil
+// model builds the model p asks for (sim.fidelity).
+func model(p *plan.Plan) Live {
+	if p.FlowLevel {
+		return fluid.New(p)
 	}
-	return nil, fmt.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
+	return packet.New(p)
 }
 
 func firstEndpoints(n int) []int {
@@ -66,56 +63,18 @@ func firstEndpoints(n int) []int {
 	return eps
 }
 
-// collOptions are the options of the collective (or training's all-reduces)
-// running algo.
-func collOptions(sc *scenario.Scenario, c *scenario.Collective, algo string) coll.Options {
-	streamed := sc.Sim.Fidelity == scenario.FlowLevel
-	if c.Execution != "" {
-		streamed = c.Execution == "streamed"
-	}
-	o := coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
-	if sc.StepLatency() == scenario.LatencyNCCL {
-		o.Latency = coll.NCCLLatency(algo)
-	}
-	return o
-}
-
-func startCollective(f fabric.Fabric, sc *scenario.Scenario, track bool, done func(metrics.Collective)) (*coll.Progress, error) {
-	c := &sc.Collective
-	ranks := c.Ranks
-	if ranks == 0 {
-		ranks = sc.Endpoints()
-	}
-	p := sc.CollParams(ranks, c.Root)
-	p.SummaryOnly = !track && collOptions(sc, c, c.Algo).Streamed // nothing needs the steps
-	sched, err := coll.Build(c.Op, c.Algo, p)
+func startCollective(f fabric.Fabric, c *plan.Collective, track bool, done func(metrics.Collective)) (*coll.Progress, error) {
+	sched, err := c.ScheduleFor(track)
 	if err != nil {
-		return nil, fmt.Errorf("collective: %w", err)
+		return nil, err
 	}
-	o := collOptions(sc, c, sched.Algo)
+	o := c.Options
 	o.Track = track
-	if n := sched.TransferCount(o); n > network.MaxRunFlows {
-		fix := "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase), or a larger collective.chunk"
-		if o.Streamed {
-			fix = "use fewer collective.ranks"
-		}
-		return nil, fmt.Errorf("collective: %s/%s on %d ranks makes %d transfers, more than the %d flows a run may make: %s",
-			c.Op, c.Algo, ranks, n, network.MaxRunFlows, fix)
-	}
-	return coll.Run(f, sched, firstEndpoints(ranks), o, func(r metrics.Collective, _ []unit.Time) { done(r) }), nil
+	return coll.Run(f, sched, firstEndpoints(c.Ranks), o, func(r metrics.Collective, _ []unit.Time) { done(r) }), nil
 }
 
-func startTraining(f fabric.Fabric, sc *scenario.Scenario, done func(metrics.Training)) (*train.Job, error) {
-	t := &sc.Training
-	ranks := t.Ranks
-	if ranks == 0 {
-		ranks = sc.Endpoints()
-	}
-	cfg := t.TrainConfig()
-	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), collOptions(sc, &sc.Collective, t.Algo)
-	cfg.NVSwitch = sc.NVSwitch()
-	cfg.MaxFlows = network.MaxRunFlows
-	return train.Start(f, cfg, firstEndpoints(ranks), done)
+func startTraining(f fabric.Fabric, t *plan.Training, done func(metrics.Training)) (*train.Job, error) {
+	return train.Start(f, t.Config, firstEndpoints(t.Ranks), done)
 }
 
 // Live is a model the browser steps through and pictures.
@@ -175,7 +134,7 @@ func start(sc scenario.Scenario, track bool) (*Started, error) {
 // its traffic's flows, finding their routes, BuildFlows a step. What it
 // starts is Start's, however the steps fall.
 type Building struct {
-	sc    scenario.Scenario
+	plan  *plan.Plan // until the build is done
 	track bool
 	pkt   *packet.Build // the packet-level model, until it is built
 	model Live          // the model, once built
@@ -191,17 +150,18 @@ const BuildFlows = 32
 // done, then take Started.
 func Begin(sc scenario.Scenario) (*Building, error) { return begin(sc, true) }
 
+// begin resolves sc's plan and starts building its model. A workload that
+// cannot run is an error of Started, as when the run starts it.
 func begin(sc scenario.Scenario, track bool) (*Building, error) {
-	b := &Building{sc: sc, track: track}
-	switch b.sc.Sim.Fidelity {
-	case scenario.Packet, "":
-		b.pkt = packet.NewBuild(&b.sc)
+	b := &Building{track: track}
+	p, err := plan.Resolve(&sc)
+	switch {
+	case err != nil:
+		b.err = err
+	case p.FlowLevel:
+		b.model, b.plan = model(p), p
 	default:
-		f, err := Network(&b.sc)
-		if err != nil {
-			return nil, err
-		}
-		b.model = f
+		b.pkt, b.plan = packet.NewBuild(p), p
 	}
 	return b, nil
 }
@@ -219,19 +179,20 @@ func (b *Building) Step(n int) bool {
 		}
 		b.model, b.pkt = b.pkt.Model(), nil
 	}
-	sc := &b.sc
+	p := b.plan
 	st := &Started{Model: b.model}
 	var err error
 	switch {
-	case sc.Collective.Op != "":
-		st.coll, err = startCollective(b.model, sc, b.track, func(r metrics.Collective) { st.Collective = &r })
-	case sc.Training.Model != "":
-		st.job, err = startTraining(b.model, sc, func(r metrics.Training) {
-			r.Cost = metrics.TrainingCost(&r, sc.Training.GPUHourPrice) // reporting only
+	case p.Collective != nil:
+		st.coll, err = startCollective(b.model, p.Collective, b.track, func(r metrics.Collective) { st.Collective = &r })
+	case p.Training != nil:
+		price := p.Training.GPUHourPrice
+		st.job, err = startTraining(b.model, p.Training, func(r metrics.Training) {
+			r.Cost = metrics.TrainingCost(&r, price) // reporting only
 			st.Training = &r
 		})
 	}
-	b.st, b.err = st, err
+	b.st, b.err, b.plan = st, err, nil
 	return true
 }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/render"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
-	"fabriclab/sim/topo"
 )
 
 // TestBrowserPickFlow clicks a host on the canvas and steps with ] to the
@@ -27,7 +27,9 @@ func TestBrowserPickFlow(t *testing.T) {
 	w, h := eval[float64](t, ctx, `window.innerWidth`), eval[float64](t, ctx, `window.innerHeight`)
 	sc, err := scenario.Load("ecmp-collisions", nil, nil)
 	require.NoError(t, err)
-	tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
+	p, err := plan.Resolve(&sc)
+	require.NoError(t, err)
+	tp := p.Topology
 	L := render.NewLayout(tp, w, h-48, render.Options{Dark: true, Title: sc.Name})
 	pick := func(img image.Image, ep int) bool { // the pick's outline left of endpoint ep's box
 		nb := L.Nodes[tp.Endpoints[ep]]

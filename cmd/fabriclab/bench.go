@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fabriclab/sim"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -53,7 +54,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		if *only != "" && !strings.Contains(c.label, *only) {
 			continue
 		}
-		sc, err := scenario.Load(c.name, scenario.ReadFile, c.sets)
+		sc, err := plan.Load(c.name, scenario.ReadFile, c.sets)
 		if err != nil {
 			return err
 		}

@@ -25,6 +25,7 @@ import (
 
 	"fabriclab/playback"
 	"fabriclab/render"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -147,7 +148,7 @@ func cmdExport(args []string, stdout, stderr io.Writer) error {
 // an interruption leaves no half file and an existing file untouched. A
 // symbolic link at o.out is refused rather than replaced or written through.
 func exportTo(ctx context.Context, o exportOptions, stdout, stderr io.Writer) error {
-	sc, err := scenario.Load(o.name, scenario.ReadFile, o.sets)
+	sc, err := plan.Load(o.name, scenario.ReadFile, o.sets)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"fabriclab/sim"
 	"fabriclab/sim/coll"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -103,7 +104,7 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	read := readOnce() // the file is read once, for every size
-	base, err := scenario.Load(name, read, sets)
+	base, err := plan.Load(name, read, sets)
 	if err != nil {
 		return err
 	}
@@ -153,7 +154,7 @@ func runNCCLSizes(name string, read func(string) ([]byte, error), sets []string,
 	var rows []ncclRow
 	ranks := 0
 	for _, size := range sizes {
-		sc, err := scenario.Load(name, read, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
+		sc, err := plan.Load(name, read, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
 		if err != nil {
 			return nil, 0, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -37,7 +38,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		sets = append(sets, "seed="+*seed)
 	}
-	sc, err := scenario.Load(name, scenario.ReadFile, sets)
+	sc, err := plan.Load(name, scenario.ReadFile, sets)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -147,7 +148,7 @@ func cmdSweep(args []string, stdout, stderr io.Writer) error {
 	}
 	read := readOnce() // the file is read once, for every run
 	load := func(i int) (scenario.Scenario, error) {
-		sc, err := scenario.Load(name, read, append(append([]string(nil), sets...), combos[i]...))
+		sc, err := plan.Load(name, read, append(append([]string(nil), sets...), combos[i]...))
 		if err != nil {
 			return sc, fmt.Errorf("with %s: %w", strings.Join(combos[i], " "), err)
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fabriclab/playback"
+	"fabriclab/protocol"
 	"fabriclab/sim/metrics"
 )
 
@@ -16,8 +17,8 @@ type loadKey struct {
 }
 
 // keyOf is what c runs: its settings without those it says change only the
-// report (Command.Report, from the lesson knobs' descriptions).
-func keyOf(c playback.Command) loadKey {
+// report (Load.Report, from the lesson knobs' descriptions).
+func keyOf(c protocol.Load) loadKey {
 	report := func(s string) bool { return slices.Contains(c.Report, strings.TrimSpace(s)) }
 	return loadKey{yaml: c.YAML, name: c.Scenario, sets: slices.DeleteFunc(slices.Clone(c.Sets), report)}
 }
@@ -32,12 +33,12 @@ func (k loadKey) same(o loadKey) bool {
 // GPU-hour) and the figures sent, the canvas keeps its place, and nothing is
 // run again (a 512-GPU training run takes seconds in the browser). It
 // reports whether it did.
-func (g *Game) reprice(c playback.Command) bool {
+func (g *Game) reprice(c protocol.Load) bool {
 	p := g.p
 	if p == nil || g.cmp != nil || g.failure != "" || !p.Done() || p.Result() == nil || p.Result().Training == nil || !keyOf(c).same(g.ran) {
 		return false
 	}
-	sc, err := c.Load()
+	sc, err := playback.LoadCommand(c)
 	if err != nil {
 		return false // the load reports it
 	}

@@ -24,8 +24,8 @@ func packetScenario(sc *scenario.Scenario) *scenario.Scenario {
 // collisions, so the same flows are slow.
 func TestECMPCollidesLikeThePacketModel(t *testing.T) {
 	sc := builtin(t, "ecmp-collisions", "traffic.bytes=4MiB")
-	_, fr := run(sc)
-	pm := packet.New(packetScenario(sc))
+	_, fr := run(t, sc)
+	pm := packet.New(resolve(t, packetScenario(sc)))
 	pm.Run()
 	pr := pm.Result()
 	slow := 0

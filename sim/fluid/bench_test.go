@@ -30,7 +30,7 @@ func BenchmarkRing16k(b *testing.B) {
 	b.ReportAllocs()
 	var r *Model
 	for b.Loop() {
-		r = New(sc)
+		r = New(resolve(b, sc))
 		r.Run()
 	}
 	res := r.Result()
@@ -56,7 +56,7 @@ func benchPerm(b *testing.B, routing string) {
 	b.ReportAllocs()
 	var m *Model
 	for b.Loop() {
-		m = New(&sc)
+		m = New(resolve(b, &sc))
 		m.Run()
 	}
 	res := m.Result()

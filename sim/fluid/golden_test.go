@@ -32,7 +32,7 @@ func TestGoldenJSON(t *testing.T) {
 		}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := New(tc.sc(t))
+			m := New(resolve(t, tc.sc(t)))
 			if tc.ring {
 				ranks := make([]int, 16)
 				for i := range ranks {

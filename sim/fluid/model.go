@@ -21,10 +21,9 @@ import (
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
 	"fabriclab/sim/network"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
-	"fabriclab/sim/traffic"
 	"fabriclab/sim/unit"
 )
 
@@ -117,12 +116,12 @@ var _ network.Model = (*Model)(nil)
 
 // Model is one flow-level simulation.
 type Model struct {
-	sc       *scenario.Scenario
 	topo     *topo.Topology
 	eng      *engine.Sim[event]
 	route    *router
-	routing  string
+	routing  plan.Routing
 	mtu      unit.Bytes
+	workload bool // a collective or training makes the flows
 	nodeSalt []uint64
 
 	links   []linkState
@@ -160,12 +159,12 @@ type Model struct {
 	series sampler
 }
 
-// New builds a model for a validated scenario.
-func New(sc *scenario.Scenario) *Model {
-	t := topo.Build(sc.Topology.Shape(), sc.Wiring())
+// New builds a model of a plan.
+func New(p *plan.Plan) *Model {
+	t := p.Topology
 	m := &Model{
-		sc: sc, topo: t, eng: engine.New[event](sc.Seed), route: newRouter(t, sc.Topology.SwitchLatency),
-		routing: sc.Network.Routing, mtu: sc.Network.MTU, armedAt: unit.Never,
+		topo: t, eng: engine.New[event](p.Seed), route: newRouter(t, p.Net.SwitchLatency),
+		routing: p.Net.Routing, mtu: p.Net.MTU, workload: p.Workload(), armedAt: unit.Never,
 	}
 	// Salts drawn as the packet model draws them, so that static flows hash alike.
 	m.nodeSalt = make([]uint64, len(t.Nodes))
@@ -177,15 +176,14 @@ func New(sc *scenario.Scenario) *Model {
 		m.links[i].capacity = float64(l.Rate) / 8 * link.Efficiency(l.Kind, m.mtu)
 	}
 	m.fill.init(len(t.Links))
-	m.initRoutes()
-	m.run = network.NewRun(m.eng, sc)
-	specs := traffic.Flows(sc)
-	m.flows = make([]flow, 0, len(specs))
-	for _, s := range specs {
+	m.initRoutes(p.Names)
+	m.run = network.NewRun(m.eng, p)
+	m.flows = make([]flow, 0, len(p.Flows))
+	for _, s := range p.Flows {
 		i := m.addFlow(s.Src, s.Dst, s.Bytes, s.Start, nil)
 		m.eng.At(s.Start, event{kind: evStart, a: i})
 	}
-	m.series.init(m)
+	m.series.init(m, p.SampleInterval)
 	return m
 }
 
@@ -210,8 +208,8 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	srcNode, dstNode := int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst])
 	payload := min(bytes, m.mtu)
 	var links []int32
-	switch m.routing {
-	case scenario.RouteAdaptive, scenario.RouteSpray:
+	switch {
+	case m.routing.PerPacket():
 		links, f.weights, f.delay = m.route.split(srcNode, dstNode, payload, m.pathBuf[:0], nil)
 		if allOne(f.weights) {
 			f.weights = nil // a single minimal path
@@ -256,7 +254,7 @@ func allOne(weights []float64) bool {
 func (m *Model) pick(n int32, c []int32, f *flow) int32 {
 	count := len(c)
 	var k int
-	if m.routing == scenario.RouteStatic {
+	if m.routing == plan.Static {
 		d := int(f.dst)
 		for range max(m.topo.Nodes[n].Tier-2, 0) {
 			d /= count
@@ -273,7 +271,7 @@ func (m *Model) Latency(src, dst int) unit.Time {
 	if src == dst {
 		return 0
 	}
-	links, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.sc.Network.MTU,
+	links, d := m.route.path(int32(m.topo.Endpoints[src]), int32(m.topo.Endpoints[dst]), m.mtu,
 		func(_ int32, c []int32) int32 { return c[0] }, m.pathBuf[:0])
 	m.pathBuf = links
 	return d
@@ -557,8 +555,8 @@ func drainTime(bytes, rate float64) unit.Time {
 		return 0
 	}
 	ps := math.Ceil(float64(bytes*1e12) / rate) // float64(…) stops FMA fusion: amd64 and wasm agree
-	if ps > float64(2*scenario.MaxUntil) {
-		return 2 * scenario.MaxUntil // later than any run lasts
+	if ps > float64(2*plan.MaxUntil) {
+		return 2 * plan.MaxUntil // later than any run lasts
 	}
 	return unit.Time(ps)
 }

@@ -13,8 +13,8 @@ import (
 	"fabriclab/sim/unit"
 )
 
-func run(sc *scenario.Scenario) (*Model, *metrics.Result) {
-	m := New(sc)
+func run(t *testing.T, sc *scenario.Scenario) (*Model, *metrics.Result) {
+	m := New(resolve(t, sc))
 	m.Run()
 	return m, m.Result()
 }
@@ -44,7 +44,7 @@ name: one
 topology: {kind: star, hosts: 2, link_gbps: 400}
 traffic: {pattern: flows, flows: [{src: 0, dst: 1, bytes: 64MiB}]}
 `, "topology.fabric="+tc.fabric)
-			m, r := run(sc)
+			m, r := run(t, sc)
 			require.Len(t, r.Flows, 1)
 			f := r.Flows[0]
 			assert.True(t, f.Finished)
@@ -60,7 +60,7 @@ traffic: {pattern: flows, flows: [{src: 0, dst: 1, bytes: 64MiB}]}
 }
 
 func TestIncastSharesTheReceiverLink(t *testing.T) {
-	_, r := run(builtin(t, "incast"))
+	_, r := run(t, builtin(t, "incast"))
 	require.Len(t, r.Flows, 8)
 	bytes := float64(8 * 64 << 20)
 	want := bytes * 8 / 392.1e9 * 1e6 // µs
@@ -94,7 +94,7 @@ name: maxmin
 topology: {kind: star, hosts: 5, link_gbps: 100}
 traffic: {pattern: flows, bytes: 64MiB, flows: [{src: 0, dst: 4}, {src: 1, dst: 4}, {src: 1, dst: 3}, {src: 2, dst: 4}]}
 `)
-	m := New(sc)
+	m := New(resolve(t, sc))
 	m.At(unit.Microsecond, func() {
 		c := m.links[0].capacity // every link alike
 		got := make([]float64, 4)
@@ -112,7 +112,7 @@ traffic: {pattern: flows, bytes: 64MiB, flows: [{src: 0, dst: 4}, {src: 1, dst: 
 // one joining a shared link recomputes every flow on it.
 func TestRecomputeTouchesOnlyTheComponent(t *testing.T) {
 	sc := noTraffic(flowScenario(t, "name: inc\ntopology: {kind: star, hosts: 8}\n"))
-	m := New(sc)
+	m := New(resolve(t, sc))
 	for _, src := range []int{0, 1, 2} {
 		m.Send(fabric.Transfer{Src: src, Dst: 3, Bytes: unit.MiB}, nil)
 	}
@@ -135,7 +135,7 @@ func TestRecomputeTouchesOnlyTheComponent(t *testing.T) {
 // Callbacks can Send and schedule more callbacks; Run returns once nothing is left.
 func TestCallbacksChainAndRunStopsWhenIdle(t *testing.T) {
 	sc := noTraffic(flowScenario(t, "name: cb\ntopology: {kind: star, hosts: 4}\n"))
-	m := New(sc)
+	m := New(resolve(t, sc))
 	var log []string
 	m.Send(fabric.Transfer{Src: 0, Dst: 1, Bytes: unit.MiB}, func() {
 		log = append(log, "first")
@@ -157,7 +157,7 @@ func TestCallbacksChainAndRunStopsWhenIdle(t *testing.T) {
 
 func TestUntilStopsTheRun(t *testing.T) {
 	sc := builtin(t, "incast", "until=100us")
-	m, r := run(sc)
+	m, r := run(t, sc)
 	assert.Equal(t, 100*unit.Microsecond, m.Now())
 	assert.Equal(t, 100.0, r.Totals.SimTimeUs)
 	assert.Zero(t, r.Totals.FlowsFinished)
@@ -170,10 +170,10 @@ func TestUntilStopsTheRun(t *testing.T) {
 
 	// A run with nothing to do ends at once, limit or not.
 	empty := noTraffic(flowScenario(t, "name: e\n"))
-	m, _ = run(empty)
+	m, _ = run(t, empty)
 	assert.Zero(t, m.Now())
 	empty.Until = 7 * unit.Microsecond
-	m, _ = run(empty)
+	m, _ = run(t, empty)
 	assert.Zero(t, m.Now())
 }
 
@@ -185,7 +185,7 @@ name: release
 topology: {kind: star, hosts: 3, link_gbps: 100}
 traffic: {pattern: flows, flows: [{src: 0, dst: 2, bytes: 1MiB}, {src: 1, dst: 2, bytes: 3MiB}]}
 `)
-	m, r := run(sc)
+	m, r := run(t, sc)
 	c := m.links[0].capacity
 	// Both at c/2 until the small one has sent 1 MiB; the large one then has 2 MiB left at c.
 	drain1 := float64(1<<20) / (c / 2)

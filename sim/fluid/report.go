@@ -13,8 +13,8 @@ type sampler struct {
 	perFlow [][]float64 // [flow][sample] cumulative payload, for the scenario's own flows
 }
 
-func (s *sampler) init(m *Model) {
-	s.Cadence = network.NewCadence(m.sc)
+func (s *sampler) init(m *Model, interval unit.Time) {
+	s.Cadence = network.NewCadence(interval)
 	if len(m.flows) <= network.MaxFlowSeries {
 		s.perFlow = make([][]float64, len(m.flows))
 	}

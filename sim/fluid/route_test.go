@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/scenario"
-	"fabriclab/sim/topo"
 )
 
 // flowScenario parses yaml (validated at packet fidelity) and switches it to the flow model.
@@ -39,8 +38,9 @@ func TestRouterMatchesHopsTo(t *testing.T) {
 	for _, tc := range routeTopologies {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := flowScenario(t, "name: r\ntopology: "+tc.topology+"\ntraffic: {pattern: permutation}\n")
-			tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
-			r := newRouter(tp, sc.Topology.SwitchLatency)
+			p := resolve(t, sc)
+			tp := p.Topology
+			r := newRouter(tp, p.Net.SwitchLatency)
 			checked := 0
 			for _, dst := range tp.Endpoints {
 				hops := tp.HopsTo(dst)
@@ -89,8 +89,9 @@ func TestRouterMatchesHopsTo(t *testing.T) {
 // destination each add up to 1.
 func TestSplitSharesAddUp(t *testing.T) {
 	sc := flowScenario(t, "name: r\ntopology: {kind: fattree, k: 4}\n")
-	tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
-	r := newRouter(tp, sc.Topology.SwitchLatency)
+	p := resolve(t, sc)
+	tp := p.Topology
+	r := newRouter(tp, p.Net.SwitchLatency)
 	src, dst := int32(tp.Endpoints[0]), int32(tp.Endpoints[15]) // different pods: 4 paths
 	links, shares, delay := r.split(src, dst, 4096, nil, nil)
 	require.Len(t, shares, len(links))
@@ -122,8 +123,9 @@ func TestRouterUnseenBound(t *testing.T) {
 	for _, tc := range routeTopologies {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := flowScenario(t, "name: r\ntopology: "+tc.topology+"\ntraffic: {pattern: permutation}\n")
-			tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
-			r := newRouter(tp, sc.Topology.SwitchLatency)
+			p := resolve(t, sc)
+			tp := p.Topology
+			r := newRouter(tp, p.Net.SwitchLatency)
 			tight := 0
 			for _, dst := range tp.Endpoints {
 				// Every ancestor and its down-distance, by a full search up from dst.

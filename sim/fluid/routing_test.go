@@ -22,7 +22,7 @@ func TestRoutingAtFlowLevel(t *testing.T) {
 		t.Run(c.routing, func(t *testing.T) {
 			sc, err := scenario.Load("permutation", nil, []string{"sim.fidelity=flow", "network.routing=" + c.routing})
 			require.NoError(t, err)
-			m := New(&sc)
+			m := New(resolve(t, &sc))
 			m.Advance(10 * unit.Microsecond)
 			s := m.Snapshot()
 			g := s.Routing
@@ -49,5 +49,5 @@ func TestRoutingAtFlowLevel(t *testing.T) {
 func TestNoRoutingPictureForCollectivesAtFlowLevel(t *testing.T) {
 	sc, err := scenario.Load("ring-allreduce-8", nil, []string{"sim.fidelity=flow"})
 	require.NoError(t, err)
-	assert.Nil(t, New(&sc).Snapshot().Routing, "its flows are chunks")
+	assert.Nil(t, New(resolve(t, &sc)).Snapshot().Routing, "its flows are chunks")
 }

@@ -20,7 +20,7 @@ func streamedWork(t testing.TB, topology, algo string, gpn int) (flows int, work
 	sc, err := scenario.Parse([]byte("name: scale\ntopology: "+topology+
 		"\ncollective: {op: allreduce, algo: "+algo+", bytes: 1GiB}\nsim: {fidelity: flow}\n"), t.Name())
 	require.NoError(t, err)
-	m := New(&sc)
+	m := New(resolve(t, &sc))
 	n := len(m.topo.Endpoints)
 	s, err := coll.Build(coll.AllReduce, algo, coll.Params{Ranks: n, GPUsPerNode: gpn, SummaryOnly: true})
 	require.NoError(t, err)

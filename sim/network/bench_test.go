@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"fabriclab/sim/engine"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/unit"
 )
 
@@ -35,7 +35,7 @@ func newTicker(n int) *ticker {
 // the loop.
 func BenchmarkLoop(b *testing.B) {
 	const events = 1 << 20
-	sc := &scenario.Scenario{}
+	p := &plan.Plan{}
 	b.Run("direct", func(b *testing.B) {
 		for b.Loop() {
 			k := newTicker(events)
@@ -52,7 +52,7 @@ func BenchmarkLoop(b *testing.B) {
 	b.Run("run", func(b *testing.B) {
 		for b.Loop() {
 			k := newTicker(events)
-			r := NewRun(k.eng, sc)
+			r := NewRun(k.eng, p)
 			r.Advance(unit.Never, false, k.handle, func() {})
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/events, "ns/event")

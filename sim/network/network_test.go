@@ -8,7 +8,6 @@ import (
 
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
 
@@ -43,11 +42,8 @@ func TestStreamsJoinOrderedTransfersOnly(t *testing.T) {
 }
 
 func TestCadence(t *testing.T) {
-	sc := scenario.Scenario{}
-	c := NewCadence(&sc)
+	c := NewCadence(DefaultInterval) // plan.Resolve's choice is tested in sim/plan
 	assert.Equal(t, DefaultInterval, c.Interval)
-	sc.Until = 10 * unit.Millisecond
-	assert.Equal(t, 50*unit.Microsecond, NewCadence(&sc).Interval, "about 200 samples of until")
 	for i := range MaxSamples - 1 {
 		c.Take(unit.Time(i) * c.Interval)
 	}
@@ -61,8 +57,7 @@ func TestCadence(t *testing.T) {
 	assert.True(t, c.FinalDue(c.Times[len(c.Times)-1]+1))
 	assert.False(t, c.FinalDue(c.Times[len(c.Times)-1]))
 
-	sc.Sim.SampleInterval = unit.Microsecond
-	explicit := NewCadence(&sc)
+	explicit := NewCadence(unit.Microsecond)
 	assert.Equal(t, unit.Microsecond, explicit.Interval, "sim.sample_interval")
 	for i := range MaxSamples - 1 {
 		explicit.Take(unit.Time(i) * unit.Microsecond)

@@ -33,7 +33,7 @@ func (r *Run[E]) Snapshot(links, flows int) *snap.Snapshot {
 // Result starts the run's report: scenario, seed, fidelity, time, and why
 // it stopped early if it did.
 func (r *Run[E]) Result(fidelity string) *metrics.Result {
-	res := &metrics.Result{Scenario: r.sc.Name, Seed: r.sc.Seed, Fidelity: fidelity}
+	res := &metrics.Result{Scenario: r.name, Seed: r.seed, Fidelity: fidelity}
 	res.Totals.SimTimeUs = metrics.Micros(r.eng.Now())
 	res.Totals.Truncated = r.truncated
 	return res

@@ -7,14 +7,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
-	"fabriclab/sim/topo"
 )
 
 func TestNameLinksAsLinkName(t *testing.T) {
 	sc, err := scenario.Load("hierarchical-allreduce", nil, nil)
 	require.NoError(t, err)
-	tp := topo.Build(sc.Topology.Shape(), sc.Wiring())
+	p, err := plan.Resolve(&sc)
+	require.NoError(t, err)
+	tp := p.Topology
 	require.Greater(t, len(tp.Links), 3)
 	// Every other link, backwards: names follow the IDs, not the order.
 	var links []metrics.Link

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"fabriclab/sim/engine"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/unit"
 )
 
@@ -17,15 +17,18 @@ const MaxEvents = 1_000_000_000
 // bytes each: about 0.5 KiB at flow level and 0.8 KiB at packet level), so
 // this bounds its memory at about 1–2 GiB; a training run's iterations
 // each add theirs.
-const MaxRunFlows = scenario.MaxRunFlows
+const MaxRunFlows = plan.MaxRunFlows
 
 // Run is one model's run: its event loop, when it stops (idle, time limit,
 // event budget), its callbacks and its ordered streams. The model supplies
 // the physics: how to handle each of its events.
 type Run[E any] struct {
-	eng   *engine.Sim[E]
-	sc    *scenario.Scenario
-	limit unit.Time // until, or MaxUntil
+	eng       *engine.Sim[E]
+	name      string // the plan's, for the report
+	seed      uint64
+	until     unit.Time // 0: none
+	flowLevel bool
+	limit     unit.Time // until, or MaxUntil
 
 	// Stopped says nothing more will run: every flow finished with no
 	// callback pending, or the event budget ran out.
@@ -40,14 +43,15 @@ type Run[E any] struct {
 	Streams Streams
 }
 
-// NewRun starts the run of sc on eng, with the default event budget.
-func NewRun[E any](eng *engine.Sim[E], sc *scenario.Scenario) Run[E] {
+// NewRun starts the run of p on eng, with the default event budget.
+func NewRun[E any](eng *engine.Sim[E], p *plan.Plan) Run[E] {
 	eng.SetBudget(MaxEvents)
-	limit := sc.Until
+	limit := p.Until
 	if limit == 0 {
-		limit = scenario.MaxUntil
+		limit = plan.MaxUntil
 	}
-	return Run[E]{eng: eng, sc: sc, limit: limit, flowBudget: MaxRunFlows, budget: MaxEvents}
+	return Run[E]{eng: eng, name: p.Name, seed: p.Seed, until: p.Until, flowLevel: p.FlowLevel,
+		limit: limit, flowBudget: MaxRunFlows, budget: MaxEvents}
 }
 
 // SetEventBudget bounds the events the run may handle.
@@ -135,7 +139,7 @@ func (r *Run[E]) CountFlow(n int) {
 		return
 	}
 	fix := "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.iterations (the report is the last iteration's), fewer ranks, or a larger collective.chunk"
-	if r.sc.Sim.Fidelity == scenario.FlowLevel {
+	if r.flowLevel {
 		fix = "use fewer training.iterations (the report is the last iteration's), fewer ranks, or larger training.bucket_cap"
 	}
 	r.truncated = fmt.Sprintf("stopped at %v: the run made more than %d flows (a collective's chunk transfers count as flows, and each is kept to the end of the run): %s",
@@ -164,7 +168,7 @@ func (r *Run[E]) pause(t unit.Time) bool {
 			r.eng.AdvanceTo(t)
 			return true
 		}
-		if r.sc.Until > 0 {
+		if r.until > 0 {
 			r.eng.AdvanceTo(r.limit) // the limit, not the last event, ends the run
 		}
 	}
@@ -173,10 +177,10 @@ func (r *Run[E]) pause(t unit.Time) bool {
 		switch {
 		case r.eng.Pending() == 0:
 			r.truncated = fmt.Sprintf("nothing left to run at %v with flows unfinished", r.eng.Now())
-		case r.sc.Until > 0:
-			r.truncated = fmt.Sprintf("until %v reached with flows unfinished", r.sc.Until)
+		case r.until > 0:
+			r.truncated = fmt.Sprintf("until %v reached with flows unfinished", r.until)
 		default:
-			r.truncated = fmt.Sprintf("stopped at the %v limit of simulated time with flows unfinished: set until, or make the flows smaller", scenario.MaxUntil)
+			r.truncated = fmt.Sprintf("stopped at the %v limit of simulated time with flows unfinished: set until, or make the flows smaller", plan.MaxUntil)
 		}
 	}
 	r.ended = true

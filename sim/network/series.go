@@ -2,7 +2,7 @@ package network
 
 import (
 	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/unit"
 )
 
@@ -10,12 +10,12 @@ import (
 const (
 	MaxSamples      = 400 // past this a cadence halves its resolution
 	MaxFlowSeries   = 256 // per-flow series only for runs with at most this many flows
-	DefaultInterval = 10 * unit.Microsecond
+	DefaultInterval = plan.DefaultSampleInterval
 )
 
 // Cadence is when a model samples its time series: from time 0 every
 // Interval — sim.sample_interval, or about 200 samples of until, or without
-// either DefaultInterval. Whenever MaxSamples are kept the interval doubles
+// either DefaultInterval (plan.Resolve picks it). Whenever MaxSamples are kept the interval doubles
 // (keeping every other sample taken), explicit or not, so that memory stays
 // bounded however long the run: a series never holds more than MaxSamples.
 type Cadence struct {
@@ -23,17 +23,8 @@ type Cadence struct {
 	Times    []unit.Time // when each sample was taken
 }
 
-// NewCadence is sc's sampling cadence.
-func NewCadence(sc *scenario.Scenario) Cadence {
-	c := Cadence{Interval: sc.Sim.SampleInterval}
-	if c.Interval == 0 {
-		c.Interval = DefaultInterval
-		if sc.Until > 0 {
-			c.Interval = max(sc.Until/200, unit.Microsecond)
-		}
-	}
-	return c
-}
+// NewCadence is a cadence starting at interval (plan.Plan.SampleInterval).
+func NewCadence(interval unit.Time) Cadence { return Cadence{Interval: interval} }
 
 // Take notes a sample at now.
 func (c *Cadence) Take(now unit.Time) { c.Times = append(c.Times, now) }

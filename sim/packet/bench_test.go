@@ -16,7 +16,7 @@ func benchScenario(b *testing.B, name string, sets ...string) {
 	b.ReportAllocs()
 	var events uint64
 	for b.Loop() {
-		m := New(&sc)
+		m := New(resolve(b, &sc))
 		m.Run()
 		events += m.eng.Events()
 	}
@@ -55,7 +55,7 @@ func BenchmarkPktCopy(b *testing.B) {
 func BenchmarkSnapshotPerm1024(b *testing.B) {
 	sc, err := scenario.Load("perm-1024", os.ReadFile, nil)
 	require.NoError(b, err)
-	m := New(&sc)
+	m := New(resolve(b, &sc))
 	m.Advance(20 * unit.Microsecond)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -2,7 +2,6 @@ package packet
 
 import (
 	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -76,10 +75,10 @@ type ccCounts struct {
 // one place that picks an algorithm by name. It comes before the ports,
 // which it watches if it paces.
 func (m *Model) initCongestion() {
-	switch m.sc.Network.CC {
-	case scenario.CCDCQCN:
+	switch {
+	case m.net.DCQCN != nil:
 		m.ctl = newDCQCN(m)
-	case scenario.CCIBCC:
+	case m.net.IBCC != nil:
 		m.ctl = newIBCC(m)
 	default:
 		m.ctl = noCC{}

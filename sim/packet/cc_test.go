@@ -88,7 +88,7 @@ traffic: {pattern: flows, flows: [{src: 0, dst: 2, bytes: 16MiB}, {src: 1, dst: 
 sim: {sample_interval: 50us}
 `), t.Name(), nil)
 	require.NoError(t, err)
-	b := NewBuild(&sc) // cc: dcqcn only to have the fabric's switch ports watched
+	b := NewBuild(resolve(t, &sc)) // cc: dcqcn only to have the fabric's switch ports watched
 	m := b.m
 	c := &fixedRate{m: m, fixed: 300 * unit.Gbps, mark: 100_000, marks: make([]int64, len(m.ports))}
 	m.ctl = c

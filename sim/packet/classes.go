@@ -18,8 +18,6 @@ package packet
 
 import (
 	"math"
-
-	"fabriclab/sim/scenario"
 )
 
 // classSet is the run's traffic classes.
@@ -64,10 +62,10 @@ type pool struct {
 }
 
 func (m *Model) initClasses() {
-	n := &m.sc.Network
-	m.collClass = uint8(max(n.ClassIndex(m.sc.Collective.Class), 0))
-	if len(n.Classes) == 0 {
-		m.classes = []classInfo{{name: "default", lossless: !m.lossy}}
+	n := &m.net
+	m.collClass = uint8(n.WorkloadClass)
+	if len(n.Classes) == 1 {
+		m.classes = []classInfo{{name: n.Classes[0].Name, lossless: n.Classes[0].Lossless}}
 	} else {
 		least := math.Inf(1)
 		for _, c := range n.Classes {
@@ -98,7 +96,7 @@ func (m *Model) initClasses() {
 
 // setClass puts f in the class named name.
 func (m *Model) setClass(f *flow, name string) {
-	c := m.sc.Network.ClassIndex(name)
+	c := m.net.ClassIndex(name)
 	if c < 0 {
 		panic("packet: unknown traffic class " + name)
 	}
@@ -107,20 +105,20 @@ func (m *Model) setClass(f *flow, name string) {
 }
 
 func (m *Model) initPools() {
-	n := &m.sc.Network
-	if n.BufferModel != scenario.BufferShared {
+	sh := m.net.Shared
+	if sh == nil {
 		return
 	}
-	m.alpha = n.DTAlpha
+	m.alpha = sh.Alpha
 	m.pools = make([]pool, len(m.topo.Nodes))
 	for i, nd := range m.topo.Nodes {
-		size := int64(n.SwitchBuffer)
+		size := int64(sh.Size)
 		if size == 0 {
 			size = int64(len(nd.Out)) * m.buffer
 		}
 		m.pools[i].size = size
 	}
-	_, _, head := m.sc.PFCThresholds()
+	head := m.net.Headroom
 	for i := range m.ports {
 		if p := &m.ports[i]; p.fc == fcPFC {
 			m.pools[p.to].reserved += int64(head)

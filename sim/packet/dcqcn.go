@@ -2,7 +2,6 @@ package packet
 
 import (
 	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -80,24 +79,20 @@ type dcqcn struct {
 }
 
 func newDCQCN(m *Model) *dcqcn {
-	sc := m.sc
-	kmin, kmax, pmax := sc.ECNThresholds()
-	_, rate := sc.Wire()
-	d := sc.Network.DCQCN
-	per25G := float64(rate) / 25e9
-	c := &dcqcn{
+	d := m.net.DCQCN
+	return &dcqcn{
 		m:    m,
-		kmin: int64(kmin), kmax: int64(kmax), pmax: pmax,
-		cnpInterval: sc.Network.CNPInterval,
-		lineRate:    rate,
-		nic:         d.Profile != scenario.DCQCNPaper,
-		atDequeue:   d.MarkAt == scenario.MarkDequeue,
+		kmin: int64(d.KMin), kmax: int64(d.KMax), pmax: d.PMax,
+		cnpInterval: d.CNPInterval,
+		lineRate:    d.LineRate,
+		nic:         d.NIC,
+		atDequeue:   d.AtDequeue,
 		timeReset:   d.TimeReset,
 		byteReset:   int64(d.ByteReset),
 		threshold:   int32(d.Threshold),
 		rAI:         d.AIRate,
 		rHAI:        d.HAIRate,
-		minRate:     min(d.MinRate, rate),
+		minRate:     d.MinRate,
 		keep:        float64(d.MinDecFac) / 100,
 		reduceEvery: d.RateReducePeriod,
 		g:           d.G,
@@ -105,16 +100,6 @@ func newDCQCN(m *Model) *dcqcn {
 		alphaEvery:  d.AlphaUpdatePeriod,
 		clamp:       d.ClampTargetRate,
 	}
-	// R_AI and R_HAI: 5 and 50 Mb/s per 25 Gb/s (NVIDIA's rpg_ai_rate and
-	// rpg_hai_rate defaults at 25G; the artifact's run.py scales them with
-	// the link: ai = 5·bw/25, hai = 50·bw/25).
-	if c.rAI == 0 {
-		c.rAI = unit.Rate(5e6 * per25G)
-	}
-	if c.rHAI == 0 {
-		c.rHAI = unit.Rate(50e6 * per25G)
-	}
-	return c
 }
 
 // rateControl is one flow's DCQCN state: the reaction point at its sender

@@ -178,7 +178,7 @@ sim: {sample_interval: 100us}
 				payload := float64(gbps) * 4096 / (4096 + 82)
 				util := total / samples / payload
 				mean := qSum / samples
-				kmin, kmax, pmax := m.sc.ECNThresholds()
+				kmin, kmax, pmax := m.net.DCQCN.KMin, m.net.DCQCN.KMax, m.net.DCQCN.PMax
 				fq, futil := fluidDCQCN(n, float64(gbps)*1e9, float64(kmin), float64(kmax), pmax, 4096+82, 4e-6, 1, 10e-3, 20e-3)
 				assert.GreaterOrEqual(t, util, 0.97, "utilisation")
 				if n >= 4 {

@@ -17,7 +17,7 @@ func runBuiltin(t *testing.T, name string, sets ...string) (*Model, *metrics.Res
 	t.Helper()
 	sc, err := scenario.Load(name, os.ReadFile, sets)
 	require.NoError(t, err)
-	m := New(&sc)
+	m := New(resolve(t, &sc))
 	m.Run()
 	return m, m.Result()
 }
@@ -46,7 +46,7 @@ func sumCounters(t *testing.T, r *metrics.Result) {
 func TestDCQCNIncastPFC(t *testing.T) {
 	_, pfc := runBuiltin(t, "incast")
 	m, r := runBuiltin(t, "incast-dcqcn", "network.dcqcn.profile=paper")
-	kmin, kmax, _ := m.sc.ECNThresholds()
+	kmin, kmax := m.net.DCQCN.KMin, m.net.DCQCN.KMax
 	assert.Equal(t, 409*unit.KiB, kmin)
 	assert.Equal(t, 1638*unit.KiB, kmax)
 
@@ -143,7 +143,7 @@ func TestDCQCNDeterministic(t *testing.T) {
 func TestDCQCNLossyIncast(t *testing.T) {
 	_, none := runBuiltin(t, "incast-lossy", "until=5ms")
 	m, r := runBuiltin(t, "incast-lossy", "until=5ms", "network.cc=dcqcn")
-	_, kmax, _ := m.sc.ECNThresholds()
+	kmax := m.net.DCQCN.KMax
 	assert.Equal(t, unit.Bytes(204*unit.KiB), kmax, "80 % of the 256 KiB buffer")
 	assert.Positive(t, none.Totals.Drops)
 	assert.Less(t, r.Totals.Drops*20, none.Totals.Drops, "drops fall more than twentyfold")
@@ -204,7 +204,7 @@ func TestMarkAt(t *testing.T) {
 		m.ctl.forward(p, x)
 		assert.Equal(t, tc.leave, x.ecn, "%s: dequeue", tc.profile)
 		// Leaving a queue of kmin plus itself leaves kmin behind: never marked.
-		kmin, _, _ := m.sc.ECNThresholds()
+		kmin := m.net.DCQCN.KMin
 		p.qBytes = int64(kmin) + int64(x.size)
 		for range 1000 {
 			x = &pkt{size: 4178}

@@ -63,10 +63,10 @@ type cctState struct {
 }
 
 func newIBCC(m *Model) *ibcc {
-	b := m.sc.Network.IBCC
+	b := m.net.IBCC
 	c := &ibcc{
 		m:            m,
-		threshold:    int64(m.sc.IBCCThreshold()),
+		threshold:    int64(b.Threshold),
 		markingRate:  int64(b.MarkingRate),
 		becnInterval: b.BECNInterval,
 		timer:        b.Timer,
@@ -79,9 +79,8 @@ func newIBCC(m *Model) *ibcc {
 	for i := range c.cct {
 		c.cct[i] = float64(i) * b.CCTStep
 	}
-	kind, _ := m.sc.Wire()
 	for i, l := range m.topo.Links {
-		c.ports[i].marks = m.isSwitch[l.From] && l.Kind == kind
+		c.ports[i].marks = m.isSwitch[l.From] && l.Kind == m.fabric
 	}
 	return c
 }

@@ -60,7 +60,7 @@ func TestIBCCIncast(t *testing.T) {
 	sets := []string{"sim.sample_interval=2us"}
 	_, credit := runBuiltin(t, "incast-ibcc", append(sets, "network.cc=none")...)
 	m, r := runBuiltin(t, "incast-ibcc", sets...)
-	threshold := m.sc.IBCCThreshold()
+	threshold := m.net.IBCC.Threshold
 	require.Equal(t, 512*unit.KiB, threshold, "a quarter of the 2 MiB buffer")
 
 	for _, res := range []*metrics.Result{credit, r} {

@@ -68,7 +68,7 @@ func TestLosslessLeafSpineCollision(t *testing.T) {
 func TestLosslessLossRecovers(t *testing.T) {
 	sc, err := scenario.ParseWith([]byte(starIncast), t.Name(), []string{"until=0"})
 	require.NoError(t, err)
-	m := New(&sc)
+	m := New(resolve(t, &sc))
 	m.xoff, m.xon = 4*m.buffer, 4*m.buffer // never pause: the ingress overflows
 	m.Run()
 	r := m.Result()
@@ -93,7 +93,7 @@ func TestLosslessLossRecovers(t *testing.T) {
 func TestLosslessTailLossTimesOut(t *testing.T) {
 	sc, err := scenario.ParseWith([]byte(starIncast), t.Name(), []string{"until=0", "traffic.flows=[{src: 0, dst: 2, bytes: 80KiB}]"})
 	require.NoError(t, err)
-	m := New(&sc)
+	m := New(resolve(t, &sc))
 	dropped := false
 	// Drop the flow's last packet once, at the switch.
 	m.dropHook = func(x *pkt) bool {
@@ -236,7 +236,7 @@ func randomFlows(rng *rand.Rand, hosts int) string {
 }
 
 func checkRun(t *testing.T, sc *scenario.Scenario, yaml string, twice bool) {
-	m := New(sc)
+	m := New(resolve(t, sc))
 	m.Run()
 	r := m.Result()
 	tot := r.Totals
@@ -299,7 +299,7 @@ func checkRun(t *testing.T, sc *scenario.Scenario, yaml string, twice bool) {
 	assert.Equal(t, tot.Drops, drops, "totals are the sums of the links")
 	assert.Equal(t, tot.PauseFrames, pauses, "%s", yaml)
 	if twice {
-		again := New(sc)
+		again := New(resolve(t, sc))
 		again.Run()
 		assert.Equal(t, jsonOf(t, r), jsonOf(t, again.Result()), "the same seed gives the same JSON")
 	}

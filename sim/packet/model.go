@@ -29,7 +29,7 @@ import (
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/link"
 	"fabriclab/sim/network"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
@@ -40,7 +40,7 @@ var _ network.Model = (*Model)(nil)
 
 // Model is one packet-level simulation.
 type Model struct {
-	sc   *scenario.Scenario
+	net  plan.Network // the network settings the run reads
 	topo *topo.Topology
 	eng  *engine.Sim[event]
 	run  network.Run[event]
@@ -59,6 +59,9 @@ type Model struct {
 	finished int
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
+	// workload says a collective or training makes the flows (chunks, not
+	// the traffic the routing view is for)
+	workload bool
 
 	stats struct {
 		drops, retrans, timeouts, pauseFrames, ooo int64
@@ -70,9 +73,9 @@ type Model struct {
 	dropHook func(*pkt) bool
 }
 
-// New builds a model for a validated scenario.
-func New(sc *scenario.Scenario) *Model {
-	b := NewBuild(sc)
+// New builds a model of a plan.
+func New(p *plan.Plan) *Model {
+	b := NewBuild(p)
 	for !b.Step(math.MaxInt) {
 	}
 	return b.Model()
@@ -85,17 +88,17 @@ func New(sc *scenario.Scenario) *Model {
 // drawing from the model's random stream in the same order as New.
 type Build struct {
 	m     *Model
-	specs []scenario.Flow
+	plan  *plan.Plan // until the build is done
+	specs []traffic.Flow
 	added int // specs added so far
 	done  bool
 }
 
-// NewBuild builds all of a model for a validated scenario but its flows.
-func NewBuild(sc *scenario.Scenario) *Build {
-	m := newModel(sc)
-	specs := traffic.Flows(m.sc)
-	m.flows = make([]flow, 0, len(specs))
-	return &Build{m: m, specs: specs}
+// NewBuild builds all of a model of a plan but its flows.
+func NewBuild(p *plan.Plan) *Build {
+	m := newModel(p)
+	m.flows = make([]flow, 0, len(p.Flows))
+	return &Build{m: m, plan: p, specs: p.Flows}
 }
 
 // Step adds up to n more flows (n ≥ 1), finishing the model after the last,
@@ -116,8 +119,8 @@ func (b *Build) Step(n int) bool {
 		return false
 	}
 	m.addStorms()
-	m.series.init(m)
-	b.done, b.specs = true, nil
+	m.series.init(m, b.plan.SampleInterval, b.plan.Until)
+	b.done, b.specs, b.plan = true, nil, nil
 	return true
 }
 
@@ -139,26 +142,25 @@ func (b *Build) Model() *Model {
 
 // newModel is a model with its fabric, routing, ports and flow control, and
 // no traffic yet.
-func newModel(sc *scenario.Scenario) *Model {
-	t := topo.Build(sc.Topology.Shape(), sc.Wiring())
-	m := &Model{sc: sc, topo: t, eng: engine.New[event](sc.Seed)}
-	m.routing = sc.Network.Routing
-	m.perPacket = sc.Network.Routing == scenario.RouteAdaptive || sc.Network.Routing == scenario.RouteSpray
-	m.mtu, m.ackEvery, m.rto = int32(sc.Network.MTU), int32(sc.Network.AckEvery), sc.Network.RTO
-	m.lossy = sc.Network.FlowControl == scenario.FCNone
-	m.buffer = int64(sc.Network.Buffer)
-	kind, rate := sc.Wire()
-	m.fabricHdr = int32(link.Header(kind))
-	xoff, xon, _ := sc.PFCThresholds()
-	m.xoff, m.xon = int64(xoff), int64(xon)
+func newModel(p *plan.Plan) *Model {
+	n := &p.Net
+	m := &Model{net: *n, topo: p.Topology, eng: engine.New[event](p.Seed)}
+	m.routing = n.Routing
+	m.perPacket = n.Routing.PerPacket()
+	m.mtu, m.ackEvery, m.rto = int32(n.MTU), int32(n.AckEvery), n.RTO
+	m.lossy = n.FlowControl == plan.Lossy
+	m.buffer = int64(n.Buffer)
+	m.fabric, m.linkLatency = p.Wiring.Fabric, p.Wiring.Latency
+	m.fabricHdr = int32(link.Header(m.fabric))
+	m.xoff, m.xon = int64(n.XOff), int64(n.XOn)
 	m.initNodes()
-	m.initRoutes()
+	m.initRoutes(p.Names, p.Workload())
 	m.initCongestion()
-	m.initPorts(kind)
+	m.initPorts()
 	m.initClasses()
 	m.initPools()
-	m.drain = rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
-	m.run = network.NewRun(m.eng, sc)
+	m.drain = p.Wiring.Rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
+	m.run = network.NewRun(m.eng, p)
 	return m
 }
 
@@ -203,7 +205,7 @@ func (m *Model) addFlow(src, dst int, bytes unit.Bytes, start unit.Time, done fu
 	}
 	// Control packets come back over as many hops, without queueing.
 	n := unit.Time(hops[f.srcNode])
-	f.ctrlDelay = n*m.sc.Topology.LinkLatency + (n-1)*m.sc.Topology.SwitchLatency
+	f.ctrlDelay = n*m.linkLatency + (n-1)*m.net.SwitchLatency
 	f.rtoFloor = 2*f.ctrlDelay + n*m.drain
 	return i
 }

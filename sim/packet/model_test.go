@@ -18,7 +18,7 @@ func runYAML(t *testing.T, yaml string, sets ...string) (*Model, *metrics.Result
 	t.Helper()
 	sc, err := scenario.ParseWith([]byte(yaml), t.Name(), sets)
 	require.NoError(t, err)
-	m := New(&sc)
+	m := New(resolve(t, &sc))
 	m.Run()
 	return m, m.Result()
 }
@@ -163,9 +163,9 @@ func TestStaticRoutingIsDestinationBased(t *testing.T) {
 func TestAdvanceAndSnapshots(t *testing.T) {
 	sc, err := scenario.Parse([]byte("name: s\ntraffic: {pattern: incast, senders: 8, bytes: 1MiB}\n"), "s")
 	require.NoError(t, err)
-	whole := New(&sc)
+	whole := New(resolve(t, &sc))
 	whole.Run()
-	stepped := New(&sc)
+	stepped := New(resolve(t, &sc))
 	var prev *snap.Snapshot
 	packets, toReceiver := 0, 0
 	for ti := unit.Time(0); stepped.Advance(ti); ti += 5 * unit.Microsecond {

@@ -2,7 +2,7 @@ package packet
 
 import (
 	"fabriclab/sim/link"
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/unit"
 )
 
@@ -75,13 +75,13 @@ type port struct {
 	ecnMarks int64 // packets marked ECN here (dcqcn counts them, linkMarks reports them)
 }
 
-// initPorts sets up a port for each link; kind is the fabric's link kind.
-func (m *Model) initPorts(kind link.Kind) {
+// initPorts sets up a port for each link.
+func (m *Model) initPorts() {
 	fc := fcNone
-	switch m.sc.Network.FlowControl {
-	case scenario.FCCredit:
+	switch m.net.FlowControl {
+	case plan.Credit:
 		fc = fcCredit
-	case scenario.FCPFC:
+	case plan.PFC:
 		fc = fcPFC
 	}
 	m.ports = make([]port, len(m.topo.Links))
@@ -91,7 +91,7 @@ func (m *Model) initPorts(kind link.Kind) {
 		p.id, p.to, p.rate, p.latency = int32(i), int32(l.To), l.Rate, l.Latency
 		p.hopDelay = l.Latency
 		if m.topo.Nodes[l.To].Role.Forwards() {
-			p.hopDelay += m.sc.Topology.SwitchLatency
+			p.hopDelay += m.net.SwitchLatency
 		}
 		p.hdr = int32(link.Header(l.Kind))
 		p.fullWire = int64(m.mtu + p.hdr)
@@ -103,8 +103,8 @@ func (m *Model) initPorts(kind link.Kind) {
 		p.toEnd = !m.topo.Nodes[l.To].Role.Forwards()
 		p.fromEnd = !m.topo.Nodes[l.From].Role.Forwards()
 		p.credit = m.buffer
-		p.watched = m.paced && m.isSwitch[l.From] && l.Kind == kind
-		m.quantum[i] = l.Rate.TxTime(scenario.PauseQuantumBytes)
+		p.watched = m.paced && m.isSwitch[l.From] && l.Kind == m.fabric
+		m.quantum[i] = l.Rate.TxTime(plan.PauseQuantumBytes)
 	}
 }
 

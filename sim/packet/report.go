@@ -25,14 +25,14 @@ type sampler struct {
 	room     int // the samples a run should take, for the series' capacity
 }
 
-func (s *sampler) init(m *Model) {
-	s.Cadence = network.NewCadence(m.sc)
+func (s *sampler) init(m *Model, interval, until unit.Time) {
+	s.Cadence = network.NewCadence(interval)
 	// The series are made as large as the run needs at the start (a run
 	// with no time limit starts with 64 samples' room): appends that grow
 	// them leave garbage, and fresh pages are page faults.
 	s.room = 64
-	if m.sc.Until > 0 {
-		s.room = int(min(m.sc.Until/s.Interval+2, network.MaxSamples+1))
+	if until > 0 {
+		s.room = int(min(until/s.Interval+2, network.MaxSamples+1))
 	}
 	s.Times = make([]unit.Time, 0, s.room)
 	s.rxTotal = make([]int64, 0, s.room)

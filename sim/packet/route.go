@@ -3,7 +3,7 @@ package packet
 import (
 	"fmt"
 
-	"fabriclab/sim/scenario"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -19,7 +19,7 @@ type nodes struct {
 	nodeSalt   []uint64  // per node: the ECMP hash's salt
 	hops       [][]uint8 // per endpoint: hop counts to it, computed once
 	hubHops    [][]uint8 // per node, for the endpoints under it: hop counts to it (hopsTo)
-	routing    string
+	routing    plan.Routing
 	perPacket  bool // adaptive or spray: each packet picks its path
 	routeCache
 	paths []int32 // static and ECMP routing: each flow's links, from its first hop (flow.path)
@@ -172,18 +172,18 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 	}
 	var k int
 	switch m.routing {
-	case scenario.RouteStatic:
+	case plan.Static:
 		// d-mod-k: each tier divides the destination by the fan-out below it.
 		d := int(dst)
 		for range max(m.topo.Nodes[n].Tier-2, 0) {
 			d /= count
 		}
 		k = d % count
-	case scenario.RouteECMP:
+	case plan.ECMP:
 		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
-	case scenario.RouteSpray:
+	case plan.Spray:
 		k = m.eng.IntN(count)
-	case scenario.RouteAdaptive:
+	case plan.Adaptive:
 		best, ties := int64(-1), 0
 		for _, l := range out {
 			p := &m.ports[l]

@@ -2,7 +2,6 @@ package packet
 
 import (
 	"fabriclab/sim/snap"
-	"fabriclab/sim/traffic"
 )
 
 // Routing as the viewer sees it: each flow's path, the flows each link
@@ -12,9 +11,10 @@ import (
 // when first asked for (they depend only on the flow's hash); under
 // per-packet routing the links packets take are recorded as they go, from
 // the first snapshot on (a run nobody watches records nothing).
-func (m *Model) initRoutes() {
+func (m *Model) initRoutes(names []string, workload bool) {
 	m.routes = snap.NewRoutes(m.perPacket, int64(m.mtu), len(m.topo.Links), false, m.flowPath)
-	m.routes.Names = traffic.Names(m.sc)
+	m.routes.Names = names
+	m.workload = workload
 }
 
 // flowPath is the links of flow i's path under static or ECMP routing: the
@@ -43,7 +43,7 @@ func (m *Model) took(i int32, l int32) {
 // routingNow pictures where the flows go now; nil for a collective or
 // training, whose flows are chunks (the routing view is for traffic).
 func (m *Model) routingNow() *snap.Routing {
-	if m.sc.Collective.Op != "" || m.sc.Training.Model != "" {
+	if m.workload {
 		return nil
 	}
 	now := m.eng.Now()

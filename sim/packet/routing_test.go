@@ -15,7 +15,7 @@ func builtin(t *testing.T, name string, sets ...string) *Model {
 	t.Helper()
 	sc, err := scenario.Load(name, nil, sets)
 	require.NoError(t, err)
-	return New(&sc)
+	return New(resolve(t, &sc))
 }
 
 // checkPath checks that links lead from endpoint src to endpoint dst, hop by hop.
@@ -120,7 +120,7 @@ func TestNoRoutingPictureForCollectives(t *testing.T) {
 	for _, name := range []string{"ring-allreduce-8", "dp-resnet50"} {
 		sc, err := scenario.Load(name, nil, nil)
 		require.NoError(t, err)
-		assert.Nil(t, New(&sc).Snapshot().Routing, "%s: its flows are chunks", name)
+		assert.Nil(t, New(resolve(t, &sc)).Snapshot().Routing, "%s: its flows are chunks", name)
 	}
 	assert.NotNil(t, builtin(t, "incast").Snapshot().Routing)
 }

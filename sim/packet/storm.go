@@ -7,7 +7,7 @@ package packet
 // addStorms schedules the scenario's storms on the switch ports that feed
 // the storming endpoints.
 func (m *Model) addStorms() {
-	for _, st := range m.sc.Network.PFC.Storms {
+	for _, st := range m.net.Storms {
 		nd := &m.topo.Nodes[m.topo.Endpoints[st.Endpoint]]
 		if len(nd.Out) == 0 {
 			continue

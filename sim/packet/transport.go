@@ -1,6 +1,7 @@
 package packet
 
 import (
+	"fabriclab/sim/link"
 	"fabriclab/sim/network"
 	"fabriclab/sim/unit"
 )
@@ -13,14 +14,16 @@ import (
 
 // transport is how flows packetise and recover.
 type transport struct {
-	mtu       int32
-	fabricHdr int32 // the fabric's per-packet header bytes
-	ackEvery  int32
-	rto       unit.Time
-	drain     unit.Time // the time a full lossy queue takes to drain at the fabric's rate
-	timed     []int32   // lossless flows with an armed timer (rtoTick)
-	tickDue   bool      // an evRTOTick is scheduled
-	lossy     bool      // no flow control: the default class is lossy
+	mtu         int32
+	fabric      link.Kind // the kind of host and switch links
+	fabricHdr   int32     // the fabric's per-packet header bytes
+	linkLatency unit.Time // of host and switch links
+	ackEvery    int32
+	rto         unit.Time
+	drain       unit.Time // the time a full lossy queue takes to drain at the fabric's rate
+	timed       []int32   // lossless flows with an armed timer (rtoTick)
+	tickDue     bool      // an evRTOTick is scheduled
+	lossy       bool      // no flow control: the default class is lossy
 }
 
 type flow struct {

@@ -66,9 +66,14 @@ func builtinNames() string {
 // no files), then applies sets as ParseWith does. A name that looks like a
 // path ("./incast", "x.yaml") is always read as a file.
 func Load(nameOrPath string, readFile func(string) ([]byte, error), sets []string) (Scenario, error) {
+	return LoadChecked(nameOrPath, readFile, sets, nil)
+}
+
+// LoadChecked is Load with more checks (ParseChecked).
+func LoadChecked(nameOrPath string, readFile func(string) ([]byte, error), sets []string, more func(s *Scenario, k *Check)) (Scenario, error) {
 	looksLikePath := strings.ContainsAny(nameOrPath, `/\`) || path.Ext(nameOrPath) != ""
 	if data, ok := Builtin(nameOrPath); ok && !looksLikePath {
-		return ParseWith(data, "builtin/"+nameOrPath+".yaml", sets)
+		return ParseChecked(data, "builtin/"+nameOrPath+".yaml", sets, more)
 	}
 	if readFile == nil {
 		return Scenario{}, fmt.Errorf("scenario %q is not a built-in; built-ins are %s", nameOrPath, builtinNames())
@@ -80,5 +85,5 @@ func Load(nameOrPath string, readFile func(string) ([]byte, error), sets []strin
 	case err != nil:
 		return Scenario{}, fmt.Errorf("reading scenario: %w", err)
 	}
-	return ParseWith(data, nameOrPath, sets)
+	return ParseChecked(data, nameOrPath, sets, more)
 }

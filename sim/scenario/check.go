@@ -148,3 +148,34 @@ func roundDown(b unit.Bytes) unit.Bytes {
 	}
 	return b / unit.KiB * unit.KiB
 }
+
+// Check reports the problems a check after Parse finds (sim/plan's, which
+// need an algorithm), each located as Parse locates its own:
+// "file:line: key: …; fix".
+type Check struct{ c checker }
+
+// Check starts a check of s as a scenario built in Go, whose keys have no
+// place in a document (ParseChecked gives its checks the document's).
+func (s *Scenario) Check() *Check { return &Check{c: checker{s: s}} }
+
+// Fail reports a problem with key.
+func (k *Check) Fail(key, format string, args ...any) { k.c.fail(key, format, args...) }
+
+// Text is the value of key as the document wrote it, or v printed.
+func (k *Check) Text(key string, v any) string { return k.c.text(key, v) }
+
+// Blame is the key to report a problem with a derived value at: key when the
+// document wrote it, else the first of causes it wrote, else key.
+func (k *Check) Blame(key string, causes ...string) string { return k.c.blame(key, causes...) }
+
+// Err is every problem reported, or nil.
+func (k *Check) Err() error { return k.c.errs.err() }
+
+// SizeText prints b as a scenario writes it, e.g. 4MiB.
+func SizeText(b unit.Bytes) string { return sizeText(b) }
+
+// RoundUp rounds b up to whole KiB, for suggestions.
+func RoundUp(b unit.Bytes) unit.Bytes { return roundUp(b) }
+
+// SizeKey is the key that sets the endpoint count, e.g. topology.hosts.
+func (t *Topology) SizeKey() string { return t.sizeKey() }

@@ -1,10 +1,8 @@
 package scenario
 
 import (
-	"slices"
 	"strconv"
 
-	"fabriclab/sim/coll"
 	"fabriclab/sim/unit"
 )
 
@@ -58,12 +56,6 @@ func (s *Scenario) NodeGPUs() int {
 	return 0
 }
 
-// CollParams describes ranks of this scenario's topology to coll.Build.
-func (s *Scenario) CollParams(ranks, root int) coll.Params {
-	return coll.Params{Ranks: ranks, GPUsPerNode: s.NodeGPUs(), Root: root, OneSwitch: s.OneSwitch(),
-		NVSwitch: s.NVSwitch(), Bytes: int64(s.Collective.Bytes)}
-}
-
 // NVSwitch reports whether each node's GPUs share an NVSwitch that reduces
 // (NVLS): a dgx topology. nvlstree needs it.
 func (s *Scenario) NVSwitch() bool {
@@ -78,7 +70,7 @@ func (s *Scenario) OneSwitch() bool {
 }
 
 // collective checks the collective keys when an operation is set.
-func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
+func (c *checker) collective(endpoints int, topoOK bool) {
 	s := c.s
 	co := &s.Collective
 	if co.Op == "" {
@@ -90,10 +82,9 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 		c.fail("traffic.pattern", "%s cannot run beside a collective unless traffic.pattern is set: set pattern: none, or write the pattern to run both (e.g. a noisy neighbour)", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
 	c.classRef("collective.class", co.Class)
-	optionsOK := c.flowBytes("collective.bytes", co.Bytes)
-	optionsOK = c.between("collective.channels", co.Channels, 1, 64, 8, "channels") && optionsOK
+	c.flowBytes("collective.bytes", co.Bytes)
+	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
 	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB || co.Chunk > MaxFlowBytes {
-		optionsOK = false
 		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is from 4KiB to %s (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk), sizeText(MaxFlowBytes))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
@@ -110,49 +101,13 @@ func (c *checker) collective(endpoints int, topoOK, countPackets bool) {
 	if !ok {
 		return
 	}
-	if co.Op == coll.Broadcast && (co.Root < 0 || co.Root >= ranks) {
+	if co.Op == "broadcast" && (co.Root < 0 || co.Root >= ranks) {
 		c.fail("collective.root", "%s is not a rank: use 0 to %d", c.text("collective.root", co.Root), ranks-1)
 	}
-	if co.Op == coll.AllToAll && !c.allToAllFits(ranks) {
-		return
+	if co.Op == "alltoall" {
+		c.allToAllFits(ranks)
 	}
-	streamed := s.Sim.Fidelity == FlowLevel
-	if co.Execution != "" {
-		streamed = co.Execution == "streamed"
-	}
-	p := s.CollParams(ranks, 0)
-	p.SummaryOnly = streamed // the check needs no steps then
-	sched, err := coll.Build(co.Op, co.Algo, p)
-	if err != nil {
-		key := "collective.algo"
-		if !slices.Contains(coll.Ops, co.Op) {
-			key = "collective.op"
-		}
-		c.fail(key, "%v", err)
-		return
-	}
-	if sched.Steps == nil && !streamed {
-		c.fail(c.blame("collective.execution", "collective.ranks", s.Topology.sizeKey(), "collective.algo", "sim.fidelity"), "%s/%s on %d ranks has too many transfers to run step by step (at most %d); use sim: {fidelity: flow} or collective.execution: streamed",
-			co.Op, co.Algo, ranks, coll.MaxStepTransfers)
-		return
-	}
-	if countPackets && co.Bytes > 0 {
-		// Every rank sends at most about twice the message.
-		packets := int64(ranks) * 2 * int64((co.Bytes+s.Network.MTU-1)/s.Network.MTU)
-		if key := c.blame("collective.bytes", "collective.ranks", s.Topology.sizeKey(), "network.mtu", "collective.op"); packets > MaxTotalPackets && key != "collective.bytes" {
-			c.fail(key, "%s makes %d ranks exchange the %s collective.bytes, about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
-				c.text(key, nil), ranks, sizeText(co.Bytes), packets, MaxTotalPackets)
-		} else if packets > MaxTotalPackets {
-			c.fail("collective.bytes", "%s on %d ranks comes to about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
-				c.text("collective.bytes", co.Bytes), ranks, packets, MaxTotalPackets)
-		}
-		if packets > MaxTotalPackets {
-			return
-		}
-	}
-	if optionsOK {
-		c.transfersFit(sched, ranks, streamed)
-	}
+	// sim/plan builds the schedule and checks what it makes (plan.Resolve).
 }
 
 // ranks checks a rank count, where 0 means every endpoint, and returns it.

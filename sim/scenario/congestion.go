@@ -279,7 +279,7 @@ const (
 // kmin then a quarter of it. With an explicit kmax, kmin defaults to a
 // quarter of that. It panics on a fabric Validate rejects.
 func (s *Scenario) ECNThresholds() (kmin, kmax unit.Bytes, pmax float64) {
-	_, rate := s.Wire()
+	_, rate := s.wire()
 	scale := float64(rate) / 25e9
 	dmin := unit.Bytes(math.Round(float64(ecnKMinPer25G) * scale))
 	dmax := unit.Bytes(math.Round(float64(ecnKMaxPer25G) * scale))

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"go.yaml.in/yaml/v3"
 
-	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
 
@@ -131,10 +130,7 @@ func TestCustomLayers(t *testing.T) {
 		if set != nil {
 			want[0].Params = 2_000_000
 		}
-		assert.Equal(t, want, s.Training.Layers, fmt.Sprint(set))
-		m := s.Training.TrainModel()
-		require.Len(t, m.Tensors, 1)
-		assert.Equal(t, train.Tensor{Name: "fc", Params: want[0].Params, FwdFLOPs: 2e6}, m.Tensors[0])
+		assert.Equal(t, want, s.Training.Layers, fmt.Sprint(set)) // sim/plan's TestCustomModel builds the model
 	}
 }
 

@@ -1,12 +1,6 @@
 package scenario
 
-import (
-	"fmt"
-	"math"
-
-	"fabriclab/sim/coll"
-	"fabriclab/sim/unit"
-)
+import "math"
 
 // TrafficFlows is how many flows the traffic pattern starts, known before
 // anything is built (0 when a collective or training generates the flows).
@@ -40,33 +34,5 @@ func (c *checker) allToAllFits(ranks int) bool {
 	key := c.blame("collective.ranks", c.s.Topology.sizeKey(), "collective.op")
 	c.fail(key, "%s makes an all-to-all over %d ranks: %d transfers, more than the %d a run may make; use at most %d ranks (e.g. collective.ranks: %d)",
 		c.text(key, ranks), ranks, pairs, MaxRunFlows, most, most)
-	return false
-}
-
-// transfersFit checks that the collective's transfers fit a run: a schedule's
-// transfers, times channels and pipeline pieces when it runs step by step.
-// The run would find out only after building the network.
-func (c *checker) transfersFit(sched *coll.Schedule, ranks int, streamed bool) bool {
-	co := &c.s.Collective
-	o := coll.Options{Bytes: co.Bytes, Channels: co.Channels, Chunk: co.Chunk, Streamed: streamed}
-	n := sched.TransferCount(o)
-	if n <= MaxRunFlows {
-		return true
-	}
-	fix := "use fewer collective.ranks"
-	if !streamed {
-		fix = "use collective.execution: streamed (one transfer per pair per phase)"
-		if c.s.Sim.Fidelity == Packet {
-			fix = "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase)"
-		}
-		one := sched.TransferCount(coll.Options{Bytes: co.Bytes, Channels: co.Channels, Chunk: 0}) // one piece per channel
-		if one <= MaxRunFlows {
-			perChannel := (co.Bytes + unit.Bytes(max(co.Channels, 1)) - 1) / unit.Bytes(max(co.Channels, 1))
-			pieces := unit.Bytes(MaxRunFlows / one)
-			fix += fmt.Sprintf(", or collective.chunk: %s or more", sizeText(roundUp((perChannel+pieces-1)/pieces)))
-		}
-	}
-	key := c.blame("collective.chunk", "collective.bytes", "collective.channels", "collective.ranks", c.s.Topology.sizeKey(), "collective.execution")
-	c.fail(key, "%s/%s on %d ranks makes %d transfers, more than the %d a run may make: %s", co.Op, co.Algo, ranks, n, MaxRunFlows, fix)
 	return false
 }

@@ -68,7 +68,7 @@ func checkScenario(t *testing.T, s Scenario) {
 	if s.Sim.Fidelity == Packet {
 		require.LessOrEqual(t, n, MaxPacketEndpoints)
 	}
-	s.Wire()
+	s.wire()
 	if s.Network.FlowControl == FCPFC {
 		xoff, xon, headroom := s.PFCThresholds()
 		require.Positive(t, xon)

@@ -164,21 +164,3 @@ func TestAllToAllRefusedUpFront(t *testing.T) {
 		assert.Equal(t, tc.want, err.Error())
 	}
 }
-
-// TestCollectiveTransfersRefusedUpFront: a collective whose step-by-step
-// transfers (× channels × pieces) pass a run's flows is refused by
-// validation, naming a chunk that fits, not after the network is built.
-func TestCollectiveTransfersRefusedUpFront(t *testing.T) {
-	data, ok := Builtin("ring-allreduce-8")
-	require.True(t, ok)
-	parse := func(chunk string) error {
-		_, err := ParseWith(data, "ring-allreduce-8.yaml", []string{"sim.fidelity=flow", "collective.execution=steps", "collective.bytes=1TiB", "collective.chunk=" + chunk})
-		return err
-	}
-	err := parse("4KiB")
-	require.Error(t, err)
-	assert.Equal(t, "--set collective.chunk=4KiB: collective.chunk: allreduce/ring on 8 ranks makes 30064771072 transfers, more than the 2097152 a run may make: "+
-		"use collective.execution: streamed (one transfer per pair per phase), or collective.chunk: 57359KiB or more", err.Error())
-	assert.NoError(t, parse("57359KiB"), "the chunk named fits")
-	assert.Error(t, parse("57358KiB"), "and no smaller whole KiB does")
-}

@@ -110,7 +110,7 @@ type Storm struct {
 
 // packet is the wire size of a full packet: mtu plus the fabric's headers.
 func (s *Scenario) packet() unit.Bytes {
-	k, _ := s.Wire()
+	k, _ := s.wire()
 	return s.Network.MTU + link.Header(k)
 }
 
@@ -123,7 +123,7 @@ func (s *Scenario) packet() unit.Bytes {
 // a quantum + the jitter), plus the packet in serialisation and the one that
 // crossed xoff (MTU + header each).
 func (s *Scenario) minHeadroom() unit.Bytes {
-	_, rate := s.Wire()
+	_, rate := s.wire()
 	pkt := s.packet()
 	t := 2*s.Topology.LinkLatency + s.Topology.SwitchLatency + rate.TxTime(PauseQuantumBytes) + rate.TxTime(pkt)/4
 	return unit.Bytes(math.Ceil(float64(t.Seconds())*float64(rate)/8)) + 2*pkt
@@ -229,7 +229,7 @@ func (c *checker) network(linkOK bool) bool {
 	ok = c.duration("network.cnp_interval", n.CNPInterval, 0, MaxLatency, "50us") && ok
 	var rate unit.Rate
 	if linkOK {
-		_, rate = s.Wire()
+		_, rate = s.wire()
 	}
 	ok = c.dcqcn(rate) && ok
 	ok = c.ibcc(bufferOK) && ok
@@ -362,7 +362,7 @@ func (c *checker) pfc() bool {
 		}
 	}
 	pkt, buffer, minHead := s.packet(), s.Network.Buffer, s.minHeadroom()
-	_, rate := s.Wire()
+	_, rate := s.wire()
 	why := fmt.Sprintf("2 × %s link latency, %s switch latency, a pause quantum and a quarter packet of NIC jitter at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
 	if p.Headroom != 0 && p.Headroom < minHead {
 		c.fail("network.pfc.headroom", "%s is too small: after xoff the link still delivers %d bytes (%s); use headroom: %s or more",

@@ -29,6 +29,13 @@ func Parse(data []byte, source string) (Scenario, error) {
 // value is YAML; an empty one ("topology.hosts=") removes the key. Errors about a value that came from a set name the set
 // instead of a line.
 func ParseWith(data []byte, source string, sets []string) (Scenario, error) {
+	return ParseChecked(data, source, sets, nil)
+}
+
+// ParseChecked is ParseWith with more checks, run on a scenario that passed
+// its own (sim/plan's, which need an algorithm): they report through k,
+// whose problems are located in the document as ParseWith's are.
+func ParseChecked(data []byte, source string, sets []string, more func(s *Scenario, k *Check)) (Scenario, error) {
 	if len(data) > MaxSourceBytes {
 		return Scenario{}, &Error{Source: source, Msg: fmt.Sprintf("is %d bytes; a scenario may have at most %d", len(data), MaxSourceBytes)}
 	}
@@ -63,6 +70,12 @@ func ParseWith(data []byte, source string, sets []string) (Scenario, error) {
 	c.run()
 	if err := c.errs.err(); err != nil {
 		return Scenario{}, err
+	}
+	if more != nil {
+		k := &Check{c: checker{s: &s, source: source, at: d.at}}
+		if more(&s, k); k.Err() != nil {
+			return Scenario{}, k.Err()
+		}
 	}
 	return s, nil
 }

@@ -348,17 +348,13 @@ func TestWire(t *testing.T) {
 	}{{IB, link.IB}, {RoCE, link.RoCE}, {Ethernet, link.Ethernet}} {
 		s := Default()
 		s.Topology.Fabric, s.Topology.LinkGbps = tc.fabric, 200
-		kind, rate := s.Wire()
+		kind, rate := s.wire()
 		assert.Equal(t, tc.kind, kind)
 		assert.Equal(t, 200*unit.Gbps, rate)
 	}
 	s := Default()
-	w := s.Wiring()
-	assert.Equal(t, link.RoCE, w.Fabric)
-	assert.Equal(t, s.Topology.LinkLatency, w.Latency)
-	assert.InDelta(t, 450*DefaultNVLinkEfficiency, w.NVLink.GBps(), 1e-9, "the default calibrates NVLink to measured NCCL rates")
 	s.Topology.Fabric = "tokenring"
-	assert.Panics(t, func() { s.Wire() })
+	assert.Panics(t, func() { s.wire() })
 }
 
 func TestPFCThresholds(t *testing.T) {
@@ -465,4 +461,17 @@ func TestStormErrors(t *testing.T) {
 		require.Error(t, err, in)
 		assert.Contains(t, err.Error(), want, in)
 	}
+}
+
+// ValueAt reads a --set path back from a scenario, as a lesson's knob
+// names the scenario's own value.
+func TestValueAt(t *testing.T) {
+	s, err := Parse([]byte("name: v\ntraffic: {pattern: flows, flows: [{src: 0, dst: 1, bytes: 1MiB}, {src: 2, dst: 1, bytes: 2MiB}]}\n"), "v.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, "400", s.ValueAt("topology.link_gbps"))
+	assert.Equal(t, "1MiB", s.ValueAt("traffic.flows[0].bytes"))
+	assert.Equal(t, "2MiB", s.ValueAt("traffic.flows[1].bytes"))
+	assert.Equal(t, "not set", s.ValueAt("traffic.flows[3].bytes"))
+	assert.Equal(t, "?", s.ValueAt("topology.nosuchkey"))
+	assert.Contains(t, s.ValueAt("traffic.flows[0]"), "dst: 1")
 }

@@ -3,7 +3,11 @@
 // line and what is allowed.
 //
 // Parse, ParseWith and Load return only scenarios that passed Validate; the
-// simulator relies on that and panics on shapes Validate rejects.
+// simulator relies on that and panics on shapes Validate rejects. The checks
+// that need an algorithm (a collective's schedule, a training job's memory
+// and compute) are sim/plan's: plan.ParseWith and plan.Load run them as
+// more checks of ParseChecked, located as Parse locates its own, and
+// plan.Resolve again.
 //
 // Every file the user names, anywhere in the module, is read with
 // ReadUserFile (file.go), which bounds its size and refuses devices, FIFOs
@@ -116,7 +120,7 @@ func (c *checker) run() {
 		topoOK = false
 	}
 	c.traffic(endpoints, topoOK, netOK && packet)
-	c.collective(endpoints, topoOK, netOK && packet)
+	c.collective(endpoints, topoOK)
 	c.storms(endpoints, topoOK)
 	c.training(endpoints, topoOK)
 	c.nvlinkEfficiency()

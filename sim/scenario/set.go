@@ -243,3 +243,42 @@ func parseSetValue(text string) (*yaml.Node, error) {
 	}
 	return doc.Content[0], nil
 }
+
+// ValueAt is the value at key (a --set path, e.g. traffic.flows[0].bytes)
+// as s prints it in YAML (a mapping or list as a YAML block), "not set" when
+// s has nothing there and "?" for a path --set refuses.
+func (s Scenario) ValueAt(key string) string {
+	steps, err := parseSetPath(key)
+	if err != nil {
+		return "?"
+	}
+	out, err := yaml.Marshal(s)
+	var root yaml.Node
+	if err != nil || yaml.Unmarshal(out, &root) != nil || len(root.Content) != 1 {
+		return "?"
+	}
+	n := root.Content[0]
+	for _, st := range steps {
+		var next *yaml.Node
+		for i := 0; n.Kind == yaml.MappingNode && i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == st.key {
+				next = n.Content[i+1]
+			}
+		}
+		if next != nil && st.index >= 0 {
+			if next.Kind != yaml.SequenceNode || st.index >= len(next.Content) {
+				return "not set"
+			}
+			next = next.Content[st.index]
+		}
+		if next == nil {
+			return "not set"
+		}
+		n = next
+	}
+	if n.Kind != yaml.ScalarNode {
+		out, _ := yaml.Marshal(n)
+		return strings.TrimSpace(string(out))
+	}
+	return n.Value
+}

@@ -81,44 +81,15 @@ func (t *Topology) sizeKey() string { return "topology." + t.Shape().SizeField()
 // multi-GPU leafspine topologies. It is meaningful after Validate.
 func (s *Scenario) Endpoints() int { return s.Topology.Shape().Endpoints() }
 
-// Wire is the link kind and rate of the fabric (host and switch links). It
-// panics on a fabric Validate rejects.
-func (s *Scenario) Wire() (link.Kind, unit.Rate) {
-	var k link.Kind
-	switch s.Topology.Fabric {
-	case IB:
-		k = link.IB
-	case RoCE:
-		k = link.RoCE
-	case Ethernet:
-		k = link.Ethernet
-	default:
+// wire is the link kind and rate of the fabric (host and switch links), for
+// the checks of sizes derived from them. It panics on a fabric Validate
+// rejects.
+func (s *Scenario) wire() (link.Kind, unit.Rate) {
+	k, ok := topo.FabricKind(s.Topology.Fabric)
+	if !ok {
 		panic(fmt.Sprintf("scenario: unknown fabric %q", s.Topology.Fabric))
 	}
-	return k, unit.Rate(s.Topology.LinkGbps) * unit.Gbps
-}
-
-// Wiring is what the topology's links are, for topo.Build. It panics on a
-// fabric Validate rejects.
-func (s *Scenario) Wiring() topo.Wiring {
-	kind, rate := s.Wire()
-	return topo.Wiring{Fabric: kind, Rate: rate, Latency: s.Topology.LinkLatency,
-		NVLink: s.Topology.nvlinkRate() * unit.Rate(s.Topology.NVLinkEfficiency), NIC: s.nicRate(kind, rate)}
-}
-
-// nvlinkRate is the data rate per direction of the NVLink generation.
-func (t *Topology) nvlinkRate() unit.Rate {
-	if t.NVLink == 3 {
-		return link.NVLink3Rate
-	}
-	return link.NVLink4Rate
-}
-
-// nicRate is the GPU–NIC link rate that carries nic_efficiency of the NIC's
-// payload rate (at most PCIe Gen5 x16).
-func (s *Scenario) nicRate(k link.Kind, wire unit.Rate) unit.Rate {
-	payload := float64(wire) * link.Efficiency(k, s.Network.MTU) * s.Topology.NICEfficiency
-	return unit.Rate(min(payload/link.Efficiency(link.PCIe5, s.Network.MTU), float64(link.PCIe5Rate)))
+	return k, topo.LinkRate(s.Topology.LinkGbps)
 }
 
 // fillDefaults sets the shape defaults of each kind.

@@ -3,10 +3,7 @@ package scenario
 import (
 	"fmt"
 	"slices"
-	"strings"
 
-	"fabriclab/sim/coll"
-	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
 
@@ -44,9 +41,9 @@ type Layer struct {
 // multi-node topology takes part, else ring.
 func (tr *Training) fillDefaults(present func(key string) bool, t *Topology) {
 	if !present("training.algo") && tr.Model != "" {
-		tr.Algo = coll.Ring
+		tr.Algo = "ring"
 		if (t.Kind == DGX && t.Nodes > 1 || t.Kind == LeafSpine && t.GPUsPerNode > 1) && tr.Ranks == 0 {
-			tr.Algo = coll.Hierarchical
+			tr.Algo = "hierarchical"
 		}
 	}
 }
@@ -80,18 +77,20 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if s.Traffic.Pattern != PatternNone {
 		c.fail("traffic.pattern", "%s cannot run beside training: remove the traffic keys or set pattern: none", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
-	modelOK := true
 	if tr.Model == "custom" {
-		modelOK = c.layers()
-	} else if !slices.Contains(trainPresets, tr.Model) {
-		c.oneOf("training.model", tr.Model, "a model", append(slices.Clone(trainPresets), "custom")...)
-		modelOK = false
+		c.layers()
+	} else if !slices.Contains(TrainingModels, tr.Model) {
+		c.oneOf("training.model", tr.Model, "a model", append(slices.Clone(TrainingModels), "custom")...)
 	}
-	gpuOK := c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
-	mfuOK := tr.MFU == 0 || c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
-	batchOK := c.between("training.batch", tr.Batch, 0, MaxBatch, 256, "batch (0 picks the model's default)")
-	accumOK := c.between("training.accumulation", tr.Accumulation, 0, MaxAccumulation, 8, "accumulation (0 picks the model's default)")
-	shardOK := tr.Sharding == "" || c.oneOf("training.sharding", tr.Sharding, "a sharding mode", train.Shardings...)
+	c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
+	if tr.MFU != 0 {
+		c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
+	}
+	c.between("training.batch", tr.Batch, 0, MaxBatch, 256, "batch (0 picks the model's default)")
+	c.between("training.accumulation", tr.Accumulation, 0, MaxAccumulation, 8, "accumulation (0 picks the model's default)")
+	if tr.Sharding != "" {
+		c.oneOf("training.sharding", tr.Sharding, "a sharding mode", Shardings...)
+	}
 	c.between("training.iterations", tr.Iterations, 1, 100, 1, "iterations")
 	if tr.BucketCap < unit.KiB || tr.BucketCap > unit.GiB {
 		c.fail("training.bucket_cap", "%s is not allowed: 1KiB to 1GiB (PyTorch's default is 25MiB)", c.text("training.bucket_cap", tr.BucketCap))
@@ -100,11 +99,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
 	}
 	c.gpuHourPrice()
-	tpOK := c.tensorParallel(modelOK && gpuOK && shardOK)
-	jobOK := modelOK && gpuOK && mfuOK && batchOK && accumOK && shardOK && tpOK
-	if jobOK {
-		jobOK = c.computeTime()
-	}
+	tpOK := c.tensorParallel()
 	switch tr.Compression {
 	case "fp8", "int8":
 		c.fail("training.compression", "%s is not something PyTorch DDP runs: its compression hooks all-reduce fp16 or bf16, and its quantization hooks all-gather instead of all-reducing; use fp32, bf16 or fp16", c.text("training.compression", tr.Compression))
@@ -120,101 +115,12 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if !ok {
 		return
 	}
-	tp := 1
-	if tpOK {
-		tp = max(tr.TP, 1)
-		if ranks%tp != 0 {
-			c.fail(c.blame("training.tp", "training.ranks", s.Topology.sizeKey()), "%s does not divide the %d ranks into tensor-parallel groups; use a divisor of %d (e.g. tp: %d)",
-				c.text("training.tp", tr.TP), ranks, ranks, gcd(ranks, 8))
-			return
-		}
+	if tp := max(tr.TP, 1); tpOK && ranks%tp != 0 {
+		c.fail(c.blame("training.tp", "training.ranks", s.Topology.sizeKey()), "%s does not divide the %d ranks into tensor-parallel groups; use a divisor of %d (e.g. tp: %d)",
+			c.text("training.tp", tr.TP), ranks, ranks, gcd(ranks, 8))
 	}
-	if jobOK && tr.Model != "custom" {
-		c.memory(ranks) // a custom model gives no activation sizes
-	}
-	sharding := train.NoSharding
-	if shardOK && modelOK && gpuOK { // TrainConfig needs a known model and GPU
-		sharding = tr.TrainConfig().Sharding
-	}
-	scheds, err := train.Schedules(sharding, tr.Algo, s.CollParams(ranks, 0), tp, tr.TPLayout == "spread")
-	if err != nil {
-		c.fail("training.algo", "%v", err)
-		return
-	}
-	for _, sched := range scheds {
-		if sched.Steps == nil && s.Sim.Fidelity != FlowLevel && s.Collective.Execution != "streamed" {
-			c.fail(c.blame("training.ranks", s.Topology.sizeKey(), "training.algo"), "a %s over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", sched.Op, sched.Ranks)
-			return
-		}
-	}
-}
-
-// memory checks that a rank's weights, gradients, optimizer state and
-// activations fit its GPU's HBM, and names what would.
-func (c *checker) memory(ranks int) {
-	tr := &c.s.Training
-	cfg := tr.TrainConfig()
-	tp := cfg.TP
-	dp := ranks / tp
-	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, dp, tp, cfg.Batch, cfg.Accumulation)
-	hbm := cfg.GPU.HBMCapacity
-	if mem.Total() <= hbm {
-		return
-	}
-	var fits []string
-	for _, sh := range train.Shardings {
-		if sh == train.FSDP && tp > 1 {
-			continue
-		}
-		if m := train.MemoryPerGPU(cfg.Model, sh, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
-			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
-			break
-		}
-	}
-	if a := cfg.Model.ActivationBytes; a > 0 {
-		if most := int((hbm - (mem.Total() - mem.Activations)) / a); most >= 1 {
-			fits = append(fits, fmt.Sprintf("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
-		}
-	}
-	if len(fits) == 0 {
-		fits = append(fits, "a GPU with more memory")
-	}
-	key := c.blame("training.batch", "training.sharding", "training.gpu", "training.model", "training.layers")
-	c.fail(key, "%s does not fit: %s with sharding %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
-		c.text(key, valueOf(key, tr)), cfg.Model.Name, cfg.Sharding, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))
-}
-
-// TrainConfig is the job training describes, with the model's defaults filled
-// in (batch, accumulation, sharding, calibrated efficiency); the network keys
-// (algo, collective options) are left to the caller. It panics on a model or
-// GPU Validate rejects.
-func (tr *Training) TrainConfig() train.Config {
-	m := tr.TrainModel()
-	gpu, err := train.GPUPreset(tr.GPU)
-	if err != nil {
-		panic(fmt.Sprintf("scenario: %v", err))
-	}
-	cfg := train.Config{Model: m, GPU: gpu, MFU: tr.MFU, Batch: tr.Batch, Accumulation: tr.Accumulation,
-		Sharding: tr.Sharding, BucketCap: tr.BucketCap, FirstBucket: tr.FirstBucket, Overlap: tr.Overlap,
-		Iterations: tr.Iterations}
-	cfg.WireBytes, _ = GradientBytes(tr.Compression)
-	if cfg.MFU == 0 {
-		cfg.MFU = train.Efficiency(m.Name, gpu.Name)
-	}
-	if cfg.Batch == 0 {
-		cfg.Batch = m.DefaultBatch
-	}
-	if cfg.Accumulation == 0 {
-		cfg.Accumulation = max(m.DefaultAccumulation, 1)
-	}
-	if cfg.Sharding == "" {
-		cfg.Sharding = m.DefaultSharding
-	}
-	if cfg.Sharding == "" {
-		cfg.Sharding = train.NoSharding
-	}
-	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
-	return cfg
+	// sim/plan checks what needs the model and the algorithm: memory,
+	// compute time and the all-reduces' schedules (plan.Resolve).
 }
 
 // MaxGPUHourPrice bounds training.gpu_hour_price: far above any GPU's rent,
@@ -233,26 +139,15 @@ func (c *checker) gpuHourPrice() {
 // MaxTP bounds training.tp.
 const MaxTP = 64
 
-// tensorParallel checks training.tp and tp_layout: Megatron-style tensor
-// parallelism splits a transformer's sub-blocks; FSDP does not combine with it here.
-func (c *checker) tensorParallel(modelOK bool) bool {
+// tensorParallel checks training.tp and tp_layout (sim/plan checks that the
+// model is a transformer to split, and not sharded with FSDP).
+func (c *checker) tensorParallel() bool {
 	tr := &c.s.Training
 	ok := c.between("training.tp", tr.TP, 0, MaxTP, 8, "tp (0 or 1: no tensor parallelism)")
 	if tr.TPLayout != "" {
 		ok = c.oneOf("training.tp_layout", tr.TPLayout, "a tensor-parallel layout", "node", "spread") && ok
 	}
-	if !ok || tr.TP <= 1 {
-		return ok
-	}
-	if modelOK && len(tr.TrainModel().SubBlocks) == 0 {
-		c.fail("training.tp", "%s needs a transformer to split (Megatron-style: attention and MLP sub-blocks); use model gpt2-1.5b or llama3-8b, or tp: 1", c.text("training.tp", tr.TP))
-		return false
-	}
-	if modelOK && tr.TrainConfig().Sharding == train.FSDP {
-		c.fail(c.blame("training.tp", "training.sharding"), "%s with sharding fsdp is not modelled; use sharding zero1 or zero2 with tensor parallelism, or tp: 1 with fsdp", c.text("training.tp", tr.TP))
-		return false
-	}
-	return true
+	return ok
 }
 
 func gcd(a, b int) int {
@@ -262,7 +157,12 @@ func gcd(a, b int) int {
 	return a
 }
 
-var trainPresets = train.Presets()
+// TrainingModels are the preset models training.model takes besides custom
+// (sim/train's presets; a test in sim/plan keeps the two lists equal).
+var TrainingModels = []string{"gpt2-1.5b", "llama3-8b", "resnet50"}
+
+// Shardings are the sharding modes training.sharding takes (sim/train's).
+var Shardings = []string{"none", "zero1", "zero2", "fsdp"}
 
 // Limits on training.
 const (
@@ -273,7 +173,6 @@ const (
 	MaxLayerParams  = 100_000_000_000    // 10^11: 400 GB of fp32 gradients in one tensor
 	MaxModelParams  = 10_000_000_000_000 // 10^13 in all
 	MaxLayerFLOPs   = 1e15               // forward, per sample
-	maxComputeParts = 3                  // forward and backward (2 × forward)
 )
 
 // layers checks a custom model's training.layers.
@@ -311,66 +210,4 @@ func (c *checker) layers() bool {
 		ok = false
 	}
 	return ok
-}
-
-// TrainModel is the model training.model names: a preset, or a custom model
-// of training.layers. It panics on a model Validate rejects.
-func (tr *Training) TrainModel() *train.Model {
-	if tr.Model != "custom" {
-		m, err := train.Preset(tr.Model)
-		if err != nil {
-			panic(fmt.Sprintf("scenario: %v", err))
-		}
-		return m
-	}
-	m := &train.Model{Name: "custom", Sample: "sample", DefaultBatch: 1}
-	for _, l := range tr.Layers {
-		m.Tensors = append(m.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
-	}
-	m.GroupUnits()
-	return m
-}
-
-// computeTime checks that one step's compute fits in a run: the engine
-// counts time in int64 picoseconds, and an iteration longer than MaxUntil
-// never reports.
-func (c *checker) computeTime() bool {
-	tr := &c.s.Training
-	cfg := tr.TrainConfig()
-	m, gpu := cfg.Model, cfg.GPU
-	sec := train.ComputeSeconds(m, gpu, cfg.MFU, cfg.Batch, cfg.Accumulation)
-	if sec <= MaxUntil.Seconds() {
-		return true
-	}
-	fits := "use fewer parameters"
-	if f := m.FwdFLOPs(); f > 0 {
-		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * cfg.MFU / (maxComputeParts * f * float64(cfg.Accumulation))
-		if most >= 1 {
-			fits = fmt.Sprintf("e.g. batch: %d", int(most))
-		}
-	}
-	key := c.blame("training.batch", "training.accumulation", "training.mfu", "training.layers", "training.gpu", "training.model")
-	c.fail(key, "%s makes one step's compute take %.4gs (%.4g FLOPs per sample forward, × 3 for backward, × batch %d × accumulation %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
-		c.text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), cfg.Batch, cfg.Accumulation, cfg.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
-	return false
-}
-
-// valueOf is the value of a training key, for messages about a scenario
-// built in Go.
-func valueOf(key string, tr *Training) any {
-	switch key {
-	case "training.batch":
-		return tr.Batch
-	case "training.accumulation":
-		return tr.Accumulation
-	case "training.sharding":
-		return tr.Sharding
-	case "training.mfu":
-		return tr.MFU
-	case "training.gpu":
-		return tr.GPU
-	case "training.layers":
-		return "the layers"
-	}
-	return tr.Model
 }

@@ -6,19 +6,29 @@ import (
 	"math/rand/v2"
 
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
 )
+
+// Flow is one flow of the traffic, as the models start it.
+type Flow struct {
+	Src, Dst int
+	Bytes    unit.Bytes
+	Start    unit.Time
+	Class    string // traffic class (network.classes); "" is the first
+	Name     string // what the viewer calls it; "" for none
+}
 
 // Flows expands the scenario's traffic pattern into explicit flows. Random
 // patterns draw from their own stream of the scenario's seed, so that every
 // model sees the same flows.
-func Flows(sc *scenario.Scenario) []scenario.Flow {
+func Flows(sc *scenario.Scenario) []Flow {
 	rng := rand.New(rand.NewPCG(sc.Seed, 0x7472616666696300)) // "traffic"
 	tr := &sc.Traffic
 	n := sc.Endpoints()
-	one := func(src, dst int) scenario.Flow {
-		return scenario.Flow{Src: src, Dst: dst, Bytes: tr.Bytes, Start: tr.Start, Class: tr.Class}
+	one := func(src, dst int) Flow {
+		return Flow{Src: src, Dst: dst, Bytes: tr.Bytes, Start: tr.Start, Class: tr.Class}
 	}
-	var out []scenario.Flow
+	var out []Flow
 	switch tr.Pattern {
 	case scenario.PatternFlows:
 		for _, f := range tr.Flows {
@@ -28,7 +38,7 @@ func Flows(sc *scenario.Scenario) []scenario.Flow {
 			if f.Class == "" {
 				f.Class = tr.Class
 			}
-			out = append(out, f)
+			out = append(out, Flow(f))
 		}
 	case scenario.PatternIncast:
 		recv := tr.Receiver
@@ -66,19 +76,16 @@ func Derangement(n int, rng *rand.Rand) []int {
 	return p
 }
 
-// Names is the names a scenario gives its explicit flows, by flow ID, up to
-// the last named one; nil when none is named (or the pattern makes flows).
-func Names(sc *scenario.Scenario) []string {
-	if sc.Traffic.Pattern != scenario.PatternFlows {
-		return nil
-	}
+// Names is the names flows give themselves, by flow ID, up to the last
+// named one; nil when none is named (a pattern makes unnamed flows).
+func Names(flows []Flow) []string {
 	var names []string
-	for i, s := range Flows(sc) {
-		if s.Name != "" {
+	for i, f := range flows {
+		if f.Name != "" {
 			for len(names) <= i {
 				names = append(names, "")
 			}
-			names[i] = s.Name
+			names[i] = f.Name
 		}
 	}
 	return names

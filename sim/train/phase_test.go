@@ -8,6 +8,7 @@ import (
 
 	"fabriclab/sim/fluid"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
@@ -24,10 +25,10 @@ func TestPhaseFollowsTheTimeline(t *testing.T) {
 	} {
 		sc, err := scenario.Load("dp-resnet50", nil, append([]string{"sim.fidelity=flow", "topology.nodes=2", "training.iterations=2"}, sets...))
 		require.NoError(t, err)
-		f := fluid.New(&sc)
-		cfg := sc.Training.TrainConfig()
-		cfg.Algo, cfg.GPUsPerNode = sc.Training.Algo, sc.NodeGPUs()
-		require.NoError(t, sc.Validate())
+		p, err := plan.Resolve(&sc)
+		require.NoError(t, err)
+		f := fluid.New(p)
+		cfg := p.Training.Config
 		cfg.Coll.Channels, cfg.Coll.Streamed = 8, true
 		var res *metrics.Training
 		var end unit.Time

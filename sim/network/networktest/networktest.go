@@ -16,16 +16,22 @@ import (
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/network"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
 
 // New builds a model of a validated scenario.
-type New func(*scenario.Scenario) network.Model
+type New func(testing.TB, *scenario.Scenario) network.Model
 
-// Of is a model's constructor as a New.
-func Of[M network.Model](newModel func(*scenario.Scenario) M) New {
-	return func(sc *scenario.Scenario) network.Model { return newModel(sc) }
+// Of is a model's constructor as a New: the scenario's plan, built.
+func Of[M network.Model](newModel func(*plan.Plan) M) New {
+	return func(t testing.TB, sc *scenario.Scenario) network.Model {
+		t.Helper()
+		p, err := plan.Resolve(sc)
+		require.NoError(t, err)
+		return newModel(p)
+	}
 }
 
 // TestModel checks the model newModel builds: on the same scenarios it
@@ -50,7 +56,7 @@ func TestModel(t *testing.T, newModel, reference New, tol float64) {
 // Builtin loads a built-in scenario with sets applied.
 func Builtin(t testing.TB, name string, sets ...string) *scenario.Scenario {
 	t.Helper()
-	sc, err := scenario.Load(name, os.ReadFile, sets)
+	sc, err := plan.Load(name, os.ReadFile, sets)
 	require.NoError(t, err)
 	return &sc
 }
@@ -58,7 +64,7 @@ func Builtin(t testing.TB, name string, sets ...string) *scenario.Scenario {
 // Parse parses a scenario with sets applied.
 func Parse(t testing.TB, yaml string, sets ...string) *scenario.Scenario {
 	t.Helper()
-	sc, err := scenario.ParseWith([]byte(yaml), t.Name(), sets)
+	sc, err := plan.ParseWith([]byte(yaml), t.Name(), sets)
 	require.NoError(t, err)
 	return &sc
 }
@@ -69,8 +75,8 @@ func noTraffic(sc *scenario.Scenario) *scenario.Scenario {
 	return sc
 }
 
-func run(newModel New, sc *scenario.Scenario) *metrics.Result {
-	m := newModel(sc)
+func run(t testing.TB, newModel New, sc *scenario.Scenario) *metrics.Result {
+	m := newModel(t, sc)
 	m.Run()
 	return m.Result()
 }
@@ -91,7 +97,7 @@ func testAgreement(t *testing.T, newModel, reference New, tol float64) {
 		{"permutation-spray", Builtin(t, "permutation", "network.routing=spray", "traffic.bytes=4MiB"), max(tol, 0.08)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, want := run(newModel, tc.sc), run(reference, tc.sc)
+			got, want := run(t, newModel, tc.sc), run(t, reference, tc.sc)
 			require.Len(t, got.Flows, len(want.Flows))
 			for i := range want.Flows {
 				require.True(t, want.Flows[i].Finished)
@@ -146,10 +152,10 @@ func testWorkloads(t *testing.T, newModel, reference New, tol float64) {
 			for i := range ranks {
 				ranks[i] = i
 			}
-			m := newModel(sc)
+			m := newModel(t, sc)
 			end := RingSteps(m, ranks, tc.chunk, tc.steps)
 			m.Run()
-			ref := reference(sc)
+			ref := reference(t, sc)
 			refEnd := RingSteps(ref, ranks, tc.chunk, tc.steps)
 			ref.Run()
 			require.Positive(t, refEnd())
@@ -164,12 +170,12 @@ func testWorkloads(t *testing.T, newModel, reference New, tol float64) {
 // ends with the run, whole or cut short.
 func testBudget(t *testing.T, newModel New) {
 	sc := Builtin(t, "incast")
-	whole := run(newModel, sc)
+	whole := run(t, newModel, sc)
 	require.Empty(t, whole.Totals.Truncated)
 	require.Equal(t, whole.Totals.Flows, whole.Totals.FlowsFinished)
 
 	const budget = 40
-	m := newModel(sc)
+	m := newModel(t, sc)
 	m.SetEventBudget(budget)
 	steps := 0
 	for m.Advance(m.Now() + unit.Microsecond) {
@@ -193,7 +199,7 @@ func testBudget(t *testing.T, newModel New) {
 // Snapshots label each transfer with its Tag and Step; a scenario's own flows have none.
 func testLabels(t *testing.T, newModel New) {
 	sc := Parse(t, "name: labels\ntopology: {kind: star, hosts: 4, link_gbps: 100}\ntraffic: {pattern: flows, flows: [{src: 3, dst: 2, bytes: 1MiB}]}\n")
-	m := newModel(sc)
+	m := newModel(t, sc)
 	m.Send(fabric.Transfer{Src: 0, Dst: 1, Bytes: unit.MiB, Tag: 7, Step: 2}, nil)
 	m.Send(fabric.Transfer{Src: 1, Dst: 1, Bytes: unit.MiB, Tag: 8, Step: 3}, nil) // local: no flow
 	m.Send(fabric.Transfer{Src: 1, Dst: 2, Bytes: unit.MiB, Stream: 1, Tag: 9, Step: 5}, nil)
@@ -213,7 +219,7 @@ func testLabels(t *testing.T, newModel New) {
 
 // At callbacks run at their time, in time order, and in scheduling order at the same time.
 func testCallbacks(t *testing.T, newModel New) {
-	m := newModel(noTraffic(Parse(t, "name: calls\ntopology: {kind: star, hosts: 2}\n")))
+	m := newModel(t, noTraffic(Parse(t, "name: calls\ntopology: {kind: star, hosts: 2}\n")))
 	type call struct {
 		id int
 		at unit.Time
@@ -242,7 +248,7 @@ func testCallbacks(t *testing.T, newModel New) {
 // Transfers on one ordered stream leave the sender one after another; other
 // streams and stream 0 start at once.
 func testStreams(t *testing.T, newModel New) {
-	m := newModel(noTraffic(Parse(t, "name: streams\ntopology: {kind: star, hosts: 4, link_gbps: 400}\n")))
+	m := newModel(t, noTraffic(Parse(t, "name: streams\ntopology: {kind: star, hosts: 4, link_gbps: 400}\n")))
 	const n = 3
 	for range n {
 		m.Send(fabric.Transfer{Src: 0, Dst: 1, Bytes: unit.MiB, Stream: 1}, nil)
@@ -270,8 +276,8 @@ func testStreams(t *testing.T, newModel New) {
 // Stepping with Advance gives the run that Run gives, and the clock ends at each step.
 func testStepping(t *testing.T, newModel New) {
 	sc := Builtin(t, "incast", "traffic.bytes=1MiB")
-	whole := run(newModel, sc)
-	m := newModel(sc)
+	whole := run(t, newModel, sc)
+	m := newModel(t, sc)
 	var times []unit.Time
 	for at := unit.Time(0); m.Advance(at); at += 5 * unit.Microsecond {
 		assert.Equal(t, at, m.Now(), "the clock ends at the asked time")
@@ -289,10 +295,10 @@ func testStepping(t *testing.T, newModel New) {
 // each call handles at most its cap, and the next goes on where it stopped.
 func testEventCaps(t *testing.T, newModel New) {
 	sc := Builtin(t, "incast", "traffic.bytes=1MiB")
-	whole := newModel(sc)
+	whole := newModel(t, sc)
 	whole.Run()
 	for _, n := range []uint64{1, 5} {
-		m := newModel(sc)
+		m := newModel(t, sc)
 		cut := 0
 		for at, more := unit.Time(0), true; more; at += 5 * unit.Microsecond {
 			for reached := false; !reached; {
@@ -317,7 +323,7 @@ func testEventCaps(t *testing.T, newModel New) {
 // A run with nothing to do ends at once, time limit or not.
 func testIdle(t *testing.T, newModel New) {
 	for _, until := range []string{"0", "7us"} {
-		m := newModel(noTraffic(Parse(t, "name: idle\ntopology: {kind: star, hosts: 2}\n", "until="+until)))
+		m := newModel(t, noTraffic(Parse(t, "name: idle\ntopology: {kind: star, hosts: 2}\n", "until="+until)))
 		assert.False(t, m.Advance(unit.Microsecond), "until %s", until)
 		assert.Zero(t, m.Now(), "until %s", until)
 		assert.True(t, m.Snapshot().Done)
@@ -329,7 +335,7 @@ func testDeterministic(t *testing.T, newModel New) {
 	for _, routing := range []string{"ecmp", "spray"} {
 		sc := Builtin(t, "permutation", "network.routing="+routing, "traffic.bytes=256KiB")
 		encode := func() string {
-			out, err := json.Marshal(run(newModel, sc))
+			out, err := json.Marshal(run(t, newModel, sc))
 			require.NoError(t, err)
 			return string(out)
 		}

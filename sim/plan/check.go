@@ -1,0 +1,205 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"fabriclab/sim/coll"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/train"
+	"fabriclab/sim/unit"
+)
+
+// The checks of a scenario that need an algorithm: whether a collective's
+// schedule can be built and fits a run, whether a training job fits its
+// GPUs and a run. Each reports through scenario.Check, so its message reads
+// like Parse's: "file:line: key: …; fix".
+
+// checkCollective builds the collective's schedule for ranks (a run without
+// a viewer's: only the summary when streamed) and checks it; nil when it
+// cannot run.
+func checkCollective(sc *scenario.Scenario, k *scenario.Check, ranks int, p coll.Params, streamed bool) *coll.Schedule {
+	co := &sc.Collective
+	sched, err := coll.Build(co.Op, co.Algo, p)
+	if err != nil {
+		key := "collective.algo"
+		if !slices.Contains(coll.Ops, co.Op) {
+			key = "collective.op"
+		}
+		k.Fail(key, "%v", err)
+		return nil
+	}
+	sizeKey := sc.Topology.SizeKey()
+	if sched.Steps == nil && !streamed {
+		k.Fail(k.Blame("collective.execution", "collective.ranks", sizeKey, "collective.algo", "sim.fidelity"), "%s/%s on %d ranks has too many transfers to run step by step (at most %d); use sim: {fidelity: flow} or collective.execution: streamed",
+			co.Op, co.Algo, ranks, coll.MaxStepTransfers)
+		return nil
+	}
+	if sc.Sim.Fidelity != scenario.FlowLevel && co.Bytes > 0 {
+		// Every rank sends at most about twice the message.
+		packets := int64(ranks) * 2 * int64((co.Bytes+sc.Network.MTU-1)/sc.Network.MTU)
+		if key := k.Blame("collective.bytes", "collective.ranks", sizeKey, "network.mtu", "collective.op"); packets > scenario.MaxTotalPackets && key != "collective.bytes" {
+			k.Fail(key, "%s makes %d ranks exchange the %s collective.bytes, about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
+				k.Text(key, nil), ranks, scenario.SizeText(co.Bytes), packets, scenario.MaxTotalPackets)
+			return nil
+		} else if packets > scenario.MaxTotalPackets {
+			k.Fail("collective.bytes", "%s on %d ranks comes to about %d packets; packet-level runs allow at most %d (send less, or use sim: {fidelity: flow})",
+				k.Text("collective.bytes", co.Bytes), ranks, packets, scenario.MaxTotalPackets)
+			return nil
+		}
+	}
+	if !transfersFit(sc, k, sched, ranks, streamed) {
+		return nil
+	}
+	return sched
+}
+
+// transfersFit checks that the collective's transfers fit a run: a schedule's
+// transfers, times channels and pipeline pieces when it runs step by step.
+// The run would find out only after building the network.
+func transfersFit(sc *scenario.Scenario, k *scenario.Check, sched *coll.Schedule, ranks int, streamed bool) bool {
+	co := &sc.Collective
+	o := coll.Options{Bytes: co.Bytes, Channels: co.Channels, Chunk: co.Chunk, Streamed: streamed}
+	n := sched.TransferCount(o)
+	if n <= MaxRunFlows {
+		return true
+	}
+	fix := "use fewer collective.ranks"
+	if !streamed {
+		fix = "use collective.execution: streamed (one transfer per pair per phase)"
+		if sc.Sim.Fidelity == scenario.Packet {
+			fix = "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase)"
+		}
+		one := sched.TransferCount(coll.Options{Bytes: co.Bytes, Channels: co.Channels, Chunk: 0}) // one piece per channel
+		if one <= MaxRunFlows {
+			perChannel := (co.Bytes + unit.Bytes(max(co.Channels, 1)) - 1) / unit.Bytes(max(co.Channels, 1))
+			pieces := unit.Bytes(MaxRunFlows / one)
+			fix += fmt.Sprintf(", or collective.chunk: %s or more", scenario.SizeText(scenario.RoundUp((perChannel+pieces-1)/pieces)))
+		}
+	}
+	key := k.Blame("collective.chunk", "collective.bytes", "collective.channels", "collective.ranks", sc.Topology.SizeKey(), "collective.execution")
+	k.Fail(key, "%s/%s on %d ranks makes %d transfers, more than the %d a run may make: %s", co.Op, co.Algo, ranks, n, MaxRunFlows, fix)
+	return false
+}
+
+// checkTraining checks what training needs of its model, GPUs and
+// algorithm: a transformer to split under tensor parallelism, compute and
+// memory that fit, and all-reduces that can run.
+func checkTraining(sc *scenario.Scenario, k *scenario.Check, cfg *train.Config, ranks int) {
+	tr := &sc.Training
+	tpOK := tensorParallel(k, tr, cfg)
+	if tpOK && computeTime(k, tr, cfg) && tr.Model != "custom" {
+		memory(k, tr, cfg, ranks) // a custom model gives no activation sizes
+	}
+	tp := 1
+	if tpOK {
+		tp = cfg.TP
+	}
+	scheds, err := train.Schedules(cfg.Sharding, tr.Algo, collParams(sc, ranks, 0), tp, cfg.TPSpread)
+	if err != nil {
+		k.Fail("training.algo", "%v", err)
+		return
+	}
+	for _, sched := range scheds {
+		if sched.Steps == nil && sc.Sim.Fidelity != scenario.FlowLevel && sc.Collective.Execution != "streamed" {
+			k.Fail(k.Blame("training.ranks", sc.Topology.SizeKey(), "training.algo"), "a %s over %d ranks has too many transfers to run step by step; use sim: {fidelity: flow}", sched.Op, sched.Ranks)
+			return
+		}
+	}
+}
+
+// tensorParallel checks that Megatron-style tensor parallelism has a
+// transformer's sub-blocks to split, and no FSDP beside it.
+func tensorParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bool {
+	if tr.TP <= 1 {
+		return true
+	}
+	if len(cfg.Model.SubBlocks) == 0 {
+		k.Fail("training.tp", "%s needs a transformer to split (Megatron-style: attention and MLP sub-blocks); use model gpt2-1.5b or llama3-8b, or tp: 1", k.Text("training.tp", tr.TP))
+		return false
+	}
+	if cfg.Sharding == train.FSDP {
+		k.Fail(k.Blame("training.tp", "training.sharding"), "%s with sharding fsdp is not modelled; use sharding zero1 or zero2 with tensor parallelism, or tp: 1 with fsdp", k.Text("training.tp", tr.TP))
+		return false
+	}
+	return true
+}
+
+// memory checks that a rank's weights, gradients, optimizer state and
+// activations fit its GPU's HBM, and names what would.
+func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks int) {
+	tp := cfg.TP
+	dp := ranks / tp
+	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, dp, tp, cfg.Batch, cfg.Accumulation)
+	hbm := cfg.GPU.HBMCapacity
+	if mem.Total() <= hbm {
+		return
+	}
+	var fits []string
+	for _, sh := range train.Shardings {
+		if sh == train.FSDP && tp > 1 {
+			continue
+		}
+		if m := train.MemoryPerGPU(cfg.Model, sh, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
+			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
+			break
+		}
+	}
+	if a := cfg.Model.ActivationBytes; a > 0 {
+		if most := int((hbm - (mem.Total() - mem.Activations)) / a); most >= 1 {
+			fits = append(fits, fmt.Sprintf("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
+		}
+	}
+	if len(fits) == 0 {
+		fits = append(fits, "a GPU with more memory")
+	}
+	key := k.Blame("training.batch", "training.sharding", "training.gpu", "training.model", "training.layers")
+	k.Fail(key, "%s does not fit: %s with sharding %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
+		k.Text(key, valueOf(key, tr)), cfg.Model.Name, cfg.Sharding, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))
+}
+
+// maxComputeParts is forward and backward (2 × forward).
+const maxComputeParts = 3
+
+// computeTime checks that one step's compute fits in a run: the engine
+// counts time in int64 picoseconds, and an iteration longer than MaxUntil
+// never reports.
+func computeTime(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bool {
+	m, gpu := cfg.Model, cfg.GPU
+	sec := train.ComputeSeconds(m, gpu, cfg.MFU, cfg.Batch, cfg.Accumulation)
+	if sec <= MaxUntil.Seconds() {
+		return true
+	}
+	fits := "use fewer parameters"
+	if f := m.FwdFLOPs(); f > 0 {
+		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * cfg.MFU / (maxComputeParts * f * float64(cfg.Accumulation))
+		if most >= 1 {
+			fits = fmt.Sprintf("e.g. batch: %d", int(most))
+		}
+	}
+	key := k.Blame("training.batch", "training.accumulation", "training.mfu", "training.layers", "training.gpu", "training.model")
+	k.Fail(key, "%s makes one step's compute take %.4gs (%.4g FLOPs per sample forward, × 3 for backward, × batch %d × accumulation %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",
+		k.Text(key, valueOf(key, tr)), sec, m.FwdFLOPs(), cfg.Batch, cfg.Accumulation, cfg.MFU, tr.GPU, gpu.PeakFLOPS/1e12, MaxUntil, fits)
+	return false
+}
+
+// valueOf is the value of a training key, for messages about a scenario
+// built in Go.
+func valueOf(key string, tr *scenario.Training) any {
+	switch key {
+	case "training.batch":
+		return tr.Batch
+	case "training.accumulation":
+		return tr.Accumulation
+	case "training.sharding":
+		return tr.Sharding
+	case "training.mfu":
+		return tr.MFU
+	case "training.gpu":
+		return tr.GPU
+	case "training.layers":
+		return "the layers"
+	}
+	return tr.Model
+}

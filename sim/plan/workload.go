@@ -1,0 +1,152 @@
+package plan
+
+import (
+	"fmt"
+
+	"fabriclab/sim/coll"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/train"
+)
+
+// Collective is one collective operation over the first Ranks endpoints.
+type Collective struct {
+	Ranks    int
+	Op, Algo string       // as the scenario names them (algo may be auto)
+	Params   coll.Params  // what coll.Build built Schedule from
+	Options  coll.Options // how it runs (Track unset)
+	// Schedule is the operation's schedule as a run without a chunk view
+	// needs it: only its Summary when it runs streamed.
+	Schedule *coll.Schedule
+}
+
+// Training is data-parallel training over the first Ranks endpoints.
+type Training struct {
+	Ranks  int
+	Config train.Config
+	// GPUHourPrice prices the report's GPU-hours; the run never reads it.
+	GPUHourPrice float64
+}
+
+// ScheduleFor is the collective's schedule for a run that keeps its
+// progress for a viewer (track) or not: a streamed run with a viewer needs
+// the steps, which Schedule leaves out.
+func (c *Collective) ScheduleFor(track bool) (*coll.Schedule, error) {
+	if !track || !c.Params.SummaryOnly {
+		return c.Schedule, nil
+	}
+	p := c.Params
+	p.SummaryOnly = false
+	sched, err := coll.Build(c.Op, c.Algo, p)
+	if err != nil {
+		return nil, fmt.Errorf("collective: %w", err)
+	}
+	return sched, nil
+}
+
+// collective builds sc's collective and checks that it can run (nil, with
+// the problems in k, when it cannot).
+func collective(sc *scenario.Scenario, k *scenario.Check) *Collective {
+	c := &sc.Collective
+	ranks := c.Ranks
+	if ranks == 0 {
+		ranks = sc.Endpoints()
+	}
+	streamed := options(sc, c.Algo).Streamed
+	p := collParams(sc, ranks, c.Root)
+	p.SummaryOnly = streamed // a run without a viewer needs no steps
+	sched := checkCollective(sc, k, ranks, p, streamed)
+	if sched == nil {
+		return nil
+	}
+	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Params: p, Options: options(sc, sched.Algo), Schedule: sched}
+}
+
+// collParams describes ranks of sc's topology to coll.Build.
+func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
+	return coll.Params{Ranks: ranks, GPUsPerNode: sc.NodeGPUs(), Root: root, OneSwitch: sc.OneSwitch(),
+		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes)}
+}
+
+// options are the options of the collective (or training's all-reduces)
+// running algo.
+func options(sc *scenario.Scenario, algo string) coll.Options {
+	c := &sc.Collective
+	streamed := sc.Sim.Fidelity == scenario.FlowLevel
+	if c.Execution != "" {
+		streamed = c.Execution == "streamed"
+	}
+	o := coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
+	if sc.StepLatency() == scenario.LatencyNCCL {
+		o.Latency = coll.NCCLLatency(algo)
+	}
+	return o
+}
+
+// training is sc's training job, checked (nil, with the problems in k,
+// when it cannot run).
+func training(sc *scenario.Scenario, k *scenario.Check) *Training {
+	t := &sc.Training
+	ranks := t.Ranks
+	if ranks == 0 {
+		ranks = sc.Endpoints()
+	}
+	cfg := trainConfig(t)
+	if checkTraining(sc, k, &cfg, ranks); k.Err() != nil {
+		return nil
+	}
+	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), options(sc, t.Algo)
+	cfg.NVSwitch = sc.NVSwitch()
+	cfg.MaxFlows = MaxRunFlows
+	return &Training{Ranks: ranks, Config: cfg, GPUHourPrice: t.GPUHourPrice}
+}
+
+// trainConfig is the job tr describes, with the model's defaults filled in
+// (batch, accumulation, sharding, calibrated efficiency); the network keys
+// (algo, collective options) are left to the caller. It panics on a model or
+// GPU Validate rejects.
+func trainConfig(tr *scenario.Training) train.Config {
+	m := trainModel(tr)
+	gpu, err := train.GPUPreset(tr.GPU)
+	if err != nil {
+		panic(fmt.Sprintf("plan: %v", err))
+	}
+	cfg := train.Config{Model: m, GPU: gpu, MFU: tr.MFU, Batch: tr.Batch, Accumulation: tr.Accumulation,
+		Sharding: tr.Sharding, BucketCap: tr.BucketCap, FirstBucket: tr.FirstBucket, Overlap: tr.Overlap,
+		Iterations: tr.Iterations}
+	cfg.WireBytes, _ = scenario.GradientBytes(tr.Compression)
+	if cfg.MFU == 0 {
+		cfg.MFU = train.Efficiency(m.Name, gpu.Name)
+	}
+	if cfg.Batch == 0 {
+		cfg.Batch = m.DefaultBatch
+	}
+	if cfg.Accumulation == 0 {
+		cfg.Accumulation = max(m.DefaultAccumulation, 1)
+	}
+	if cfg.Sharding == "" {
+		cfg.Sharding = m.DefaultSharding
+	}
+	if cfg.Sharding == "" {
+		cfg.Sharding = train.NoSharding
+	}
+	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
+	return cfg
+}
+
+// trainModel is the model training.model names: a preset, or a custom model
+// of training.layers. It panics on a model Validate rejects.
+func trainModel(tr *scenario.Training) *train.Model {
+	if tr.Model != "custom" {
+		m, err := train.Preset(tr.Model)
+		if err != nil {
+			panic(fmt.Sprintf("plan: %v", err))
+		}
+		return m
+	}
+	m := &train.Model{Name: "custom", Sample: "sample", DefaultBatch: 1}
+	for _, l := range tr.Layers {
+		m.Tensors = append(m.Tensors, train.Tensor{Name: l.Name, Params: l.Params, FwdFLOPs: l.FLOPs})
+	}
+	m.GroupUnits()
+	return m
+}
