@@ -157,3 +157,18 @@ func TestAutoPicksNVLSTree(t *testing.T) {
 		assert.Equal(t, "nvlstree", r.Collective.Algo, "%d nodes", nodes)
 	}
 }
+
+// REFERENCE.md, "NCCL protocols and GPU generations", "NVLS all-reduce, 8 ×
+// H100, one node": ≈ 480 GB/s busbw, with NVLS's 25 µs charged once per
+// collective, so a step-by-step run (a latency per pipeline piece would cost
+// 32 × 25 µs at 1 GiB) agrees with the flow-level one.
+func TestNVLSStepwiseMatchesFlow(t *testing.T) {
+	var got []float64
+	for _, fid := range []string{"packet", "flow"} {
+		r := builtin(t, "ring-allreduce-8", "collective.algo=innetwork", "sim.fidelity="+fid)
+		require.NotNil(t, r.Collective)
+		assert.InEpsilon(t, 480, r.Collective.BusBwGBps, 0.02, fid)
+		got = append(got, r.Collective.BusBwGBps)
+	}
+	assert.InEpsilon(t, got[0], got[1], 0.01, "packet %.1f, flow %.1f", got[0], got[1])
+}

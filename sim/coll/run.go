@@ -36,14 +36,17 @@ type Latency struct{ Base, NVLink, Net unit.Time }
 // ncclTunerConstantsDefaults: baseLatencies, and hwLatencies for NVLINK and
 // NET. Ring (and what NCCL runs as rings here: hierarchical, Rabenseifner):
 // 8.4 µs, 3.4 µs per NVLink step, 14 µs per network step. Tree: 8.4, 4.0,
-// 14. NVLS (innetwork on NVSwitch): 0, 25, 18. NVLSTree: 0, 25, 20.9.
+// 14. NVLS (innetwork on NVSwitch): 25 µs once per collective, as
+// tuning.cc:424–425 charges hwLat[NVLINK][NVLS] in place of the base and
+// per-step figures (a latency per pipeline piece would cost a 1 GiB run 32
+// × 25 µs). NVLSTree: 0, 25, 20.9.
 func NCCLLatency(algo string) Latency {
 	const ns = unit.Nanosecond
 	switch algo {
 	case Tree:
 		return Latency{Base: 8400 * ns, NVLink: 4000 * ns, Net: 14000 * ns}
 	case InNetwork:
-		return Latency{NVLink: 25000 * ns, Net: 18000 * ns}
+		return Latency{Base: 25000 * ns}
 	case NVLSTree:
 		// tuning.cc: intraLat + 2·log2(nodes)·interLat, 25 and 20.9 µs.
 		// The schedule's two NVLS phases share the 25 µs; its phases across
