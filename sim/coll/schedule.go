@@ -145,6 +145,7 @@ type Params struct {
 	OneSwitch   bool  // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
 	NVSwitch    bool  // each node's GPUs share an NVSwitch that reduces (NVLS: dgx nodes; nvlstree)
 	Bytes       int64 // the message, for algo auto (Choose)
+	Arch        Arch  // the GPUs' architecture, for NCCL's tuning tables
 	// SummaryOnly says the caller needs only the Summary (a streamed run
 	// without a chunk view): rings, hierarchical and NVLS trees then write it
 	// directly, the same as from their steps, in O(pairs) instead of listing
