@@ -19,13 +19,21 @@ func TestNCCLTestsTable(t *testing.T) {
 	code, out, errOut := cli("nccl-tests", "hierarchical-allreduce", "--set", "topology.nodes=2", "--algo", "ring", "-b", "8", "-e", "8G", "-f", "4")
 	require.Equal(t, 0, code, errOut)
 	golden.Equal(t, "testdata/nccl-tests-allreduce.txt", []byte(out))
-	var rows []string
+	var rows, tuning []string
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if !strings.HasPrefix(l, "#") {
+		switch {
+		case strings.Contains(l, " NCCL INFO "):
+			tuning = append(tuning, l)
+		case !strings.HasPrefix(l, "#"):
 			rows = append(rows, l)
 		}
 	}
 	require.Len(t, rows, 16, "8 B to 8 GiB by 4")
+	require.Len(t, tuning, 16, "NCCL's TUNING line before each row")
+	assert.Equal(t, "n0:1000:1000 [0] NCCL INFO AllReduce: 8 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..15}", tuning[0], "16 channels: two per NIC")
+	assert.Contains(t, tuning[len(tuning)-1], "AllReduce: 8589934592 Bytes -> Algo RING proto SIMPLE")
+	assert.Contains(t, out, "\n# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 4(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n")
+	assert.Contains(t, out, "\n#  Rank 15 Group  0 Pid   1015 on         n1 device  7 [0000:55:00] NVIDIA H100 80GB HBM3\n")
 	first, last := strings.Fields(rows[0]), strings.Fields(rows[len(rows)-1])
 	require.Len(t, last, 13, "size count type redop root, then time algbw busbw #wrong twice")
 	assert.Equal(t, []string{"8", "2", "float", "sum", "-1"}, first[:5])

@@ -19,9 +19,10 @@ type Options struct {
 	// Latency, when not zero, is NCCL's latency model in place of Alpha and
 	// the fabric's path latency: see Latency.
 	Latency Latency
-	// Wire is the bytes NCCL's protocol puts on the wire per byte of payload
-	// (WireFactor); 0 or 1 for Simple.
-	Wire float64
+	// Protocol names NCCL's protocol in the result; Wire is the bytes it
+	// puts on the wire per byte of payload (WireFactor), 0 or 1 for Simple.
+	Protocol string
+	Wire     float64
 	// Streamed runs each phase as one long transfer per (src, dst) pair carrying
 	// all its steps' bytes, with the phase's step latencies added up front: the
 	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
@@ -97,7 +98,7 @@ func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics
 	for i := range x.last {
 		x.last[i] = x.start
 	}
-	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: s.StepCount()}
+	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Protocol: o.Protocol, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: s.StepCount()}
 	if o.Track {
 		x.prog = newProgress(s, ranks, o, x.start)
 	}

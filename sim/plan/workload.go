@@ -114,7 +114,7 @@ func options(sc *scenario.Scenario, algo, proto string, p coll.Params) coll.Opti
 	if sc.StepLatency() == scenario.LatencyNCCL {
 		o.Latency = coll.NCCLLatency(algo, proto, p)
 	}
-	o.Wire = coll.WireFactor(sc.Collective.Op, algo, proto, p)
+	o.Protocol, o.Wire = proto, coll.WireFactor(sc.Collective.Op, algo, proto, p)
 	return o
 }
 
