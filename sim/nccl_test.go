@@ -216,3 +216,23 @@ func TestProtocolBandwidth(t *testing.T) {
 	assert.InEpsilon(t, 141, ll, 0.02)
 	assert.InEpsilon(t, 0.92, ll128/simple, 0.01)
 }
+
+// REFERENCE.md, "NCCL protocols and GPU generations": topology.gpu sets the
+// NVLink generation and its efficiency. One 8 × A100 node's ring reaches
+// the 228.1 / 231.6 GB/s published at 1 / 8 GiB ("8 × A100 SXM4 all-reduce";
+// NCCL has no NVLS on A100, so auto runs the ring), and 8 × H200's NVLS the
+// 480.0 ("8 × H200 all-reduce"). Large messages: NCCL's model is within a
+// few per cent there ("how close NCCL's model is"), so 3 %.
+func TestGPUGenerations(t *testing.T) {
+	for _, tc := range []struct {
+		gpu, bytes, algo string
+		want             float64
+	}{{"a100", "1GiB", "ring", 228.1}, {"a100", "8GiB", "ring", 231.6}, {"h200", "8GiB", "innetwork", 480.0}} {
+		r := builtin(t, "ring-allreduce-8", "topology.gpu="+tc.gpu, "collective.algo=auto", "collective.bytes="+tc.bytes, "sim.fidelity=flow")
+		require.NotNil(t, r.Collective)
+		assert.Equal(t, tc.algo, r.Collective.Algo, "%s at %s", tc.gpu, tc.bytes)
+		assert.InEpsilon(t, tc.want, r.Collective.BusBwGBps, 0.03, "%s at %s", tc.gpu, tc.bytes)
+	}
+	a100 := builtin(t, "ring-allreduce-8", "topology.nvlink=3", "collective.bytes=1GiB")
+	assert.InEpsilon(t, 228.1, a100.Collective.BusBwGBps, 0.03, "topology.nvlink: 3 is an A100")
+}

@@ -93,11 +93,13 @@ func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
 		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes), Arch: arch(sc)}
 }
 
-// arch is the GPUs' architecture for NCCL's tuning tables: NVLink 3 is
-// A100's (Ampere), 4 H100's (Hopper).
+// arch is topology.gpu's architecture for NCCL's tuning tables.
 func arch(sc *scenario.Scenario) coll.Arch {
-	if sc.Topology.NVLink == 3 {
+	switch sc.Topology.GPU {
+	case "a100":
 		return coll.Ampere
+	case "b200":
+		return coll.Blackwell
 	}
 	return coll.Hopper
 }

@@ -26,11 +26,15 @@ func FabricKind(fabric string) (link.Kind, bool) {
 func LinkRate(gbps float64) unit.Rate { return unit.Rate(gbps) * unit.Gbps }
 
 // NVLinkRate is the data rate per direction of NVLink generation gen (3:
-// A100, else 4: H100) scaled by topology.nvlink_efficiency.
+// A100, 5: B200 at 900 GB/s, else 4: H100) scaled by
+// topology.nvlink_efficiency.
 func NVLinkRate(gen int, efficiency float64) unit.Rate {
 	rate := link.NVLink4Rate
-	if gen == 3 {
+	switch gen {
+	case 3:
 		rate = link.NVLink3Rate
+	case 5:
+		rate = 2 * link.NVLink4Rate
 	}
 	return rate * unit.Rate(efficiency)
 }
