@@ -239,7 +239,13 @@ func checkShape(algo string, n int, p Params) error {
 		if !p.OneSwitch {
 			return fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
 		}
+		if p.NVSwitch && p.Arch == Ampere {
+			return fmt.Errorf("innetwork on an NVSwitch is NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use ring, or topology.gpu: h100")
+		}
 	case NVLSTree:
+		if p.Arch == Ampere {
+			return fmt.Errorf("nvlstree needs NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use hierarchical or ring, or topology.gpu: h100")
+		}
 		if !p.NVSwitch || !spansNodes(p) {
 			return fmt.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
 		}
