@@ -6,6 +6,12 @@
 // equal chunks (the ring's "chunk (i−s) mod n"), and a transfer moves Parts
 // of them. The runner replays the schedule for each channel and each pipeline
 // piece of the message.
+//
+// NCCL's protocols are not schedules: a run with LL or LL128 moves the same
+// transfers with more bytes on the wire (WireFactor: flags, and NCCL's
+// bandwidth caps as a larger factor) and pays the protocol's latencies
+// (NCCLLatency). tuning.go holds NCCL's tuning tables and picks the
+// (algorithm, protocol) pair for algo and protocol auto (Tune).
 package coll
 
 import (
