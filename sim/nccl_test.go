@@ -236,3 +236,13 @@ func TestGPUGenerations(t *testing.T) {
 	a100 := builtin(t, "ring-allreduce-8", "topology.nvlink=3", "collective.bytes=1GiB")
 	assert.InEpsilon(t, 228.1, a100.Collective.BusBwGBps, 0.03, "topology.nvlink: 3 is an A100")
 }
+
+// REFERENCE.md, "NIC and PCIe per generation": an A100's NIC hangs off PCIe
+// Gen4 x16 (252.1 Gb/s, 4096-byte TLPs with 28 bytes of framing), so even a
+// 400G NIC carries at most ≈ 31 GB/s there; an H100's Gen5 link does not
+// bind (46–48 GB/s, TestNICCarriesNCCLGoodput).
+func TestA100NICIsPCIeGen4Bound(t *testing.T) {
+	r := run(t, "name: nic\ntopology: {kind: dgx, nodes: 2, fabric: ib, gpu: a100}\ntraffic: {pattern: flows, flows: [{src: 0, dst: 8, bytes: 1GiB}]}\nsim: {fidelity: flow}\n")
+	require.Len(t, r.Flows, 1)
+	assert.InEpsilon(t, 252.1*4096/(4096+28)/8, r.Flows[0].Gbps/8, 0.01)
+}

@@ -41,8 +41,9 @@ func NVLinkRate(gen int, efficiency float64) unit.Rate {
 
 // NICRate is the GPU–NIC link rate that carries efficiency
 // (topology.nic_efficiency) of the NIC's payload rate on a wire of kind k
-// and rate wire with packets of mtu payload bytes (at most PCIe Gen5 x16).
-func NICRate(k link.Kind, wire unit.Rate, mtu unit.Bytes, efficiency float64) unit.Rate {
+// and rate wire with packets of mtu payload bytes, at most pcie (PCIe Gen5
+// x16 from H100 on, Gen4 x16 on A100).
+func NICRate(k link.Kind, wire unit.Rate, mtu unit.Bytes, efficiency float64, pcie unit.Rate) unit.Rate {
 	payload := float64(wire) * link.Efficiency(k, mtu) * efficiency
-	return unit.Rate(min(payload/link.Efficiency(link.PCIe5, mtu), float64(link.PCIe5Rate)))
+	return unit.Rate(min(payload/link.Efficiency(link.PCIe5, mtu), float64(pcie)))
 }
