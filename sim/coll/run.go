@@ -56,7 +56,7 @@ func NCCLLatency(algo, proto string, p Params) Latency {
 	case Ring:
 		return ringLatency(pr, shapeOf(p))
 	case InNetwork:
-		return Latency{Base: 25000 * ns}
+		return Latency{Base: 25000*ns + NVLSRoundLatency(p)}
 	case NVLSTree:
 		// tuning.cc: intraLat + 2·log2(nodes)·interLat, 25 and 20.9 µs.
 		// The schedule's two NVLS phases share the 25 µs; its phases across
@@ -64,6 +64,29 @@ func NCCLLatency(algo, proto string, p Params) Latency {
 		return Latency{NVLink: 12500 * ns, Net: 20900 * ns}
 	}
 	return Latency{Base: 8400 * ns, NVLink: 3400 * ns, Net: 14000 * ns}
+}
+
+// NVLSRoundLatency is what the rounds of NVLS chunks cost an all-reduce of
+// p.Bytes on one node's NVSwitch: 16 channels × 8 heads = 128 chunks run at
+// once on 8 H100s (16 per GPU), each round 7.04 µs, with NCCL's NVLS chunk of
+// 16, 32, 64 or 128 KiB below 8 MiB, 64 MiB, 1 GiB and from 1 GiB
+// (enqueue.cc:2258–2275). A fit to ../shared/nccl-outputs/10 (memo §7.4),
+// with nvlsRunRatio: it makes the step at 1 GiB where the chunk doubles.
+func NVLSRoundLatency(p Params) unit.Time {
+	if !p.NVSwitch || p.GPUsPerNode < 2 || p.Bytes <= 0 {
+		return 0
+	}
+	chunk := int64(128 << 10)
+	switch {
+	case p.Bytes < 8<<20:
+		chunk = 16 << 10
+	case p.Bytes < 64<<20:
+		chunk = 32 << 10
+	case p.Bytes < 1<<30:
+		chunk = 64 << 10
+	}
+	rounds := ceilDiv(p.Bytes, 16*int64(p.Ranks)*chunk)
+	return unit.Time(rounds) * 7040 * unit.Nanosecond
 }
 
 // BusFactor is busbw/algbw for op on n ranks (nccl-tests doc/PERFORMANCE.md).

@@ -820,6 +820,14 @@ func doubleBinaryTree(s *Schedule, n int) {
 // (Hopper)": tuning.cc nvlsEfficiency 0.85; nccl-tests issues 212, 290).
 const NVLSBusBwRatio = 1.30
 
+// nvlsRunRatio is the ratio a run of NVLS on one node moves its bytes at:
+// 304 GB/s algbw (532 busbw, 1.437 × the ring's 370), from which each round
+// of concurrent NVLS chunks takes NVLSRoundLatency, so that 1 GiB and more
+// come to ≈ 467–480 GB/s and 16–64 MiB to nccl-tests' knee (a fit to
+// ../shared/nccl-outputs/10: /work/notes/issue26-memo.md §7.4; not NCCL's
+// tuning model, which is 45 % optimistic at 16 MiB).
+const nvlsRunRatio = 1.437
+
 // onWire is the schedule the network runs. For in-network reduction every rank
 // sends its whole buffer up while the switch multicasts the sum down: each GPU
 // link carries the buffer once in each direction at the same time. The runner
@@ -832,11 +840,11 @@ func (s *Schedule) onWire() *Schedule {
 	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1, gpn: s.gpn}
 	parts := 1
 	if s.gpn > 1 {
-		// NVLS on an NVSwitch reaches NVLSBusBwRatio × the ring's busbw on the
-		// same links, not the line-rate bound: each link carries the buffer
-		// BusFactor/NVLSBusBwRatio times.
+		// NVLS on an NVSwitch moves its bytes at nvlsRunRatio × the ring's
+		// busbw on the same links, not the line-rate bound: each link carries
+		// the buffer BusFactor/nvlsRunRatio times.
 		w.Chunks = 1000
-		parts = int(math.Round(1000 * BusFactor(s.Op, s.Ranks) / NVLSBusBwRatio))
+		parts = int(math.Round(1000 * BusFactor(s.Op, s.Ranks) / nvlsRunRatio))
 	}
 	st := Step{Phase: "reduce at switch and multicast"}
 	ph := Phase{Name: st.Phase, Steps: 1}
