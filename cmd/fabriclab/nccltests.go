@@ -117,6 +117,11 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for i := range rows {
+		if rows[i].channels <= 1 { // a streamed run counts its lanes, one for a plain schedule
+			rows[i].channels = max(base.Collective.Channels, 1)
+		}
+	}
 	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
 		base.Name, opName, algoName, ranks, base.Network.FlowControl, base.Network.Routing, fidelity(&base))
 	fmt.Fprintf(stdout, "# Collective test starting: %s_perf\n", ncclTestName(opName))
@@ -194,6 +199,9 @@ func ncclTuningLine(host, op string, ranks int, r ncclRow) string {
 		bytes /= int64(max(ranks, 1))
 	}
 	algo := map[string]string{coll.InNetwork: "NVLS", coll.NVLSTree: "NVLS_TREE"}[r.algo]
+	if r.algo == coll.InNetwork && host != "n0" {
+		algo = "COLLNET_DIRECT" // SHARP on a switch of hosts, as NCCL's CollNet plugin runs it
+	}
 	if algo == "" {
 		algo = strings.ToUpper(r.algo)
 	}

@@ -157,3 +157,17 @@ func TestNCCLTestsRefusesSpecialAndHugeFiles(t *testing.T) {
 		})
 	}
 }
+
+// The TUNING line names what ran in NCCL's words: on one H100 node algo auto
+// runs Ring/LL for small sizes and NVLS from a few MiB (REFERENCE.md, "NCCL's
+// choice of algorithm and protocol"); SHARP on a switch of hosts is CollNet.
+func TestNCCLTestsTuningLines(t *testing.T) {
+	code, out, errOut := cli("nccl-tests", "ring-allreduce-8", "--algo", "auto", "--set", "sim.fidelity=flow", "-b", "8", "-e", "1G", "-f", "128")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "\nn0:1000:1000 [0] NCCL INFO AllReduce: 8 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..7}\n")
+	assert.Contains(t, out, "\nn0:1000:1000 [0] NCCL INFO AllReduce: 16777216 Bytes -> Algo NVLS proto SIMPLE channel{Lo..Hi}={0..7}\n")
+	code, out, errOut = cli("nccl-tests", "incast", "--algo", "innetwork", "--op", "allreduce", "-b", "1M", "-e", "1M")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "\nh0:1000:1000 [0] NCCL INFO AllReduce: 1048576 Bytes -> Algo COLLNET_DIRECT proto SIMPLE ")
+	assert.Contains(t, out, "\n#  Rank  8 Group  0 Pid   1008 on         h8 device  0 [0000:29:00] NVIDIA H100 80GB HBM3\n")
+}
