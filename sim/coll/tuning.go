@@ -245,15 +245,15 @@ func algoTimeUs(op, algo string, pr int, p Params, bytes int64) (float64, bool) 
 // on bytes soonest. All-reduce tries ring and tree with each protocol, and
 // NVLS (innetwork on one node's NVSwitch) and NVLSTree (whole dgx nodes)
 // with Simple, as NCCL runs them; reduce-scatter and all-gather try the ring
-// with each protocol. Other operations run their usual algorithm with
-// Simple.
+// with each protocol, broadcast the ring with each protocol; all-to-all
+// (point-to-point in NCCL) runs pairwise with Simple.
 func Tune(op string, p Params, bytes int64) (algo, proto string) {
 	switch op {
 	case AllReduce, ReduceScatter, AllGather:
 	case AllToAll:
 		return Pairwise, Simple
 	default:
-		return Ring, Simple
+		return Ring, TuneProtocol(op, Ring, p, bytes)
 	}
 	best, bestTime := Ring, math.Inf(1)
 	proto = Simple

@@ -52,6 +52,10 @@ func TestTuneFollowsNCCL(t *testing.T) {
 	}
 	assert.Equal(t, Simple, TuneProtocol(AllReduce, Hierarchical, h100, 8), "hierarchical runs Simple only")
 	assert.Equal(t, LL, TuneProtocol(AllGather, Ring, h100, 8))
+	algo, proto := Tune(Broadcast, h100, 8)
+	assert.Equal(t, Ring+"/"+LL, algo+"/"+proto, "broadcast: the ring, LL when small")
+	algo, proto = Tune(AllToAll, h100, 8)
+	assert.Equal(t, Pairwise+"/"+Simple, algo+"/"+proto, "all-to-all: point-to-point, Simple")
 }
 
 // LL doubles the bytes and meets NCCL's cap (141/370.8 of Simple's busbw on
