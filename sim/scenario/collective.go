@@ -23,7 +23,7 @@ type Collective struct {
 	// 16,384-GPU runs cheap).
 	Execution string `yaml:"execution"`
 	// Latency is what each step costs beyond moving bytes: nccl (NCCL's
-	// Simple-protocol latency model, tuning.cc; the default on multi-GPU
+	// latency model for the protocol, tuning.cc; the default on multi-GPU
 	// topologies) or alpha (Alpha per step plus the fabric's own latency;
 	// the default elsewhere).
 	Latency string `yaml:"latency"`
