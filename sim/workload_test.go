@@ -121,11 +121,14 @@ func TestInNetworkAllReduce(t *testing.T) {
 	ring := run(t, idealDGX, "collective.bytes=128MiB")
 	nvls := run(t, idealDGX, "collective.bytes=128MiB", "collective.algo=innetwork")
 	require.NotNil(t, nvls.Collective)
-	// REFERENCE.md, "NVLS efficiency (Hopper)": NVLS reaches 1.30 × the ring's
-	// busbw on the same NVSwitch (not the line-rate bound of 2(n−1)/n ×).
-	assert.InEpsilon(t, 1.30, nvls.Collective.AlgBwGBps/ring.Collective.AlgBwGBps, 0.03)
+	// REFERENCE.md, "NVLS all-reduce, 8 × H100, one node": without NCCL's
+	// latencies NVLS moves its bytes at the fit's 304 GB/s algbw, 1.437 × the
+	// ring's on the same NVSwitch (not the line-rate bound of 2(n−1)/n ×);
+	// with them, its rounds of chunks bring 1 GiB to ≈ 1.30 × the ring's
+	// ≈ 370, ≈ 467–480 GB/s ("NVLS efficiency (Hopper)").
+	assert.InEpsilon(t, 1.437, nvls.Collective.AlgBwGBps/ring.Collective.AlgBwGBps, 0.03)
 	calibrated := builtin(t, "hierarchical-allreduce", "topology.nodes=1", "collective.algo=innetwork")
-	assert.InEpsilon(t, 480, calibrated.Collective.BusBwGBps, 0.03, "NVLS on 8 H100 (nccl-tests issues 212, 290)")
+	assert.InEpsilon(t, 475, calibrated.Collective.BusBwGBps, 0.03, "NVLS on 8 H100 (nccl-tests issues 212, 290; ND H100 v5)")
 	star := run(t, "name: sharp\ntopology: {kind: star, hosts: 8, fabric: ib}\ncollective: {op: allreduce, algo: innetwork, bytes: 64MiB}\n")
 	assert.InEpsilon(t, 49.7, star.Collective.AlgBwGBps, 0.03, "SHARP on one NDR switch: algbw ≈ the NIC's payload rate")
 }

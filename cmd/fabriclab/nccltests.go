@@ -117,11 +117,99 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	for i := range rows {
+		if rows[i].channels <= 1 { // a streamed run counts its lanes, one for a plain schedule
+			rows[i].channels = max(base.Collective.Channels, 1)
+		}
+	}
 	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
 		base.Name, opName, algoName, ranks, base.Network.FlowControl, base.Network.Routing, fidelity(&base))
-	fmt.Fprintf(stdout, "# minBytes %d maxBytes %d step: %s\n", minB, maxB, stepText(*factor, inc))
-	printNCCLTable(stdout, opName, base.Collective.Root, ranks, rows)
+	fmt.Fprintf(stdout, "# Collective test starting: %s_perf\n", ncclTestName(opName))
+	gpn := base.NodeGPUs()
+	nGpus := 1 // one process per GPU across nodes, as under mpirun
+	if gpn > 1 && ranks <= gpn {
+		nGpus = ranks // one process drives a node's GPUs
+	}
+	fmt.Fprintf(stdout, "# nThread 1 nGpus %d minBytes %d maxBytes %d step: %s warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n",
+		nGpus, minB, maxB, stepText(*factor, inc))
+	printNCCLDevices(stdout, ranks, gpn, nGpus, base.Topology.NVLink)
+	host := "h0" // rank 0's, as NCCL prints it
+	if gpn > 1 {
+		host = "n0"
+	}
+	printNCCLTable(stdout, opName, base.Collective.Root, ranks, host, rows)
+	fmt.Fprintf(stdout, "# Collective test concluded: %s_perf\n#\n", ncclTestName(opName))
 	return nil
+}
+
+// ncclTestName is the nccl-tests program that runs op, less its _perf.
+func ncclTestName(op string) string {
+	switch op {
+	case coll.ReduceScatter:
+		return "reduce_scatter"
+	case coll.AllGather:
+		return "all_gather"
+	case coll.AllToAll:
+		return "alltoall"
+	case coll.Broadcast:
+		return "broadcast"
+	}
+	return "all_reduce"
+}
+
+// ncclBusIDs are the PCI bus numbers of an HGX H100 board's eight GPUs, as
+// nccl-tests prints them (../shared/nccl-outputs/01).
+var ncclBusIDs = [8]int{0x29, 0x2f, 0x35, 0x3b, 0x43, 0x49, 0x4f, 0x55}
+
+// printNCCLDevices prints nccl-tests' "# Using devices" list: a line per
+// rank with its process, host (the node: n0, n1, … or the host h0, h1, …),
+// local device and GPU. One process drives a node's GPUs when they are all
+// the ranks (nGpus > 1), else each rank is its own process.
+func printNCCLDevices(stdout io.Writer, ranks, gpn, nGpus, nvlink int) {
+	fmt.Fprintf(stdout, "#\n# Using devices\n")
+	gpu := "NVIDIA H100 80GB HBM3"
+	if nvlink == 3 {
+		gpu = "NVIDIA A100-SXM4-80GB"
+	}
+	for r := range ranks {
+		host, dev := fmt.Sprintf("h%d", r), 0
+		if gpn > 1 {
+			host, dev = fmt.Sprintf("n%d", r/gpn), r%gpn
+		}
+		pid := 1000 + r
+		if nGpus > 1 {
+			pid = 1000
+		}
+		fmt.Fprintf(stdout, "#  Rank %2d Group  0 Pid %6d on %10s device %2d [0000:%02x:00] %s\n", r, pid, host, dev, ncclBusIDs[dev%8]+dev/8, gpu)
+	}
+}
+
+// ncclTuningLine is the line NCCL prints for a collective with
+// NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING (enqueue.cc:822–824): its
+// algorithm and protocol in NCCL's names (collectives.cc:95–126), the
+// bytes of one rank's count (a share for all-gather and reduce-scatter).
+// NCCL prints none for all-to-all, which is point-to-point.
+func ncclTuningLine(host, op string, ranks int, r ncclRow) string {
+	name := map[string]string{coll.AllReduce: "AllReduce", coll.AllGather: "AllGather", coll.ReduceScatter: "ReduceScatter", coll.Broadcast: "Broadcast"}[op]
+	if name == "" {
+		return ""
+	}
+	bytes := int64(r.size)
+	if op == coll.AllGather || op == coll.ReduceScatter {
+		bytes /= int64(max(ranks, 1))
+	}
+	algo := map[string]string{coll.InNetwork: "NVLS", coll.NVLSTree: "NVLS_TREE"}[r.algo]
+	if r.algo == coll.InNetwork && host != "n0" {
+		algo = "COLLNET_DIRECT" // SHARP on a switch of hosts, as NCCL's CollNet plugin runs it
+	}
+	if algo == "" {
+		algo = strings.ToUpper(r.algo)
+	}
+	proto := strings.ToUpper(r.proto)
+	if proto == "" {
+		proto = "SIMPLE"
+	}
+	return fmt.Sprintf("%s:1000:1000 [0] NCCL INFO %s: %d Bytes -> Algo %s proto %s channel{Lo..Hi}={0..%d}\n", host, name, bytes, algo, proto, max(r.channels-1, 0))
 }
 
 // ncclCollective is the collective and algorithm to run: the flags', else
@@ -146,6 +234,8 @@ func ncclCollective(base *scenario.Scenario, op, algo string) (string, string) {
 type ncclRow struct {
 	size              unit.Bytes
 	timeUs, alg, busb float64
+	algo, proto       string // what ran: the algorithm auto chose, NCCL's protocol
+	channels          int
 }
 
 // runNCCLSizes runs the scenario name with sets once per size, and returns
@@ -167,15 +257,16 @@ func runNCCLSizes(name string, read func(string) ([]byte, error), sets []string,
 			return nil, 0, fmt.Errorf("%s: the collective of %s did not finish (is until too short?)", name, size)
 		}
 		ranks = c.Ranks
-		rows = append(rows, ncclRow{size, c.TimeUs, c.AlgBwGBps, c.BusBwGBps})
+		rows = append(rows, ncclRow{size, c.TimeUs, c.AlgBwGBps, c.BusBwGBps, c.Algo, c.Protocol, c.Channels})
 	}
 	return rows, ranks, nil
 }
 
 // printNCCLTable prints the table as nccl-tests does, below the header
-// lines: the column heads, a row per size (out of place and in place alike),
-// and the average bus bandwidth.
-func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, rows []ncclRow) {
+// lines: the column heads, a row per size (out of place and in place alike)
+// after the line NCCL's TUNING debug output gives its algorithm and
+// protocol, and the average bus bandwidth.
+func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, host string, rows []ncclRow) {
 	fmt.Fprintf(stdout, "#\n")
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n", "", "", "", "", "")
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "size", "count", "type", "redop", "root",
@@ -191,6 +282,7 @@ func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, rows []nc
 	}
 	var sum float64
 	for _, r := range rows {
+		fmt.Fprint(stdout, ncclTuningLine(host, op, ranks, r))
 		count := int64(r.size) / 4 // float
 		if op == coll.AllGather || op == coll.ReduceScatter || op == coll.AllToAll {
 			count /= int64(max(ranks, 1)) // nccl-tests counts one rank's share

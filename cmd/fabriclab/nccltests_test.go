@@ -19,13 +19,21 @@ func TestNCCLTestsTable(t *testing.T) {
 	code, out, errOut := cli("nccl-tests", "hierarchical-allreduce", "--set", "topology.nodes=2", "--algo", "ring", "-b", "8", "-e", "8G", "-f", "4")
 	require.Equal(t, 0, code, errOut)
 	golden.Equal(t, "testdata/nccl-tests-allreduce.txt", []byte(out))
-	var rows []string
+	var rows, tuning []string
 	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
-		if !strings.HasPrefix(l, "#") {
+		switch {
+		case strings.Contains(l, " NCCL INFO "):
+			tuning = append(tuning, l)
+		case !strings.HasPrefix(l, "#"):
 			rows = append(rows, l)
 		}
 	}
 	require.Len(t, rows, 16, "8 B to 8 GiB by 4")
+	require.Len(t, tuning, 16, "NCCL's TUNING line before each row")
+	assert.Equal(t, "n0:1000:1000 [0] NCCL INFO AllReduce: 8 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..15}", tuning[0], "16 channels: two per NIC")
+	assert.Contains(t, tuning[len(tuning)-1], "AllReduce: 8589934592 Bytes -> Algo RING proto SIMPLE")
+	assert.Contains(t, out, "\n# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 4(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n")
+	assert.Contains(t, out, "\n#  Rank 15 Group  0 Pid   1015 on         n1 device  7 [0000:55:00] NVIDIA H100 80GB HBM3\n")
 	first, last := strings.Fields(rows[0]), strings.Fields(rows[len(rows)-1])
 	require.Len(t, last, 13, "size count type redop root, then time algbw busbw #wrong twice")
 	assert.Equal(t, []string{"8", "2", "float", "sum", "-1"}, first[:5])
@@ -148,4 +156,18 @@ func TestNCCLTestsRefusesSpecialAndHugeFiles(t *testing.T) {
 			assert.Less(t, n, uint64(1<<20), "refused before reading")
 		})
 	}
+}
+
+// The TUNING line names what ran in NCCL's words: on one H100 node algo auto
+// runs Ring/LL for small sizes and NVLS from a few MiB (REFERENCE.md, "NCCL's
+// choice of algorithm and protocol"); SHARP on a switch of hosts is CollNet.
+func TestNCCLTestsTuningLines(t *testing.T) {
+	code, out, errOut := cli("nccl-tests", "ring-allreduce-8", "--algo", "auto", "--set", "sim.fidelity=flow", "-b", "8", "-e", "1G", "-f", "128")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "\nn0:1000:1000 [0] NCCL INFO AllReduce: 8 Bytes -> Algo RING proto LL channel{Lo..Hi}={0..7}\n")
+	assert.Contains(t, out, "\nn0:1000:1000 [0] NCCL INFO AllReduce: 16777216 Bytes -> Algo NVLS proto SIMPLE channel{Lo..Hi}={0..7}\n")
+	code, out, errOut = cli("nccl-tests", "incast", "--algo", "innetwork", "--op", "allreduce", "-b", "1M", "-e", "1M")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "\nh0:1000:1000 [0] NCCL INFO AllReduce: 1048576 Bytes -> Algo COLLNET_DIRECT proto SIMPLE ")
+	assert.Contains(t, out, "\n#  Rank  8 Group  0 Pid   1008 on         h8 device  0 [0000:29:00] NVIDIA H100 80GB HBM3\n")
 }

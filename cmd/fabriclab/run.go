@@ -143,8 +143,12 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		fmt.Fprintf(w, "        ECN marks %d, CNPs %d, FECN marks %d, BECNs %d\n", t.ECNMarks, t.CNPs, t.FECNMarks, t.BECNs)
 	}
 	if c := r.Collective; c != nil {
+		algo := c.Algo
+		if c.Protocol != "" {
+			algo += " (" + c.Protocol + ")"
+		}
 		fmt.Fprintf(w, "\ncollective: %s/%s on %d ranks, %s in %s µs: algbw %s GB/s, busbw %s GB/s\n",
-			c.Op, c.Algo, c.Ranks, humanBytes(c.Bytes), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2))
+			c.Op, algo, c.Ranks, humanBytes(c.Bytes), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2))
 	}
 	if tr := r.Training; tr != nil {
 		fmt.Fprintf(w, "\ntraining: %s on %d × %s: iteration %s µs (compute %s µs, exposed communication %s µs), GPU busy %s%%, scaling efficiency %s%%\n",

@@ -60,8 +60,8 @@ func TestChooseNVLSTree(t *testing.T) {
 		{Params{Ranks: 8, GPUsPerNode: 8, NVSwitch: true, OneSwitch: true}, 8 << 30, InNetwork},
 		{Params{Ranks: 12, GPUsPerNode: 8, NVSwitch: true}, 8 << 30, Ring},
 		{two, 64 << 10, Tree},
-		{two, NVLSTreeMinBytes - 1, Tree},
-		{two, NVLSTreeMinBytes, NVLSTree},
+		{two, 2 << 20, Tree},
+		{two, 16 << 20, NVLSTree},
 	} {
 		assert.Equal(t, tc.want, Choose(AllReduce, tc.p, tc.bytes), "%d ranks, %d bytes", tc.p.Ranks, tc.bytes)
 	}

@@ -2,6 +2,7 @@ package coll
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"fabriclab/sim/fabric"
@@ -18,6 +19,10 @@ type Options struct {
 	// Latency, when not zero, is NCCL's latency model in place of Alpha and
 	// the fabric's path latency: see Latency.
 	Latency Latency
+	// Protocol names NCCL's protocol in the result; Wire is the bytes it
+	// puts on the wire per byte of payload (WireFactor), 0 or 1 for Simple.
+	Protocol string
+	Wire     float64
 	// Streamed runs each phase as one long transfer per (src, dst) pair carrying
 	// all its steps' bytes, with the phase's step latencies added up front: the
 	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
@@ -32,18 +37,26 @@ type Options struct {
 // so a step pays the larger of its figure and the fabric's own latency.
 type Latency struct{ Base, NVLink, Net unit.Time }
 
-// NCCLLatency is NCCL's Simple-protocol latency for algo, from tuning.cc's
-// ncclTunerConstantsDefaults: baseLatencies, and hwLatencies for NVLINK and
-// NET. Ring (and what NCCL runs as rings here: hierarchical, Rabenseifner):
-// 8.4 µs, 3.4 µs per NVLink step, 14 µs per network step. Tree: 8.4, 4.0,
-// 14. NVLS (innetwork on NVSwitch): 0, 25, 18. NVLSTree: 0, 25, 20.9.
-func NCCLLatency(algo string) Latency {
+// NCCLLatency is NCCL's latency for algo with proto on p, from tuning.cc's
+// ncclTunerConstantsDefaults (baseLatencies, hwLatencies for NVLINK and NET;
+// see tuning.go). Ring (and what NCCL runs as rings here: hierarchical,
+// Rabenseifner), Simple: 8.4 µs, 3.4 µs per NVLink step, 14 µs per network
+// step; LL: 6.6, 0.6, 2.7; LL128: 14, 1.9, 4.0. Tree, Simple: 8.4, 4.0, 14.
+// NVLS (innetwork on NVSwitch): 25 µs once per collective, as
+// tuning.cc:424–425 charges hwLat[NVLINK][NVLS] in place of the base and
+// per-step figures (a latency per pipeline piece would cost a 1 GiB run 32
+// × 25 µs). NVLSTree: 0, 25, 20.9. Algorithms other than ring and tree run
+// Simple.
+func NCCLLatency(algo, proto string, p Params) Latency {
 	const ns = unit.Nanosecond
+	pr := protoIndex(proto)
 	switch algo {
 	case Tree:
-		return Latency{Base: 8400 * ns, NVLink: 4000 * ns, Net: 14000 * ns}
+		return Latency{Base: micros(baseLat[tTree][pr]), NVLink: micros(hwLat[hwNVLink][tTree][pr]), Net: micros(hwLat[hwNet][tTree][pr])}
+	case Ring:
+		return ringLatency(pr, shapeOf(p))
 	case InNetwork:
-		return Latency{NVLink: 25000 * ns, Net: 18000 * ns}
+		return Latency{Base: 25000*ns + NVLSRoundLatency(p)}
 	case NVLSTree:
 		// tuning.cc: intraLat + 2·log2(nodes)·interLat, 25 and 20.9 µs.
 		// The schedule's two NVLS phases share the 25 µs; its phases across
@@ -51,6 +64,29 @@ func NCCLLatency(algo string) Latency {
 		return Latency{NVLink: 12500 * ns, Net: 20900 * ns}
 	}
 	return Latency{Base: 8400 * ns, NVLink: 3400 * ns, Net: 14000 * ns}
+}
+
+// NVLSRoundLatency is what the rounds of NVLS chunks cost an all-reduce of
+// p.Bytes on one node's NVSwitch: 16 channels × 8 heads = 128 chunks run at
+// once on 8 H100s (16 per GPU), each round 7.04 µs, with NCCL's NVLS chunk of
+// 16, 32, 64 or 128 KiB below 8 MiB, 64 MiB, 1 GiB and from 1 GiB
+// (enqueue.cc:2258–2275). A fit to ../shared/nccl-outputs/10 (memo §7.4),
+// with nvlsRunRatio: it makes the step at 1 GiB where the chunk doubles.
+func NVLSRoundLatency(p Params) unit.Time {
+	if !p.NVSwitch || p.GPUsPerNode < 2 || p.Bytes <= 0 {
+		return 0
+	}
+	chunk := int64(128 << 10)
+	switch {
+	case p.Bytes < 8<<20:
+		chunk = 16 << 10
+	case p.Bytes < 64<<20:
+		chunk = 32 << 10
+	case p.Bytes < 1<<30:
+		chunk = 64 << 10
+	}
+	rounds := ceilDiv(p.Bytes, 16*int64(p.Ranks)*chunk)
+	return unit.Time(rounds) * 7040 * unit.Nanosecond
 }
 
 // BusFactor is busbw/algbw for op on n ranks (nccl-tests doc/PERFORMANCE.md).
@@ -85,7 +121,7 @@ func Run(f fabric.Fabric, s *Schedule, ranks []int, o Options, done func(metrics
 	for i := range x.last {
 		x.last[i] = x.start
 	}
-	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: s.StepCount()}
+	x.res = metrics.Collective{Op: s.Op, Algo: s.Algo, Protocol: o.Protocol, Ranks: s.Ranks, Bytes: int64(o.Bytes), Steps: s.StepCount()}
 	if o.Track {
 		x.prog = newProgress(s, ranks, o, x.start)
 	}
@@ -268,7 +304,7 @@ func (x *runner) issue(i, r, st int) {
 		x.res.Transfers++
 		// One ordered stream per channel and peer, as NCCL keeps one connection each.
 		stream := c*max(x.s.Lanes, 1) + t.Lane + 1
-		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: part * unit.Bytes(t.Parts), Stream: stream,
+		tr := fabric.Transfer{Src: x.ranks[t.Src], Dst: x.ranks[t.Dst], Bytes: x.wire(int64(part) * int64(t.Parts)), Stream: stream,
 			Tag: t.Chunk, Step: st}
 		src, dst := t.Src, t.Dst
 		x.f.Send(tr, func() {
@@ -370,7 +406,7 @@ func (x *runner) streamPhase(p int) {
 			for j, k := range ph.Pairs {
 				x.res.Transfers++
 				src, dst := k.Src, k.Dst
-				x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: unit.Bytes(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
+				x.f.Send(fabric.Transfer{Src: x.ranks[k.Src], Dst: x.ranks[k.Dst], Bytes: x.wire(part * int64(k.Parts)), Tag: -1, Step: -1}, func() {
 					if x.prog != nil { // not even the call: a Pair is copied in, memory.copy in WebAssembly
 						x.prog.arrivedPair(i, j, ph.Pairs[j], part, x.f.Now())
 					}
@@ -417,6 +453,14 @@ func (x *runner) phaseWait(p int) unit.Time {
 		wait += l.Base
 	}
 	return wait
+}
+
+// wire is what payload bytes take on the wire under the run's protocol.
+func (x *runner) wire(b int64) unit.Bytes {
+	if f := x.o.Wire; f > 1 {
+		return unit.Bytes(math.Ceil(float64(b) * f))
+	}
+	return unit.Bytes(b)
 }
 
 func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

@@ -6,6 +6,12 @@
 // equal chunks (the ring's "chunk (i−s) mod n"), and a transfer moves Parts
 // of them. The runner replays the schedule for each channel and each pipeline
 // piece of the message.
+//
+// NCCL's protocols are not schedules: a run with LL or LL128 moves the same
+// transfers with more bytes on the wire (WireFactor: flags, and NCCL's
+// bandwidth caps as a larger factor) and pays the protocol's latencies
+// (NCCLLatency). tuning.go holds NCCL's tuning tables and picks the
+// (algorithm, protocol) pair for algo and protocol auto (Tune).
 package coll
 
 import (
@@ -145,6 +151,7 @@ type Params struct {
 	OneSwitch   bool  // all ranks hang off one switch: a star, or one node's NVSwitch (innetwork)
 	NVSwitch    bool  // each node's GPUs share an NVSwitch that reduces (NVLS: dgx nodes; nvlstree)
 	Bytes       int64 // the message, for algo auto (Choose)
+	Arch        Arch  // the GPUs' architecture, for NCCL's tuning tables
 	// SummaryOnly says the caller needs only the Summary (a streamed run
 	// without a chunk view): rings, hierarchical and NVLS trees then write it
 	// directly, the same as from their steps, in O(pairs) instead of listing
@@ -238,7 +245,13 @@ func checkShape(algo string, n int, p Params) error {
 		if !p.OneSwitch {
 			return fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
 		}
+		if p.NVSwitch && p.Arch == Ampere {
+			return fmt.Errorf("innetwork on an NVSwitch is NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use ring, or topology.gpu: h100")
+		}
 	case NVLSTree:
+		if p.Arch == Ampere {
+			return fmt.Errorf("nvlstree needs NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use hierarchical or ring, or topology.gpu: h100")
+		}
 		if !p.NVSwitch || !spansNodes(p) {
 			return fmt.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
 		}
@@ -807,6 +820,14 @@ func doubleBinaryTree(s *Schedule, n int) {
 // (Hopper)": tuning.cc nvlsEfficiency 0.85; nccl-tests issues 212, 290).
 const NVLSBusBwRatio = 1.30
 
+// nvlsRunRatio is the ratio a run of NVLS on one node moves its bytes at:
+// 304 GB/s algbw (532 busbw, 1.437 × the ring's 370), from which each round
+// of concurrent NVLS chunks takes NVLSRoundLatency, so that 1 GiB and more
+// come to ≈ 467–480 GB/s and 16–64 MiB to nccl-tests' knee (a fit to
+// ../shared/nccl-outputs/10: /work/notes/issue26-memo.md §7.4; not NCCL's
+// tuning model, which is 45 % optimistic at 16 MiB).
+const nvlsRunRatio = 1.437
+
 // onWire is the schedule the network runs. For in-network reduction every rank
 // sends its whole buffer up while the switch multicasts the sum down: each GPU
 // link carries the buffer once in each direction at the same time. The runner
@@ -819,11 +840,11 @@ func (s *Schedule) onWire() *Schedule {
 	w := &Schedule{Op: s.Op, Algo: s.Algo, Ranks: s.Ranks, Chunks: 1, gpn: s.gpn}
 	parts := 1
 	if s.gpn > 1 {
-		// NVLS on an NVSwitch reaches NVLSBusBwRatio × the ring's busbw on the
-		// same links, not the line-rate bound: each link carries the buffer
-		// BusFactor/NVLSBusBwRatio times.
+		// NVLS on an NVSwitch moves its bytes at nvlsRunRatio × the ring's
+		// busbw on the same links, not the line-rate bound: each link carries
+		// the buffer BusFactor/nvlsRunRatio times.
 		w.Chunks = 1000
-		parts = int(math.Round(1000 * BusFactor(s.Op, s.Ranks) / NVLSBusBwRatio))
+		parts = int(math.Round(1000 * BusFactor(s.Op, s.Ranks) / nvlsRunRatio))
 	}
 	st := Step{Phase: "reduce at switch and multicast"}
 	ph := Phase{Name: st.Phase, Steps: 1}

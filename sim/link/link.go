@@ -40,6 +40,7 @@ const (
 	NVLink4Rate = 450 * 8 * unit.Gbps // 450 GB/s per direction per GPU (H100)
 	NVLink3Rate = 300 * 8 * unit.Gbps // 300 GB/s per direction per GPU (A100)
 	PCIe5Rate   = 504.1 * unit.Gbps   // 32 GT/s × 16 lanes × 128/130
+	PCIe4Rate   = 252.1 * unit.Gbps   // 16 GT/s × 16 lanes × 128/130 (A100's NICs)
 	HDRRate     = 200 * unit.Gbps
 	NDRRate     = 400 * unit.Gbps
 	XDRRate     = 800 * unit.Gbps

@@ -21,6 +21,7 @@ type Result struct {
 type Collective struct {
 	Op        string  `json:"op"`
 	Algo      string  `json:"algo"`
+	Protocol  string  `json:"protocol,omitempty"` // NCCL's protocol: ll, ll128 or simple
 	Ranks     int     `json:"ranks"`
 	Bytes     int64   `json:"bytes"`
 	TimeUs    float64 `json:"time_us"`

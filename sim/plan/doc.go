@@ -25,4 +25,10 @@
 //     the result.
 //  4. packet.New sets each port's rate from its link (Model.initPorts);
 //     fluid.New each link's capacity (New). Nothing else gives a port a rate.
+//
+// collective.protocol and topology.gpu resolve here too: the GPU gives the
+// NVLink rate (topo.NVLinkRate), the NICs' PCIe (pcieRate) and NCCL's tuning
+// tables (coll.Params.Arch); the protocol is collective.protocol or, under
+// auto, coll.TuneProtocol's pick for the schedule's algorithm and the size,
+// and reaches the run as coll.Options' Protocol, Wire and Latency.
 package plan

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"fabriclab/sim/link"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
@@ -61,7 +62,7 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	t := &sc.Topology
 	rate := topo.LinkRate(t.LinkGbps)
 	w := topo.Wiring{Fabric: kind, Rate: rate, Latency: t.LinkLatency,
-		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency)}
+		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU))}
 	p := &Plan{
 		Name: sc.Name, Seed: sc.Seed, Until: sc.Until,
 		Wiring:         w,
@@ -108,4 +109,13 @@ func sampleInterval(sc *scenario.Scenario) unit.Time {
 		return max(sc.Until/200, unit.Microsecond)
 	}
 	return DefaultSampleInterval
+}
+
+// pcieRate is the GPU–NIC PCIe link of topology.gpu: Gen4 x16 on A100,
+// Gen5 x16 from H100 on (REFERENCE.md, "NIC and PCIe per generation").
+func pcieRate(gpu string) unit.Rate {
+	if gpu == "a100" {
+		return link.PCIe4Rate
+	}
+	return link.PCIe5Rate
 }

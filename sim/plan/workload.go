@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/scenario"
@@ -12,6 +13,7 @@ import (
 type Collective struct {
 	Ranks    int
 	Op, Algo string       // as the scenario names them (algo may be auto)
+	Protocol string       // NCCL's protocol the run uses (coll.LL, LL128 or Simple)
 	Params   coll.Params  // what coll.Build built Schedule from
 	Options  coll.Options // how it runs (Track unset)
 	// Schedule is the operation's schedule as a run without a chunk view
@@ -51,25 +53,60 @@ func collective(sc *scenario.Scenario, k *scenario.Check) *Collective {
 	if ranks == 0 {
 		ranks = sc.Endpoints()
 	}
-	streamed := options(sc, c.Algo).Streamed
 	p := collParams(sc, ranks, c.Root)
+	streamed := options(sc, c.Algo, coll.Simple, p).Streamed
 	p.SummaryOnly = streamed // a run without a viewer needs no steps
 	sched := checkCollective(sc, k, ranks, p, streamed)
 	if sched == nil {
 		return nil
 	}
-	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Params: p, Options: options(sc, sched.Algo), Schedule: sched}
+	proto := protocol(sc, sched.Algo, p)
+	if proto != coll.Simple && !slices.Contains(coll.ProtocolAlgos, sched.Algo) {
+		k.Fail(k.Blame("collective.protocol", "collective.algo"), "%s runs only NCCL's Simple protocol, not %s: use protocol: auto or simple, or algo: ring or tree",
+			sched.Algo, c.Protocol)
+		return nil
+	}
+	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Protocol: proto, Params: p, Options: options(sc, sched.Algo, proto, p), Schedule: sched}
+}
+
+// protocol is the NCCL protocol sc's collective runs with algo:
+// collective.protocol, or under auto the one NCCL's tuning model picks for
+// the size (Simple under latency: alpha, which models no protocol).
+func protocol(sc *scenario.Scenario, algo string, p coll.Params) string {
+	switch sc.Collective.Protocol {
+	case scenario.ProtocolLL:
+		return coll.LL
+	case scenario.ProtocolLL128:
+		return coll.LL128
+	case scenario.ProtocolSimple:
+		return coll.Simple
+	}
+	if sc.StepLatency() != scenario.LatencyNCCL {
+		return coll.Simple
+	}
+	return coll.TuneProtocol(sc.Collective.Op, algo, p, int64(sc.Collective.Bytes))
 }
 
 // collParams describes ranks of sc's topology to coll.Build.
 func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
 	return coll.Params{Ranks: ranks, GPUsPerNode: sc.NodeGPUs(), Root: root, OneSwitch: sc.OneSwitch(),
-		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes)}
+		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes), Arch: arch(sc)}
+}
+
+// arch is topology.gpu's architecture for NCCL's tuning tables.
+func arch(sc *scenario.Scenario) coll.Arch {
+	switch sc.Topology.GPU {
+	case "a100":
+		return coll.Ampere
+	case "b200":
+		return coll.Blackwell
+	}
+	return coll.Hopper
 }
 
 // options are the options of the collective (or training's all-reduces)
-// running algo.
-func options(sc *scenario.Scenario, algo string) coll.Options {
+// running algo with NCCL's protocol proto on p.
+func options(sc *scenario.Scenario, algo, proto string, p coll.Params) coll.Options {
 	c := &sc.Collective
 	streamed := sc.Sim.Fidelity == scenario.FlowLevel
 	if c.Execution != "" {
@@ -77,8 +114,9 @@ func options(sc *scenario.Scenario, algo string) coll.Options {
 	}
 	o := coll.Options{Bytes: c.Bytes, Channels: c.Channels, Chunk: c.Chunk, Alpha: c.Alpha, Streamed: streamed}
 	if sc.StepLatency() == scenario.LatencyNCCL {
-		o.Latency = coll.NCCLLatency(algo)
+		o.Latency = coll.NCCLLatency(algo, proto, p)
 	}
+	o.Protocol, o.Wire = proto, coll.WireFactor(sc.Collective.Op, algo, proto, p)
 	return o
 }
 
@@ -94,7 +132,7 @@ func training(sc *scenario.Scenario, k *scenario.Check) *Training {
 	if checkTraining(sc, k, &cfg, ranks); k.Err() != nil {
 		return nil
 	}
-	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), options(sc, t.Algo)
+	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), options(sc, t.Algo, coll.Simple, coll.Params{})
 	cfg.NVSwitch = sc.NVSwitch()
 	cfg.MaxFlows = MaxRunFlows
 	return &Training{Ranks: ranks, Config: cfg, GPUHourPrice: t.GPUHourPrice}

@@ -23,11 +23,22 @@ type Collective struct {
 	// 16,384-GPU runs cheap).
 	Execution string `yaml:"execution"`
 	// Latency is what each step costs beyond moving bytes: nccl (NCCL's
-	// Simple-protocol latency model, tuning.cc; the default on multi-GPU
+	// latency model for the protocol, tuning.cc; the default on multi-GPU
 	// topologies) or alpha (Alpha per step plus the fabric's own latency;
 	// the default elsewhere).
 	Latency string `yaml:"latency"`
+	// Protocol is NCCL's protocol: auto (the one NCCL's tuning model picks
+	// for the size; Simple under latency: alpha), ll, ll128 or simple.
+	Protocol string `yaml:"protocol"`
 }
+
+// Protocols (collective.protocol).
+const (
+	ProtocolAuto   = "auto"
+	ProtocolLL     = "ll"
+	ProtocolLL128  = "ll128"
+	ProtocolSimple = "simple"
+)
 
 // Step latency models (collective.latency).
 const (
@@ -93,6 +104,9 @@ func (c *checker) collective(endpoints int, topoOK bool) {
 	}
 	if co.Latency != "" {
 		c.oneOf("collective.latency", co.Latency, "a latency model", LatencyNCCL, LatencyAlpha)
+	}
+	if co.Protocol != "" {
+		c.oneOf("collective.protocol", co.Protocol, "an NCCL protocol", ProtocolAuto, ProtocolLL, ProtocolLL128, ProtocolSimple)
 	}
 	if !topoOK {
 		return

@@ -45,6 +45,7 @@ var keyUses = []keyUse{
 	{key: "topology.link_gbps"},
 	{key: "topology.link_latency"},
 	{key: "topology.switch_latency"},
+	{key: "topology.gpu", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nvlink", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nvlink_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nic_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},

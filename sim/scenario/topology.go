@@ -45,9 +45,13 @@ type Topology struct {
 	// the default reproduces the ~370 GB/s bus bandwidth nccl-tests measure on
 	// 8 H100s; 1 gives the ideal link.
 	NVLinkEfficiency float64 `yaml:"nvlink_efficiency"`
-	// NVLink is the NVLink generation of the GPUs: 4 (H100, 450 GB/s per
-	// direction) or 3 (A100, 300 GB/s).
+	// NVLink is the NVLink generation of the GPUs: 4 (H100, H200: 450 GB/s
+	// per direction), 3 (A100, 300 GB/s) or 5 (B200, 900 GB/s); GPU sets it.
 	NVLink int `yaml:"nvlink"`
+	// GPU is the GPUs' generation: a100, h100, h200 or b200. It sets the
+	// NVLink generation and its efficiency's default, and NCCL's tuning
+	// tables; by default it follows nvlink (3: a100, 5: b200, else h100).
+	GPU string `yaml:"gpu"`
 	// NICEfficiency is the share of a NIC's payload rate that NCCL moves
 	// through it: each GPU's PCIe link to its NIC carries that much.
 	NICEfficiency float64 `yaml:"nic_efficiency"`
@@ -63,6 +67,16 @@ const DefaultNICEfficiency = 0.966
 // DefaultNVLinkEfficiency calibrates NVLink so that the default ring
 // all-reduce of 1 GiB on 8 GPUs reaches the ~370 GB/s busbw measured on H100.
 const DefaultNVLinkEfficiency = 0.825
+
+// TopologyGPUs are topology.gpu's GPUs: each one's NVLink generation and
+// the NVLink efficiency that reproduces the 8-GPU ring all-reduce busbw
+// published for it (REFERENCE.md, "NVLink efficiency per GPU generation"):
+// A100 0.77 (231.6 of 300 GB/s), H100 and H200 0.825 (≈ 370 of 450), B200
+// 0.80 (NCCL's own 721.8 of 900 GB/s; no published 8-GPU figure).
+var TopologyGPUs = map[string]struct {
+	NVLink     int
+	Efficiency float64
+}{"a100": {3, 0.77}, "h100": {4, DefaultNVLinkEfficiency}, "h200": {4, DefaultNVLinkEfficiency}, "b200": {5, 0.80}}
 
 // MinNVLinkEfficiency keeps NVLink at 4.5 GB/s or more, so that its
 // serialisation times stay far inside the engine's integer picoseconds.
@@ -112,6 +126,17 @@ func (t *Topology) fillDefaults(present func(key string) bool) {
 			t.GPUsPerNode = 1
 		}
 	}
+	if !present("topology.gpu") {
+		t.GPU = map[int]string{3: "a100", 5: "b200"}[t.NVLink]
+		if t.GPU == "" {
+			t.GPU = "h100"
+		}
+	} else if g, ok := TopologyGPUs[t.GPU]; ok && !present("topology.nvlink") {
+		t.NVLink = g.NVLink
+	}
+	if g, ok := TopologyGPUs[t.GPU]; ok && !present("topology.nvlink_efficiency") {
+		t.NVLinkEfficiency = g.Efficiency
+	}
 }
 
 // topology checks the shape (sim/topo holds the rules) and returns the
@@ -159,8 +184,15 @@ func (c *checker) nicEfficiency() {
 
 // nvlinkEfficiency checks topology.nvlink_efficiency and topology.nvlink.
 func (c *checker) nvlinkEfficiency() {
-	if g := c.s.Topology.NVLink; g != 3 && g != 4 {
-		c.fail("topology.nvlink", "%s is not an NVLink generation: use 4 (H100, 450 GB/s per direction) or 3 (A100, 300 GB/s)", c.text("topology.nvlink", g))
+	t := &c.s.Topology
+	if g := t.NVLink; g < 3 || g > 5 {
+		c.fail("topology.nvlink", "%s is not an NVLink generation: use 4 (H100, 450 GB/s per direction), 3 (A100, 300 GB/s) or 5 (B200, 900 GB/s)", c.text("topology.nvlink", g))
+	}
+	if g, ok := TopologyGPUs[t.GPU]; !ok {
+		c.fail("topology.gpu", "%s is not a GPU; use a100, h100, h200 or b200", c.text("topology.gpu", t.GPU))
+	} else if g.NVLink != t.NVLink && t.NVLink >= 3 && t.NVLink <= 5 {
+		c.fail(c.blame("topology.nvlink", "topology.gpu"), "%s with topology.gpu %s: %s has NVLink %d; leave nvlink out (gpu sets it) or set the GPU that has it",
+			c.text("topology.nvlink", t.NVLink), t.GPU, t.GPU, g.NVLink)
 	}
 	if e := c.s.Topology.NVLinkEfficiency; !(e >= MinNVLinkEfficiency && e <= 1) {
 		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, from %g to 1 (default %g; 1 is ideal)",

@@ -26,19 +26,24 @@ func FabricKind(fabric string) (link.Kind, bool) {
 func LinkRate(gbps float64) unit.Rate { return unit.Rate(gbps) * unit.Gbps }
 
 // NVLinkRate is the data rate per direction of NVLink generation gen (3:
-// A100, else 4: H100) scaled by topology.nvlink_efficiency.
+// A100, 5: B200 at 900 GB/s, else 4: H100) scaled by
+// topology.nvlink_efficiency.
 func NVLinkRate(gen int, efficiency float64) unit.Rate {
 	rate := link.NVLink4Rate
-	if gen == 3 {
+	switch gen {
+	case 3:
 		rate = link.NVLink3Rate
+	case 5:
+		rate = 2 * link.NVLink4Rate
 	}
 	return rate * unit.Rate(efficiency)
 }
 
 // NICRate is the GPU–NIC link rate that carries efficiency
 // (topology.nic_efficiency) of the NIC's payload rate on a wire of kind k
-// and rate wire with packets of mtu payload bytes (at most PCIe Gen5 x16).
-func NICRate(k link.Kind, wire unit.Rate, mtu unit.Bytes, efficiency float64) unit.Rate {
+// and rate wire with packets of mtu payload bytes, at most pcie (PCIe Gen5
+// x16 from H100 on, Gen4 x16 on A100).
+func NICRate(k link.Kind, wire unit.Rate, mtu unit.Bytes, efficiency float64, pcie unit.Rate) unit.Rate {
 	payload := float64(wire) * link.Efficiency(k, mtu) * efficiency
-	return unit.Rate(min(payload/link.Efficiency(link.PCIe5, mtu), float64(link.PCIe5Rate)))
+	return unit.Rate(min(payload/link.Efficiency(link.PCIe5, mtu), float64(pcie)))
 }
