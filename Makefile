@@ -34,8 +34,8 @@ test-native:
 
 test-wasm:
 	@if command -v node >/dev/null 2>&1; then \
-		echo "GOOS=js GOARCH=wasm go test $(TESTFLAGS) ./sim/... (under Node)"; \
-		GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -timeout 30m -exec="$(WASM_EXEC)" ./sim ./sim/... && \
+		echo "GOOS=js GOARCH=wasm go test $(TESTFLAGS) ./sim/... ./playback/... ./protocol/... ./i18n/... (under Node)"; \
+		GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -timeout 30m -exec="$(WASM_EXEC)" ./sim ./sim/... ./playback/... ./protocol/... ./i18n/... && \
 		echo "GOOS=js GOARCH=wasm go test $(TESTFLAGS) -tags webfonts ./assets (the fonts as the site's viz.wasm gets them)" && \
 		GOOS=js GOARCH=wasm $(GO) test $(TESTFLAGS) -tags webfonts -exec="$(WASM_EXEC)" ./assets; \
 	elif [ -n "$$CI" ]; then \
@@ -85,8 +85,8 @@ fuzz:
 		done; \
 	done
 
-# The CJK subset fonts (assets/fonts): again after adding Chinese text to
-# render/i18n.go (TestCatalogueGlyphs says when). Needs fonts-noto-cjk and
+# The CJK subset fonts (assets/fonts): again after adding Chinese text the
+# canvas draws to i18n/canvas.go (TestCatalogueGlyphs says when). Needs fonts-noto-cjk and
 # python3-fonttools.
 fonts:
 	sh assets/fonts/subset.sh

@@ -9,6 +9,8 @@ import (
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+
+	"fabriclab/i18n"
 )
 
 // Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz and ```knob
@@ -83,17 +85,16 @@ type labels struct {
 	Unfinished                                   string            // the flows outcome when some flows did not finish
 }
 
+// labelsFor returns the labels in lang, from the catalogue (package i18n).
 func labelsFor(lang string) labels {
-	if lang == "zh" {
-		return labels{Scenario: "场景：", Compare: "对比：", Versus: " 与 ", Check: "核对答案", Right: "答对了。", Wrong: "再想想。",
-			TryIt: "动手试试", Reset: "复原", On: "开", Off: "关", Running: "正在运行…", Failed: "无法运行：{}", Said: "{label}：{value}，{outcome}",
-			Outcome:    map[string]string{"flows": "最后一个流在 {} 完成", "collective": "集合通信用时 {}", "training": "每次迭代用时 {}"},
-			Unfinished: "{end} 内 {all} 个流完成了 {done} 个"}
-	}
-	return labels{Scenario: "scenario: ", Compare: "compare: ", Versus: " vs ", Check: "Check", Right: "Right.", Wrong: "Not quite.",
-		TryIt: "Try it", Reset: "Reset", On: "on", Off: "off", Running: "running…", Failed: "could not run: {}", Said: "{label}: {value} — {outcome}",
-		Outcome:    map[string]string{"flows": "last flow finished at {}", "collective": "the collective took {}", "training": "one iteration takes {}"},
-		Unfinished: "{done} of {all} flows finished in {end}"}
+	l := i18n.Lang(lang)
+	return labels{Scenario: i18n.T(l, "block.scenario"), Compare: i18n.T(l, "block.compare"), Versus: i18n.T(l, "block.versus"),
+		Check: i18n.T(l, "quiz.check"), Right: i18n.T(l, "quiz.right"), Wrong: i18n.T(l, "quiz.wrong"),
+		TryIt: i18n.T(l, "knob.try"), Reset: i18n.T(l, "knob.reset"), On: i18n.T(l, "knob.on"), Off: i18n.T(l, "knob.off"),
+		Running: i18n.T(l, "knob.running"), Failed: i18n.T(l, "knob.failed"), Said: i18n.T(l, "knob.said"),
+		Outcome: map[string]string{"flows": i18n.T(l, "knob.outcome.flows"), "collective": i18n.T(l, "knob.outcome.collective"),
+			"training": i18n.T(l, "knob.outcome.training")},
+		Unfinished: i18n.T(l, "knob.unfinished")}
 }
 
 // fence is a fenced code block of a given language, found anywhere in a document.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"fabriclab/i18n"
+	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
@@ -16,13 +18,9 @@ import (
 )
 
 // Side is one side of a comparison: a scenario (a built-in name or YAML,
-// with set= overrides) and the label over its half of the canvas.
-type Side struct {
-	Label    string   `json:"label,omitempty"`
-	Scenario string   `json:"scenario,omitempty"`
-	YAML     string   `json:"yaml,omitempty"`
-	Sets     []string `json:"set,omitempty"`
-}
+// with set= overrides) and the label over its half of the canvas. A load
+// command's sides (protocol.Side) convert to it.
+type Side protocol.Side
 
 // Load is the side's scenario.
 func (s Side) Load(which string) (scenario.Scenario, error) {
@@ -41,7 +39,7 @@ func (s Side) Name(sc *scenario.Scenario) string {
 }
 
 // MaxLabel bounds a side's label, in characters.
-const MaxLabel = 60
+const MaxLabel = protocol.MaxLabel
 
 // compareParams are the parameters of compare=1:
 // left=NAME&left.set=k=v&left.label=TEXT (or left.yaml=BASE64URL), the same for right.
@@ -121,31 +119,6 @@ func builtinNames() string {
 		names = append(names, b.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// checkSides checks a load command's left and right.
-func checkSides(c *Command) error {
-	if (c.Left == nil) != (c.Right == nil) {
-		return fmt.Errorf("load needs both left and right for a comparison, e.g. {\"fabriclab\": \"load\", \"left\": {\"scenario\": \"incast\"}, \"right\": {\"scenario\": \"incast-dcqcn\"}}")
-	}
-	if c.Left == nil {
-		return nil
-	}
-	if c.YAML != "" || c.Scenario != "" {
-		return fmt.Errorf("load takes either yaml or scenario, or left and right, not both")
-	}
-	for i, s := range []*Side{c.Left, c.Right} {
-		name := [2]string{"left", "right"}[i]
-		switch {
-		case s.YAML == "" && s.Scenario == "":
-			return fmt.Errorf("load %s needs yaml (a scenario) or scenario (a built-in name)", name)
-		case len(s.YAML) > MaxYAML:
-			return fmt.Errorf("load %s's scenario is too long: at most %d KiB", name, MaxYAML>>10)
-		case len([]rune(s.Label)) > MaxLabel:
-			return fmt.Errorf("load %s's label is longer than %d characters; shorten it", name, MaxLabel)
-		}
-	}
-	return nil
 }
 
 // Pair plays two players in lock-step on one clock: both show the same
@@ -369,34 +342,18 @@ func (q *Pair) Slower()              { q.SetSpeed(q.speed / 2) }
 // "Adaptive routing finished 2.1× sooner (412 µs vs 871 µs); max queue 3.1 MiB vs 0.4 MiB; drops 0 vs 0".
 func Summary(labels [2]string, a, b *simmetrics.Result) string { return SummaryIn("en", labels, a, b) }
 
-// summaryWords are Summary's words in a language.
-type summaryWords struct {
-	sooner, both, vs, sep string
-	names                 [7]string // the figures, in the order of SummaryIn's list
-}
-
-var summaryLangs = map[string]summaryWords{
-	"en": {"%s finished %s sooner (%s vs %s)", "both finished at %s", " vs ", "; ",
-		[7]string{"max queue", "drops", "pause frames", "ECN marks", "retransmits", "mean FCT", "goodput"}},
-	"zh": {"%s 快 %s 完成（%s 对 %s）", "双方同时完成（%s）", " 对 ", "；",
-		[7]string{"最高队列", "丢包", "暂停帧", "ECN 标记", "重传", "平均 FCT", "吞吐"}},
-}
-
 // SummaryIn is Summary in a language: en or zh (others: en).
 func SummaryIn(lang string, labels [2]string, a, b *simmetrics.Result) string {
-	w, ok := summaryLangs[lang]
-	if !ok {
-		w = summaryLangs["en"]
-	}
+	l := i18n.Lang(lang)
 	ta, tb := a.Totals.SimTimeUs, b.Totals.SimTimeUs
 	var head string
 	switch {
 	case sameish(ta, tb):
-		head = fmt.Sprintf(w.both, usText(ta))
+		head = i18n.Tf(l, "compare.both", usText(ta))
 	case ta < tb:
-		head = fmt.Sprintf(w.sooner, labels[0], ratioText(tb/ta), usText(ta), usText(tb))
+		head = i18n.Tf(l, "compare.sooner", labels[0], ratioText(tb/ta), usText(ta), usText(tb))
 	default:
-		head = fmt.Sprintf(w.sooner, labels[1], ratioText(ta/tb), usText(tb), usText(ta))
+		head = i18n.Tf(l, "compare.sooner", labels[1], ratioText(ta/tb), usText(tb), usText(ta))
 	}
 	type figure struct {
 		name   string
@@ -405,13 +362,13 @@ func SummaryIn(lang string, labels [2]string, a, b *simmetrics.Result) string {
 	}
 	count := func(v float64) string { return strconv.FormatInt(int64(v), 10) }
 	figs := []figure{
-		{w.names[0], float64(maxQueue(a)), float64(maxQueue(b)), bytesText},
-		{w.names[1], float64(a.Totals.Drops), float64(b.Totals.Drops), count},
-		{w.names[2], float64(a.Totals.PauseFrames), float64(b.Totals.PauseFrames), count},
-		{w.names[3], float64(a.Totals.ECNMarks), float64(b.Totals.ECNMarks), count},
-		{w.names[4], float64(a.Totals.Retransmits), float64(b.Totals.Retransmits), count},
-		{w.names[5], a.Totals.MeanFctUs, b.Totals.MeanFctUs, usText},
-		{w.names[6], a.Totals.GoodputGbps, b.Totals.GoodputGbps, func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " Gb/s" }},
+		{i18n.T(l, "compare.max-queue"), float64(maxQueue(a)), float64(maxQueue(b)), bytesText},
+		{i18n.T(l, "compare.drops"), float64(a.Totals.Drops), float64(b.Totals.Drops), count},
+		{i18n.T(l, "compare.pauses"), float64(a.Totals.PauseFrames), float64(b.Totals.PauseFrames), count},
+		{i18n.T(l, "compare.ecn"), float64(a.Totals.ECNMarks), float64(b.Totals.ECNMarks), count},
+		{i18n.T(l, "compare.retransmits"), float64(a.Totals.Retransmits), float64(b.Totals.Retransmits), count},
+		{i18n.T(l, "compare.mean-fct"), a.Totals.MeanFctUs, b.Totals.MeanFctUs, usText},
+		{i18n.T(l, "compare.goodput"), a.Totals.GoodputGbps, b.Totals.GoodputGbps, func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " Gb/s" }},
 	}
 	diff := func(f figure) float64 {
 		if m := max(math.Abs(f.a), math.Abs(f.b)); m > 0 {
@@ -438,9 +395,9 @@ func SummaryIn(lang string, labels [2]string, a, b *simmetrics.Result) string {
 		}
 		used[best] = true
 		f := figs[best]
-		parts = append(parts, f.name+" "+f.format(f.a)+w.vs+f.format(f.b))
+		parts = append(parts, f.name+" "+f.format(f.a)+i18n.T(l, "compare.vs")+f.format(f.b))
 	}
-	return strings.Join(parts, w.sep)
+	return strings.Join(parts, i18n.T(l, "compare.sep"))
 }
 
 func sameish(a, b float64) bool { return math.Abs(a-b) <= 0.005*max(math.Abs(a), math.Abs(b)) }

@@ -2,16 +2,17 @@ package playback
 
 import (
 	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/url"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 
+<<<<<<< HEAD
 	"fabriclab/sim/plan"
+=======
+	"fabriclab/protocol"
+>>>>>>> main
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )
@@ -37,7 +38,7 @@ type Params struct {
 // (base64url makes that 4/3 as many characters) and the set= values together
 // up to MaxSets bytes.
 const (
-	MaxYAML  = 64 << 10
+	MaxYAML  = protocol.MaxYAML // 64 KiB
 	MaxSets  = 64 << 10
 	MaxQuery = 256 << 10
 )
@@ -210,97 +211,9 @@ func (p Params) Load() (scenario.Scenario, error) {
 	return plan.Load(name, nil, p.Sets)
 }
 
-// Command is one message from the page: {"fabriclab": "seek", "t_us": 12.5}.
-type Command struct {
-	Op       string   `json:"fabriclab"`
-	YAML     string   `json:"yaml,omitempty"`
-	Scenario string   `json:"scenario,omitempty"`
-	Sets     []string `json:"set,omitempty"`
-	TUs      float64  `json:"t_us,omitempty"`
-	SpeedUs  float64  `json:"us_per_s,omitempty"`
-	Play     bool     `json:"play,omitempty"`
-	Step     string   `json:"step,omitempty"` // the lesson step that sent it, echoed back
-	On       bool     `json:"on,omitempty"`   // presenter: big text on or off
-	// tap: where the canvas was clicked or touched, in CSS px from its top
-	// left; Touch says a finger (it also shows the tooltip there).
-	X     float64 `json:"x,omitempty"`
-	Y     float64 `json:"y,omitempty"`
-	Touch bool    `json:"touch,omitempty"`
-	// Figures (load) are lesson figures, "path | format", to compute when the run is done.
-	Figures []string `json:"figures,omitempty"`
-	// load: two scenarios side by side instead of yaml or scenario (compare.go).
-	Left  *Side `json:"left,omitempty"`
-	Right *Side `json:"right,omitempty"`
-}
-
-// maxTap bounds a tap's coordinates: far beyond any screen.
-const maxTap = 100000
-
-var commandOps = []string{"load", "play", "pause", "toggle", "step", "back", "reset", "seek", "faster", "slower", "speed", "stats", "presenter", "nextflow", "prevflow", "tap"}
-
-// ParseCommand reads a command's JSON, checking the operation and its arguments.
-func ParseCommand(data []byte) (Command, error) {
-	var c Command
-	if len(data) > MaxYAML*2 {
-		return c, fmt.Errorf("command too long: at most %d KiB", MaxYAML*2>>10)
-	}
-	if err := json.Unmarshal(data, &c); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) && te.Field != "" {
-			return c, fmt.Errorf("command field %q is a JSON %s; give %s, e.g. {\"fabriclab\": \"seek\", \"t_us\": 12.5}", te.Field, te.Value, jsonKind(te.Type))
-		}
-		if te != nil {
-			return c, fmt.Errorf("command is a JSON %s; send an object like {\"fabriclab\": \"play\"}", te.Value)
-		}
-		return c, fmt.Errorf("command is not JSON like {\"fabriclab\": \"play\"}: %v", err)
-	}
-	if !slices.Contains(commandOps, c.Op) {
-		return c, fmt.Errorf("unknown command %q; use one of %s", c.Op, strings.Join(commandOps, ", "))
-	}
-	switch c.Op {
-	case "load":
-		if err := checkSides(&c); err != nil || c.Left != nil {
-			return c, err
-		}
-		if c.YAML == "" && c.Scenario == "" {
-			return c, fmt.Errorf("load needs yaml (a scenario) or scenario (a built-in name)")
-		}
-		if len(c.YAML) > MaxYAML {
-			return c, fmt.Errorf("load: the scenario is too long: at most %d KiB", MaxYAML>>10)
-		}
-	case "seek":
-		if !(c.TUs >= 0) || c.TUs > scenario.MaxUntil.Micros() {
-			return c, fmt.Errorf("seek needs t_us from 0 to %g", scenario.MaxUntil.Micros())
-		}
-	case "tap":
-		if !(c.X >= 0 && c.X <= maxTap) || !(c.Y >= 0 && c.Y <= maxTap) {
-			return c, fmt.Errorf("tap needs x and y from 0 to %d (CSS px from the canvas's top left)", maxTap)
-		}
-	case "speed":
-		if !(c.SpeedUs > 0) || c.SpeedUs > MaxSpeed.Micros() {
-			return c, fmt.Errorf("speed needs us_per_s above 0 and at most %g", MaxSpeed.Micros())
-		}
-	}
-	return c, nil
-}
-
-// jsonKind names what a command field takes, for messages.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Float64:
-		return "a number"
-	case reflect.Bool:
-		return "true or false"
-	case reflect.Slice:
-		return "a list of strings"
-	}
-	return "an object"
-}
-
-// Load is the scenario a load command asks for.
-func (c Command) Load() (scenario.Scenario, error) {
+// LoadCommand is the scenario a load command (of one scenario, not a
+// comparison) asks for.
+func LoadCommand(c protocol.Load) (scenario.Scenario, error) {
 	if c.YAML != "" {
 		return plan.ParseWith([]byte(c.YAML), "scenario", c.Sets)
 	}

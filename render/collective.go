@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fabriclab/assets"
+	"fabriclab/i18n"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
@@ -73,16 +74,16 @@ func (b *Builder) coll() *snap.Collective {
 
 // opWords names an operation as the lessons write it.
 func opWords(lang Lang, op string) string {
-	if _, ok := catalogue["op."+op]; ok {
-		return T(lang, "op."+op)
+	if i18n.Has("op." + op) {
+		return i18n.T(lang, "op."+op)
 	}
 	return op
 }
 
 // algoWords names an algorithm.
 func algoWords(lang Lang, algo string) string {
-	if _, ok := catalogue["algo."+algo]; ok {
-		return T(lang, "algo."+algo)
+	if i18n.Has("algo." + algo) {
+		return i18n.T(lang, "algo."+algo)
 	}
 	return algo
 }
@@ -90,8 +91,8 @@ func algoWords(lang Lang, algo string) string {
 // phaseWords is a phase's name (as sim/coll writes it in English) in lang;
 // a name the catalogue lacks shows as it is.
 func phaseWords(lang Lang, phase string) string {
-	if _, ok := catalogue["phase."+phase]; ok {
-		return T(lang, "phase."+phase)
+	if i18n.Has("phase." + phase) {
+		return i18n.T(lang, "phase."+phase)
 	}
 	return phase
 }
@@ -112,7 +113,7 @@ func collStatus(lang Lang, c *snap.Collective, rails string) string {
 	var sb strings.Builder
 	sb.WriteString(joinWords(algoWords(lang, c.Algo), opWords(lang, c.Op)))
 	if c.Finished {
-		sb.WriteString(Tf(lang, "coll.finished", fmtTime(c.Elapsed)))
+		sb.WriteString(i18n.Tf(lang, "coll.finished", fmtTime(c.Elapsed)))
 		return sb.String()
 	}
 	phase := c.Phase
@@ -122,11 +123,11 @@ func collStatus(lang Lang, c *snap.Collective, rails string) string {
 	phase = phaseWords(lang, phase)
 	switch {
 	case c.Streamed && c.Pipelined && c.Phases > 1:
-		sb.WriteString(Tf(lang, "coll.pipelined", c.Phases, fmtPct(c.Done)))
+		sb.WriteString(i18n.Tf(lang, "coll.pipelined", c.Phases, fmtPct(c.Done)))
 	case c.Streamed && c.Phases > 1:
-		sb.WriteString(Tf(lang, "coll.phase-of", c.PhaseIndex+1, c.Phases, phase))
+		sb.WriteString(i18n.Tf(lang, "coll.phase-of", c.PhaseIndex+1, c.Phases, phase))
 	case c.Op == "alltoall" && c.Steps <= 1:
-		sb.WriteString(T(lang, "coll.all-at-once"))
+		sb.WriteString(i18n.T(lang, "coll.all-at-once"))
 	default:
 		if phase != "" {
 			sb.WriteString(" · ")
@@ -134,9 +135,9 @@ func collStatus(lang Lang, c *snap.Collective, rails string) string {
 		}
 		if c.Steps > 0 {
 			if c.Op == "alltoall" {
-				sb.WriteString(Tf(lang, "coll.round-of", c.Step, c.Steps))
+				sb.WriteString(i18n.Tf(lang, "coll.round-of", c.Step, c.Steps))
 			} else {
-				sb.WriteString(Tf(lang, "coll.step-of", c.Step, c.Steps))
+				sb.WriteString(i18n.Tf(lang, "coll.step-of", c.Step, c.Steps))
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/i18n"
 	"fabriclab/sim/golden"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -159,8 +160,8 @@ func TestTrainingWordsFromParts(t *testing.T) {
 		}
 		assert.True(t, seen[snap.Busy] && seen[snap.Waiting], "%v: the times looked at compute and wait: %v", sets, seen)
 	}
-	assert.Equal(t, "等待 all-reduce（桶 3）", spaced(Tf(ZH, "train.wait.for", commWords(ZH, &snap.Comm{Kind: "allreduce", Group: 3}, "none"))))
-	assert.Equal(t, "等待规约散射（单元 2）", spaced(Tf(ZH, "train.wait.for", commWords(ZH, &snap.Comm{Kind: "reducescatter", Group: 2}, "fsdp"))))
+	assert.Equal(t, "等待 all-reduce（桶 3）", spaced(i18n.Tf(ZH, "train.wait.for", commWords(ZH, &snap.Comm{Kind: "allreduce", Group: 3}, "none"))))
+	assert.Equal(t, "等待规约散射（单元 2）", spaced(i18n.Tf(ZH, "train.wait.for", commWords(ZH, &snap.Comm{Kind: "reducescatter", Group: 2}, "fsdp"))))
 }
 
 // TestViewsZhLook writes PNGs of the zh views at 1280×720 and 1024×768 to

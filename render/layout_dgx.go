@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fabriclab/i18n"
 	"fabriclab/sim/topo"
 )
 
@@ -53,7 +54,7 @@ func (L *Layout) hgx() {
 	for g := range n {
 		bx := x + float64(g)*(blockW+gap)
 		blk := Rect{bx, blockY, blockW, blockH}
-		L.Pods = append(L.Pods, Pod{Rect: blk, Label: Tf(L.Opt.Lang, "node.dgx", g)})
+		L.Pods = append(L.Pods, Pod{Rect: blk, Label: i18n.Tf(L.Opt.Lang, "node.dgx", g)})
 		ip := min(10*u, blockW*0.06)
 		x0, x1 := bx+ip, bx+blockW-ip
 		big := len(leaves) == 0

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 
+	"fabriclab/i18n"
 	"fabriclab/sim/topo"
 )
 
@@ -126,7 +127,7 @@ func (L *Layout) label(id, form int, w, h float64) string {
 			cands = []string{fmt.Sprintf("GPU %d", nd.Index), fmt.Sprint(nd.Index)}
 		} else {
 			// as the lessons say it: "host 3" (0-based), "h3", "3"
-			cands = []string{Tf(L.Opt.Lang, "node.host", e), Tf(L.Opt.Lang, "node.host.abbr", e), fmt.Sprint(e)}
+			cands = []string{i18n.Tf(L.Opt.Lang, "node.host", e), i18n.Tf(L.Opt.Lang, "node.host.abbr", e), fmt.Sprint(e)}
 		}
 	case topo.NIC:
 		return ""
@@ -135,7 +136,7 @@ func (L *Layout) label(id, form int, w, h float64) string {
 	case topo.Leaf:
 		switch {
 		case L.Topo.Kind == "star":
-			cands = []string{T(L.Opt.Lang, "node.switch"), T(L.Opt.Lang, "node.sw")}
+			cands = []string{i18n.T(L.Opt.Lang, "node.switch"), i18n.T(L.Opt.Lang, "node.sw")}
 		case L.Topo.Kind == "fattree":
 			cands = []string{fmt.Sprintf("edge%d", nd.Index), fmt.Sprintf("e%d", nd.Index)}
 		case len(nd.Name) > 4 && nd.Name[:4] == "rail":

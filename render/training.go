@@ -9,6 +9,7 @@ import (
 	"strconv"
 
 	"fabriclab/assets"
+	"fabriclab/i18n"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -95,7 +96,7 @@ func (b *Builder) doing(e int) string {
 	d := tr.DoingAt(b.f.Cur.Time)
 	lang := b.layout.Opt.Lang
 	if a == snap.Computing {
-		return spaced(Tf(lang, "train.computing", doingWords(lang, d, tr.Sharding)))
+		return spaced(i18n.Tf(lang, "train.computing", doingWords(lang, d, tr.Sharding)))
 	}
 	if d.Kind == snap.Waiting && (d.Wait != "" || d.For != nil) {
 		return doingWords(lang, d, tr.Sharding)
@@ -109,14 +110,14 @@ func doingWords(lang Lang, d snap.Doing, sharding string) string {
 	switch d.Kind {
 	case snap.Busy:
 		if d.Phase == snap.Optimizer {
-			return T(lang, "train.opt-step")
+			return i18n.T(lang, "train.opt-step")
 		}
 		ph := phaseName(lang, d.Phase)
 		switch {
 		case d.Group >= 0 && d.Unit:
-			return Tf(lang, "train.unit", ph, d.Group)
+			return i18n.Tf(lang, "train.unit", ph, d.Group)
 		case d.Group >= 0:
-			return Tf(lang, "train.bucket", ph, d.Group)
+			return i18n.Tf(lang, "train.bucket", ph, d.Group)
 		}
 		return ph
 	case snap.Waiting:
@@ -124,22 +125,22 @@ func doingWords(lang Lang, d snap.Doing, sharding string) string {
 		case d.Wait != "":
 			return waitWords(lang, d.Wait)
 		case d.For != nil:
-			return spaced(Tf(lang, "train.wait.for", commWords(lang, d.For, sharding)))
+			return spaced(i18n.Tf(lang, "train.wait.for", commWords(lang, d.For, sharding)))
 		}
-		return T(lang, "train.wait")
+		return i18n.T(lang, "train.wait")
 	}
-	return T(lang, "act.idle")
+	return i18n.T(lang, "act.idle")
 }
 
 // phaseName names a compute phase.
 func phaseName(lang Lang, p snap.Phase) string {
 	switch p {
 	case snap.Forward:
-		return T(lang, "train.forward")
+		return i18n.T(lang, "train.forward")
 	case snap.Backward:
-		return T(lang, "train.backward")
+		return i18n.T(lang, "train.backward")
 	case snap.Optimizer:
-		return T(lang, "train.optimizer")
+		return i18n.T(lang, "train.optimizer")
 	}
 	return p.String()
 }
@@ -149,13 +150,13 @@ func phaseName(lang Lang, p snap.Phase) string {
 func waitWords(lang Lang, w string) string {
 	switch w {
 	case "waiting for gradients":
-		return T(lang, "train.wait.grads")
+		return i18n.T(lang, "train.wait.grads")
 	case snap.TrailingWait:
-		return T(lang, "train.wait.params")
+		return i18n.T(lang, "train.wait.params")
 	case "waiting for tensor-parallel all-reduce":
-		return T(lang, "train.wait.tp")
+		return i18n.T(lang, "train.wait.tp")
 	case "waiting":
-		return T(lang, "train.wait")
+		return i18n.T(lang, "train.wait")
 	}
 	return w
 }
@@ -165,13 +166,13 @@ func waitWords(lang Lang, w string) string {
 func commWords(lang Lang, c *snap.Comm, sharding string) string {
 	switch {
 	case c.TP:
-		return T(lang, "train.comm.tp")
+		return i18n.T(lang, "train.comm.tp")
 	case c.Group >= 0 && sharding == "fsdp":
-		return Tf(lang, "train.comm.unit", opWords(lang, c.Kind), c.Group)
+		return i18n.Tf(lang, "train.comm.unit", opWords(lang, c.Kind), c.Group)
 	case c.Group >= 0:
-		return Tf(lang, "train.comm.bucket", opWords(lang, c.Kind), c.Group)
+		return i18n.Tf(lang, "train.comm.bucket", opWords(lang, c.Kind), c.Group)
 	case c.Kind == "allgather":
-		return T(lang, "train.comm.params")
+		return i18n.T(lang, "train.comm.params")
 	}
 	return c.Label
 }

@@ -36,9 +36,19 @@ var importRules = []struct {
 		why:       "the YAML package sits below the algorithms: the checks that need one are sim/plan's",
 	},
 	{
+		under:     "fabriclab/protocol",
+		forbidden: []string{"fabriclab", "github.com/hajimehoshi/ebiten"},
+		why:       "the page↔canvas messages are plain types: the page, the canvas, export and tests read them without the simulation",
+	},
+	{
 		under:     "fabriclab/sim/golden",
 		forbidden: []string{"fabriclab"},
 		why:       "every package's tests use the golden helper, so it imports nothing of the module",
+	},
+	{
+		under:     "fabriclab/i18n",
+		forbidden: []string{"fabriclab"},
+		why:       "the one catalogue of words sits below everything that shows them (render, lessons, web, playback, cmd)",
 	},
 	{
 		under:     "fabriclab/assets",
@@ -70,13 +80,13 @@ type listedPackage struct {
 	DepOnly    bool
 }
 
-// Each package under sim, assets, render and playback keeps to importRules; a failure
+// Each package under sim, assets, render, playback, i18n and protocol keeps to importRules; a failure
 // names the import chain that breaks the rule.
 func TestImportRules(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command on PATH")
 	}
-	imports, roots := goListDeps(t, "fabriclab/sim/...", "fabriclab/assets/...", "fabriclab/render/...", "fabriclab/playback/...")
+	imports, roots := goListDeps(t, "fabriclab/sim/...", "fabriclab/assets/...", "fabriclab/render/...", "fabriclab/playback/...", "fabriclab/i18n/...", "fabriclab/protocol/...")
 	require.Contains(t, roots, "fabriclab/sim/packet")
 	require.NotEmpty(t, importChain(imports, "fabriclab/render/ebitenrender", []string{"github.com/hajimehoshi/ebiten"}),
 		"the chain search finds render/ebitenrender's use of Ebitengine")

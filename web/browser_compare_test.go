@@ -20,6 +20,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"fabriclab/playback"
+	"fabriclab/protocol"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -52,34 +53,33 @@ func TestBrowserCompare(t *testing.T) {
 	eval[bool](t, ctx, framed(q.Encode()))
 	poll(t, ctx, `got.some((e) => e.fabriclab === "done" && e.compare)`, 2*time.Minute)
 	t.Logf("both sides computed %.1f s after the page framed the canvas", time.Since(start).Seconds())
-	loaded := eval[map[string]any](t, ctx, `got.find((e) => e.fabriclab === "loaded")`)
-	assert.Equal(t, "PFC alone vs PFC + DCQCN", loaded["name"])
-	assert.Equal(t, true, loaded["compare"])
+	loaded := lastEvent[protocol.CompareLoaded](t, ctx)
+	assert.Equal(t, "PFC alone vs PFC + DCQCN", loaded.Name)
+	assert.Equal(t, [2]string{"PFC alone", "PFC + DCQCN"}, loaded.Labels)
 
-	done := eval[map[string]any](t, ctx, `got.find((e) => e.fabriclab === "done")`)
+	done := lastEvent[protocol.CompareDone](t, ctx)
 	left, right := nativeRun(t, "incast", compareSmall), nativeRun(t, "incast-dcqcn", compareSmall)
-	for side, r := range map[string]*metrics.Result{"left": left, "right": right} {
-		got := done[side].(map[string]any)
-		want := map[string]any{"sim_time_us": r.Totals.SimTimeUs, "max_fct_us": r.Totals.MaxFctUs,
-			"drops": float64(r.Totals.Drops), "pause_frames": float64(r.Totals.PauseFrames), "flows_finished": float64(r.Totals.FlowsFinished)}
-		for k, v := range want {
-			assert.Equal(t, v, got[k], "%s %s", side, k)
-		}
+	for i, r := range []*metrics.Result{left, right} {
+		got, tot := [2]protocol.SideTotals{done.Left, done.Right}[i], r.Totals
+		label, name := [2]string{"PFC alone", "PFC + DCQCN"}[i], [2]string{"incast", "incast-dcqcn"}[i]
+		want := protocol.SideTotals{Label: label, Name: name, SimTimeUs: tot.SimTimeUs, MaxFctUs: tot.MaxFctUs, Drops: tot.Drops,
+			PauseFrames: tot.PauseFrames, GoodputGbps: got.GoodputGbps, FlowsFinished: tot.FlowsFinished}
+		assert.Equal(t, want, got, "side %d", i)
 	}
 	assert.NotEqual(t, left.Totals.SimTimeUs, right.Totals.SimTimeUs, "the two sides differ")
-	assert.Equal(t, playback.Summary([2]string{"PFC alone", "PFC + DCQCN"}, left, right), done["difference"])
-	assert.Equal(t, max(left.Totals.SimTimeUs, right.Totals.SimTimeUs), done["sim_time_us"], "the shared end is the longer run's")
+	assert.Equal(t, playback.Summary([2]string{"PFC alone", "PFC + DCQCN"}, left, right), done.Difference)
+	assert.Equal(t, max(left.Totals.SimTimeUs, right.Totals.SimTimeUs), done.SimTimeUs, "the shared end is the longer run's")
 
 	// Played to the end of the longer run: both sides' ends in the time event.
 	poll(t, ctx, `got.some((e) => e.fabriclab === "ended")`, time.Minute)
-	last := eval[map[string]any](t, ctx, `got.filter((e) => e.fabriclab === "time").pop()`)
-	assert.InDelta(t, left.Totals.SimTimeUs, last["left_end_us"], 0.001)
-	assert.InDelta(t, right.Totals.SimTimeUs, last["right_end_us"], 0.001)
-	assert.InDelta(t, max(left.Totals.SimTimeUs, right.Totals.SimTimeUs), last["t_us"], 0.001)
+	last := lastEvent[protocol.CompareTime](t, ctx)
+	assert.InDelta(t, left.Totals.SimTimeUs, last.LeftEndUs, 0.001)
+	assert.InDelta(t, right.Totals.SimTimeUs, last.RightEndUs, 0.001)
+	assert.InDelta(t, max(left.Totals.SimTimeUs, right.Totals.SimTimeUs), last.TUs, 0.001)
 	summary := eval[string](t, ctx, `document.getElementById("embed").contentDocument.getElementById("summary").textContent`)
 	assert.Contains(t, summary, "PFC alone: incast: 4 senders to 1")
 	assert.Contains(t, summary, "PFC + DCQCN: incast-dcqcn: 4 senders to 1")
-	assert.Contains(t, summary, done["difference"], "the screen reader hears the difference")
+	assert.Contains(t, summary, done.Difference, "the screen reader hears the difference")
 
 	eval[bool](t, ctx, `post({fabriclab: "stats"}), true`)
 	poll(t, ctx, `got.some((e) => e.fabriclab === "stats")`, 10*time.Second)

@@ -13,6 +13,8 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/protocol"
 )
 
 // parentPage frames embed.html?QUERY in the index page (the site's CSP lets it
@@ -30,6 +32,31 @@ const parentPage = `(() => {
 
 func framed(query string) string {
 	return "const QUERY = " + strconv.Quote(query) + "; " + parentPage
+}
+
+// send posts the framed canvas commands, as protocol writes them.
+func send(t *testing.T, ctx context.Context, cmds ...protocol.Command) {
+	t.Helper()
+	js := ""
+	for _, c := range cmds {
+		data, err := protocol.EncodeCommand(c)
+		require.NoError(t, err)
+		js += "post(" + string(data) + "); "
+	}
+	eval[bool](t, ctx, js+"true")
+}
+
+// lastEvent is the last event the parent got whose name is T's, read by
+// protocol as type T (a comparison's shape or one run's).
+func lastEvent[T protocol.Event](t *testing.T, ctx context.Context) T {
+	t.Helper()
+	var want T
+	data := eval[string](t, ctx, `JSON.stringify(got.filter((e) => e.fabriclab === "`+want.Event()+`").pop() || null)`)
+	ev, err := protocol.DecodeEvent([]byte(data))
+	require.NoError(t, err, "the parent got no %s event: %s", want.Event(), data)
+	got, ok := ev.(T)
+	require.True(t, ok, "the last %s event has the shape of %T, not %T: %s", want.Event(), ev, want, data)
+	return got
 }
 
 // The parent sees ready before loaded; an error (an unknown command, bad YAML)
@@ -66,7 +93,7 @@ func TestBrowserEmbedEvents(t *testing.T) {
 	// (logged: the machine is shared, so no wall-clock assertion; the cadence
 	// itself is TestTimeCadence's).
 	n0 := count("time")
-	eval[bool](t, ctx, `post({fabriclab: "speed", us_per_s: 1}), post({fabriclab: "play"}), true`)
+	send(t, ctx, protocol.Speed{UsPerS: 1}, protocol.Play{})
 	poll(t, ctx, `got.filter((e) => e.fabriclab === "time").slice(`+strconv.Itoa(n0)+`).some((e) => e.playing)`, 30*time.Second)
 	eval[bool](t, ctx, `post({fabriclab: "stats"}), true`) // restarts the frame counters
 	poll(t, ctx, `got.filter((e) => e.fabriclab === "stats").length >= 1`, 10*time.Second)
@@ -78,10 +105,10 @@ func TestBrowserEmbedEvents(t *testing.T) {
 	poll(t, ctx, `got.filter((e) => e.fabriclab === "stats").length >= 2`, 10*time.Second)
 	frames := eval[float64](t, ctx, `got.filter((e) => e.fabriclab === "stats").pop().frames`)
 	t.Logf("while playing: %.1f time events and %.1f frames a second", rate, frames/secs)
-	eval[bool](t, ctx, `post({fabriclab: "pause"}), post({fabriclab: "reset"}), true`)
+	send(t, ctx, protocol.Pause{}, protocol.Reset{})
 
 	// Played to its end: done (computed) and then ended (shown), once each.
-	eval[bool](t, ctx, `post({fabriclab: "speed", us_per_s: 100}), post({fabriclab: "play"}), true`)
+	send(t, ctx, protocol.Speed{UsPerS: 100}, protocol.Play{})
 	poll(t, ctx, `got.some((e) => e.fabriclab === "ended")`, 60*time.Second)
 	kinds := eval[[]string](t, ctx, `got.map((e) => e.fabriclab)`)
 	last := func(k string) int {
@@ -93,8 +120,7 @@ func TestBrowserEmbedEvents(t *testing.T) {
 		return -1
 	}
 	assert.Less(t, last("done"), last("ended"), "computed before shown")
-	end := eval[map[string]any](t, ctx, `got.filter((e) => e.fabriclab === "ended").pop()`)
-	assert.InDelta(t, 30, end["t_us"], 0.01, "ended at the end of the run")
+	assert.InDelta(t, 30, lastEvent[protocol.Ended](t, ctx).TUs, 0.01, "ended at the end of the run")
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/andybalholm/brotli"
 
 	"fabriclab/assets"
+	"fabriclab/i18n"
 	"fabriclab/lessons"
 	"fabriclab/sim/scenario"
 )
@@ -32,29 +33,45 @@ type Inputs struct {
 	WasmExec  []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
 }
 
-// langLabels names each lesson language in itself.
-var langLabels = map[string]string{"en": "English", "zh": "中文"}
+// lessonKeys are the lesson page's ? list, in order: the catalogue has
+// lesson.key.<id>.keys (the keys, space-separated) and lesson.key.<id> (what
+// they do).
+var lessonKeys = []string{"next", "play", "step", "reset", "speed", "flow", "presenter", "fullscreen", "tab", "help"}
 
-// ui holds the lesson page's words in each language.
-type ui struct {
-	Prev, Next, Steps, Presenter, PresenterHint, Canvas, Keys string
-	KeysTitle, Close                                          string
-	KeyList                                                   [][2]string // the ? list: keys, what they do
+// keyList is the lesson page's ? list in lang: keys, what they do.
+func keyList(lang i18n.Lang) [][2]string {
+	out := make([][2]string, len(lessonKeys))
+	for i, id := range lessonKeys {
+		out[i] = [2]string{i18n.T(lang, "lesson.key."+id+".keys"), i18n.T(lang, "lesson.key."+id)}
+	}
+	return out
 }
 
-var uiText = map[string]ui{
-	"en": {"Back", "Next", "Steps", "Presenter", "Big text for projectors", "Simulation canvas",
-		"Keys: ← → change step, Space plays or pauses, . steps, R resets, + − change speed, [ ] pick a flow, P presenter mode, F full screen, ? lists the keys.",
-		"Keys", "Close", [][2]string{{"→ ←", "next step, previous step (PageDown, PageUp too)"}, {"Space", "play or pause the canvas"},
-			{". ,", "step the canvas forward, back"}, {"R", "canvas back to the start"}, {"+ −", "faster, slower"},
-			{"[ ]", "previous, next flow (routing view)"}, {"P", "presenter mode (big text)"}, {"F", "canvas full screen"}, {"Tab", "next control; in a quiz, arrows pick an answer and Space or Enter checks"},
-			{"? Esc", "show or close this list"}}},
-	"zh": {"上一步", "下一步", "步骤", "演示模式", "投影用大字号", "仿真画布",
-		"快捷键：← → 切换步骤，空格 播放/暂停，. 单步，R 重置，+ − 调速度，[ ] 选择流，P 演示模式，F 全屏，? 列出快捷键。",
-		"快捷键", "关闭", [][2]string{{"→ ←", "下一步、上一步（PageDown、PageUp 同样）"}, {"空格", "画布播放/暂停"},
-			{". ,", "画布单步前进、后退"}, {"R", "画布回到开头"}, {"+ −", "加快、减慢"},
-			{"[ ]", "上一条、下一条流（路由视图）"}, {"P", "演示模式（大字号）"}, {"F", "画布全屏"}, {"Tab", "下一个控件；测验中用方向键选答案，空格或回车提交"},
-			{"? Esc", "显示或关闭此列表"}}},
+// templates renders the page templates; {{t "key"}} is the catalogue's text
+// (package i18n) in the page's language.
+type templates struct{ base *template.Template }
+
+func (p templates) render(lang i18n.Lang, name string, data any) ([]byte, error) {
+	tmpl, err := p.base.Clone()
+	if err != nil {
+		return nil, fmt.Errorf("web: %s: %w", name, err)
+	}
+	tmpl.Funcs(template.FuncMap{"t": func(key string) string { return i18n.T(lang, key) }})
+	var b bytes.Buffer
+	if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
+		return nil, fmt.Errorf("web: %s: %w", name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// scriptJSON is JSON for a <script type="application/json"> element:
+// html/template leaves it as is, so what could end the element is escaped.
+func scriptJSON(v any) (template.JS, error) {
+	js, err := json.Marshal(v)
+	if err != nil {
+		return "", err
+	}
+	return template.JS(strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(string(js))), nil
 }
 
 // Site renders every page and asset of the site, by path.
@@ -81,19 +98,24 @@ func Site(in Inputs) (map[string][]byte, error) {
 	}
 	version := contentHash(out)
 
-	tmpl, err := template.New("").Funcs(template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields}).ParseFS(files, "templates/*.html")
+	// t is bound to a page's language when it is rendered (templates.render).
+	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields, "t": func(key string) string { return key }}
+	tmpl, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
 	}
-	render := func(name string, data any) ([]byte, error) {
-		var b bytes.Buffer
-		if err := tmpl.ExecuteTemplate(&b, name, data); err != nil {
-			return nil, fmt.Errorf("web: %s: %w", name, err)
-		}
-		return b.Bytes(), nil
-	}
+	pages := templates{tmpl}
 
-	if out["embed.html"], err = render("embed.html", map[string]any{"Version": version}); err != nil {
+	// The canvas's page is English; embed.js puts in the Chinese words for
+	// lang=zh (elements with data-t…), and both scripts take their messages
+	// from the same words.
+	words, err := scriptJSON(map[i18n.Lang]map[string]string{
+		i18n.EN: i18n.Words(i18n.EN, "embed.", "editor."), i18n.ZH: i18n.Words(i18n.ZH, "embed.", "editor."),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out["embed.html"], err = pages.render(i18n.EN, "embed.html", map[string]any{"Version": version, "WordsJSON": words}); err != nil {
 		return nil, err
 	}
 
@@ -119,14 +141,14 @@ func Site(in Inputs) (map[string][]byte, error) {
 					alts = append(alts, o)
 				}
 			}
-			page, err := lessonPage(render, l, alts, version)
+			page, err := lessonPage(pages, l, alts, version)
 			if err != nil {
 				return nil, err
 			}
 			out[pageName(l)] = page
 		}
 	}
-	index, err := indexPages(render, in.Lessons, in.Scenarios, version) // index.go
+	index, err := indexPages(pages, in.Lessons, in.Scenarios, version) // index.go
 	if err != nil {
 		return nil, err
 	}
@@ -136,9 +158,10 @@ func Site(in Inputs) (map[string][]byte, error) {
 	return out, nil
 }
 
+// label names a language in itself: English, 中文.
 func label(lang string) string {
-	if l, ok := langLabels[lang]; ok {
-		return l
+	if i18n.Has("lang." + lang) {
+		return i18n.T(i18n.Lang(lang), "lang."+lang)
 	}
 	return lang
 }
@@ -146,7 +169,7 @@ func label(lang string) string {
 // pageName is a lesson's page: incast.en.html.
 func pageName(l *lessons.Lesson) string { return l.Slug + "." + l.Lang + ".html" }
 
-func lessonPage(render func(string, any) ([]byte, error), l *lessons.Lesson, alts any, version string) ([]byte, error) {
+func lessonPage(pages templates, l *lessons.Lesson, alts any, version string) ([]byte, error) {
 	type step struct {
 		ID       string           `json:"id"`
 		Title    string           `json:"title"`
@@ -157,23 +180,17 @@ func lessonPage(render func(string, any) ([]byte, error), l *lessons.Lesson, alt
 	for i, s := range l.Steps {
 		steps[i] = step{s.ID, s.Title, s.Scenario, s.Compare}
 	}
-	js, err := json.Marshal(steps)
+	js, err := scriptJSON(steps)
 	if err != nil {
 		return nil, err
-	}
-	words, ok := uiText[l.Lang]
-	if !ok {
-		words = uiText["en"]
 	}
 	htmlLang := l.Language
 	if htmlLang == "" {
 		htmlLang = l.Lang
 	}
-	return render("lesson.html", map[string]any{
-		"Version": version, "Lesson": l, "Alternates": alts, "UI": words, "HTMLLang": htmlLang,
-		// JSON inside <script type="application/json">: html/template leaves it as is, so
-		// escape what could end the element.
-		"StepsJSON": template.JS(strings.NewReplacer("<", `\u003c`, ">", `\u003e`, "&", `\u0026`).Replace(string(js))),
+	lang := i18n.Lang(l.Lang)
+	return pages.render(lang, "lesson.html", map[string]any{
+		"Version": version, "Lesson": l, "Alternates": alts, "KeyList": keyList(lang), "HTMLLang": htmlLang, "StepsJSON": js,
 	})
 }
 

@@ -13,6 +13,13 @@
 // window for a release build (fabriclab build), about a minute more for
 // viz.wasm.
 //
+// The pages' words (Site, build.go) come from the catalogue, package i18n:
+// a lesson or index page is rendered in its language ({{t "key"}} in the
+// templates); embed.html is English and carries the embed.* and editor.*
+// words of both languages as JSON, from which embed.js puts in the Chinese
+// ones for lang=zh (elements marked data-t, data-t-title, data-t-label) and
+// both scripts take their messages (t("key", ...)).
+//
 // Writing a site (Write, output.go): a directory is written only if it is
 // missing, empty or carries the Marker of an earlier build; the marker lists
 // what was written and says "complete" only once everything is. Each file is

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes the CJK subset fonts the canvas embeds (assets/fonts.go): Noto Sans
-# CJK SC, Regular and Bold, cut down to the characters of render's catalogue
-# (render/i18n.go) that the Go font lacks, plus those of margin.txt.
+# CJK SC, Regular and Bold, cut down to the characters of the words the canvas
+# draws (i18n/canvas.go) that the Go font lacks, plus those of margin.txt.
 # Needs Debian's fonts-noto-cjk and python3-fonttools (pyftsubset):
 #   apt-get install -y fonts-noto-cjk python3-fonttools
 # Run from the repository's root: make fonts (or sh assets/fonts/subset.sh).

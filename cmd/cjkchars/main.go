@@ -1,5 +1,5 @@
 // Command cjkchars prints the characters the CJK subset font must have: those
-// of the canvas's catalogue (render.Keys) that the Go font lacks, and those
+// of the words the canvas draws (i18n.CanvasKeys) that the Go font lacks, and those
 // of the margin file given as its argument. assets/fonts/subset.sh (make
 // fonts) runs it.
 package main
@@ -12,7 +12,7 @@ import (
 	"golang.org/x/image/font/sfnt"
 
 	"fabriclab/assets"
-	"fabriclab/render"
+	"fabriclab/i18n"
 )
 
 func main() {
@@ -47,9 +47,9 @@ func run() error {
 			seen[r] = true
 		}
 	}
-	for _, k := range render.Keys() {
-		add(render.T(render.ZH, k))
-		add(render.T(render.EN, k))
+	for _, k := range i18n.CanvasKeys() {
+		add(i18n.T(i18n.ZH, k))
+		add(i18n.T(i18n.EN, k))
 	}
 	add(string(margin))
 	out := make([]rune, 0, len(seen))

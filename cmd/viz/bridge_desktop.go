@@ -3,12 +3,12 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/url"
 	"os"
 	"strings"
 
+	"fabriclab/protocol"
 	"fabriclab/sim/scenario"
 )
 
@@ -35,7 +35,7 @@ func (b *desktopBridge) query() string {
 			fmt.Fprintf(os.Stderr, "viz: %v\n", err)
 			os.Exit(2)
 		}
-		cmd, _ := json.Marshal(map[string]any{"fabriclab": "load", "yaml": string(data)})
+		cmd, _ := protocol.EncodeCommand(protocol.Load{YAML: string(data)}) // strings always encode
 		b.queue.push(cmd)
 		return ""
 	}
@@ -44,11 +44,15 @@ func (b *desktopBridge) query() string {
 
 func (b *desktopBridge) commands() *commandQueue { return b.queue }
 
-func (b *desktopBridge) event(ev map[string]any) {
-	if ev["fabriclab"] == "time" {
+func (b *desktopBridge) event(ev protocol.Event) {
+	if ev.Event() == "time" {
 		return
 	}
-	data, _ := json.Marshal(ev)
+	data, err := protocol.EncodeEvent(ev)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "viz:", err)
+		return
+	}
 	fmt.Fprintln(os.Stderr, string(data))
 }
 

@@ -3,14 +3,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime/debug"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"fabriclab/playback"
+	"fabriclab/protocol"
 )
 
 // jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
@@ -24,8 +23,8 @@ type jsBridge struct {
 	turn chan struct{}
 }
 
-// maxCommand is the longest command playback.ParseCommand reads, in bytes.
-const maxCommand = 2 * playback.MaxYAML
+// maxCommand is the longest command protocol.DecodeCommand reads, in bytes.
+const maxCommand = protocol.MaxCommand
 
 // memoryLimit is the Go heap's soft limit in the browser: near it the
 // collector works harder rather than let WebAssembly memory (which never
@@ -55,7 +54,7 @@ func bridge() *jsBridge {
 		}
 		c := args[0]
 		if c.Type() == js.TypeString {
-			// Of a longer one, enough for ParseCommand to refuse it as
+			// Of a longer one, enough for DecodeCommand to refuse it as
 			// too long, without copying it all into the Go heap.
 			if s := stringType.New(c); s.Length() > maxCommand { // Length needs an object
 				c = s.Call("slice", 0, maxCommand+1)
@@ -77,9 +76,10 @@ func (b *jsBridge) commands() *commandQueue { return b.queue }
 
 // event hands ev to the page. An exception in the page's handler is the
 // page's, not the program's: it is printed, never a panic here.
-func (b *jsBridge) event(ev map[string]any) {
-	data, err := json.Marshal(ev)
+func (b *jsBridge) event(ev protocol.Event) {
+	data, err := protocol.EncodeEvent(ev)
 	if err != nil {
+		println("fabriclab:", err.Error())
 		return
 	}
 	defer func() {

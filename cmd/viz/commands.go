@@ -3,7 +3,7 @@ package main
 import (
 	"sync"
 
-	"fabriclab/playback"
+	"fabriclab/protocol"
 )
 
 // commandQueue carries commands from JavaScript callbacks to Update. It
@@ -19,7 +19,7 @@ type commandQueue struct {
 
 // maxQueued is what commands waiting for one Update may take, in bytes (64
 // of the longest; each counts 64 bytes more for its bookkeeping).
-const maxQueued = 64 * 2 * playback.MaxYAML
+const maxQueued = 64 * protocol.MaxCommand
 
 func (q *commandQueue) push(b []byte) {
 	q.mu.Lock()

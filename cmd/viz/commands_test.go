@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"fabriclab/playback"
+	"fabriclab/protocol"
 )
 
 // A page that floods commands between two frames fills the queue only up to
@@ -16,9 +16,9 @@ import (
 // runs what fits. A later command runs as usual.
 func TestCommandFloodBounded(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
-	// About the longest command ParseCommand takes.
-	long := `{"fabriclab":"seek","t_us":1,"pad":"` + strings.Repeat("x", 2*playback.MaxYAML-40) + `"}`
-	require.LessOrEqual(t, len(long), 2*playback.MaxYAML)
+	// About the longest command DecodeCommand takes.
+	long := `{"fabriclab":"seek","t_us":1,"pad":"` + strings.Repeat("x", protocol.MaxCommand-40) + `"}`
+	require.LessOrEqual(t, len(long), protocol.MaxCommand)
 	const sent = 200
 	for range sent {
 		h.send(long)

@@ -9,7 +9,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
+	"fabriclab/protocol"
 	"fabriclab/render"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -105,41 +107,43 @@ func (g *Game) loadCompare(sides [2]playback.Side) {
 	if g.params.Play {
 		q.Play()
 	}
-	g.out.event(map[string]any{"fabriclab": "loaded", "name": labels[0] + " vs " + labels[1], "step": g.step, "skipped": g.skipped,
-		"compare": true, "left": ps[0].Scenario().Name, "right": ps[1].Scenario().Name, "labels": labels[:]})
+	g.out.event(protocol.CompareLoaded{Loaded: protocol.Loaded{Name: labels[0] + " vs " + labels[1], Step: g.step, Skipped: g.skipped},
+		Compare: true, Left: ps[0].Scenario().Name, Right: ps[1].Scenario().Name, Labels: labels})
 	g.skipped = 0
 	g.sendCompareTime()
 }
 
 // handleCompare runs a playback command on the comparison; it reports
 // whether the command was one.
-func (g *Game) handleCompare(c playback.Command) bool {
+func (g *Game) handleCompare(c protocol.Command) bool {
 	q := g.cmp.pair
-	switch c.Op {
-	case "play":
+	switch c := c.(type) {
+	case protocol.Play:
 		q.Play()
-	case "pause":
+	case protocol.Pause:
 		q.Pause()
-	case "toggle":
+	case protocol.Toggle:
 		q.Toggle()
-	case "step":
+	case protocol.Step:
 		q.Step()
-	case "back":
+	case protocol.Back:
 		q.StepBack()
-	case "reset":
+	case protocol.Reset:
 		q.Reset()
-	case "seek":
+	case protocol.Seek:
 		q.Seek(unitMicros(c.TUs))
-	case "faster":
+	case protocol.Faster:
 		q.Faster()
-	case "slower":
+	case protocol.Slower:
 		q.Slower()
-	case "speed":
-		q.SetSpeed(unitMicros(c.SpeedUs))
-	case "tap":
+	case protocol.Speed:
+		q.SetSpeed(unitMicros(c.UsPerS))
+	case protocol.Tap:
 		g.cmp.pick(c.X, c.Y)
-	case "nextflow", "prevflow":
-		g.cmp.stepFlow(map[bool]int{true: 1, false: -1}[c.Op == "nextflow"])
+	case protocol.NextFlow:
+		g.cmp.stepFlow(1)
+	case protocol.PrevFlow:
+		g.cmp.stepFlow(-1)
 	default:
 		return false
 	}
@@ -150,11 +154,11 @@ func (g *Game) handleCompare(c playback.Command) bool {
 
 // compareKeys are the desktop window's shortcuts (keys), for a comparison.
 func (g *Game) compareKeys() {
-	for k, op := range map[ebiten.Key]string{ebiten.KeySpace: "toggle", ebiten.KeyPeriod: "step", ebiten.KeyArrowRight: "step",
-		ebiten.KeyComma: "back", ebiten.KeyArrowLeft: "back", ebiten.KeyR: "reset", ebiten.KeyEqual: "faster", ebiten.KeyMinus: "slower",
-		ebiten.KeyBracketRight: "nextflow", ebiten.KeyBracketLeft: "prevflow"} {
+	for k, c := range map[ebiten.Key]protocol.Command{ebiten.KeySpace: protocol.Toggle{}, ebiten.KeyPeriod: protocol.Step{}, ebiten.KeyArrowRight: protocol.Step{},
+		ebiten.KeyComma: protocol.Back{}, ebiten.KeyArrowLeft: protocol.Back{}, ebiten.KeyR: protocol.Reset{}, ebiten.KeyEqual: protocol.Faster{}, ebiten.KeyMinus: protocol.Slower{},
+		ebiten.KeyBracketRight: protocol.NextFlow{}, ebiten.KeyBracketLeft: protocol.PrevFlow{}} {
 		if inpututil.IsKeyJustPressed(k) {
-			g.handleCompare(playback.Command{Op: op})
+			g.handleCompare(c)
 		}
 	}
 }
@@ -282,10 +286,7 @@ func (c *comparison) stripRight() string {
 		return c.diff
 	}
 	pct := int(math.Round(100 * max(0, c.pair.Progress())))
-	if c.lang == "zh" {
-		return fmt.Sprintf("%s 对 %s · 正在计算 %d %%", c.labels[0], c.labels[1], pct)
-	}
-	return fmt.Sprintf("%s vs %s · computing %d %%", c.labels[0], c.labels[1], pct)
+	return i18n.Tf(i18n.Lang(c.lang), "compare.computing", c.labels[0], c.labels[1], pct)
 }
 
 // compareScene is the picture of a comparison: both panes and the strip.
@@ -322,12 +323,13 @@ func (g *Game) sendCompareTime() {
 	}
 	q := c.pair
 	g.lastEvent = time.Now()
-	ev := map[string]any{"fabriclab": "time", "compare": true, "t_us": q.Pos().Micros(), "end_us": q.End().Micros(),
-		"playing": q.Playing(), "done": q.Done(), "speed_us": q.Speed().Micros(), "computed_us": q.End().Micros(),
-		"progress": round3(q.Progress()), "eta_s": round3(q.ETA()),
-		"left_end_us": q.Sides[0].End().Micros(), "right_end_us": q.Sides[1].End().Micros()}
+	ev := protocol.CompareTime{Time: protocol.Time{TUs: q.Pos().Micros(), EndUs: q.End().Micros(),
+		Playing: q.Playing(), Done: q.Done(), SpeedUs: q.Speed().Micros(), ComputedUs: q.End().Micros(),
+		Progress: round3(q.Progress()), EtaS: round3(q.ETA())},
+		Compare: true, LeftEndUs: q.Sides[0].End().Micros(), RightEndUs: q.Sides[1].End().Micros()}
 	if t, ok := q.Seeking(); ok {
-		ev["seek_us"] = t.Micros()
+		us := t.Micros()
+		ev.SeekUs = &us
 	}
 	g.out.event(ev)
 }
@@ -344,14 +346,13 @@ func (g *Game) compareEvents(now time.Time) {
 	}
 	if q.Done() && !c.sentDone {
 		c.sentDone = true
-		side := func(p *playback.Player, label string) map[string]any {
+		side := func(p *playback.Player, label string) protocol.SideTotals {
 			t := p.Result().Totals
-			return map[string]any{"label": label, "name": p.Scenario().Name, "sim_time_us": t.SimTimeUs, "max_fct_us": t.MaxFctUs,
-				"drops": t.Drops, "pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished}
+			return protocol.SideTotals{Label: label, Name: p.Scenario().Name, SimTimeUs: t.SimTimeUs, MaxFctUs: t.MaxFctUs,
+				Drops: t.Drops, PauseFrames: t.PauseFrames, GoodputGbps: t.GoodputGbps, FlowsFinished: t.FlowsFinished}
 		}
 		l, r := side(q.Sides[0], c.labels[0]), side(q.Sides[1], c.labels[1])
-		g.out.event(map[string]any{"fabriclab": "done", "compare": true, "sim_time_us": max(l["sim_time_us"].(float64), r["sim_time_us"].(float64)),
-			"left": l, "right": r, "difference": c.diff})
+		g.out.event(protocol.CompareDone{Compare: true, SimTimeUs: max(l.SimTimeUs, r.SimTimeUs), Left: l, Right: r, Difference: c.diff})
 		c.textDue = true
 	}
 	atEnd := q.Done() && q.Pos() >= q.End()
@@ -359,7 +360,7 @@ func (g *Game) compareEvents(now time.Time) {
 		c.ended = true
 		g.sendCompareTime()
 		g.sendCompareSummary(now)
-		g.out.event(map[string]any{"fabriclab": "ended", "t_us": q.Pos().Micros(), "summary": c.text})
+		g.out.event(protocol.Ended{TUs: q.Pos().Micros(), Summary: c.text})
 		return
 	}
 	if !atEnd {
@@ -385,7 +386,7 @@ func (g *Game) sendCompareSummary(now time.Time) {
 		return
 	}
 	c.text = text
-	g.out.event(map[string]any{"fabriclab": "summary", "text": text, "difference": c.diff})
+	g.out.event(protocol.CompareSummary{Text: text, Difference: c.diff})
 }
 
 // computeStats is what stats reports for a comparison: both sides' frame

@@ -1,127 +1,72 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"fabriclab/playback"
+	"fabriclab/protocol"
 	"fabriclab/render"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
 // The editor's and the export buttons' commands (editor.js, embed.js):
-//
-//	{fabriclab: "check", yaml, id}      → checked {id, ok, name, errors: [{line, key, message}]}
-//	{fabriclab: "source", scenario | yaml, set, id} → source {id, yaml} (the YAML to edit: set= written in) or error
-//	{fabriclab: "snapshot", id}         → snapshot {id, svg, name, t_us, width, height}: the frame on screen
-//
-// check parses and validates without running; snapshot is the display list
-// the canvas draws now, as SVG.
-type editorCommand struct {
-	Op       string   `json:"fabriclab"`
-	YAML     string   `json:"yaml,omitempty"`
-	Scenario string   `json:"scenario,omitempty"`
-	Sets     []string `json:"set,omitempty"`
-	ID       float64  `json:"id,omitempty"` // echoed back, so the page knows which answer is the latest
+// check (protocol.Check) parses and validates without running, answered by
+// Checked; source (AskSource), by Source, the YAML to edit with set= written
+// in; snapshot (AskSnapshot), by Snapshot, the display list the canvas
+// draws now, as SVG. A failed one is answered by a CommandError.
+
+// editorCommand answers c if it is one of the editor's commands (err: what
+// was wrong with it), and reports whether it was.
+func (g *Game) editorCommand(c protocol.Command, err error) bool {
+	switch c.(type) {
+	case protocol.Check, protocol.AskSource, protocol.AskSnapshot:
+		g.out.event(g.answerEditor(c, err))
+		return true
+	}
+	return false
 }
 
-var editorOps = []string{"check", "source", "snapshot"}
-
-// checkedError is one problem check found: its line (0: none, e.g. a
-// default that does not fit) and key, and the whole message.
-type checkedError struct {
-	Line    int    `json:"line"`
-	Key     string `json:"key,omitempty"`
-	Message string `json:"message"`
-}
-
-// parseEditorCommand reads one of the editor's commands. ok is false when
-// raw is some other command (for playback.ParseCommand); err says what is
-// wrong with an editor command.
-func parseEditorCommand(raw []byte) (c editorCommand, ok bool, err error) {
-	// A cheap look first: every other command goes on untouched.
-	if !bytes.Contains(raw, []byte(`"check"`)) && !bytes.Contains(raw, []byte(`"source"`)) && !bytes.Contains(raw, []byte(`"snapshot"`)) {
-		return c, false, nil
+// answerEditor is the event that answers c, an editor command.
+func (g *Game) answerEditor(c protocol.Command, err error) protocol.Event {
+	if err != nil {
+		return protocol.ErrorFor(c, err)
 	}
-	var probe struct {
-		Op any `json:"fabriclab"`
-	}
-	if len(raw) > playback.MaxYAML*2 || json.Unmarshal(raw, &probe) != nil {
-		return c, false, nil // ParseCommand says what is wrong
-	}
-	if op, _ := probe.Op.(string); !slices.Contains(editorOps, op) {
-		return c, false, nil
-	}
-	if err := json.Unmarshal(raw, &c); err != nil {
-		return c, true, fmt.Errorf("command %s: %v; send e.g. {\"fabriclab\": \"check\", \"yaml\": \"name: x\"}", c.Op, err)
-	}
-	switch c.Op {
-	case "check":
-		if c.Scenario != "" || len(c.Sets) > 0 {
-			return c, true, fmt.Errorf("check takes yaml (the scenario's text) only")
-		}
-	case "source":
-		if (c.YAML == "") == (c.Scenario == "") {
-			return c, true, fmt.Errorf("source needs yaml (a scenario) or scenario (a built-in name), not both")
-		}
-	}
-	if len(c.YAML) > playback.MaxYAML {
-		return c, true, fmt.Errorf("%s: the scenario is too long: at most %d KiB", c.Op, playback.MaxYAML>>10)
-	}
-	return c, true, nil
-}
-
-// editorCommands answers the editor's commands in raws and returns the others.
-func (g *Game) editorCommands(raws [][]byte) [][]byte {
-	rest := raws[:0:0]
-	for _, raw := range raws {
-		c, ok, err := parseEditorCommand(raw)
-		switch {
-		case !ok:
-			rest = append(rest, raw)
-		case err != nil:
-			g.out.event(map[string]any{"fabriclab": "error", "message": err.Error(), "id": c.ID, "command": c.Op})
-		default:
-			g.out.event(answerEditor(c, g))
-		}
-	}
-	return rest
-}
-
-// answerEditor is the event that answers c.
-func answerEditor(c editorCommand, g *Game) map[string]any {
-	switch c.Op {
-	case "check":
+	switch c := c.(type) {
+	case protocol.Check:
 		return check(c)
-	case "source":
+	case protocol.AskSource:
 		return source(c)
 	}
-	return g.snapshot(c)
+	return g.snapshot(c.(protocol.AskSnapshot))
 }
 
 // check parses and validates c.YAML as the canvas would load it (including
 // what the browser can play), without running it.
+<<<<<<< HEAD
 func check(c editorCommand) map[string]any {
 	ev := map[string]any{"fabriclab": "checked", "id": c.ID, "ok": true, "errors": []checkedError{}}
 	sc, err := plan.ParseWith([]byte(c.YAML), "scenario", nil)
+=======
+func check(c protocol.Check) protocol.Event {
+	ev := protocol.Checked{ID: c.ID, OK: true, Errors: []protocol.CheckedError{}}
+	sc, err := scenario.ParseWith([]byte(c.YAML), "scenario", nil)
+>>>>>>> main
 	if err == nil {
-		ev["name"] = sc.Name
+		ev.Name = sc.Name
 		err = playback.FitsBrowser(&sc)
 	}
 	if err != nil {
-		ev["ok"], ev["errors"] = false, problems(err)
+		ev.OK, ev.Errors = false, problems(err)
 	}
 	return ev
 }
 
 // problems lists the scenario errors err holds, each with its line.
-func problems(err error) []checkedError {
-	var out []checkedError
+func problems(err error) []protocol.CheckedError {
+	var out []protocol.CheckedError
 	var walk func(error)
 	walk = func(err error) {
 		if m, ok := err.(interface{ Unwrap() []error }); ok {
@@ -132,10 +77,10 @@ func problems(err error) []checkedError {
 		}
 		var se *scenario.Error
 		if errors.As(err, &se) {
-			out = append(out, checkedError{Line: se.Line, Key: se.Key, Message: se.Error()})
+			out = append(out, protocol.CheckedError{Line: se.Line, Key: se.Key, Message: se.Error()})
 			return
 		}
-		out = append(out, checkedError{Message: err.Error()})
+		out = append(out, protocol.CheckedError{Message: err.Error()})
 	}
 	walk(err)
 	return out
@@ -143,28 +88,27 @@ func problems(err error) []checkedError {
 
 // source is the YAML to edit for what a load would load: a built-in's file
 // or the given YAML, with the set= overrides written in.
-func source(c editorCommand) map[string]any {
+func source(c protocol.AskSource) protocol.Event {
 	data, from := []byte(c.YAML), "scenario"
 	if c.Scenario != "" {
 		var ok bool
 		if data, ok = scenario.Builtin(c.Scenario); !ok {
-			return map[string]any{"fabriclab": "error", "id": c.ID, "command": c.Op,
-				"message": fmt.Sprintf("source: %q is not a built-in scenario", c.Scenario)}
+			return protocol.ErrorFor(c, fmt.Errorf("source: %q is not a built-in scenario", c.Scenario))
 		}
 		from = "builtin/" + c.Scenario + ".yaml"
 	}
 	out, err := scenario.Resolve(data, from, c.Sets)
 	if err != nil {
-		return map[string]any{"fabriclab": "error", "id": c.ID, "command": c.Op, "message": err.Error()}
+		return protocol.ErrorFor(c, err)
 	}
-	return map[string]any{"fabriclab": "source", "id": c.ID, "yaml": string(out)}
+	return protocol.Source{ID: c.ID, YAML: string(out)}
 }
 
 // snapshot is the frame on screen as SVG: the display list Draw draws, without
 // the hover tooltip (the pointer is on the button that asked).
-func (g *Game) snapshot(c editorCommand) map[string]any {
+func (g *Game) snapshot(c protocol.AskSnapshot) protocol.Event {
 	if g.failure != "" || g.p == nil || g.frame.Layout == nil || g.frame.Cur == nil {
-		return map[string]any{"fabriclab": "error", "id": c.ID, "command": c.Op, "message": "snapshot: nothing is on the canvas yet; load a scenario first"}
+		return protocol.ErrorFor(c, errors.New("snapshot: nothing is on the canvas yet; load a scenario first"))
 	}
 	f := g.frame
 	f.Hover = render.Hover{}
@@ -172,8 +116,8 @@ func (g *Game) snapshot(c editorCommand) map[string]any {
 	dl := b.Scene(&f)
 	var svg strings.Builder
 	if err := dl.SVG(&svg); err != nil {
-		return map[string]any{"fabriclab": "error", "id": c.ID, "command": c.Op, "message": "snapshot: " + err.Error()}
+		return protocol.ErrorFor(c, fmt.Errorf("snapshot: %w", err))
 	}
-	return map[string]any{"fabriclab": "snapshot", "id": c.ID, "svg": svg.String(), "name": g.p.Scenario().Name,
-		"t_us": f.Cur.Time.Micros(), "width": dl.W, "height": dl.H}
+	return protocol.Snapshot{ID: c.ID, SVG: svg.String(), Name: g.p.Scenario().Name,
+		TUs: f.Cur.Time.Micros(), Width: dl.W, Height: dl.H}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/protocol"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
 )
@@ -20,6 +21,16 @@ func (h *pageHost) last(name string) map[string]any {
 		}
 	}
 	return nil
+}
+
+// checkedErrors are the errors of a checked event, as the page reads them.
+func checkedErrors(t *testing.T, ev map[string]any) []protocol.CheckedError {
+	t.Helper()
+	data, err := json.Marshal(ev["errors"])
+	require.NoError(t, err)
+	var errs []protocol.CheckedError
+	require.NoError(t, json.Unmarshal(data, &errs))
+	return errs
 }
 
 func command(t *testing.T, v map[string]any) string {
@@ -39,7 +50,7 @@ func TestCheck(t *testing.T) {
 	require.NotNil(t, ev)
 	assert.Equal(t, float64(7), ev["id"])
 	assert.Equal(t, false, ev["ok"])
-	errs := ev["errors"].([]checkedError)
+	errs := checkedErrors(t, ev)
 	require.Len(t, errs, 2)
 	assert.Equal(t, 4, errs[0].Line)
 	assert.Equal(t, "topology.hosts", errs[0].Key)
@@ -50,7 +61,7 @@ func TestCheck(t *testing.T) {
 
 	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": "name: x\ntopology: [1,\n"}))
 	require.NoError(t, g.Update())
-	errs = h.last("checked")["errors"].([]checkedError)
+	errs = checkedErrors(t, h.last("checked"))
 	require.Len(t, errs, 1)
 	assert.Equal(t, 2, errs[0].Line, "a syntax error names its line: where the list opens")
 	assert.Contains(t, errs[0].Message, "not valid YAML")
@@ -67,7 +78,7 @@ func TestCheck(t *testing.T) {
 	require.NoError(t, g.Update())
 	ev = h.last("checked")
 	assert.Equal(t, false, ev["ok"])
-	errs = ev["errors"].([]checkedError)
+	errs = checkedErrors(t, ev)
 	require.Len(t, errs, 1)
 	assert.Zero(t, errs[0].Line)
 	assert.Contains(t, errs[0].Message, "sim.fidelity: flow")
@@ -116,8 +127,8 @@ func TestSnapshot(t *testing.T) {
 	assert.Contains(t, svg, "host 8")
 	assert.Equal(t, "incast", ev["name"])
 	assert.InDelta(t, 20, ev["t_us"], 1, "the frame at or before t=20")
-	assert.Equal(t, float32(800), ev["width"])
-	assert.Equal(t, float32(600-controlsHeight), ev["height"], "the picture above the playback bar")
+	assert.Equal(t, 800.0, ev["width"])
+	assert.Equal(t, float64(600-controlsHeight), ev["height"], "the picture above the playback bar")
 
 	// The pointer's tooltip is left out: the pointer is on the button that asked.
 	tip := g.frame
@@ -143,22 +154,28 @@ func TestSnapshot(t *testing.T) {
 	assert.Contains(t, h.last("error")["message"], "nothing is on the canvas")
 }
 
+// An editor command that is wrong is answered by an error naming it, with its id.
 func TestEditorCommandErrors(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
 	for raw, want := range map[string]string{
-		`{"fabriclab":"check","yaml":3}`:                                     "command check:",
-		`{"fabriclab":"check","yaml":"a: 1","scenario":"incast"}`:            "check takes yaml",
-		`{"fabriclab":"source"}`:                                             "source needs yaml",
-		`{"fabriclab":"source","yaml":"a: 1","scenario":"incast"}`:           "not both",
-		`{"fabriclab":"check","yaml":"` + strings.Repeat("x", 70<<10) + `"}`: "too long",
+		`{"fabriclab":"check","yaml":3,"id":1}`:                                     `command field "yaml" is a JSON number; give a string`,
+		`{"fabriclab":"check","yaml":"a: 1","scenario":"incast","id":1}`:            "check takes yaml",
+		`{"fabriclab":"source","id":1}`:                                             "source needs yaml",
+		`{"fabriclab":"source","yaml":"a: 1","scenario":"incast","id":1}`:           "not both",
+		`{"fabriclab":"check","id":1,"yaml":"` + strings.Repeat("x", 70<<10) + `"}`: "too long",
 	} {
-		_, ok, err := parseEditorCommand([]byte(raw))
-		assert.True(t, ok, raw[:min(60, len(raw))])
-		assert.ErrorContains(t, err, want, raw[:min(60, len(raw))])
+		h.events = nil
+		h.send(raw)
+		require.NoError(t, g.Update())
+		ev := h.last("error")
+		require.NotNil(t, ev, raw[:min(60, len(raw))])
+		assert.Contains(t, ev["message"], want, raw[:min(60, len(raw))])
+		assert.Equal(t, float64(1), ev["id"], raw[:min(60, len(raw))])
+		assert.Equal(t, strings.Split(raw, `"`)[3], ev["command"], raw[:min(60, len(raw))])
 	}
 	for _, raw := range []string{`{"fabriclab":"play"}`, `{"fabriclab":"load","yaml":"name: check"}`, `{"fabriclab":"load","scenario":"incast","set":["check"]}`, `not json "check"`, `{"fabriclab":["check"]}`} {
-		_, ok, err := parseEditorCommand([]byte(raw))
-		assert.False(t, ok, raw)
-		assert.NoError(t, err, raw)
+		c, err := protocol.DecodeCommand([]byte(raw))
+		assert.False(t, g.editorCommand(c, err), raw)
 	}
 }
 
@@ -170,24 +187,24 @@ func FuzzEditorCommand(f *testing.F) {
 	}
 	g := &Game{out: &pageHost{}}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		c, ok, err := parseEditorCommand(raw)
-		if !ok || err != nil {
-			if err != nil {
-				assert.True(t, strings.Contains(err.Error(), c.Op), "%q: %v", raw, err)
-			}
+		c, err := protocol.DecodeCommand(raw)
+		switch c.(type) {
+		case protocol.Check, protocol.AskSource, protocol.AskSnapshot:
+		default:
 			return
 		}
-		ev := answerEditor(c, g)
-		switch ev["fabriclab"] {
-		case "checked":
-			for _, e := range ev["errors"].([]checkedError) {
+		switch ev := g.answerEditor(c, err).(type) {
+		case protocol.Checked:
+			yaml := c.(protocol.Check).YAML
+			for _, e := range ev.Errors {
 				assert.NotEmpty(t, e.Message)
 				assert.GreaterOrEqual(t, e.Line, 0)
-				assert.LessOrEqual(t, e.Line, strings.Count(c.YAML, "\n")+1, "%q: %+v", c.YAML, e)
+				assert.LessOrEqual(t, e.Line, strings.Count(yaml, "\n")+1, "%q: %+v", yaml, e)
 			}
-		case "source":
+		case protocol.Source:
 			// What source gives checks as the scenario it came from would.
-			_, err1 := scenario.ParseWith([]byte(ev["yaml"].(string)), "x", nil)
+			c := c.(protocol.AskSource)
+			_, err1 := scenario.ParseWith([]byte(ev.YAML), "x", nil)
 			var err2 error
 			if c.Scenario != "" {
 				_, err2 = scenario.Load(c.Scenario, nil, c.Sets)
@@ -195,10 +212,11 @@ func FuzzEditorCommand(f *testing.F) {
 				_, err2 = scenario.ParseWith([]byte(c.YAML), "x", c.Sets)
 			}
 			assert.Equal(t, err2 == nil, err1 == nil, "%q: %v / %v", raw, err1, err2)
-		case "error":
-			assert.NotEmpty(t, ev["message"])
+		case protocol.CommandError:
+			assert.NotEmpty(t, ev.Message)
+			assert.Equal(t, c.Command(), ev.Command)
 		default:
-			t.Fatalf("%q: answered %v", raw, ev["fabriclab"])
+			t.Fatalf("%q: answered %#v", raw, ev)
 		}
 	})
 }

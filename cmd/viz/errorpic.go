@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"strings"
 
+	"fabriclab/i18n"
 	"fabriclab/render"
 )
 
@@ -43,7 +44,7 @@ func errorList(w, h float64, msg string, lang render.Lang, light bool) *render.D
 		dl.Prims = append(dl.Prims, render.Prim{Kind: render.KindText, Layer: render.LayerLabel, X: 24, Y: y, Size: size, Fill: c, Str: s})
 		y += size * 1.6
 	}
-	add(render.T(lang, "error.title"), 20, title)
+	add(i18n.T(lang, "error.title"), 20, title)
 	width := max(20, int((w-48)/8))
 	for _, line := range strings.Split(msg, "\n") {
 		for len(line) > width {

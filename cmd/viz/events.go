@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"fabriclab/protocol"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -48,8 +49,8 @@ func (g *Game) events(now time.Time) {
 	if p.Done() && !g.sentDone {
 		g.sentDone = true
 		t := p.Result().Totals
-		g.out.event(map[string]any{"fabriclab": "done", "sim_time_us": t.SimTimeUs, "drops": t.Drops,
-			"pause_frames": t.PauseFrames, "goodput_gbps": t.GoodputGbps, "flows_finished": t.FlowsFinished})
+		g.out.event(protocol.Done{SimTimeUs: t.SimTimeUs, Drops: t.Drops,
+			PauseFrames: t.PauseFrames, GoodputGbps: t.GoodputGbps, FlowsFinished: t.FlowsFinished})
 		g.sendFigures()
 	}
 	atEnd := p.Done() && p.Pos() >= p.End()
@@ -57,7 +58,7 @@ func (g *Game) events(now time.Time) {
 		ev.sentEnded = true
 		g.sendTime()
 		g.sendSummary(now)
-		g.out.event(map[string]any{"fabriclab": "ended", "t_us": p.Pos().Micros(), "summary": ev.summary})
+		g.out.event(protocol.Ended{TUs: p.Pos().Micros(), Summary: ev.summary})
 		return
 	}
 	if !atEnd {
@@ -78,7 +79,7 @@ func (g *Game) sendSummary(now time.Time) {
 		return
 	}
 	ev.summary = text
-	g.out.event(map[string]any{"fabriclab": "summary", "text": text})
+	g.out.event(protocol.Summary{Text: text})
 }
 
 // loadedEvents starts the page's events over for a new run.

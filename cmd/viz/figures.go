@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fabriclab/lessons/figures"
+	"fabriclab/protocol"
 	"fabriclab/sim/metrics"
 )
 
@@ -35,7 +36,7 @@ func (g *Game) sendFigures() {
 	if sets == nil {
 		sets = []string{}
 	}
-	g.out.event(map[string]any{"fabriclab": "figures", "step": r.step, "set": sets, "values": values, "errors": errs})
+	g.out.event(protocol.Figures{Step: r.step, Sets: sets, Values: values, Errors: errs})
 }
 
 // computeFigures finds and formats each figure in res. The time series

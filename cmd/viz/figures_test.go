@@ -38,7 +38,7 @@ traffic: {pattern: incast, senders: 2, bytes: 64KiB}
 		}
 	}
 	assert.Equal(t, "senders", ev["step"])
-	assert.Equal(t, []string{"traffic.senders=3"}, ev["set"])
+	assert.Equal(t, []any{"traffic.senders=3"}, ev["set"])
 
 	// What the build would show: the native run of the same setting.
 	sc, err := scenario.ParseWith([]byte(yaml), "", []string{"traffic.senders=3"})
@@ -49,7 +49,7 @@ traffic: {pattern: incast, senders: 2, bytes: 64KiB}
 	require.NoError(t, err)
 	src, err := figures.Decode(out)
 	require.NoError(t, err)
-	values := ev["values"].(map[string]string)
+	values := ev["values"].(map[string]any)
 	for _, spec := range []string{"totals.max_fct_us | us 1", "flows[2].gbps | Gbps 2"} {
 		p, err := figures.Parse(spec)
 		require.NoError(t, err)
@@ -57,7 +57,7 @@ traffic: {pattern: incast, senders: 2, bytes: 64KiB}
 		require.NoError(t, err)
 		assert.Equal(t, want, values[spec], spec)
 	}
-	errs := ev["errors"].(map[string]string)
+	errs := ev["errors"].(map[string]any)
 	assert.Contains(t, errs["totals.nope"], `totals has no key "nope"`)
 	assert.NotContains(t, values, "totals.nope")
 

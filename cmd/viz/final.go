@@ -7,6 +7,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"fabriclab/protocol"
 	"fabriclab/render/ebitenrender"
 )
 
@@ -69,6 +70,6 @@ func (g *Game) paint(dst ebitenrender.Target) {
 	g.tel.lastDraw = end
 	if !g.firstFrame {
 		g.firstFrame = true
-		g.out.event(map[string]any{"fabriclab": "frame"})
+		g.out.event(protocol.Frame{})
 	}
 }

@@ -12,19 +12,19 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"fabriclab/playback"
+	"fabriclab/protocol"
 	"fabriclab/render"
 	"fabriclab/render/ebitenrender"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
-	"fabriclab/sim/unit"
 )
 
 // host is where the program runs: the browser page or a desktop window.
 type host interface {
 	query() string
 	commands() *commandQueue
-	event(ev map[string]any)
+	event(ev protocol.Event)
 	browser() bool
 }
 
@@ -157,7 +157,7 @@ func newGame(h host) (*Game, error) {
 	params, err := playback.ParseQuery(q)
 	// Ready first: the page then sends what it queued, and every event about
 	// the first scenario (loaded, error) comes after ready.
-	h.event(map[string]any{"fabriclab": "ready"})
+	h.event(protocol.Ready{})
 	if err != nil {
 		g.fail(err)
 	} else {
@@ -228,7 +228,7 @@ func (g *Game) loaded(b *playback.Builder) {
 	if g.params.Play {
 		p.Play()
 	}
-	g.out.event(map[string]any{"fabriclab": "loaded", "name": sc.Name, "step": g.step, "skipped": g.skipped})
+	g.out.event(protocol.Loaded{Name: sc.Name, Step: g.step, Skipped: g.skipped})
 	g.skipped = 0
 	g.sendTime()
 }
@@ -246,102 +246,130 @@ func (g *Game) release() {
 func (g *Game) fail(err error) {
 	g.failure = err.Error()
 	g.p, g.cmp = nil, nil
-	g.out.event(map[string]any{"fabriclab": "error", "message": g.failure})
+	g.out.event(protocol.Error{Message: g.failure})
 }
 
-// handleAll runs a batch of commands. A burst of loads builds only the last:
-// earlier loads, and playback commands for the runs they would have built,
-// are dropped before anything is built.
+// handleAll runs a batch of commands. The editor's are answered first
+// (editor.go). A burst of loads builds only the last: earlier loads, and
+// playback commands for the runs they would have built, are dropped before
+// anything is built.
 func (g *Game) handleAll(raws [][]byte) {
-	raws = g.editorCommands(raws) // check, source, snapshot: editor.go
-	type parsed struct {
-		c   playback.Command
+	type decoded struct {
+		c   protocol.Command
 		err error
 	}
-	cmds := make([]parsed, len(raws))
+	cmds := make([]decoded, 0, len(raws))
+	for _, raw := range raws {
+		c, err := protocol.DecodeCommand(raw)
+		if !g.editorCommand(c, err) {
+			cmds = append(cmds, decoded{c, err})
+		}
+	}
 	last := -1
-	for i, raw := range raws {
-		c, err := playback.ParseCommand(raw)
-		cmds[i] = parsed{c, err}
-		if err == nil && c.Op == "load" {
+	for i, dc := range cmds {
+		if _, ok := dc.c.(protocol.Load); ok && dc.err == nil {
 			last = i
 		}
 	}
-	for i, pc := range cmds {
-		if i < last && pc.err == nil && pc.c.Op != "stats" && pc.c.Op != "presenter" {
-			if pc.c.Op == "load" {
+	for i, dc := range cmds {
+		if i < last && dc.err == nil && !aboutThePage(dc.c) {
+			if _, ok := dc.c.(protocol.Load); ok {
 				g.skipped++
 			}
 			continue
 		}
-		g.handle(pc.c, pc.err)
+		g.handle(dc.c, dc.err)
 	}
 }
 
-func (g *Game) handle(c playback.Command, err error) {
+// aboutThePage says c is not about a run (stats, presenter): a later load
+// does not drop it.
+func aboutThePage(c protocol.Command) bool {
+	switch c.(type) {
+	case protocol.AskStats, protocol.Presenter:
+		return true
+	}
+	return false
+}
+
+func (g *Game) handle(c protocol.Command, err error) {
 	if err != nil {
-		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		g.out.event(protocol.ErrorFor(c, err))
 		return
 	}
-	if c.Op == "load" && c.Left != nil {
+	switch c := c.(type) {
+	case protocol.Load:
+		g.handleLoad(c)
+		return
+	case protocol.AskStats:
+		g.stats()
+		return
+	case protocol.Presenter:
+		g.params.Big = c.On
+		return
+	case protocol.Keys:
+		return // the page's own (embed.js)
+	}
+	if g.cmp != nil && g.handleCompare(c) {
+		return
+	}
+	p := g.p
+	if p == nil {
+		if _, ok := c.(protocol.Play); ok && g.first != nil { // being built (startup.go)
+			g.first.play = true
+		}
+		return
+	}
+	g.handlePlayback(p, c)
+	g.page.summaryDue = true
+	g.sendTime()
+}
+
+// handleLoad loads what c asks for: a comparison, or a scenario (unless
+// only its price changed: reprice.go).
+func (g *Game) handleLoad(c protocol.Load) {
+	if c.Left != nil {
 		g.step = c.Step
-		g.loadCompare([2]playback.Side{*c.Left, *c.Right})
+		g.loadCompare([2]playback.Side{playback.Side(*c.Left), playback.Side(*c.Right)})
 		if g.cmp != nil && c.Play {
 			g.cmp.pair.Play()
 		}
 		return
 	}
-	if g.cmp != nil && g.handleCompare(c) {
+	if g.reprice(c) {
 		return
 	}
-	if c.Op == "load" {
-		if g.reprice(c) {
-			return
-		}
-		g.step = c.Step
-		g.figures = figureRequest{specs: c.Figures, step: c.Step, sets: c.Sets}
-		g.ran = keyOf(c)
-		sc, err := c.Load()
-		g.loadLater(sc, err, c.Play) // startup.go
-		return
-	}
-	switch c.Op {
-	case "stats":
-		g.stats()
-		return
-	case "presenter":
-		g.params.Big = c.On
-		return
-	}
-	p := g.p
-	if p == nil {
-		if g.first != nil && c.Op == "play" { // being built (startup.go)
-			g.first.play = true
-		}
-		return
-	}
-	switch c.Op {
-	case "play":
+	g.step = c.Step
+	g.figures = figureRequest{specs: c.Figures, step: c.Step, sets: c.Sets}
+	g.ran = keyOf(c)
+	sc, err := playback.LoadCommand(c)
+	g.loadLater(sc, err, c.Play) // startup.go
+}
+
+// handlePlayback runs a playback command on p.
+func (g *Game) handlePlayback(p *playback.Player, c protocol.Command) {
+	switch c := c.(type) {
+	case protocol.Play:
 		p.Play()
-	case "pause":
+	case protocol.Pause:
 		p.Pause()
-	case "toggle":
+	case protocol.Toggle:
 		p.Toggle()
-	case "step":
+	case protocol.Step:
 		p.Step()
-	case "back":
+	case protocol.Back:
 		p.StepBack()
-	case "reset":
+	case protocol.Reset:
 		p.Reset()
-	case "seek":
-		p.Seek(unit.Time(c.TUs * float64(unit.Microsecond)))
-	case "faster":
+	case protocol.Seek:
+		p.Seek(unitMicros(c.TUs))
+	case protocol.Faster:
 		p.Faster()
-	case "slower":
+	case protocol.Slower:
 		p.Slower()
-	case "speed":
-		p.SetSpeed(unit.Time(c.SpeedUs * float64(unit.Microsecond)))
-	case "tap": // a click or touch the page saw: none is lost between two frames
+	case protocol.Speed:
+		p.SetSpeed(unitMicros(c.UsPerS))
+	case protocol.Tap: // a click or touch the page saw: none is lost between two frames
 		if c.Touch {
 			g.tapX, g.tapY, g.tapped = int(c.X*g.scale), int(c.Y*g.scale), true
 			g.mouseX, g.mouseY = ebiten.CursorPosition()
@@ -349,17 +377,15 @@ func (g *Game) handle(c playback.Command, err error) {
 		if g.frame.Layout != nil && g.frame.Cur != nil {
 			g.selected = render.PickFlow(&g.frame, render.HitTest(g.frame.Layout, c.X, c.Y))
 		}
-	case "nextflow", "prevflow": // ] and [ as the page forwards them
+	case protocol.NextFlow, protocol.PrevFlow: // ] and [ as the page forwards them
 		if g.frame.Layout != nil && g.frame.Cur != nil {
 			d := 1
-			if c.Op == "prevflow" {
+			if _, prev := c.(protocol.PrevFlow); prev {
 				d = -1
 			}
 			g.selected = render.StepFlow(&g.frame, g.selected, d)
 		}
 	}
-	g.page.summaryDue = true
-	g.sendTime()
 }
 
 // sendTime tells the page where playback is: t_us is the time of the frame
@@ -373,11 +399,12 @@ func (g *Game) sendTime() {
 		return
 	}
 	g.lastEvent = time.Now()
-	ev := map[string]any{"fabriclab": "time", "t_us": p.At(p.Pos()).Time.Micros(), "end_us": p.End().Micros(),
-		"playing": p.Playing(), "done": p.Done(), "speed_us": p.Speed().Micros(),
-		"computed_us": p.End().Micros(), "progress": round3(p.Progress()), "eta_s": round3(p.ETA())}
+	ev := protocol.Time{TUs: p.At(p.Pos()).Time.Micros(), EndUs: p.End().Micros(),
+		Playing: p.Playing(), Done: p.Done(), SpeedUs: p.Speed().Micros(),
+		ComputedUs: p.End().Micros(), Progress: round3(p.Progress()), EtaS: round3(p.ETA())}
 	if t, ok := p.Seeking(); ok {
-		ev["seek_us"] = t.Micros()
+		us := t.Micros()
+		ev.SeekUs = &us
 	}
 	g.out.event(ev)
 }
@@ -423,7 +450,7 @@ func (g *Game) Update() (err error) {
 	}
 	cmds, dropped := g.out.commands().drain()
 	if dropped > 0 {
-		g.out.event(map[string]any{"fabriclab": "error", "message": fmt.Sprintf(
+		g.out.event(protocol.Error{Message: fmt.Sprintf(
 			"%d commands dropped: more than %d MiB of commands came between two frames; wait for each command's event before sending more", dropped, maxQueued>>20)})
 	}
 	g.handleAll(cmds)

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,11 +13,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/protocol"
 	"fabriclab/render"
 	"fabriclab/sim/unit"
 )
 
-// pageHost is a browser page that records the events it gets.
+// pageHost is a browser page that records the events it gets, as the page
+// reads them: the JSON protocol.EncodeEvent writes, parsed.
 type pageHost struct {
 	q      string
 	queue  commandQueue
@@ -24,9 +28,20 @@ type pageHost struct {
 
 func (h *pageHost) query() string           { return h.q }
 func (h *pageHost) commands() *commandQueue { return &h.queue }
-func (h *pageHost) event(ev map[string]any) { h.events = append(h.events, ev) }
 func (h *pageHost) browser() bool           { return true }
 func (h *pageHost) send(cmd string)         { h.queue.push([]byte(cmd)) }
+
+func (h *pageHost) event(ev protocol.Event) {
+	data, err := protocol.EncodeEvent(ev)
+	if err != nil {
+		panic(err) // the test fails: the page would not get it
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		panic(err)
+	}
+	h.events = append(h.events, m)
+}
 
 // started is a game on a page with query q, 800×600, after its first Update.
 func started(t *testing.T, q string) (*Game, *pageHost) {
@@ -103,6 +118,20 @@ func TestUpdatePicturesTheNewFailure(t *testing.T) {
 
 // A burst of loads builds only the last one: the others are dropped before
 // anything is built, and so are playback commands meant for them.
+// In a burst of loads, stats and presenter are not dropped: they are about
+// the page, not a run.
+func TestBurstKeepsStatsAndPresenter(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	h.events = nil
+	h.send(`{"fabriclab":"load","scenario":"permutation"}`)
+	h.send(`{"fabriclab":"stats"}`)
+	h.send(`{"fabriclab":"presenter","on":true}`)
+	h.send(`{"fabriclab":"load","scenario":"ecmp-collisions"}`)
+	require.NoError(t, g.Update())
+	assert.Equal(t, []string{"stats", "loaded"}, slices.DeleteFunc(kinds(h), func(k string) bool { return k != "stats" && k != "loaded" }))
+	assert.True(t, g.params.Big, "presenter ran")
+}
+
 func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	h.events = nil
@@ -121,7 +150,7 @@ func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
 	}
 	require.Len(t, loaded, 1, "one build")
 	assert.Equal(t, "ecmp-collisions", loaded[0]["name"])
-	assert.Equal(t, 20, loaded[0]["skipped"])
+	assert.Equal(t, 20.0, loaded[0]["skipped"])
 	assert.False(t, g.p.Playing(), "the plays were for the dropped loads")
 	assert.Equal(t, "ecmp-collisions", g.layout.Opt.Title)
 }

@@ -1,7 +1,11 @@
 // Command viz is fabriclab's canvas: an Ebitengine program that plays a
 // scenario. In the browser it runs as WebAssembly inside embed.html (URL
 // parameters and postMessage commands drive it); on a desktop,
-// `go run ./cmd/viz [NAME|FILE]` opens a window for development.
+// `go run ./cmd/viz [NAME|FILE]` opens a window for development. Commands
+// and events are package protocol's types: protocol.DecodeCommand reads
+// every command (game.go's handleAll; the editor's in editor.go), and each
+// event is sent as a protocol type through the host (bridge_js.go,
+// bridge_desktop.go), which writes it with protocol.EncodeEvent.
 //
 // In the browser Go has one thread, the page's, and on software WebGL every
 // frame presented costs that thread a read-back of the canvas. So:
@@ -34,6 +38,8 @@ import (
 	"os"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"fabriclab/protocol"
 )
 
 // transparentScreen makes Ebitengine clear the screen to transparent (not
@@ -48,7 +54,7 @@ func main() {
 	b := bridge()
 	g, err := newGame(b)
 	if err != nil {
-		b.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		b.event(protocol.Error{Message: err.Error()})
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)
 	}
@@ -63,7 +69,7 @@ func main() {
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetRunnableOnUnfocused(true) // a lesson page keeps the focus; the canvas must still play
 	if err := ebiten.RunGameWithOptions(g, &ebiten.RunGameOptions{ScreenTransparent: transparentScreen}); err != nil {
-		g.out.event(map[string]any{"fabriclab": "error", "message": err.Error()})
+		g.out.event(protocol.Error{Message: err.Error()})
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"fabriclab/playback"
+	"fabriclab/protocol"
 	"fabriclab/sim/metrics"
 )
 
@@ -19,7 +20,7 @@ type loadKey struct {
 	sets       []string
 }
 
-func keyOf(c playback.Command) loadKey {
+func keyOf(c protocol.Load) loadKey {
 	return loadKey{yaml: c.YAML, name: c.Scenario, sets: slices.DeleteFunc(slices.Clone(c.Sets), func(s string) bool {
 		return strings.HasPrefix(strings.TrimSpace(s), priceKey)
 	})}
@@ -34,12 +35,12 @@ func (k loadKey) same(o loadKey) bool {
 // worked out again at the new price and the figures sent, the canvas keeps
 // its place, and nothing is run again (a 512-GPU training run takes seconds
 // in the browser). It reports whether it did.
-func (g *Game) reprice(c playback.Command) bool {
+func (g *Game) reprice(c protocol.Load) bool {
 	p := g.p
 	if p == nil || g.cmp != nil || g.failure != "" || !p.Done() || p.Result() == nil || p.Result().Training == nil || !keyOf(c).same(g.ran) {
 		return false
 	}
-	sc, err := c.Load()
+	sc, err := playback.LoadCommand(c)
 	if err != nil {
 		return false // the load reports it
 	}

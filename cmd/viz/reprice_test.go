@@ -34,7 +34,7 @@ sim: {fidelity: flow}
 	figure := func() string {
 		for _, e := range h.events {
 			if e["fabriclab"] == "figures" {
-				return e["values"].(map[string]string)[spec]
+				return e["values"].(map[string]any)[spec].(string)
 			}
 		}
 		return ""

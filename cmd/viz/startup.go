@@ -4,6 +4,7 @@ import (
 	"image/color"
 	"time"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/render"
 	"fabriclab/sim/scenario"
@@ -33,8 +34,8 @@ type startupHost interface {
 type firstLoad struct {
 	sc    scenario.Scenario
 	b     *playback.Builder // being built, once begun
-	built bool            // b has built the model (its player is still to make)
-	play  bool            // play once built (the command's load or a play since)
+	built bool              // b has built the model (its player is still to make)
+	play  bool              // play once built (the command's load or a play since)
 }
 
 // slowBuild is where the build takes turns of its own: a packet-level
@@ -124,10 +125,7 @@ func loadingPicture(w, h float64, name string, lang render.Lang, light bool) *re
 	if light {
 		bg, fg = color.RGBA{0xff, 0xff, 0xff, 0xff}, color.RGBA{0x24, 0x29, 0x2f, 0xff}
 	}
-	text := "Building " + name + "…"
-	if lang == render.ZH {
-		text = "正在构建 " + name + "…"
-	}
+	text := i18n.Tf(lang, "viz.building", name)
 	dl := &render.DisplayList{}
 	dl.Reset(float32(w), float32(h))
 	dl.Prims = append(dl.Prims,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fabriclab/playback"
+	"fabriclab/protocol"
 )
 
 // telemetry is the frame timing the page's benchmarks read (the stats
@@ -59,22 +60,21 @@ func (g *Game) stats() {
 		fb, compute := g.cmp.computeStats()
 		frameBytes, computeS, runS = fb, compute.Seconds(), time.Since(g.loadedAt).Seconds()
 	}
-	g.out.event(map[string]any{"fabriclab": "stats", "frames": len(g.tel.intervals),
-		"heap_bytes": m.HeapAlloc, "live_bytes": playback.LiveHeap(), // heap_bytes also counts the garbage made since the last collection
-		"sys_bytes": m.Sys, "frame_bytes": frameBytes,
-		"compute_s": computeS, "run_s": runS, "yield_s": g.tel.yieldTook.Seconds(), "gc_cpu_s": gcCPU(), "gcs": m.NumGC,
-		"interval_p50_ms": percentile(g.tel.intervals, 0.5), "interval_p95_ms": percentile(g.tel.intervals, 0.95), "interval_max_ms": percentile(g.tel.intervals, 1),
-		"draw_p50_ms": percentile(g.tel.drawTimes, 0.5), "draw_p95_ms": percentile(g.tel.drawTimes, 0.95),
-		"updates": len(g.tel.updates), "update_p50_ms": percentile(g.tel.updates, 0.5), "update_p95_ms": percentile(g.tel.updates, 0.95),
-		"computing_ticks": len(g.tel.ticks), "computing_tick_p50_ms": percentile(g.tel.ticks, 0.5),
-		"computing_tick_p95_ms": percentile(g.tel.ticks, 0.95), "computing_tick_max_ms": percentile(g.tel.ticks, 1),
-		"frames_asked": g.frames.asks, "slice_max_ms": g.frames.sliceMax.Seconds() * 1000,
-		"turn_p50_ms": percentile(g.frames.turns, 0.5), "turn_p95_ms": percentile(g.frames.turns, 0.95), "turns": len(g.frames.turns),
+	g.out.event(protocol.Stats{Frames: len(g.tel.intervals),
+		HeapBytes: m.HeapAlloc, LiveBytes: playback.LiveHeap(), SysBytes: m.Sys, FrameBytes: frameBytes,
+		ComputeS: computeS, RunS: runS, YieldS: g.tel.yieldTook.Seconds(), GCCPUS: gcCPU(), GCs: m.NumGC,
+		IntervalP50Ms: percentile(g.tel.intervals, 0.5), IntervalP95Ms: percentile(g.tel.intervals, 0.95), IntervalMaxMs: percentile(g.tel.intervals, 1),
+		DrawP50Ms: percentile(g.tel.drawTimes, 0.5), DrawP95Ms: percentile(g.tel.drawTimes, 0.95),
+		Updates: len(g.tel.updates), UpdateP50Ms: percentile(g.tel.updates, 0.5), UpdateP95Ms: percentile(g.tel.updates, 0.95),
+		ComputingTicks: len(g.tel.ticks), ComputingTickP50Ms: percentile(g.tel.ticks, 0.5),
+		ComputingTickP95Ms: percentile(g.tel.ticks, 0.95), ComputingTickMaxMs: percentile(g.tel.ticks, 1),
+		FramesAsked: g.frames.asks, SliceMaxMs: g.frames.sliceMax.Seconds() * 1000,
+		TurnP50Ms: percentile(g.frames.turns, 0.5), TurnP95Ms: percentile(g.frames.turns, 0.95), Turns: len(g.frames.turns),
 		// the parts of computing (compute.go, memory.go)
-		"advance_max_ms": ms(g.frames.advanceMax), "advance_max_at_us": g.frames.advanceAt.Micros(),
-		"advance_max_span_us": g.frames.advanceSpan.Micros(), "snapshot_max_ms": ms(g.frames.snapshotMax),
-		"gc_idle_max_ms": ms(g.frames.gcIdleMax), "build_max_ms": ms(g.frames.buildMax), "gc_idle_s": gcIdle().Seconds(),
-		"grows": g.memory.grows, "grown_bytes": g.memory.bytes, "grow_max_ms": ms(g.memory.longest)})
+		AdvanceMaxMs: ms(g.frames.advanceMax), AdvanceMaxAtUs: g.frames.advanceAt.Micros(),
+		AdvanceMaxSpanUs: g.frames.advanceSpan.Micros(), SnapshotMaxMs: ms(g.frames.snapshotMax),
+		GCIdleMaxMs: ms(g.frames.gcIdleMax), BuildMaxMs: ms(g.frames.buildMax), GCIdleS: gcIdle().Seconds(),
+		Grows: g.memory.grows, GrownBytes: g.memory.bytes, GrowMaxMs: ms(g.memory.longest)})
 	g.tel.intervals, g.tel.drawTimes, g.tel.updates, g.tel.ticks = g.tel.intervals[:0], g.tel.drawTimes[:0], g.tel.updates[:0], g.tel.ticks[:0]
 	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
 	g.frames.advanceMax, g.frames.snapshotMax, g.frames.gcIdleMax = 0, 0, 0

@@ -17,16 +17,16 @@ func TestStatsReportsTelemetryAndStartsOver(t *testing.T) {
 	require.NoError(t, g.Update())
 	st := lastEvent(h, "stats")
 	require.NotNil(t, st)
-	assert.Equal(t, 4, st["frames"])
+	assert.Equal(t, 4.0, st["frames"])
 	assert.Equal(t, 3.0, st["interval_p50_ms"])
 	assert.Equal(t, 4.0, st["interval_max_ms"])
-	assert.Equal(t, 2, st["updates"], "the Updates before the stats command")
+	assert.Equal(t, 2.0, st["updates"], "the Updates before the stats command")
 
 	h.send(`{"fabriclab":"stats"}`)
 	require.NoError(t, g.Update())
 	st = lastEvent(h, "stats")
-	assert.Equal(t, 0, st["frames"], "started over")
-	assert.Equal(t, 1, st["updates"], "started over: only the Update since")
+	assert.Equal(t, 0.0, st["frames"], "started over")
+	assert.Equal(t, 1.0, st["updates"], "started over: only the Update since")
 }
 
 func TestKeepKeepsTheLastFrames(t *testing.T) {

@@ -7,8 +7,9 @@
   "use strict";
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
-  const zh = params.get("lang") === "zh";
-  const L = (en, cn) => (zh ? cn : en);
+  // The page's words, from the catalogue in embed.html (embed.js says more).
+  const words = JSON.parse($("words").textContent)[params.get("lang") === "zh" ? "zh" : "en"];
+  const t = (key, ...args) => { let i = 0; return (words[key] ?? key).replace(/\{\}/g, () => String(args[i++])); };
   const on = (v) => v !== null && !["0", "false", "no"].includes(v);
   const editing = on(params.get("editor"));
   // The editor and the Export menu follow the canvas's theme (editor.css).
@@ -83,7 +84,7 @@
     wantSnapshot = "";
     if (format === "svg") {
       download(new Blob([ev.svg], { type: "image/svg+xml" }), fileName("svg"));
-      status.textContent = L("Downloaded ", "已下载 ") + fileName("svg");
+      status.textContent = t("editor.downloaded", fileName("svg"));
       window.fabriclabLastExport = { format, bytes: ev.svg.length, width: ev.width, height: ev.height };
       return;
     }
@@ -102,13 +103,13 @@
       const g = c.getContext("2d");
       g.drawImage(img, 0, 0, c.width, c.height);
       c.toBlob((blob) => {
-        if (!blob) { status.textContent = L("The browser could not make the PNG; try SVG.", "浏览器无法生成 PNG；请试试 SVG。"); return; }
+        if (!blob) { status.textContent = t("editor.png-failed"); return; }
         download(blob, fileName("png"));
-        status.textContent = L("Downloaded ", "已下载 ") + fileName("png");
+        status.textContent = t("editor.downloaded", fileName("png"));
         window.fabriclabLastExport = { format, bytes: blob.size, width: c.width, height: c.height, fonts: withFonts.fonts, blob, svg: ev.svg };
       }, "image/png");
     };
-    img.onerror = () => { status.textContent = L("The browser could not draw the picture; try SVG.", "浏览器无法绘制图片；请试试 SVG。"); };
+    img.onerror = () => { status.textContent = t("editor.draw-failed"); };
     img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(withFonts.svg);
   };
   // The canvas's fonts (embed.js's fabriclabFonts, listed in its
@@ -131,9 +132,9 @@
     return { svg: svg.slice(0, at) + "\n<defs><style>" + fontCSS.join("") + "</style></defs>" + svg.slice(at), fonts: fontCSS.length };
   };
   const snapshot = (format) => {
-    if (!loaded) { status.textContent = L("Nothing to export yet: the scenario is loading.", "还没有可导出的内容：场景正在加载。"); return; }
+    if (!loaded) { status.textContent = t("editor.not-loaded"); return; }
     wantSnapshot = format;
-    status.textContent = L("Preparing ", "正在准备 ") + format.toUpperCase() + "…";
+    status.textContent = t("editor.preparing", format.toUpperCase());
     send({ fabriclab: "snapshot", id: ++snapId });
   };
   // The iframe code for what is on screen: the scenario (or its YAML), set=,
@@ -162,7 +163,7 @@
     copy(code, $("share-code")).then((ok) => {
       $("share-code").hidden = false;
       $("share-code").value = code;
-      status.textContent = ok ? L("Embed code copied", "已复制嵌入代码") : L("Copy the code above (Ctrl+C): the browser did not allow copying", "浏览器不允许复制：请手动复制上面的代码 (Ctrl+C)");
+      status.textContent = ok ? t("editor.code-copied") : t("editor.code-copy-self");
     });
   });
   document.addEventListener("pointerdown", (e) => { if (!menu.hidden && !menu.contains(e.target) && !share.contains(e.target)) openMenu(false); }, true);
@@ -208,7 +209,7 @@
         const b = document.createElement("button");
         b.type = "button";
         b.className = "editor-line";
-        b.textContent = L("Line " + p.line, "第 " + p.line + " 行");
+        b.textContent = t("editor.line", p.line);
         b.addEventListener("click", () => goToLine(p.line));
         li.append(b, " ");
       }
@@ -219,7 +220,7 @@
     text.setAttribute("aria-invalid", String(problems.length > 0));
     const n = problems.length;
     state.className = "editor-state " + (n ? "bad" : "good");
-    const said = n === 0 ? L("✓ no problems", "✓ 没有问题") : L(n === 1 ? "1 problem" : n + " problems", n + " 个问题");
+    const said = n === 0 ? t("editor.ok") : n === 1 ? t("editor.problem.one") : t("editor.problem.many", n);
     // Say it only when the count changes: typing must not chatter.
     if (n !== lastSaid) { state.textContent = said; lastSaid = n; }
     drawGutter();
@@ -231,7 +232,7 @@
   };
   const run = () => {
     runAfterCheck = true;
-    note.textContent = L("Checking…", "正在检查…");
+    note.textContent = t("editor.checking");
     check();
   };
   const gotChecked = (ev) => {
@@ -241,17 +242,17 @@
     if (!runAfterCheck) return;
     runAfterCheck = false;
     if (problems.length) {
-      note.textContent = L("Not run: fix the marked lines first", "未运行：请先修改标出的行");
+      note.textContent = t("editor.not-run");
       return;
     }
     shown = { yaml: text.value, set: [] };
     dirty = false;
-    note.textContent = L("Running ", "正在运行 ") + (ev.name || "");
+    note.textContent = t("editor.running", ev.name || "");
     send({ fabriclab: "load", yaml: text.value, play: true });
   };
   const copyLink = () => {
     if (new TextEncoder().encode(text.value).length > 64 * 1024) {
-      note.textContent = L("Too long for a link (more than 64 KiB): send it with a load message", "太长，无法放进链接（超过 64 KiB）");
+      note.textContent = t("editor.too-long");
       return;
     }
     const q = new URLSearchParams();
@@ -262,12 +263,12 @@
     window.fabriclabLastLink = url; // for tests
     const field = document.createElement("textarea");
     field.className = "editor-copy";
-    field.setAttribute("aria-label", L("Link", "链接"));
+    field.setAttribute("aria-label", t("editor.link.field"));
     field.readOnly = true;
     note.replaceChildren();
     copy(url, field).then((ok) => {
-      if (ok) { field.remove(); note.textContent = L("Link copied", "链接已复制"); } else {
-        note.replaceChildren(L("Copy the link (Ctrl+C): ", "请手动复制链接 (Ctrl+C)："), field);
+      if (ok) { field.remove(); note.textContent = t("editor.link-copied"); } else {
+        note.replaceChildren(t("editor.link.copy-self"), field);
         field.value = url;
         field.select();
       }
@@ -305,12 +306,12 @@
   // Keys in the editor and the menu are theirs: embed.js (whose listener
   // comes after this one) would take p, f, ?, arrows and Space for the canvas.
   window.addEventListener("keydown", (e) => {
-    const t = e.target;
+    const el = e.target;
     if (!menu.hidden && e.key === "Escape") { e.preventDefault(); e.stopImmediatePropagation(); openMenu(false); return; }
-    if (t === text) {
+    if (el === text) {
       e.stopImmediatePropagation();
       if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); run(); return; }
-      if (e.key === "Escape") { escaped = true; note.textContent = L("Tab now leaves the editor", "现在按 Tab 离开编辑器"); return; }
+      if (e.key === "Escape") { escaped = true; note.textContent = t("editor.tab-leaves"); return; }
       if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey && !e.metaKey && !escaped) {
         e.preventDefault();
         if (!document.execCommand("insertText", false, "  ")) text.setRangeText("  ", text.selectionStart, text.selectionEnd, "end");
@@ -319,29 +320,10 @@
       if (e.key !== "Shift") escaped = false;
       return;
     }
-    if (menu.contains(t) || (t && t.closest && t.closest("#editor"))) {
+    if (menu.contains(el) || (el && el.closest && el.closest("#editor"))) {
       if (e.key === "Enter" || e.key === " " || e.key === "Tab") e.stopImmediatePropagation(); // a button's own keys
     }
   }, true);
-
-  // Words on the page in Chinese with lang=zh.
-  if (zh) {
-    share.title = "导出：图片或嵌入代码";
-    share.setAttribute("aria-label", "导出");
-    $("share-title").textContent = "导出";
-    $("share-png").textContent = "下载 PNG";
-    $("share-svg").textContent = "下载 SVG";
-    $("share-embed").textContent = "复制嵌入代码";
-    $("share-code-label").textContent = "嵌入代码";
-    $("editor").setAttribute("aria-label", "场景编辑器");
-    $("editor-title").textContent = "场景（YAML）";
-    $("editor-run").textContent = "运行";
-    $("editor-run").title = "运行 (Ctrl+Enter)";
-    $("editor-link").textContent = "复制链接";
-    $("editor-link").title = "复制带有此 YAML 的链接";
-    problemsEl.setAttribute("aria-label", "问题");
-    $("editor-help").textContent = "Ctrl+Enter 运行。Tab 缩进；先按 Esc 再按 Tab 离开编辑器。";
-  }
 
   // The canvas's events, after embed.js has handled them (it defines
   // fabriclabEvent when it runs, after this script).

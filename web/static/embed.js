@@ -10,32 +10,19 @@
   const version = (document.querySelector('script[src^="static/embed.js"]').src.split("?v=")[1]) || "";
   const framed = window.parent !== window;
   // lang=zh: the page's own words in Chinese (the canvas draws its own).
+  // They come from the catalogue (package i18n) in embed.html: elements
+  // with data-t, data-t-title or data-t-label take theirs; t(key, ...)
+  // fills a message's {} holes in order.
   const zh = params.get("lang") === "zh";
-  const L = (en, cn) => (zh ? cn : en);
+  const words = JSON.parse($("words").textContent)[zh ? "zh" : "en"];
+  const t = (key, ...args) => { let i = 0; return (words[key] ?? key).replace(/\{\}/g, () => String(args[i++])); };
   if (zh) {
     document.documentElement.lang = "zh-Hans";
-    const set = (id, title, label) => { const e = $(id); if (!e) return; if (title) e.title = title; if (label) e.setAttribute("aria-label", label); };
-    set("reset", "回到开头 (R)", "回到开头");
-    set("back", "后退一步 (,)", "后退一步");
-    set("play", "播放或暂停（空格）", "播放");
-    set("step", "前进一步 (.)", "前进一步");
-    set("timeline", "", "模拟时间");
-    set("slower", "变慢 (−)", "变慢");
-    set("speed", "每秒播放的模拟时间", "");
-    set("faster", "变快 (+)", "变快");
-    set("fullscreen", "全屏 (F)", "全屏");
-    set("help", "快捷键 (?)", "键盘快捷键");
-    document.querySelector(".controls").setAttribute("aria-label", "播放控制");
-    $("loading").querySelector(".box").firstChild.textContent = "正在加载模拟…";
-    $("error").querySelector("h2").textContent = "画布已停止";
-    $("error-hint").textContent = "请重新加载页面再试。如果再次出现，上面的信息会说明要修改什么。";
-    const hintEl = $("play-hint");
-    hintEl.firstChild.textContent = "▶ 播放";
-    hintEl.querySelector("small").textContent = "系统设置要求减少动态效果，因此不自动播放。点击或按空格键播放。";
-    $("keys-title").textContent = "快捷键";
-    const what = ["播放或暂停", "前进一步、后退一步", "前进一步、后退一步", "回到开头", "变快、变慢", "上一条、下一条流（路由视图）", "全屏", "移到下一个控件（离开画布）", "显示或关闭此列表"];
-    document.querySelectorAll("#keys dd").forEach((dd, i) => { if (what[i]) dd.textContent = what[i]; });
-    $("keys-close").textContent = "关闭";
+    for (const e of document.querySelectorAll("[data-t]")) e.textContent = t(e.dataset.t);
+    for (const e of document.querySelectorAll("[data-t-title]")) e.title = t(e.dataset.tTitle);
+    for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", t(e.dataset.tLabel));
+    $("loading").querySelector(".box").firstChild.textContent = t("embed.loading");
+    $("play-hint").firstChild.textContent = t("embed.play-hint");
   }
 
   const post = (msg) => { if (framed) window.parent.postMessage(msg, "*"); };
@@ -51,23 +38,19 @@
       return write(fd, buf);
     };
   }
-  const smaller = "Try a smaller scenario (fewer hosts or flows, a shorter until), the flow-level model " +
-    "(sim.fidelity: flow, or set=sim.fidelity=flow in the address), or run it with `fabriclab run`, which has no such limit.";
+  const smaller = t("embed.error.smaller");
   // explain turns how the program ended (its stderr, an exception's text,
   // the exit code) into what happened and what to try.
   const explain = (text, code) => {
     const all = text + "\n" + stderr;
     const lines = all.split("\n").filter((l) => /fatal error|panic|out of memory|goroutine \d|memory/i.test(l)).slice(0, 4).join("\n");
     if (/out of memory|cannot allocate|Maximum memory size|Memory\.grow|Out of memory|allocation failed/i.test(all)) {
-      return "The simulation ran out of memory: a browser tab gives it at most 4 GiB, and this scenario needed more.\n" +
-        smaller + (lines ? "\n\nThe Go runtime said:\n" + lines : "");
+      return t("embed.error.memory") + "\n" + smaller + (lines ? "\n\n" + t("embed.error.runtime-said") + "\n" + lines : "");
     }
     if (/fatal error|panic:|RuntimeError|unreachable/i.test(all)) {
-      return "The simulation program crashed. This is a bug in fabriclab: please report it with the scenario.\n" +
-        "Reload the page to try again. " + smaller + "\n\nWhat it said:\n" + (lines || text);
+      return t("embed.error.crash") + "\n" + t("embed.error.reload") + smaller + "\n\n" + t("embed.error.it-said") + "\n" + (lines || text);
     }
-    return "The simulation program exited" + (code ? " with code " + code : "") + " without saying why.\n" +
-      "Reload the page to try again. If it happens again: " + smaller;
+    return (code ? t("embed.error.exited.code", code) : t("embed.error.exited")) + "\n" + t("embed.error.again") + smaller;
   };
   window.fabriclabExplain = explain; // for tests
 
@@ -84,8 +67,8 @@
     $("play-hint").hidden = true;
     $("error-text").textContent = message;
     $("error-hint").textContent = recoverable
-      ? L("The message above says what to fix; the next scenario loaded replaces this one.", "上面的信息说明要修改什么；下一个加载的场景会替换它。")
-      : L("The canvas has stopped; reload the page to start it again.", "画布已停止；请重新加载页面。");
+      ? t("embed.error.recoverable")
+      : t("embed.error.fatal");
     $("error").hidden = false;
   };
   // An error in the page stops the canvas only if the program is gone: it
@@ -120,7 +103,7 @@
   // which field JSON cannot carry (JSON.stringify throws on a BigInt or a
   // cycle) or that the command is too long. Structured cloning, which
   // postMessage does, keeps both.
-  const maxCommand = 128 << 10; // what the program reads (player.ParseCommand)
+  const maxCommand = 128 << 10; // what the program reads (protocol.DecodeCommand)
   const encode = (c) => {
     const within = []; // the objects the walk is inside, to find cycles
     let size = 0;
@@ -199,7 +182,7 @@
     if (c.parentNode === document.body && document.body.firstChild !== c) document.body.prepend(c);
     c.setAttribute("tabindex", "0");
     c.setAttribute("role", "img");
-    c.setAttribute("aria-label", L("Simulation canvas", "模拟画布") + (scenarioName ? L(": ", "：") + scenarioName : ""));
+    c.setAttribute("aria-label", scenarioName ? t("embed.canvas.named", scenarioName) : t("embed.canvas"));
     c.setAttribute("aria-describedby", "summary");
   };
   // Events from Go: update the controls, then tell the parent.
@@ -227,11 +210,11 @@
         if (!scrubbing) $("timeline").value = endUs > 0 ? Math.round(1000 * ev.t_us / endUs) : 0;
         const computing = !ev.done && typeof ev.progress === "number" && ev.progress < 1;
         let left = "";
-        if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + L(Math.ceil(ev.eta_s) + " s left", "约剩 " + Math.ceil(ev.eta_s) + " 秒");
+        if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + t("embed.left", Math.ceil(ev.eta_s));
         // The time left is a span of its own: a phone hides it (the bar's title keeps it).
         // While computing it says so (paused, the canvas leaves its progress to this bar).
         const pct = computing && ev.progress >= 0 ? " " + Math.floor(100 * ev.progress) + " %" : "";
-        const time = $("time"), rest = ev.done ? "" : computing ? " · " + L("computing", "计算中") + pct + left : left || "…";
+        const time = $("time"), rest = ev.done ? "" : computing ? " · " + t("embed.computing") + pct + left : left || "…";
         time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us);
         if (rest) { const s = document.createElement("span"); s.className = "left"; s.textContent = rest; time.append(s); }
         const bar = $("computing");
@@ -239,13 +222,13 @@
         if (computing) {
           bar.classList.toggle("unknown", ev.progress < 0);
           $("computing-bar").style.width = ev.progress < 0 ? "" : Math.round(100 * ev.progress) + "%";
-          bar.title = L("Computing", "正在计算") + (ev.progress >= 0 ? " " + Math.round(100 * ev.progress) + " %" : "") + left;
+          bar.title = t("embed.computing.title") + (ev.progress >= 0 ? " " + Math.round(100 * ev.progress) + " %" : "") + left;
         }
         $("play-icon").setAttribute("d", ev.playing ? "M3 2h4v12H3zM9 2h4v12H9z" : "M3 2v12l11-6z");
-        $("play").setAttribute("aria-label", ev.playing ? L("Pause", "暂停") : L("Play", "播放"));
+        $("play").setAttribute("aria-label", ev.playing ? t("embed.pause") : t("embed.play"));
         $("speed").textContent = fmtTime(ev.speed_us) + "/s";
-        $("faster").title = L("Faster (+): now " + fmtTime(ev.speed_us) + " a second", "变快 (+)：现在每秒 " + fmtTime(ev.speed_us));
-        $("slower").title = L("Slower (−): now " + fmtTime(ev.speed_us) + " a second", "变慢 (−)：现在每秒 " + fmtTime(ev.speed_us));
+        $("faster").title = t("embed.faster.now", fmtTime(ev.speed_us));
+        $("slower").title = t("embed.slower.now", fmtTime(ev.speed_us));
         if (ev.playing) hint.hidden = true;
         break;
       }
@@ -254,7 +237,7 @@
         if (!stopped) $("error").hidden = true;
         scenarioName = ev.name;
         nameCanvas();
-        $("status").textContent = L("Loaded scenario ", "已加载场景 ") + ev.name;
+        $("status").textContent = t("embed.loaded", ev.name);
         if (holdPlay && !stopped) { holdPlay = false; hint.hidden = false; }
         break;
       case "summary":
@@ -302,7 +285,7 @@
   $("keys-close").addEventListener("click", () => showKeys(false));
   let parentKeys = false;
   const setArrowsHelp = () => {
-    $("keys-arrows-what").textContent = parentKeys ? L("next step, previous step of the lesson (PageDown, PageUp too; P presenter mode)", "课程的下一步、上一步（也可用 PageDown、PageUp；P 切换演示模式）") : L("step forward, step back", "前进一步、后退一步");
+    $("keys-arrows-what").textContent = parentKeys ? t("embed.key.lesson") : t("embed.key.step");
   };
   window.fabriclabKeysShown = () => !keys.hidden; // for tests
 
@@ -316,7 +299,7 @@
   window.addEventListener("keydown", (e) => {
     e.stopPropagation();
     if (e.altKey || e.ctrlKey || e.metaKey) return;
-    const t = e.target, tag = t && t.tagName;
+    const tag = e.target && e.target.tagName;
     const text = tag === "SELECT" || tag === "TEXTAREA";
     if (e.key === "Escape" && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
     if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
@@ -429,6 +412,6 @@
     globalThis.fabriclabFonts = Object.fromEntries(bufs.map((b, i) => [fontNames[i], new Uint8Array(b)]));
   });
   $("progress").style.width = "60%";
-  loading.then((result) => fonts.then(() => start(result), (err) => showError("Could not load the canvas's fonts: " + err.message + ". Reload the page to try again.")))
-    .catch((err) => showError(/memory/i.test(String(err)) ? explain(String(err)) : "Could not load viz.wasm: " + err));
+  loading.then((result) => fonts.then(() => start(result), (err) => showError(t("embed.error.fonts", err.message))))
+    .catch((err) => showError(/memory/i.test(String(err)) ? explain(String(err)) : t("embed.error.wasm", err)));
 })();
