@@ -8,11 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-<<<<<<< HEAD
-	"fabriclab/sim/plan"
-=======
 	"fabriclab/protocol"
->>>>>>> main
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
 )

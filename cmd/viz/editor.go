@@ -45,15 +45,9 @@ func (g *Game) answerEditor(c protocol.Command, err error) protocol.Event {
 
 // check parses and validates c.YAML as the canvas would load it (including
 // what the browser can play), without running it.
-<<<<<<< HEAD
-func check(c editorCommand) map[string]any {
-	ev := map[string]any{"fabriclab": "checked", "id": c.ID, "ok": true, "errors": []checkedError{}}
-	sc, err := plan.ParseWith([]byte(c.YAML), "scenario", nil)
-=======
 func check(c protocol.Check) protocol.Event {
 	ev := protocol.Checked{ID: c.ID, OK: true, Errors: []protocol.CheckedError{}}
-	sc, err := scenario.ParseWith([]byte(c.YAML), "scenario", nil)
->>>>>>> main
+	sc, err := plan.ParseWith([]byte(c.YAML), "scenario", nil)
 	if err == nil {
 		ev.Name = sc.Name
 		err = playback.FitsBrowser(&sc)
