@@ -64,7 +64,7 @@ func collective(sc *scenario.Scenario, k *scenario.Check) *Collective {
 // collParams describes ranks of sc's topology to coll.Build.
 func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
 	return coll.Params{Ranks: ranks, GPUsPerNode: sc.NodeGPUs(), Root: root, OneSwitch: sc.OneSwitch(),
-		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes)}
+		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes), PXN: sc.Collective.PXN}
 }
 
 // options are the options of the collective (or training's all-reduces)

@@ -27,6 +27,10 @@ type Collective struct {
 	// topologies) or alpha (Alpha per step plus the fabric's own latency;
 	// the default elsewhere).
 	Latency string `yaml:"latency"`
+	// PXN relays an all-to-all's data for another node over NVLink to the
+	// GPU on the destination's rail, as NCCL does unless NCCL_PXN_DISABLE=1
+	// (default true); false sends it straight from GPU to GPU across rails.
+	PXN bool `yaml:"pxn"`
 }
 
 // Step latency models (collective.latency).
