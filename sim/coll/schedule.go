@@ -183,6 +183,16 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		ncclTrees(s, n, p.GPUsPerNode)
 		return s, nil
 	}
+	if algo == Tree && p.GPUsPerNode >= 2 && n <= p.GPUsPerNode {
+		// One node: NCCL's tree is a chain through its GPUs. Its phases do
+		// not overlap in a streamed run, which then costs what tuning.cc
+		// charges: 2·(g−1) NVLink steps, then the bytes (overlapped, the
+		// down phase's latency would hide under the up phase's bytes and
+		// the chain would beat the ring at medium sizes).
+		ncclTrees(s, n, n)
+		s.Pipelined = false
+		return s, nil
+	}
 	if op == AllToAll && algo == Direct && p.PXN && spansNodes(p) {
 		pxnAllToAll(s, n, p.GPUsPerNode)
 		summarizeSteps(s)
