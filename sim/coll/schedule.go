@@ -336,6 +336,8 @@ func buildSteps(s *Schedule, op, algo string, n int, p Params) {
 // Each GPU's NVLink step carries, for relay (a,j), its shares for every
 // (b,j) at once; each relay then sends node a's g shares for (b,j) in one
 // transfer. Each NIC so carries (nodes−1)/nodes of S, all on its rail.
+// A transfer's Chunk names its destination's chunk only: the shares it
+// carries are not consecutive chunks (the all-to-all view reads no ranges).
 func pxnAllToAll(s *Schedule, n, g int) {
 	nodes := n / g
 	s.Chunks, s.pxn = n, true
