@@ -46,9 +46,41 @@ func TestCourseSharing(t *testing.T) {
 	assert.Equal(t, right.Collective.TimeUs, try.Collective.TimeUs, "the try step starts as the compare's right side")
 	assert.InEpsilon(t, alone.Collective.TimeUs, try.Collective.TimeUs, 0.05, "in its own class the ring hardly notices")
 	assert.Equal(t, shared.Collective.TimeUs, stepRun(t, "sharing", "try", "collective.class=storage").Collective.TimeUs)
-	off := stepRun(t, "sharing", "try", "traffic.pattern=none", "traffic.bytes=", "traffic.class=", "traffic.flows=")
+	// The neighbour's toggle, off: its sets, as the page sends them.
+	neighbourOff := sharingNeighbourOff(t)
+	off := stepRun(t, "sharing", "try", neighbourOff...)
 	assert.Equal(t, alone.Collective.TimeUs, off.Collective.TimeUs, "the neighbour switched off")
-	assert.Equal(t, alone.Collective.TimeUs, stepRun(t, "sharing", "try", "traffic.pattern=none", "traffic.bytes=", "traffic.class=", "traffic.flows=", "collective.class=storage").Collective.TimeUs)
+	assert.Zero(t, off.Totals.PauseFrames, "nothing else is on the fabric")
+	assert.Equal(t, alone.Collective.TimeUs, stepRun(t, "sharing", "try", append([]string{"collective.class=storage"}, neighbourOff...)...).Collective.TimeUs)
+}
+
+// sharingNeighbourOff is what the try step's neighbour toggle sets when it
+// is off; it starts on, the scenario as it is, in both languages.
+func sharingNeighbourOff(t *testing.T) []string {
+	t.Helper()
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	var off []string
+	for _, lang := range []string{"en", "zh"} {
+		l := Find(ls, "sharing", lang)
+		require.NotNil(t, l)
+		var k *Knob
+		for _, s := range l.Steps {
+			for i := range s.Knobs {
+				if s.ID == "try" && s.Knobs[i].Key == "neighbour" {
+					k = &s.Knobs[i]
+				}
+			}
+		}
+		require.NotNil(t, k, "sharing.%s.md#try has the neighbour's toggle", lang)
+		assert.Equal(t, "toggle", k.Control)
+		assert.Equal(t, "true", k.Default, "%s: the neighbour starts on", lang)
+		assert.Empty(t, k.SetsOf("true"), "%s: on is the step's scenario as it is", lang)
+		assert.Equal(t, ChangesRun, k.Changes)
+		off = k.SetsOf("false")
+	}
+	require.NotEmpty(t, off)
+	return off
 }
 
 // sharingCompare runs both sides of the compare step id of the English lesson

@@ -40,8 +40,11 @@ func (e Extension) Extend(m goldmark.Markdown) {
 	figureExtension{}.Extend(m)
 	fenceBlocks{"knob", KindKnob, knobRenderer{l}.render, func(i int, f fence) ast.Node {
 		k, at, err := parseKnob([]byte(f.text))
+		if k.Control == "toggle" {
+			k.Texts = []string{l.Off, l.On}
+		}
 		return &KnobBlock{Knob: k, Number: i + 1, Offset: f.offset, Info: f.info, Err: err,
-			KeyLine: at.key, ValuesLine: at.values, DefaultLine: at.def}
+			KeyLine: at.key, ValuesLine: at.values, DefaultLine: at.def, labels: l}
 	}}.Extend(m)
 }
 
@@ -81,7 +84,7 @@ type labels struct {
 	// Knobs (knob.go): the group's name, its button, a toggle's states,
 	// and the status line's sentences ({} is a value; Said joins a knob, its value and the outcome).
 	TryIt, Reset, On, Off, Running, Failed, Said string
-	Outcome                                      map[string]string // by KnobBlock.Outcome
+	Outcome                                      map[string]string // by what the step runs (knobStatus)
 	Unfinished                                   string            // the flows outcome when some flows did not finish
 }
 

@@ -26,6 +26,9 @@ var KindKnob = ast.NewNodeKind("Knob")
 //	label: Senders             # in the lesson's language
 //	range: 1..16               # or values: [...], select: [...], toggle: true
 //	default: 8                 # optional; else the scenario's own value
+//
+// A toggle may set several keys: toggle: {off: [key=value, …], on: […]};
+// its key then only names it in the page's address.
 type KnobBlock struct {
 	ast.BaseBlock
 	Knob
@@ -39,12 +42,16 @@ type KnobBlock struct {
 	Err *KnobError
 	// Lines of the block's keys, from the block's first content line (1).
 	KeyLine, ValuesLine, DefaultLine int
-	// Outcome is what the status line reports after a re-run (flows,
-	// collective or training), set by the loader from the step's scenario.
-	Outcome string
+	// labels are the words of the lesson's language (the status sentences).
+	labels labels
 }
 
-// Knob is a knob block's content.
+// Knob is a knob, described once: its syntax's content, its positions as
+// --set takes them, as numbers and as text, what moving it changes and what
+// its status line says. The site build checks and renders it, the page
+// (lesson.js) gets it as JSON (data-knob, data-status) and only shows it,
+// and the canvas learns from the page's load which settings only change
+// the report (Changes).
 type Knob struct {
 	Key   string `json:"key"`
 	Label string `json:"label"`
@@ -52,11 +59,77 @@ type Knob struct {
 	Control string `json:"control"`
 	// Values are the knob's positions as --set takes them ("4", "16MiB", "ecmp", "true").
 	Values []string `json:"values"`
-	// Texts are the values as the page shows them, with their unit ("16 MiB"); empty for a toggle.
+	// Numbers are the values as numbers in Unit, when every value of a
+	// range or values: knob is a number, a size or a time.
+	Numbers []float64 `json:"numbers,omitempty"`
+	// Unit is what Numbers count: "B" (sizes), "ps" (times), "Gb/s" (a key
+	// ending in gbps) or "" (plain numbers).
+	Unit string `json:"unit,omitempty"`
+	// Sets are, for each value, what the knob sets at it, as --set takes
+	// it: key=value, or a toggle's own lists (toggle: {off: […], on: […]}),
+	// which may set several keys.
+	Sets [][]string `json:"sets"`
+	// Texts are the values as the page shows them: with their unit ("16 MiB"),
+	// or a toggle's off and on in the lesson's language.
 	Texts []string `json:"texts,omitempty"`
 	// Default is one of Values: the block's default, or the scenario's own
 	// value (filled in by the loader).
 	Default string `json:"default"`
+	// Changes is what moving the knob changes, ChangesRun or ChangesReport
+	// (filled in by the loader).
+	Changes string `json:"changes,omitempty"`
+	// Status is what the status line under the knob's group says after a
+	// re-run, in the lesson's language (filled in by the loader).
+	Status *KnobStatus `json:"status,omitempty"`
+}
+
+// What moving a knob changes: the run (the canvas runs the step again), or
+// only the report (the canvas works the report out again for the run on
+// screen; the price of a GPU-hour).
+const (
+	ChangesRun    = "run"
+	ChangesReport = "report"
+)
+
+// KnobStatus is what the status line under a group of knobs says after a
+// re-run: Said with the knob moved, its text and the outcome, which is
+// Sentence with the value of Figure, or (a flows run whose flows did not all
+// finish) Unfinished with the values of Done, All and End.
+type KnobStatus struct {
+	Figure     string `json:"figure"`   // "totals.max_fct_us | time"
+	Sentence   string `json:"sentence"` // "last flow finished at {}"
+	Done       string `json:"done,omitempty"`
+	All        string `json:"all,omitempty"`
+	End        string `json:"end,omitempty"`
+	Unfinished string `json:"unfinished,omitempty"` // "{done} of {all} flows finished in {end}"
+	Said       string `json:"said"`                 // "{label}: {value} — {outcome}"
+	Running    string `json:"running"`
+	Failed     string `json:"failed"` // "could not run: {}"
+}
+
+// Figures are the figures the status line quotes.
+func (s KnobStatus) Figures() []string {
+	return slices.DeleteFunc([]string{s.Figure, s.Done, s.All, s.End}, func(f string) bool { return f == "" })
+}
+
+// outcomes are the figure a knob's status line quotes after a re-run, by
+// what the scenario runs (flows, collective or training).
+var outcomes = map[string]string{
+	"flows":      "totals.max_fct_us | time",
+	"collective": "collective.time_us | time",
+	"training":   "training.iteration_us | time",
+}
+
+// knobStatus is the status line of a step whose scenario runs outcome, in l's language.
+func knobStatus(l labels, outcome string) *KnobStatus {
+	if outcomes[outcome] == "" {
+		outcome = "flows"
+	}
+	s := &KnobStatus{Figure: outcomes[outcome], Sentence: l.Outcome[outcome], Said: l.Said, Running: l.Running, Failed: l.Failed}
+	if outcome == "flows" { // a lossy run stopped by until: says how many flows finished, not "finished at 0 ms"
+		s.Done, s.All, s.End, s.Unfinished = "totals.flows_finished", "totals.flows", "totals.sim_time_us | time", l.Unfinished
+	}
+	return s
 }
 
 // KnobError is a problem with a knob block; Line counts from the block's
@@ -114,6 +187,7 @@ func parseKnob(data []byte) (Knob, knobLines, *KnobError) {
 	if err := readKnobControl(control, &k); err != nil {
 		return k, at, err
 	}
+	k.Numbers, k.Unit = knobNumbers(k)
 	if def != nil {
 		if k.Default, err = knobScalar(def, "default", "default: with one of the knob's values"); err != nil {
 			return k, at, err
@@ -212,12 +286,58 @@ func readKnobControl(control *yaml.Node, k *Knob) *KnobError {
 			k.Texts = slices.Clone(k.Values)
 		}
 	case "toggle":
+		k.Values = []string{"false", "true"}
+		if control.Kind == yaml.MappingNode {
+			k.Sets, err = toggleSets(control)
+			return err
+		}
 		if control.Kind != yaml.ScalarNode || control.ShortTag() != "!!bool" || control.Value != "true" {
 			err = &KnobError{control.Line, fmt.Sprintf("toggle: %s is not how a checkbox is written; write toggle: true (it starts at the scenario's value, or at default: false)", control.Value)}
 		}
-		k.Values = []string{"false", "true"}
+	}
+	for _, v := range k.Values {
+		k.Sets = append(k.Sets, []string{k.Key + "=" + v})
 	}
 	return err
+}
+
+const toggleSetsExample = "toggle: {off: [traffic.pattern=none, traffic.flows=], on: []}"
+
+// toggleSets reads a toggle that sets several keys: the --set assignments
+// of its off and on positions (a missing one sets nothing).
+func toggleSets(m *yaml.Node) ([][]string, *KnobError) {
+	sets := [][]string{{}, {}}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		kn, v := m.Content[i], m.Content[i+1]
+		at := slices.Index([]string{"off", "on"}, kn.Value)
+		if at < 0 || seen[kn.Value] {
+			return nil, &KnobError{kn.Line, fmt.Sprintf("toggle: %s is not off or on (each once); write %s", kn.Value, toggleSetsExample)}
+		}
+		seen[kn.Value] = true
+		if v.Kind != yaml.SequenceNode {
+			return nil, &KnobError{v.Line, fmt.Sprintf("toggle: %s must be a list of key=value, as --set takes them; write %s", kn.Value, toggleSetsExample)}
+		}
+		for _, item := range v.Content {
+			key, _, ok := strings.Cut(strings.TrimSpace(item.Value), "=")
+			if item.Kind != yaml.ScalarNode || !ok || !knobKey().MatchString(key) {
+				return nil, &KnobError{item.Line, fmt.Sprintf("toggle: %s: %q is not key=value as --set takes it; write e.g. %s", kn.Value, item.Value, toggleSetsExample)}
+			}
+			sets[at] = append(sets[at], strings.TrimSpace(item.Value))
+		}
+	}
+	if slices.Equal(sets[0], sets[1]) {
+		return nil, &KnobError{m.Line, "toggle: off and on set the same; give each position what it sets, e.g. " + toggleSetsExample}
+	}
+	return sets, nil
+}
+
+// SetsOf is what the knob at value v sets, as --set takes it.
+func (k Knob) SetsOf(v string) []string {
+	if i := slices.Index(k.Values, v); i >= 0 && i < len(k.Sets) {
+		return k.Sets[i]
+	}
+	return []string{k.Key + "=" + v}
 }
 
 var knobKey = lazyRegexp(`^[a-z_][a-z0-9_]*(?:\[[0-9]+\])?(?:\.[a-z_][a-z0-9_]*(?:\[[0-9]+\])?)*$`)
@@ -393,6 +513,35 @@ func parseRange(s string, line int, key string) ([]string, []string, *KnobError)
 	return values, texts, nil
 }
 
+// knobNumbers are a slider's values as numbers and their unit (see
+// Knob.Numbers); none unless every value is a quantity of one kind.
+func knobNumbers(k Knob) ([]float64, string) {
+	if k.Control != "range" && k.Control != "values" {
+		return nil, ""
+	}
+	var nums []float64
+	kinds := map[rangeKind]bool{}
+	for _, v := range k.Values {
+		f, _, kind, err := quantityOf(v)
+		if err != nil {
+			return nil, ""
+		}
+		nums, kinds[kind] = append(nums, f), true
+	}
+	if len(kinds) != 1 {
+		return nil, ""
+	}
+	switch {
+	case kinds[sizeBytes]:
+		return nums, "B"
+	case kinds[timePS]:
+		return nums, "ps"
+	case strings.HasSuffix(k.Key, "gbps"):
+		return nums, "Gb/s"
+	}
+	return nums, ""
+}
+
 // valueText is how a value shows beside its control: a space between number
 // and unit ("16 MiB", "2 µs"), and the key's unit after a plain number
 // ("400 Gb/s" for topology.link_gbps).
@@ -417,30 +566,22 @@ const nbsp = "\u00a0"
 
 type knobRenderer struct{ labels labels }
 
-// outcomes are the figure a knob's status line quotes after a re-run, by
-// what the scenario runs; under 1 ms the page shows it in µs (data-figure-small).
-var outcomes = map[string]string{
-	"flows":      "totals.max_fct_us | ms",
-	"collective": "collective.time_us | ms",
-	"training":   "training.iteration_us | ms",
-}
-
 // render writes a knob as a labelled native control. Knobs next to each
 // other share one group, closed by a reset button and a status line (a live
 // region) that the page's script fills after each re-run:
 //
 //	<div class="lesson-knobs" role="group" aria-label="Try it">
-//	<div class="lesson-knob" data-key="traffic.senders" data-control="range" data-default="8" data-values="[…]" data-texts="[…]">
+//	<div class="lesson-knob lesson-knob-range" data-key="traffic.senders" data-knob="{…the Knob as JSON…}">
 //	<label for="knob-1">Senders</label>
 //	<input type="range" id="knob-1" min="0" max="15" step="1" value="7" aria-valuetext="8"><output for="knob-1">8</output>
 //	</div>
 //	…
 //	<div class="lesson-knobs-bar"><button type="button" class="lesson-knobs-reset">Reset</button>
-//	<p class="lesson-knobs-status" role="status" aria-live="polite" data-figure="totals.max_fct_us | ms" data-figure-small="… | us" data-template="last flow finished at {}" …></p></div>
+//	<p class="lesson-knobs-status" role="status" aria-live="polite" data-status="{…the KnobStatus as JSON…}"></p></div>
 //	</div>
 //
-// A slider's value is the index into data-values; data-texts is how each
-// shows (aria-valuetext and the output).
+// A slider's value is the index into the knob's values; its texts are how
+// each shows (aria-valuetext and the output).
 func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -450,30 +591,21 @@ func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 		return ast.WalkSkipChildren, nil // the loader reports it
 	}
 	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
-	js := func(v []string) string {
-		if v == nil {
-			v = []string{}
-		}
-		data, _ := json.Marshal(v)
-		return esc(string(data))
-	}
 	l := r.labels
 	if _, ok := n.PreviousSibling().(*KnobBlock); !ok {
 		fmt.Fprintf(w, "<div class=\"lesson-knobs\" role=\"group\" aria-label=\"%s\">\n", esc(l.TryIt))
 	}
-	texts := n.Texts
-	if n.Control == "toggle" {
-		texts = []string{l.Off, l.On}
-	}
+	k := n.Knob
+	k.Status = nil // the group's status line carries it
+	data, _ := json.Marshal(k)
 	at := max(0, slices.Index(n.Values, n.Default))
 	id := fmt.Sprintf("knob-%d", n.Number)
-	fmt.Fprintf(w, "<div class=\"lesson-knob lesson-knob-%s\" data-key=\"%s\" data-control=\"%s\" data-label=\"%s\" data-default=\"%s\" data-values=\"%s\" data-texts=\"%s\">\n",
-		n.Control, esc(n.Key), n.Control, esc(n.Label), esc(n.Default), js(n.Values), js(texts))
+	fmt.Fprintf(w, "<div class=\"lesson-knob lesson-knob-%s\" data-key=\"%s\" data-knob=\"%s\">\n", n.Control, esc(n.Key), esc(string(data)))
 	switch n.Control {
 	case "range", "values":
 		fmt.Fprintf(w, "<label for=\"%s\">%s</label>\n", id, esc(n.Label))
 		fmt.Fprintf(w, "<input type=\"range\" id=\"%s\" min=\"0\" max=\"%d\" step=\"1\" value=\"%d\" aria-valuetext=\"%s\"><output for=\"%s\" aria-hidden=\"true\">%s</output>\n",
-			id, len(n.Values)-1, at, esc(texts[at]), id, esc(texts[at]))
+			id, len(n.Values)-1, at, esc(n.Texts[at]), id, esc(n.Texts[at]))
 	case "select":
 		fmt.Fprintf(w, "<label for=\"%s\">%s</label>\n<select id=\"%s\">", id, esc(n.Label), id)
 		for i, v := range n.Values {
@@ -481,7 +613,7 @@ func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 			if i == at {
 				sel = " selected"
 			}
-			fmt.Fprintf(w, "<option value=\"%s\"%s>%s</option>", esc(v), sel, esc(texts[i]))
+			fmt.Fprintf(w, "<option value=\"%s\"%s>%s</option>", esc(v), sel, esc(n.Texts[i]))
 		}
 		fmt.Fprint(w, "</select>\n")
 	case "toggle":
@@ -493,19 +625,13 @@ func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 	}
 	fmt.Fprint(w, "</div>\n")
 	if _, ok := n.NextSibling().(*KnobBlock); !ok {
-		outcome := n.Outcome
-		if outcomes[outcome] == "" {
-			outcome = "flows"
+		status := n.Status
+		if status == nil {
+			status = knobStatus(l, "flows")
 		}
+		data, _ := json.Marshal(status)
 		fmt.Fprintf(w, "<div class=\"lesson-knobs-bar\"><button type=\"button\" class=\"btn lesson-knobs-reset\">%s</button>\n", esc(l.Reset))
-		// A run whose flows did not all finish (a lossy run stopped by until:)
-		// says how many did, not "finished at 0 ms".
-		unfinished := ""
-		if outcome == "flows" {
-			unfinished = fmt.Sprintf(" data-done=\"totals.flows_finished\" data-all=\"totals.flows\" data-end=\"totals.sim_time_us | ms\" data-end-small=\"totals.sim_time_us | us\" data-unfinished=\"%s\"", esc(l.Unfinished))
-		}
-		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-figure=\"%s\" data-figure-small=\"%s\" data-template=\"%s\"%s data-said=\"%s\" data-running=\"%s\" data-failed=\"%s\"></p></div>\n</div>\n",
-			esc(outcomes[outcome]), esc(strings.Replace(outcomes[outcome], "| ms", "| us", 1)), esc(l.Outcome[outcome]), unfinished, esc(l.Said), esc(l.Running), esc(l.Failed))
+		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-status=\"%s\"></p></div>\n</div>\n", esc(string(data)))
 	}
 	return ast.WalkSkipChildren, nil
 }

@@ -53,7 +53,7 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 	base := "" // sc as the canvas reads it, printed in full
 	for _, n := range found {
 		line := f.line(n.Offset)
-		n.Outcome = outcome
+		n.Status = knobStatus(n.labels, outcome)
 		if n.Info != "" {
 			b.fail(f.name, line, "```knob takes nothing after its name (found %q); write the knob's keys inside the block", n.Info)
 		}
@@ -86,8 +86,9 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 		}
 		if def, ok := b.checkKnob(f, line, n, sc, base); ok {
 			n.Default = def
+			n.Changes = knobChanges(sc, n.Knob)
 			knobs = append(knobs, n.Knob)
-			sets = append(sets, n.Key+"="+def)
+			sets = append(sets, n.SetsOf(def)...)
 		}
 	}
 	if len(sets) == 0 || len(knobs) < len(found) {
@@ -130,7 +131,7 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	var parsed scenario.Scenario
 	apply := func(v string) (string, error) {
 		var err error
-		parsed, err = plan.ParseWith([]byte(sc.yaml), "", []string{n.Key + "=" + v})
+		parsed, err = plan.ParseWith([]byte(sc.yaml), "", n.SetsOf(v))
 		if err != nil {
 			return "", err
 		}
@@ -194,6 +195,38 @@ func (b *builder) checkKnob(f *lessonFile, fence int, n *KnobBlock, sc resolvedS
 	b.fail(f.name, fence+n.ValuesLine, "knob block: the scenario's own %s (%s) is not one of the knob's values (%s); add it to the knob, or write default: with one of them",
 		n.Key, sc.parsed.ValueAt(n.Key), listValues(n.Values))
 	return "", false
+}
+
+// knobChanges is what knob k changes in sc: only the report when the plans
+// of its values differ in nothing but what the report alone reads
+// (runOnly), else the run.
+func knobChanges(sc resolvedScenario, k Knob) string {
+	var first *plan.Plan
+	for _, v := range k.Values {
+		parsed, err := plan.ParseWith([]byte(sc.yaml), "", k.SetsOf(v))
+		if err != nil {
+			return ChangesRun
+		}
+		p, err := plan.Resolve(&parsed)
+		if err != nil {
+			return ChangesRun
+		}
+		runOnly(p)
+		if first == nil {
+			first = p
+		} else if !p.Equal(first) {
+			return ChangesRun
+		}
+	}
+	return ChangesReport
+}
+
+// runOnly clears what of p only the report reads: the price of a GPU-hour
+// prices training.cost after the run (plan.Training).
+func runOnly(p *plan.Plan) {
+	if p.Training != nil {
+		p.Training.GPUHourPrice = 0
+	}
 }
 
 // nothingWhy says why a knob's values all give one run.
@@ -260,9 +293,10 @@ func plainScenarioError(err error) string {
 }
 
 // sameKnobs reports whether a translation's step has the original's knobs:
-// the same keys with the same values and defaults (labels differ).
+// the same keys with the same values, sets and defaults (labels differ).
 func sameKnobs(a, b []Knob) bool {
 	return slices.EqualFunc(a, b, func(x, y Knob) bool {
-		return x.Key == y.Key && x.Control == y.Control && x.Default == y.Default && slices.Equal(x.Values, y.Values)
+		return x.Key == y.Key && x.Control == y.Control && x.Default == y.Default && slices.Equal(x.Values, y.Values) &&
+			slices.EqualFunc(x.Sets, y.Sets, slices.Equal)
 	})
 }

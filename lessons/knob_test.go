@@ -45,6 +45,7 @@ func FuzzKnob(f *testing.F) {
 	f.Add("key: topology.link_gbps\nlabel: Link speed (Gb/s)\nvalues: [100, 200, 400, 800]\n")
 	f.Add("key: network.routing\nlabel: Routing\nselect: [ecmp, adaptive, spray]\ndefault: spray\n")
 	f.Add("key: training.overlap\nlabel: Overlap\ntoggle: true\n")
+	f.Add("key: neighbour\nlabel: Neighbour\ntoggle: {off: [traffic.pattern=none, traffic.flows=], on: []}\n")
 	f.Add("key: collective.bytes\nlabel: Size\nrange: 1MiB..8GiB ×4\n")
 	f.Add("key: a\nlabel: b\nrange: 0.1..0.9 step 0.1\n")
 	f.Add("key: a\nlabel: b\nrange: 1us..1s x10\n")
@@ -68,6 +69,7 @@ func FuzzKnob(f *testing.F) {
 			assert.NotEmpty(t, v)
 			assert.NotContains(t, k.Values[:i], v, "%q: positions differ", in)
 		}
+		require.Len(t, k.Sets, len(k.Values), "every position sets something")
 		if k.Control == "toggle" {
 			assert.Equal(t, []string{"false", "true"}, k.Values)
 			return

@@ -10,6 +10,18 @@
 // figures (figure.go) quote numbers from running the step's scenario. A
 // ```compare block (compare.go) takes a scenario block's place to show two
 // scenarios side by side; its figures name their side.
+//
+// A ```knob block (knob.go) is described once, by Knob, from Markdown to the
+// re-run: parseKnob reads the block; the loader (knob_build.go, builder.knobs)
+// applies each position's Sets to the step's scenario, and fills in Default,
+// Changes (knobChanges: the run, or only the report) and Status (knobStatus:
+// the status line's figures and sentences); knobRenderer writes the
+// description into the page as JSON (data-knob, data-status), which
+// web/static/lesson.js only shows. Moving the knob, the page sends the canvas a
+// load with every knob's sets, the figures to compute and the settings that
+// change only the report; the canvas (cmd/viz) runs the step again or, for
+// those alone, works the report out again (reprice.go), and answers with the
+// figures computed by lessons/figures, as the build computes them.
 package lessons
 
 import (

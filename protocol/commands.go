@@ -14,8 +14,11 @@ type Load struct {
 	Step     string   `json:"step,omitempty"` // the lesson step that sent it, echoed back
 	// Figures are lesson figures, "path | format", to compute when the run is done.
 	Figures []string `json:"figures,omitempty"`
-	Left    *Side    `json:"left,omitempty"`
-	Right   *Side    `json:"right,omitempty"`
+	// Report are the settings of Sets that change only the report, not the
+	// run (a lesson knob's description says which, lessons.Knob.Changes).
+	Report []string `json:"report,omitempty"`
+	Left   *Side    `json:"left,omitempty"`
+	Right  *Side    `json:"right,omitempty"`
 }
 
 // Side is one side of a comparison: a built-in's name or YAML, with set=

@@ -20,7 +20,8 @@ func ptr[T any](v T) *T { return &v }
 // testdata/events/TYPE.json.
 var (
 	commandExamples = []Command{
-		Load{YAML: "name: x\n", Sets: []string{"traffic.senders=4"}, Play: true, Step: "senders", Figures: []string{"totals.max_fct_us | ms"}},
+		Load{YAML: "name: x\n", Sets: []string{"traffic.senders=4", "training.gpu_hour_price=2.5"}, Play: true, Step: "senders", Figures: []string{"totals.max_fct_us | ms"},
+			Report: []string{"training.gpu_hour_price=2.5"}},
 		Load{Step: "s1", Play: true, Left: &Side{Label: "PFC alone", Scenario: "incast"},
 			Right: &Side{Label: "PFC + DCQCN", YAML: "name: y\n", Sets: []string{"traffic.bytes=8MiB"}}},
 		Play{}, Pause{}, Toggle{}, Step{}, Back{}, Reset{}, Seek{TUs: 12.5}, Faster{}, Slower{}, Speed{UsPerS: 250},

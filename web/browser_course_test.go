@@ -115,8 +115,8 @@ func loadingSteps(steps []lessons.Step) []int {
 			key = fmt.Sprintf("compare %+v", *s.Compare)
 		case len(s.Knobs) > 0:
 			key = s.Scenario
-			for _, k := range s.Knobs { // what the page sends: each key at its default
-				key += "\n" + k.Key + "=" + k.Default
+			for _, k := range s.Knobs { // what the page sends: what each knob sets at its default
+				key += "\n" + strings.Join(k.SetsOf(k.Default), "\n")
 			}
 		}
 		plain := s.Compare == nil && len(s.Knobs) == 0

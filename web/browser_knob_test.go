@@ -223,3 +223,38 @@ func TestBrowserKnobs(t *testing.T) { // alone, in a Chromium of its own, as bef
 	}
 	assert.Empty(t, msgs, "the console shows no errors")
 }
+
+// The sharing lesson's neighbour toggle sets several keys: switched off by
+// keyboard, the canvas runs the step with all of them, the address names the
+// toggle, and the step's figures become the run without the neighbour's
+// writes (no pause frames).
+func TestBrowserKnobToggleSetsSeveralKeys(t *testing.T) {
+	ctx, base, console := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 768), chromedp.Navigate(base+"/sharing.en.html#try")))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.step === "try"`, 90*time.Second)
+	poll(t, ctx, `window.fabriclabKnobs && fabriclabKnobs.runs >= 1 && !fabriclabKnobs.pending`, 120*time.Second)
+	assert.Equal(t, []string{"collective.class=training"}, eval[[]string](t, ctx, `fabriclabKnobs.last.set`), "on, the toggle sets nothing")
+	pauses := `document.querySelector('.step[data-step="try"] .lesson-figure[data-figure="totals.pause_frames"]').textContent`
+	require.NotEqual(t, "0", eval[string](t, ctx, pauses), "the neighbour's incast pauses the fabric")
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Focus(`.step[data-step="try"] .lesson-knob[data-key="neighbour"] input`)))
+	press(t, ctx, " ")
+	poll(t, ctx, `fabriclabKnobs.runs >= 2 && !fabriclabKnobs.pending`, 120*time.Second)
+	assert.Equal(t, []string{"collective.class=training", "traffic.pattern=none", "traffic.bytes=", "traffic.class=", "traffic.flows="},
+		eval[[]string](t, ctx, `fabriclabKnobs.last.set`), "off, it sets every key of its list")
+	assert.Equal(t, "?neighbour=false", eval[string](t, ctx, `location.search`))
+	assert.Equal(t, "0", eval[string](t, ctx, pauses), "without the neighbour nothing pauses")
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector('.step[data-step="try"] .lesson-knobs-status').textContent`),
+		"The neighbour's writes: off — the collective took ")
+	eval[bool](t, ctx, `(document.querySelector('.step[data-step="try"] .lesson-knobs').scrollIntoView({block: "center"}), true)`)
+	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "knob-toggle-sets.png", png)
+	var msgs []string
+	for _, m := range errors(console()) {
+		if !strings.Contains(m, "favicon") {
+			msgs = append(msgs, m)
+		}
+	}
+	assert.Empty(t, msgs, "the console shows no errors")
+}

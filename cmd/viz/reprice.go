@@ -9,21 +9,18 @@ import (
 	"fabriclab/sim/metrics"
 )
 
-// priceKey is the one key a load may change without a new run: the price of a
-// GPU-hour only prices the report (metrics.TrainingCost), so the run stays.
-const priceKey = "training.gpu_hour_price="
-
 // loadKey is what a load ran: its scenario (a built-in's name or YAML) and
-// its settings other than the price.
+// its settings other than those that change only the report.
 type loadKey struct {
 	yaml, name string
 	sets       []string
 }
 
+// keyOf is what c runs: its settings without those it says change only the
+// report (Load.Report, from the lesson knobs' descriptions).
 func keyOf(c protocol.Load) loadKey {
-	return loadKey{yaml: c.YAML, name: c.Scenario, sets: slices.DeleteFunc(slices.Clone(c.Sets), func(s string) bool {
-		return strings.HasPrefix(strings.TrimSpace(s), priceKey)
-	})}
+	report := func(s string) bool { return slices.Contains(c.Report, strings.TrimSpace(s)) }
+	return loadKey{yaml: c.YAML, name: c.Scenario, sets: slices.DeleteFunc(slices.Clone(c.Sets), report)}
 }
 
 func (k loadKey) same(o loadKey) bool {
@@ -31,10 +28,11 @@ func (k loadKey) same(o loadKey) bool {
 }
 
 // reprice answers a load that differs from the finished run on screen only in
-// training.gpu_hour_price (a lesson's price knob): the report's cost is
-// worked out again at the new price and the figures sent, the canvas keeps
-// its place, and nothing is run again (a 512-GPU training run takes seconds
-// in the browser). It reports whether it did.
+// settings that change the report (a lesson's price knob): the report is
+// worked out again from the loaded scenario (the cost at its price of a
+// GPU-hour) and the figures sent, the canvas keeps its place, and nothing is
+// run again (a 512-GPU training run takes seconds in the browser). It
+// reports whether it did.
 func (g *Game) reprice(c protocol.Load) bool {
 	p := g.p
 	if p == nil || g.cmp != nil || g.failure != "" || !p.Done() || p.Result() == nil || p.Result().Training == nil || !keyOf(c).same(g.ran) {

@@ -2,15 +2,18 @@ package main
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// A load that changes only training.gpu_hour_price after a finished run
+// A load that changes only a setting it says changes only the report (the
+// price knob's training.gpu_hour_price, in report) after a finished run
 // prices that run again (figures at once, no new run, no "loaded"); one that
-// changes anything else, or comes before the run is done, runs.
+// changes anything else, or does not say so, or comes before the run is
+// done, runs.
 func TestPriceLoadRepricesTheRun(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	yaml := `name: small-training
@@ -20,7 +23,13 @@ sim: {fidelity: flow}
 `
 	spec := "training.cost.per_hour.cost | 2"
 	load := func(sets ...string) {
-		data, err := json.Marshal(map[string]any{"fabriclab": "load", "yaml": yaml, "step": "cost", "set": sets, "figures": []string{spec}})
+		var report []string
+		for _, s := range sets {
+			if strings.HasPrefix(s, "training.gpu_hour_price=") {
+				report = append(report, s)
+			}
+		}
+		data, err := json.Marshal(map[string]any{"fabriclab": "load", "yaml": yaml, "step": "cost", "set": sets, "figures": []string{spec}, "report": report})
 		require.NoError(t, err)
 		h.events = nil
 		h.send(string(data))
@@ -63,4 +72,13 @@ sim: {fidelity: flow}
 	run()
 	assert.Equal(t, 1, count(h, "loaded"), "another key runs again")
 	assert.NotSame(t, first, g.p)
+
+	second := g.p
+	data, err := json.Marshal(map[string]any{"fabriclab": "load", "yaml": yaml, "step": "cost", "set": []string{"training.gpu_hour_price=2", "topology.link_gbps=200"}, "figures": []string{spec}})
+	require.NoError(t, err)
+	h.events = nil
+	h.send(string(data))
+	run()
+	assert.Equal(t, 1, count(h, "loaded"), "a price the load does not say changes only the report runs again")
+	assert.False(t, second == g.p, "a new run")
 }

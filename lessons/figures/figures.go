@@ -23,6 +23,7 @@ import (
 //	(none)  the value as it is: whole numbers grouped by thousands (167,371), others with 1 decimal
 //	N       N decimals (0–6), e.g. | 1
 //	us, ms  a time; the path must end in _us
+//	time    a time in µs under 1 ms, else in ms (a knob's status line quotes this)
 //	KiB, MiB, GiB  a size; the path must end in bytes
 //	Gbps, GBps     a rate; the path must end in gbps or _GBps (Gb/s ↔ GB/s converted)
 //	pct     a ratio as a percentage (×100, %)
@@ -37,7 +38,7 @@ type Placeholder struct {
 }
 
 // Units are the formats that name a unit.
-var Units = []string{"us", "ms", "KiB", "MiB", "GiB", "Gbps", "GBps", "pct"}
+var Units = []string{"us", "ms", "time", "KiB", "MiB", "GiB", "Gbps", "GBps", "pct"}
 
 // String writes p back as the text between {{ and }}, in one spelling
 // ("totals.max_fct_us | ms 2"): the page names figures by it.
@@ -281,12 +282,12 @@ func (p Placeholder) number(f float64, key string) (string, error) {
 			}
 			return group(strconv.FormatFloat(f, 'f', 1, 64)), nil
 		}
-	case "us", "ms":
+	case "us", "ms", "time":
 		if err := need(isTime, "a time", "_us"); err != nil {
 			return "", err
 		}
 		suffix = nbsp + "µs"
-		if p.Unit == "ms" {
+		if p.Unit == "ms" || p.Unit == "time" && math.Abs(f) >= 1000 {
 			f, suffix = f/1000, nbsp+"ms"
 		}
 	case "KiB", "MiB", "GiB":

@@ -10,7 +10,7 @@ import (
 )
 
 const sampleResult = `{"totals": {"max_fct_us": 1371.433, "drops": 167371, "goodput_gbps": 391.467, "flows": 8},
- "flows": [{"gbps": 49.077, "bytes": 8388608, "finished": true}],
+ "flows": [{"gbps": 49.077, "fct_us": 420.3125, "bytes": 8388608, "finished": true}],
  "links": [{"id": 1, "name": "switch→host8", "util": 0.9984, "max_queue_bytes": 16620000},
            {"id": 2, "name": "a.b", "util": 0.5}, {"id": 3, "name": "a.b", "util": 0.5}],
  "collective": {"busbw_GBps": 370.25}, "scenario": "incast"}`
@@ -24,6 +24,9 @@ func TestPlaceholder(t *testing.T) {
 		{in: "totals.max_fct_us | us", want: "1,371\u00a0µs"},
 		{in: "totals.max_fct_us | ms 3", want: "1.371\u00a0ms"},
 		{in: "totals.max_fct_us | 0", want: "1,371"},
+		{in: "totals.max_fct_us | time", want: "1.37\u00a0ms"},
+		{in: "flows[0].fct_us | time", want: "420\u00a0µs"},
+		{in: "flows[0].fct_us | time 1", want: "420.3\u00a0µs"},
 		{in: "totals.drops", want: "167,371"},
 		{in: "totals.goodput_gbps | Gbps", want: "391\u00a0Gb/s"},
 		{in: "totals.goodput_gbps | GBps 2", want: "48.93\u00a0GB/s"},
@@ -43,6 +46,7 @@ func TestPlaceholder(t *testing.T) {
 		{in: "totals[0]", err: "totals is not a list"},
 		{in: "totals", err: "is a list or a group of keys, not a number"},
 		{in: "totals.drops | ms", err: "| ms needs a time (a key ending in _us); drops is not one"},
+		{in: "totals.drops | time", err: "| time needs a time (a key ending in _us)"},
 		{in: "totals.drops | MiB", err: "| MiB needs a size"},
 		{in: "totals.drops | Gbps", err: "| Gbps needs a rate"},
 		{in: "scenario | 1", err: "is text"},

@@ -466,10 +466,11 @@ func TestStormErrors(t *testing.T) {
 // ValueAt reads a --set path back from a scenario, as a lesson's knob
 // names the scenario's own value.
 func TestValueAt(t *testing.T) {
-	s, err := Parse([]byte("name: v\ntraffic: {pattern: flows, flows: [{src: 0, dst: 1, bytes: 1MiB}]}\n"), "v.yaml")
+	s, err := Parse([]byte("name: v\ntraffic: {pattern: flows, flows: [{src: 0, dst: 1, bytes: 1MiB}, {src: 2, dst: 1, bytes: 2MiB}]}\n"), "v.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, "400", s.ValueAt("topology.link_gbps"))
 	assert.Equal(t, "1MiB", s.ValueAt("traffic.flows[0].bytes"))
+	assert.Equal(t, "2MiB", s.ValueAt("traffic.flows[1].bytes"))
 	assert.Equal(t, "not set", s.ValueAt("traffic.flows[3].bytes"))
 	assert.Equal(t, "?", s.ValueAt("topology.nosuchkey"))
 	assert.Contains(t, s.ValueAt("traffic.flows[0]"), "dst: 1")

@@ -167,29 +167,32 @@
     });
   });
 
-  // Knobs (lessons/knob.go): moving one re-runs the step in the canvas with
-  // every knob's key=value and, once the run is done, puts the canvas's
-  // figures (computed as the build computes them) into the step's text. The
-  // settings of the step shown live in the address: ?traffic.senders=4#pfc.
+  // Knobs: lessons/knob.go describes each (data-knob: its values, their
+  // texts, what it changes; data-status: the status line's figures and
+  // sentences, in the page's language); this only shows them. Moving one
+  // re-runs the step in the canvas with what every knob sets and, once the
+  // run is done, puts the canvas's figures (computed as the build computes
+  // them) into the step's text. The settings of the step shown live in the
+  // address: ?traffic.senders=4#pfc.
   function lessonKnobs() {
-    const parse = (s) => { try { return JSON.parse(s); } catch (_) { return []; } };
+    const parse = (s) => { try { return JSON.parse(s); } catch (_) { return null; } };
     const perStep = sections.map((sec) => Array.from(sec.querySelectorAll(".lesson-knob")).map((el) => {
-      const k = { el, key: el.dataset.key, control: el.dataset.control, label: el.dataset.label,
-        values: parse(el.dataset.values), texts: parse(el.dataset.texts), input: el.querySelector("input, select") };
-      k.def = Math.max(0, k.values.indexOf(el.dataset.default));
+      const k = Object.assign({ values: [], texts: [], sets: [] }, parse(el.dataset.knob), { el, input: el.querySelector("input, select") });
+      k.def = Math.max(0, k.values.indexOf(k.default));
       k.at = k.def;
       return k;
     }));
     const allKeys = new Set(perStep.flat().map((k) => k.key));
     const wait = { step: -1, set: null, moved: null }; // the run whose figures are awaited
-    const shownFor = perStep.map((ks) => JSON.stringify(ks.map((k) => k.key + "=" + k.values[k.def])));
+    const shownFor = perStep.map((ks) => JSON.stringify(ks.flatMap((k) => k.sets[k.def])));
     const state = window.fabriclabKnobs = { runs: 0, pending: false, last: null };
     let timer = 0;
 
-    const setsOf = (i) => perStep[i].map((k) => k.key + "=" + k.values[k.at]);
+    const setOf = (k) => k.sets[k.at]; // what the knob sets where it stands: key=value, or a toggle's list
+    const setsOf = (i) => perStep[i].flatMap(setOf);
     const figuresOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-figure[data-figure]"));
-    const statusOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-knobs-status"));
-    const text = (k) => k.texts[k.at] !== undefined ? k.texts[k.at] : k.values[k.at];
+    const statusOf = (i) => Array.from(sections[i].querySelectorAll(".lesson-knobs-status")).map((el) => ({ el, s: parse(el.dataset.status) || {} }));
+    const text = (k) => k.texts[k.at];
     // display puts a knob's position into its control.
     const display = (k) => {
       const t = text(k);
@@ -230,7 +233,7 @@
       clearTimeout(timer);
       wait.moved = moved;
       pending(i, JSON.stringify(setsOf(i)) !== shownFor[i]);
-      statusOf(i).forEach((s) => { s.textContent = s.dataset.running; });
+      statusOf(i).forEach(({ el, s }) => { el.textContent = s.running || ""; });
       url(i);
       timer = setTimeout(() => { loadedYAML = null; loadScenario(); }, soon ? 0 : 250);
     };
@@ -246,18 +249,27 @@
         rerun(i, null, true);
       }));
     });
+    // said is a status line's sentence for the run's figures.
+    const said = (s, values, k) => {
+      let outcome = values[s.figure] ? s.sentence.replace("{}", values[s.figure]) : "";
+      const done = values[s.done], all = values[s.all];
+      if (s.unfinished && done !== undefined && all !== undefined && done !== all && values[s.end]) {
+        outcome = s.unfinished.replace("{done}", done).replace("{all}", all).replace("{end}", values[s.end]);
+      }
+      return k && outcome ? s.said.replace("{label}", k.label).replace("{value}", text(k)).replace("{outcome}", outcome) : outcome;
+    };
     return {
-      moved: (i) => (perStep[i] || []).filter((k) => k.at !== k.def).map((k) => k.key + "=" + k.values[k.at]),
+      moved: (i) => (perStep[i] || []).filter((k) => k.at !== k.def).map((k) => k.key), // the knobs moved from their defaults
       load(i) {
         if (!perStep[i] || !perStep[i].length) return null;
         const set = setsOf(i);
+        // The settings that only change the report: the canvas works the report out again for the run on screen.
+        const report = perStep[i].filter((k) => k.changes === "report").flatMap(setOf);
         const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
-        statusOf(i).forEach((s) => {
-          [s.dataset.figure, s.dataset.figureSmall, s.dataset.done, s.dataset.all, s.dataset.end, s.dataset.endSmall].forEach((f) => f && specs.add(f));
-        });
+        statusOf(i).forEach(({ s }) => [s.figure, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
         wait.step = i; wait.set = JSON.stringify(set);
         if (wait.set !== shownFor[i]) pending(i, true);
-        return { set, figures: Array.from(specs) };
+        return Object.assign({ set, figures: Array.from(specs) }, report.length ? { report } : {});
       },
       shown(i) { if (allKeys.size) url(i); },
       figures(ev) {
@@ -272,26 +284,14 @@
         pending(i, false);
         shownFor[i] = wait.set;
         state.runs++; state.last = ev;
-        const k = wait.moved;
-        statusOf(i).forEach((s) => {
-          let outcome = values[s.dataset.figure];
-          if (outcome && /^0\./.test(outcome) && values[s.dataset.figureSmall]) outcome = values[s.dataset.figureSmall];
-          let said = outcome ? s.dataset.template.replace("{}", outcome) : "";
-          const done = values[s.dataset.done], all = values[s.dataset.all];
-          if (s.dataset.unfinished && done !== undefined && all !== undefined && done !== all && values[s.dataset.end]) {
-            let end = values[s.dataset.end];
-            if (/^0\./.test(end) && values[s.dataset.endSmall]) end = values[s.dataset.endSmall];
-            said = s.dataset.unfinished.replace("{done}", done).replace("{all}", all).replace("{end}", end);
-          }
-          s.textContent = k && said ? s.dataset.said.replace("{label}", k.label).replace("{value}", text(k)).replace("{outcome}", said) : said;
-        });
+        statusOf(i).forEach(({ el, s }) => { el.textContent = said(s, values, wait.moved); });
       },
       failed(message) {
         const i = wait.step;
         if (i < 0 || !state.pending) return;
         pending(i, false);
         figuresOf(i).forEach((f) => { f.textContent = "—"; f.title = message; f.classList.add("failed"); });
-        statusOf(i).forEach((s) => { s.textContent = s.dataset.failed.replace("{}", message); });
+        statusOf(i).forEach(({ el, s }) => { el.textContent = (s.failed || "{}").replace("{}", message); });
       },
     };
   }
