@@ -137,6 +137,8 @@ var canvas = map[string]Text{
 	"phase.reduce across nodes (rail)":         {"reduce across nodes (rail)", "跨节点规约（轨道）"},
 	"phase.broadcast across nodes (rail)":      {"broadcast across nodes (rail)", "跨节点广播（轨道）"},
 	"phase.broadcast in node (NVLS)":           {"broadcast in node (NVLS)", "节点内广播（NVLS）"},
+	"phase.to the destination's rail (NVLink)": {"to the destination's rail (NVLink)", "经 NVLink 送往目标轨道"},
+	"phase.across nodes on the rail (PXN)":     {"across nodes on the rail (PXN)", "沿轨道跨节点（PXN）"},
 
 	// the collective view
 	"coll.finished":    {" · finished in %s", " · 用时 %s 完成"},

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -24,6 +25,17 @@ func TestCourseMoE(t *testing.T) {
 	assert.Greater(t, courseLink(t, two, "n0.gpu0→n0.nic0").Util, 0.9, "the NICs run nearly full")
 	four := stepRun(t, "moe-alltoall", "two-nodes", "topology.nodes=4")
 	assert.Less(t, four.Collective.BusBwGBps, two.Collective.BusBwGBps, "busbw falls with more nodes")
+	// PXN (REFERENCE.md, "PXN and all-to-all"): no spine link carries any of
+	// it; NVLink carries the detour and stays idle most of the run.
+	for _, r := range []*metrics.Result{two, four} {
+		for _, l := range r.Links {
+			if strings.Contains(l.Name, "spine") {
+				assert.Zero(t, l.Util, "%d ranks: %s carries PXN's traffic", r.Collective.Ranks, l.Name)
+			}
+		}
+	}
+	nvl := courseLink(t, two, "n0.gpu0→n0.nvswitch").Util
+	assert.True(t, nvl > 0.05 && nvl < 0.5, "NVLink carries the detour, idle most of the run: %.2f", nvl)
 
 	// A hot expert: several times longer, its NIC and PCIe link full, and the balanced part slowed too.
 	hot := stepRun(t, "moe-alltoall", "hot")
@@ -48,6 +60,11 @@ func TestCourseMoE(t *testing.T) {
 	assert.Contains(t, busiest.Name, "spine", "the hottest links are spine links")
 	spray := stepRun(t, "moe-alltoall", "routing", "network.routing=spray")
 	assert.Less(t, spray.Collective.TimeUs, 0.9*ecmp.Collective.TimeUs)
+	adaptive := stepRun(t, "moe-alltoall", "routing", "network.routing=adaptive")
+	assert.InEpsilon(t, two.Collective.TimeUs, adaptive.Collective.TimeUs, 0.02, "adaptive routing without PXN: PXN's time")
+	// With PXN the routing does not matter: ECMP gives adaptive's time.
+	pxn := stepRun(t, "moe-alltoall", "routing", "collective.pxn=true")
+	assert.InEpsilon(t, two.Collective.TimeUs, pxn.Collective.TimeUs, 0.01, "ECMP with PXN")
 
 	// Routing cannot fix the hot expert; local replicas do.
 	sprayHot := stepRun(t, "moe-alltoall", "hot-routing")

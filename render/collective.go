@@ -126,14 +126,14 @@ func collStatus(lang Lang, c *snap.Collective, rails string) string {
 		sb.WriteString(i18n.Tf(lang, "coll.pipelined", c.Phases, fmtPct(c.Done)))
 	case c.Streamed && c.Phases > 1:
 		sb.WriteString(i18n.Tf(lang, "coll.phase-of", c.PhaseIndex+1, c.Phases, phase))
-	case c.Op == "alltoall" && c.Steps <= 1:
+	case c.Op == "alltoall" && c.Steps <= 1 && c.Phases <= 1:
 		sb.WriteString(i18n.T(lang, "coll.all-at-once"))
 	default:
 		if phase != "" {
 			sb.WriteString(" · ")
 			sb.WriteString(phase)
 		}
-		if c.Steps > 0 {
+		if c.Steps > 0 && (c.Op != "alltoall" || c.Steps > 1) { // PXN's phases are one step each
 			if c.Op == "alltoall" {
 				sb.WriteString(i18n.Tf(lang, "coll.round-of", c.Step, c.Steps))
 			} else {

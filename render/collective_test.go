@@ -132,10 +132,17 @@ func TestCollectiveViewSays(t *testing.T) {
 	assert.Contains(t, h, "on rails 0–7")
 	assert.Contains(t, h, "all-gather across nodes (rail) · ")
 
-	a := scene(play(t, "alltoall-moe", nil, 100*unit.Microsecond, 12))
+	a := scene(play(t, "alltoall-moe", []string{"collective.pxn=false"}, 100*unit.Microsecond, 12))
 	assert.Contains(t, a, "direct all-to-all · every GPU sends to every other at once")
 	assert.Contains(t, a, "What each GPU has received")
 	assert.Contains(t, a, "Bytes moved over time", "one step: the bytes moved, not a one-bar steps chart")
+	pxn := scene(play(t, "alltoall-moe", nil, 100*unit.Microsecond, 12))
+	assert.Contains(t, pxn, "What each GPU has received")
+	assert.Contains(t, pxn, "direct all-to-all · to the destination's rail (NVLink)\n", "PXN's first step, in the header")
+	assert.Contains(t, pxn, "to the destination's rail (NVLink)", "PXN's two steps, charted")
+	rail := scene(play(t, "alltoall-moe", nil, 1200*unit.Microsecond, 12))
+	assert.Contains(t, rail, "direct all-to-all · across nodes on the rail (PXN) · on rails 0–7")
+	assert.Contains(t, pxn, "across nodes on the rail (PXN)")
 
 	// other scenarios keep their charts
 	in := scene(play(t, "incast", nil, 1*unit.Millisecond, 4))

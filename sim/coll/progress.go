@@ -218,9 +218,20 @@ func (p *Progress) buildAllToAllCells(perChunk int64) {
 	s := p.s
 	p.kind, p.colOwner, p.cols = snap.Received, true, p.rows
 	p.sum, p.max = make([]int64, p.rows*p.cols), make([]int64, p.rows*p.cols)
+	if s.pxn {
+		for src := range s.Ranks { // a relayed share counts once, from its source
+			for dst := range s.Ranks {
+				if src != dst {
+					p.max[p.row(dst)*p.cols+p.row(src)] += perChunk
+				}
+			}
+		}
+	}
 	for _, ph := range s.Summary {
 		for _, k := range ph.Pairs {
-			p.max[p.row(k.Dst)*p.cols+p.row(k.Src)] += perChunk * int64(k.Parts)
+			if !s.pxn {
+				p.max[p.row(k.Dst)*p.cols+p.row(k.Src)] += perChunk * int64(k.Parts)
+			}
 		}
 	}
 	for r := range s.Ranks { // a rank's own slice never moves
@@ -565,7 +576,7 @@ func (p *Progress) arrivedStep(st, src, j int, t Transfer, part unit.Bytes, now 
 	}
 	row := t.Dst / p.rowRanks
 	if p.kind == snap.Received {
-		p.sum[row*p.cols+t.Src/p.rowRanks] += int64(part) * int64(t.Parts)
+		p.received(p.phaseOfStep(st), t.Src, t.Dst, t.Parts, int64(part))
 		return
 	}
 	r := p.sendRanges[st][src][j]
@@ -585,10 +596,29 @@ func (p *Progress) arrivedPair(ph, j int, k Pair, part int64, now unit.Time) {
 	}
 	row := k.Dst / p.rowRanks
 	if p.kind == snap.Received {
-		p.sum[row*p.cols+k.Src/p.rowRanks] += part * int64(k.Parts)
+		p.received(ph, k.Src, k.Dst, k.Parts, part)
 		return
 	}
 	p.apply(row, p.pairDeltas[ph][j], part*p.unitChunks)
+}
+
+// received credits an all-to-all's transfer of parts chunk parts of part
+// bytes, in phase ph, to the cell of its destination and source. Under PXN
+// only what reaches its destination counts, from the rank that sent it: of
+// an NVLink transfer, the one share for the relay itself; a rail transfer
+// carries one share from each GPU of the relay's node.
+func (p *Progress) received(ph, src, dst, parts int, part int64) {
+	row := dst / p.rowRanks
+	switch g := p.s.gpn; {
+	case !p.s.pxn:
+		p.sum[row*p.cols+src/p.rowRanks] += part * int64(parts)
+	case ph == 0:
+		p.sum[row*p.cols+src/p.rowRanks] += part
+	default:
+		for r := src / g * g; r < src/g*g+g; r++ {
+			p.sum[row*p.cols+r/p.rowRanks] += part
+		}
+	}
 }
 
 func (p *Progress) apply(row int, r deltaRange, unitBytes int64) {

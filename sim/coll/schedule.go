@@ -94,8 +94,9 @@ type Schedule struct {
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
 
-	gpn     int // GPUs per node (Params.GPUsPerNode): which ranks share NVLink; 0: none do
-	omitted int // steps left out of Steps under Params.SummaryOnly
+	gpn     int  // GPUs per node (Params.GPUsPerNode): which ranks share NVLink; 0: none do
+	omitted int  // steps left out of Steps under Params.SummaryOnly
+	pxn     bool // an all-to-all relayed by PXN (pxnAllToAll): phase 0 NVLink, phase 1 rails
 }
 
 // StepCount is the number of steps the schedule has: those in Steps and any
@@ -152,6 +153,10 @@ type Params struct {
 	NVSwitch    bool  // each node's GPUs share an NVSwitch that reduces (NVLS: dgx nodes; nvlstree)
 	Bytes       int64 // the message, for algo auto (Choose)
 	Arch        Arch  // the GPUs' architecture, for NCCL's tuning tables
+	// PXN sends an all-to-all's data for another node over NVLink to the GPU
+	// on the destination's rail first (NCCL's PXN, on unless
+	// NCCL_PXN_DISABLE=1), so it crosses the network on its own rail.
+	PXN bool
 	// SummaryOnly says the caller needs only the Summary (a streamed run
 	// without a chunk view): rings, hierarchical and NVLS trees then write it
 	// directly, the same as from their steps, in O(pairs) instead of listing
@@ -183,6 +188,22 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	}
 	if algo == Tree && spansNodes(p) {
 		ncclTrees(s, n, p.GPUsPerNode)
+		return s, nil
+	}
+	if algo == Tree && p.GPUsPerNode >= 2 && n <= p.GPUsPerNode {
+		// One node: NCCL's tree is a chain through its GPUs. Its phases do
+		// not overlap in a streamed run, which then costs what tuning.cc
+		// charges: 2·(g−1) NVLink steps, then the bytes (overlapped, the
+		// down phase's latency would hide under the up phase's bytes and
+		// the chain would beat the ring at medium sizes).
+		ncclTrees(s, n, n)
+		s.Pipelined = false
+		return s, nil
+	}
+	if op == AllToAll && algo == Direct && p.PXN && spansNodes(p) {
+		pxnAllToAll(s, n, p.GPUsPerNode)
+		summarizeSteps(s)
+		s.Pipelined = true
 		return s, nil
 	}
 	if big(op, algo, n, p.GPUsPerNode) {
@@ -318,6 +339,40 @@ func buildSteps(s *Schedule, op, algo string, n int, p Params) {
 			s.Steps = append(s.Steps, st)
 		}
 	}
+}
+
+// pxnAllToAll is NCCL's all-to-all with PXN over whole nodes of g GPUs
+// (paths.cc, ncclTopoGetNetDev: a peer on another node is reached through
+// the NIC of the local GPU with the peer's index, that GPU acting as proxy).
+// Rank (a,i) sends its share for (b,j) over NVLink to (a,j), which sends it
+// on rail j to (b,j); shares for its own node and its own rail go straight.
+// Each GPU's NVLink step carries, for relay (a,j), its shares for every
+// (b,j) at once; each relay then sends node a's g shares for (b,j) in one
+// transfer. Each NIC so carries (nodes−1)/nodes of S, all on its rail.
+// A transfer's Chunk names its destination's chunk only: the shares it
+// carries are not consecutive chunks (the all-to-all view reads no ranges).
+func pxnAllToAll(s *Schedule, n, g int) {
+	nodes := n / g
+	s.Chunks, s.pxn = n, true
+	nvlink := Step{Phase: "to the destination's rail (NVLink)"}
+	for r := range n {
+		a, i := r/g, r%g
+		for j := range g {
+			if j != i {
+				// the share for (a,j) itself and those for every (b,j), b ≠ a
+				nvlink.Transfers = append(nvlink.Transfers, Transfer{Src: r, Dst: a*g + j, Chunk: a*g + j, Parts: nodes})
+			}
+		}
+	}
+	rail := Step{Phase: "across nodes on the rail (PXN)"}
+	for r := range n {
+		a, j := r/g, r%g
+		for k := 1; k < nodes; k++ {
+			b := (a + k) % nodes
+			rail.Transfers = append(rail.Transfers, Transfer{Src: r, Dst: b*g + j, Chunk: b*g + j, Parts: g})
+		}
+	}
+	s.Steps = append(s.Steps, nvlink, rail)
 }
 
 // summarizeSteps sums each phase's steps per pair, in first-seen order.

@@ -90,7 +90,8 @@ func protocol(sc *scenario.Scenario, algo string, p coll.Params) string {
 // collParams describes ranks of sc's topology to coll.Build.
 func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
 	return coll.Params{Ranks: ranks, GPUsPerNode: sc.NodeGPUs(), Root: root, OneSwitch: sc.OneSwitch(),
-		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes), Arch: arch(sc)}
+		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes), Arch: arch(sc),
+		PXN: sc.Collective.PXN}
 }
 
 // arch is topology.gpu's architecture for NCCL's tuning tables.

@@ -30,6 +30,10 @@ type Collective struct {
 	// Protocol is NCCL's protocol: auto (the one NCCL's tuning model picks
 	// for the size; Simple under latency: alpha), ll, ll128 or simple.
 	Protocol string `yaml:"protocol"`
+	// PXN relays an all-to-all's data for another node over NVLink to the
+	// GPU on the destination's rail, as NCCL does unless NCCL_PXN_DISABLE=1
+	// (default true); false sends it straight from GPU to GPU across rails.
+	PXN bool `yaml:"pxn"`
 }
 
 // Protocols (collective.protocol).

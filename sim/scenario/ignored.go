@@ -90,6 +90,8 @@ var keyUses = []keyUse{
 		}},
 	{key: "collective.root", used: func(s *Scenario) bool { return s.Collective.Op == "broadcast" }, with: "collective.op: broadcast",
 		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
+	{key: "collective.pxn", used: func(s *Scenario) bool { return s.Collective.Op == "alltoall" }, with: "collective.op: alltoall",
+		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
 
 	{key: "training.model"},
 	{key: "training", used: training, with: "training.model", has: func(*Scenario) string { return "no training.model" }},

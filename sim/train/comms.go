@@ -8,7 +8,8 @@ import (
 )
 
 // comms runs a job's collectives over its data-parallel ranks. Reduce-scatter
-// and all-gather with algo hierarchical go in two stages, as NCCL and FSDP's
+// and all-gather run on NCCL's rail-aligned rings over whole nodes (on one
+// flat ring otherwise); with algo hierarchical they go in two stages, as NCCL and FSDP's
 // hybrid layouts do where a topology has both NVLink and a network:
 // reduce-scatter inside each node over NVLink, then across nodes between the
 // GPUs of one rail on a 1/g share; all-gather the other way round.
@@ -101,7 +102,9 @@ func newComms(sharding, algo string, p coll.Params) (*comms, error) {
 		if algo == coll.Rabenseifner {
 			a = coll.Rabenseifner
 		}
-		s, err := coll.Build(op, a, coll.Params{Ranks: n})
+		// With the node layout, a ring over whole nodes is NCCL's rail-aligned
+		// rings, as collective.algo: ring builds.
+		s, err := coll.Build(op, a, coll.Params{Ranks: n, GPUsPerNode: g})
 		if err != nil {
 			return nil, err
 		}
