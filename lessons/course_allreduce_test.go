@@ -135,14 +135,8 @@ func TestCourseAllReduce(t *testing.T) {
 	}
 	treeBig := lessonRun(t, l, "latency", "collective.algo=tree", "collective.bytes=1GiB")
 	assert.Less(t, treeBig.Collective.BusBwGBps, big.Collective.BusBwGBps, "the ring wins at 1 GiB on one server")
-	ringBig := lessonRun(t, l, "latency", "collective.bytes=1GiB")
-	idle := 0
-	for _, lk := range treeBig.Links {
-		if lk.Util < 0.6*courseLink(t, ringBig, lk.Name).Util {
-			idle++
-		}
-	}
-	assert.Positive(t, idle, "at 1 GiB some of the tree's links run at a fraction of the ring's load")
+	// ... but only just: the chain keeps every NVLink about as busy as the ring.
+	assert.Greater(t, treeBig.Collective.BusBwGBps, 0.95*big.Collective.BusBwGBps, "at 1 GiB the chain comes within a few per cent of the ring")
 
 	// hierarchical: more busbw than the flat ring, and past the NICs'
 	// 8 × 48 GB/s; the ring stays under it.
