@@ -7,6 +7,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,4 +34,24 @@ func Equal(t testing.TB, path string, got []byte, msgAndArgs ...any) {
 		msgAndArgs = []any{"%s differs: if the change is intended, go test -update and read the diff", path}
 	}
 	assert.Equal(t, string(want), string(got), msgAndArgs...)
+}
+
+// File is one file of a txtar archive ("-- NAME --" lines start each file).
+type File struct{ Name, Text string }
+
+// Archive splits a txtar archive into its comment (the text before the
+// first file) and its files, in order.
+func Archive(data string) (comment string, files []File) {
+	for line := range strings.Lines(data) {
+		if name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "-- "); ok && strings.HasSuffix(name, " --") {
+			files = append(files, File{Name: strings.TrimSuffix(name, " --")})
+			continue
+		}
+		if len(files) == 0 {
+			comment += line
+		} else {
+			files[len(files)-1].Text += line
+		}
+	}
+	return comment, files
 }

@@ -49,3 +49,9 @@ func TestUpdateWrites(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "new\n", string(data))
 }
+
+func TestArchive(t *testing.T) {
+	comment, files := Archive("a note\n-- a.yaml --\nx: 1\n-- a.err --\nbad\nline\n")
+	assert.Equal(t, "a note\n", comment)
+	assert.Equal(t, []File{{Name: "a.yaml", Text: "x: 1\n"}, {Name: "a.err", Text: "bad\nline\n"}}, files)
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim/coll"
+	"fabriclab/sim/golden"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/train"
@@ -28,10 +29,10 @@ func TestErrorCases(t *testing.T) {
 	for _, path := range paths {
 		data, err := os.ReadFile(path)
 		require.NoError(t, err)
-		files := caseFiles(string(data))
+		_, files := golden.Archive(string(data))
 		for i := 0; i+1 < len(files); i += 2 {
-			inName, in := files[i][0], files[i][1]
-			errName, want := files[i+1][0], files[i+1][1]
+			inName, in := files[i].Name, files[i].Text
+			errName, want := files[i+1].Name, files[i+1].Text
 			require.Equal(t, strings.TrimSuffix(inName, ".yaml")+".err", errName, path)
 			var sets []string
 			for line := range strings.Lines(in) {
@@ -52,19 +53,6 @@ func TestErrorCases(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, resolved, 10, "the cases of the checks that need an algorithm")
-}
-
-// caseFiles are a txtar archive's files, each a name and a text.
-func caseFiles(data string) [][2]string {
-	var files [][2]string
-	for line := range strings.Lines(data) {
-		if name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "-- "); ok && strings.HasSuffix(name, " --") {
-			files = append(files, [2]string{strings.TrimSuffix(name, " --"), ""})
-		} else if len(files) > 0 {
-			files[len(files)-1][1] += line
-		}
-	}
-	return files
 }
 
 // The names sim/scenario accepts without importing the algorithms are

@@ -23,15 +23,10 @@ type caseFile struct {
 type caseText struct{ name, text string }
 
 func parseCaseFile(data string) caseFile {
-	var cf caseFile
-	cur := &cf.comment
-	for line := range strings.Lines(data) {
-		if name, ok := strings.CutPrefix(strings.TrimSuffix(line, "\n"), "-- "); ok && strings.HasSuffix(name, " --") {
-			cf.files = append(cf.files, caseText{name: strings.TrimSuffix(name, " --")})
-			cur = &cf.files[len(cf.files)-1].text
-			continue
-		}
-		*cur += line
+	comment, files := golden.Archive(data)
+	cf := caseFile{comment: comment}
+	for _, f := range files {
+		cf.files = append(cf.files, caseText{name: f.Name, text: f.Text})
 	}
 	return cf
 }
