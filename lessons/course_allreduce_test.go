@@ -133,6 +133,18 @@ func TestCourseAllReduce(t *testing.T) {
 		tree := lessonRun(t, l, "latency", "collective.algo=tree", "collective.bytes="+b)
 		assert.GreaterOrEqual(t, tree.Collective.TimeUs, ring.Collective.TimeUs, "the tree is no faster on one server at %s", b)
 	}
+	// The floor (REFERENCE.md, "nccl-tests' floor per call"): no call at any
+	// position of the step's knobs takes less than 35 µs, and at 1 MiB the
+	// LL ring's own 14 steps take less, so the floor is what the 1 MiB
+	// figure shows; from a few MiB it is hidden under the transfers.
+	for _, p := range []string{"auto", "ll", "ll128", "simple"} {
+		for _, a := range []string{"ring", "tree"} {
+			r := lessonRun(t, l, "latency", "collective.protocol="+p, "collective.algo="+a)
+			assert.GreaterOrEqual(t, r.Collective.TimeUs, 35.0, "%s/%s at 1 MiB", a, p)
+		}
+	}
+	assert.Less(t, lessonRun(t, l, "latency", "collective.floor=0").Collective.TimeUs, 35.0, "the LL ring alone is under the floor at 1 MiB")
+	assert.Greater(t, lessonRun(t, l, "latency", "collective.bytes=16MiB").Collective.TimeUs, 2*35.0, "16 MiB: the transfers hide the floor")
 	treeBig := lessonRun(t, l, "latency", "collective.algo=tree", "collective.bytes=1GiB")
 	assert.Less(t, treeBig.Collective.BusBwGBps, big.Collective.BusBwGBps, "the ring wins at 1 GiB on one server")
 	// ... but only just: the chain keeps every NVLink about as busy as the ring.

@@ -60,7 +60,7 @@ func TestCourseNVLinkClaims(t *testing.T) {
 }
 
 // TestCourseNVLinkTensorParallel: tensor parallelism across nodes roughly
-// triples the iteration (the quiz's answer), and its 128 blocking all-reduces
+// doubles the iteration (the quiz's answer), and its 128 blocking all-reduces
 // per iteration are what the GPUs wait for.
 func TestCourseNVLinkTensorParallel(t *testing.T) {
 	in := stepRun(t, "nvlink-vs-ib", "tp-node").Training
@@ -68,8 +68,8 @@ func TestCourseNVLinkTensorParallel(t *testing.T) {
 	require.NotNil(t, in)
 	require.NotNil(t, out)
 	ratio := out.IterationUs / in.IterationUs
-	assert.Greater(t, ratio, 2.5, "spread tensor parallelism roughly triples the iteration")
-	assert.Less(t, ratio, 4.0)
+	assert.Greater(t, ratio, 1.7, "spread tensor parallelism roughly doubles the iteration")
+	assert.Less(t, ratio, 2.5)
 	assert.Less(t, out.GPUUtil, 0.5, "the GPUs spend most of the time waiting")
 	assert.Greater(t, out.ExposedCommUs, out.IterationUs/2)
 

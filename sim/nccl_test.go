@@ -217,11 +217,26 @@ func TestSmallAllReduceRunsLL(t *testing.T) {
 		algo, protocol string
 		want           float64
 	}{{"auto", "auto", 15.0}, {"ring", "auto", 15.0}, {"ring", "ll", 15.0}, {"ring", "ll128", 40.6}, {"ring", "simple", 56.0}} {
-		r := builtin(t, "ring-allreduce-8", "collective.bytes=8B", "collective.algo="+tc.algo, "collective.protocol="+tc.protocol)
+		r := builtin(t, "ring-allreduce-8", "collective.bytes=8B", "collective.algo="+tc.algo, "collective.protocol="+tc.protocol, "collective.floor=0")
 		require.NotNil(t, r.Collective)
 		assert.Equal(t, "ring", r.Collective.Algo)
 		assert.InDelta(t, tc.want, r.Collective.TimeUs, 0.5, "%s/%s", tc.algo, tc.protocol)
 	}
+}
+
+// REFERENCE.md, "nccl-tests' floor per call": back-to-back calls take at
+// least 35 µs on 8 × H100 (8 B to 256 KiB all read 34.8–38.3 µs in #01);
+// from 2 MiB the transfers take longer and the floor is hidden (#01: 42.1 µs
+// at 2 MiB; the ring curve test covers the sizes above).
+func TestSmallMessageFloor(t *testing.T) {
+	measured := map[string]float64{"8B": 34.98, "1KiB": 39.20, "64KiB": 35.76, "256KiB": 37.95, "2MiB": 42.06}
+	for bytes, want := range measured {
+		r := builtin(t, "ring-allreduce-8", "collective.bytes="+bytes, "collective.algo=ring")
+		require.NotNil(t, r.Collective)
+		assert.InEpsilon(t, want, r.Collective.TimeUs, 0.12, bytes)
+	}
+	off := builtin(t, "ring-allreduce-8", "collective.bytes=8B", "collective.algo=ring", "collective.floor=0")
+	assert.Less(t, off.Collective.TimeUs, 20.0, "floor 0: NCCL's LL latency alone")
 }
 
 // REFERENCE.md, "NCCL protocols (bandwidth)": LL moves 16 bytes for 8 and
@@ -253,6 +268,25 @@ func TestGPUGenerations(t *testing.T) {
 	}
 	a100 := builtin(t, "ring-allreduce-8", "topology.nvlink=3", "collective.bytes=1GiB")
 	assert.InEpsilon(t, 228.1, a100.Collective.BusBwGBps, 0.03, "topology.nvlink: 3 is an A100")
+}
+
+// REFERENCE.md, "8 × A100 SXM4 all-reduce, one node" and "how close NCCL's
+// model (and fabriclab) is": one A100 node's ring by size. Large messages
+// within 3 % (TestGPUGenerations); small ones sit on the 35 µs floor, 20 %
+// under Azure's 42 µs; medium ones are faster than measured (NCCL's model
+// is too), by a bounded margin this test holds so that it cannot grow.
+func TestA100CurveAgainstAzure(t *testing.T) {
+	for _, tc := range []struct {
+		bytes    string
+		measured float64 // busbw, GB/s
+		lo, hi   float64 // fabriclab's busbw over measured
+	}{{"64KiB", 2.70, 1.0, 1.3}, {"1MiB", 36.2, 1.0, 1.5}, {"16MiB", 109.2, 1.0, 1.6}, {"64MiB", 166.6, 1.0, 1.4}, {"1GiB", 228.1, 0.97, 1.03}} {
+		r := builtin(t, "ring-allreduce-8", "topology.gpu=a100", "collective.algo=auto", "collective.bytes="+tc.bytes)
+		require.NotNil(t, r.Collective)
+		ratio := r.Collective.BusBwGBps / tc.measured
+		assert.GreaterOrEqual(t, ratio, tc.lo, "%s: %.1f against %.1f GB/s", tc.bytes, r.Collective.BusBwGBps, tc.measured)
+		assert.LessOrEqual(t, ratio, tc.hi, "%s: %.1f against %.1f GB/s", tc.bytes, r.Collective.BusBwGBps, tc.measured)
+	}
 }
 
 // REFERENCE.md, "NIC and PCIe per generation": an A100's NIC hangs off PCIe

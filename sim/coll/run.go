@@ -23,6 +23,9 @@ type Options struct {
 	// puts on the wire per byte of payload (WireFactor), 0 or 1 for Simple.
 	Protocol string
 	Wire     float64
+	// Floor is the least time the run takes: it finishes at start+Floor if
+	// its transfers are done sooner (nccl-tests' per-call floor).
+	Floor unit.Time
 	// Streamed runs each phase as one long transfer per (src, dst) pair carrying
 	// all its steps' bytes, with the phase's step latencies added up front: the
 	// steady state of a pipelined schedule, and what keeps 16,384-GPU runs cheap.
@@ -350,6 +353,10 @@ func (x *runner) checkDone() {
 }
 
 func (x *runner) finish() {
+	if end := x.start + x.o.Floor; x.f.Now() < end {
+		x.f.At(end, x.finish)
+		return
+	}
 	d := x.done
 	x.done = nil
 	t := x.f.Now() - x.start

@@ -255,11 +255,7 @@ func (m *Model) pick(n int32, c []int32, f *flow) int32 {
 	count := len(c)
 	var k int
 	if m.routing == plan.Static {
-		d := int(f.dst)
-		for range max(m.topo.Nodes[n].Tier-2, 0) {
-			d /= count
-		}
-		k = d % count
+		k = m.topo.DModK(int(n), f.dst, count)
 	} else {
 		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
 	}

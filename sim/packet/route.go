@@ -173,12 +173,7 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 	var k int
 	switch m.routing {
 	case plan.Static:
-		// d-mod-k: each tier divides the destination by the fan-out below it.
-		d := int(dst)
-		for range max(m.topo.Nodes[n].Tier-2, 0) {
-			d /= count
-		}
-		k = d % count
+		k = m.topo.DModK(int(n), dst, count)
 	case plan.ECMP:
 		k = topo.ECMPPick(f.hash, m.nodeSalt[n], count)
 	case plan.Spray:

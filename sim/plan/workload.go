@@ -66,7 +66,7 @@ func collective(sc *scenario.Scenario, k *scenario.Check) *Collective {
 			sched.Algo, c.Protocol)
 		return nil
 	}
-	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Protocol: proto, Params: p, Options: options(sc, sched.Algo, proto, p), Schedule: sched}
+	return &Collective{Ranks: ranks, Op: c.Op, Algo: c.Algo, Protocol: proto, Params: p, Options: collOptions(sc, sched.Algo, proto, p), Schedule: sched}
 }
 
 // protocol is the NCCL protocol sc's collective runs with algo:
@@ -103,6 +103,15 @@ func arch(sc *scenario.Scenario) coll.Arch {
 		return coll.Blackwell
 	}
 	return coll.Hopper
+}
+
+// collOptions are the collective's options: options with nccl-tests' floor.
+func collOptions(sc *scenario.Scenario, algo, proto string, p coll.Params) coll.Options {
+	o := options(sc, algo, proto, p)
+	if sc.StepLatency() == scenario.LatencyNCCL {
+		o.Floor = sc.Collective.Floor
+	}
+	return o
 }
 
 // options are the options of the collective (or training's all-reduces)

@@ -34,6 +34,11 @@ type Collective struct {
 	// GPU on the destination's rail, as NCCL does unless NCCL_PXN_DISABLE=1
 	// (default true); false sends it straight from GPU to GPU across rails.
 	PXN bool `yaml:"pxn"`
+	// Floor is the least time one collective takes under latency: nccl, as
+	// nccl-tests time back-to-back calls: the host's work per call (NCCL's
+	// enqueue and the kernel launch) overlaps the previous call's transfers,
+	// so a call takes the longer of the two (default 35us; 0: none).
+	Floor unit.Time `yaml:"floor"`
 }
 
 // Protocols (collective.protocol).
@@ -103,6 +108,7 @@ func (c *checker) collective(endpoints int, topoOK bool) {
 		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is from 4KiB to %s (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk), sizeText(MaxFlowBytes))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
+	c.duration("collective.floor", co.Floor, 0, MaxLatency, "35us")
 	if co.Execution != "" {
 		c.oneOf("collective.execution", co.Execution, "an execution", "steps", "streamed")
 	}

@@ -88,6 +88,14 @@ var keyUses = []keyUse{
 			}
 			return "collective.latency: " + s.StepLatency()
 		}},
+	{key: "collective.floor", used: func(s *Scenario) bool { return s.Collective.Op != "" && s.StepLatency() == LatencyNCCL },
+		with: "a collective under collective.latency: nccl",
+		fix:  "set collective.latency: nccl (the floor is part of NCCL's model; training's collectives have none)", has: func(s *Scenario) string {
+			if s.Collective.Op == "" {
+				return collTrainHas(s)
+			}
+			return "collective.latency: " + s.StepLatency()
+		}},
 	{key: "collective.root", used: func(s *Scenario) bool { return s.Collective.Op == "broadcast" }, with: "collective.op: broadcast",
 		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
 	{key: "collective.pxn", used: func(s *Scenario) bool { return s.Collective.Op == "alltoall" }, with: "collective.op: alltoall",

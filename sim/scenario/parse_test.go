@@ -83,6 +83,27 @@ func TestTopologyDefaults(t *testing.T) {
 	}
 }
 
+// One cluster, one GPU generation: topology.gpu and training.gpu follow
+// whichever of the two the document sets (nvlink stands in for gpu).
+func TestGPUFollows(t *testing.T) {
+	for _, tc := range []struct {
+		doc, topology, training string
+		nvlink                  int
+	}{
+		{"topology: {kind: dgx}\ntraining: {model: resnet50}", "h100", "h100", 4},
+		{"topology: {kind: dgx}\ntraining: {model: resnet50, gpu: a100}", "a100", "a100", 3},
+		{"topology: {kind: dgx, gpu: b200}\ntraining: {model: resnet50}", "b200", "b200", 5},
+		{"topology: {kind: dgx, nvlink: 3}\ntraining: {model: resnet50}", "a100", "a100", 3},
+		{"topology: {kind: dgx, gpu: h200}\ntraining: {model: resnet50, gpu: h200}", "h200", "h200", 4},
+	} {
+		s, err := Parse([]byte(tc.doc), "t.yaml")
+		require.NoError(t, err, tc.doc)
+		assert.Equal(t, tc.topology, s.Topology.GPU, tc.doc)
+		assert.Equal(t, tc.training, s.Training.GPU, tc.doc)
+		assert.Equal(t, tc.nvlink, s.Topology.NVLink, tc.doc)
+	}
+}
+
 func TestTrafficDefaults(t *testing.T) {
 	s, err := Parse([]byte(`
 traffic:

@@ -78,7 +78,7 @@ func Default() Scenario {
 		},
 		Traffic:    Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},
 		Sim:        Sim{Fidelity: Packet},
-		Collective: Collective{Bytes: unit.GiB, Channels: 8, Chunk: 4 * unit.MiB, Alpha: unit.Microsecond, PXN: true},
+		Collective: Collective{Bytes: unit.GiB, Channels: 8, Chunk: 4 * unit.MiB, Alpha: unit.Microsecond, PXN: true, Floor: 35 * unit.Microsecond},
 		Training: Training{GPU: "h100", TP: 1, TPLayout: "node", Checkpointing: "none", BucketCap: 25 * unit.MiB, FirstBucket: unit.MiB, Overlap: true,
 			Compression: "fp32", Iterations: 1},
 	}
@@ -96,7 +96,16 @@ func (s *Scenario) Validate() error {
 // document does not have. Later sections depend on earlier ones: incast
 // senders on the endpoint count, class losslessness on the flow control.
 func (s *Scenario) fillDefaults(present func(key string) bool) {
-	s.Topology.fillDefaults(present)
+	// One GPU generation: topology.gpu and training.gpu follow each other.
+	topoPresent := present
+	if _, ok := TopologyGPUs[s.Training.GPU]; ok && present("training.gpu") && !present("topology.gpu") && !present("topology.nvlink") {
+		s.Topology.GPU = s.Training.GPU
+		topoPresent = func(key string) bool { return key == "topology.gpu" || present(key) }
+	}
+	s.Topology.fillDefaults(topoPresent)
+	if !present("training.gpu") && (present("topology.gpu") || present("topology.nvlink")) {
+		s.Training.GPU = s.Topology.GPU
+	}
 	s.Network.fillDefaults(present, s.Topology.Fabric)
 	s.Traffic.fillDefaults(present, s)
 	s.Training.fillDefaults(present, &s.Topology)

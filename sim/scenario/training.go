@@ -86,6 +86,9 @@ func (c *checker) training(endpoints int, topoOK bool) {
 		c.oneOf("training.model", tr.Model, "a model", append(slices.Clone(TrainingModels), "custom")...)
 	}
 	c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
+	if g := s.Topology.GPU; c.present("training.gpu") && c.present("topology.gpu") && tr.GPU != g {
+		c.fail("training.gpu", "%s is not topology.gpu (%s): one cluster has one GPU generation; set one of the two (the other follows it)", c.text("training.gpu", tr.GPU), g)
+	}
 	if tr.MFU != 0 {
 		c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
 	}

@@ -48,6 +48,10 @@ func (b *builder) dgx(s *Shape) {
 		return
 	}
 	leaves := make([]int, g)
+	b.t.LIDs = make([]int32, s.Nodes*g) // rail by rail: one rail's GPUs spread over the spines
+	for e := range b.t.LIDs {
+		b.t.LIDs[e] = int32(e%g*s.Nodes + e/g)
+	}
 	for i := range g {
 		leaves[i] = b.node(Leaf, 2, -1, i, name("rail", i))
 		for n := range s.Nodes {

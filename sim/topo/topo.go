@@ -64,6 +64,23 @@ type Topology struct {
 	Nodes     []Node
 	Links     []Link
 	Endpoints []int // node IDs, in endpoint order
+	// LIDs numbers the endpoints leaf by leaf, as a subnet manager hands out
+	// addresses, for static (d-mod-k) routing; nil: in endpoint order.
+	LIDs []int32
+}
+
+// DModK is static routing's choice among count equal next hops at node n
+// towards endpoint dst: each tier above the leaves divides the destination's
+// address by the fan-out below it (d-mod-k).
+func (t *Topology) DModK(n int, dst int32, count int) int {
+	d := int(dst)
+	if t.LIDs != nil {
+		d = int(t.LIDs[dst])
+	}
+	for range max(t.Nodes[n].Tier-2, 0) {
+		d /= count
+	}
+	return d % count
 }
 
 // Name is a link's readable name, e.g. "leaf0→spine3".

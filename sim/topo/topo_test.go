@@ -208,3 +208,28 @@ func TestOut(t *testing.T) {
 		assert.Equal(t, next, tp.Nodes[1].Out, "%s", tc.shape)
 	}
 }
+
+// Static routing numbers a rail-optimised cluster's GPUs rail by rail, as a
+// subnet manager numbers a leaf's ports, so the destinations on one rail
+// spread over every spine (by endpoint ID, GPU j of every node would share
+// the spine j mod spines). A leaf-spine's hosts keep their order.
+func TestDModKSpreadsOneRail(t *testing.T) {
+	tp := build(t, Shape{Kind: DGX, Nodes: 4, GPUsPerNode: 8, Spines: 4})
+	leaf := -1
+	for _, n := range tp.Nodes {
+		if n.Role == Leaf && n.Name == "rail0" {
+			leaf = n.ID
+		}
+	}
+	require.GreaterOrEqual(t, leaf, 0)
+	for j := range 8 {
+		spines := map[int]bool{}
+		for node := range 4 {
+			spines[tp.DModK(leaf, int32(node*8+j), 4)] = true
+		}
+		assert.Len(t, spines, 4, "rail %d's destinations", j)
+	}
+	ls := build(t, Shape{Kind: LeafSpine, Leaves: 2, HostsPerLeaf: 4, Spines: 4, GPUsPerNode: 1})
+	assert.Nil(t, ls.LIDs)
+	assert.Equal(t, 3, ls.DModK(ls.Endpoints[0], 7, 4))
+}
