@@ -127,7 +127,7 @@ func TestOversizedWorkloadsAreRefusedBeforeTheyRun(t *testing.T) {
 		sets []string
 		want string
 	}{
-		{"dp-llama3-8b-1024", []string{"training.iterations=100"}, "training: 100 iterations of 206848 collective transfers each make 20684800 flows, more than the 2097152 a run may make: use training.iterations: 10 or fewer"},
+		{"dp-llama3-8b-1024", []string{"training.iterations=100"}, "training: 100 iterations of 206848 collective transfers each make 20684800 flows, more than the 2097152 flows a run may make: use training.iterations: 10 or fewer"},
 		{"dp-resnet50", []string{"topology.nodes=128"}, "training: an iteration's collectives make 10977280 transfers, more than the 2097152 flows a run may make: use sim: {fidelity: flow}"},
 		{"ring-allreduce-8", []string{"topology.nodes=128", "collective.execution=steps", "collective.bytes=64MiB", "collective.chunk=64KiB"}, "use sim: {fidelity: flow} or collective.execution: streamed"},
 	} {

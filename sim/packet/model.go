@@ -147,6 +147,7 @@ func newModel(p *plan.Plan) *Model {
 	m := &Model{net: *n, topo: p.Topology, eng: engine.New[event](p.Seed)}
 	m.routing = n.Routing
 	m.perPacket = n.Routing.PerPacket()
+	m.sr = n.SR
 	m.mtu, m.ackEvery, m.rto = int32(n.MTU), int32(n.AckEvery), n.RTO
 	m.lossy = n.FlowControl == plan.Lossy
 	m.buffer = int64(n.Buffer)

@@ -281,7 +281,7 @@ func (m *Model) cursor(p *port) (i int32, f *flow, ok bool) {
 	}
 	i = p.flows[p.rr]
 	f = &m.flows[i]
-	if f.nextSeq >= f.npkts {
+	if f.spent() {
 		m.leave(p, f)
 		return i, f, false
 	}

@@ -11,6 +11,15 @@ import (
 // with cumulative ACKs, NACKs and a retransmission timeout, as RDMA NICs run
 // it (reliable connection): on lossy paths, and on lossless ones too, where
 // a forced threshold or a pause storm can still lose or hold up packets.
+//
+// Selective repeat (network.recovery: sr), as IRN (Mittal et al., SIGCOMM
+// 2018) and newer RDMA NICs run it: the receiver keeps what arrives after a
+// hole and NACKs the hole; the sender resends only what the receiver lacks,
+// from the hole up to what it had sent, before new packets; a timeout does
+// the same from the first unacknowledged packet. The NACK stands for IRN's
+// selective ACK: the sender skips what the receiver holds when it resends
+// (the model reads the receiver's state then, a round trip fresher than a
+// NIC would know it). IRN's BDP flow control is not modelled.
 
 // transport is how flows packetise and recover.
 type transport struct {
@@ -20,6 +29,7 @@ type transport struct {
 	linkLatency unit.Time // of host and switch links
 	ackEvery    int32
 	rto         unit.Time
+	sr          bool      // selective repeat, else go-back-N
 	drain       unit.Time // the time a full lossy queue takes to drain at the fabric's rate
 	timed       []int32   // lossless flows with an armed timer (rtoTick)
 	tickDue     bool      // an evRTOTick is scheduled
@@ -27,45 +37,47 @@ type transport struct {
 }
 
 type flow struct {
-	src, dst   int32 // endpoint indices
-	srcNode    int32
-	dstNode    int32
-	bytes      int64
-	npkts      int32
-	start      unit.Time
-	port       int32 // first-hop port
-	path       int32 // static and ECMP routing: where the flow's links start in paths, else -1
-	hash       uint64
-	ctrlDelay  unit.Time // one-way latency of control packets back to the sender
-	rtoFloor   unit.Time // lossy: the round trip with every queue on the path full
-	onPort     bool
-	nextSeq    int32
-	maxSent    int32
-	una        int32 // first packet not yet acknowledged
-	rtoAt      unit.Time
-	rtoArmed   bool
-	expected   int32    // receiver: next in-order packet
-	acked      int32    // receiver: expected when it last sent an ACK
-	ooo        []uint64 // receiver: packets that arrived ahead of expected
-	nackFor    int32
-	received   int64 // payload bytes
-	finish     unit.Time
-	done       bool
-	retrans    int64
-	outOfOrder int64
-	class      uint8
-	lossless   bool          // its class is lossless: the timer starts long
-	backoff    uint8         // lossless: timeouts in a row without progress
-	onDone     func()        // workload callback when the last byte arrives
-	sentAll    bool          // every packet has left the sender once
-	label      network.Label // the workload's labels (chunk id, step)
-	nextInLine int32         // the flow queued behind this one on its stream, or -1
-	pace       *pacer        // congestion control's pacing of the flow, nil without
+	src, dst    int32 // endpoint indices
+	srcNode     int32
+	dstNode     int32
+	bytes       int64
+	npkts       int32
+	start       unit.Time
+	port        int32 // first-hop port
+	path        int32 // static and ECMP routing: where the flow's links start in paths, else -1
+	hash        uint64
+	ctrlDelay   unit.Time // one-way latency of control packets back to the sender
+	rtoFloor    unit.Time // lossy: the round trip with every queue on the path full
+	onPort      bool
+	nextSeq     int32
+	maxSent     int32
+	una         int32 // first packet not yet acknowledged
+	rtoAt       unit.Time
+	rtoArmed    bool
+	rtx, rtxEnd int32    // selective repeat: resend the packets in [rtx, rtxEnd) the receiver lacks
+	highRecv    int32    // receiver: one past the highest packet that arrived
+	expected    int32    // receiver: next in-order packet
+	acked       int32    // receiver: expected when it last sent an ACK
+	ooo         []uint64 // receiver: packets that arrived ahead of expected
+	nackFor     int32
+	received    int64 // payload bytes
+	finish      unit.Time
+	done        bool
+	retrans     int64
+	outOfOrder  int64
+	class       uint8
+	lossless    bool          // its class is lossless: the timer starts long
+	backoff     uint8         // lossless: timeouts in a row without progress
+	onDone      func()        // workload callback when the last byte arrives
+	sentAll     bool          // every packet has left the sender once
+	label       network.Label // the workload's labels (chunk id, step)
+	nextInLine  int32         // the flow queued behind this one on its stream, or -1
+	pace        *pacer        // congestion control's pacing of the flow, nil without
 }
 
 // activate puts flow i on its first-hop port's round robin.
 func (m *Model) activate(i int32, f *flow) {
-	if f.onPort || f.nextSeq >= f.npkts {
+	if f.onPort || f.spent() {
 		return
 	}
 	f.onPort = true
@@ -78,20 +90,39 @@ func (m *Model) activate(i int32, f *flow) {
 	m.try(p)
 }
 
+// spent reports that f has nothing to send: every packet sent, and no
+// selective resend due.
+func (f *flow) spent() bool { return f.nextSeq >= f.npkts && !f.resendDue() }
+
+// resendDue moves f's selective resend past what the receiver holds and
+// reports whether a packet is left to resend.
+func (f *flow) resendDue() bool {
+	for f.rtx < f.rtxEnd && (f.rtx < f.expected || f.hasOOO(f.rtx)) {
+		f.rtx++
+	}
+	return f.rtx < f.rtxEnd
+}
+
 // makePkt makes flow i's next packet (in m.sending: transmit copies it into its event).
 func (m *Model) makePkt(i int32, f *flow) *pkt {
+	seq := f.nextSeq
+	if f.resendDue() {
+		seq = f.rtx
+		f.rtx++
+	} else {
+		f.nextSeq++
+	}
 	x := &m.sending
-	x.flow, x.seq, x.inLink, x.class, x.ecn, x.hop = i, f.nextSeq, -1, f.class, false, 0 // field by field (see pkt.set)
+	x.flow, x.seq, x.inLink, x.class, x.ecn, x.hop = i, seq, -1, f.class, false, 0 // field by field (see pkt.set)
 	x.payload = m.mtu
-	if f.nextSeq == f.npkts-1 {
+	if seq == f.npkts-1 {
 		x.payload = int32(f.bytes - int64(f.npkts-1)*int64(m.mtu))
 	}
 	x.size = x.payload + m.fabricHdr
-	if f.nextSeq < f.maxSent {
+	if seq < f.maxSent {
 		f.retrans++
 		m.stats.retrans++
 	}
-	f.nextSeq++
 	f.maxSent = max(f.maxSent, f.nextSeq)
 	if f.nextSeq == f.npkts && !f.sentAll {
 		f.sentAll = true
@@ -120,6 +151,7 @@ func (m *Model) deliver(x *pkt) {
 		m.ctl.marked(i, f)
 	}
 	now := m.eng.Now()
+	f.highRecv = max(f.highRecv, s+1)
 	switch {
 	case s == f.expected:
 		f.expected++
@@ -128,8 +160,13 @@ func (m *Model) deliver(x *pkt) {
 			f.clearOOO(f.expected)
 			f.expected++
 		}
+		if m.sr && !m.perPacket && f.expected < f.highRecv {
+			m.nackHole(i, f) // a resend filled one hole; the next is known
+		}
 	case s > f.expected:
-		if !m.perPacket {
+		if m.sr && !m.perPacket {
+			m.nackHole(i, f) // and keep s
+		} else if !m.perPacket {
 			// Go-back-N receivers drop what arrives after a gap and ask once for the gap.
 			m.stats.gaps++
 			if f.nackFor != f.expected {
@@ -167,6 +204,16 @@ func (m *Model) deliver(x *pkt) {
 			cb() // may add flows: f is not used after this
 		}
 		m.run.StopIf(m.idle())
+	}
+}
+
+// nackHole asks f's sender once for the hole at expected (selective
+// repeat on a single path, where a gap means a loss; a sprayed flow's gaps
+// are mostly reordering, so it waits for its timer, as IRN suggests).
+func (m *Model) nackHole(i int32, f *flow) {
+	if f.nackFor != f.expected {
+		f.nackFor = f.expected
+		m.at(m.eng.Now()+f.ctrlDelay, evNack, 0, i, int64(f.expected))
 	}
 }
 
@@ -223,6 +270,10 @@ func (m *Model) nack(i int32, from int32) {
 	if from > f.una {
 		f.una = from
 	}
+	if m.sr {
+		m.resend(i, f, from)
+		return
+	}
 	if from < f.nextSeq {
 		f.nextSeq = from
 		f.rtoAt = m.eng.Now() + m.rtoOf(f)
@@ -253,7 +304,21 @@ func (m *Model) goBack(i int32, f *flow) {
 	if f.lossless && f.backoff < maxBackoff {
 		f.backoff++
 	}
+	if m.sr {
+		m.resend(i, f, f.una)
+		return
+	}
 	f.nextSeq = f.una
+	f.rtoAt = m.eng.Now() + m.rtoOf(f)
+	m.activate(i, f)
+}
+
+// resend starts f's selective resend at from, up to what it has sent.
+func (m *Model) resend(i int32, f *flow, from int32) {
+	if f.rtx >= f.rtxEnd || from < f.rtx {
+		f.rtx = from
+	}
+	f.rtxEnd = max(f.rtxEnd, f.maxSent)
 	f.rtoAt = m.eng.Now() + m.rtoOf(f)
 	m.activate(i, f)
 }

@@ -14,7 +14,8 @@ type Network struct {
 	FlowControl   FlowControl
 	Routing       Routing
 	SwitchLatency unit.Time
-	RTO           unit.Time // go-back-N retransmission timeout
+	RTO           unit.Time // retransmission timeout
+	SR            bool      // selective repeat, else go-back-N
 	AckEvery      int       // packets per ACK
 	// XOff, XOn and Headroom are the per-ingress-port pause thresholds
 	// (network.pfc, or derived); set under PFC only.
@@ -104,7 +105,7 @@ type IBCC struct {
 func network(sc *scenario.Scenario, rate unit.Rate) Network {
 	sn := &sc.Network
 	n := Network{
-		MTU: sn.MTU, Buffer: sn.Buffer, SwitchLatency: sc.Topology.SwitchLatency, RTO: sn.RTO, AckEvery: sn.AckEvery,
+		MTU: sn.MTU, Buffer: sn.Buffer, SwitchLatency: sc.Topology.SwitchLatency, RTO: sn.RTO, SR: sn.Recovery == scenario.RecoverySR, AckEvery: sn.AckEvery,
 		WorkloadClass: max(sn.ClassIndex(sc.Collective.Class), 0),
 	}
 	switch sn.FlowControl {

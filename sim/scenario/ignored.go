@@ -62,6 +62,9 @@ var keyUses = []keyUse{
 	{key: "network.switch_buffer", used: shared, with: "network.buffer_model: shared", has: func(s *Scenario) string { return "network.buffer_model: " + s.Network.BufferModel }},
 	{key: "network.dt_alpha", used: shared, with: "network.buffer_model: shared", has: func(s *Scenario) string { return "network.buffer_model: " + s.Network.BufferModel }},
 
+	{key: "network.recovery", used: func(s *Scenario) bool { return s.Sim.Fidelity != FlowLevel }, with: "sim.fidelity: packet",
+		fix: "set sim.fidelity: packet (flows at flow level lose nothing)", has: func(s *Scenario) string { return "sim.fidelity: " + s.Sim.Fidelity }},
+
 	{key: "traffic.pattern"},
 	{key: "traffic", used: traffic, with: "a traffic.pattern other than none", has: patternHas},
 	{key: "traffic.senders", used: patternIs(PatternIncast), with: "traffic.pattern: incast", has: patternHas},

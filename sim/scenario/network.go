@@ -24,6 +24,12 @@ const (
 	RouteSpray    = "spray"
 )
 
+// Loss recovery (network.recovery).
+const (
+	RecoveryGBN = "gbn"
+	RecoverySR  = "sr"
+)
+
 // Network holds the switches' and NICs' behaviour.
 type Network struct {
 	MTU         unit.Bytes `yaml:"mtu"`          // payload bytes per packet
@@ -40,8 +46,12 @@ type Network struct {
 	DCQCN           DCQCN     `yaml:"dcqcn"` // dcqcn: the profile and the reaction point's rules
 	IBCC            IBCC      `yaml:"ibcc"`  // ibcc: FECN marking, BECNs and the congestion control table
 	PFC             PFC       `yaml:"pfc"`
-	RTO             unit.Time `yaml:"rto"`       // go-back-N retransmission timeout
-	AckEvery        int       `yaml:"ack_every"` // receiver coalesces this many packets per ACK
+	RTO             unit.Time `yaml:"rto"` // retransmission timeout
+	// Recovery is how a sender recovers lost packets: gbn (go-back-N, as
+	// RoCE NICs have run it) or sr (selective repeat, as IRN and newer RDMA
+	// NICs and the Ultra Ethernet transport do).
+	Recovery string `yaml:"recovery"`
+	AckEvery int    `yaml:"ack_every"` // receiver coalesces this many packets per ACK
 	// BufferModel is static (each port owns buffer bytes) or shared (each
 	// switch has a pool of SwitchBuffer bytes; a queue may hold at most
 	// DTAlpha × the free pool, Choudhury–Hahne dynamic thresholds).
@@ -234,6 +244,9 @@ func (c *checker) network(linkOK bool) bool {
 	ok = c.dcqcn(rate) && ok
 	ok = c.ibcc(bufferOK) && ok
 	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
+	if n.Recovery != "" {
+		ok = c.oneOf("network.recovery", n.Recovery, "a loss recovery", RecoveryGBN, RecoverySR) && ok
+	}
 	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
 	ok = c.bufferModel(bufferOK) && ok
 	ok = c.classes(fcOK) && ok

@@ -140,7 +140,7 @@ func TestBuiltins(t *testing.T) {
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
 		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "noisy-neighbor", "perm-1024", "permutation",
-		"ring-allreduce-8", "victim-flow"}, names)
+		"ring-allreduce-8", "victim-flow", "victim-flow-lossy"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -167,7 +167,7 @@ func TestBuiltinContents(t *testing.T) {
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency,
 		NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100"}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-		ECN: ECN{PMax: 0.2}, CNPInterval: 4 * unit.Microsecond, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
+		ECN: ECN{PMax: 0.2}, CNPInterval: 4 * unit.Microsecond, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
 		IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
 

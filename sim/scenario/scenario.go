@@ -72,7 +72,7 @@ func Default() Scenario {
 		},
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, AckEvery: 16,
+			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16,
 			BufferModel: BufferStatic, DTAlpha: 1,
 			IBCC: IBCC{MarkingRate: 1, Timer: DefaultIBCCTimer, CCTIIncrease: 1, CCTILimit: DefaultCCTILimit, CCTStep: DefaultCCTStep},
 		},

@@ -17,7 +17,7 @@ func TestFlowBudgetRefusesJobsPastIt(t *testing.T) {
 	const perIter = 160
 	assert.NoError(t, flowBudget(perIter, 10, 10*perIter, true), "exactly the budget")
 	assert.EqualError(t, flowBudget(perIter, 11, 10*perIter, true),
-		"training: 11 iterations of 160 collective transfers each make 1760 flows, more than the 1600 a run may make: use training.iterations: 10 or fewer (the report is the last iteration's)")
+		"training: 11 iterations of 160 collective transfers each make 1760 flows, more than the 1600 flows a run may make: use training.iterations: 10 or fewer (the report is the last iteration's)")
 	assert.EqualError(t, flowBudget(perIter, 1, perIter-1, true),
 		"training: an iteration's collectives make 160 transfers, more than the 159 flows a run may make: use fewer training.ranks or a larger training.bucket_cap")
 	assert.ErrorContains(t, flowBudget(perIter, 1, perIter-1, false), "use sim: {fidelity: flow}", "step by step, the flow level is the way out")

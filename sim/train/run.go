@@ -447,6 +447,6 @@ func flowBudget(perIter, iters, maxFlows int64, streamed bool) error {
 		return fmt.Errorf("training: an iteration's collectives make %d transfers, more than the %d flows a run may make: %s",
 			perIter, maxFlows, fix)
 	}
-	return fmt.Errorf("training: %d iterations of %d collective transfers each make %d flows, more than the %d a run may make: %s",
+	return fmt.Errorf("training: %d iterations of %d collective transfers each make %d flows, more than the %d flows a run may make: %s",
 		iters, perIter, perIter*iters, maxFlows, fix)
 }
