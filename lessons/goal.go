@@ -218,7 +218,11 @@ func (r goalRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
 	data, _ := json.Marshal(n.Goal)
 	fmt.Fprintf(w, "<div class=\"lesson-goal\" role=\"group\" aria-label=\"%s\" data-show=\"%s\" data-goal=\"%s\">\n", esc(r.labels.Goal), esc(n.Show), esc(string(data)))
-	fmt.Fprintf(w, "<p class=\"lesson-goal-prompt\"><strong>%s</strong> %s</p>\n", esc(r.labels.GoalLead), esc(n.Prompt))
+	sep := " " // none after a full-width colon
+	if strings.HasSuffix(r.labels.GoalLead, "：") {
+		sep = ""
+	}
+	fmt.Fprintf(w, "<p class=\"lesson-goal-prompt\"><strong>%s</strong>%s%s</p>\n", esc(r.labels.GoalLead), sep, esc(n.Prompt))
 	fmt.Fprint(w, "<p class=\"lesson-goal-status\" role=\"status\" aria-live=\"polite\"></p>\n</div>\n")
 	return ast.WalkSkipChildren, nil
 }
