@@ -51,3 +51,15 @@ var Glossary = []Term{
 		Def:   Text{"Switches pick each packet's next hop by how full the queues are, not by a fixed hash.", "交换机按队列的占用为每个数据包选下一跳，而不是按固定的哈希。"},
 		Avoid: []string{"适应性路由", "自适应选路"}},
 }
+
+// glossaryWords are the glossary page's own words (web/templates/glossary.html).
+var glossaryWords = map[string]Text{
+	"glossary.title": {"Glossary", "术语表"},
+	"glossary.lede":  {"The words the lessons, the canvas and the index use, one per concept, in English and Chinese.", "课程、画布和目录所用的术语，每个概念一个词，中英对照。"},
+}
+
+func init() {
+	for k, t := range glossaryWords {
+		page[k] = t
+	}
+}

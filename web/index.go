@@ -13,11 +13,12 @@ import (
 // index, and the canvas's lang= for the scenarios' links.
 type indexLinks struct {
 	Lang, OtherHref, OtherLang, EmbedLang string
+	Glossary                              string // the glossary page in this language
 }
 
 var indexLangs = map[i18n.Lang]indexLinks{
-	i18n.EN: {Lang: "en", OtherHref: "index.zh.html", OtherLang: "zh"},
-	i18n.ZH: {Lang: "zh-Hans", OtherHref: "index.html", OtherLang: "en", EmbedLang: "zh"},
+	i18n.EN: {Lang: "en", OtherHref: "index.zh.html", OtherLang: "zh", Glossary: "glossary.en.html"},
+	i18n.ZH: {Lang: "zh-Hans", OtherHref: "index.html", OtherLang: "en", EmbedLang: "zh", Glossary: "glossary.zh.html"},
 }
 
 // indexPageName is the index in a language: index.html, index.zh.html.

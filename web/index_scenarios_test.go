@@ -27,3 +27,20 @@ func TestScenarioSummaries(t *testing.T) {
 	assert.Contains(t, string(files["index.zh.html"]), `<td lang="zh-Hans">`+i18n.T(i18n.ZH, "scenario.summary.victim-flow")+`</td>`)
 	assert.Contains(t, string(files["index.html"]), `<td lang="en">`+template.HTMLEscapeString(builtins[0].Summary)+`</td>`)
 }
+
+// TestGlossaryPages: each index links its language's glossary, which lists
+// every term of i18n.Glossary with the other language's beside it.
+func TestGlossaryPages(t *testing.T) {
+	files, err := Site(Inputs{VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	require.NoError(t, err)
+	assert.Contains(t, string(files["index.html"]), `href="glossary.en.html"`)
+	assert.Contains(t, string(files["index.zh.html"]), `href="glossary.zh.html"`)
+	en, zh := string(files["glossary.en.html"]), string(files["glossary.zh.html"])
+	require.NotEmpty(t, en)
+	require.NotEmpty(t, zh)
+	assert.Contains(t, zh, `<html lang="zh-Hans">`)
+	for _, g := range i18n.Glossary {
+		assert.Contains(t, en, `<dt id="`+g.Concept+`">`+template.HTMLEscapeString(g.EN)+` <span class="other" lang="zh-Hans">`+g.ZH+`</span></dt><dd>`+template.HTMLEscapeString(g.Def.EN)+`</dd>`)
+		assert.Contains(t, zh, `<dt id="`+g.Concept+`">`+g.ZH+` <span class="other" lang="en">`+template.HTMLEscapeString(g.EN)+`</span></dt><dd>`+g.Def.ZH+`</dd>`)
+	}
+}
