@@ -273,4 +273,8 @@ var canvas = map[string]Text{
 	"compare.retransmits": {"retransmits", "重传"},
 	"compare.mean-fct":    {"mean FCT", "平均 FCT"},
 	"compare.goodput":     {"goodput", "吞吐"},
+
+	// scenario flow names the canvas translates (render: flowName)
+	"flow.name.victim":   {"victim", "受害流"},
+	"flow.name.innocent": {"innocent", "受害流"},
 }

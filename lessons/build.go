@@ -130,6 +130,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
 		shown, knobs := b.knobs(f, s, in.current, in.broken)
 		step.Knobs = knobs
+		step.Goals = b.goals(f, s, in.current, in.broken, knobs) // goal_build.go
 		if in.cmp != nil {
 			b.canon[key], step.Compare = in.cmp.canonical(), in.cmp.compare()
 		}

@@ -13,7 +13,7 @@ import (
 	"fabriclab/i18n"
 )
 
-// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz and ```knob
+// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz, ```knob and ```goal
 // blocks and {{ path | format }} figures, each with its own node kind and
 // renderer. Lang (en or zh) picks the words of captions and buttons.
 //
@@ -45,6 +45,10 @@ func (e Extension) Extend(m goldmark.Markdown) {
 		}
 		return &KnobBlock{Knob: k, Number: i + 1, Offset: f.offset, Info: f.info, Err: err,
 			KeyLine: at.key, ValuesLine: at.values, DefaultLine: at.def, labels: l}
+	}}.Extend(m)
+	fenceBlocks{"goal", KindGoal, goalRenderer{l}.render, func(_ int, f fence) ast.Node {
+		g, knob, want, err := parseGoal([]byte(f.text))
+		return &GoalBlock{Goal: g, Offset: f.offset, Info: f.info, Err: err, KnobLine: knob, WantLine: want, labels: l}
 	}}.Extend(m)
 }
 
@@ -86,6 +90,10 @@ type labels struct {
 	TryIt, Reset, On, Off, Running, Failed, Said string
 	Outcome                                      map[string]string // by what the step runs (knobStatus)
 	Unfinished                                   string            // the flows outcome when some flows did not finish
+	// Goals (goal.go): the box's name, its lead word and the goal line's sentences.
+	Goal, GoalLead string
+	GoalWords      GoalWords
+	GoalOver       map[string]string // by pick
 }
 
 // labelsFor returns the labels in lang, from the catalogue (package i18n).
@@ -97,7 +105,10 @@ func labelsFor(lang string) labels {
 		Running: i18n.T(l, "knob.running"), Failed: i18n.T(l, "knob.failed"), Said: i18n.T(l, "knob.said"),
 		Outcome: map[string]string{"flows": i18n.T(l, "knob.outcome.flows"), "collective": i18n.T(l, "knob.outcome.collective"),
 			"training": i18n.T(l, "knob.outcome.training")},
-		Unfinished: i18n.T(l, "knob.unfinished")}
+		Unfinished: i18n.T(l, "knob.unfinished"),
+		Goal:       i18n.T(l, "goal.label"), GoalLead: i18n.T(l, "goal.lead"),
+		GoalWords: GoalWords{FoundIt: i18n.T(l, "goal.found"), NotYet: i18n.T(l, "goal.notyet"), Other: i18n.T(l, "goal.other")},
+		GoalOver:  map[string]string{"smallest": i18n.T(l, "goal.over.smallest"), "largest": i18n.T(l, "goal.over.largest")}}
 }
 
 // fence is a fenced code block of a given language, found anywhere in a document.

@@ -93,6 +93,8 @@ type Step struct {
 	Line int `json:"line"`
 	// Knobs are the step's knob blocks, in order, with their defaults.
 	Knobs []Knob `json:"knobs,omitempty"`
+	// Goals are the step's goal blocks, with their answers.
+	Goals []Goal `json:"goals,omitempty"`
 }
 
 // Error is one problem with a lesson file. It prints as
@@ -231,6 +233,10 @@ func (b *builder) crossCheck(lessons []*Lesson) {
 			}
 			if !sameKnobs(s.Knobs, ref.Steps[i].Knobs) {
 				b.fail(l.Source, s.Line, "step %q has other knobs than %s:%d; a translation has the same knobs (keys, values, defaults; only the labels change)",
+					s.ID, ref.Source, ref.Steps[i].Line)
+			}
+			if !sameGoals(s.Goals, ref.Steps[i].Goals) {
+				b.fail(l.Source, s.Line, "step %q has other goals than %s:%d; a translation has the same goals (knob, want, pick, show; only the words change)",
 					s.ID, ref.Source, ref.Steps[i].Line)
 			}
 		}

@@ -19,3 +19,13 @@ const (
 func (b *Builder) t(key string) string { return i18n.T(b.layout.Opt.Lang, key) }
 
 func (b *Builder) tf(key string, args ...any) string { return i18n.Tf(b.layout.Opt.Lang, key, args...) }
+
+// flowName is a scenario's name for a flow as the canvas shows it: a name
+// the catalogue knows (flow.name.victim) in the canvas's language, any other
+// as the scenario wrote it.
+func (b *Builder) flowName(name string) string {
+	if name != "" && i18n.Has("flow.name."+name) {
+		return b.t("flow.name." + name)
+	}
+	return name
+}

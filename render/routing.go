@@ -374,7 +374,7 @@ func (b *Builder) selectedLines(g *snap.Routing) []string {
 	fl := &cur.Flows[k]
 	head := b.tf("route.flow", k)
 	if n := g.Routes.Name(k); n != "" {
-		head = b.tf("route.named", n, k)
+		head = b.tf("route.named", b.flowName(n), k)
 	}
 	out := []string{head, b.endpointName(fl.Src) + " → " + b.endpointName(fl.Dst)}
 	state := b.t("route.waiting")
@@ -501,7 +501,7 @@ func (b *Builder) namedFlows(g *snap.Routing) {
 			continue
 		}
 		nb := &L.Nodes[L.Topo.Endpoints[fl.Src]]
-		s := name
+		s := b.flowName(name)
 		tw := TextWidth(s, b.fs(0.78), assets.Bold) + 8*u
 		x, y := nb.X+nb.W/2-tw/2, nb.Y+nb.H+4*u
 		if y+14*u > L.Area.Y+L.Area.H { // no room below: above
@@ -736,7 +736,7 @@ func (b *Builder) markSeries(flow, p0 int, c color.RGBA) {
 	if cur == nil || cur.Routing == nil || cur.Routing.Routes == nil || len(dl.Points)-p0 < 2 {
 		return
 	}
-	name := cur.Routing.Routes.Name(flow)
+	name := b.flowName(cur.Routing.Routes.Name(flow))
 	picked := flow == b.selectedFlow()
 	if name == "" && !picked {
 		return

@@ -155,6 +155,13 @@ func Site(in Inputs) (map[string][]byte, error) {
 	for name, page := range index {
 		out[name] = page
 	}
+	glossary, err := glossaryPages(pages, version) // glossary.go
+	if err != nil {
+		return nil, err
+	}
+	for name, page := range glossary {
+		out[name] = page
+	}
 	return out, nil
 }
 

@@ -13,11 +13,12 @@ import (
 // index, and the canvas's lang= for the scenarios' links.
 type indexLinks struct {
 	Lang, OtherHref, OtherLang, EmbedLang string
+	Glossary                              string // the glossary page in this language
 }
 
 var indexLangs = map[i18n.Lang]indexLinks{
-	i18n.EN: {Lang: "en", OtherHref: "index.zh.html", OtherLang: "zh"},
-	i18n.ZH: {Lang: "zh-Hans", OtherHref: "index.html", OtherLang: "en", EmbedLang: "zh"},
+	i18n.EN: {Lang: "en", OtherHref: "index.zh.html", OtherLang: "zh", Glossary: "glossary.en.html"},
+	i18n.ZH: {Lang: "zh-Hans", OtherHref: "index.html", OtherLang: "en", EmbedLang: "zh", Glossary: "glossary.zh.html"},
 }
 
 // indexPageName is the index in a language: index.html, index.zh.html.
@@ -103,11 +104,30 @@ func indexPages(pages templates, ls []*lessons.Lesson, scenarios []scenario.Buil
 			cards = append(cards, indexCard{Number: i + 1, Slug: slug, Title: pick.Title, Summary: pick.Summary, Level: level,
 				Href: pageName(pick), Lang: cardLang, Minutes: pick.Minutes, Steps: len(pick.Steps), StepIDs: strings.Join(ids, " "), Langs: langs})
 		}
-		page, err := pages.render(lang, "index.html", map[string]any{"Version": version, "Lessons": cards, "Scenarios": scenarios, "W": indexLangs[lang]})
+		page, err := pages.render(lang, "index.html", map[string]any{"Version": version, "Lessons": cards, "Scenarios": scenarioRows(lang, scenarios), "W": indexLangs[lang]})
 		if err != nil {
 			return nil, err
 		}
 		out[indexPageName(string(lang))] = page
 	}
 	return out, nil
+}
+
+// scenarioRow is one built-in scenario in the index's table.
+type scenarioRow struct {
+	Name, Summary string
+	Lang          string // the summary's language, for lang=
+}
+
+// scenarioRows are the built-ins with their summaries in lang: the
+// catalogue's (scenario.summary.NAME), or the YAML's English one.
+func scenarioRows(lang i18n.Lang, scenarios []scenario.BuiltinInfo) []scenarioRow {
+	rows := make([]scenarioRow, len(scenarios))
+	for i, s := range scenarios {
+		rows[i] = scenarioRow{Name: s.Name, Summary: s.Summary, Lang: "en"}
+		if lang == i18n.ZH && i18n.Has("scenario.summary."+s.Name) {
+			rows[i].Summary, rows[i].Lang = i18n.T(lang, "scenario.summary."+s.Name), "zh-Hans"
+		}
+	}
+	return rows
 }

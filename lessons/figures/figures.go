@@ -139,12 +139,40 @@ func Decode(data []byte) (Source, error) {
 
 // Lookup finds p's value in a result and formats it.
 func (p Placeholder) Lookup(result Source) (string, error) {
+	v, err := p.find(result)
+	if err != nil {
+		return "", err
+	}
+	s, err := p.format(v)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p.Path, err)
+	}
+	return s, nil
+}
+
+// Number finds p's value in a result as a number, unformatted (a lesson's
+// goal compares it).
+func (p Placeholder) Number(result Source) (float64, error) {
+	v, err := p.find(result)
+	if err != nil {
+		return 0, err
+	}
+	if n, ok := v.(json.Number); ok {
+		if f, err := n.Float64(); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("%s: is not a number; name a number in the run's result (e.g. totals.drops)", p.Path)
+}
+
+// find walks p's path in a result.
+func (p Placeholder) find(result Source) (any, error) {
 	v := result
 	walked := ""
 	for _, step := range p.Steps {
 		next, err := lookupStep(v, step, walked)
 		if err != nil {
-			return "", fmt.Errorf("%s: %w", p.Path, err)
+			return nil, fmt.Errorf("%s: %w", p.Path, err)
 		}
 		v = next
 		if strings.HasPrefix(step, "[") || walked == "" {
@@ -153,11 +181,7 @@ func (p Placeholder) Lookup(result Source) (string, error) {
 			walked += "." + step
 		}
 	}
-	s, err := p.format(v)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", p.Path, err)
-	}
-	return s, nil
+	return v, nil
 }
 
 func lookupStep(v any, step, walked string) (any, error) {

@@ -267,6 +267,7 @@
         const report = perStep[i].filter((k) => k.changes === "report").flatMap(setOf);
         const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
         statusOf(i).forEach(({ s }) => [s.figure, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
+        sections[i].querySelectorAll(".lesson-goal[data-show]").forEach((g) => specs.add(g.dataset.show)); // goal.js shows it
         wait.step = i; wait.set = JSON.stringify(set);
         if (wait.set !== shownFor[i]) pending(i, true);
         return Object.assign({ set, figures: Array.from(specs) }, report.length ? { report } : {});

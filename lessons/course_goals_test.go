@@ -1,0 +1,158 @@
+package lessons
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/lessons/figures"
+	"fabriclab/sim/metrics"
+)
+
+// The goals (```goal blocks): each lesson has one, in both languages, and
+// its answer and the claims of its found text hold. The runs here go through
+// the course helpers (scenario.ParseWith and sim.Run), not the build's path.
+
+// goalFigure is path's value in r.
+func goalFigure(t *testing.T, r *metrics.Result, path string) float64 {
+	t.Helper()
+	p, err := figures.Parse(path)
+	require.NoError(t, err)
+	data, err := json.Marshal(r)
+	require.NoError(t, err)
+	src, err := figures.Decode(data)
+	require.NoError(t, err)
+	v, err := p.Number(src)
+	require.NoError(t, err)
+	return v
+}
+
+func TestCourseGoals(t *testing.T) {
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	cases := []struct {
+		slug, step, answer string
+		claims             func(t *testing.T, g Goal, run func(i int) *metrics.Result)
+	}{
+		{"incast", "lossy", "64MiB", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "room for nearly the whole burst of 8 × 8 MiB": the position below still drops.
+			assert.Positive(t, goalFigure(t, run(g.Answer-1), "totals.drops"))
+		}},
+		{"adaptive-routing", "collisions", "", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "176 µs, and no seed does better"
+			best := 1e18
+			for i := range g.Positions {
+				best = min(best, goalFigure(t, run(i), "totals.max_fct_us"))
+			}
+			assert.InDelta(t, 176, best, 1, "the best seed's slowest flow")
+		}},
+		{"allreduce", "busbw", "4MiB", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "less than half of its 1 GiB bandwidth", "the ring's 14 steps"
+			last := run(len(g.Positions) - 1)
+			assert.Less(t, goalFigure(t, run(g.Answer), "collective.busbw_GBps"), goalFigure(t, last, "collective.busbw_GBps")/2)
+			assert.Greater(t, goalFigure(t, run(g.Answer+1), "collective.busbw_GBps"), goalFigure(t, last, "collective.busbw_GBps")/2)
+			assert.Equal(t, 14.0, goalFigure(t, last, "collective.steps"))
+		}},
+		{"data-parallel", "scale", "32", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "each doubling after it costs more efficiency than the one before"
+			prev, lost := goalFigure(t, run(g.Answer), "training.scaling_efficiency"), 0.0
+			for i := g.Answer + 1; i < len(g.Positions); i++ {
+				e := goalFigure(t, run(i), "training.scaling_efficiency")
+				assert.Greater(t, prev-e, lost, "doubling to position %d", i)
+				prev, lost = e, prev-e
+			}
+		}},
+		{"fabrics", "victim-ib", "ibcc", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "the victim runs near line rate"
+			assert.Greater(t, goalFigure(t, run(g.Answer), "flows[7].gbps"), 0.9*400)
+		}},
+		{"moe-alltoall", "two-nodes", "1", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "several times as long" on two nodes
+			assert.Greater(t, goalFigure(t, run(g.Answer+1), "totals.max_fct_us"), 3*goalFigure(t, run(g.Answer), "totals.max_fct_us"))
+		}},
+		{"nvlink-vs-ib", "across", "800", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "doubling the NIC from 400 Gb/s did not halve the time"
+			assert.Greater(t, goalFigure(t, run(g.Answer), "collective.time_us"), 0.6*goalFigure(t, run(g.Answer-1), "collective.time_us"))
+		}},
+		{"scaling", "weak", "8", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "every doubling adds to the wait"
+			prev := 0.0
+			for i := range g.Positions {
+				w := goalFigure(t, run(i), "training.exposed_comm_us")
+				assert.Greater(t, w, prev, "position %d", i)
+				prev = w
+			}
+		}},
+		{"sharing", "shared", "512KiB", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "2.65 ms, about 10 % more than alone"; "a burst of a few MiB … is enough to pause"
+			alone := goalFigure(t, stepRun(t, "sharing", "alone"), "collective.time_us")
+			assert.InDelta(t, 1.1, 2650/alone, 0.02)
+			assert.Positive(t, goalFigure(t, run(g.Answer+1), "totals.pause_frames"))
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.slug, func(t *testing.T) {
+			var goals [2]Goal
+			for k, lang := range []string{"en", "zh"} {
+				l := Find(ls, c.slug, lang)
+				require.NotNil(t, l)
+				for _, s := range l.Steps {
+					if s.ID == c.step {
+						require.Len(t, s.Goals, 1, "%s#%s has a goal", l.Source, c.step)
+						goals[k] = s.Goals[0]
+					}
+				}
+			}
+			g := goals[0]
+			require.NotEmpty(t, g.Positions, "%s#%s", c.slug, c.step)
+			assert.Equal(t, g.Answer, goals[1].Answer, "both languages have one answer")
+			en := Find(ls, c.slug, "en")
+			cache := map[int]*metrics.Result{}
+			run := func(i int) *metrics.Result {
+				if cache[i] == nil {
+					cache[i] = lessonRun(t, en, c.step, g.Positions[i].Set...)
+				}
+				return cache[i]
+			}
+			// The build's verdict, run again here: met at the answer, not at the
+			// default, and the answer is the pick's end of the positions that meet it.
+			var met []int
+			for i := range g.Positions {
+				if g.meets(goalFigure(t, run(i), g.Path)) {
+					met = append(met, i)
+				}
+			}
+			require.NotEmpty(t, met)
+			assert.Contains(t, met, g.Answer)
+			switch g.Pick {
+			case "smallest":
+				assert.Equal(t, met[0], g.Answer)
+			case "largest":
+				assert.Equal(t, met[len(met)-1], g.Answer)
+			case "only":
+				assert.Len(t, met, 1)
+			}
+			if c.answer != "" {
+				for _, k := range knobsOf(en, c.step) {
+					if k.Key == g.Knob {
+						assert.Equal(t, c.answer, k.Values[g.Answer], "the answer")
+						assert.NotContains(t, met, slices.Index(k.Values, k.Default), "not met at the default")
+					}
+				}
+			}
+			c.claims(t, g, run)
+		})
+	}
+}
+
+func knobsOf(l *Lesson, id string) []Knob {
+	for _, s := range l.Steps {
+		if s.ID == id {
+			return s.Knobs
+		}
+	}
+	return nil
+}
