@@ -34,6 +34,8 @@ var scenarioSummaries = map[string]Text{
 		"一台 DGX H100 节点的 8 张 GPU 经 NVSwitch 做 1 GiB 的环形 all-reduce：busbw 约 370 GB/s，与 nccl-tests 实测一致。"},
 	"scenario.summary.victim-flow": {"PFC's side effect: an incast's pauses spread upstream and stall an unrelated flow that only shares uplinks with it; --set network.cc=dcqcn frees it.",
 		"PFC 的副作用：incast 引发的暂停向上游扩散，卡住一条只是与它共用上行链路、毫不相干的受害流；--set network.cc=dcqcn 可以解救它。"},
+	"scenario.summary.victim-flow-lossy": {"The victim-flow fabric without PFC, as lossy RoCE runs it: the incast drops packets instead of pausing, selective repeat resends only those, and the victim runs at line rate.",
+		"去掉 PFC 的 victim-flow 网络，即有损 RoCE 的跑法：incast 丢包而不暂停，选择性重传只重发丢掉的包，受害流以线速运行。"},
 }
 
 func init() {
