@@ -62,6 +62,7 @@ var page = map[string]Text{
 	"block.scenario":          {"scenario: ", "场景："},
 	"block.compare":           {"compare: ", "对比："},
 	"block.versus":            {" vs ", " 与 "},
+	"block.more":              {"More detail", "更多细节"},
 	"quiz.check":              {"Check", "核对答案"},
 	"quiz.right":              {"Right.", "答对了。"},
 	"quiz.wrong":              {"Not quite.", "再想想。"},
