@@ -49,3 +49,47 @@ func TestBrowserPresenterStepsFit(t *testing.T) {
 	}
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
+
+// barFits is, in the canvas's window, what of the playback bar sticks out of
+// the frame: "" when every control (and the time) is inside it.
+const barFits = `((w) => {
+  const out = [];
+  for (const e of w.document.querySelectorAll(".controls > *, #computing-status")) {
+    const r = e.getBoundingClientRect(), cs = w.getComputedStyle(e);
+    if (cs.display === "none" || e.hidden || r.width === 0) continue;
+    if (r.left < -0.5 || r.right > w.innerWidth + 0.5) out.push((e.id || e.className) + " " + Math.round(r.left) + "…" + Math.round(r.right) + " of " + w.innerWidth);
+  }
+  return out.join("; ");
+})`
+
+// computingNow shows the bar as it is while a run computes (the time event
+// from the issue: 15 % computed, a second left).
+const computingNow = `((w) => (w.fabriclabEvent(JSON.stringify({fabriclab: "time", t_us: 0, end_us: 220.6, computed_us: 33, done: false,
+  progress: 0.15, eta_s: 1, playing: false, speed_us: 10})), true))`
+
+// The playback bar keeps every control inside the frame while computing, in
+// a lesson at 1024×768 (presenter mode or not) and on the canvas's own page
+// down to a phone's width, in both languages.
+func TestBrowserBarFits(t *testing.T) {
+	ctx, base, console := browser(t)
+	for _, lang := range []string{"en", "zh"} {
+		for _, presenter := range []string{"1", ""} {
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1024, 768), chromedp.Navigate(base+"/index.html")))
+			eval[bool](t, ctx, `localStorage.setItem("fabriclab.presenter", "`+presenter+`"), true`)
+			require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/incast."+lang+".html")))
+			poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
+			eval[bool](t, ctx, computingNow+`(`+lessonCanvas+`)`)
+			poll(t, ctx, lessonCanvas+`.document.getElementById("computing-status").textContent.includes("%")`, 5*time.Second)
+			assert.Empty(t, eval[string](t, ctx, barFits+`(`+lessonCanvas+`)`), "incast.%s presenter=%q at 1024×768", lang, presenter)
+			keep(t, fmt.Sprintf("bar-computing-%s-presenter%s.png", lang, presenter), screenshot(t, ctx, "", ""))
+		}
+		for _, w := range []int64{1024, 800, 600, 390, 320} {
+			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(w, 600), chromedp.Navigate(base+"/embed.html?lang="+lang+"&scenario=incast")))
+			poll(t, ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
+			eval[bool](t, ctx, computingNow+`(window)`)
+			poll(t, ctx, `document.getElementById("computing-status").textContent.includes("%")`, 5*time.Second)
+			assert.Empty(t, eval[string](t, ctx, barFits+`(window)`), "embed lang=%s at %d px", lang, w)
+		}
+	}
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}

@@ -213,12 +213,13 @@
         const computing = !ev.done && typeof ev.progress === "number" && ev.progress < 1;
         let left = "";
         if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + t("embed.left", Math.ceil(ev.eta_s));
-        // The time left is a span of its own: a phone hides it (the bar's title keeps it).
-        // While computing it says so (paused, the canvas leaves its progress to this bar).
+        // While computing the bar says so (paused, the canvas leaves its progress to this bar),
+        // in a line of its own over the timeline, so the bar's buttons keep their room.
         const pct = computing && ev.progress >= 0 ? " " + Math.floor(100 * ev.progress) + " %" : "";
-        const time = $("time"), rest = ev.done ? "" : computing ? " · " + t("embed.computing") + pct + left : left || "…";
-        time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us);
-        if (rest) { const s = document.createElement("span"); s.className = "left"; s.textContent = rest; time.append(s); }
+        const time = $("time"), status = $("computing-status");
+        time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done || computing ? "" : left || " …");
+        status.textContent = computing ? t("embed.computing") + pct + left : "";
+        status.hidden = !computing;
         const bar = $("computing");
         bar.hidden = !computing;
         if (computing) {
