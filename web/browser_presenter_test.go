@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -91,5 +92,136 @@ func TestBrowserBarFits(t *testing.T) {
 			assert.Empty(t, eval[string](t, ctx, barFits+`(window)`), "embed lang=%s at %d px", lang, w)
 		}
 	}
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}
+
+// clickerState is where the lesson stands: the step shown, how far its text
+// is scrolled, whether it is at its end, and what covers the page.
+type clickerState struct {
+	Step     int
+	Top      float64
+	AtEnd    bool
+	Blank    bool
+	Overview bool
+}
+
+const clickerStateJS = `(() => {
+  const text = document.getElementById("text");
+  return { Step: Array.from(document.querySelectorAll(".step")).findIndex((s) => s.classList.contains("current")),
+    Top: text.scrollTop, AtEnd: text.scrollTop + text.clientHeight >= text.scrollHeight - 2,
+    Blank: document.getElementById("blank").open, Overview: document.getElementById("overview").open };
+})()`
+
+// A presenter with a clicker at 1024×768: PageDown scrolls each long step a
+// screen at a time and moves on only at its end, through the whole lesson;
+// PageUp at a step's top goes back to the previous step's end; Home, End, a
+// number and Enter, blank and back, the overview, and full screen with the
+// step's context, with the focus in the text and on the canvas.
+func TestBrowserClicker(t *testing.T) { // a Chromium of its own: it moves the focus between the page and the canvas's frame
+	ctx, base, console := ownBrowser(t)
+	presenting(t, ctx, base, "incast.en.html", 1024, 768)
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
+	n := eval[int](t, ctx, `document.querySelectorAll(".step").length`)
+	state := func() clickerState { return eval[clickerState](t, ctx, clickerStateJS) }
+	// key presses k and waits for the lesson to change (or for want to hold).
+	key := func(k, want string) clickerState {
+		t.Helper()
+		before := eval[string](t, ctx, `JSON.stringify(`+clickerStateJS+`)`)
+		press(t, ctx, k)
+		if want == "" {
+			want = `JSON.stringify(` + clickerStateJS + `) !== ` + fmt.Sprintf("%q", before)
+		}
+		poll(t, ctx, want, 5*time.Second)
+		return state()
+	}
+
+	// PageDown through the whole lesson, from the text.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#text .step.current h2")))
+	scrolls, at := 0, state()
+	require.Equal(t, 0, at.Step)
+	for i := 0; i < 100 && !(at.Step == n-1 && at.AtEnd); i++ {
+		next := key(kb.PageDown, "")
+		if at.AtEnd {
+			assert.Equal(t, at.Step+1, next.Step, "at a step's end PageDown moves to the next step")
+			assert.Zero(t, next.Top, "the next step starts at its top")
+		} else {
+			assert.Equal(t, at.Step, next.Step, "PageDown before a step's end scrolls it (step %d)", at.Step+1)
+			assert.Greater(t, next.Top, at.Top, "PageDown scrolls down")
+			scrolls++
+		}
+		at = next
+	}
+	require.Equal(t, n-1, at.Step, "PageDown reaches the last step")
+	require.True(t, at.AtEnd, "and its end")
+	assert.Positive(t, scrolls, "some steps are longer than a screen, and PageDown scrolled them")
+	press(t, ctx, kb.PageDown)
+	assert.Equal(t, n-1, state().Step, "PageDown at the lesson's end stays")
+
+	// Home, End, a number and Enter; PageUp at a step's top: the previous step's end.
+	assert.Equal(t, 0, key(kb.Home, "").Step, "Home: the first step")
+	assert.Equal(t, n-1, key(kb.End, "").Step, "End: the last step")
+	press(t, ctx, "3")
+	poll(t, ctx, `!document.getElementById("jump").hidden && document.getElementById("jump").textContent.includes("3")`, 5*time.Second)
+	assert.Equal(t, n-1, state().Step, "a number alone does not move")
+	assert.Equal(t, 2, key(kb.Enter, "").Step, "3 Enter: step 3")
+	prev := key(kb.PageUp, "")
+	assert.Equal(t, 1, prev.Step, "PageUp at step 3's top: step 2")
+	assert.True(t, prev.AtEnd, "at its end")
+
+	// Blank and back: b, any key; . in presenter mode.
+	assert.True(t, key("b", "").Blank, "b blanks the screen")
+	keep(t, "clicker-blank.png", screenshot(t, ctx, "", ""))
+	after := key("x", "")
+	assert.False(t, after.Blank, "any key brings the lesson back")
+	assert.Equal(t, 1, after.Step, "without moving")
+	assert.True(t, key(".", "").Blank, ". blanks the screen in presenter mode")
+	assert.False(t, key(kb.PageDown, "").Blank, "PageDown brings it back")
+	assert.Equal(t, 1, state().Step, "and only that")
+
+	// The overview: o, arrows, Enter; Esc opens and closes it.
+	ov := key("o", "")
+	require.True(t, ov.Overview, "o shows the overview")
+	assert.Equal(t, "1", eval[string](t, ctx, `document.activeElement.dataset.step`), "on the step shown")
+	press(t, ctx, kb.ArrowRight, kb.ArrowRight)
+	keep(t, "clicker-overview.png", screenshot(t, ctx, "", ""))
+	picked := key(kb.Enter, "")
+	assert.False(t, picked.Overview, "Enter closes the overview")
+	assert.Equal(t, 3, picked.Step, "on the step picked")
+	assert.True(t, key(kb.Escape, "").Overview, "Esc shows the overview")
+	assert.False(t, key(kb.Escape, "").Overview, "and hides it")
+	assert.Equal(t, 3, state().Step)
+
+	// The same keys with the focus on the canvas.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#canvas")))
+	poll(t, ctx, focused+` === "canvas:canvas"`, 5*time.Second)
+	assert.Equal(t, 0, key(kb.Home, "").Step, "Home from the canvas")
+	assert.Equal(t, n-1, key(kb.End, "").Step, "End from the canvas")
+	press(t, ctx, "5")
+	assert.Equal(t, 4, key(kb.Enter, "").Step, "5 Enter from the canvas")
+	assert.True(t, key("b", "").Blank, "b from the canvas")
+	assert.False(t, key(" ", "").Blank, "Space brings the lesson back")
+	focusIs(t, ctx, "canvas:canvas", "and the canvas its focus")
+	assert.False(t, eval[bool](t, ctx, `fabriclabCanvas.playing`), "the Space that un-blanked did not play")
+	assert.True(t, key(".", "").Blank, ". from the canvas blanks in presenter mode")
+	press(t, ctx, kb.Escape)
+	poll(t, ctx, `!document.getElementById("blank").open`, 5*time.Second)
+	assert.True(t, key("o", "").Overview, "o from the canvas")
+	press(t, ctx, kb.ArrowLeft)
+	assert.Equal(t, 3, key(kb.Enter, "").Step, "an overview pick from the canvas")
+	focusIs(t, ctx, "canvas:canvas", "the canvas gets its focus back")
+
+	// Full screen keeps the step's number, title and first sentence.
+	press(t, ctx, "f")
+	poll(t, ctx, `document.fullscreenElement === document.querySelector(".stage")`, 5*time.Second)
+	title := eval[string](t, ctx, `document.getElementById("context-title").textContent`)
+	assert.Equal(t, fmt.Sprintf("4 / %d · ", n)+eval[string](t, ctx, `document.querySelector(".step.current h2").textContent.trim()`), title)
+	assert.NotEmpty(t, eval[string](t, ctx, `document.getElementById("context-caption").textContent`), "and a caption")
+	assert.True(t, eval[bool](t, ctx, `document.getElementById("context").getBoundingClientRect().height > 0`), "shown above the canvas")
+	assert.Equal(t, "true", eval[string](t, ctx, lessonCanvas+`.document.getElementById("fullscreen").getAttribute("aria-pressed")`), "the bar's button shows it")
+	keep(t, "clicker-fullscreen.png", stillShot(t, ctx, lessonCanvas, ""))
+	assert.Equal(t, 4, key(kb.PageDown, "").Step, "in full screen PageDown changes step")
+	assert.Contains(t, eval[string](t, ctx, `document.getElementById("context-title").textContent`), "5 / ", "and the context follows")
+	press(t, ctx, "f")
+	poll(t, ctx, `document.fullscreenElement === null`, 5*time.Second)
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
