@@ -102,7 +102,7 @@ func (e moreExtension) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 }
 
 // checkMore reports a ::: more block left open, one inside another, and a
-// step heading inside one (the step would vanish into it).
+// step heading (## or #) inside one (the step would vanish into it).
 func (b *builder) checkMore(f *lessonFile, doc ast.Node) {
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		m, ok := n.(*MoreBlock)
@@ -122,8 +122,8 @@ func (b *builder) checkMore(f *lessonFile, doc ast.Node) {
 			b.fail(f.name, line, "a ::: more block is not closed; end it with a line ::: before the next step")
 		}
 		for c := m.FirstChild(); c != nil; c = c.NextSibling() {
-			if h, ok := c.(*ast.Heading); ok {
-				b.fail(f.name, f.line(headingOffset(h)), "a heading inside the ::: more block of line %d; close the block with ::: before the heading", line)
+			if h, ok := c.(*ast.Heading); ok && h.Level <= 2 {
+				b.fail(f.name, f.line(headingOffset(h)), "a step heading inside the ::: more block of line %d; close the block with ::: before the heading (### and smaller may stay)", line)
 			}
 		}
 		return ast.WalkContinue, nil

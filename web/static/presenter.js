@@ -17,7 +17,7 @@ window.fabriclabPresenter = (lesson) => {
   // The element that scrolls the step: the text pane, or the page when it is one column.
   const scroller = () => text.scrollHeight > text.clientHeight + 1 ? text : document.scrollingElement;
   const stepper = () => text.querySelector(".stepper").getBoundingClientRect().height;
-  const page = (sc) => Math.max(80, sc.clientHeight - stepper() - 48); // keep a few lines of overlap
+  const page = (sc) => Math.max(80, sc.clientHeight - stepper() - 40); // keep a line of overlap
   const atEnd = (sc) => sc.scrollTop + sc.clientHeight >= sc.scrollHeight - 2;
   function pageDown() {
     const sc = scroller();
