@@ -119,6 +119,7 @@ type section struct {
 func (b *builder) build(l *Lesson, f *lessonFile) {
 	md := newMarkdown(l.Lang)
 	doc := md.Parser().Parse(text.NewReader(f.body))
+	b.checkMore(f, doc)
 	sections := b.splitSections(f, doc)
 	seen := map[string]int{}
 	var in inForce

@@ -14,7 +14,7 @@ import (
 )
 
 // Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz, ```knob and ```goal
-// blocks and {{ path | format }} figures, each with its own node kind and
+// blocks, ::: more disclosures and {{ path | format }} figures, each with its own node kind and
 // renderer. Lang (en or zh) picks the words of captions and buttons.
 //
 // The extension parses and renders; resolving the nodes (validating
@@ -38,6 +38,7 @@ func (e Extension) Extend(m goldmark.Markdown) {
 		return &QuizBlock{Quiz: q, Number: i + 1, Offset: f.offset, Info: f.info, Err: err}
 	}}.Extend(m)
 	figureExtension{}.Extend(m)
+	moreExtension{l.More}.Extend(m)
 	fenceBlocks{"knob", KindKnob, knobRenderer{l}.render, func(i int, f fence) ast.Node {
 		k, at, err := parseKnob([]byte(f.text))
 		if k.Control == "toggle" {
@@ -83,6 +84,7 @@ type labels struct {
 	Compare  string // caption of a compare block, with its colon
 	Versus   string // between its two labels
 	Check    string // a quiz's button
+	More     string // a ::: more block's summary when it gives none
 	Right    string // verdicts the page's script shows
 	Wrong    string
 	// Knobs (knob.go): the group's name, its button, a toggle's states,
@@ -100,6 +102,7 @@ type labels struct {
 func labelsFor(lang string) labels {
 	l := i18n.Lang(lang)
 	return labels{Scenario: i18n.T(l, "block.scenario"), Compare: i18n.T(l, "block.compare"), Versus: i18n.T(l, "block.versus"),
+		More:  i18n.T(l, "block.more"),
 		Check: i18n.T(l, "quiz.check"), Right: i18n.T(l, "quiz.right"), Wrong: i18n.T(l, "quiz.wrong"),
 		TryIt: i18n.T(l, "knob.try"), Reset: i18n.T(l, "knob.reset"), On: i18n.T(l, "knob.on"), Off: i18n.T(l, "knob.off"),
 		Running: i18n.T(l, "knob.running"), Failed: i18n.T(l, "knob.failed"), Said: i18n.T(l, "knob.said"),

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -8,6 +9,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
 	"go.yaml.in/yaml/v3"
 
 	"fabriclab/sim/metrics"
@@ -76,6 +79,7 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\ntopology: {kind: star, hosts: 5}\ntraffic: {pattern: incast, senders: 2}\n```\n\n```knob\nkey: traffic.senders\nlabel: S\nrange: 1..4\n```\n```knob\nkey: network.routing\nlabel: R\nselect: [ecmp, spray]\ndefault: spray\n```\n{{ flows[0].gbps }}\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```compare\nleft:\n  label: L\n  use: incast\nright: {label: R, name: x}\n```\n\n{{ left.flows[0].gbps | Gbps }} {{ right.totals.drops }}\n## B {#b}\n{{ totals.drops }}\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\ntopology: {kind: star, hosts: 5}\ntraffic: {pattern: incast, senders: 2}\n```\n\n```knob\nkey: traffic.senders\nlabel: S\nrange: 1..4\n```\n\n```goal\nknob: traffic.senders\nwant: flows[0].gbps > 0.5\npick: any\nmeasure: \"{} Gb/s\"\nprompt: P\nfound: \"{} F\"\n```\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n::: more Why\n{{ totals.drops }}\n::: more\n## B {#b}\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		// The translation is the same text with the language changed.
 		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)
@@ -104,5 +108,33 @@ func FuzzLesson(f *testing.F) {
 		for _, s := range ls[0].Steps {
 			assert.True(t, s.Line >= 1 && s.Line <= lines, "step %q at line %d", s.ID, s.Line)
 		}
+	})
+}
+
+// FuzzMore parses any Markdown with the lesson syntax: ::: more blocks
+// never panic, and each renders as one <details> element, open and closed.
+func FuzzMore(f *testing.F) {
+	f.Add("::: more\ntext {{ totals.drops }}\n:::\n")
+	f.Add("::: more Summary <b>\n- a\n- b\n\n```quiz\nq\n```\n:::\nafter\n")
+	f.Add("::: more\n::: more\n:::\n:::\n")
+	f.Add("> ::: more\n> quoted\n:::\n")
+	f.Add("- ::: more\n  in a list\n  :::\n")
+	f.Add("::: more\n```\n:::\n```\n")
+	f.Add(":::more\n::: moreover\n    ::: more\n::: more\n## H {#h}\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		md := newMarkdown("en")
+		doc := md.Parser().Parse(text.NewReader([]byte(in)))
+		blocks := 0
+		_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if _, ok := n.(*MoreBlock); ok && entering {
+				blocks++
+			}
+			return ast.WalkContinue, nil
+		})
+		var buf bytes.Buffer
+		require.NoError(t, md.Renderer().Render(&buf, []byte(in), doc))
+		out := buf.String()
+		assert.Equal(t, blocks, strings.Count(out, `<details class="lesson-more">`), "%q: one <details> per block", in)
+		assert.Equal(t, blocks, strings.Count(out, "</details>"), "%q: each closed", in)
 	})
 }

@@ -93,10 +93,12 @@ type AskSnapshot struct {
 
 // Keys is handled by the page (embed.js), never by the program: Parent says
 // the parent page handles the lesson's keys (they reach it as Key events),
-// Focus gives the canvas the focus.
+// Focus gives the canvas the focus, Fullscreen says whether the parent shows
+// the canvas full screen (the bar's button shows it pressed).
 type Keys struct {
-	Parent *bool `json:"parent,omitempty"` // absent: unchanged
-	Focus  bool  `json:"focus,omitempty"`
+	Parent     *bool `json:"parent,omitempty"` // absent: unchanged
+	Focus      bool  `json:"focus,omitempty"`
+	Fullscreen *bool `json:"fullscreen,omitempty"` // absent: unchanged
 }
 
 func (Load) Command() string        { return "load" }

@@ -160,10 +160,12 @@
       return;
     }
     // keys (the page's own, not the program's): {fabriclab: "keys", parent: true} says
-    // the parent handles ← → PageUp PageDown P and ?, which then go to it as key events.
-    // focus: true gives the canvas the focus (after the parent's ? list closes).
+    // the parent handles the lesson's keys (lessonKeys, presenterKeys, F and ?), which
+    // then go to it as key events. focus: true gives the canvas the focus (after the
+    // parent's ? list closes); fullscreen: the parent's full screen is on or off.
     if (d.fabriclab === "keys") {
       if ("parent" in d) { parentKeys = !!d.parent; setArrowsHelp(); }
+      if ("fullscreen" in d) fs.setAttribute("aria-pressed", String(!!d.fullscreen));
       if (d.focus && canvas()) canvas().focus();
       return;
     }
@@ -211,12 +213,13 @@
         const computing = !ev.done && typeof ev.progress === "number" && ev.progress < 1;
         let left = "";
         if (computing && typeof ev.eta_s === "number" && ev.eta_s >= 0) left = " · " + t("embed.left", Math.ceil(ev.eta_s));
-        // The time left is a span of its own: a phone hides it (the bar's title keeps it).
-        // While computing it says so (paused, the canvas leaves its progress to this bar).
+        // While computing the bar says so (paused, the canvas leaves its progress to this bar),
+        // in a line of its own over the timeline, so the bar's buttons keep their room.
         const pct = computing && ev.progress >= 0 ? " " + Math.floor(100 * ev.progress) + " %" : "";
-        const time = $("time"), rest = ev.done ? "" : computing ? " · " + t("embed.computing") + pct + left : left || "…";
-        time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us);
-        if (rest) { const s = document.createElement("span"); s.className = "left"; s.textContent = rest; time.append(s); }
+        const time = $("time"), status = $("computing-status");
+        time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done || computing ? "" : left || " …");
+        status.textContent = computing ? t("embed.computing") + pct + left : "";
+        status.hidden = !computing;
         const bar = $("computing");
         bar.hidden = !computing;
         if (computing) {
@@ -270,7 +273,8 @@
     if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
     else if (document.fullscreenEnabled) document.documentElement.requestFullscreen().catch(() => {});
   };
-  fs.addEventListener("click", toggleFullscreen);
+  // In a lesson the page's full screen keeps the step's title above the canvas: F goes there.
+  fs.addEventListener("click", () => { if (parentKeys) post({ fabriclab: "key", key: "f" }); else toggleFullscreen(); });
   document.addEventListener("fullscreenchange", () => fs.setAttribute("aria-pressed", String(!!document.fullscreenElement)));
 
   // The ? list of keys, closed by Esc, ? or its button; focus comes back.
@@ -295,6 +299,9 @@
   // button, the timeline) do what they do there; the lesson's keys go to
   // the parent page, which acts as if they were pressed there.
   const lessonKeys = ["ArrowLeft", "ArrowRight", "PageUp", "PageDown", "p", "P"];
+  // A clicker's and a presenter's keys, for the lesson only: Home End, a step's number
+  // then Enter, b and . (blank), o and Esc (the overview), F (full screen with the step's title).
+  const presenterKeys = /^([0-9]|Home|End|Enter|Escape|[bBoO.fF])$/;
   const playKeys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "R": "reset", "+": "faster", "=": "faster", "-": "slower", "]": "nextflow", "[": "prevflow" };
   window.addEventListener("keydown", (e) => {
     e.stopPropagation();
@@ -304,9 +311,15 @@
     if (e.key === "Escape" && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
     if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
     if (e.key === "?") { e.preventDefault(); showKeys(keys.hidden); return; }
-    if (!keys.hidden || e.key === "Tab" || e.key === "Enter") return;
+    if (!keys.hidden || e.key === "Tab") return;
     if (e.key === " " && tag === "BUTTON") return;
     if ((e.key.startsWith("Arrow") || e.key.startsWith("Page") || e.key === "Home" || e.key === "End") && tag === "INPUT") return;
+    if (parentKeys && !text && presenterKeys.test(e.key) && !(e.key === "Enter" && (tag === "BUTTON" || tag === "INPUT"))) {
+      e.preventDefault();
+      post({ fabriclab: "key", key: e.key });
+      return;
+    }
+    if (e.key === "Enter") return;
     if (e.key === "f" || e.key === "F") { e.preventDefault(); toggleFullscreen(); return; }
     if (lessonKeys.includes(e.key)) {
       e.preventDefault();

@@ -34,6 +34,7 @@
     document.getElementById("text").scrollTop = 0;
     window.scrollTo(0, 0); // a #step link must not scroll the page past its header
     progress.shown(i); // before the load: is the canvas still at the end of this step's run?
+    clicker.shown(i);
     loadScenario();
   }
   function loadScenario() {
@@ -118,16 +119,20 @@
   document.getElementById("keys-button").addEventListener("click", () => showKeys(true));
   document.getElementById("keys-close").addEventListener("click", () => showKeys(false));
   keys.addEventListener("click", (e) => { if (e.target === keys) showKeys(false); });
+  // The clicker's keys, the overview, blanking and full screen: static/presenter.js.
+  const clicker = window.fabriclabPresenter({ steps, send, toCanvas, current: () => current, show: (i) => show(i, true),
+    finished: () => (window.fabriclabProgress ? window.fabriclabProgress.finished() : []) });
 
   // key acts on a lesson key; target is where it was pressed (null: on the
   // canvas). It returns whether the key was used.
   function key(k, target) {
     if (k === "Escape" && !keys.hidden) { showKeys(false); return true; }
+    if (keys.hidden && clicker.key(k, target === null)) return true;
     if (k === "?") { showKeys(keys.hidden, target === null); return true; }
     if (!keys.hidden) return false;
     switch (k) {
-      case "ArrowRight": case "PageDown": show(current + 1, true); return true;
-      case "ArrowLeft": case "PageUp": show(current - 1, true); return true;
+      case "ArrowRight": show(current + 1, true); return true;
+      case "ArrowLeft": show(current - 1, true); return true;
       case " ": send({ fabriclab: "toggle" }); return true;
       case ".": send({ fabriclab: "step" }); return true;
       case ",": send({ fabriclab: "back" }); return true;
@@ -137,7 +142,7 @@
       case "+": case "=": send({ fabriclab: "faster" }); return true;
       case "-": send({ fabriclab: "slower" }); return true;
       case "p": case "P": togglePresenter(); return true;
-      case "f": case "F": if (frame.requestFullscreen) frame.requestFullscreen().catch(() => {}); return true;
+      case "f": case "F": clicker.fullscreen(); return true;
     }
     return false;
   }
@@ -150,7 +155,7 @@
     if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["radio", "checkbox", "button", "submit", "range"].includes(t.type)) || (t && t.isContentEditable)) return;
     const inForm = !!(t && t.closest && t.closest("form"));
     if (e.key.startsWith("Arrow") && (tag === "INPUT" || inForm)) return;
-    if ((e.key === " " || e.key === "Enter") && (tag === "INPUT" || tag === "BUTTON" || tag === "A" || inForm)) return;
+    if ((e.key === " " || (e.key === "Enter" && !clicker.typing())) && (tag === "INPUT" || tag === "BUTTON" || tag === "A" || inForm)) return;
     if (key(e.key, t)) e.preventDefault();
   });
 

@@ -1,0 +1,127 @@
+// Presenting a lesson with a clicker or a keyboard (reveal.js's habits):
+// PageDown scrolls a long step a screen at a time and goes to the next step
+// at its end, PageUp the reverse (to the end of the previous step); Home and
+// End; a number then Enter; b (and . in presenter mode) blanks the screen
+// until the next key; o or Esc shows the steps' overview; the stage's full
+// screen keeps the step's number, title and first sentence above the canvas.
+// lesson.js calls fabriclabPresenter once and hands it every lesson key.
+window.fabriclabPresenter = (lesson) => {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const text = $("text"), stage = document.querySelector(".stage"), overview = $("overview"), blank = $("blank"), jump = $("jump");
+  const items = Array.from(overview.querySelectorAll("button[data-step]"));
+  let digits = "", before = null;
+  const presenting = () => document.body.classList.contains("presenter");
+  const full = () => document.fullscreenElement === stage;
+
+  // The element that scrolls the step: the text pane, or the page when it is one column.
+  const scroller = () => text.scrollHeight > text.clientHeight + 1 ? text : document.scrollingElement;
+  const stepper = () => text.querySelector(".stepper").getBoundingClientRect().height;
+  const page = (sc) => Math.max(80, sc.clientHeight - stepper() - 40); // keep a line of overlap
+  const atEnd = (sc) => sc.scrollTop + sc.clientHeight >= sc.scrollHeight - 2;
+  function pageDown() {
+    const sc = scroller();
+    if (full() || atEnd(sc)) lesson.show(lesson.current() + 1);
+    else sc.scrollTop += page(sc);
+  }
+  function pageUp() {
+    const sc = scroller();
+    if (full() || sc.scrollTop <= 0) {
+      if (lesson.current() === 0) return;
+      lesson.show(lesson.current() - 1);
+      if (!full()) { const s = scroller(); s.scrollTop = s.scrollHeight; } // reveal.js: back to the previous step's end
+    } else sc.scrollTop = Math.max(0, sc.scrollTop - page(sc));
+  }
+
+  // focusBack returns the focus where it was before a dialog took it.
+  const remember = (fromCanvas) => { before = fromCanvas ? lesson.toCanvas : document.activeElement; };
+  const focusBack = () => { if (before && before.focus) before.focus(); before = null; };
+  function setBlank(on, fromCanvas) {
+    if (on === blank.open) return;
+    if (on) { remember(fromCanvas); blank.showModal(); blank.focus(); } else { blank.close(); focusBack(); }
+  }
+  blank.addEventListener("cancel", (e) => { e.preventDefault(); setBlank(false); });
+  blank.addEventListener("pointerdown", () => setBlank(false));
+
+  function showOverview(on, fromCanvas) {
+    if (on === overview.open) return;
+    if (!on) { overview.close(); focusBack(); return; }
+    remember(fromCanvas);
+    const done = lesson.finished();
+    items.forEach((b, i) => {
+      const finished = done.includes(lesson.steps[i].id);
+      b.querySelector(".done").hidden = !finished;
+      if (i === lesson.current()) b.setAttribute("aria-current", "step"); else b.removeAttribute("aria-current");
+    });
+    overview.showModal();
+    items[lesson.current()].focus();
+  }
+  overview.addEventListener("cancel", (e) => { e.preventDefault(); showOverview(false); });
+  items.forEach((b, i) => b.addEventListener("click", () => { showOverview(false); lesson.show(i); }));
+  // moveIn moves the overview's focus by d items (its grid: arrows across and down).
+  function moveIn(d) {
+    const at = Math.max(0, items.indexOf(document.activeElement));
+    items[Math.max(0, Math.min(items.length - 1, at + d))].focus();
+  }
+  const perRow = () => {
+    const top = items[0].getBoundingClientRect().top;
+    return Math.max(1, items.filter((b) => b.getBoundingClientRect().top === top).length);
+  };
+  function overviewKey(k) {
+    switch (k) {
+      case "ArrowRight": moveIn(1); return true;
+      case "ArrowLeft": moveIn(-1); return true;
+      case "ArrowDown": case "PageDown": moveIn(perRow()); return true;
+      case "ArrowUp": case "PageUp": moveIn(-perRow()); return true;
+      case "Home": items[0].focus(); return true;
+      case "End": items[items.length - 1].focus(); return true;
+      case "Enter": case " ": if (items.includes(document.activeElement)) document.activeElement.click(); return true;
+      case "o": case "O": case "Escape": showOverview(false); return true;
+    }
+    return k !== "Tab"; // nothing acts behind the overview
+  }
+
+  function typed(d) {
+    digits = (digits + d).slice(-3);
+    jump.textContent = "→ " + digits;
+    jump.hidden = false;
+  }
+  const clearDigits = () => { digits = ""; jump.hidden = true; };
+
+  // The stage's context in full screen: "3 / 9 · title" and the step's first sentence.
+  function shown(i) {
+    const sec = document.querySelectorAll(".step")[i];
+    $("context-title").textContent = (i + 1) + " / " + lesson.steps.length + " · " + lesson.steps[i].title;
+    const p = sec && Array.from(sec.querySelectorAll(":scope > p")).find((e) => !e.className && e.textContent.trim());
+    const first = p ? p.textContent.trim().split(/(?<=[.!?。！？])\s*/)[0] : "";
+    $("context-caption").textContent = first;
+  }
+  function fullscreen() {
+    if (full()) document.exitFullscreen().catch(() => {});
+    else if (stage.requestFullscreen) stage.requestFullscreen().catch(() => {});
+  }
+  document.addEventListener("fullscreenchange", () => lesson.send({ fabriclab: "keys", fullscreen: full() }));
+
+  return {
+    shown, fullscreen,
+    typing: () => digits !== "", // a number waits for its Enter
+    // key acts on a lesson key (fromCanvas: pressed on the canvas); it returns whether the key was used.
+    key(k, fromCanvas) {
+      if (blank.open) { setBlank(false); return true; } // any key brings the lesson back
+      if (overview.open) return overviewKey(k);
+      if (/^[0-9]$/.test(k)) { typed(k); return true; }
+      if (k === "Enter" && digits) { const n = Number(digits); clearDigits(); if (n >= 1) lesson.show(n - 1); return true; }
+      clearDigits();
+      switch (k) {
+        case "PageDown": pageDown(); return true;
+        case "PageUp": pageUp(); return true;
+        case "Home": lesson.show(0); return true;
+        case "End": lesson.show(lesson.steps.length - 1); return true;
+        case "b": case "B": setBlank(true, fromCanvas); return true;
+        case ".": if (!presenting()) return false; setBlank(true, fromCanvas); return true;
+        case "o": case "O": case "Escape": showOverview(true, fromCanvas); return true;
+      }
+      return false;
+    },
+  };
+};
