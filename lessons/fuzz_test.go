@@ -75,6 +75,7 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\n---\nIntro\n## A {#a}\n\n```scenario\nname: fail\n```\n\n{{ flows[0].gbps }}\n## B {#b}\nText {{ flows[1].gbps }}\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\ntopology: {kind: star, hosts: 5}\ntraffic: {pattern: incast, senders: 2}\n```\n\n```knob\nkey: traffic.senders\nlabel: S\nrange: 1..4\n```\n```knob\nkey: network.routing\nlabel: R\nselect: [ecmp, spray]\ndefault: spray\n```\n{{ flows[0].gbps }}\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```compare\nleft:\n  label: L\n  use: incast\nright: {label: R, name: x}\n```\n\n{{ left.flows[0].gbps | Gbps }} {{ right.totals.drops }}\n## B {#b}\n{{ totals.drops }}\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n\n{{ if flows[0].gbps > 0 }}a {{ flows[0].bytes | bytes }}{{ else if scenario == x }}b{{ else }}c{{ end }} *{{ if totals.drops < 1 }}d{{ end }}* {{ end }}{{ else }}\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		// The translation is the same text with the language changed.
 		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)
