@@ -58,6 +58,7 @@ var canvas = map[string]Text{
 	"chart.shard":            {"shard", "分片"},
 	"chart.more":             {"+%d more", "另有 %d 条"},
 	"chart.to":               {"to %s:", "发往 %s："},
+	"chart.via-switch":       {"to the switch and back:", "发往交换机，规约后广播："},
 	"chart.in-node":          {"within nodes (NVLink)", "节点内（NVLink）"},
 	"chart.between-nodes":    {"between nodes (network)", "节点间（网络）"},
 
