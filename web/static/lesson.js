@@ -261,7 +261,7 @@
     });
     // said is a status line's sentence for the run's figures.
     const said = (s, values, k) => {
-      let outcome = values[s.figure] ? s.sentence.replace("{}", values[s.figure]) : "";
+      let outcome = values[s.figure] ? s.sentence.replace("{}", values[s.figure]).replace("{last}", values[s.last] || "—") : "";
       const done = values[s.done], all = values[s.all];
       if (s.unfinished && done !== undefined && all !== undefined && done !== all && values[s.end]) {
         outcome = s.unfinished.replace("{done}", done).replace("{all}", all).replace("{end}", values[s.end]);
@@ -277,7 +277,7 @@
         const report = perStep[i].filter((k) => k.changes === "report").flatMap(setOf);
         const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
         sections[i].querySelectorAll(".lesson-when-branch[data-when]").forEach((b) => specs.add(b.dataset.when));
-        statusOf(i).forEach(({ s }) => [s.figure, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
+        statusOf(i).forEach(({ s }) => [s.figure, s.last, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
         wait.step = i; wait.set = JSON.stringify(set);
         if (wait.set !== shownFor[i]) pending(i, true);
         return Object.assign({ set, figures: Array.from(specs) }, report.length ? { report } : {});
