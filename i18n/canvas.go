@@ -274,4 +274,8 @@ var canvas = map[string]Text{
 	"compare.retransmits": {"retransmits", "重传"},
 	"compare.mean-fct":    {"mean FCT", "平均 FCT"},
 	"compare.goodput":     {"goodput", "吞吐"},
+
+	// a collective beside other traffic that outlasts it (playback.SummaryIn)
+	"compare.sooner.collective": {"%s: the collective finished %s sooner (%s vs %s)", "%s：集合通信快 %s 完成（%s 对 %s）"},
+	"compare.both.collective":   {"the collectives both finished at %s", "双方的集合通信同时完成（%s）"},
 }
