@@ -58,6 +58,7 @@ var canvas = map[string]Text{
 	"chart.shard":            {"shard", "分片"},
 	"chart.more":             {"+%d more", "另有 %d 条"},
 	"chart.to":               {"to %s:", "发往 %s："},
+	"chart.via-switch":       {"to the switch and back:", "发往交换机，规约后广播："},
 	"chart.in-node":          {"within nodes (NVLink)", "节点内（NVLink）"},
 	"chart.between-nodes":    {"between nodes (network)", "节点间（网络）"},
 
@@ -277,4 +278,7 @@ var canvas = map[string]Text{
 	// scenario flow names the canvas translates (render: flowName)
 	"flow.name.victim":   {"victim", "受害流"},
 	"flow.name.innocent": {"innocent", "受害流"},
+	// a collective beside other traffic that outlasts it (playback.SummaryIn)
+	"compare.sooner.collective": {"%s: the collective finished %s sooner (%s vs %s)", "%s：集合通信快 %s 完成（%s 对 %s）"},
+	"compare.both.collective":   {"the collectives both finished at %s", "双方的集合通信同时完成（%s）"},
 }

@@ -76,6 +76,7 @@ var page = map[string]Text{
 	"knob.outcome.flows":      {"last flow finished at {}", "最后一个流在 {} 完成"},
 	"knob.outcome.collective": {"the collective took {}", "集合通信用时 {}"},
 	"knob.outcome.training":   {"one iteration takes {}", "每次迭代用时 {}"},
+	"knob.outcome.mixed":      {"the collective took {}, the last transfer arrived after {last}", "集合通信用时 {}，最后一次传输在 {last} 后到达"},
 	"knob.unfinished":         {"{done} of {all} flows finished in {end}", "{end} 内 {all} 个流完成了 {done} 个"},
 
 	// the index (index.html, index.js)

@@ -274,6 +274,12 @@ func (b *builder) resolveFigures(f *lessonFile, s section, in inForce, shown res
 				if n.Err != nil {
 					b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
 				}
+			case *WhenMarker:
+				b.fail(f.name, f.line(n.Offset), "%s", n.Err)
+			case *When:
+				if !in.broken {
+					b.when(f, n, in, shown)
+				}
 			case *FigureNode:
 				switch {
 				case in.broken:
@@ -327,6 +333,44 @@ func (b *builder) figure(f *lessonFile, n *FigureNode, sc resolvedScenario) {
 		return
 	}
 	n.Value = text
+}
+
+// when shows the first branch of n whose condition holds for the run in
+// force (in a compare step, conditions name their side: left.…, right.…).
+func (b *builder) when(f *lessonFile, n *When, in inForce, sc resolvedScenario) {
+	var result figures.Source
+	var err error
+	switch {
+	case in.cmp != nil:
+		var l, r figures.Source
+		if l, err = b.result(in.cmp.sides[0]); err == nil {
+			r, err = b.result(in.cmp.sides[1])
+		}
+		result = map[string]any{"left": l, "right": r}
+	case sc.canonical == "":
+		b.fail(f.name, f.line(n.Offset), "{{ if … }} asks about a run, but no scenario is in force here; add a ```scenario block to this step or one before it")
+		return
+	default:
+		result, err = b.result(sc)
+	}
+	if err != nil {
+		b.fail(f.name, f.line(n.Offset), "{{ if … }}: running the step's scenario failed: %v", err)
+		return
+	}
+	shown := false
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		br := c.(*WhenBranch)
+		holds := br.Cond == nil
+		if !holds {
+			holds, err = br.Cond.Eval(result)
+			if err != nil {
+				b.fail(f.name, f.line(br.Offset), "%s: %v", br.Raw, err)
+				return
+			}
+		}
+		br.Shown = holds && !shown
+		shown = shown || holds
+	}
 }
 
 // result runs sc once per build.

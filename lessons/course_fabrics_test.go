@@ -34,6 +34,9 @@ func TestCourseFabricsClaims(t *testing.T) {
 	assert.Positive(t, roceIncast.Totals.PauseFrames, "PFC does")
 	assert.Less(t, ibIncast.Totals.MaxFctUs, roceIncast.Totals.MaxFctUs, "InfiniBand is ahead by its headers")
 	assert.InDelta(t, 1, roceIncast.Totals.MaxFctUs/ibIncast.Totals.MaxFctUs, 0.03, "about the same")
+	// The text names the fabric the knob chose (by its pause frames) and tells which way to switch.
+	assert.Equal(t, []int{0, 0}, whenShown(t, "fabrics", "incast", ibIncast), "InfiniBand: switch to RoCE")
+	assert.Equal(t, []int{1, 1}, whenShown(t, "fabrics", "incast", roceIncast), "RoCE: switch back to ib")
 }
 
 // TestCourseFabricsVictim: pauses and credits alike hold an innocent flow to

@@ -1,11 +1,15 @@
 package lessons
 
 import (
+	"encoding/json"
+	"html"
+	"regexp"
 	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/lessons/figures"
 	"fabriclab/sim"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
@@ -65,4 +69,91 @@ func courseLink(t *testing.T, r *metrics.Result, name string) metrics.Link {
 	}
 	require.Failf(t, "no such link", "no link %q in the run", name)
 	return metrics.Link{}
+}
+
+// compareRun runs both sides of the compare step id of the English lesson
+// slug and checks the Chinese page compares the same scenarios.
+func compareRun(t *testing.T, slug, id string) (left, right *metrics.Result) {
+	t.Helper()
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	en, zh := Find(ls, slug, "en"), Find(ls, slug, "zh")
+	require.NotNil(t, en)
+	require.NotNil(t, zh)
+	for i, s := range en.Steps {
+		if s.ID != id {
+			continue
+		}
+		require.NotNil(t, s.Compare, "%s#%s is a compare step", slug, id)
+		require.NotNil(t, zh.Steps[i].Compare)
+		run := func(side, zhSide CompareSide) *metrics.Result {
+			require.Equal(t, side.Scenario, zhSide.Scenario, "both languages compare the same scenarios")
+			sc, err := scenario.ParseWith([]byte(side.Scenario), en.Source+"#"+id, nil)
+			require.NoError(t, err)
+			r, err := sim.Run(sc)
+			require.NoError(t, err)
+			return r
+		}
+		return run(s.Compare.Left, zh.Steps[i].Compare.Left), run(s.Compare.Right, zh.Steps[i].Compare.Right)
+	}
+	require.Failf(t, "no such step", "%s has no step #%s", slug, id)
+	return nil, nil
+}
+
+var (
+	whenGroupRE  = regexp.MustCompile(`<span class="lesson-when">`)
+	whenBranchRE = regexp.MustCompile(`<span class="lesson-when-branch"(?: data-when="([^"]*)")?`)
+)
+
+// whenShown tells, for each {{ if }} text of step id of lesson slug, in both
+// languages, which variant the page shows for the run res (a compare step:
+// pass left and right): its index, or -1 for none. Both languages must show
+// the same variants.
+func whenShown(t *testing.T, slug, id string, res ...*metrics.Result) []int {
+	t.Helper()
+	var src figures.Source
+	decode := func(r *metrics.Result) figures.Source {
+		data, err := json.Marshal(r)
+		require.NoError(t, err)
+		v, err := figures.Decode(data)
+		require.NoError(t, err)
+		return v
+	}
+	if len(res) == 2 {
+		src = map[string]any{"left": decode(res[0]), "right": decode(res[1])}
+	} else {
+		src = decode(res[0])
+	}
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	var shown [][]int
+	for _, lang := range []string{"en", "zh"} {
+		l := Find(ls, slug, lang)
+		require.NotNil(t, l)
+		var got []int
+		for _, s := range l.Steps {
+			if s.ID != id {
+				continue
+			}
+			for _, group := range whenGroupRE.Split(string(s.HTML), -1)[1:] {
+				at := -1
+				for i, m := range whenBranchRE.FindAllStringSubmatch(group, -1) {
+					holds := m[1] == ""
+					if !holds {
+						v, err := figures.Evaluate(html.UnescapeString(m[1]), src)
+						require.NoError(t, err, "%s#%s: %s", slug, id, m[1])
+						holds = v == "true"
+					}
+					if holds {
+						at = i
+						break
+					}
+				}
+				got = append(got, at)
+			}
+		}
+		shown = append(shown, got)
+	}
+	require.Equal(t, shown[0], shown[1], "%s#%s: both languages show the same variants", slug, id)
+	return shown[0]
 }

@@ -99,10 +99,29 @@ func TestCourseIncast(t *testing.T) {
 		assert.InEpsilon(t, pfc.Totals.MaxFctUs, r.Totals.MaxFctUs, 0.05)
 	})
 
+	// cost: PFC alone blocks the innocent flow; on this fabric DCQCN makes it
+	// slower still: it is marked in the queues it shares with the incast and
+	// gets CNPs of its own (the quiz's answer).
 	t.Run("cost", func(t *testing.T) {
-		r := lessonRun(t, l, "cost")
-		assert.Less(t, r.Flows[4].Gbps, 0.5*line, "the innocent flow gets well under half a lone flow's rate")
-		assert.Positive(t, courseLink(t, r, "leaf0.host3→leaf0").PauseFrames, "host 3's link is paused")
+		pfcOnly, dcqcn := compareRun(t, "incast", "cost")
+		assert.Less(t, pfcOnly.Flows[4].Gbps, 0.5*line, "the innocent flow gets well under half a lone flow's rate")
+		assert.Positive(t, courseLink(t, pfcOnly, "leaf0.host3→leaf0").PauseFrames, "host 3's link is paused")
+		require.Equal(t, 6, dcqcn.Flows[4].Dst, "flow 4 is host 3's innocent flow, to host 6")
+		assert.Less(t, dcqcn.Totals.PauseFrames, pfcOnly.Totals.PauseFrames/10, "the pauses nearly vanish")
+		assert.Positive(t, dcqcn.Flows[4].CNPs, "the innocent flow gets CNPs of its own")
+		assert.Less(t, dcqcn.Flows[4].MinRateGbps, 0.05*line, "its NIC cuts its rate far down")
+		assert.Less(t, dcqcn.Flows[4].Gbps, pfcOnly.Flows[4].Gbps, "it averages less than under PFC alone")
+		assert.Equal(t, []int{0}, whenShown(t, "incast", "cost", pfcOnly, dcqcn), "the text says it made it slower")
+		uplinks := 0
+		for _, up := range dcqcn.Links {
+			if up.ID == 16 || up.ID == 18 {
+				uplinks++
+				assert.Equal(t, "leaf0→spine0", up.Name, "links 16 and 18 are leaf 0's uplinks")
+				assert.Positive(t, up.ECNMarks, "leaf 0's uplink %d marks packets", up.ID)
+			}
+		}
+		assert.Equal(t, 2, uplinks)
+		assert.Greater(t, dcqcn.Totals.MaxFctUs, pfcOnly.Totals.MaxFctUs, "the incast takes longer")
 	})
 
 	t.Run("dcqcn", func(t *testing.T) {

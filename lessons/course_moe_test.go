@@ -79,3 +79,28 @@ func TestCourseMoE(t *testing.T) {
 	busy := func(r *metrics.Result, name string) float64 { return courseLink(t, r, name).Util * r.Totals.SimTimeUs }
 	assert.InEpsilon(t, busy(two, "rail7→n1.nic7"), busy(rep, "rail7→n1.nic7"), 0.05, "the NICs carry only the balanced share")
 }
+
+// TestCourseMoEHotKnob walks the hot-expert step's knob: at every position
+// the balanced all-to-all is slower than alone (it shares the hot links),
+// the time grows with the extra data, and the knob's status line quotes when
+// the last transfer arrived, not only the collective's time.
+func TestCourseMoEHotKnob(t *testing.T) {
+	balanced := stepRun(t, "moe-alltoall", "two-nodes").Collective.TimeUs
+	last := 0.0
+	for _, b := range []string{"1MiB", "8MiB", "24MiB", "56MiB"} {
+		r := stepRun(t, "moe-alltoall", "hot", "traffic.bytes="+b)
+		assert.Greater(t, r.Collective.TimeUs, balanced, "%s: slower than the balanced all-to-all", b)
+		assert.Greater(t, r.Totals.SimTimeUs, last, "%s: the time grows with the extra data", b)
+		last = r.Totals.SimTimeUs
+		assert.Greater(t, courseLink(t, r, "n1.nic7→n1.gpu7").Util, 0.9, "%s: the hot GPU's PCIe link stays busy", b)
+	}
+	ls, err := courseLessons()
+	require.NoError(t, err)
+	for _, lang := range []string{"en", "zh"} {
+		for _, s := range Find(ls, "moe-alltoall", lang).Steps {
+			if s.ID == "hot" {
+				assert.Contains(t, string(s.HTML), `&quot;last&quot;:&quot;totals.sim_time_us | time&quot;`, "%s: the status line quotes the last transfer", lang)
+			}
+		}
+	}
+}

@@ -47,13 +47,58 @@ func TestCourseScaling(t *testing.T) {
 	assert.LessOrEqual(t, after.SamplesPerSecond, before.SamplesPerSecond, "adding GPUs made it slower (the quiz's answer)")
 	assert.Greater(t, after.ExposedCommUs, after.ComputeUs, "exposed communication is more than the compute")
 
-	// Latency, not bandwidth: 800G removes much less than half of the exposed time; 100G and 200G add a lot.
+	// The link-speed step: "Much less than half" of the exposed time goes at 800G; 100G hurts a lot.
 	fast := stepRun(t, "scaling", "link-speed").Training
 	assert.Greater(t, fast.ExposedCommUs, 0.7*after.ExposedCommUs, "twice the bandwidth removes much less than half")
 	assert.Less(t, fast.ExposedCommUs, after.ExposedCommUs, "but some")
 	slow := stepRun(t, "scaling", "link-speed", "topology.link_gbps=100").Training
 	assert.Greater(t, slow.ExposedCommUs, 2*after.ExposedCommUs, "100 Gb/s hurts a lot")
+}
 
+// TestCourseScalingPCIe checks the link-speed step at every position of its
+// knob: above 400 Gb/s the GPU→NIC PCIe link, not the port, caps the path
+// (400 → 800 gains about a third, 1,600 nothing more), at or below 400 the
+// NIC does; and the sentence the page shows says which.
+func TestCourseScalingPCIe(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: five 512-GPU runs")
+	}
+	path := map[string]float64{}
+	exposed := map[string]float64{}
+	for _, g := range []string{"100", "200", "400", "800", "1600"} {
+		r := stepRun(t, "scaling", "link-speed", "topology.link_gbps="+g)
+		port := courseLink(t, r, "n0.nic0→rail0").Gbps
+		path[g] = courseLink(t, r, "n0.gpu0→n0.nic0").Gbps
+		exposed[g] = r.Training.ExposedCommUs
+		pcie := g == "800" || g == "1600"
+		if pcie {
+			assert.Less(t, path[g], 0.7*port, "%s G: the PCIe link is narrower than the port", g)
+		} else {
+			assert.InDelta(t, 0.966*port, path[g], 1, "%s G: the NIC's payload rate (about 97 %% of the port)", g)
+		}
+		assert.Equal(t, []int{map[bool]int{true: 0, false: 1}[pcie]}, whenShown(t, "scaling", "link-speed", r), "%s G: the text names the narrowest part", g)
+	}
+	assert.InDelta(t, 1.3, path["800"]/path["400"], 0.05, "from 400 to 800 the path gains about a third")
+	assert.Equal(t, path["800"], path["1600"], "1,600 adds nothing more")
+	assert.InDelta(t, 63, path["800"]/8, 0.1, "the cap: PCIe Gen5 x16's raw 63 GB/s")
+	// "below 400 every halving adds a lot of waiting; above 400 the waiting hardly changes"
+	assert.Greater(t, exposed["100"]-exposed["200"], 0.2*exposed["200"])
+	assert.Greater(t, exposed["200"]-exposed["400"], 0.2*exposed["400"])
+	assert.InEpsilon(t, exposed["800"], exposed["1600"], 0.01)
+
+	// The latency-share step: without the per-step latency about half of the exposed time remains.
+	left, right := compareRun(t, "scaling", "latency-share")
+	assert.InEpsilon(t, exposed["800"], left.Training.ExposedCommUs, 1e-9, "the left side is the link-speed step's run")
+	share := right.Training.ExposedCommUs / left.Training.ExposedCommUs
+	assert.Equal(t, []int{1}, whenShown(t, "scaling", "latency-share", left, right), "about half (share %.2f)", share)
+	assert.InDelta(t, 0.5, share, 0.1)
+}
+
+// TestCourseScalingUtil checks the cost step's utilisation claims.
+func TestCourseScalingUtil(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: the full suite (make test) runs it")
+	}
 	// Cost: one node loses a few percent, 64 nodes more than half.
 	cost := stepRun(t, "scaling", "cost").Training
 	assert.Less(t, cost.GPUUtil, 0.5, "at 64 nodes more than half is lost")

@@ -6,9 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"fabriclab/sim"
 	"fabriclab/sim/metrics"
-	"fabriclab/sim/scenario"
 )
 
 // TestCourseSharing asserts the claims of the "Sharing a cluster" lesson on
@@ -83,33 +81,10 @@ func sharingNeighbourOff(t *testing.T) []string {
 	return off
 }
 
-// sharingCompare runs both sides of the compare step id of the English lesson
-// and checks the Chinese page compares the same scenarios.
+// sharingCompare runs both sides of the compare step id of the sharing lesson.
 func sharingCompare(t *testing.T, id string) (left, right *metrics.Result) {
 	t.Helper()
-	ls, err := courseLessons()
-	require.NoError(t, err)
-	en, zh := Find(ls, "sharing", "en"), Find(ls, "sharing", "zh")
-	require.NotNil(t, en)
-	require.NotNil(t, zh)
-	for i, s := range en.Steps {
-		if s.ID != id {
-			continue
-		}
-		require.NotNil(t, s.Compare, "sharing#%s is a compare step", id)
-		require.NotNil(t, zh.Steps[i].Compare)
-		run := func(side, zhSide CompareSide) *metrics.Result {
-			require.Equal(t, side.Scenario, zhSide.Scenario, "both languages compare the same scenarios")
-			sc, err := scenario.ParseWith([]byte(side.Scenario), en.Source+"#"+id, nil)
-			require.NoError(t, err)
-			r, err := sim.Run(sc)
-			require.NoError(t, err)
-			return r
-		}
-		return run(s.Compare.Left, zh.Steps[i].Compare.Left), run(s.Compare.Right, zh.Steps[i].Compare.Right)
-	}
-	require.Failf(t, "no such step", "sharing has no step #%s", id)
-	return nil, nil
+	return compareRun(t, "sharing", id)
 }
 
 // sharingLink is the run's link id, which the text calls name.

@@ -49,6 +49,7 @@ type figureExtension struct{}
 
 func (figureExtension) Extend(m goldmark.Markdown) {
 	m.Parser().AddOptions(parser.WithInlineParsers(util.Prioritized(figureParser{}, 150)))
+	m.Parser().AddOptions(parser.WithASTTransformers(util.Prioritized(whenGrouper{}, 200)))
 	m.Renderer().AddOptions(renderer.WithNodeRenderers(util.Prioritized(figureRenderer{}, 100)))
 }
 
@@ -68,6 +69,9 @@ func (figureParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.N
 	}
 	raw := line[:end+4]
 	block.Advance(len(raw))
+	if m := whenMarker(string(raw[2:len(raw)-2]), raw, seg.Start); m != nil {
+		return m
+	}
 	p, err := figures.Parse(string(raw[2 : len(raw)-2]))
 	return &FigureNode{Placeholder: p, Raw: string(raw), Offset: seg.Start, Err: err}
 }
@@ -76,6 +80,9 @@ type figureRenderer struct{}
 
 func (figureRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
 	reg.Register(KindFigure, renderFigure)
+	reg.Register(KindWhenMarker, renderWhenMarker)
+	reg.Register(KindWhen, renderWhen)
+	reg.Register(KindWhenBranch, renderWhenBranch)
 }
 
 // renderFigure writes <span class="lesson-figure" data-figure="SPEC" data-path="PATH">VALUE</span>;

@@ -80,6 +80,7 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```compare\nleft:\n  label: L\n  use: incast\nright: {label: R, name: x}\n```\n\n{{ left.flows[0].gbps | Gbps }} {{ right.totals.drops }}\n## B {#b}\n{{ totals.drops }}\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\ntopology: {kind: star, hosts: 5}\ntraffic: {pattern: incast, senders: 2}\n```\n\n```knob\nkey: traffic.senders\nlabel: S\nrange: 1..4\n```\n\n```goal\nknob: traffic.senders\nwant: flows[0].gbps > 0.5\npick: any\nmeasure: \"{} Gb/s\"\nprompt: P\nfound: \"{} F\"\n```\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n::: more Why\n{{ totals.drops }}\n::: more\n## B {#b}\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n\n{{ if flows[0].gbps > 0 }}a {{ flows[0].bytes | bytes }}{{ else if scenario == x }}b{{ else }}c{{ end }} *{{ if totals.drops < 1 }}d{{ end }}* {{ end }}{{ else }}\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		// The translation is the same text with the language changed.
 		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)

@@ -96,8 +96,9 @@ const (
 // Sentence with the value of Figure, or (a flows run whose flows did not all
 // finish) Unfinished with the values of Done, All and End.
 type KnobStatus struct {
-	Figure     string `json:"figure"`   // "totals.max_fct_us | time"
-	Sentence   string `json:"sentence"` // "last flow finished at {}"
+	Figure     string `json:"figure"`         // "totals.max_fct_us | time"
+	Sentence   string `json:"sentence"`       // "last flow finished at {}"; {last}: the value of Last
+	Last       string `json:"last,omitempty"` // a collective beside other traffic: when the last transfer arrived
 	Done       string `json:"done,omitempty"`
 	All        string `json:"all,omitempty"`
 	End        string `json:"end,omitempty"`
@@ -109,7 +110,7 @@ type KnobStatus struct {
 
 // Figures are the figures the status line quotes.
 func (s KnobStatus) Figures() []string {
-	return slices.DeleteFunc([]string{s.Figure, s.Done, s.All, s.End}, func(f string) bool { return f == "" })
+	return slices.DeleteFunc([]string{s.Figure, s.Last, s.Done, s.All, s.End}, func(f string) bool { return f == "" })
 }
 
 // outcomes are the figure a knob's status line quotes after a re-run, by
@@ -118,6 +119,7 @@ var outcomes = map[string]string{
 	"flows":      "totals.max_fct_us | time",
 	"collective": "collective.time_us | time",
 	"training":   "training.iteration_us | time",
+	"mixed":      "collective.time_us | time", // and Last
 }
 
 // knobStatus is the status line of a step whose scenario runs outcome, in l's language.
@@ -126,6 +128,9 @@ func knobStatus(l labels, outcome string) *KnobStatus {
 		outcome = "flows"
 	}
 	s := &KnobStatus{Figure: outcomes[outcome], Sentence: l.Outcome[outcome], Said: l.Said, Running: l.Running, Failed: l.Failed}
+	if outcome == "mixed" { // the collective may end long before the traffic beside it
+		s.Last = "totals.sim_time_us | time"
+	}
 	if outcome == "flows" { // a lossy run stopped by until: says how many flows finished, not "finished at 0 ms"
 		s.Done, s.All, s.End, s.Unfinished = "totals.flows_finished", "totals.flows", "totals.sim_time_us | time", l.Unfinished
 	}

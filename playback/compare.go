@@ -348,6 +348,8 @@ func SummaryIn(lang string, labels [2]string, a, b *simmetrics.Result) string {
 	ta, tb := a.Totals.SimTimeUs, b.Totals.SimTimeUs
 	var head string
 	switch {
+	case beside(a) && beside(b): // the collective is the point, not the traffic that outlasts it
+		head = collectiveHead(l, labels, a.Collective.TimeUs, b.Collective.TimeUs)
 	case sameish(ta, tb):
 		head = i18n.Tf(l, "compare.both", usText(ta))
 	case ta < tb:
@@ -398,6 +400,23 @@ func SummaryIn(lang string, labels [2]string, a, b *simmetrics.Result) string {
 		parts = append(parts, f.name+" "+f.format(f.a)+i18n.T(l, "compare.vs")+f.format(f.b))
 	}
 	return strings.Join(parts, i18n.T(l, "compare.sep"))
+}
+
+// collectiveHead says which side's collective finished first.
+func collectiveHead(l i18n.Lang, labels [2]string, ta, tb float64) string {
+	switch {
+	case sameish(ta, tb):
+		return i18n.Tf(l, "compare.both.collective", usText(ta))
+	case ta < tb:
+		return i18n.Tf(l, "compare.sooner.collective", labels[0], ratioText(tb/ta), usText(ta), usText(tb))
+	}
+	return i18n.Tf(l, "compare.sooner.collective", labels[1], ratioText(ta/tb), usText(tb), usText(ta))
+}
+
+// beside tells a run whose collective ran beside other traffic that
+// outlasted it (a noisy neighbour).
+func beside(r *simmetrics.Result) bool {
+	return r.Collective != nil && r.Collective.TimeUs > 0 && r.Collective.TimeUs < 0.99*r.Totals.SimTimeUs
 }
 
 func sameish(a, b float64) bool { return math.Abs(a-b) <= 0.005*max(math.Abs(a), math.Abs(b)) }

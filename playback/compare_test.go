@@ -141,3 +141,17 @@ func TestPairErrorNamesTheSide(t *testing.T) {
 	assert.Contains(t, q.Err().Error(), "right side: scenario incast is too big")
 	assert.False(t, q.Done())
 }
+
+// TestSummaryCollectiveBeside: when a collective runs beside traffic that
+// outlasts it (the sharing lesson's noisy neighbour), the summary compares
+// the collectives, not the runs, which end together with the neighbour.
+func TestSummaryCollectiveBeside(t *testing.T) {
+	shared := run(t, "noisy-neighbor", "collective.class=storage")
+	classes := run(t, "noisy-neighbor")
+	require.Less(t, classes.Collective.TimeUs, shared.Collective.TimeUs, "the classes free the training job")
+	s := Summary([2]string{"One class", "A class per job"}, shared, classes)
+	assert.True(t, strings.HasPrefix(s, "A class per job: the collective finished "), s)
+	assert.Contains(t, s, usText(classes.Collective.TimeUs)+" vs "+usText(shared.Collective.TimeUs))
+	zh := SummaryIn("zh", [2]string{"同一类别", "各用一类"}, shared, classes)
+	assert.True(t, strings.HasPrefix(zh, "各用一类：集合通信快 "), zh)
+}

@@ -331,15 +331,19 @@ func (b *Builder) flowKey(cur *snap.Snapshot, n int) (string, []keyItem) {
 	for i := 1; i < n; i++ {
 		same = same && cur.Flows[i].Dst == cur.Flows[0].Dst
 	}
+	through := b.inNetwork() // each flow is a GPU's write to the switch and the sum back
 	for i := range n {
 		fl := &cur.Flows[i]
 		name := b.hostName(fl.Src)
-		if !same {
+		if !same && !through {
 			name = b.tf("chart.flow.hosts", b.hostName(fl.Src), b.hostName(fl.Dst))
 		}
 		key = append(key, keyItem{name, flowColor(fl, i)})
 	}
 	b.ch.key = key
+	if through {
+		return b.t("chart.via-switch"), key
+	}
 	if same {
 		return b.tf("chart.to", b.hostName(cur.Flows[0].Dst)), key
 	}

@@ -543,6 +543,10 @@ func (b *Builder) arrows(c *snap.Collective) {
 	if len(sends) > 16 {
 		w = max(1.1*u, L.LinkW)
 	}
+	if b.inNetwork() {
+		b.switchArrows(sends, w)
+		return
+	}
 	box := func(ep int32) *NodeBox {
 		if ep < 0 || int(ep) >= len(t.Endpoints) {
 			return nil

@@ -39,7 +39,8 @@ func (g *Game) sendFigures() {
 	g.out.event(protocol.Figures{Step: r.step, Sets: sets, Values: values, Errors: errs})
 }
 
-// computeFigures finds and formats each figure in res. The time series
+// computeFigures finds and formats each figure in res ("true" or "false"
+// for a condition, "if …"). The time series
 // (big) are left out of the JSON unless a figure reads them.
 func computeFigures(res *metrics.Result, specs []string) (values, errs map[string]string) {
 	values, errs = map[string]string{}, map[string]string{}
@@ -60,12 +61,7 @@ func computeFigures(res *metrics.Result, specs []string) (values, errs map[strin
 			errs[spec] = err.Error()
 			continue
 		}
-		p, perr := figures.Parse(spec)
-		if perr != nil {
-			errs[spec] = perr.Error()
-			continue
-		}
-		text, lerr := p.Lookup(src)
+		text, lerr := figures.Evaluate(spec, src)
 		if lerr != nil {
 			errs[spec] = lerr.Error()
 			continue

@@ -25,6 +25,7 @@ import (
 //	us, ms  a time; the path must end in _us
 //	time    a time in µs under 1 ms, else in ms (a knob's status line quotes this)
 //	KiB, MiB, GiB  a size; the path must end in bytes
+//	bytes   a size in B, KiB, MiB or GiB, whichever keeps it from 1 to 1023 (as time does for times)
 //	Gbps, GBps     a rate; the path must end in gbps or _GBps (Gb/s ↔ GB/s converted)
 //	pct     a ratio as a percentage (×100, %)
 //
@@ -38,7 +39,7 @@ type Placeholder struct {
 }
 
 // Units are the formats that name a unit.
-var Units = []string{"us", "ms", "time", "KiB", "MiB", "GiB", "Gbps", "GBps", "pct"}
+var Units = []string{"us", "ms", "time", "KiB", "MiB", "GiB", "bytes", "Gbps", "GBps", "pct"}
 
 // String writes p back as the text between {{ and }}, in one spelling
 // ("totals.max_fct_us | ms 2"): the page names figures by it.
@@ -314,12 +315,16 @@ func (p Placeholder) number(f float64, key string) (string, error) {
 		if p.Unit == "ms" || p.Unit == "time" && math.Abs(f) >= 1000 {
 			f, suffix = f/1000, nbsp+"ms"
 		}
-	case "KiB", "MiB", "GiB":
+	case "KiB", "MiB", "GiB", "bytes":
 		if err := need(isSize, "a size", "bytes"); err != nil {
 			return "", err
 		}
-		f /= map[string]float64{"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[p.Unit]
-		suffix = nbsp + p.Unit
+		unit := p.Unit
+		if unit == "bytes" {
+			unit = sizeUnit(f)
+		}
+		f /= map[string]float64{"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[unit]
+		suffix = nbsp + unit
 	case "Gbps", "GBps":
 		if err := need(isGbps || isGBps, "a rate", "gbps or _GBps"); err != nil {
 			return "", err
@@ -339,6 +344,20 @@ func (p Placeholder) number(f float64, key string) (string, error) {
 		d = autoDecimals(f)
 	}
 	return group(strconv.FormatFloat(f, 'f', d, 64)) + suffix, nil
+}
+
+// sizeUnit is the largest of B, KiB, MiB, GiB that n bytes fill at least once.
+func sizeUnit(n float64) string {
+	unit := "B"
+	for _, u := range []struct {
+		name string
+		size float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}} {
+		if math.Abs(n) >= u.size {
+			unit = u.name
+		}
+	}
+	return unit
 }
 
 // autoDecimals shows three significant digits, at most three decimals.

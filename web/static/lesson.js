@@ -254,9 +254,19 @@
         rerun(i, null, true);
       }));
     });
+    // showWhen shows, of each {{ if }} text, the first variant whose
+    // condition the canvas found true ("if …" → "true"), or its {{ else }}.
+    const showWhen = (sec, values) => sec.querySelectorAll(".lesson-when").forEach((w) => {
+      let shown = false;
+      Array.from(w.children).forEach((b) => {
+        const holds = !b.dataset.when || values[b.dataset.when] === "true";
+        b.hidden = shown || !holds;
+        shown = shown || holds;
+      });
+    });
     // said is a status line's sentence for the run's figures.
     const said = (s, values, k) => {
-      let outcome = values[s.figure] ? s.sentence.replace("{}", values[s.figure]) : "";
+      let outcome = values[s.figure] ? s.sentence.replace("{}", values[s.figure]).replace("{last}", values[s.last] || "—") : "";
       const done = values[s.done], all = values[s.all];
       if (s.unfinished && done !== undefined && all !== undefined && done !== all && values[s.end]) {
         outcome = s.unfinished.replace("{done}", done).replace("{all}", all).replace("{end}", values[s.end]);
@@ -271,7 +281,8 @@
         // The settings that only change the report: the canvas works the report out again for the run on screen.
         const report = perStep[i].filter((k) => k.changes === "report").flatMap(setOf);
         const specs = new Set(figuresOf(i).map((f) => f.dataset.figure));
-        statusOf(i).forEach(({ s }) => [s.figure, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
+        sections[i].querySelectorAll(".lesson-when-branch[data-when]").forEach((b) => specs.add(b.dataset.when));
+        statusOf(i).forEach(({ s }) => [s.figure, s.last, s.done, s.all, s.end].forEach((f) => f && specs.add(f)));
         sections[i].querySelectorAll(".lesson-goal[data-show]").forEach((g) => specs.add(g.dataset.show)); // goal.js shows it
         wait.step = i; wait.set = JSON.stringify(set);
         if (wait.set !== shownFor[i]) pending(i, true);
@@ -287,6 +298,7 @@
           if (spec in values) { f.textContent = values[spec]; f.removeAttribute("title"); f.classList.remove("failed"); }
           else { f.textContent = "—"; f.title = errors[spec] || ""; f.classList.add("failed"); }
         });
+        showWhen(sections[i], values);
         pending(i, false);
         shownFor[i] = wait.set;
         state.runs++; state.last = ev;
