@@ -51,7 +51,8 @@
       if (picked.value === form.dataset.answer) { reveal(form, "right"); return; }
       form.dataset.result = "wrong";
       mark(picked.closest("label"), "✗ " + form.dataset.tried, "tried");
-      form.querySelector(".lesson-quiz-hint").textContent = [form.dataset.wrong, picked.dataset.why || "", form.dataset.again].join(" ");
+      const hint = [form.dataset.wrong, picked.dataset.why || "", form.dataset.again].join(" ");
+      form.querySelector(".lesson-quiz-hint").textContent = hint.replace(/([。！？])\s+/g, "$1"); // no space after a Chinese full stop
     });
     const show = form.querySelector(".lesson-quiz-show");
     if (show) show.addEventListener("click", () => { if (!isAnswered(form)) reveal(form, "shown"); });
