@@ -20,7 +20,7 @@ var page = map[string]Text{
 		"快捷键：← → 切换步骤，空格 播放/暂停，. 单步，R 重置，+ − 调速度，[ ] 选择流，P 演示模式，F 全屏，? 列出快捷键。"},
 	"lesson.keys.title": {"Keys", "快捷键"},
 	// what a lesson assumes (front matter assumes:), on the index and the lesson's first step
-	"lesson.assumes":      {"Assumes:", "先修课程："},
+	"lesson.assumes":      {"Assumes: ", "先修课程："},
 	"lesson.assumes.and":  {", ", "、"},
 	"lesson.assumes.none": {"Assumes no earlier lesson: a place to start.", "无需先修其他课程，可以从这里开始。"},
 	"lesson.close":        {"Close", "关闭"},

@@ -64,7 +64,7 @@ func TestIndexIsTheCourse(t *testing.T) {
 		return out
 	}
 	assert.Equal(t, []string{"Assumes no earlier lesson: a place to start.", `Assumes: <a href="b.en.html" lang="en">Bee</a>`}, found("index.html"))
-	assert.Equal(t, []string{"无需先修其他课程，可以从这里开始。", `先修课程： <a href="b.zh.html" lang="zh">蜜蜂</a>`}, found("index.zh.html"))
+	assert.Equal(t, []string{"无需先修其他课程，可以从这里开始。", `先修课程：<a href="b.zh.html" lang="zh">蜜蜂</a>`}, found("index.zh.html"))
 	assert.Equal(t, []string{`Assumes: <a href="b.en.html" lang="en">Bee</a>`}, found("a.en.html"), "and above the lesson's intro")
 	assert.Equal(t, []string{"无需先修其他课程，可以从这里开始。"}, found("b.zh.html"))
 }
