@@ -25,6 +25,10 @@ var page = map[string]Text{
 	"lesson.blank":         {"Screen blanked: press any key to go on", "已黑屏：按任意键继续"},
 	"lesson.keys.title":    {"Keys", "快捷键"},
 	"lesson.close":         {"Close", "关闭"},
+	// what a lesson assumes (front matter assumes:), on the index and the lesson's first step
+	"lesson.assumes":      {"Assumes: ", "先修课程："},
+	"lesson.assumes.and":  {", ", "、"},
+	"lesson.assumes.none": {"Assumes no earlier lesson: a place to start.", "无需先修其他课程，可以从这里开始。"},
 	// the lesson page's ? list: the keys (space-separated), then what they do
 	"lesson.key.next.keys":       {"→ ←", "→ ←"},
 	"lesson.key.next":            {"next step, previous step, each from its start", "下一步、上一步，都从头开始"},
@@ -66,6 +70,11 @@ var page = map[string]Text{
 	"quiz.check":              {"Check", "核对答案"},
 	"quiz.right":              {"Right.", "答对了。"},
 	"quiz.wrong":              {"Not quite.", "再想想。"},
+	"quiz.show":               {"Show me", "直接看答案"},
+	"quiz.again":              {"Pick another answer and check again.", "换一个答案，再核对一次。"},
+	"quiz.shown":              {"Here is the answer.", "答案如下。"},
+	"quiz.mark":               {"the answer", "正确答案"},
+	"quiz.tried":              {"not this one", "不是这个"},
 	"knob.try":                {"Try it", "动手试试"},
 	"knob.reset":              {"Reset", "复原"},
 	"knob.on":                 {"on", "开"},

@@ -94,7 +94,7 @@ func (b *builder) file(fsys fs.FS, name string) *Lesson {
 	}
 	fm, ok := b.parseFrontMatter(name, lang, yml)
 	l := &Lesson{Slug: slug, Lang: lang, Language: fm.Language, Title: fm.Title, Summary: fm.Summary,
-		Level: fm.Level, Minutes: fm.Minutes, Order: fm.Order, Source: name}
+		Level: fm.Level, Minutes: fm.Minutes, Order: fm.Order, Assumes: fm.Assumes, assumesLines: fm.AssumesLines, assumesLine: fm.AssumesLine, Source: name}
 	f := &lessonFile{name: name, body: body, bodyLine: bodyLine, lines: []int{0}}
 	for i, c := range body {
 		if c == '\n' {
@@ -295,20 +295,61 @@ func (b *builder) resolveFigures(f *lessonFile, s section, in inForce, shown res
 }
 
 // renderSection renders the heading and its blocks, moved into a document
-// of their own.
+// of their own. In a step with a quiz, what follows the quiz is wrapped in
+// <div class="lesson-after-quiz" data-quiz="N" hidden>, and the knobs'
+// status lines are hidden with data-quiz="N": the page reveals them once
+// the quiz is answered, so nothing gives the answer away before.
 func (b *builder) renderSection(md goldmark.Markdown, f *lessonFile, s section, line int) template.HTML {
 	part := ast.NewDocument()
 	if s.heading != nil {
 		part.AppendChild(part, s.heading)
 	}
-	for _, n := range s.blocks {
+	quiz, at := firstQuiz(s.blocks)
+	var after *ast.Document
+	for i, n := range s.blocks {
+		if k, ok := n.(*KnobBlock); ok && quiz != nil {
+			k.Quiz = quiz.Number
+		}
+		if quiz != nil && i > at {
+			if after == nil {
+				after = ast.NewDocument()
+			}
+			after.AppendChild(after, n)
+			continue
+		}
 		part.AppendChild(part, n)
 	}
 	var buf bytes.Buffer
 	if err := render(md, &buf, f.body, part); err != nil {
 		b.fail(f.name, line, "rendering: %v", err)
 	}
+	if after != nil {
+		fmt.Fprintf(&buf, "<div class=\"lesson-after-quiz\" data-quiz=\"%d\" hidden>\n", quiz.Number)
+		if err := render(md, &buf, f.body, after); err != nil {
+			b.fail(f.name, line, "rendering: %v", err)
+		}
+		buf.WriteString("</div>\n")
+	}
 	return template.HTML(buf.String())
+}
+
+// firstQuiz is a section's first quiz without errors and the index of the
+// block that holds it (nil, -1: none).
+func firstQuiz(blocks []ast.Node) (*QuizBlock, int) {
+	for i, n := range blocks {
+		var found *QuizBlock
+		_ = ast.Walk(n, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+			if q, ok := n.(*QuizBlock); ok && entering && q.Err == nil {
+				found = q
+				return ast.WalkStop, nil
+			}
+			return ast.WalkContinue, nil
+		})
+		if found != nil {
+			return found, i
+		}
+	}
+	return nil, -1
 }
 
 // figure resolves one {{ … }} against the scenario in force.

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,16 +24,14 @@ import (
 // and a recap that links to the next lesson.
 func arCourse(t *testing.T, slug, next string) *Lesson {
 	t.Helper()
-	files := fstest.MapFS{}
 	knobs := map[string][]string{}
 	for _, lang := range []string{"en", "zh"} {
 		name := slug + "." + lang + ".md"
 		data, err := fs.ReadFile(Content(), name)
 		require.NoError(t, err)
-		files[name] = &fstest.MapFile{Data: data}
 		knobs[lang] = arKnobKeys(string(data))
 	}
-	ls, err := Load(files)
+	ls, err := courseLessons() // the whole course: a lesson assumes others
 	require.NoError(t, err)
 	en, zh := Find(ls, slug, "en"), Find(ls, slug, "zh")
 	require.NotNil(t, en)

@@ -29,7 +29,7 @@ func TestCourseDataParallel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long: the full suite (make test) runs it")
 	}
-	l := arCourse(t, "data-parallel", "adaptive-routing")
+	l := arCourse(t, "data-parallel", "incast")
 	t.Run("knobs", func(t *testing.T) { arKnobsRun(t, l) })
 
 	// iteration: 8 GPUs; the first bucket is ready just after the backward

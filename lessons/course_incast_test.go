@@ -64,7 +64,7 @@ func rtMedian(xs []int64) int64 {
 
 // The claims of incast.*.md, step by step.
 func TestCourseIncast(t *testing.T) {
-	l := rtLesson(t, "incast", "nvlink-vs-ib")
+	l := rtLesson(t, "incast", "adaptive-routing")
 	const line = 392.1      // REFERENCE.md, RoCEv2 packet: payload Gb/s at 400GbE
 	const kmax = 1638 << 10 // derived for 400G with a 2 MiB buffer (README, network.ecn)
 

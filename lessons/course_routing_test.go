@@ -63,7 +63,7 @@ func rtFastest(r *metrics.Result) float64 {
 
 // The claims of adaptive-routing.*.md, step by step.
 func TestCourseAdaptiveRouting(t *testing.T) {
-	l := rtLesson(t, "adaptive-routing", "incast")
+	l := rtLesson(t, "adaptive-routing", "nvlink-vs-ib")
 	const lineGbps = 392.1 // REFERENCE.md, RoCEv2 packet: a lone flow's payload rate at 400GbE
 
 	t.Run("collisions", func(t *testing.T) {

@@ -36,11 +36,17 @@ func TestCourse(t *testing.T) {
 			assert.Equal(t, l.Lang, m[2], "%s: the recap links to the next lesson in its own language", name)
 		}
 		assert.Contains(t, last, "REFERENCE.md", "%s: the recap says where its figures come from", name)
+		assert.NotNil(t, l.Assumes, "%s: the front matter says what the lesson assumes (assumes: [] for nothing)", name)
 		other := "zh"
 		if l.Lang == "zh" {
 			other = "en"
 		}
 		assert.NotNil(t, Find(ls, l.Slug, other), "%s: the lesson is in both languages", name)
+		// The recap's last lesson link is the next lesson in the course's order (the index after the last).
+		links := link.FindAllStringSubmatch(last, -1)
+		if next := nextLesson(ls, l); next != nil && len(links) > 0 {
+			assert.Equal(t, next.Slug, links[len(links)-1][1], "%s: the recap's last link leads on to the next lesson", name)
+		}
 		if l.Lang == "en" {
 			if prev, dup := orders[l.Order]; dup {
 				t.Errorf("%s and %s have the same order %d; give each lesson its place in the course", prev, l.Slug, l.Order)
@@ -48,4 +54,19 @@ func TestCourse(t *testing.T) {
 			orders[l.Order] = l.Slug
 		}
 	}
+}
+
+// nextLesson is the lesson after l in the course's order, in l's language.
+func nextLesson(ls []*Lesson, l *Lesson) *Lesson {
+	seen := false
+	for _, o := range ls {
+		if o.Lang != l.Lang {
+			continue
+		}
+		if seen {
+			return o
+		}
+		seen = o == l
+	}
+	return nil
 }

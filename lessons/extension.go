@@ -87,6 +87,9 @@ type labels struct {
 	More     string // a ::: more block's summary when it gives none
 	Right    string // verdicts the page's script shows
 	Wrong    string
+	// A quiz's other words: its Show me button, the hint after a wrong
+	// answer, the verdict after Show me, and the marks on the options.
+	ShowMe, Again, Shown, Mark, Tried string
 	// Knobs (knob.go): the group's name, its button, a toggle's states,
 	// and the status line's sentences ({} is a value; Said joins a knob, its value and the outcome).
 	TryIt, Reset, On, Off, Running, Failed, Said string
@@ -104,6 +107,8 @@ func labelsFor(lang string) labels {
 	return labels{Scenario: i18n.T(l, "block.scenario"), Compare: i18n.T(l, "block.compare"), Versus: i18n.T(l, "block.versus"),
 		More:  i18n.T(l, "block.more"),
 		Check: i18n.T(l, "quiz.check"), Right: i18n.T(l, "quiz.right"), Wrong: i18n.T(l, "quiz.wrong"),
+		ShowMe: i18n.T(l, "quiz.show"), Again: i18n.T(l, "quiz.again"), Shown: i18n.T(l, "quiz.shown"),
+		Mark: i18n.T(l, "quiz.mark"), Tried: i18n.T(l, "quiz.tried"),
 		TryIt: i18n.T(l, "knob.try"), Reset: i18n.T(l, "knob.reset"), On: i18n.T(l, "knob.on"), Off: i18n.T(l, "knob.off"),
 		Running: i18n.T(l, "knob.running"), Failed: i18n.T(l, "knob.failed"), Said: i18n.T(l, "knob.said"),
 		Outcome: map[string]string{"flows": i18n.T(l, "knob.outcome.flows"), "collective": i18n.T(l, "knob.outcome.collective"),

@@ -13,6 +13,9 @@ import (
 type frontMatter struct {
 	Title, Summary, Level, Language string
 	Minutes, Order                  int
+	Assumes                         []string // slugs of earlier lessons
+	AssumesLines                    []int    // the file line of each
+	AssumesLine                     int      // the file line of the key
 }
 
 const frontMatterExample = "---\\ntitle: Incast congestion\\nsummary: …\\nlevel: beginner\\nminutes: 15\\nlanguage: en\\n---"
@@ -105,8 +108,13 @@ func (b *builder) parseFrontMatter(file, lang string, yml []byte) (frontMatter, 
 			fm.Minutes = num(v, "minutes", 1, 600)
 		case "order":
 			fm.Order = num(v, "order", -1000, 1000)
+		case "assumes":
+			fm.AssumesLine = line(k)
+			if !b.assumes(file, v, line, &fm) {
+				ok = false
+			}
 		default:
-			b.fail(file, line(k), "%s: unknown key; the front matter takes title, summary, level, minutes, language and order", k.Value)
+			b.fail(file, line(k), "%s: unknown key; the front matter takes title, summary, level, minutes, language, order and assumes", k.Value)
 			ok = false
 		}
 	}
@@ -118,6 +126,32 @@ func (b *builder) parseFrontMatter(file, lang string, yml []byte) (frontMatter, 
 	}
 	return fm, ok
 }
+
+// assumes reads the front matter's assumes: a list of lesson slugs
+// ([] for none); whether each is a lesson that comes earlier is checked
+// once every lesson is read (builder.checkAssumes).
+func (b *builder) assumes(file string, v *yaml.Node, line func(*yaml.Node) int, fm *frontMatter) bool {
+	if v.Kind != yaml.SequenceNode {
+		b.fail(file, line(v), "assumes: is not a list; write the slugs of earlier lessons as one, e.g. assumes: [allreduce, incast] (or assumes: [] for none)")
+		return false
+	}
+	fm.Assumes = []string{}
+	for _, n := range v.Content {
+		slug := strings.TrimSpace(n.Value)
+		if n.Kind != yaml.ScalarNode || !slugPattern().MatchString(slug) {
+			b.fail(file, line(n), "assumes: %q is not a lesson's slug; write the slug of an earlier lesson, the file name without .en.md (e.g. incast)", n.Value)
+			return false
+		}
+		if slices.Contains(fm.Assumes, slug) {
+			b.fail(file, line(n), "assumes: %q is listed twice; remove one", slug)
+			return false
+		}
+		fm.Assumes, fm.AssumesLines = append(fm.Assumes, slug), append(fm.AssumesLines, line(n))
+	}
+	return true
+}
+
+var slugPattern = lazyRegexp(`^[a-z0-9]+(?:-[a-z0-9]+)*$`)
 
 func example(key, lang string) string {
 	switch key {

@@ -18,7 +18,9 @@ import (
 )
 
 func FuzzQuiz(f *testing.F) {
-	f.Add("question: Q?\noptions: [a, b]\nanswer: 1\nexplain: E.\n")
+	f.Add("question: Q?\noptions: [{text: a, why: W}, b]\nanswer: 1\nexplain: E.\n")
+	f.Add("question: Q?\noptions:\n  - text: a\n    why: 'W: x'\n  - {text: b}\n  - {why: w, text: c}\nanswer: 1\nexplain: E.\n")
+	f.Add("question: Q?\noptions: [{text: a, why: W, x: y}, {text: b, why: V}]\nanswer: 1\nexplain: E.\n")
 	f.Add("question: Q\noptions:\n  - a: b\nanswer: -1\n")
 	f.Add("options: *x\n")
 	f.Add("question: '  Q: two  '\noptions:\n  - 'null'\n  - \"x\\ny \"\n  - |\n    block\n    text\nanswer: +2\nexplain: \"#E\"\n")
@@ -38,7 +40,16 @@ func FuzzQuiz(f *testing.F) {
 		}
 		require.True(t, q.Answer >= 0 && q.Answer < len(q.Options), "a valid quiz's answer is an option")
 		assert.True(t, len(q.Options) >= 2 && len(q.Options) <= MaxQuizOptions)
-		for _, s := range append([]string{q.Question, q.Explain}, q.Options...) {
+		texts := []string{q.Question, q.Explain}
+		for i, o := range q.Options {
+			texts = append(texts, o.Text)
+			// Every wrong option says why; the answer does not.
+			assert.Equal(t, i != q.Answer, o.Why != "", "option %d of %q", i, in)
+			if o.Why != "" {
+				texts = append(texts, o.Why)
+			}
+		}
+		for _, s := range texts {
 			assert.NotEmpty(t, s)
 			assert.Equal(t, strings.TrimSpace(s), s, "texts are trimmed")
 		}
@@ -73,6 +84,7 @@ func fakeRun(sc scenario.Scenario) (*metrics.Result, error) {
 
 func FuzzLesson(f *testing.F) {
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\nIntro\n## A {#a}\n\n```scenario\nname: x\n```\n\n{{ flows[0].gbps | Gbps }}\n\n```quiz\nquestion: Q\noptions: [a, b]\nanswer: 0\nexplain: E\n```\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\nassumes: [x, x]\n---\n## A {#a}\n\n```scenario\nname: x\n```\n\n```quiz\nquestion: Q\noptions: [{text: a, why: W}, b]\nanswer: 1\nexplain: E\n```\n\nAfter {{ flows[0].gbps }}\n> ```quiz\n> question: Q\n> ```\n")
 	f.Add("---\n---\n## {#}\n```scenario\nuse: incast\nset: [traffic.bytes=1]\n```\n{{")
 	f.Add("---\ntitle: T\n---\n# H\n## B\n- ```quiz\n  x\n  ```\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\n---\nIntro\n## A {#a}\n\n```scenario\nname: fail\n```\n\n{{ flows[0].gbps }}\n## B {#b}\nText {{ flows[1].gbps }}\n")
@@ -108,6 +120,14 @@ func FuzzLesson(f *testing.F) {
 		assert.NotEmpty(t, ls[0].Steps, "a lesson has steps")
 		for _, s := range ls[0].Steps {
 			assert.True(t, s.Line >= 1 && s.Line <= lines, "step %q at line %d", s.ID, s.Line)
+			// Nothing after a step's quiz shows a figure before it is answered.
+			html := string(s.HTML)
+			if end := strings.Index(html, "</form>"); end >= 0 && strings.Contains(html[:end], `class="lesson-quiz"`) {
+				gate := strings.Index(html, `<div class="lesson-after-quiz"`)
+				if fig := strings.LastIndex(html, `class="lesson-figure"`); fig > end {
+					assert.True(t, gate > end && gate < fig, "step %q: a figure after the quiz is inside the gate: %s", s.ID, html)
+				}
+			}
 		}
 	})
 }

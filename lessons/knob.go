@@ -44,6 +44,9 @@ type KnobBlock struct {
 	KeyLine, ValuesLine, DefaultLine int
 	// labels are the words of the lesson's language (the status sentences).
 	labels labels
+	// Quiz is the number of the step's quiz (0: none): the status line
+	// stays hidden until it is answered (data-quiz, see build.go's gate).
+	Quiz int
 }
 
 // Knob is a knob, described once: its syntax's content, its positions as
@@ -636,7 +639,11 @@ func (r knobRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 		}
 		data, _ := json.Marshal(status)
 		fmt.Fprintf(w, "<div class=\"lesson-knobs-bar\"><button type=\"button\" class=\"btn lesson-knobs-reset\">%s</button>\n", esc(l.Reset))
-		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-status=\"%s\"></p></div>\n</div>\n", esc(string(data)))
+		gate := ""
+		if n.Quiz > 0 {
+			gate = fmt.Sprintf(" data-quiz=\"%d\" hidden", n.Quiz)
+		}
+		fmt.Fprintf(w, "<p class=\"lesson-knobs-status\" role=\"status\" aria-live=\"polite\" data-status=\"%s\"%s></p></div>\n</div>\n", esc(string(data)), gate)
 	}
 	return ast.WalkSkipChildren, nil
 }

@@ -63,6 +63,11 @@ type Lesson struct {
 	Level    string `json:"level"` // beginner, intermediate or advanced
 	Minutes  int    `json:"minutes"`
 	Order    int    `json:"order"` // index position; lessons sort by order, then slug
+	// Assumes are the slugs of the earlier lessons this one builds on
+	// (front matter assumes:); nil when the front matter does not say.
+	Assumes      []string `json:"assumes,omitempty"`
+	assumesLines []int    // the file line of each, for errors
+	assumesLine  int      // the file line of the key (0: none)
 	// Intro is the HTML of the text before the first step.
 	Intro template.HTML `json:"intro"`
 	// IntroScenario is the YAML of a scenario block in the intro, if any;
@@ -150,6 +155,7 @@ func load(fsys fs.FS, run func(scenario.Scenario) (*metrics.Result, error)) ([]*
 		}
 	}
 	b.crossCheck(lessons)
+	b.checkAssumes(lessons)
 	if len(b.errs) > 0 {
 		return nil, errors.Join(b.errs...)
 	}
@@ -239,6 +245,38 @@ func (b *builder) crossCheck(lessons []*Lesson) {
 				b.fail(l.Source, s.Line, "step %q has other goals than %s:%d; a translation has the same goals (knob, want, pick, show; only the words change)",
 					s.ID, ref.Source, ref.Steps[i].Line)
 			}
+		}
+	}
+}
+
+// checkAssumes makes sure every lesson a lesson assumes exists and comes
+// before it in the order (order, then slug), and that a translation assumes
+// what its English original does.
+func (b *builder) checkAssumes(lessons []*Lesson) {
+	en := make(map[string]*Lesson)
+	for _, l := range lessons {
+		if l.Lang == "en" || en[l.Slug] == nil {
+			en[l.Slug] = l
+		}
+	}
+	before := func(a, c *Lesson) bool { return a.Order < c.Order || a.Order == c.Order && a.Slug < c.Slug }
+	for _, l := range lessons {
+		for i, slug := range l.Assumes {
+			line := l.assumesLines[i]
+			other, ok := en[slug]
+			switch {
+			case !ok:
+				b.fail(l.Source, line, "assumes: %q is not a lesson here; use the slug of an earlier lesson (a file name without .en.md)", slug)
+			case slug == l.Slug:
+				b.fail(l.Source, line, "assumes: a lesson cannot assume itself; remove %q", slug)
+			case !before(other, l):
+				b.fail(l.Source, line, "assumes: %q (order %d) does not come before this lesson (order %d); a lesson assumes only earlier ones: change the orders or remove %q",
+					slug, other.Order, l.Order, slug)
+			}
+		}
+		if ref := en[l.Slug]; ref != nil && ref != l && !slices.Equal(ref.Assumes, l.Assumes) {
+			b.fail(l.Source, max(1, l.assumesLine), "assumes: [%s] differs from %s's [%s]; a translation assumes the same lessons",
+				strings.Join(l.Assumes, ", "), ref.Source, strings.Join(ref.Assumes, ", "))
 		}
 	}
 }

@@ -16,7 +16,12 @@ var KindQuiz = ast.NewNodeKind("Quiz")
 // QuizBlock is a fenced ```quiz block, a "predict, then watch" question:
 //
 //	question: Eight senders at line rate into one port. How long does it take?
-//	options: [the same as one flow, twice as long, eight times as long]
+//	options:
+//	  - text: the same as one flow
+//	    why: each sender has its own link, but all eight share the receiver's
+//	  - text: twice as long
+//	    why: …
+//	  - eight times as long   # the answer needs no why
 //	answer: 2          # index into options, from 0
 //	explain: The receiver's port is the bottleneck …
 //
@@ -36,10 +41,17 @@ type QuizBlock struct {
 
 // Quiz is a quiz block's content.
 type Quiz struct {
-	Question string   `json:"question"`
-	Options  []string `json:"options"`
-	Answer   int      `json:"answer"`
-	Explain  string   `json:"explain"`
+	Question string       `json:"question"`
+	Options  []QuizOption `json:"options"`
+	Answer   int          `json:"answer"`
+	Explain  string       `json:"explain"`
+}
+
+// QuizOption is one answer offered; Why, required for every wrong option,
+// says why that option is wrong (the page shows it when it is picked).
+type QuizOption struct {
+	Text string `json:"text"`
+	Why  string `json:"why,omitempty" yaml:"why,omitempty"`
 }
 
 // QuizError is a problem with a quiz block; Line counts from the block's
@@ -65,7 +77,7 @@ func (n *QuizBlock) IsRaw() bool { return true }
 // MaxQuizOptions bounds a quiz's options.
 const MaxQuizOptions = 8
 
-const quizExample = "question: …, options: [a, b, c], answer: 1, explain: …"
+const quizExample = "question: …, options: [{text: a, why: …}, b, {text: c, why: …}], answer: 1, explain: …"
 
 // ParseQuiz reads a quiz block's YAML.
 func ParseQuiz(data []byte) (Quiz, *QuizError) {
@@ -89,6 +101,7 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 	seen := map[string]bool{}
 	answerLine := 1
 	var answer *yaml.Node
+	var optionLines []int
 	text := func(n *yaml.Node, key string) (string, *QuizError) {
 		if n.Kind == yaml.MappingNode {
 			return "", &QuizError{n.Line, key + ": text with \": \" in it reads as a key; put it in quotes (\"…\")"}
@@ -117,11 +130,11 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 				return q, &QuizError{v.Line, "options: must be a list, e.g. options: [the same, twice as long, eight times as long]"}
 			}
 			for _, o := range v.Content {
-				s, err := text(o, "options")
+				opt, err := quizOption(o, text)
 				if err != nil {
 					return q, err
 				}
-				q.Options = append(q.Options, s)
+				q.Options, optionLines = append(q.Options, opt), append(optionLines, o.Line)
 			}
 		default:
 			err = &QuizError{k.Line, k.Value + ": unknown key; a quiz takes question, options, answer and explain"}
@@ -143,23 +156,64 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 		return q, &QuizError{answerLine, fmt.Sprintf("answer: %q is not an option's index; use 0 to %d (options count from 0)", answer.Value, len(q.Options)-1)}
 	}
 	q.Answer = n
+	for i, o := range q.Options {
+		switch {
+		case i == n && o.Why != "":
+			return q, &QuizError{optionLines[i], fmt.Sprintf("option %d is the answer and has a why:; the explain: says why it is right, so remove its why:", i)}
+		case i != n && o.Why == "":
+			return q, &QuizError{optionLines[i], fmt.Sprintf("option %d (%q) is wrong but has no why:; write it as {text: \"…\", why: \"what is wrong with it\"} (the page shows the why when a learner picks it)", i, o.Text)}
+		}
+	}
 	return q, nil
+}
+
+// quizOption reads one option: plain text, or a map with text and why.
+func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError)) (QuizOption, *QuizError) {
+	if n.Kind != yaml.MappingNode {
+		s, err := text(n, "options")
+		return QuizOption{Text: s}, err
+	}
+	var o QuizOption
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if seen[k.Value] {
+			return o, &QuizError{k.Line, "options: " + k.Value + ": duplicate key; remove one"}
+		}
+		seen[k.Value] = true
+		var err *QuizError
+		switch k.Value {
+		case "text":
+			o.Text, err = text(v, "text")
+		case "why":
+			o.Why, err = text(v, "why")
+		default:
+			err = &QuizError{k.Line, "options: " + strconv.Quote(k.Value) + " is not a key of an option; an option is text, or text: and why: (put text that contains \": \" in quotes)"}
+		}
+		if err != nil {
+			return o, err
+		}
+	}
+	if !seen["text"] {
+		return o, &QuizError{n.Line, "options: an option with why: needs text: too; write {text: \"…\", why: \"…\"}"}
+	}
+	return o, nil
 }
 
 type quizRenderer struct{ labels labels }
 
-// render writes the quiz as a form; the page's script checks the choice on
-// submit, marks the form with data-result="right|wrong", fills
-// .lesson-quiz-verdict from data-right / data-wrong and unhides
-// .lesson-quiz-explain:
+// render writes the quiz as a form for the page's script (web/static/quiz.js):
 //
-//	<form class="lesson-quiz" data-quiz="1" data-answer="2" data-right="Right." data-wrong="Not quite.">
+//	<form class="lesson-quiz" data-quiz="1" data-answer="2" data-right="Right." data-wrong="Not quite." data-again="…" data-shown="…" data-mark="the answer" data-tried="not this one">
 //	<fieldset><legend class="lesson-quiz-question">…</legend>
-//	<label class="lesson-quiz-option"><input type="radio" name="quiz-1" value="0" required> …</label>
+//	<label class="lesson-quiz-option"><input type="radio" name="quiz-1" value="0" data-why="…" required> …</label>
 //	…</fieldset>
-//	<button type="submit" class="lesson-quiz-check">Check</button>
+//	<button type="submit" class="lesson-quiz-check">Check</button> <button type="button" class="lesson-quiz-show">Show me</button>
+//	<p class="lesson-quiz-hint" role="status" aria-live="polite"></p>
 //	<div class="lesson-quiz-explain" role="status" aria-live="polite" hidden><p class="lesson-quiz-verdict"></p><p>…</p></div>
 //	</form>
+//
+// Every wrong option's input carries its why (data-why); the answer's has none.
 func (r quizRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
@@ -169,13 +223,19 @@ func (r quizRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 		return ast.WalkSkipChildren, nil // the loader reports it
 	}
 	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
-	fmt.Fprintf(w, "<form class=\"lesson-quiz\" data-quiz=\"%d\" data-answer=\"%d\" data-right=\"%s\" data-wrong=\"%s\">\n",
-		n.Number, n.Answer, esc(r.labels.Right), esc(r.labels.Wrong))
+	l := r.labels
+	fmt.Fprintf(w, "<form class=\"lesson-quiz\" data-quiz=\"%d\" data-answer=\"%d\" data-right=\"%s\" data-wrong=\"%s\" data-again=\"%s\" data-shown=\"%s\" data-mark=\"%s\" data-tried=\"%s\">\n",
+		n.Number, n.Answer, esc(l.Right), esc(l.Wrong), esc(l.Again), esc(l.Shown), esc(l.Mark), esc(l.Tried))
 	fmt.Fprintf(w, "<fieldset><legend class=\"lesson-quiz-question\">%s</legend>\n", esc(n.Question))
 	for i, o := range n.Options {
-		fmt.Fprintf(w, "<label class=\"lesson-quiz-option\"><input type=\"radio\" name=\"quiz-%d\" value=\"%d\" required> %s</label>\n", n.Number, i, esc(o))
+		why := ""
+		if o.Why != "" {
+			why = " data-why=\"" + esc(o.Why) + "\""
+		}
+		fmt.Fprintf(w, "<label class=\"lesson-quiz-option\"><input type=\"radio\" name=\"quiz-%d\" value=\"%d\"%s required> %s</label>\n", n.Number, i, why, esc(o.Text))
 	}
-	fmt.Fprintf(w, "</fieldset>\n<button type=\"submit\" class=\"lesson-quiz-check\">%s</button>\n", esc(r.labels.Check))
+	fmt.Fprintf(w, "</fieldset>\n<button type=\"submit\" class=\"lesson-quiz-check\">%s</button> <button type=\"button\" class=\"lesson-quiz-show\">%s</button>\n", esc(l.Check), esc(l.ShowMe))
+	fmt.Fprintf(w, "<p class=\"lesson-quiz-hint\" role=\"status\" aria-live=\"polite\"></p>\n")
 	fmt.Fprintf(w, "<div class=\"lesson-quiz-explain\" role=\"status\" aria-live=\"polite\" hidden><p class=\"lesson-quiz-verdict\"></p><p>%s</p></div>\n</form>\n", esc(n.Explain))
 	return ast.WalkSkipChildren, nil
 }

@@ -19,11 +19,17 @@ import (
 )
 
 // TestBrowserCourse opens every lesson in every language (found with
-// lessons.Load, so new lessons join by themselves), walks its steps with →,
-// and on each checks that the canvas loaded that step's scenario without an
-// error, that every figure in the step's text is filled in, and presses play.
-// It does not wait for runs to end. No console errors. Each page gets its
-// own tab (and so its own time budget), beside the other browser tests.
+// lessons.Load, so new lessons join by themselves), walks its steps with →
+// as a learner does, and on each checks that the canvas loaded that step's
+// scenario without an error, that every figure in the step's text is filled
+// in, and presses play. In a step with a quiz it checks that nothing gives
+// the answer away before it is answered (the explanation, the text after the
+// quiz, the knob status lines the canvas fills in: checkQuiz), answers wrong
+// then right, and checks that all of it shows. A step without a quiz is
+// finished once its canvas reaches the end of the run (the walk seeks there)
+// or, for a recap, once shown: the walk ends with every step finished, and
+// the index says so. No console errors. Each page gets its own tab (and so
+// its own time budget), beside the other browser tests.
 func TestBrowserCourse(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a browser test: the full suite (make test) runs it")
@@ -34,7 +40,8 @@ func TestBrowserCourse(t *testing.T) {
 	for _, l := range ls {
 		t.Run(l.Slug+"."+l.Lang, func(t *testing.T) {
 			t.Parallel()
-			ctx, base, console := browser(t)
+			// The walk lets every run reach its end: a big lesson's runs take minutes beside the others.
+			ctx, base, console := openBrowserFor(t, false, "", 30*time.Minute)
 			require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720)))
 			walkLesson(t, ctx, base, l)
 			assert.Empty(t, errors(console()), "%s.%s: the console shows no errors", l.Slug, l.Lang)
@@ -72,6 +79,7 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 		where := fmt.Sprintf("%s#%s", page, s.ID)
 		if s.Scenario == "" {
 			poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q`, s.ID), 10*time.Second)
+			finishStep(t, ctx, s, where)
 			continue
 		}
 		poll(t, ctx, fmt.Sprintf(`document.querySelector(".step.current").dataset.step === %q && (fabriclabCanvas.step === %q || fabriclabCanvas.error !== "")`,
@@ -86,6 +94,7 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 		if !st.Playing {
 			press(t, ctx, " ")
 		}
+		finishStep(t, ctx, s, where)
 		if os.Getenv("FABRICLAB_SCREENSHOTS") != "" { // to look at: a moment of play
 			animationFrames(t, ctx, lessonCanvas, 90)
 			png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
@@ -97,7 +106,86 @@ func walkLesson(t *testing.T, ctx context.Context, base string, l *lessons.Lesso
 	caughtUp(t, ctx, lessonCanvas)       // an error would have come by now
 	animationFrames(t, ctx, "window", 3) // and reached the page
 	assert.Empty(t, eval[string](t, ctx, "fabriclabCanvas.error"), "%s: plays without an error", page)
+	ids := make([]string, len(l.Steps))
+	for i, s := range l.Steps {
+		ids[i] = s.ID
+	}
+	assert.ElementsMatch(t, ids, eval[[]string](t, ctx, "fabriclabProgress.finished()"), "%s: walked through, every step is finished", page)
+	index := "index.html"
+	if l.Lang != "en" {
+		index = "index." + l.Lang + ".html"
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+index)))
+	assert.True(t, eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('.card[data-slug=%q]').classList.contains("finished")`, l.Slug)),
+		"%s: the index shows the lesson finished", page)
 	t.Logf("%s: %d steps in %.1fs", page, len(l.Steps), time.Since(began).Seconds())
+}
+
+// finishStep does what finishes step s as a learner would: answers its quiz
+// (checking on the way that nothing gave the answer away), or lets its canvas
+// reach the end of the run (seeking there), or, for a recap, nothing; then
+// waits until the page counts the step finished.
+func finishStep(t *testing.T, ctx context.Context, s lessons.Step, where string) {
+	t.Helper()
+	if strings.Contains(string(s.HTML), `class="lesson-quiz"`) {
+		checkQuiz(t, ctx, where)
+	} else if !eval[bool](t, ctx, fmt.Sprintf(`fabriclabProgress.finished().includes(%q)`, s.ID)) {
+		eval[bool](t, ctx, `(document.getElementById("canvas").contentWindow.postMessage({ fabriclab: "seek", t_us: 1e8 }, "*"), true)`)
+	}
+	poll(t, ctx, fmt.Sprintf(`fabriclabProgress.finished().includes(%q)`, s.ID), 10*time.Minute) // a 1,024-GPU run computes for minutes beside the other pages
+}
+
+// quizView is what checkQuiz reads from the current step: the texts that
+// must wait for the answer, sorted by whether the step's visible text
+// (innerText) shows them, and the quiz's state.
+type quizView struct {
+	Shown, Hidden       []string
+	Result, Hint, Right string
+	Marked              string // the visible mark on the answer's option
+}
+
+const quizViewJS = `(() => {
+  const sec = document.querySelector(".step.current"), form = sec.querySelector("form.lesson-quiz");
+  const norm = (s) => s.replace(/\s+/g, " ").trim();
+  const seen = norm(sec.innerText);
+  const items = [["explain", form.querySelector(".lesson-quiz-explain p:last-child").textContent], ["verdict", form.dataset.right]];
+  sec.querySelectorAll(".lesson-knobs-status, .lesson-compare-diff").forEach((p) => items.push(["status", p.textContent]));
+  sec.querySelectorAll(".lesson-after-quiz p, .lesson-after-quiz li").forEach((p) => items.push(["after", norm(p.textContent).slice(0, 60)]));
+  const said = items.map(([k, s]) => [k, norm(s)]).filter(([, s]) => s !== "");
+  const answer = form.querySelector("input[value='" + form.dataset.answer + "']").closest("label");
+  const mark = answer.querySelector(".lesson-quiz-mark");
+  return { Shown: said.filter(([, s]) => seen.includes(s)).map(([k, s]) => k + ": " + s),
+    Hidden: said.filter(([, s]) => !seen.includes(s)).map(([k, s]) => k + ": " + s),
+    Result: form.dataset.result || "", Hint: norm(form.querySelector(".lesson-quiz-hint").innerText), Right: form.dataset.right,
+    Marked: mark && seen.includes(norm(answer.innerText)) ? norm(mark.innerText) : "" };
+})()`
+
+// checkQuiz: before the answer the step's visible text shows none of what
+// answers its quiz (once the canvas has filled in the knob status lines); a
+// wrong answer shows its why and nothing more; the right one shows it all
+// and marks the answer.
+func checkQuiz(t *testing.T, ctx context.Context, where string) {
+	t.Helper()
+	poll(t, ctx, `Array.from(document.querySelectorAll(".step.current .lesson-knobs-status")).every((p) => p.textContent.trim() !== "" && p.textContent !== JSON.parse(p.dataset.status).running)`, 10*time.Minute)
+	before := eval[quizView](t, ctx, quizViewJS)
+	assert.Empty(t, before.Shown, "%s: nothing gives the answer away before it is answered", where)
+	why := eval[string](t, ctx, `(() => {
+	  const wrong = document.querySelector(".step.current form.lesson-quiz input[data-why]");
+	  wrong.click(); document.querySelector(".step.current .lesson-quiz-check").click();
+	  return wrong.dataset.why; })()`)
+	wrong := eval[quizView](t, ctx, quizViewJS)
+	assert.Equal(t, "wrong", wrong.Result, where)
+	assert.Contains(t, wrong.Hint, why, "%s: a wrong answer says why", where)
+	assert.Empty(t, wrong.Shown, "%s: a wrong answer gives nothing else away", where)
+	eval[bool](t, ctx, `(() => {
+	  const form = document.querySelector(".step.current form.lesson-quiz");
+	  form.querySelector("input[value='" + form.dataset.answer + "']").click(); form.querySelector(".lesson-quiz-check").click();
+	  return true; })()`)
+	right := eval[quizView](t, ctx, quizViewJS)
+	assert.Equal(t, "right", right.Result, where)
+	assert.Empty(t, right.Hidden, "%s: answered, the explanation, the verdict, the status lines and the text after the quiz show", where)
+	assert.True(t, strings.HasPrefix(right.Marked, "✓ "), "%s: the answer is marked: %q", where, right.Marked)
+	assert.Empty(t, right.Hint, "%s: the hint goes once answered", where)
 }
 
 // loadingSteps gives, for each step, the step whose load the canvas shows
@@ -154,9 +242,10 @@ func TestBrowserCourseProgress(t *testing.T) {
 	require.Positive(t, quiz, "a later step has a quiz")
 	answer := func(ctx context.Context) {
 		t.Helper()
-		require.NoError(t, chromedp.Do(ctx, chromedp.Click(".step.current form.lesson-quiz input[type=radio]"),
+		answer := eval[string](t, ctx, `document.querySelector(".step.current form.lesson-quiz").dataset.answer`)
+		require.NoError(t, chromedp.Do(ctx, chromedp.Click(".step.current form.lesson-quiz input[type=radio][value='"+answer+"']"),
 			chromedp.Click(".step.current button.lesson-quiz-check")))
-		poll(t, ctx, `document.querySelector(".step.current form.lesson-quiz").dataset.result !== undefined`, 10*time.Second)
+		poll(t, ctx, `document.querySelector(".step.current form.lesson-quiz").dataset.result === "right"`, 10*time.Second)
 	}
 
 	ctx, base, console := browser(t)

@@ -54,6 +54,12 @@ func ownBrowser(t *testing.T) (ctx context.Context, base string, console func() 
 // a Chromium of its own or in the shared one.
 func openBrowser(t *testing.T, own bool, dir string) (context.Context, string, func() []chromedp.ConsoleMessage) {
 	t.Helper()
+	return openBrowserFor(t, own, dir, 4*time.Minute)
+}
+
+// openBrowserFor is openBrowser with a tab that lives at most within.
+func openBrowserFor(t *testing.T, own bool, dir string, within time.Duration) (context.Context, string, func() []chromedp.ConsoleMessage) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("a browser test: the full suite (make test) runs it")
 	}
@@ -73,7 +79,7 @@ func openBrowser(t *testing.T, own bool, dir string) (context.Context, string, f
 	} else {
 		tab, cancel = chromedp.NewContext(browserShared(t, path), chromedp.WithNewBrowserContext())
 	}
-	tab, cancelT := context.WithTimeout(tab, 4*time.Minute)
+	tab, cancelT := context.WithTimeout(tab, within)
 	t.Cleanup(func() { cancelT(); cancel() })
 	return openTab(t, tab, srv.URL)
 }

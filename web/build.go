@@ -141,7 +141,7 @@ func Site(in Inputs) (map[string][]byte, error) {
 					alts = append(alts, o)
 				}
 			}
-			page, err := lessonPage(pages, l, alts, version)
+			page, err := lessonPage(pages, l, alts, assumed(bySlug, l, l.Lang), version)
 			if err != nil {
 				return nil, err
 			}
@@ -176,7 +176,7 @@ func label(lang string) string {
 // pageName is a lesson's page: incast.en.html.
 func pageName(l *lessons.Lesson) string { return l.Slug + "." + l.Lang + ".html" }
 
-func lessonPage(pages templates, l *lessons.Lesson, alts any, version string) ([]byte, error) {
+func lessonPage(pages templates, l *lessons.Lesson, alts any, assumes []assumedLink, version string) ([]byte, error) {
 	type step struct {
 		ID       string           `json:"id"`
 		Title    string           `json:"title"`
@@ -198,6 +198,7 @@ func lessonPage(pages templates, l *lessons.Lesson, alts any, version string) ([
 	lang := i18n.Lang(l.Lang)
 	return pages.render(lang, "lesson.html", map[string]any{
 		"Version": version, "Lesson": l, "Alternates": alts, "KeyList": keyList(lang), "HTMLLang": htmlLang, "StepsJSON": js,
+		"Assumes": assumes, "AssumesNone": assumes != nil && len(assumes) == 0,
 	})
 }
 

@@ -31,6 +31,30 @@ func indexPageName(lang string) string {
 
 type langLink struct{ Lang, Label, Href string }
 
+// assumedLink is an earlier lesson a lesson assumes, as the page links it.
+type assumedLink struct{ Title, Href, Lang string }
+
+// assumed links the lessons l assumes, each in lang where it has that
+// language (else in English); nil when l's front matter does not say.
+func assumed(bySlug map[string][]*lessons.Lesson, l *lessons.Lesson, lang string) []assumedLink {
+	if l.Assumes == nil {
+		return nil
+	}
+	links := []assumedLink{}
+	for _, slug := range l.Assumes {
+		var pick *lessons.Lesson
+		for _, o := range bySlug[slug] {
+			if pick == nil || o.Lang == lang || o.Lang == "en" && pick.Lang != lang {
+				pick = o
+			}
+		}
+		if pick != nil {
+			links = append(links, assumedLink{pick.Title, pageName(pick), pick.Lang})
+		}
+	}
+	return links
+}
+
 // indexCard is one lesson on the course path.
 type indexCard struct {
 	Number                            int
@@ -39,6 +63,8 @@ type indexCard struct {
 	Minutes, Steps                    int
 	StepIDs                           string // space-separated, for the progress script
 	Langs                             []langLink
+	Assumes                           []assumedLink // nil: not said; empty: none
+	AssumesNone                       bool
 }
 
 // indexPages renders index.html and index.zh.html: the course as a path, in
@@ -102,7 +128,8 @@ func indexPages(pages templates, ls []*lessons.Lesson, scenarios []scenario.Buil
 				cardLang = pick.Lang
 			}
 			cards = append(cards, indexCard{Number: i + 1, Slug: slug, Title: pick.Title, Summary: pick.Summary, Level: level,
-				Href: pageName(pick), Lang: cardLang, Minutes: pick.Minutes, Steps: len(pick.Steps), StepIDs: strings.Join(ids, " "), Langs: langs})
+				Href: pageName(pick), Lang: cardLang, Minutes: pick.Minutes, Steps: len(pick.Steps), StepIDs: strings.Join(ids, " "), Langs: langs,
+				Assumes: assumed(bySlug, pick, string(lang)), AssumesNone: pick.Assumes != nil && len(pick.Assumes) == 0})
 		}
 		page, err := pages.render(lang, "index.html", map[string]any{"Version": version, "Lessons": cards, "Scenarios": scenarioRows(lang, scenarios), "W": indexLangs[lang]})
 		if err != nil {

@@ -23,9 +23,9 @@ func TestIndexIsTheCourse(t *testing.T) {
 		return out
 	}
 	ls := []*lessons.Lesson{ // as lessons.Load sorts them: by order
-		{Slug: "b", Lang: "en", Title: "Bee", Summary: "Bee things.", Level: "beginner", Minutes: 10, Order: 1, Steps: steps("x", "y")},
-		{Slug: "b", Lang: "zh", Language: "zh-Hans", Title: "蜜蜂", Summary: "蜜蜂的事。", Level: "beginner", Minutes: 10, Order: 1, Steps: steps("x", "y")},
-		{Slug: "a", Lang: "en", Title: "Ant", Summary: "Ant things.", Level: "advanced", Minutes: 25, Order: 2, Steps: steps("p", "q", "r")},
+		{Slug: "b", Lang: "en", Title: "Bee", Summary: "Bee things.", Level: "beginner", Minutes: 10, Order: 1, Steps: steps("x", "y"), Assumes: []string{}},
+		{Slug: "b", Lang: "zh", Language: "zh-Hans", Title: "蜜蜂", Summary: "蜜蜂的事。", Level: "beginner", Minutes: 10, Order: 1, Steps: steps("x", "y"), Assumes: []string{}},
+		{Slug: "a", Lang: "en", Title: "Ant", Summary: "Ant things.", Level: "advanced", Minutes: 25, Order: 2, Steps: steps("p", "q", "r"), Assumes: []string{"b"}},
 	}
 	files, err := Site(Inputs{Lessons: ls, VizWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
@@ -53,4 +53,18 @@ func TestIndexIsTheCourse(t *testing.T) {
 	assert.Contains(t, string(files["index.html"]), `href="index.zh.html"`, "each index links the other")
 	assert.Contains(t, zh, `href="index.html"`)
 	assert.Contains(t, string(files["b.zh.html"]), `<a class="brand" href="index.zh.html">`, "a Chinese lesson leads to the Chinese index")
+
+	// What each lesson assumes: linked in the page's language where it has it.
+	assumes := regexp.MustCompile(`<p class="assumes">(.*?)</p>`)
+	found := func(page string) []string {
+		var out []string
+		for _, m := range assumes.FindAllStringSubmatch(string(files[page]), -1) {
+			out = append(out, m[1])
+		}
+		return out
+	}
+	assert.Equal(t, []string{"Assumes no earlier lesson: a place to start.", `Assumes: <a href="b.en.html" lang="en">Bee</a>`}, found("index.html"))
+	assert.Equal(t, []string{"无需先修其他课程，可以从这里开始。", `先修课程：<a href="b.zh.html" lang="zh">蜜蜂</a>`}, found("index.zh.html"))
+	assert.Equal(t, []string{`Assumes: <a href="b.en.html" lang="en">Bee</a>`}, found("a.en.html"), "and above the lesson's intro")
+	assert.Equal(t, []string{"无需先修其他课程，可以从这里开始。"}, found("b.zh.html"))
 }

@@ -33,7 +33,7 @@
     document.querySelectorAll("[data-alternate]").forEach((a) => { a.hash = id; });
     document.getElementById("text").scrollTop = 0;
     window.scrollTo(0, 0); // a #step link must not scroll the page past its header
-    progress.shown(i); // before the load: is the canvas still at the end of this step's run?
+    progress.shown(i); // a recap is finished when shown
     clicker.shown(i);
     loadScenario();
   }
@@ -41,19 +41,22 @@
     const cmp = compareFor(current);
     if (cmp) {
       const ckey = JSON.stringify(cmp);
-      if (!ready || ckey === loadedYAML) return;
+      if (!ready) return;
+      if (ckey === loadedYAML) { progress.kept(); return; }
       loadedYAML = ckey; loadedPlain = null;
+      progress.loading();
       send({ fabriclab: "load", step: steps[current].id, left: { label: cmp.left.label, yaml: cmp.left.scenario }, right: { label: cmp.right.label, yaml: cmp.right.scenario } });
       return;
     }
     const yaml = scenarioFor(current);
     const extra = knobs.load(current); // the step's knob settings and figures, or null
     const key = extra ? yaml + "\n" + JSON.stringify(extra.set) : yaml;
-    if (!ready || !yaml || key === loadedYAML) return;
+    if (!ready || !yaml) return;
     // A step without knobs after one with the same scenario at its knobs'
     // defaults (the recap after a knob step) keeps the canvas as it is.
-    if (!extra && loadedPlain === yaml) return;
+    if (key === loadedYAML || (!extra && loadedPlain === yaml)) { progress.kept(); return; }
     loadedYAML = key;
+    progress.loading();
     loadedPlain = !extra || !knobs.moved(current).length ? yaml : null;
     send(Object.assign({ fabriclab: "load", yaml: yaml, step: steps[current].id }, extra));
   }
@@ -64,7 +67,10 @@
     const cap = sections[current] && sections[current].querySelector(".lesson-compare");
     if (!cap) return;
     let d = cap.querySelector(".lesson-compare-diff");
-    if (!d) { d = document.createElement("span"); d.className = "lesson-compare-diff"; cap.append(document.createElement("br"), d); }
+    if (!d) {
+      d = document.createElement("span"); d.className = "lesson-compare-diff"; cap.append(document.createElement("br"), d);
+      window.fabriclabQuiz.hold(sections[current], d); // hidden until the step's quiz is answered (quiz.js)
+    }
     d.textContent = text;
   }
 
@@ -80,11 +86,11 @@
         loadScenario();
         if (document.body.classList.contains("presenter")) send({ fabriclab: "presenter", on: true });
         break;
-      case "loaded": canvas.loaded = ev.name; canvas.step = ev.step || ""; canvas.error = ""; canvas.compare = !!ev.compare; canvas.difference = ""; break;
+      case "loaded": progress.loaded(); canvas.loaded = ev.name; canvas.step = ev.step || ""; canvas.error = ""; canvas.compare = !!ev.compare; canvas.difference = ""; break;
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
       case "summary": canvas.summary = ev.text; if (ev.difference) showDifference(ev.difference); break;
       case "ended": canvas.ended++; progress.ended(); break;
-      case "error": canvas.error = ev.message; knobs.failed(ev.message); break;
+      case "error": progress.loaded(); canvas.error = ev.message; knobs.failed(ev.message); break;
       case "figures": knobs.figures(ev); break;
       case "key": key(ev.key, null); break; // a lesson key pressed on the canvas
     }
@@ -157,19 +163,6 @@
     if (e.key.startsWith("Arrow") && (tag === "INPUT" || inForm)) return;
     if ((e.key === " " || (e.key === "Enter" && !clicker.typing())) && (tag === "INPUT" || tag === "BUTTON" || tag === "A" || inForm)) return;
     if (key(e.key, t)) e.preventDefault();
-  });
-
-  // Quizzes: predict, then watch.
-  document.querySelectorAll("form.lesson-quiz").forEach((form) => {
-    form.addEventListener("submit", (e) => {
-      e.preventDefault();
-      const picked = form.querySelector("input[type=radio]:checked");
-      if (!picked) return;
-      const right = picked.value === form.dataset.answer;
-      form.dataset.result = right ? "right" : "wrong";
-      form.querySelector(".lesson-quiz-verdict").textContent = right ? form.dataset.right : form.dataset.wrong;
-      form.querySelector(".lesson-quiz-explain").hidden = false;
-    });
   });
 
   // Knobs: lessons/knob.go describes each (data-knob: its values, their
@@ -316,15 +309,17 @@
 
   knobs = lessonKnobs();
   // ---- Progress (read by the index, static/index.js) ----
-  // A step is finished once, while it is shown, its quiz is answered (right
-  // or wrong) or the canvas plays its scenario to the end (or already stands
-  // at the end of it, for a step that keeps the previous step's run). The
+  // A step is finished once, while it is shown, its quiz is answered (right,
+  // or by Show me: quiz.js) or the canvas reaches the end of the step's run
+  // (at any knob position; or already stands there, for a step that keeps
+  // the previous step's run). A step with neither a quiz nor a scenario,
+  // comparison or knob of its own (a recap) is finished when shown. The
   // finished step ids are kept in localStorage "fabriclab.progress.<slug>"
   // as a JSON array; without localStorage they last as long as the page.
   const progress = (() => {
     const slug = decodeURIComponent(location.pathname.split("/").pop() || "").split(".")[0];
     const storeKey = "fabriclab.progress." + slug;
-    let done = [];
+    let done = [], loading = false; // loading: a load is sent, the canvas has not answered yet
     try {
       const v = JSON.parse(localStorage.getItem(storeKey) || "[]");
       if (Array.isArray(v)) done = v.filter((id) => typeof id === "string");
@@ -335,18 +330,19 @@
       done.push(id);
       try { localStorage.setItem(storeKey, JSON.stringify(done)); } catch (_) {}
     };
-    const runIsCurrent = (i) => loadedYAML !== null && loadedYAML === scenarioFor(i);
     const atEnd = () => canvas.end_us > 0 && canvas.t_us >= canvas.end_us;
-    document.querySelectorAll("form.lesson-quiz").forEach((form) => {
-      form.addEventListener("submit", () => {
-        const k = sections.indexOf(form.closest(".step"));
-        if (k >= 0 && form.querySelector("input[type=radio]:checked")) mark(k);
-      });
+    const textOnly = (i) => !sections[i].querySelector("form.lesson-quiz, .lesson-scenario, .lesson-compare, .lesson-knob");
+    document.addEventListener("fabriclab:answered", (e) => {
+      const k = sections.indexOf(e.target.closest(".step"));
+      if (k >= 0) mark(k);
     });
     window.fabriclabProgress = { finished: () => done.slice() };
     return {
-      shown: (i) => { if (runIsCurrent(i) && atEnd()) mark(i); },
-      ended: () => { if (current >= 0 && runIsCurrent(current)) mark(current); },
+      shown: (i) => { if (textOnly(i)) mark(i); },
+      loading: () => { loading = true; },
+      loaded: () => { loading = false; },
+      kept: () => { if (!loading && atEnd()) mark(current); }, // the step keeps the run on the canvas
+      ended: () => { if (!loading && current >= 0) mark(current); },
     };
   })();
 
