@@ -179,10 +179,14 @@
   const nameCanvas = () => {
     const c = canvas();
     if (!c) return;
-    if (c.parentNode === document.body && document.body.firstChild !== c) document.body.prepend(c);
+    // Into the page's main landmark (display: contents: the layout is the body's), after its heading.
+    const stage = $("stage");
+    if (c.parentNode !== stage) $("canvas-title").after(c);
     c.setAttribute("tabindex", "0");
     c.setAttribute("role", "img");
-    c.setAttribute("aria-label", scenarioName ? t("embed.canvas.named", scenarioName) : t("embed.canvas"));
+    const name = scenarioName ? t("embed.canvas.named", scenarioName) : t("embed.canvas");
+    c.setAttribute("aria-label", name);
+    $("canvas-title").textContent = name;
     c.setAttribute("aria-describedby", "summary");
   };
   // Events from Go: update the controls, then tell the parent.
