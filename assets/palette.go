@@ -40,6 +40,20 @@ var categorical = [...]color.RGBA{
 	{0x88, 0x22, 0x55, 0xff}, // wine
 }
 
+// onLight is categorical darkened where it had under 3:1 on a white page
+// (WCAG AA for graphics): the same hues, one step deeper; onDark lightens the
+// wine, which had 2:1 on near-black.
+var (
+	onLight = [...]color.RGBA{
+		{0xb0, 0x6f, 0x00, 0xff}, {0x2f, 0x86, 0xc0, 0xff}, {0x00, 0x8a, 0x64, 0xff}, {0x8f, 0x83, 0x00, 0xff},
+		categorical[4], categorical[5], {0xb4, 0x57, 0x8c, 0xff}, categorical[7],
+	}
+	onDark = [...]color.RGBA{
+		categorical[0], categorical[1], categorical[2], categorical[3],
+		categorical[4], categorical[5], categorical[6], {0xd9, 0x60, 0x9a, 0xff},
+	}
+)
+
 // Categories is how many distinct categorical colours there are.
 const Categories = len(categorical)
 
@@ -49,6 +63,15 @@ func Categorical(i int) color.RGBA {
 		i = -i
 	}
 	return categorical[i%len(categorical)]
+}
+
+// Categorical is the i-th qualitative colour (cycling) as this theme draws
+// it: each has 3:1 on its background and panels.
+func (t *Theme) Categorical(i int) color.RGBA {
+	if i < 0 {
+		i = -i
+	}
+	return t.Flows[i%len(t.Flows)]
 }
 
 // Mix blends a towards b by t in [0, 1].
@@ -81,6 +104,8 @@ type Theme struct {
 	// contrast on white (WCAG AA for graphics); on dark, its darkest purples
 	// are left out.
 	LoadFrom, LoadTo float64
+	// Flows are the qualitative colours (flows, shards, series) on this theme.
+	Flows [Categories]color.RGBA
 }
 
 // Load is the colour of a load in [0, 1] (clamped).
@@ -97,7 +122,7 @@ var Light = Theme{
 	Border:     color.RGBA{0xd4, 0xd4, 0xd0, 0xff},
 	Text:       color.RGBA{0x1f, 0x23, 0x28, 0xff},
 	Muted:      color.RGBA{0x6b, 0x70, 0x78, 0xff},
-	Idle:       color.RGBA{0xc8, 0xc9, 0xcc, 0xff},
+	Idle:       color.RGBA{0x86, 0x8a, 0x91, 0xff}, // 3.3:1: an idle link is still seen
 	Node:       color.RGBA{0xff, 0xff, 0xff, 0xff},
 	NodeEdge:   color.RGBA{0x5a, 0x60, 0x6a, 0xff},
 	Switch:     color.RGBA{0x3b, 0x42, 0x4d, 0xff},
@@ -108,7 +133,9 @@ var Light = Theme{
 	Drop:       color.RGBA{0xd6, 0x27, 0x28, 0xff},
 	Pause:      color.RGBA{0xc2, 0x4e, 0x00, 0xff},
 	Highlight:  color.RGBA{0xd6, 0x27, 0x28, 0xff},
-	LoadFrom:   0.05, LoadTo: 0.55, // 100 %: #229c88, 3.4:1 on white (0.95's yellow was 1.4:1)
+	// Light to dark as the load rises (more ink, more load): 0 %: #229c88, 3.4:1 on white.
+	LoadFrom: 0.55, LoadTo: 0.05,
+	Flows: onLight,
 }
 
 // Dark is for dim rooms and projectors: light ink on near-black.
@@ -119,7 +146,7 @@ var Dark = Theme{
 	Border:     color.RGBA{0x3a, 0x3f, 0x48, 0xff},
 	Text:       color.RGBA{0xe8, 0xea, 0xed, 0xff},
 	Muted:      color.RGBA{0x9a, 0xa0, 0xa8, 0xff},
-	Idle:       color.RGBA{0x3c, 0x41, 0x4a, 0xff},
+	Idle:       color.RGBA{0x6b, 0x71, 0x7b, 0xff}, // 3.3:1 on panels
 	Node:       color.RGBA{0x24, 0x28, 0x2f, 0xff},
 	NodeEdge:   color.RGBA{0xa8, 0xae, 0xb8, 0xff},
 	Switch:     color.RGBA{0x5b, 0x63, 0x70, 0xff},
@@ -130,5 +157,6 @@ var Dark = Theme{
 	Drop:       color.RGBA{0xff, 0x4d, 0x4d, 0xff},
 	Pause:      color.RGBA{0xff, 0x9f, 0x1c, 0xff},
 	Highlight:  color.RGBA{0xff, 0xff, 0xff, 0xff},
-	LoadFrom:   0.2, LoadTo: 1,
+	LoadFrom:   0.4, LoadTo: 1, // 0 %: #2a788e, 3.2:1 on a panel
+	Flows: onDark,
 }

@@ -206,4 +206,29 @@ var page = map[string]Text{
 	"editor.link-copied":    {"Link copied", "链接已复制"},
 	"editor.link.copy-self": {"Copy the link (Ctrl+C): ", "请手动复制链接 (Ctrl+C)："},
 	"editor.tab-leaves":     {"Tab now leaves the editor", "现在按 Tab 离开编辑器"},
+
+	// the single-key shortcuts' switch in both ? lists (lesson.html, embed.html), and where they act
+	"keys.single": {"Single-key shortcuts (letters and symbols)", "单键快捷键（字母和符号）"},
+	// the canvas's summary for screen readers (cmd/viz summarize, Go verbs): "incast: 8 senders to 1, t = 25 µs, 3 of 8 flows done, 12 pause frames"
+	"summary.incast":       {"%d senders to 1", "%d 个发送方发往 1 个接收方"},
+	"summary.nflows":       {"%d flows", "%d 个流"},
+	"summary.training":     {"%s: %s training", "%s：%s 训练"},
+	"summary.collective":   {"%s: %s (%s)", "%s：%s（%s）"},
+	"summary.ranks":        {" on %d ranks", "，%d 个 rank"},
+	"summary.beside":       {" beside %s", "，同时有 %s"},
+	"summary.named":        {"%s: %s", "%s：%s"},
+	"summary.flows":        {"%d of %d flows done", "%d / %d 个流已完成"},
+	"summary.transfers":    {"%d of %d transfers done", "%d / %d 次传输已完成"},
+	"summary.drops.one":    {"1 drop", "丢包 1 次"},
+	"summary.drops.many":   {"%d drops", "丢包 %d 次"},
+	"summary.pauses.one":   {"1 pause frame", "1 个暂停帧"},
+	"summary.pauses.many":  {"%d pause frames", "%d 个暂停帧"},
+	"summary.ecn.one":      {"1 ECN mark", "1 个 ECN 标记"},
+	"summary.ecn.many":     {"%d ECN marks", "%d 个 ECN 标记"},
+	"summary.fecn.one":     {"1 FECN mark", "1 个 FECN 标记"},
+	"summary.fecn.many":    {"%d FECN marks", "%d 个 FECN 标记"},
+	"summary.finished":     {"finished", "已结束"},
+	"summary.sep":          {", ", "，"},
+	"embed.timeline.value": {"{} of {}", "{}（共 {}）"}, // the time slider's value, read out
+	"keys.single.where":    {"They act while the canvas or the lesson text has the focus, not on a link, a button or a form.", "仅在画布或课文获得焦点时生效，焦点在链接、按钮或表单上时不生效。"},
 }

@@ -338,7 +338,7 @@ func (b *Builder) flowKey(cur *snap.Snapshot, n int) (string, []keyItem) {
 		if !same && !through {
 			name = b.tf("chart.flow.hosts", b.hostName(fl.Src), b.hostName(fl.Dst))
 		}
-		key = append(key, keyItem{name, flowColor(fl, i)})
+		key = append(key, keyItem{name, b.flowColor(fl, i)})
 	}
 	b.ch.key = key
 	if through {
@@ -460,12 +460,12 @@ func throughputGroups(b *Builder, cur *snap.Snapshot) flowGroups {
 		gs.by = byTag
 		gs.prefix = b.t("chart.shard")
 		for g := range gs.n {
-			gs.key = append(gs.key, keyItem{itoa(g), assets.Categorical(g)})
+			gs.key = append(gs.key, keyItem{itoa(g), b.th.Categorical(g)})
 		}
 	case b.multiNode():
 		gs.n, gs.by = 2, byNode
 		// not the node colours (orange is "computing" there)
-		gs.key = append(gs.key, keyItem{b.t("chart.in-node"), assets.Categorical(2)}, keyItem{b.t("chart.between-nodes"), assets.Categorical(4)})
+		gs.key = append(gs.key, keyItem{b.t("chart.in-node"), b.th.Categorical(2)}, keyItem{b.t("chart.between-nodes"), b.th.Categorical(4)})
 	}
 	return gs
 }
@@ -571,7 +571,7 @@ func (b *Builder) queues(ci int, r Rect) {
 	}
 	key := b.ch.key[:0]
 	for j := range nt {
-		key = append(key, keyItem{L.Topo.LinkName(top[j]), assets.Categorical(j + 4)})
+		key = append(key, keyItem{L.Topo.LinkName(top[j]), b.th.Categorical(j + 4)})
 	}
 	b.ch.key = key
 	p := b.plotArea(r, b.t("chart.queues"), "", key)

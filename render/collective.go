@@ -217,8 +217,8 @@ func (b *Builder) collHeader(c *snap.Collective) {
 }
 
 // phaseColor is the colour of phase i (reduce phases warm, gathers cool).
-func phaseColor(i int) color.RGBA {
-	return assets.Categorical([...]int{0, 4, 2, 6, 5, 1}[i%6])
+func phaseColor(th *assets.Theme, i int) color.RGBA {
+	return th.Categorical([...]int{0, 4, 2, 6, 5, 1}[i%6])
 }
 
 // cellColor is the colour of a cell filled v (0…1): the link-load ramp.
@@ -427,7 +427,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		if kx+10*u+w > r.X+r.W-6*u {
 			break
 		}
-		dl.rect(LayerChart, kx, r.Y+29*u-3.5*u, 7*u, 7*u, 1.5*u, phaseColor(i), color.RGBA{}, 0)
+		dl.rect(LayerChart, kx, r.Y+29*u-3.5*u, 7*u, 7*u, 1.5*u, phaseColor(b.th, i), color.RGBA{}, 0)
 		dl.text(LayerChart, kx+10*u, r.Y+29*u, name, b.fs(0.72), Start, assets.Regular, th.Muted)
 		kx += 10*u + w + 10*u
 	}
@@ -460,7 +460,7 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		if s.First == 0 && s.Last == 0 && s.Done == 0 {
 			continue
 		}
-		end, col := s.Last, phaseColor(s.Phase)
+		end, col := s.Last, phaseColor(b.th, s.Phase)
 		if s.Done < 1 {
 			end = now // still running
 		}
@@ -513,7 +513,7 @@ func (b *Builder) moved(r Rect, c *snap.Collective) {
 		y := p.Y + p.H*(1-s.Collective.Done)
 		dl.Points = append(dl.Points, float32(x), float32(y))
 	}
-	dl.polyline(LayerChart, p0, 1.8*u, phaseColor(0))
+	dl.polyline(LayerChart, p0, 1.8*u, phaseColor(b.th, 0))
 	dl.text(LayerChart, p.X+6*u, p.Y+10*u, b.tf("coll.moved.of", fmtPct(c.Done), fmtBytes(float64(c.Bytes))), b.fs(0.8), Start, assets.Medium, th.Text)
 }
 
@@ -562,7 +562,7 @@ func (b *Builder) arrows(c *snap.Collective) {
 		if src == nil || dst == nil || src == dst {
 			continue
 		}
-		col := assets.Categorical(int(s.Lane))
+		col := b.th.Categorical(int(s.Lane))
 		sx, _ := src.Center()
 		dx, _ := dst.Center()
 		if s.Net {

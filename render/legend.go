@@ -74,8 +74,8 @@ func (b *Builder) legendAt(k float64) float64 {
 	b.pauseMarkOn(LayerLabel, x+7*u, cy, 7*u)
 	x += 18 * u
 	label(b.t("legend.pause"))
-	dl.circle(LayerLabel, x+3*u, cy, 2.7*u, assets.Categorical(0), th.Background, 0.8*u)
-	dl.circle(LayerLabel, x+10*u, cy, 2.7*u, assets.Categorical(1), th.Background, 0.8*u)
+	b.packetMark(LayerLabel, x+3*u, cy, 2.7*u, 0)
+	b.packetMark(LayerLabel, x+10*u, cy, 2.7*u, 1)
 	x += 18 * u
 	if b.shards() {
 		label(b.t("legend.by-shard"))
@@ -83,7 +83,7 @@ func (b *Builder) legendAt(k float64) float64 {
 		label(b.t("legend.by-flow"))
 	}
 	if b.anyMarks() {
-		dl.circle(LayerLabel, x+4*u, cy, 2.7*u, assets.Categorical(0), th.Background, 0.8*u)
+		dl.circle(LayerLabel, x+4*u, cy, 2.7*u, th.Categorical(0), th.Background, 0.8*u)
 		dl.circle(LayerLabel, x+4*u, cy, 4.3*u, color.RGBA{}, th.Pause, 1.2*u)
 		x += 12 * u
 		label(b.t("legend.ecn"))

@@ -490,7 +490,7 @@ func (b *Builder) namedFlows(g *snap.Routing) {
 			continue
 		}
 		fl := &b.f.Cur.Flows[k]
-		c := flowColor(fl, k)
+		c := b.flowColor(fl, k)
 		if k != sel && fl.Started {
 			b.rt.path = g.Routes.AppendPath(b.rt.path[:0], k, b.f.Cur.Time)
 			for _, l := range b.rt.path {

@@ -163,7 +163,7 @@ func TestNamedFlowIsMarked(t *testing.T) {
 	L := NewLayout(r.topo, 1280, 720, Options{})
 	dl := Scene(r.frame(L))
 	assert.Contains(t, texts(dl), "\nvictim\n")
-	c := flowColor(&r.cur().Flows[7], 7)
+	c := assets.Light.Categorical(flowIndex(&r.cur().Flows[7], 7))
 	n := 0
 	for _, p := range dl.Prims {
 		if p.Kind == KindLine && p.Layer == LayerLink && p.Stroke == c {

@@ -304,13 +304,31 @@ func (b *Builder) bundles() {
 	}
 }
 
-// flowColor is the colour of a flow's packets: its shard's (tag's) colour in a
-// collective, else its own.
-func flowColor(fl *snap.Flow, id int) color.RGBA {
+// flowIndex is the categorical colour a flow's packets take: its shard's
+// (tag's) in a collective, else its own.
+func flowIndex(fl *snap.Flow, id int) int {
 	if fl.Tag >= 0 {
-		return assets.Categorical(fl.Tag)
+		return fl.Tag
 	}
-	return assets.Categorical(id)
+	return id
+}
+
+// flowColor is the colour of a flow's packets (flowIndex) on this theme.
+func (b *Builder) flowColor(fl *snap.Flow, id int) color.RGBA {
+	return b.th.Categorical(flowIndex(fl, id))
+}
+
+// packetMark draws a packet of categorical colour i: a dot for an even i, a
+// square for an odd one, so that neighbouring colours (orange and yellow,
+// which merge under deuteranopia) differ in shape too.
+func (b *Builder) packetMark(l Layer, x, y, r float64, i int) {
+	c := b.th.Categorical(i)
+	if i%2 == 0 {
+		b.dl.circle(l, x, y, r, c, b.th.Background, 0.8*b.layout.U)
+		return
+	}
+	s := r * 0.9
+	b.dl.rect(l, x-s, y-s, 2*s, 2*s, 0.3*s, c, b.th.Background, 0.8*b.layout.U)
 }
 
 // maxDots is how many packets a link shows as dots before it shows a count.
@@ -336,11 +354,11 @@ func (b *Builder) packets() {
 		}
 		ln := &L.Links[p.Link]
 		x, y := ln.X1+(ln.X2-ln.X1)*p.Progress, ln.Y1+(ln.Y2-ln.Y1)*p.Progress
-		c := assets.Categorical(p.Flow)
+		ci := p.Flow
 		if p.Flow < len(cur.Flows) {
-			c = flowColor(&cur.Flows[p.Flow], p.Flow)
+			ci = flowIndex(&cur.Flows[p.Flow], p.Flow)
 		}
-		dl.circle(LayerPacket, x, y, r, c, b.th.Background, 0.8*L.U)
+		b.packetMark(LayerPacket, x, y, r, ci)
 		if p.Marked { // ECN: a ring in the mark colour, so it does not rely on hue alone
 			dl.circle(LayerPacket, x, y, r+1.6*L.U, color.RGBA{}, b.th.Pause, 1.2*L.U)
 		}

@@ -377,7 +377,7 @@ func (g *Game) sendCompareSummary(now time.Time) {
 	c.lastText, c.textDue = now, false
 	var text string
 	for i, p := range c.pair.Sides {
-		text += c.labels[i] + ": " + summarize(p.Scenario(), p.At(p.Pos()), p.Pos()) + ". "
+		text += c.labels[i] + ": " + summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), i18n.Lang(c.lang)) + ". "
 	}
 	if c.diff != "" {
 		text += c.diff + "."

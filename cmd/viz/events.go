@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"fabriclab/i18n"
 	"fabriclab/protocol"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
@@ -74,7 +74,7 @@ func (g *Game) sendSummary(now time.Time) {
 	p := g.p
 	ev := &g.page
 	ev.summaryDue, ev.lastSummary = false, now
-	text := summarize(p.Scenario(), p.At(p.Pos()), p.Pos())
+	text := summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), i18n.Lang(g.params.Lang))
 	if text == ev.summary {
 		return
 	}
@@ -87,22 +87,22 @@ func (g *Game) loadedEvents() {
 	g.page = pageEvents{summaryDue: true}
 }
 
-// summarize says what a snapshot shows: what runs, the time, how many flows
-// are done and the counters that matter, e.g. "incast: 8 senders to 1,
-// t = 25 µs, 3 of 8 flows done, 12 pause frames".
-func summarize(sc *scenario.Scenario, s *snap.Snapshot, t unit.Time) string {
-	parts := []string{what(sc) + ", t = " + micros(t)}
+// summarize says what a snapshot shows, in the page's language: what runs,
+// the time, how many flows are done and the counters that matter, e.g.
+// "incast: 8 senders to 1, t = 25 µs, 3 of 8 flows done, 12 pause frames".
+func summarize(sc *scenario.Scenario, s *snap.Snapshot, t unit.Time, lang i18n.Lang) string {
+	parts := []string{what(sc, lang) + i18n.T(lang, "summary.sep") + "t = " + micros(t)}
 	done := 0
 	for i := range s.Flows {
 		if s.Flows[i].Done {
 			done++
 		}
 	}
-	noun := "flows"
 	if sc.Collective.Op != "" {
-		noun = "transfers"
+		parts = append(parts, i18n.Tf(lang, "summary.transfers", done, len(s.Flows)))
+	} else {
+		parts = append(parts, i18n.Tf(lang, "summary.flows", done, len(s.Flows)))
 	}
-	parts = append(parts, fmt.Sprintf("%d of %d %s done", done, len(s.Flows), noun))
 	var drops, pauses, marks int64
 	for i := range s.Links {
 		l := &s.Links[i]
@@ -110,24 +110,25 @@ func summarize(sc *scenario.Scenario, s *snap.Snapshot, t unit.Time) string {
 		pauses += l.PauseFrames
 		marks += l.ECNMarks
 	}
+	// count adds "1 drop" (one) or "12 drops" (many) where n is not 0.
 	count := func(n int64, one, many string) {
 		if n == 1 {
-			parts = append(parts, "1 "+one)
+			parts = append(parts, one)
 		} else if n > 1 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, many))
+			parts = append(parts, many)
 		}
 	}
-	count(drops, "drop", "drops")
-	count(pauses, "pause frame", "pause frames")
+	count(drops, i18n.T(lang, "summary.drops.one"), i18n.Tf(lang, "summary.drops.many", drops))
+	count(pauses, i18n.T(lang, "summary.pauses.one"), i18n.Tf(lang, "summary.pauses.many", pauses))
 	if s.Marking.FECN > 0 { // InfiniBand CC marks: the snapshot counts its FECN marks as ECN marks
-		count(marks, "FECN mark", "FECN marks")
+		count(marks, i18n.T(lang, "summary.fecn.one"), i18n.Tf(lang, "summary.fecn.many", marks))
 	} else {
-		count(marks, "ECN mark", "ECN marks")
+		count(marks, i18n.T(lang, "summary.ecn.one"), i18n.Tf(lang, "summary.ecn.many", marks))
 	}
 	if s.Done {
-		parts = append(parts, "finished")
+		parts = append(parts, i18n.T(lang, "summary.finished"))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, i18n.T(lang, "summary.sep"))
 }
 
 // micros writes a time as the playback bar does: "25.6 µs", "1.25 ms".
@@ -145,31 +146,31 @@ func micros(t unit.Time) string {
 
 // what names the scenario and what it runs: "incast: 8 senders to 1",
 // "ring-allreduce-8: allreduce (ring) on 8 ranks".
-func what(sc *scenario.Scenario) string {
+func what(sc *scenario.Scenario, lang i18n.Lang) string {
 	var traffic string
 	switch tr := &sc.Traffic; tr.Pattern {
 	case "incast":
-		traffic = fmt.Sprintf("%d senders to 1", tr.Senders)
+		traffic = i18n.Tf(lang, "summary.incast", tr.Senders)
 	case "flows":
-		traffic = fmt.Sprintf("%d flows", len(tr.Flows))
+		traffic = i18n.Tf(lang, "summary.nflows", len(tr.Flows))
 	case "", "none":
 	default:
 		traffic = tr.Pattern
 	}
 	switch {
 	case sc.Training.Model != "":
-		return fmt.Sprintf("%s: %s training", sc.Name, sc.Training.Model)
+		return i18n.Tf(lang, "summary.training", sc.Name, sc.Training.Model)
 	case sc.Collective.Op != "":
-		s := fmt.Sprintf("%s: %s (%s)", sc.Name, sc.Collective.Op, sc.Collective.Algo)
+		s := i18n.Tf(lang, "summary.collective", sc.Name, sc.Collective.Op, sc.Collective.Algo)
 		if sc.Collective.Ranks > 0 {
-			s += fmt.Sprintf(" on %d ranks", sc.Collective.Ranks)
+			s += i18n.Tf(lang, "summary.ranks", sc.Collective.Ranks)
 		}
 		if traffic != "" {
-			s += " beside " + traffic
+			s += i18n.Tf(lang, "summary.beside", traffic)
 		}
 		return s
 	case traffic != "":
-		return sc.Name + ": " + traffic
+		return i18n.Tf(lang, "summary.named", sc.Name, traffic)
 	}
 	return sc.Name
 }

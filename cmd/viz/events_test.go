@@ -9,7 +9,10 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/i18n"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
 )
 
 func kinds(h *pageHost) []string {
@@ -102,7 +105,7 @@ func TestSummaryNamesWhatRuns(t *testing.T) {
 	} {
 		sc, err := scenario.Load(name, nil, nil)
 		require.NoError(t, err)
-		assert.True(t, strings.HasPrefix(what(&sc), want), "%s: %q", name, what(&sc))
+		assert.True(t, strings.HasPrefix(what(&sc, i18n.EN), want), "%s: %q", name, what(&sc, i18n.EN))
 	}
 }
 
@@ -128,4 +131,13 @@ func TestSummaryNamesTheMarks(t *testing.T) {
 			assert.NotContains(t, summary, "FECN", name)
 		}
 	}
+}
+
+// On a Chinese page the summary is Chinese.
+func TestSummaryInThePagesLanguage(t *testing.T) {
+	sc, err := scenario.Load("incast", nil, nil)
+	require.NoError(t, err)
+	s := &snap.Snapshot{Flows: make([]snap.Flow, 8), Links: []snap.Link{{Drops: 3}}}
+	assert.Equal(t, "incast：8 个发送方发往 1 个接收方，t = 20 µs，0 / 8 个流已完成，丢包 3 次", summarize(&sc, s, 20*unit.Microsecond, i18n.ZH))
+	assert.Equal(t, "incast: 8 senders to 1, t = 20 µs, 0 of 8 flows done, 3 drops", summarize(&sc, s, 20*unit.Microsecond, i18n.EN))
 }

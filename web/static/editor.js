@@ -61,11 +61,12 @@
   // ---- Export menu ----
   const share = $("share"), menu = $("share-menu");
   const status = $("share-status");
-  const openMenu = (open) => {
+  // refocus: closing gives the focus back to the Export button (not when the focus left by itself).
+  const openMenu = (open, refocus = true) => {
     if (open === !menu.hidden) return;
     menu.hidden = !open;
     share.setAttribute("aria-expanded", String(open));
-    if (open) { status.textContent = ""; $("share-png").focus(); } else share.focus();
+    if (open) { status.textContent = ""; $("share-png").focus(); } else if (refocus) share.focus();
   };
   let wantSnapshot = "", snapId = 0;
   const download = (blob, file) => {
@@ -167,6 +168,13 @@
     });
   });
   document.addEventListener("pointerdown", (e) => { if (!menu.hidden && !menu.contains(e.target) && !share.contains(e.target)) openMenu(false); }, true);
+  // The menu closes when the focus leaves it (Tab past its end, a click elsewhere); a click on
+  // its own background focuses the menu itself (tabindex -1), which keeps it open.
+  menu.addEventListener("focusout", (e) => {
+    const to = e.relatedTarget;
+    if (to && (menu.contains(to) || to === share)) return;
+    openMenu(false, false);
+  });
 
   // ---- Editor ----
   const text = $("editor-text"), gutter = $("editor-gutter"), marks = $("editor-marks");

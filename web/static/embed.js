@@ -181,10 +181,15 @@
   const nameCanvas = () => {
     const c = canvas();
     if (!c) return;
-    if (c.parentNode === document.body && document.body.firstChild !== c) document.body.prepend(c);
+    // Into the page's main landmark (display: contents: the layout is the body's), after its heading.
+    const stage = $("stage");
+    if (c.parentNode !== stage) $("canvas-title").after(c);
     c.setAttribute("tabindex", "0");
     c.setAttribute("role", "img");
-    c.setAttribute("aria-label", scenarioName ? t("embed.canvas.named", scenarioName) : t("embed.canvas"));
+    const name = scenarioName ? t("embed.canvas.named", scenarioName) : t("embed.canvas");
+    c.setAttribute("aria-label", name);
+    $("canvas-title").textContent = name;
+    c.inert = !$("loading").hidden || !$("error").hidden;
     c.setAttribute("aria-describedby", "summary");
   };
   // Events from Go: update the controls, then tell the parent.
@@ -220,6 +225,7 @@
         time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done || computing ? "" : left || " …");
         status.textContent = computing ? t("embed.computing") + pct + left : "";
         status.hidden = !computing;
+        $("timeline").setAttribute("aria-valuetext", t("embed.timeline.value", fmtTime(ev.t_us), fmtTime(ev.end_us)));
         const bar = $("computing");
         bar.hidden = !computing;
         if (computing) {
@@ -243,7 +249,8 @@
         $("status").textContent = t("embed.loaded", ev.name);
         if (holdPlay && !stopped) { holdPlay = false; hint.hidden = false; }
         break;
-      case "summary":
+      case "summary": // in the page's language (lang=zh: Chinese), marked so
+        $("summary").lang = zh ? "zh-Hans" : "en";
         $("summary").textContent = ev.text;
         break;
       case "frame":
@@ -280,18 +287,27 @@
   // The ? list of keys, closed by Esc, ? or its button; focus comes back.
   const keys = $("keys");
   let before = null;
+  // A modal <dialog>: Tab stays inside; its hidden attribute follows it (for tests).
   const showKeys = (on) => {
     if (on === !keys.hidden) return;
     keys.hidden = !on;
-    if (on) { before = document.activeElement; $("keys-close").focus(); } else if (before && before.focus) before.focus();
+    if (on) { before = document.activeElement; keys.showModal(); $("keys-close").focus(); } else { keys.close(); if (before && before.focus) before.focus(); }
   };
   $("help").addEventListener("click", () => showKeys(true));
   $("keys-close").addEventListener("click", () => showKeys(false));
+  keys.addEventListener("cancel", (e) => { e.preventDefault(); showKeys(false); }); // Esc
   let parentKeys = false;
   const setArrowsHelp = () => {
     $("keys-arrows-what").textContent = parentKeys ? t("embed.key.lesson") : t("embed.key.step");
   };
   window.fabriclabKeysShown = () => !keys.hidden; // for tests
+  // Nothing under the loading or error overlay takes the focus: the bar and the canvas are inert while one shows.
+  const covered = () => {
+    const on = !$("loading").hidden || !$("error").hidden;
+    for (const el of [document.querySelector(".controls"), canvas()]) if (el) el.inert = on;
+  };
+  for (const id of ["loading", "error"]) new MutationObserver(covered).observe($(id), { attributes: true, attributeFilter: ["hidden"] });
+  covered();
 
   // Keys. This listener sees every key first (capture on the window) and
   // keeps keys from the canvas, whose Ebitengine handler would swallow them
@@ -308,7 +324,8 @@
     if (e.altKey || e.ctrlKey || e.metaKey) return;
     const tag = e.target && e.target.tagName;
     const text = tag === "SELECT" || tag === "TEXTAREA";
-    if (e.key === "Escape" && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
+    if ((e.key === "Escape" || e.key === "?") && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
+    if (!fabriclabShortcuts.acts(e.key, e.target)) return; // shortcuts.js: not on a control, and not when turned off
     if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
     if (e.key === "?") { e.preventDefault(); showKeys(keys.hidden); return; }
     if (!keys.hidden || e.key === "Tab") return;

@@ -23,8 +23,12 @@
     sections.forEach((s, k) => s.classList.toggle("current", k === i));
     links.forEach((a, k) => { if (k === i) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current"); });
     document.getElementById("count").textContent = (i + 1) + " / " + steps.length;
-    document.getElementById("prev").disabled = i === 0;
-    document.getElementById("next").disabled = i === steps.length - 1;
+    const prev = document.getElementById("prev"), next = document.getElementById("next");
+    prev.disabled = i === 0;
+    next.disabled = i === steps.length - 1;
+    // A button that disables itself under the focus hands it to the other one.
+    if (next.disabled && document.activeElement === next) prev.focus();
+    if (prev.disabled && document.activeElement === prev) next.focus();
     // The intro leads into the first step only: later steps start with their heading.
     if (intro) intro.hidden = i !== 0;
     const id = steps[i].id;
@@ -114,13 +118,18 @@
   let before = null;
   // Opened from the canvas, closing gives the canvas back its focus.
   const toCanvas = { focus: () => { frame.focus(); send({ fabriclab: "keys", focus: true }); } };
+  // A modal <dialog>: Tab stays inside; its hidden attribute follows it (for tests).
   const showKeys = (on, fromCanvas) => {
     if (on === !keys.hidden) return;
     keys.hidden = !on;
     if (on) {
       before = fromCanvas ? toCanvas : document.activeElement;
+      keys.showModal();
       document.getElementById("keys-close").focus();
-    } else if (before && before.focus) before.focus();
+    } else {
+      keys.close();
+      if (before && before.focus) before.focus();
+    }
   };
   document.getElementById("keys-button").addEventListener("click", () => showKeys(true));
   document.getElementById("keys-close").addEventListener("click", () => showKeys(false));
@@ -128,11 +137,13 @@
   // The clicker's keys, the overview, blanking and full screen: static/presenter.js.
   const clicker = window.fabriclabPresenter({ steps, send, toCanvas, current: () => current, show: (i) => show(i, true),
     finished: () => (window.fabriclabProgress ? window.fabriclabProgress.finished() : []) });
+  keys.addEventListener("cancel", (e) => { e.preventDefault(); showKeys(false); }); // Esc
 
   // key acts on a lesson key; target is where it was pressed (null: on the
   // canvas). It returns whether the key was used.
   function key(k, target) {
-    if (k === "Escape" && !keys.hidden) { showKeys(false); return true; }
+    if ((k === "Escape" || k === "?") && !keys.hidden) { showKeys(false); return true; }
+    if (!fabriclabShortcuts.acts(k, target)) return false; // shortcuts.js
     if (keys.hidden && clicker.key(k, target === null)) return true;
     if (k === "?") { showKeys(keys.hidden, target === null); return true; }
     if (!keys.hidden) return false;
