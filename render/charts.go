@@ -199,7 +199,7 @@ func (b *Builder) panel(r Rect) {
 // plot below them.
 func (b *Builder) plotArea(r Rect, title, prefix string, key []keyItem) Rect {
 	u, dl, th := b.layout.U, &b.dl, b.th
-	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, shorten(title, b.fs(1.0), assets.Medium, r.W-20*u), b.fs(1.0), Start, assets.Medium, th.Text)
 	top := 30 * u
 	if len(key) > 0 {
 		size := b.fs(0.75)
@@ -567,7 +567,7 @@ func (b *Builder) queues(ci int, r Rect) {
 	}
 	key := b.ch.key[:0]
 	for j := range nt {
-		key = append(key, keyItem{L.Topo.LinkName(top[j]), assets.Categorical(j + 4)})
+		key = append(key, keyItem{linkName(L, top[j]), assets.Categorical(j + 4)})
 	}
 	b.ch.key = key
 	p := b.plotArea(r, b.t("chart.queues"), "", key)

@@ -121,7 +121,8 @@ func fitScene(runs [2]*run, c fitCase, k int, w, h float64, presenter bool, lang
 // presenter mode), no two texts over each other, none out of its panel or
 // the canvas. testdata/fit-known.txt lists the views that still fail (what
 // is left to do); a view that fails and is not listed fails the test, and
-// -update rewrites the list. -short checks the built-ins only.
+// -update rewrites the list. -short checks the built-ins only; RENDER_LOOK=DIR
+// writes each view's end as a PNG.
 func TestTextFits(t *testing.T) {
 	cases := fitCases(t)
 	if testing.Short() {
@@ -143,6 +144,9 @@ func TestTextFits(t *testing.T) {
 					for _, sz := range fitSizes {
 						for _, lang := range []Lang{EN, ZH} {
 							dl := fitScene(runs, c, k, sz.w, sz.h, sz.presenter, lang)
+							if dir := os.Getenv("RENDER_LOOK"); dir != "" && k == fitSteps { // for a person to look at
+								writeLook(t, dir, fmt.Sprintf("fit-%s-%s-%s.png", strings.ReplaceAll(c.name, "#", "-"), sz.name, langTag(lang)), dl)
+							}
 							floor := 12.0
 							if sz.presenter {
 								floor = 18
@@ -180,7 +184,7 @@ func TestTextFits(t *testing.T) {
 		return
 	}
 	for _, k := range keys {
-		t.Logf("%s:\n  %s", k, strings.Join(failing[k][:min(3, len(failing[k]))], "\n  "))
+		t.Logf("%s:\n  %s", k, strings.Join(failing[k][:min(8, len(failing[k]))], "\n  "))
 	}
 	golden.Equal(t, known, []byte(list.String()),
 		"the views whose text does not fit changed: a new one is a regression (fix it); one gone is progress (go test ./render -run TestTextFits -update)")
@@ -262,7 +266,9 @@ func fitProblems(dl *DisplayList, floor float64) []string {
 	return out
 }
 
-func inside(r, o Rect) bool { return r.X >= o.X && r.Y >= o.Y && r.X+r.W <= o.X+o.W && r.Y+r.H <= o.Y+o.H }
+func inside(r, o Rect) bool {
+	return r.X >= o.X && r.Y >= o.Y && r.X+r.W <= o.X+o.W && r.Y+r.H <= o.Y+o.H
+}
 
 func shrink(r Rect, d float64) Rect { return Rect{r.X + d, r.Y + d, r.W - 2*d, r.H - 2*d} }
 

@@ -138,8 +138,18 @@ func (b *Builder) activity(ep int) snap.Activity {
 	return snap.Idle
 }
 
-// fs is a text size: the base size times k.
-func (b *Builder) fs(k float64) float64 { return b.layout.Font * k }
+// fs is the size of the type scale for what was once the base size times
+// k: Title from 1.4, Body from 0.9, else Small.
+func (b *Builder) fs(k float64) float64 {
+	ts := &b.layout.Type
+	switch {
+	case k >= 1.4:
+		return ts.Title
+	case k >= 0.9:
+		return ts.Body
+	}
+	return ts.Small
+}
 
 func (b *Builder) header() {
 	L, th, dl := b.layout, b.th, &b.dl
@@ -152,11 +162,12 @@ func (b *Builder) header() {
 			note = b.reorderNote(b.f.Cur.Routing)
 		}
 	}
-	fit := b.fitHeader(title, b.summary(), note)
-	dl.text(LayerLabel, h.X, cy, title, fit.titleSize, Start, assets.Bold, th.Text)
+	summary := b.headerSummary()
+	fit := b.fitHeader(title, summary, note)
+	dl.text(LayerLabel, h.X, cy, fit.title, fit.titleSize, Start, assets.Bold, th.Text)
 	if fit.summary {
-		x := h.X + TextWidth(title, fit.titleSize, assets.Bold) + 14*L.U
-		dl.text(LayerLabel, x, cy, b.summary(), b.fs(1.0), Start, assets.Regular, th.Muted)
+		x := h.X + TextWidth(fit.title, fit.titleSize, assets.Bold) + 14*L.U
+		dl.text(LayerLabel, x, cy, summary, b.fs(1.0), Start, assets.Regular, th.Muted)
 	}
 	if f := b.f; f.Cur != nil {
 		b.buf = append(b.buf[:0], "t = "...)
@@ -176,6 +187,15 @@ func headerTitle(L *Layout) string {
 		return "fabriclab"
 	}
 	return L.Opt.Title
+}
+
+// headerSummary is the summary the header shows: none beside a collective's
+// status, which needs the room more (collHeader).
+func (b *Builder) headerSummary() string {
+	if b.f.Cur != nil && b.coll() != nil {
+		return ""
+	}
+	return b.summary()
 }
 
 // summary describes the topology in a few words.
@@ -513,11 +533,7 @@ func nodeBox(b *Builder, id int, hovered bool) {
 	}
 	if nb.Label != "" {
 		cx, cy := nb.Center()
-		size := b.fs(0.92)
-		if nb.Small || TextWidth(nb.Label, size, assets.Medium)+4*u > nb.W {
-			size *= 0.8
-		}
-		dl.text(LayerLabel, cx, cy, nb.Label, size, Middle, assets.Medium, text)
+		dl.text(LayerLabel, cx, cy, nb.Label, L.Type.Main, Middle, assets.Medium, text)
 	}
 }
 
