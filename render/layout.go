@@ -234,7 +234,7 @@ func (L *Layout) placeCharts(body Rect, m float64) Rect {
 	}
 	n := min(len(kinds), int((body.W+m)/(minW+m)))
 	chh := min(max(L.H*0.24, minH), 320*L.U)
-	if n == 0 || body.H-chh < 2*minH { // no room for a topology too
+	if n == 0 || body.H-chh < 1.5*minH { // no room for a topology too
 		return body
 	}
 	cw := (body.W - m*float64(n-1)) / float64(n)

@@ -258,10 +258,35 @@ func (b *Builder) frames() {
 			if p.W < TextWidth(b.tf("node.pod", "00"), b.fs(0.85), 1) {
 				b.dl.Prims[len(dl.Prims)-1].Str = p.Label
 			}
-		} else {
-			dl.text(LayerLabel, p.X+8*u, p.Y+p.H+11*u, p.Label, b.fs(0.9), Start, assets.Medium, th.Muted)
+		} else if podLabeled(L, i) {
+			x, a := p.X+8*u, Start
+			if i > 0 && i == len(L.Pods)-1 && !podLabeled(L, 1) { // the last of two: under its right end
+				x, a = p.X+p.W, End
+			}
+			dl.text(LayerLabel, x, p.Y+p.H+L.Type.Body*0.75, p.Label, b.fs(0.9), a, assets.Medium, th.Muted)
 		}
 	}
+}
+
+// podLabeled reports whether node block i gets its label under it: every
+// block where each label fits its block's width, else the first and the
+// last (the rest are counted between them by the numbers).
+func podLabeled(L *Layout, i int) bool {
+	n := len(L.Pods)
+	for k := range L.Pods {
+		if TextWidth(L.Pods[k].Label, L.Type.Body, assets.Medium)+16*L.U > L.Pods[k].W+podGap(L) {
+			return i == 0 || i == n-1
+		}
+	}
+	return true
+}
+
+// podGap is the space between two node blocks in a row.
+func podGap(L *Layout) float64 {
+	if len(L.Pods) < 2 || L.Pods[1].Y != L.Pods[0].Y {
+		return 0
+	}
+	return L.Pods[1].X - L.Pods[0].X - L.Pods[0].W
 }
 
 // linkColor is the colour and width of a line with utilisation v.
