@@ -147,7 +147,7 @@ func (b *Builder) backwardEnd(r Rect, tr *snap.Training) {
 	}
 	span := max(ce-be, unit.Microsecond) * 2
 	w0, w1 := be-span, be+span
-	p := Rect{x, r.Y + ts.Body*2.2, w, r.H - ts.Body*2.2 - ts.Small*2.2}
+	p := Rect{x + ts.Small*2, r.Y + ts.Body*2.2, w - ts.Small*4, r.H - ts.Body*2.2 - ts.Small*2.2} // room for the times under it
 	if p.H < ts.Small*3 {
 		return
 	}
@@ -171,10 +171,10 @@ func (b *Builder) backwardEnd(r Rect, tr *snap.Training) {
 	dl.line(LayerChart, at(be), p.Y-2*u, at(be), p.Y+p.H, 1.5*u, th.Text)
 	ex := b.tf("iter.exposed.short", fmtMicros(s.ExposedCommUs))
 	ty := p.Y + p.H - ts.Main*0.6
-	tx, a := at(be)+6*u, Start
-	if tx+TextWidth(ex, ts.Main, assets.Bold) > p.X+p.W {
-		tx, a = at(be)-6*u, End
+	tx, a, room := at(be)+6*u, Start, p.X+p.W-at(be)-6*u
+	if TextWidth(ex, ts.Main, assets.Bold) > room {
+		tx, a, room = at(be)-6*u, End, at(be)-6*u-r.X-4*u
 	}
-	dl.text(LayerChart, tx, ty, shorten(ex, ts.Main, assets.Bold, max(tx-p.X, p.X+p.W-tx)), ts.Main, a, assets.Bold, th.Text)
+	dl.text(LayerChart, tx, ty, shorten(ex, ts.Main, assets.Bold, room), ts.Main, a, assets.Bold, th.Text)
 	b.timeAxis(p, w0, w1)
 }

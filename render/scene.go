@@ -615,7 +615,9 @@ func (b *Builder) rateGauges() {
 		x, y, w, h := nb.X, nb.Y+nb.H+3*u, nb.W, 4*u
 		dl.rect(LayerLabel, x, y, w, h, h/2, th.Panel, th.Border, 0.6*u)
 		dl.rect(LayerLabel, x, y, w*frac, h, h/2, b.loadColor(frac), color.RGBA{}, 0)
-		dl.text(LayerLabel, x+w/2, y+h+6*u, fmtRate(gbps*1e9), b.fs(0.7), Middle, assets.Regular, th.Muted)
+		if s := fmtRate(gbps * 1e9); TextWidth(s, b.fs(0.7), assets.Regular) <= w+2*u { // a figure where it does not run into the next
+			dl.text(LayerLabel, x+w/2, y+h+b.fs(0.7)*0.8, s, b.fs(0.7), Middle, assets.Regular, th.Muted)
+		}
 	}
 }
 
