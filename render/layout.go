@@ -170,13 +170,12 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	L.Header = Rect{m, m * 0.5, w - 2*m, max(34*u, ts.Title*1.7)}
 	body := Rect{m, L.Header.Y + L.Header.H + m*0.5, w - 2*m, 0}
 	body.H = h - body.Y - m
-	area := L.placeCharts(body, m)
-	L.Legend = Rect{area.X, 0, area.W, 0}
-	L.Legend.H = float64(legendRows(L)) * ts.Small * 1.8
-	L.Legend.Y = area.Y + area.H - L.Legend.H
-	area.H -= L.Legend.H + m*0.5
-	if opt.Training {
-		L.Timeline, area = timelineRect(area, m, u)
+	area := L.placeBody(body, m)
+	if opt.Training && L.Timeline.H < 9*ts.Small && len(L.Charts) > 0 {
+		// the timelines need the room more than the charts
+		L.Charts, L.Kinds = nil, nil
+		L.Opt.Charts = NoCharts
+		area = L.placeBody(body, m)
 	}
 	L.Area = area
 	condensed := t.Kind == "fattree" && len(t.Endpoints) > 128
@@ -206,6 +205,20 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	}
 	L.placeLinks()
 	return L
+}
+
+// placeBody places the charts, the legend and (Options.Training) the
+// timelines in body, and returns what is left for the topology.
+func (L *Layout) placeBody(body Rect, m float64) Rect {
+	area := L.placeCharts(body, m)
+	L.Legend = Rect{area.X, 0, area.W, 0}
+	L.Legend.H = float64(legendRows(L)) * L.Type.Small * 1.8
+	L.Legend.Y = area.Y + area.H - L.Legend.H
+	area.H -= L.Legend.H + m*0.5
+	if L.Opt.Training {
+		L.Timeline, area = timelineRect(area, m, L.U)
+	}
+	return area
 }
 
 // placeCharts puts as many of the charts as fit (the first ones: they are
