@@ -13,7 +13,6 @@ var canvas = map[string]Text{
 	"head.finished":  {"finished", "已结束"},
 
 	// topology labels
-	"node.host":      {"host %d", "%d 号主机"},
 	"node.host.abbr": {"h%d", "%d号"},
 	"node.switch":    {"switch", "交换机"},
 	"node.sw":        {"sw", "交换机"},
@@ -180,6 +179,13 @@ var canvas = map[string]Text{
 
 	// the training view
 	"train.title":            {"GPU timelines", "GPU 时间线"},
+	"iter.title":             {"Iteration %d: where the time went", "第 %d 次迭代的时间"},
+	"iter.first":             {"The first iteration is under way", "第 1 次迭代正在进行"},
+	"iter.compute":           {"compute %s", "计算 %s"},
+	"iter.exposed":           {"exposed communication %s", "暴露的通信 %s"},
+	"iter.exposed.short":     {"exposed %s", "暴露 %s"},
+	"iter.waiting":           {"waiting %s", "等待 %s"},
+	"iter.zoom":              {"End of the backward pass", "反向结束前后"},
 	"train.ctx":              {"%s · %d GPUs · %s", "%s · %d 张 GPU · %s"},
 	"train.ctx.short":        {"%s · %d GPUs", "%s · %d 张 GPU"},
 	"train.ctx.tp":           {" · tensor parallel %d", " · 张量并行 %d"},

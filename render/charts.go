@@ -199,7 +199,7 @@ func (b *Builder) panel(r Rect) {
 // plot below them.
 func (b *Builder) plotArea(r Rect, title, prefix string, key []keyItem) Rect {
 	u, dl, th := b.layout.U, &b.dl, b.th
-	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, shorten(title, b.fs(1.0), assets.Medium, r.W-20*u), b.fs(1.0), Start, assets.Medium, th.Text)
 	top := 30 * u
 	if len(key) > 0 {
 		size := b.fs(0.75)
@@ -261,6 +261,7 @@ func (b *Builder) frame(p Rect, s scale, label func(float64) string) {
 func (b *Builder) logFrame(p Rect, lo, hi float64, y func(float64) float64) {
 	u, th, dl := b.layout.U, b.th, &b.dl
 	b.frame(p, scale{}, nil)
+	last := math.Inf(1) // the y of the last label drawn: labels a line apart at least
 	for d := lo; d <= hi; d++ {
 		for _, m := range []float64{1, 2, 5} {
 			if m > 1 && (hi-lo > 2 || d == hi) {
@@ -272,7 +273,10 @@ func (b *Builder) logFrame(p Rect, lo, hi float64, y func(float64) float64) {
 				dl.line(LayerChart, p.X, yy, p.X+p.W, yy, 0.5*u, th.Border)
 			}
 			dl.line(LayerChart, p.X-3*u, yy, p.X, yy, 1*u, th.Border)
-			dl.text(LayerChart, p.X-5*u, yy, axisRate(v), b.fs(0.78), End, assets.Regular, th.Muted)
+			if last-yy >= b.fs(0.78)*1.1 {
+				dl.text(LayerChart, p.X-5*u, yy, axisRate(v), b.fs(0.78), End, assets.Regular, th.Muted)
+				last = yy
+			}
 		}
 	}
 }
@@ -571,7 +575,7 @@ func (b *Builder) queues(ci int, r Rect) {
 	}
 	key := b.ch.key[:0]
 	for j := range nt {
-		key = append(key, keyItem{L.Topo.LinkName(top[j]), b.th.Categorical(j + 4)})
+		key = append(key, keyItem{linkName(L, top[j]), b.th.Categorical(j + 4)})
 	}
 	b.ch.key = key
 	p := b.plotArea(r, b.t("chart.queues"), "", key)

@@ -154,7 +154,7 @@ func TestChineseCanvas(t *testing.T) {
 		}
 	}
 	s := strings.Join(all, "\n")
-	for _, zh := range []string{"9 台主机", "每条流的吞吐量", "队列深度（最忙的端口）", "链路负载", "0 号主机", "通信中"} {
+	for _, zh := range []string{"9 台主机", "每条流的吞吐量", "队列深度（最忙的端口）", "链路负载", "0号", "通信中"} {
 		assert.Contains(t, s, zh)
 	}
 	for _, en := range []string{"hosts", "Throughput", "Queue depth", "link load", "communicating", "endpoint", "finished"} {

@@ -20,6 +20,7 @@ import (
 const (
 	chartChunks Charts = 1 << 5 // which chunks each GPU holds, how far reduced
 	chartSteps  Charts = 1 << 6 // each step's span over time
+	chartRoute  Charts = 1 << 4 // the routing view's panel (routing.go)
 )
 
 // maxArrows bounds the transfers drawn on the topology.
@@ -31,11 +32,26 @@ const maxArrows = 64
 // and completion-time charts. Other scenarios get the charts unchanged.
 func (b *Builder) chartsAndCollective() {
 	c := b.coll()
+	L := b.layout
+	if c == nil && b.f.Cur != nil && b.routingShown() && len(L.Charts) > 0 {
+		// The routing view's panel takes the last chart's place.
+		cp := *L
+		cp.Kinds = slices.Clone(L.Kinds)
+		cp.Kinds[len(cp.Kinds)-1] = chartRoute
+		b.layout = &cp
+		b.charts()
+		b.layout = L
+		b.routeInset(b.f.Cur.Routing, L.Charts[len(L.Charts)-1])
+		return
+	}
+	if c == nil && b.trainingShown() {
+		b.trainingCharts() // iteration.go
+		return
+	}
 	if c == nil {
 		b.charts()
 		return
 	}
-	L := b.layout
 	kinds := slices.Clone(L.Kinds)
 	for i, k := range kinds {
 		switch k {
@@ -183,7 +199,7 @@ func (b *Builder) collHeader(c *snap.Collective) {
 	if title == "" {
 		title = "fabriclab"
 	}
-	x0 := b.fitHeader(title, b.summary(), "").noteX + 10*L.U // after what the header shows (fitHeader)
+	x0 := b.fitHeader(title, "", "").noteX + 10*L.U // after what the header shows (fitHeader)
 	x1 := h.X + h.W - TextWidth("t = "+fmtTime(b.f.Cur.Time), b.fs(1.6), assets.Bold) - 24*L.U
 	if b.f.Cur.Done {
 		x1 -= TextWidth(b.t("head.finished"), b.fs(1.0), assets.Medium) + 12*L.U
@@ -192,26 +208,20 @@ func (b *Builder) collHeader(c *snap.Collective) {
 		return
 	}
 	// the whole status, else without the rails, else without the algorithm,
-	// at 72 % of the size at least
+	// else none (it would run into the summary or the time)
 	rails := b.railsOf(c)
 	lang := L.Opt.Lang
 	tries := []string{collStatus(lang, c, rails), collStatus(lang, c, "")}
 	if i := strings.Index(tries[1], " · "); i > 0 {
 		tries = append(tries, tries[1][i+len(" · "):])
 	}
-	size := b.fs(1.1)
-	s := tries[len(tries)-1]
+	size := L.Type.Main
+	s := ""
 	for _, t := range tries {
-		if TextWidth(t, size*0.75, assets.Bold) <= x1-x0 {
+		if TextWidth(t, size, assets.Bold) <= x1-x0 {
 			s = t
 			break
 		}
-	}
-	if w := TextWidth(s, size, assets.Bold); w > x1-x0 {
-		if w*0.72 > x1-x0 {
-			return // not even at its smallest: it would run into the summary or the time
-		}
-		size *= (x1 - x0) / w
 	}
 	dl.text(LayerLabel, (x0+x1)/2, h.Y+h.H/2, s, size, Middle, assets.Bold, b.th.Text)
 }
@@ -280,15 +290,15 @@ func chunksHeader(b *Builder, r Rect, c *snap.Collective) {
 	case c.Op == "allgather" || c.Op == "broadcast":
 		title = b.t("coll.held")
 	}
-	dl.text(LayerChart, r.X+10*u, r.Y+13*u, title, fitSize(title, b.fs(1.0), assets.Medium, r.W-20*u), Start, assets.Medium, th.Text)
-	bw := b.tf("coll.bw", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
+	dl.text(LayerChart, r.X+10*u, r.Y+13*u, shorten(title, b.fs(1.0), assets.Medium, r.W-20*u), b.fs(1.0), Start, assets.Medium, th.Text)
+	bw := b.tf("coll.bw", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps)) // the key figure
 	note := b.tf("coll.so-far", fmtPct(c.Done), fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
 	if c.Finished {
 		note = b.tf("coll.as-reported", fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
 		bw = b.tf("coll.bw.final", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
 	}
-	dl.text(LayerChart, r.X+10*u, r.Y+30*u, bw, fitSize(bw, b.fs(0.9), assets.Bold, r.W-20*u), Start, assets.Bold, th.Text)
-	dl.text(LayerChart, r.X+10*u, r.Y+44*u, note, fitSize(note, b.fs(0.75), assets.Regular, r.W-20*u), Start, assets.Regular, th.Muted)
+	dl.text(LayerChart, r.X+10*u, r.Y+30*u, shorten(bw, b.fs(0.9), assets.Bold, r.W-20*u), b.fs(0.9), Start, assets.Bold, th.Text)
+	dl.text(LayerChart, r.X+10*u, r.Y+44*u, shorten(note, b.fs(0.75), assets.Regular, r.W-20*u), b.fs(0.75), Start, assets.Regular, th.Muted)
 }
 
 // chunkMatrix is the laid-out matrix of a collective's chunks.
@@ -412,31 +422,40 @@ func (b *Builder) steps(r Rect, c *snap.Collective) {
 		title = b.t("coll.phases")
 	}
 	p := b.plotArea(r, title, "", nil)
-	p.Y += 12 * u // a line of phase names under the title
-	p.H -= 12 * u
-	// phase key, unless the bars are named
-	kx := r.X + 10*u
+	// phase key (on up to two lines), unless the bars are named
+	size, lh := L.Type.Small, L.Type.Small*1.4
+	kx, ky, x1 := r.X+10*u, p.Y, r.X+r.W-6*u
 	names := c.PhaseNames
 	if c.Streamed && p.H/float64(max(len(c.Spans), 1)) >= b.fs(1.1) {
 		names = nil
-		dl.text(LayerChart, kx, r.Y+29*u, b.t("coll.bar-key"), b.fs(0.72), Start, assets.Regular, th.Muted)
+		dl.text(LayerChart, kx, ky, shorten(b.t("coll.bar-key"), size, assets.Regular, x1-kx), size, Start, assets.Regular, th.Muted)
 	}
 	for i, name := range names {
 		name = phaseWords(L.Opt.Lang, name)
-		w := TextWidth(name, b.fs(0.72), 0)
-		if kx+10*u+w > r.X+r.W-6*u {
+		w := TextWidth(name, size, 0)
+		if kx+10*u+w > x1 && kx > r.X+10*u && ky == p.Y {
+			kx, ky = r.X+10*u, ky+lh
+		}
+		if kx+10*u+w > x1 {
 			break
 		}
-		dl.rect(LayerChart, kx, r.Y+29*u-3.5*u, 7*u, 7*u, 1.5*u, phaseColor(b.th, i), color.RGBA{}, 0)
-		dl.text(LayerChart, kx+10*u, r.Y+29*u, name, b.fs(0.72), Start, assets.Regular, th.Muted)
+		dl.rect(LayerChart, kx, ky-3.5*u, 7*u, 7*u, 1.5*u, phaseColor(b.th, i), color.RGBA{}, 0)
+		dl.text(LayerChart, kx+10*u, ky, name, size, Start, assets.Regular, th.Muted)
 		kx += 10*u + w + 10*u
 	}
-	if expl := b.t("coll.solid"); names != nil && kx+TextWidth(expl, b.fs(0.72), 0) < r.X+r.W-6*u {
-		dl.text(LayerChart, kx, r.Y+29*u, expl, b.fs(0.72), Start, assets.Regular, th.Muted)
+	if expl := b.t("coll.solid"); names != nil && kx+TextWidth(expl, size, 0) < x1 {
+		dl.text(LayerChart, kx, ky, expl, size, Start, assets.Regular, th.Muted)
 	}
+	top := ky + lh // the plot under the key's lines
+	p.H -= top - p.Y
+	p.Y = top
 	now := b.f.Cur.Time
 	start := now - c.Elapsed
-	if c.Finished {
+	if c.Finished { // Elapsed stopped at the end: the collective began with its first step
+		start = now
+		for _, s := range c.Spans {
+			start = min(start, s.First)
+		}
 		now = start + c.Elapsed
 	}
 	var t0, t1 unit.Time = start, now

@@ -1,14 +1,19 @@
 package render
 
-import "fabriclab/assets"
+import (
+	"strings"
+
+	"fabriclab/assets"
+)
 
 // headerFit is how the header's left side fits beside the time on the
 // right: the title's size, and whether the topology's summary and a note
 // after it (the routing view's reordered share) are drawn. On a narrow
 // canvas (a pane of a comparison) the summary gives way first, then the
-// note; then the title shrinks.
+// note; then the title is cut short.
 type headerFit struct {
 	titleSize     float64
+	title         string // the title, cut short where it does not fit
 	summary, note bool
 	noteX         float64 // where the note starts
 }
@@ -26,7 +31,10 @@ func (b *Builder) fitHeader(title, summary, note string) headerFit {
 	}
 	fit := headerFit{titleSize: b.fs(1.45)}
 	tw := TextWidth(title, fit.titleSize, assets.Bold)
-	sw := TextWidth(summary, b.fs(1.0), assets.Regular) + 14*u
+	sw := 0.0
+	if summary != "" {
+		sw = TextWidth(summary, b.fs(1.0), assets.Regular) + 14*u
+	}
 	nw := 0.0
 	if note != "" {
 		nw = TextWidth(note, b.fs(1.0), assets.Medium) + 14*u
@@ -39,22 +47,25 @@ func (b *Builder) fitHeader(title, summary, note string) headerFit {
 	case tw+sw <= room && note == "":
 		fit.summary = true
 	}
-	for fit.titleSize > b.fs(0.9) && TextWidth(title, fit.titleSize, assets.Bold) > room {
-		fit.titleSize *= 0.92
-	}
-	fit.noteX = h.X + TextWidth(title, fit.titleSize, assets.Bold) + 14*u
+	fit.title = shorten(title, fit.titleSize, assets.Bold, room)
+	fit.noteX = h.X + TextWidth(fit.title, fit.titleSize, assets.Bold) + 14*u
 	if fit.summary {
 		fit.noteX += sw
 	}
 	return fit
 }
 
-// fitSize is size, made smaller (down to 72 % of it) until s fits in w:
-// a narrow chart's title gets smaller rather than run out of it.
-func fitSize(s string, size float64, weight assets.Weight, w float64) float64 {
-	least := size * 0.72
-	for size > least && TextWidth(s, size, weight) > w {
-		size = max(least, size*0.94)
+// shorten is s, cut short with "…" where it would run past w at size: a
+// narrow chart's title is shortened, never set smaller than the type scale.
+func shorten(s string, size float64, weight assets.Weight, w float64) string {
+	if TextWidth(s, size, weight) <= w {
+		return s
 	}
-	return size
+	r := []rune(s)
+	for n := len(r) - 1; n > 0; n-- {
+		if t := strings.TrimRight(string(r[:n]), " ·,:，：") + "…"; TextWidth(t, size, weight) <= w {
+			return t
+		}
+	}
+	return ""
 }

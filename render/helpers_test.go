@@ -17,9 +17,10 @@ import (
 // run is a scenario played at the packet level up to a time, with the
 // snapshots a viewer would have kept on the way.
 type run struct {
-	name    string
-	topo    *topo.Topology
-	history []*snap.Snapshot // evenly spaced, the last one is the current
+	name     string
+	topo     *topo.Topology
+	history  []*snap.Snapshot // evenly spaced, the last one is the current
+	training bool             // a training run (Options.Training)
 }
 
 func (r *run) cur() *snap.Snapshot { return r.history[len(r.history)-1] }

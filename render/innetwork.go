@@ -1,7 +1,6 @@
 package render
 
 import (
-	"fabriclab/assets"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 )
@@ -40,8 +39,8 @@ func (b *Builder) switchArrows(sends []snap.Send, w float64) {
 			from, to = g.Y, x.Y+x.H
 		}
 		off := max(3*u, w*1.2)
-		b.arc(gx-off, from, gx-off, to, 0, w, assets.Categorical(0), true) // write, reduced at the switch
-		b.arc(gx+off, to, gx+off, from, 0, w, assets.Categorical(2), true) // multicast of the sum
+		b.arc(gx-off, from, gx-off, to, 0, w, b.th.Categorical(0), true) // write, reduced at the switch
+		b.arc(gx+off, to, gx+off, from, 0, w, b.th.Categorical(2), true) // multicast of the sum
 	}
 }
 

@@ -35,7 +35,7 @@ func TestInNetworkDrawsTheSwitch(t *testing.T) {
 			if p.Kind != KindPolyline || p.Layer != LayerLink || p.P1-p.P0 < 4 {
 				continue
 			}
-			if p.Stroke != assets.Categorical(0) && p.Stroke != assets.Categorical(2) {
+			if p.Stroke != assets.Light.Categorical(0) && p.Stroke != assets.Light.Categorical(2) {
 				continue
 			}
 			pts := dl.Points[p.P0:p.P1]

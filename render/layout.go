@@ -1,6 +1,10 @@
 package render
 
-import "fabriclab/sim/topo"
+import (
+	"math"
+
+	"fabriclab/sim/topo"
+)
 
 // Rect is an axis-aligned rectangle in logical px.
 type Rect struct{ X, Y, W, H float64 }
@@ -59,13 +63,35 @@ type Options struct {
 	Training bool
 }
 
+// TypeScale is the canvas's sizes of text (logical px): every text is set
+// in one of them. Small, the floor, is 12 px, 18 px in presenter mode (read
+// from the back of a room on a 1024×768 projector), and grows on a canvas
+// larger than 1280×720. A view that runs out of room drops labels, charts
+// or legend entries; it does not set text smaller.
+type TypeScale struct {
+	Small float64 // axis ticks, keys, legends, secondary figures
+	Body  float64 // chart titles, the header's summary, tooltips
+	Main  float64 // node names, the collective's step, the key figure
+	Title float64 // the header's title and time
+}
+
+// NewTypeScale is the type scale of a w×h canvas.
+func NewTypeScale(w, h float64, presenter bool) TypeScale {
+	floor := 12.0
+	if presenter {
+		floor = 18
+	}
+	k := math.Sqrt(max(1, min(w/1280, h/720))) // a larger canvas, somewhat larger text
+	main := max(16, floor*1.2) * k
+	return TypeScale{Small: floor * k, Body: floor * 1.12 * k, Main: main, Title: main * 1.2}
+}
+
 // NodeBox is where a node is drawn.
 type NodeBox struct {
 	Rect
 	Shown bool   // drawn on its own; false inside a condensed pod (then Rect is its cell)
 	Pod   int    // the condensed pod that holds it, or -1
 	Label string // text inside the box ("" when it does not fit)
-	Small bool   // the label is set at 80 % so that the whole row can have one
 	Wide  bool   // a bar that links attach to along its length (an NVSwitch)
 }
 
@@ -110,7 +136,8 @@ type Layout struct {
 	Pods    []Pod
 	Bundles []Bundle
 	LinkW   float64 // width of one direction's line
-	Font    float64 // the base text size
+	Font    float64 // the base text size: Type.Body
+	Type    TypeScale
 
 	// Timeline is where the training timelines go (Options.Training), else zero.
 	Timeline Rect
@@ -121,12 +148,14 @@ type Layout struct {
 // than 128 hosts are condensed into pod blocks.
 func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	w, h = max(w, 320), max(h, 240)
+	ts := NewTypeScale(w, h, opt.Presenter)
 	u := min(w/1280, h/720)
 	u = min(max(u, 0.75), 2.5)
 	if opt.Presenter {
 		u *= 1.3
 	}
-	L := &Layout{W: w, H: h, U: u, Opt: opt, Topo: t, Font: 12 * u}
+	u = max(u, ts.Small/math.Sqrt(max(1, min(w/1280, h/720)))/9) // on a small canvas, spacing grows with the floor
+	L := &Layout{W: w, H: h, U: u, Opt: opt, Topo: t, Font: ts.Body, Type: ts}
 	L.Nodes = make([]NodeBox, len(t.Nodes))
 	L.EP = make([]int, len(t.Nodes))
 	for i := range L.Nodes {
@@ -138,40 +167,15 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	}
 	L.Links = make([]LinkLine, len(t.Links))
 	m := 12 * u
-	L.Header = Rect{m, m * 0.5, w - 2*m, 34 * u}
+	L.Header = Rect{m, m * 0.5, w - 2*m, max(34*u, ts.Title*1.7)}
 	body := Rect{m, L.Header.Y + L.Header.H + m*0.5, w - 2*m, 0}
 	body.H = h - body.Y - m
-	L.Legend = Rect{body.X, body.Y + body.H - 30*u, 0, 30 * u}
-	area := body
-	area.H -= L.Legend.H + m*0.5
-	kinds := opt.Charts.list()
-	if len(kinds) > 0 {
-		if w >= h*1.2 { // a column on the right
-			cw := min(max(w*0.27, 250*u), 460*u)
-			cx := body.X + body.W - cw
-			gap := m
-			ch := (body.H - gap*float64(len(kinds)-1)) / float64(len(kinds))
-			for i, k := range kinds {
-				L.Charts = append(L.Charts, Rect{cx, body.Y + float64(i)*(ch+gap), cw, ch})
-				L.Kinds = append(L.Kinds, k)
-			}
-			area.W -= cw + m
-		} else { // a row below
-			chh := min(max(h*0.24, 150*u), 320*u)
-			gap := m
-			cw := (body.W - gap*float64(len(kinds)-1)) / float64(len(kinds))
-			y := body.Y + body.H - chh
-			for i, k := range kinds {
-				L.Charts = append(L.Charts, Rect{body.X + float64(i)*(cw+gap), y, cw, chh})
-				L.Kinds = append(L.Kinds, k)
-			}
-			area.H -= chh + m
-			L.Legend.Y = y - m*0.5 - L.Legend.H
-		}
-	}
-	L.Legend.W = area.W
-	if opt.Training {
-		L.Timeline, area = timelineRect(area, m, u)
+	area := L.placeBody(body, m)
+	if opt.Training && L.Timeline.H < 9*ts.Small && len(L.Charts) > 0 {
+		// the timelines need the room more than the charts
+		L.Charts, L.Kinds = nil, nil
+		L.Opt.Charts = NoCharts
+		area = L.placeBody(body, m)
 	}
 	L.Area = area
 	condensed := t.Kind == "fattree" && len(t.Endpoints) > 128
@@ -201,6 +205,59 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	}
 	L.placeLinks()
 	return L
+}
+
+// placeBody places the charts, the legend and (Options.Training) the
+// timelines in body, and returns what is left for the topology.
+func (L *Layout) placeBody(body Rect, m float64) Rect {
+	area := L.placeCharts(body, m)
+	L.Legend = Rect{area.X, 0, area.W, 0}
+	L.Legend.H = float64(legendRows(L)) * L.Type.Small * 1.8
+	L.Legend.Y = area.Y + area.H - L.Legend.H
+	area.H -= L.Legend.H + m*0.5
+	if L.Opt.Training {
+		L.Timeline, area = timelineRect(area, m, L.U)
+	}
+	return area
+}
+
+// placeCharts puts as many of the charts as fit (the first ones: they are
+// dropped before any text gets smaller) in a column right of a wide body or
+// a row under a tall one, and returns what is left of the body.
+func (L *Layout) placeCharts(body Rect, m float64) Rect {
+	kinds := L.Opt.Charts.list()
+	if len(kinds) == 0 {
+		return body
+	}
+	minW, minH := 22*L.Type.Small, 11*L.Type.Small // a chart's title, key, ticks and a plot
+	area := body
+	if L.W >= L.H*1.2 { // a column on the right
+		cw := min(max(L.W*0.27, minW), L.W*0.42)
+		n := min(len(kinds), int((body.H+m)/(minH+m)))
+		if n == 0 {
+			return body
+		}
+		ch := (body.H - m*float64(n-1)) / float64(n)
+		for i, k := range kinds[:n] {
+			L.Charts = append(L.Charts, Rect{body.X + body.W - cw, body.Y + float64(i)*(ch+m), cw, ch})
+			L.Kinds = append(L.Kinds, k)
+		}
+		area.W -= cw + m
+		return area
+	}
+	n := min(len(kinds), int((body.W+m)/(minW+m)))
+	chh := min(max(L.H*0.24, minH), 320*L.U)
+	if n == 0 || body.H-chh < 1.5*minH { // no room for a topology too
+		return body
+	}
+	cw := (body.W - m*float64(n-1)) / float64(n)
+	y := body.Y + body.H - chh
+	for i, k := range kinds[:n] {
+		L.Charts = append(L.Charts, Rect{body.X + float64(i)*(cw+m), y, cw, chh})
+		L.Kinds = append(L.Kinds, k)
+	}
+	area.H -= chh + m
+	return area
 }
 
 func hasRole(t *topo.Topology, r topo.Role) bool {

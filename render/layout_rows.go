@@ -84,21 +84,32 @@ func (L *Layout) labelRow(ids []int) {
 			}
 		}
 		if ok {
-			size := L.Font * 0.92
-			small := false
-			for _, id := range ids {
-				b := &L.Nodes[id]
-				small = small || TextWidth(b.Label, size, 1)+4*L.U > b.W
-			}
-			for _, id := range ids {
-				L.Nodes[id].Small = small
-			}
 			return
 		}
 	}
 	for _, id := range ids {
 		L.Nodes[id].Label = ""
 	}
+}
+
+// nodeName is what the canvas calls node id everywhere (its box, the
+// tooltip, the charts' keys, a picked flow): "h3" for a host (endpoint 3),
+// "GPU 3" for a GPU, else the topology's name.
+func nodeName(L *Layout, id int) string {
+	nd := &L.Topo.Nodes[id]
+	switch nd.Role {
+	case topo.Host:
+		return i18n.Tf(L.Opt.Lang, "node.host.abbr", L.EP[id])
+	case topo.GPU:
+		return fmt.Sprintf("GPU %d", nd.Index)
+	}
+	return nd.Name
+}
+
+// linkName is link id as "from→to", in nodeName's names.
+func linkName(L *Layout, id int) string {
+	l := &L.Topo.Links[id]
+	return nodeName(L, l.From) + "→" + nodeName(L, l.To)
 }
 
 // fitLabel picks the longest label of a node that fits its box.
@@ -115,19 +126,17 @@ func (L *Layout) fitLabel(id int, w, h float64) string {
 // w×h box, else "".
 func (L *Layout) label(id, form int, w, h float64) string {
 	nd := &L.Topo.Nodes[id]
-	size := L.Font * 0.92
+	size := L.Type.Main
 	if h < size*1.15 {
 		return ""
 	}
 	var cands []string
 	switch nd.Role {
 	case topo.Host, topo.GPU:
-		e := L.EP[id]
 		if nd.Role == topo.GPU {
 			cands = []string{fmt.Sprintf("GPU %d", nd.Index), fmt.Sprint(nd.Index)}
 		} else {
-			// as the lessons say it: "host 3" (0-based), "h3", "3"
-			cands = []string{i18n.Tf(L.Opt.Lang, "node.host", e), i18n.Tf(L.Opt.Lang, "node.host.abbr", e), fmt.Sprint(e)}
+			cands = []string{nodeName(L, id)} // one name everywhere: "h3"
 		}
 	case topo.NIC:
 		return ""
@@ -142,16 +151,16 @@ func (L *Layout) label(id, form int, w, h float64) string {
 		case len(nd.Name) > 4 && nd.Name[:4] == "rail":
 			cands = []string{nd.Name, fmt.Sprintf("r%d", nd.Index)}
 		default:
-			cands = []string{nd.Name, fmt.Sprintf("L%d", nd.Index), fmt.Sprint(nd.Index)}
+			cands = []string{nd.Name, fmt.Sprintf("L%d", nd.Index)}
 		}
 	case topo.Spine:
 		if L.Topo.Kind == "fattree" {
 			cands = []string{fmt.Sprintf("agg%d", nd.Index), fmt.Sprintf("a%d", nd.Index)}
 		} else {
-			cands = []string{nd.Name, fmt.Sprintf("S%d", nd.Index), fmt.Sprint(nd.Index)}
+			cands = []string{nd.Name, fmt.Sprintf("S%d", nd.Index)}
 		}
 	case topo.Core:
-		cands = []string{nd.Name, fmt.Sprintf("c%d", nd.Index), fmt.Sprint(nd.Index)}
+		cands = []string{nd.Name, fmt.Sprintf("c%d", nd.Index)}
 	}
 	if len(cands) == 0 {
 		return ""
@@ -159,9 +168,6 @@ func (L *Layout) label(id, form int, w, h float64) string {
 	c := cands[min(form, len(cands)-1)]
 	if TextWidth(c, size, 1)+4*L.U <= w {
 		return c
-	}
-	if form == 2 && TextWidth(c, size*0.8, 1)+2*L.U <= w {
-		return c // the scene draws labels that would not fit at full size smaller
 	}
 	return ""
 }

@@ -7,51 +7,57 @@ import (
 	"strings"
 
 	"fabriclab/assets"
+	"fabriclab/i18n"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 )
 
-// legend explains the colours and marks along the bottom of the topology.
+// legendItem is one entry of the legend: a mark w px wide drawn at x on
+// the line at cy, and its name.
+type legendItem struct {
+	w    float64
+	name string
+	draw func(x, cy float64)
+}
+
+// legend explains the colours and marks along the bottom of the topology,
+// in rows at the type scale's Small size: the entries that do not fit the
+// rows the layout left are not shown (the last first), never smaller.
 func (b *Builder) legend() {
-	start := len(b.dl.Prims)
-	if end := b.legendAt(1); end > b.layout.Legend.X+b.layout.Legend.W {
-		b.dl.Prims = b.dl.Prims[:start] // too wide: again, smaller
-		b.legendAt(b.layout.Legend.W / (end - b.layout.Legend.X))
+	L, th, dl := b.layout, b.th, &b.dl
+	u, size := L.U, L.Type.Small
+	r := L.Legend
+	lh := r.H / float64(max(legendRows(L), 1))
+	x, row := r.X, 0
+	for _, it := range b.legendItems() {
+		w := it.w + 5*u + TextWidth(it.name, size, assets.Regular)
+		if x > r.X && x+w > r.X+r.W {
+			x, row = r.X, row+1
+		}
+		if float64(row+1)*lh > r.H+0.5 || x+w > r.X+r.W {
+			break
+		}
+		cy := r.Y + lh*(float64(row)+0.5)
+		if it.draw != nil {
+			it.draw(x, cy)
+		}
+		dl.text(LayerLabel, x+it.w+5*u, cy, it.name, size, Start, assets.Regular, th.Muted)
+		x += w + 14*u
 	}
 }
 
-// legendAt draws the legend at k times its size and returns where it ends.
-func (b *Builder) legendAt(k float64) float64 {
+// legendItems are the legend's entries, the most needed first.
+func (b *Builder) legendItems() []legendItem {
 	L, th, dl := b.layout, b.th, &b.dl
-	u := L.U * k
-	r := L.Legend
-	cy := r.Y + r.H/2
-	size := b.fs(0.85) * k
-	x := r.X
-	label := func(s string) {
-		dl.text(LayerLabel, x, cy, s, size, Start, assets.Regular, th.Muted)
-		x += TextWidth(s, size, assets.Regular) + 14*u
-	}
-	// utilisation ramp
-	load := b.t("legend.load")
-	dl.text(LayerLabel, x, cy, load, size, Start, assets.Regular, th.Muted)
-	x += TextWidth(load, size, assets.Regular) + 6*u
-	dl.text(LayerLabel, x, cy, "0", size*0.9, Start, assets.Regular, th.Muted)
-	x += TextWidth("0", size*0.9, 0) + 4*u
-	rw := 90 * u
-	const steps = 18
-	for i := range steps {
-		v := (float64(i) + 0.5) / steps
-		dl.rect(LayerLabel, x+rw*float64(i)/steps, cy-4*u, rw/steps+0.6, 8*u, 0, b.loadColor(v), color.RGBA{}, 0)
-	}
-	x += rw + 4*u
-	label("100%")
-	// idle link
-	dl.line(LayerLabel, x, cy, x+16*u, cy, L.LinkW*k, th.Idle)
-	x += 20 * u
-	label(b.t("legend.idle-link"))
-	// node states
-	sw := 14 * u
+	u := L.U
+	rw := 70 * u
+	items := []legendItem{{rw, b.t("legend.load") + " 0–100%", func(x, cy float64) {
+		const steps = 18
+		for i := range steps {
+			v := (float64(i) + 0.5) / steps
+			dl.rect(LayerLabel, x+rw*float64(i)/steps, cy-4*u, rw/steps+0.6, 8*u, 0, b.loadColor(v), color.RGBA{}, 0)
+		}
+	}}, {16 * u, b.t("legend.idle-link"), func(x, cy float64) { dl.line(LayerLabel, x, cy, x+16*u, cy, L.LinkW, th.Idle) }}}
 	for i, s := range []struct {
 		c    color.RGBA
 		name string
@@ -59,39 +65,60 @@ func (b *Builder) legendAt(k float64) float64 {
 		if i == 1 && (!b.anyCompute() || b.trainingShown()) { // the timeline's legend has the phases
 			continue
 		}
-		dl.rect(LayerLabel, x, cy-5*u, sw, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
-		x += sw + 5*u
-		label(s.name)
+		items = append(items, legendItem{14 * u, s.name, func(x, cy float64) {
+			dl.rect(LayerLabel, x, cy-5*u, 14*u, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
+		}})
 	}
-	// queue, drop, pause, packet
-	dl.rect(LayerLabel, x, cy-8*u, 5*u, 16*u, 1.5*u, th.Panel, th.Muted, 1*u)
-	dl.rect(LayerLabel, x, cy, 5*u, 8*u, 0, th.Queue, color.RGBA{}, 0)
-	x += 10 * u
-	label(b.t("legend.queue"))
-	b.dropMarkOn(LayerLabel, x+6*u, cy, 6*u)
-	x += 16 * u
-	label(b.t("legend.drop"))
-	b.pauseMarkOn(LayerLabel, x+7*u, cy, 7*u)
-	x += 18 * u
-	label(b.t("legend.pause"))
-	b.packetMark(LayerLabel, x+3*u, cy, 2.7*u, 0)
-	b.packetMark(LayerLabel, x+10*u, cy, 2.7*u, 1)
-	x += 18 * u
+	flows := b.t("legend.by-flow")
 	if b.shards() {
-		label(b.t("legend.by-shard"))
-	} else {
-		label(b.t("legend.by-flow"))
+		flows = b.t("legend.by-shard")
 	}
+	items = append(items,
+		legendItem{14 * u, flows, func(x, cy float64) {
+			b.packetMark(LayerLabel, x+3*u, cy, 2.7*u, 0)
+			b.packetMark(LayerLabel, x+10*u, cy, 2.7*u, 1)
+		}},
+		legendItem{5 * u, b.t("legend.queue"), func(x, cy float64) {
+			dl.rect(LayerLabel, x, cy-8*u, 5*u, 16*u, 1.5*u, th.Panel, th.Muted, 1*u)
+			dl.rect(LayerLabel, x, cy, 5*u, 8*u, 0, th.Queue, color.RGBA{}, 0)
+		}},
+		legendItem{12 * u, b.t("legend.drop"), func(x, cy float64) { b.dropMarkOn(LayerLabel, x+6*u, cy, 6*u) }},
+		legendItem{14 * u, b.t("legend.pause"), func(x, cy float64) { b.pauseMarkOn(LayerLabel, x+7*u, cy, 7*u) }})
 	if b.anyMarks() {
-		dl.circle(LayerLabel, x+4*u, cy, 2.7*u, th.Categorical(0), th.Background, 0.8*u)
-		dl.circle(LayerLabel, x+4*u, cy, 4.3*u, color.RGBA{}, th.Pause, 1.2*u)
-		x += 12 * u
-		label(b.t("legend.ecn"))
-		dl.rect(LayerLabel, x, cy-3*u, 6*u, 6*u, 0, th.Pause, th.Background, 0.8*u)
-		x += 10 * u
-		label(b.t("legend.cnp"))
+		items = append(items,
+			legendItem{9 * u, b.t("legend.ecn"), func(x, cy float64) {
+				dl.circle(LayerLabel, x+4*u, cy, 2.7*u, th.Categorical(0), th.Background, 0.8*u)
+				dl.circle(LayerLabel, x+4*u, cy, 4.3*u, color.RGBA{}, th.Pause, 1.2*u)
+			}},
+			legendItem{6 * u, b.t("legend.cnp"), func(x, cy float64) {
+				dl.rect(LayerLabel, x, cy-3*u, 6*u, 6*u, 0, th.Pause, th.Background, 0.8*u)
+			}})
 	}
-	return x - 14*u
+	return items
+}
+
+// legendRows is how many rows of legend a layout leaves room for: what the
+// longest legend (every entry) needs at the type scale's Small size, at most 3.
+func legendRows(L *Layout) int {
+	if L.Legend.W <= 0 {
+		return 1
+	}
+	size := L.Type.Small
+	var words []string
+	for _, k := range []string{"legend.load", "legend.idle-link", "legend.comm", "legend.compute", "legend.idle",
+		"legend.by-shard", "legend.queue", "legend.drop", "legend.pause", "legend.ecn", "legend.cnp"} {
+		words = append(words, i18n.T(L.Opt.Lang, k))
+	}
+	marks := []float64{70 + 30, 16, 14, 14, 14, 14, 5, 12, 14, 9, 6}
+	rows, x := 1, 0.0
+	for i, s := range words {
+		w := (marks[i]+5+14)*L.U + TextWidth(s, size, assets.Regular)
+		if x > 0 && x+w > L.Legend.W {
+			rows, x = rows+1, 0
+		}
+		x += w
+	}
+	return min(rows, 3)
 }
 
 func (b *Builder) anyMarks() bool {
@@ -223,7 +250,7 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 	l := &t.Links[id]
 	s := &cur.Links[id]
 	v := b.util[id]
-	lines := []string{t.LinkName(id),
+	lines := []string{linkName(b.layout, id),
 		fmt.Sprintf("%s %s", fmtRate(float64(l.Rate)), kindNames[string(l.Kind)]),
 		b.tf("tip.load", fmtPct(v), fmtRate(v*float64(l.Rate)))}
 	q := ""
@@ -270,11 +297,8 @@ func (b *Builder) nodeLines(id int) []string {
 	L, cur := b.layout, b.f.Cur
 	t := L.Topo
 	nd := &t.Nodes[id]
-	lines := []string{nd.Name}
+	lines := []string{nodeName(L, id)} // as the canvas names it
 	if e := L.EP[id]; e >= 0 {
-		if nd.Role == topo.Host { // as the canvas and the lessons name it
-			lines[0] = b.tf("node.host", e)
-		}
 		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.doing(e)))
 		var send, recv []string
 		for i := range cur.Flows {

@@ -33,7 +33,7 @@ func (b *Builder) progress() {
 	if title == "" {
 		title = "fabriclab"
 	}
-	left := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*u + TextWidth(b.summary(), b.fs(1.0), assets.Regular) + 16*u
+	left := h.X + TextWidth(title, b.fs(1.45), assets.Bold) + 14*u + TextWidth(b.headerSummary(), b.fs(1.0), assets.Regular) + 16*u
 	right := h.X + h.W - TextWidth("t = 000.000 ms", b.fs(1.6), assets.Bold) - 16*u
 	w, ht := min(340*u, right-left), min(h.H, 30*u)
 	x, y := right-w, h.Y+(h.H-ht)/2

@@ -225,7 +225,7 @@ func TestTooltips(t *testing.T) {
 	}
 	q := L.Links[rx].Queue
 	s := texts(Hover{Kind: HoverQueue, ID: rx, X: q.X, Y: q.Y})
-	assert.Contains(t, s, "switch→host8")
+	assert.Contains(t, s, "switch→h8", "the link by the canvas's names of its ends")
 	assert.Contains(t, s, "queue ")
 	assert.Contains(t, s, "load 100%", "the receiver's link is saturated")
 	x, y := L.Nodes[r.topo.Endpoints[0]].Center()

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -144,7 +143,6 @@ func (b *Builder) routing() {
 	b.namedFlows(g)
 	b.selectedPath(g)
 	b.flowBadges(g)
-	b.routeInset(g)
 	b.reorderTotal(g)
 }
 
@@ -204,12 +202,12 @@ func (b *Builder) flowBadges(g *snap.Routing) {
 	}
 }
 
-// routeInset is a small panel: the flows-per-uplink histogram (or, under
-// per-packet routing, the range of flows on an uplink) and the picked
-// flow's figures.
-func (b *Builder) routeInset(g *snap.Routing) {
+// routeInset is the routing view's panel, in the place of the last chart
+// (chartsAndCollective): the picked flow's figures, or the flows-per-uplink
+// histogram (under per-packet routing, the range of flows on an uplink).
+func (b *Builder) routeInset(g *snap.Routing, r Rect) {
 	L, th, dl, rt := b.layout, b.th, &b.dl, &b.rt
-	u := L.U
+	u, ts := L.U, &L.Type
 	t := L.Topo
 	// The uplinks of switches that send up: the bins the flows were thrown into.
 	var bins [4]int
@@ -222,23 +220,15 @@ func (b *Builder) routeInset(g *snap.Routing) {
 		bins[min(int(n), 3)]++
 		lo, hi = min(lo, n), max(hi, n)
 	}
-	lines := b.selectedLines(g)
-	caption := b.badgeCaption()
-	w := max(190*u, TextWidth(caption, b.fs(0.75), assets.Regular)+16*u)
-	for _, s := range lines {
-		w = max(w, TextWidth(s, b.fs(0.8), assets.Regular)+16*u)
+	x, w := r.X+10*u, r.W-20*u // charts() drew the panel
+	lh := ts.Small * 1.45
+	y := r.Y + ts.Body*1.1
+	if lines := b.selectedLines(g); len(lines) > 0 { // the picked flow, in the panel's place
+		b.insetLines(lines, r, y)
+		return
 	}
-	w = min(w, L.Area.W*0.45)
-	barH := 44 * u
-	body := barH + 20*u // the histogram and its labels
-	if rt.spread {
-		body = 30 * u // two lines
-	}
-	h := 22*u + body + 16*u
-	x := L.Area.X + L.Area.W - w
-	y := b.insetY(h, Rect{})
-	dl.rect(LayerLabel, x, y, w, h, 6*u, th.Panel, th.Border, 1*u)
-	dl.text(LayerLabel, x+8*u, y+11*u, b.t("route.title"), b.fs(0.85), Start, assets.Medium, th.Text)
+	dl.text(LayerLabel, x, y, shorten(b.t("route.title"), ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
+	y += ts.Body*0.6 + lh*0.6
 	if rt.spread {
 		what := b.t("route.none")
 		if hi > 0 {
@@ -247,27 +237,33 @@ func (b *Builder) routeInset(g *snap.Routing) {
 				what = b.tf("route.each", lo)
 			}
 		}
-		dl.text(LayerLabel, x+8*u, y+27*u, b.t("route.spread"), b.fs(0.8), Start, assets.Regular, th.Muted)
-		dl.text(LayerLabel, x+8*u, y+41*u, what, b.fs(0.8), Start, assets.Regular, th.Text)
+		dl.text(LayerLabel, x, y, shorten(b.t("route.spread"), ts.Small, assets.Regular, w), ts.Small, Start, assets.Regular, th.Muted)
+		dl.text(LayerLabel, x, y+lh, shorten(what, ts.Small, assets.Regular, w), ts.Small, Start, assets.Regular, th.Text)
+		y += 2 * lh
 	} else {
-		b.histogram(bins, x, y+30*u, w, barH)
+		barH := min(44*u, r.H*0.3)
+		y += ts.Small * 0.6 // the counts over the bars
+		b.histogram(bins, r.X, y, r.W, barH)
+		y += barH + ts.Small*1.6
 	}
-	dl.text(LayerLabel, x+8*u, y+22*u+body+8*u, caption, b.fs(0.75), Start, assets.Regular, th.Muted)
-	if len(lines) == 0 {
-		return
-	}
-	// The picked flow: a panel of its own, in another gap.
-	h2 := 8*u + float64(len(lines))*14*u
-	y2 := b.insetY(h2, Rect{x, y, w, h})
-	dl.rect(LayerLabel, x, y2, w, h2, 6*u, th.Panel, b.selectColor(), 1.2*u)
-	ty := y2 + 11*u
+	dl.text(LayerLabel, x, y, shorten(b.badgeCaption(), ts.Small, assets.Regular, w), ts.Small, Start, assets.Regular, th.Muted)
+}
+
+// insetLines writes the picked flow's lines from y down in r, as many as fit.
+func (b *Builder) insetLines(lines []string, r Rect, y float64) {
+	L, th, dl := b.layout, b.th, &b.dl
+	u, size := L.U, L.Type.Small
+	x, w := r.X+10*u, r.W-20*u
 	for i, s := range lines {
+		if y+size*0.6 > r.Y+r.H-4*u {
+			break
+		}
 		c, wt := th.Text, assets.Regular
 		if i == 0 {
 			c, wt = b.selectColor(), assets.Bold
 		}
-		dl.text(LayerLabel, x+8*u, ty, s, b.fs(0.8), Start, wt, c)
-		ty += 14 * u
+		dl.text(LayerLabel, x, y, shorten(s, size, wt, w), size, Start, wt, c)
+		y += size * 1.45
 	}
 }
 
@@ -302,48 +298,15 @@ func (b *Builder) histogram(bins [4]int, x, y, w, barH float64) {
 		if n > 0 {
 			bh = max(bh, 1.5*u)
 		}
-		dl.rect(LayerLabel, bx+3*u, base-bh, bw-6*u, bh, 0, fill, color.RGBA{}, 0)
-		dl.text(LayerLabel, bx+bw/2, base-bh-6*u, strconv.Itoa(n), b.fs(0.7), Middle, assets.Medium, th.Muted)
+		dl.rect(LayerChart, bx+3*u, base-bh, bw-6*u, bh, 0, fill, color.RGBA{}, 0)
+		dl.text(LayerChart, bx+bw/2, base-bh-b.fs(0.7)*0.7, strconv.Itoa(n), b.fs(0.7), Middle, assets.Medium, th.Muted)
 		lab := strconv.Itoa(k)
 		if k == 3 {
 			lab = "3+"
 		}
-		dl.text(LayerLabel, bx+bw/2, base+8*u, lab, b.fs(0.75), Middle, assets.Regular, th.Muted)
+		dl.text(LayerChart, bx+bw/2, base+b.fs(0.75)*0.8, lab, b.fs(0.75), Middle, assets.Regular, th.Muted)
 	}
-	dl.line(LayerLabel, x+8*u, base, x+w-8*u, base, 1*u, th.Border)
-}
-
-// insetY places a panel h high on the right of the area, in the tallest
-// gap between the node rows there (leaving room for badges) and clear of
-// taken; when none is tall enough, centred on the tallest.
-func (b *Builder) insetY(h float64, taken Rect) float64 {
-	L := b.layout
-	a := L.Area
-	pad := 2*b.badgeR() + 4*L.U
-	var spans [][2]float64
-	for i := range L.Nodes {
-		if nb := &L.Nodes[i]; nb.W > 0 && nb.X+nb.W > a.X+a.W*0.55 {
-			spans = append(spans, [2]float64{nb.Y - pad, nb.Y + nb.H + pad})
-		}
-	}
-	for i := range L.Pods {
-		if p := &L.Pods[i]; p.X+p.W > a.X+a.W*0.55 {
-			spans = append(spans, [2]float64{p.Y - pad, p.Y + p.H})
-		}
-	}
-	if taken.H > 0 {
-		spans = append(spans, [2]float64{taken.Y - 6*L.U, taken.Y + taken.H + 6*L.U})
-	}
-	slices.SortFunc(spans, func(p, q [2]float64) int { return cmp.Compare(p[0], q[0]) })
-	best, at := 0.0, a.Y
-	y := a.Y
-	for _, s := range append(spans, [2]float64{a.Y + a.H, a.Y + a.H}) {
-		if gap := s[0] - y; gap > best {
-			best, at = gap, y
-		}
-		y = max(y, s[1])
-	}
-	return min(max(at+(best-h)/2, a.Y), a.Y+a.H-h)
+	dl.line(LayerChart, x+8*u, base, x+w-8*u, base, 1*u, th.Border)
 }
 
 // selectedFlow is the picked flow's ID, or -1.
@@ -360,7 +323,7 @@ func (b *Builder) endpointName(ep int) string {
 	if ep < 0 || ep >= len(t.Endpoints) {
 		return fmt.Sprint(ep)
 	}
-	return t.Nodes[t.Endpoints[ep]].Name
+	return nodeName(b.layout, t.Endpoints[ep])
 }
 
 // selectedLines are the picked flow's figures: who, how fast, how far,
@@ -520,7 +483,7 @@ func (b *Builder) reorderTotal(g *snap.Routing) {
 		return
 	}
 	L := b.layout
-	if fit := b.fitHeader(headerTitle(L), b.summary(), s); fit.note {
+	if fit := b.fitHeader(headerTitle(L), b.headerSummary(), s); fit.note {
 		b.dl.text(LayerLabel, fit.noteX, L.Header.Y+L.Header.H/2, s, b.fs(1.0), Start, assets.Medium, countTwoOn(b.th))
 	}
 }

@@ -133,7 +133,7 @@ func TestSelectedFlowPath(t *testing.T) {
 	assert.Equal(t, len(path), hl, "each link of the path is highlighted")
 	spine := r.topo.Nodes[r.topo.Links[path[1]].To].Name
 	s := texts(dl)
-	assert.Contains(t, s, "flow 5\nleaf0.host5 → leaf1.host5\nsending at ")
+	assert.Contains(t, s, "flow 5\nh5 → h69\nsending at ") // one name per node: the canvas's
 	assert.Contains(t, s, "via leaf0 → "+spine+" → leaf1\n")
 	assert.Contains(t, s, " of 16.00 MiB (")
 	assert.NotContains(t, s, "reordered", "ECMP keeps a flow on one path")
@@ -153,8 +153,10 @@ func TestSprayShowsReordering(t *testing.T) {
 	s := texts(Scene(f))
 	assert.Contains(t, s, "· reordered ", "the header has the run's share")
 	assert.Regexp(t, `\nreordered \d+ % of packets \(\d+\)\n`, s, "and the inset the picked flow's")
-	assert.Contains(t, s, "per-packet routing: flows spread")
 	assert.Regexp(t, `packets spread over \d+ links`, s)
+	f.Selected = 0
+	s = texts(Scene(f))
+	assert.Contains(t, s, "per-packet routing: flows spread", "with no flow picked, the inset has the uplinks'")
 	assert.NotContains(t, s, "3+", "no histogram: every flow crosses every spine")
 }
 

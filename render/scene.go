@@ -138,8 +138,18 @@ func (b *Builder) activity(ep int) snap.Activity {
 	return snap.Idle
 }
 
-// fs is a text size: the base size times k.
-func (b *Builder) fs(k float64) float64 { return b.layout.Font * k }
+// fs is the size of the type scale for what was once the base size times
+// k: Title from 1.4, Body from 0.9, else Small.
+func (b *Builder) fs(k float64) float64 {
+	ts := &b.layout.Type
+	switch {
+	case k >= 1.4:
+		return ts.Title
+	case k >= 0.9:
+		return ts.Body
+	}
+	return ts.Small
+}
 
 func (b *Builder) header() {
 	L, th, dl := b.layout, b.th, &b.dl
@@ -152,11 +162,12 @@ func (b *Builder) header() {
 			note = b.reorderNote(b.f.Cur.Routing)
 		}
 	}
-	fit := b.fitHeader(title, b.summary(), note)
-	dl.text(LayerLabel, h.X, cy, title, fit.titleSize, Start, assets.Bold, th.Text)
+	summary := b.headerSummary()
+	fit := b.fitHeader(title, summary, note)
+	dl.text(LayerLabel, h.X, cy, fit.title, fit.titleSize, Start, assets.Bold, th.Text)
 	if fit.summary {
-		x := h.X + TextWidth(title, fit.titleSize, assets.Bold) + 14*L.U
-		dl.text(LayerLabel, x, cy, b.summary(), b.fs(1.0), Start, assets.Regular, th.Muted)
+		x := h.X + TextWidth(fit.title, fit.titleSize, assets.Bold) + 14*L.U
+		dl.text(LayerLabel, x, cy, summary, b.fs(1.0), Start, assets.Regular, th.Muted)
 	}
 	if f := b.f; f.Cur != nil {
 		b.buf = append(b.buf[:0], "t = "...)
@@ -176,6 +187,15 @@ func headerTitle(L *Layout) string {
 		return "fabriclab"
 	}
 	return L.Opt.Title
+}
+
+// headerSummary is the summary the header shows: none beside a collective's
+// status, which needs the room more (collHeader).
+func (b *Builder) headerSummary() string {
+	if b.f.Cur != nil && b.coll() != nil {
+		return ""
+	}
+	return b.summary()
 }
 
 // summary describes the topology in a few words.
@@ -238,10 +258,35 @@ func (b *Builder) frames() {
 			if p.W < TextWidth(b.tf("node.pod", "00"), b.fs(0.85), 1) {
 				b.dl.Prims[len(dl.Prims)-1].Str = p.Label
 			}
-		} else {
-			dl.text(LayerLabel, p.X+8*u, p.Y+p.H+11*u, p.Label, b.fs(0.9), Start, assets.Medium, th.Muted)
+		} else if podLabeled(L, i) {
+			x, a := p.X+8*u, Start
+			if i > 0 && i == len(L.Pods)-1 && !podLabeled(L, 1) { // the last of two: under its right end
+				x, a = p.X+p.W, End
+			}
+			dl.text(LayerLabel, x, p.Y+p.H+L.Type.Body*0.75, p.Label, b.fs(0.9), a, assets.Medium, th.Muted)
 		}
 	}
+}
+
+// podLabeled reports whether node block i gets its label under it: every
+// block where each label fits its block's width, else the first and the
+// last (the rest are counted between them by the numbers).
+func podLabeled(L *Layout, i int) bool {
+	n := len(L.Pods)
+	for k := range L.Pods {
+		if TextWidth(L.Pods[k].Label, L.Type.Body, assets.Medium)+16*L.U > L.Pods[k].W+podGap(L) {
+			return i == 0 || i == n-1
+		}
+	}
+	return true
+}
+
+// podGap is the space between two node blocks in a row.
+func podGap(L *Layout) float64 {
+	if len(L.Pods) < 2 || L.Pods[1].Y != L.Pods[0].Y {
+		return 0
+	}
+	return L.Pods[1].X - L.Pods[0].X - L.Pods[0].W
 }
 
 // linkColor is the colour and width of a line with utilisation v.
@@ -531,11 +576,7 @@ func nodeBox(b *Builder, id int, hovered bool) {
 	}
 	if nb.Label != "" {
 		cx, cy := nb.Center()
-		size := b.fs(0.92)
-		if nb.Small || TextWidth(nb.Label, size, assets.Medium)+4*u > nb.W {
-			size *= 0.8
-		}
-		dl.text(LayerLabel, cx, cy, nb.Label, size, Middle, assets.Medium, text)
+		dl.text(LayerLabel, cx, cy, nb.Label, L.Type.Main, Middle, assets.Medium, text)
 	}
 }
 
@@ -592,7 +633,9 @@ func (b *Builder) rateGauges() {
 		x, y, w, h := nb.X, nb.Y+nb.H+3*u, nb.W, 4*u
 		dl.rect(LayerLabel, x, y, w, h, h/2, th.Panel, th.Border, 0.6*u)
 		dl.rect(LayerLabel, x, y, w*frac, h, h/2, b.loadColor(frac), color.RGBA{}, 0)
-		dl.text(LayerLabel, x+w/2, y+h+6*u, fmtRate(gbps*1e9), b.fs(0.7), Middle, assets.Regular, th.Muted)
+		if s := fmtRate(gbps * 1e9); TextWidth(s, b.fs(0.7), assets.Regular) <= w+2*u { // a figure where it does not run into the next
+			dl.text(LayerLabel, x+w/2, y+h+b.fs(0.7)*0.8, s, b.fs(0.7), Middle, assets.Regular, th.Muted)
+		}
 	}
 }
 

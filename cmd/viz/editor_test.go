@@ -124,7 +124,7 @@ func TestSnapshot(t *testing.T) {
 	svg := ev["svg"].(string)
 	assert.True(t, strings.HasPrefix(svg, "<svg "), svg[:min(80, len(svg))])
 	assert.Contains(t, svg, ">incast</text>")
-	assert.Contains(t, svg, "host 8")
+	assert.Contains(t, svg, ">h8</text>")
 	assert.Equal(t, "incast", ev["name"])
 	assert.InDelta(t, 20, ev["t_us"], 1, "the frame at or before t=20")
 	assert.Equal(t, 800.0, ev["width"])
