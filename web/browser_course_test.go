@@ -150,7 +150,12 @@ const quizViewJS = `(() => {
   const seen = norm(sec.innerText);
   const items = [["explain", form.querySelector(".lesson-quiz-explain p:last-child").textContent], ["verdict", form.dataset.right]];
   sec.querySelectorAll(".lesson-knobs-status, .lesson-compare-diff").forEach((p) => items.push(["status", p.textContent]));
-  sec.querySelectorAll(".lesson-after-quiz p, .lesson-after-quiz li").forEach((p) => items.push(["after", norm(p.textContent).slice(0, 60)]));
+  // The text after the quiz, as it reads: without the branches of a conditional sentence that do
+  // not hold (hidden), and without what waits in a closed "more" disclosure for the learner to open.
+  const reads = (p) => { const c = p.cloneNode(true); c.querySelectorAll(".lesson-when-branch[hidden]").forEach((b) => b.remove()); return c.textContent; };
+  sec.querySelectorAll(".lesson-after-quiz p, .lesson-after-quiz li").forEach((p) => {
+    if (!p.closest("details:not([open])")) items.push(["after", norm(reads(p)).slice(0, 60)]);
+  });
   const said = items.map(([k, s]) => [k, norm(s)]).filter(([, s]) => s !== "");
   const answer = form.querySelector("input[value='" + form.dataset.answer + "']").closest("label");
   const mark = answer.querySelector(".lesson-quiz-mark");

@@ -85,7 +85,7 @@ func TestBrowserEditor(t *testing.T) {
 	eval[bool](t, ctx, `postMessage({fabriclab: "snapshot", id: 99}, "*"); true`)
 	poll(t, ctx, `fabriclabEvents.some((e) => e.fabriclab === "snapshot" && e.id === 99)`, 10*time.Second)
 	svg := eval[string](t, ctx, `fabriclabEvents.find((e) => e.fabriclab === "snapshot" && e.id === 99).svg`)
-	assert.Contains(t, svg, ">host 11</text>", "the edited scenario (12 hosts) is on the canvas")
+	assert.Contains(t, svg, ">h11</text>", "the edited scenario (12 hosts) is on the canvas")
 	assert.Contains(t, svg, "12 hosts")
 
 	// Tab indents; Esc then Tab leaves the text area.

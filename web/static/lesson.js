@@ -143,6 +143,7 @@
   // canvas). It returns whether the key was used.
   function key(k, target) {
     if ((k === "Escape" || k === "?") && !keys.hidden) { showKeys(false); return true; }
+    if (keys.hidden && clicker.open()) return clicker.key(k, target === null); // any key un-blanks
     if (!fabriclabShortcuts.acts(k, target)) return false; // shortcuts.js
     if (keys.hidden && clicker.key(k, target === null)) return true;
     if (k === "?") { showKeys(keys.hidden, target === null); return true; }
@@ -171,7 +172,8 @@
     // Space and Enter press a focused button or follow a link.
     if (tag === "TEXTAREA" || tag === "SELECT" || (tag === "INPUT" && !["radio", "checkbox", "button", "submit", "range"].includes(t.type)) || (t && t.isContentEditable)) return;
     const inForm = !!(t && t.closest && t.closest("form"));
-    if (e.key.startsWith("Arrow") && (tag === "INPUT" || inForm)) return;
+    // On a control, arrows and Home, End, PageUp, PageDown move it (a slider's ends and steps).
+    if ((e.key.startsWith("Arrow") || ["Home", "End", "PageUp", "PageDown"].includes(e.key)) && (tag === "INPUT" || inForm)) return;
     if ((e.key === " " || (e.key === "Enter" && !clicker.typing())) && (tag === "INPUT" || tag === "BUTTON" || tag === "A" || inForm)) return;
     if (key(e.key, t)) e.preventDefault();
   });

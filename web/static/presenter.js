@@ -105,6 +105,7 @@ window.fabriclabPresenter = (lesson) => {
   return {
     shown, fullscreen,
     typing: () => digits !== "", // a number waits for its Enter
+    open: () => blank.open || overview.open, // a blank screen or the overview takes every key
     // key acts on a lesson key (fromCanvas: pressed on the canvas); it returns whether the key was used.
     key(k, fromCanvas) {
       if (blank.open) { setBlank(false); return true; } // any key brings the lesson back

@@ -15,8 +15,9 @@
       try { if (box.checked) localStorage.removeItem(store); else localStorage.setItem(store, "off"); } catch (_) {}
     });
   }
-  // Where a single key may act: nothing focused, the page, the lesson text, the canvas.
-  const quiet = (el) => !el || el === document.body || el === document.documentElement || el.id === "text" || el.tagName === "CANVAS";
+  // Where a single key may act: not on a control (a link, a button, a field, a form): nothing
+  // focused, the page, the lesson text, the canvas, a closed dialog the focus was left on.
+  const quiet = (el) => !el || !el.closest || !el.closest("a[href], button, input, select, textarea, summary, form, [contenteditable]");
   // A modal dialog keeps Tab inside: past its last control back to its first, and the other way.
   window.addEventListener("keydown", (e) => {
     const d = e.key === "Tab" && document.querySelector("dialog:modal");
