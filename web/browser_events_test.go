@@ -166,8 +166,8 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	// The progress fields of the time event (computed_us, progress, eta_s).
 	// (Read at once: the program's own time events follow within 100 ms.)
 	shown := eval[[]string](t, ctx, `fabriclabEvent(JSON.stringify({fabriclab: "time", t_us: 5, end_us: 20, playing: false, done: false, speed_us: 10, computed_us: 20, progress: 0.4, eta_s: 7.2})),
-		[String(document.getElementById("computing").hidden), document.getElementById("computing-bar").style.width, document.getElementById("time").textContent]`)
-	assert.Equal(t, []string{"false", "40%", "5.000 µs / 20.0 µs · computing 40 % · 8 s left"}, shown)
+		[String(document.getElementById("computing").hidden), document.getElementById("computing-bar").style.width, document.getElementById("time").textContent, document.getElementById("computing-status").textContent]`)
+	assert.Equal(t, []string{"false", "40%", "5.000 µs / 20.0 µs", "computing 40 % · 8 s left"}, shown, "the time, and the computing status on its own line")
 	assert.LessOrEqual(t, eval[float64](t, ctx, `document.querySelector(".controls").scrollWidth`), 390.0, "the bar fits while it says the time left (a phone hides it)")
 	eval[bool](t, ctx, `document.querySelector("canvas").focus(), true`)
 	press(t, ctx, "?")
@@ -184,6 +184,7 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	// The full-screen button, and F, go in and out of full screen.
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#fullscreen")))
 	poll(t, ctx, `document.fullscreenElement !== null && document.getElementById("fullscreen").getAttribute("aria-pressed") === "true"`, 5*time.Second)
+	eval[bool](t, ctx, `document.querySelector("canvas").focus(), true`) // F is a single-key shortcut: from the canvas, not the button
 	press(t, ctx, "f")
 	poll(t, ctx, `document.fullscreenElement === null`, 5*time.Second)
 	assert.Empty(t, errors(console()), "the console shows no errors")
