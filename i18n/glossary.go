@@ -53,13 +53,9 @@ var Glossary = []Term{
 }
 
 // glossaryWords are the glossary page's own words (web/templates/glossary.html).
-var glossaryWords = map[string]Text{
-	"glossary.title": {"Glossary", "术语表"},
-	"glossary.lede":  {"The words the lessons, the canvas and the index use, one per concept, in English and Chinese.", "课程、画布和目录所用的术语，每个概念一个词，中英对照。"},
-}
-
-func init() {
-	for k, t := range glossaryWords {
-		page[k] = t
+func glossaryWords() map[string]Text {
+	return map[string]Text{
+		"glossary.title": {"Glossary", "术语表"},
+		"glossary.lede":  {"The words the lessons, the canvas and the index use, one per concept, in English and Chinese.", "课程、画布和目录所用的术语，每个概念一个词，中英对照。"},
 	}
 }

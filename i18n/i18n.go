@@ -27,8 +27,10 @@ package i18n
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Lang is a language: "" or "en" English, "zh" Simplified Chinese.
@@ -51,8 +53,20 @@ func (t Text) In(lang Lang) string {
 	return t.EN
 }
 
+// catalogue builds the two tables on first use, not at every start of the
+// CLI (TestPackageInitIsSmall): what the canvas draws, and what the pages show
+// with the goal box's, the glossary's and the scenario summaries' words.
+var catalogue = sync.OnceValues(func() (canvas, page map[string]Text) {
+	page = pageWords()
+	for _, m := range []map[string]Text{goalWords(), glossaryWords(), scenarioSummaries()} {
+		maps.Copy(page, m)
+	}
+	return canvasWords(), page
+})
+
 // lookup finds key's text in the catalogue.
 func lookup(key string) (Text, bool) {
+	canvas, page := catalogue()
 	if t, ok := canvas[key]; ok {
 		return t, true
 	}
@@ -81,6 +95,7 @@ func Tf(lang Lang, key string, args ...any) string {
 
 // Keys returns every key of the catalogue, sorted.
 func Keys() []string {
+	canvas, page := catalogue()
 	keys := append(sortedKeys(canvas), sortedKeys(page)...)
 	slices.Sort(keys)
 	return keys
@@ -88,11 +103,15 @@ func Keys() []string {
 
 // CanvasKeys returns the keys of the words the canvas draws, sorted: the
 // CJK subset font (assets/fonts) must have their characters.
-func CanvasKeys() []string { return sortedKeys(canvas) }
+func CanvasKeys() []string {
+	canvas, _ := catalogue()
+	return sortedKeys(canvas)
+}
 
 // Words returns, in lang, the page's words whose keys start with one of
 // prefixes (say "embed."), for a page's script.
 func Words(lang Lang, prefixes ...string) map[string]string {
+	_, page := catalogue()
 	out := map[string]string{}
 	for k, t := range page {
 		for _, p := range prefixes {

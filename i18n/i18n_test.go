@@ -14,6 +14,16 @@ import (
 // argument) and the same holes for the page's script; no key is in both
 // halves of the catalogue.
 func TestCatalogueComplete(t *testing.T) {
+	canvas, page := catalogue()
+	parts := []map[string]Text{canvasWords(), pageWords(), goalWords(), glossaryWords(), scenarioSummaries()}
+	seen := map[string]bool{}
+	for _, m := range parts {
+		for k := range m {
+			assert.False(t, seen[k], "%s is in two of the catalogue's tables: keep it in one", k)
+			seen[k] = true
+		}
+	}
+	assert.Len(t, seen, len(canvas)+len(page), "every table reaches the catalogue")
 	for half, m := range map[string]map[string]Text{"canvas": canvas, "page": page} {
 		for k, tx := range m {
 			assert.NotEmpty(t, tx.EN, "%s: %s has no English", half, k)
@@ -21,10 +31,6 @@ func TestCatalogueComplete(t *testing.T) {
 			assert.Equal(t, verbs(tx.EN), verbs(tx.ZH), "%s: %q and %q take different arguments", k, tx.EN, tx.ZH)
 			assert.Equal(t, holes(tx.EN), holes(tx.ZH), "%s: %q and %q have different holes", k, tx.EN, tx.ZH)
 		}
-	}
-	for k := range canvas {
-		_, both := page[k]
-		assert.False(t, both, "%s is in canvas and page: keep it in one", k)
 	}
 	assert.Equal(t, "队列深度（最忙的端口）", T(ZH, "chart.queues"))
 	assert.Equal(t, "Queue depth, busiest ports", T("", "chart.queues"), "no language is English")
