@@ -82,11 +82,20 @@ func TestBrowserLessonKeyboard(t *testing.T) { // alone, in a Chromium of its ow
 	poll(t, ctx, focused+` === "canvas:canvas"`, 5*time.Second)
 	press(t, ctx, kb.ArrowRight)
 	poll(t, ctx, `location.hash === "#`+step(1)+`"`, 5*time.Second)
-	for i := 0; i < 20 && hash() != step(2); i++ { // PageDown scrolls a long step first
+	// PageDown scrolls a long step first: one press at a time, each waited
+	// for, or a queued press scrolls step 3 and PageUp only scrolls it back.
+	const where = `(() => { const t = document.getElementById("text");
+		const sc = t.scrollHeight > t.clientHeight + 1 ? t : document.scrollingElement;
+		return location.hash + " " + Math.round(sc.scrollTop); })()`
+	for i := 0; i < 20 && hash() != step(2); i++ {
+		at := eval[string](t, ctx, where)
 		press(t, ctx, kb.PageDown)
+		waitFor(t, ctx, where+` !== `+strconv.Quote(at), 5*time.Second)
 	}
 	poll(t, ctx, `location.hash === "#`+step(2)+`"`, 5*time.Second)
-	press(t, ctx, kb.PageUp, kb.ArrowLeft) // to step 2's end, then step 1's start
+	press(t, ctx, kb.PageUp) // to step 2's end
+	poll(t, ctx, `location.hash === "#`+step(1)+`"`, 5*time.Second)
+	press(t, ctx, kb.ArrowLeft) // step 1's start
 	poll(t, ctx, `location.hash === "#`+step(0)+`"`, 5*time.Second)
 	focusIs(t, ctx, "canvas:canvas", "the canvas keeps the focus")
 	press(t, ctx, " ")
