@@ -81,3 +81,10 @@ func checkYAML(op, yaml string) error {
 	}
 	return nil
 }
+
+func (c Inspect) check() error {
+	if c.Dir != -1 && c.Dir != 0 && c.Dir != 1 {
+		return fmt.Errorf("inspect needs dir -1 (the previous node or link), 1 (the next) or 0 (close the tooltip)")
+	}
+	return nil
+}

@@ -24,9 +24,9 @@ const (
 // the README documents them.
 var (
 	Commands = []Command{Load{}, Play{}, Pause{}, Toggle{}, Step{}, Back{}, Reset{}, Seek{}, Faster{}, Slower{}, Speed{},
-		Presenter{}, NextFlow{}, PrevFlow{}, Tap{}, AskStats{}, Check{}, AskSource{}, AskSnapshot{}, Keys{}}
+		Presenter{}, NextFlow{}, PrevFlow{}, Tap{}, AskStats{}, Check{}, AskSource{}, AskSnapshot{}, Keys{}, Inspect{}}
 	Events = []Event{Ready{}, Loaded{}, CompareLoaded{}, Time{}, CompareTime{}, Frame{}, Done{}, CompareDone{}, Ended{},
-		Summary{}, CompareSummary{}, Figures{}, Key{}, Stats{}, Error{}, CommandError{}, Checked{}, Source{}, Snapshot{}}
+		Summary{}, CompareSummary{}, Figures{}, View{}, Tooltip{}, Key{}, Stats{}, Error{}, CommandError{}, Checked{}, Source{}, Snapshot{}}
 )
 
 // EncodeEvent is e's JSON: {"fabriclab": name, and e's fields}.

@@ -27,7 +27,7 @@ var (
 		Play{}, Pause{}, Toggle{}, Step{}, Back{}, Reset{}, Seek{TUs: 12.5}, Faster{}, Slower{}, Speed{UsPerS: 250},
 		Presenter{On: true}, NextFlow{}, PrevFlow{}, Tap{X: 120, Y: 48.5, Touch: true}, AskStats{},
 		Check{YAML: "name: x\n", ID: 3}, AskSource{Scenario: "incast", Sets: []string{"seed=2"}, ID: 4}, AskSnapshot{ID: 5},
-		Keys{Parent: ptr(true), Focus: true, Fullscreen: ptr(true)},
+		Keys{Parent: ptr(true), Focus: true, Fullscreen: ptr(true)}, Inspect{Dir: -1},
 	}
 	eventExamples = []Event{
 		Ready{},
@@ -46,6 +46,12 @@ var (
 		CompareSummary{Text: "ECMP: … Adaptive: … ", Difference: "Adaptive finished 4.0× sooner"},
 		Figures{Step: "senders", Sets: []string{"traffic.senders=3"}, Values: map[string]string{"totals.max_fct_us | ms": "1.2 ms"},
 			Errors: map[string]string{"totals.nope": "totals has no key nope"}},
+		View{TUs: 25.6, Nodes: []ViewNode{{Name: "h0", Kind: "host", Group: ""}, {Name: "GPU 3", Kind: "GPU", Group: "node 0"}}, MoreNodes: 8,
+			Links: []ViewLink{{From: "sw0", To: "h8", LoadPct: 100, QueueBytes: 1 << 20, Queue: "1.0 MiB", Paused: true}}, MoreLinks: 17,
+			Flows: []ViewFlow{{Name: "h0→h8", RateGbps: 12.5, Rate: "12.5 Gb/s"}, {Name: "h1→h8", Done: true, Rate: "0 b/s"}}, MoreFlows: 6,
+			Charts: []ViewChart{{Title: "Throughput per flow", Columns: []string{"t", "h0", "h1"}, Rows: [][]string{{"10 µs", "50 Gb/s", "—"}},
+				Notes: []string{"3 of 8 done"}}}},
+		Tooltip{Text: "sw0→h8 · 100 Gb/s RoCE · load 100%"},
 		Key{Key: "ArrowRight"},
 		Stats{Frames: 60, HeapBytes: 1 << 24, LiveBytes: 1 << 23, SysBytes: 1 << 26, FrameBytes: 1 << 20, ComputeS: 1.5, RunS: 4, YieldS: 0.1,
 			GCCPUS: 0.2, GCs: 7, IntervalP50Ms: 16.7, IntervalP95Ms: 33, IntervalMaxMs: 50, DrawP50Ms: 4, DrawP95Ms: 8, Updates: 61,
@@ -167,6 +173,7 @@ func TestDecodeCommand(t *testing.T) {
 		`{"fabriclab":"source","id":1}`:                                         "source needs yaml (a scenario) or scenario (a built-in name), not both",
 		`{"fabriclab":"source","yaml":"a","scenario":"incast"}`:                 "source needs yaml",
 		`{"fabriclab":"check","yaml":"a","id":"7"}`:                             `command field "id" is a JSON string; give a number`,
+		`{"fabriclab":"inspect","dir":0.5}`:                                     "inspect needs dir -1",
 	} {
 		_, err := DecodeCommand([]byte(in))
 		require.Error(t, err, in)
@@ -224,7 +231,7 @@ func FuzzDecodeCommand(f *testing.F) {
 		`{"fabriclab":"seek","t_us":-1}`, `{"fabriclab":"speed","us_per_s":0}`, `{"fabriclab":"load"}`, `{"fabriclab":"dance"}`, `{"fabriclab":"play","set":[1]}`,
 		`{"fabriclab":"load","left":{"scenario":"incast"},"right":{"yaml":"name: x","label":"X"}}`, `{"fabriclab":"load","left":{}}`, `{"fabriclab":"load","left":1,"right":2}`,
 		`{"fabriclab":"check","yaml":"name: x","id":1}`, `{"fabriclab":"source","scenario":"incast","set":["seed=1"],"id":2}`, `{"fabriclab":"snapshot","id":3}`,
-		`{"fabriclab":"tap","x":1,"y":2,"touch":true}`, `{"fabriclab":"keys","parent":false}`} {
+		`{"fabriclab":"tap","x":1,"y":2,"touch":true}`, `{"fabriclab":"keys","parent":false}`, `{"fabriclab":"inspect","dir":1}`, `{"fabriclab":"inspect","dir":2}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
