@@ -103,6 +103,7 @@ type chartState struct {
 	ticks []float64
 	key   []keyItem
 	rates []rateAt
+	words []chartText // the titles and notes the panels drew (view.go)
 }
 
 // rateAt is line g's rate v at time t.
@@ -166,7 +167,7 @@ func (b *Builder) charts() {
 	L := b.layout
 	b.series.turn()
 	cs := &b.ch
-	cs.lines, cs.vals = cs.lines[:0], cs.vals[:0]
+	cs.lines, cs.vals, cs.words = cs.lines[:0], cs.vals[:0], cs.words[:0]
 	if h := b.history(); len(h) == 0 || h[0] != cs.run || b.f.Cur == nil || b.f.Cur.Time < cs.at {
 		cs.peak, cs.low = [numPeaks]float64{}, 0
 		if len(h) > 0 {
@@ -199,6 +200,7 @@ func (b *Builder) panel(r Rect) {
 // plot below them.
 func (b *Builder) plotArea(r Rect, title, prefix string, key []keyItem) Rect {
 	u, dl, th := b.layout.U, &b.dl, b.th
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, title, true)
 	dl.text(LayerChart, r.X+10*u, r.Y+13*u, shorten(title, b.fs(1.0), assets.Medium, r.W-20*u), b.fs(1.0), Start, assets.Medium, th.Text)
 	top := 30 * u
 	if len(key) > 0 {
@@ -306,6 +308,7 @@ func (b *Builder) timeAxis(p Rect, t0, t1 unit.Time) {
 
 func (b *Builder) empty(p Rect, msg string) {
 	x, y := p.Center()
+	b.chartWord(x, y, msg, false)
 	b.dl.text(LayerChart, x, y, msg, b.fs(0.85), Middle, assets.Regular, b.th.Muted)
 }
 
@@ -730,6 +733,7 @@ func (b *Builder) fctChart(r Rect) {
 	if TextWidth(s, b.fs(0.75), 0) > r.W-20*L.U {
 		s = b.tf("chart.fct.short", len(b.fct), total, fmtMicros(med))
 	}
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, s, false)
 	dl.text(LayerChart, r.X+10*u, r.Y+29*u, s, b.fs(0.75), Start, assets.Regular, th.Muted)
 }
 

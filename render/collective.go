@@ -297,6 +297,9 @@ func chunksHeader(b *Builder, r Rect, c *snap.Collective) {
 		note = b.tf("coll.as-reported", fmtBytes(float64(c.Bytes)), fmtTime(c.Elapsed))
 		bw = b.tf("coll.bw.final", fmtGBps(c.AlgBwGBps), fmtGBps(c.BusBwGBps))
 	}
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, title, true)
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, bw, false)
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, note, false)
 	dl.text(LayerChart, r.X+10*u, r.Y+30*u, shorten(bw, b.fs(0.9), assets.Bold, r.W-20*u), b.fs(0.9), Start, assets.Bold, th.Text)
 	dl.text(LayerChart, r.X+10*u, r.Y+44*u, shorten(note, b.fs(0.75), assets.Regular, r.W-20*u), b.fs(0.75), Start, assets.Regular, th.Muted)
 }
@@ -533,7 +536,9 @@ func (b *Builder) moved(r Rect, c *snap.Collective) {
 		dl.Points = append(dl.Points, float32(x), float32(y))
 	}
 	dl.polyline(LayerChart, p0, 1.8*u, phaseColor(b.th, 0))
-	dl.text(LayerChart, p.X+6*u, p.Y+10*u, b.tf("coll.moved.of", fmtPct(c.Done), fmtBytes(float64(c.Bytes))), b.fs(0.8), Start, assets.Medium, th.Text)
+	moved := b.tf("coll.moved.of", fmtPct(c.Done), fmtBytes(float64(c.Bytes)))
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, moved, false)
+	dl.text(LayerChart, p.X+6*u, p.Y+10*u, moved, b.fs(0.8), Start, assets.Medium, th.Text)
 }
 
 // arrows draws the current step's transfers on the topology: inside a node

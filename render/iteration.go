@@ -86,6 +86,7 @@ func (b *Builder) iterBreakdown(r Rect, tr *snap.Training) {
 	if ok {
 		title = b.tf("iter.title", i+1)
 	}
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, title, true)
 	dl.text(LayerChart, x, y, shorten(title, ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
 	if !ok || s.IterationUs <= 0 {
 		return
@@ -121,6 +122,7 @@ func (b *Builder) iterBreakdown(r Rect, tr *snap.Training) {
 		}
 		dl.rect(LayerChart, x, y-5*u, 10*u, 10*u, 2*u, p.c, th.NodeEdge, 1*u)
 		name := p.name
+		b.chartWord(r.X+r.W/2, r.Y+r.H/2, name, false)
 		if p.wt == assets.Bold && TextWidth(name, p.size, p.wt) > w-16*u { // the key figure, shorter
 			name = b.tf("iter.exposed.short", fmtMicros(exposed))
 		}
@@ -136,6 +138,7 @@ func (b *Builder) backwardEnd(r Rect, tr *snap.Training) {
 	L, th, dl := b.layout, b.th, &b.dl
 	u, ts := L.U, &L.Type
 	x, w := r.X+10*u, r.W-20*u
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, b.t("iter.zoom"), true)
 	dl.text(LayerChart, x, r.Y+ts.Body*1.1, shorten(b.t("iter.zoom"), ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
 	s, i, ok := lastStep(tr, b.f.Cur.Time)
 	if !ok {
@@ -170,6 +173,7 @@ func (b *Builder) backwardEnd(r Rect, tr *snap.Training) {
 	// the exposed span, named by the key figure
 	dl.line(LayerChart, at(be), p.Y-2*u, at(be), p.Y+p.H, 1.5*u, th.Text)
 	ex := b.tf("iter.exposed.short", fmtMicros(s.ExposedCommUs))
+	b.chartWord(r.X+r.W/2, r.Y+r.H/2, ex, false)
 	ty := p.Y + p.H - ts.Main*0.6
 	tx, a, room := at(be)+6*u, Start, p.X+p.W-at(be)-6*u
 	if TextWidth(ex, ts.Main, assets.Bold) > room {

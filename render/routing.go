@@ -262,6 +262,7 @@ func (b *Builder) insetLines(lines []string, r Rect, y float64) {
 		if i == 0 {
 			c, wt = b.selectColor(), assets.Bold
 		}
+		b.chartWord(r.X+r.W/2, r.Y+r.H/2, s, false)
 		dl.text(LayerLabel, x, y, shorten(s, size, wt, w), size, Start, wt, c)
 		y += size * 1.45
 	}

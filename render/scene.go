@@ -56,6 +56,8 @@ type Builder struct {
 	layout   *Layout
 	rt       routeCache // the routing view's (routing.go)
 
+	drawn Frame // what the last scene was drawn from, for View (view.go)
+
 	// the training view's storage (render/training.go)
 	trainBars  [4][]bar
 	trainComms []*snap.Comm
@@ -96,6 +98,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	b.tooltip()
 	b.progress()
 	dl.sortLayers()
+	b.drawn = *f
 	return dl
 }
 

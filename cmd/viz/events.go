@@ -9,6 +9,7 @@ import (
 
 	"fabriclab/i18n"
 	"fabriclab/protocol"
+	"fabriclab/render"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -25,6 +26,7 @@ type pageEvents struct {
 	lastSummary time.Time
 	summaryDue  bool // a command moved playback: send a summary soon
 	summary     string
+	view        viewEvents // view.go
 }
 
 // events sends the page what changed since the last tick: time ten times a
@@ -53,9 +55,10 @@ func (g *Game) events(now time.Time) {
 			PauseFrames: t.PauseFrames, GoodputGbps: t.GoodputGbps, FlowsFinished: t.FlowsFinished})
 		g.sendFigures()
 	}
+	g.viewEvents(now)
 	atEnd := p.Done() && p.Pos() >= p.End()
 	if atEnd && !ev.sentEnded {
-		ev.sentEnded = true
+		ev.sentEnded, ev.view.due = true, true
 		g.sendTime()
 		g.sendSummary(now)
 		g.out.event(protocol.Ended{TUs: p.Pos().Micros(), Summary: ev.summary})
@@ -84,7 +87,8 @@ func (g *Game) sendSummary(now time.Time) {
 
 // loadedEvents starts the page's events over for a new run.
 func (g *Game) loadedEvents() {
-	g.page = pageEvents{summaryDue: true}
+	g.page = pageEvents{summaryDue: true, view: viewEvents{due: true}}
+	g.inspect = render.Hover{}
 }
 
 // summarize says what a snapshot shows, in the page's language: what runs,

@@ -86,6 +86,8 @@ type Game struct {
 	frame     render.Frame
 	errorPic  errorPicture // the failure, when there is one (errorpic.go)
 	selected  int          // the flow the learner picked (render.Frame.Selected), kept through playback
+	inspect   render.Hover // the keyboard's highlight (view.go), or none
+	inspectAt [2]int       // where the pointer was when it moved
 
 	last      time.Time
 	lastEvent time.Time
@@ -321,7 +323,7 @@ func (g *Game) handle(c protocol.Command, err error) {
 		return
 	}
 	g.handlePlayback(p, c)
-	g.page.summaryDue = true
+	g.page.summaryDue, g.page.view.due = true, true
 	g.sendTime()
 }
 
@@ -377,6 +379,8 @@ func (g *Game) handlePlayback(p *playback.Player, c protocol.Command) {
 		if g.frame.Layout != nil && g.frame.Cur != nil {
 			g.selected = render.PickFlow(&g.frame, render.HitTest(g.frame.Layout, c.X, c.Y))
 		}
+	case protocol.Inspect: // ↓ ↑ and Esc on the canvas
+		g.inspectNext(int(c.Dir))
 	case protocol.NextFlow, protocol.PrevFlow: // ] and [ as the page forwards them
 		if g.frame.Layout != nil && g.frame.Cur != nil {
 			d := 1
@@ -533,10 +537,13 @@ func (g *Game) prepare(cx, cy float64) {
 		Training: p.Scenario().Training.Model != ""}}
 	if g.layout == nil || key != g.layoutKey {
 		g.layout, g.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
+		if g.inspect.Kind != render.HoverNone { // placed elsewhere now
+			g.inspect, g.page.view.tooltipDue = render.Hover{}, true
+		}
 	}
 	// Rates over the last twentieth of a second of playback read steadier than frame to frame.
 	g.frame = render.Frame{Layout: g.layout, Cur: p.At(p.Pos()), Prev: p.At(p.Pos() - p.Speed()/20),
-		History: p.History(historyFrames), Hover: render.HitTest(g.layout, cx, cy)}
+		History: p.History(historyFrames), Hover: g.inspected(cx, cy)}
 	k := drawKey{layout: g.layout, cur: g.frame.Cur, prev: g.frame.Prev, nhist: len(g.frame.History), hover: g.frame.Hover, scale: g.scale}
 	if n := len(g.frame.History); n > 1 {
 		k.hist = g.frame.History[n-2]

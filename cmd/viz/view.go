@@ -1,0 +1,80 @@
+package main
+
+import (
+	"time"
+
+	"fabriclab/protocol"
+	"fabriclab/render"
+)
+
+// viewEvery is how often a playing run's view (the canvas as text and
+// tables, for the page's "Canvas as a table") goes to the page.
+const viewEvery = time.Second
+
+// viewEvents is what the page has been told of the view and the keyboard's
+// tooltip (pageEvents).
+type viewEvents struct {
+	due        bool // a load or a command moved playback: send the view once drawn
+	last       time.Time
+	tooltipDue bool
+}
+
+// sendView sends the view of the scene on screen once it is the frame
+// prepared (the scene Draw built last); until then the view stays due.
+func (g *Game) sendView(now time.Time) {
+	v := g.builder.View()
+	if v == nil || g.frame.Cur == nil || v.TUs != g.frame.Cur.Time.Micros() {
+		return
+	}
+	g.page.view.due, g.page.view.last = false, now
+	g.out.event(*v)
+}
+
+// viewEvents sends the view when due: after a load or a command, and at
+// most every viewEvery while playing; and the keyboard's tooltip.
+func (g *Game) viewEvents(now time.Time) {
+	ev := &g.page.view
+	if ev.due || g.p.Playing() && now.Sub(ev.last) >= viewEvery {
+		g.sendView(now)
+	}
+	if !ev.tooltipDue {
+		return
+	}
+	if g.inspect.Kind == render.HoverNone {
+		ev.tooltipDue = false
+		g.out.event(protocol.Tooltip{})
+		return
+	}
+	if text, ok := g.builder.Tooltip(g.inspect); ok {
+		ev.tooltipDue = false
+		g.out.event(protocol.Tooltip{Text: text})
+	}
+}
+
+// inspectNext moves the keyboard's highlight to the next node or link (dir
+// 1), the previous (-1), or closes its tooltip (0). The pointer moving
+// ends it (inspected).
+func (g *Game) inspectNext(dir int) {
+	if g.layout == nil {
+		return
+	}
+	g.page.view.tooltipDue = true
+	if dir == 0 {
+		g.inspect = render.Hover{}
+		return
+	}
+	g.inspect = render.NextInspected(g.layout, g.inspect, dir)
+	g.inspectAt = [2]int{g.mouseX, g.mouseY}
+}
+
+// inspected is what is under the cursor at (cx, cy): the keyboard's
+// highlight while there is one and the pointer has not moved since.
+func (g *Game) inspected(cx, cy float64) render.Hover {
+	if g.inspect.Kind != render.HoverNone && g.inspectAt == [2]int{g.mouseX, g.mouseY} {
+		return g.inspect
+	}
+	if g.inspect.Kind != render.HoverNone {
+		g.inspect, g.page.view.tooltipDue = render.Hover{}, true
+	}
+	return render.HitTest(g.layout, cx, cy)
+}
