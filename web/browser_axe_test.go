@@ -94,8 +94,8 @@ func (a *axeAudit) open(url string) {
 // TestBrowserAxe runs axe-core on every page and state, in both themes and
 // languages: the index, every lesson (every step shown at once, its quizzes
 // answered wrong and answered right), presenter mode and the
-// keys dialog, the canvas's page (keys dialog, Export menu, editor, light
-// theme). It fails on any violation, listed with its target.
+// keys dialog, the canvas's page (its table open, keys dialog, Export menu,
+// editor, light theme). It fails on any violation, listed with its target.
 func TestBrowserAxe(t *testing.T) {
 	t.Parallel()
 	src := axeSource(t)
@@ -148,6 +148,10 @@ func TestBrowserAxe(t *testing.T) {
 			a.open(base + "/embed.html?scenario=incast" + q)
 			poll(a.t, a.ctx, `window.fabriclabFirstFrameMs > 0`, 90*time.Second)
 			a.check("embed" + q)
+			eval[bool](a.t, a.ctx, `document.querySelector("#canvas-table summary").click(); true`)
+			poll(a.t, a.ctx, `document.querySelectorAll("#canvas-table-tables table").length >= 3`, 60*time.Second)
+			a.check("embed" + q + " canvas as a table")
+			eval[bool](a.t, a.ctx, `document.querySelector("#canvas-table summary").click(); true`)
 			eval[bool](a.t, a.ctx, `document.getElementById("help").click(); true`)
 			a.check("embed" + q + " keys dialog")
 			eval[bool](a.t, a.ctx, `document.getElementById("keys-close").click(); document.getElementById("share").click(); true`)

@@ -239,6 +239,7 @@
         $("faster").title = t("embed.faster.now", fmtTime(ev.speed_us));
         $("slower").title = t("embed.slower.now", fmtTime(ev.speed_us));
         if (ev.playing) hint.hidden = true;
+        fabriclabCanvasTable.playing(ev.playing);
         break;
       }
       case "loaded":
@@ -252,7 +253,10 @@
       case "summary": // in the page's language (lang=zh: Chinese), marked so
         $("summary").lang = zh ? "zh-Hans" : "en";
         $("summary").textContent = ev.text;
+        fabriclabCanvasTable.summary(ev.text);
         break;
+      case "view": fabriclabCanvasTable.view(ev); break; // canvastable.js
+      case "tooltip": $("status").textContent = ev.text; inspecting = ev.text !== ""; break; // the keyboard's tooltip, read out
       case "frame":
         window.fabriclabFirstFrameMs = performance.now();
         break;
@@ -329,6 +333,7 @@
     if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
     if (e.key === "?") { e.preventDefault(); showKeys(keys.hidden); return; }
     if (!keys.hidden || e.key === "Tab") return;
+    if (inspect(e)) return;
     if (e.key === " " && tag === "BUTTON") return;
     if ((e.key.startsWith("Arrow") || e.key.startsWith("Page") || e.key === "Home" || e.key === "End") && tag === "INPUT") return;
     if (parentKeys && !text && presenterKeys.test(e.key) && !(e.key === "Enter" && (tag === "BUTTON" || tag === "INPUT"))) {
@@ -352,6 +357,21 @@
     }
   }, true);
   window.addEventListener("keyup", (e) => e.stopPropagation(), true);
+  // ↓ ↑ on the canvas highlight its next, previous node or link and show its
+  // tooltip (inspect); Esc, or the focus leaving the canvas, closes it (WCAG 1.4.13).
+  let inspecting = false;
+  const inspect = (e) => {
+    if (e.target !== canvas() || e.shiftKey) return false;
+    const dir = { ArrowDown: 1, ArrowUp: -1 }[e.key] ?? (e.key === "Escape" && inspecting ? 0 : null);
+    if (dir === null) return false;
+    e.preventDefault();
+    inspecting = dir !== 0;
+    command({ fabriclab: "inspect", dir });
+    return true;
+  };
+  window.addEventListener("focusout", (e) => {
+    if (inspecting && e.target === canvas()) { inspecting = false; command({ fabriclab: "inspect", dir: 0 }); }
+  }, true);
   // The canvas's focus ring shows when the keyboard moved the focus, not after a click or tap.
   window.addEventListener("pointerdown", () => document.body.classList.add("pointer"), true);
   // Clicks and taps on the canvas go to the program as commands: Ebitengine

@@ -1,0 +1,74 @@
+// The canvas as a table (WCAG 1.1.1): a disclosure under the canvas with the
+// summary, the links busiest first, the flows, the nodes and a data table per
+// chart, from the canvas's view events (protocol.View, at most one a second).
+// The tables are drawn only while it is open, without moving the focus; the
+// status line says when they changed, only while playback stands still.
+(() => {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  const root = $("canvas-table");
+  if (!root) return;
+  const zh = new URLSearchParams(location.search).get("lang") === "zh";
+  const words = JSON.parse($("words").textContent)[zh ? "zh" : "en"];
+  const t = (key, ...args) => { let i = 0; return (words[key] ?? key).replace(/\{\}/g, () => String(args[i++])); };
+  if (zh) root.lang = "zh-Hans";
+  const fmtTime = (us) => us >= 1e6 ? +(us / 1e6).toFixed(3) + " s" : us >= 1000 ? +(us / 1000).toFixed(3) + " ms" : +us.toFixed(1) + " µs";
+  let view = null, playing = false, shown = null;
+
+  // table is a <table> with a caption, column headers and rows whose first
+  // cell heads its row; more counts the rows left out.
+  const table = (caption, heads, rows, more) => {
+    const tb = document.createElement("table");
+    tb.createCaption().textContent = caption + (more > 0 ? " (" + t("embed.table.more", more) + ")" : "");
+    const hr = tb.createTHead().insertRow();
+    for (const h of heads) {
+      const th = document.createElement("th");
+      th.scope = "col";
+      th.textContent = h;
+      hr.append(th);
+    }
+    const body = tb.createTBody();
+    for (const r of rows) {
+      const tr = body.insertRow();
+      r.forEach((c, i) => {
+        const cell = document.createElement(i === 0 ? "th" : "td");
+        if (i === 0) cell.scope = "row";
+        cell.textContent = c;
+        tr.append(cell);
+      });
+    }
+    return tb;
+  };
+
+  const draw = () => {
+    if (!root.open || !view || shown === view) return;
+    shown = view;
+    const at = fmtTime(view.t_us);
+    const yes = (b) => b ? t("embed.table.yes") : t("embed.table.no");
+    const out = [
+      table(t("embed.table.links", at), [t("embed.table.from"), t("embed.table.to"), t("embed.table.load"), t("embed.table.queue"), t("embed.table.paused")],
+        view.links.map((l) => [l.from, l.to, l.load_pct + " %", l.queue, yes(l.paused)]), view.more_links),
+      table(t("embed.table.flows", at), [t("embed.table.flow"), t("embed.table.rate"), t("embed.table.state")],
+        view.flows.map((f) => [f.name, f.rate, f.done ? t("embed.table.done") : t("embed.table.running")]), view.more_flows),
+    ];
+    for (const c of view.charts) { // a table of its lines, or its title and words
+      const p = document.createElement("p");
+      p.textContent = c.notes.join(" · ");
+      if (c.rows.length) out.push(table(t("embed.table.chart", c.title), [t("embed.table.time")].concat(c.columns.slice(1)), c.rows, 0));
+      else p.textContent = t("embed.table.chart", c.title) + (c.notes.length ? ": " + p.textContent : "");
+      if (p.textContent) out.push(p);
+    }
+    out.push(table(t("embed.table.nodes"), [t("embed.table.node"), t("embed.table.kind"), t("embed.table.group")],
+      view.nodes.map((n) => [n.name, n.kind, n.group]), view.more_nodes));
+    $("canvas-table-tables").replaceChildren(...out.filter((el) => el.tagName !== "TABLE" || el.tBodies[0].rows.length));
+    if (!playing) $("canvas-table-status").textContent = t("embed.table.updated", at);
+  };
+  root.addEventListener("toggle", draw);
+
+  // Hooks for embed.js: view and summary events, and whether playback plays.
+  window.fabriclabCanvasTable = {
+    view(ev) { view = ev; draw(); },
+    summary(text) { $("canvas-table-summary").textContent = text; },
+    playing(on) { playing = on; },
+  };
+})();
