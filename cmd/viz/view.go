@@ -5,6 +5,7 @@ import (
 
 	"fabriclab/protocol"
 	"fabriclab/render"
+	"fabriclab/sim/unit"
 )
 
 // viewEvery is how often a playing run's view (the canvas as text and
@@ -16,6 +17,8 @@ const viewEvery = time.Second
 type viewEvents struct {
 	due        bool // a load or a command moved playback: send the view once drawn
 	last       time.Time
+	sentAt     unit.Time // the time of the frame the last view was of
+	sent       bool
 	tooltipDue bool
 }
 
@@ -26,15 +29,17 @@ func (g *Game) sendView(now time.Time) {
 	if v == nil || g.frame.Cur == nil || v.TUs != g.frame.Cur.Time.Micros() {
 		return
 	}
-	g.page.view.due, g.page.view.last = false, now
+	ev := &g.page.view
+	ev.due, ev.last, ev.sent, ev.sentAt = false, now, true, g.frame.Cur.Time
 	g.out.event(*v)
 }
 
-// viewEvents sends the view when due: after a load or a command, and at
-// most every viewEvery while playing; and the keyboard's tooltip.
+// viewEvents sends the view when due: after a load or a command, at most
+// every viewEvery while playing, and when the frame shown changed while
+// paused (a seek or t= that computing settled); and the keyboard's tooltip.
 func (g *Game) viewEvents(now time.Time) {
 	ev := &g.page.view
-	if ev.due || g.p.Playing() && now.Sub(ev.last) >= viewEvery {
+	if ev.due || g.p.Playing() && now.Sub(ev.last) >= viewEvery || !g.p.Playing() && g.frame.Cur != nil && (!ev.sent || g.frame.Cur.Time != ev.sentAt) {
 		g.sendView(now)
 	}
 	if !ev.tooltipDue {
