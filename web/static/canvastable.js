@@ -68,6 +68,13 @@
   // Hooks for embed.js: view and summary events, and whether playback plays.
   window.fabriclabCanvasTable = {
     view(ev) { view = ev; draw(); },
+    // A new run: no tables until its first view; a comparison has none (its summary names both sides).
+    loaded(compare) {
+      view = shown = null;
+      const p = document.createElement("p");
+      p.textContent = compare ? t("embed.table.compare") : t("embed.table.empty");
+      $("canvas-table-tables").replaceChildren(p);
+    },
     summary(text) { $("canvas-table-summary").textContent = text; },
     playing(on) { playing = on; },
   };

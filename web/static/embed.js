@@ -248,6 +248,7 @@
         scenarioName = ev.name;
         nameCanvas();
         $("status").textContent = t("embed.loaded", ev.name);
+        fabriclabCanvasTable.loaded(!!ev.compare);
         if (holdPlay && !stopped) { holdPlay = false; hint.hidden = false; }
         break;
       case "summary": // in the page's language (lang=zh: Chinese), marked so
