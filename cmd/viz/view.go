@@ -32,6 +32,7 @@ func (g *Game) sendView(now time.Time) {
 	ev := &g.page.view
 	ev.due, ev.last, ev.sent, ev.sentAt = false, now, true, g.frame.Cur.Time
 	g.out.event(*v)
+	g.page.summaryDue = true // the live summary follows (sent only if its text changed)
 }
 
 // viewEvents sends the view when due: after a load or a command, at most
