@@ -306,10 +306,10 @@
     $("keys-arrows-what").textContent = parentKeys ? t("embed.key.lesson") : t("embed.key.step");
   };
   window.fabriclabKeysShown = () => !keys.hidden; // for tests
-  // Nothing under the loading or error overlay takes the focus: the bar and the canvas are inert while one shows.
+  // Nothing under the loading or error overlay takes the focus: the bar, the canvas and its table are inert while one shows.
   const covered = () => {
     const on = !$("loading").hidden || !$("error").hidden;
-    for (const el of [document.querySelector(".controls"), canvas()]) if (el) el.inert = on;
+    for (const el of [document.querySelector(".controls"), canvas(), $("canvas-table")]) if (el) el.inert = on;
   };
   for (const id of ["loading", "error"]) new MutationObserver(covered).observe($(id), { attributes: true, attributeFilter: ["hidden"] });
   covered();
