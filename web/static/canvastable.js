@@ -55,7 +55,7 @@
       const p = document.createElement("p");
       p.textContent = c.notes.join(" · ");
       if (c.rows.length) out.push(table(t("embed.table.chart", c.title), [t("embed.table.time")].concat(c.columns.slice(1)), c.rows, 0));
-      else p.textContent = t("embed.table.chart", c.title) + (c.notes.length ? ": " + p.textContent : "");
+      else p.textContent = c.notes.length ? t("embed.table.chart.notes", c.title, p.textContent) : t("embed.table.chart", c.title);
       if (p.textContent) out.push(p);
     }
     out.push(table(t("embed.table.nodes"), [t("embed.table.node"), t("embed.table.kind"), t("embed.table.group")],
