@@ -60,7 +60,7 @@ func pageWords() map[string]Text {
 		"lesson.key.tab.keys":        {"Tab", "Tab"},
 		"lesson.key.tab":             {"next control; in a quiz, arrows pick an answer and Space or Enter checks", "下一个控件；测验中用方向键选答案，空格或回车提交"},
 		"lesson.key.inspect.keys":    {"↓ ↑", "↓ ↑"},
-		"lesson.key.inspect":         {"with the canvas focused: highlight its next, previous node or link and show its figures (Esc closes them); \"Canvas as a table\" under the playback bar lists them all", "画布获得焦点时：高亮下一个、上一个节点或链路并显示其数据（Esc 关闭）；播放栏下的“画布内容（表格）”列出全部数据"},
+		"lesson.key.inspect":         {"with the canvas focused: highlight its next, previous node or link and show its figures (Esc closes them); \"Canvas as a table\" at the canvas's bottom right lists them all", "画布获得焦点时：高亮下一个、上一个节点或链路并显示其数据（Esc 关闭）；画布右下角的“画布内容（表格）”列出全部数据"},
 		"lesson.key.help.keys":       {"?", "?"},
 		"lesson.key.help":            {"show or close this list (Esc closes it)", "显示或关闭此列表（Esc 关闭）"},
 
