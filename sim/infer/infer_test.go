@@ -16,7 +16,7 @@ import (
 func TestKVBytesPerToken(t *testing.T) {
 	assert.Equal(t, int64(800*1024), KVBytesPerToken(40, 40, 128), "OPT-13B: 40 layers, 40 heads of 128")
 	for _, c := range []struct {
-		model                   string
+		model                    string
 		layers, kvHeads, headDim int
 	}{{"llama3-8b", 32, 8, 128}, {"gpt2-1.5b", 48, 25, 64}} {
 		m, err := train.Preset(c.model)

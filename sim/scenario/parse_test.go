@@ -139,7 +139,7 @@ func TestBuiltins(t *testing.T) {
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
-		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "noisy-neighbor", "perm-1024", "permutation",
+		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "noisy-neighbor", "perm-1024", "permutation",
 		"ring-allreduce-8", "victim-flow", "victim-flow-lossy"}, names)
 
 	for _, name := range names {
