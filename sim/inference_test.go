@@ -6,9 +6,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim"
 	"fabriclab/sim/infer"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -88,4 +90,31 @@ func TestInferenceErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), c.want, c.set)
 		}
 	}
+}
+
+// The canvas's picture of the service: every arrived request is in one
+// place, the places follow each other in time, and at the end all are done.
+func TestInferenceSnapshot(t *testing.T) {
+	sc, err := scenario.ParseWith([]byte(serving), "serving", []string{"inference.requests=8", "inference.requests_per_s=100", "inference.prefill_gpus=2"})
+	require.NoError(t, err)
+	st, err := sim.Start(sc)
+	require.NoError(t, err)
+	at := func(ms int) *snap.Inference {
+		st.Model.Advance(unit.Time(ms) * unit.Millisecond)
+		s := st.Snapshot().Inference
+		require.NotNil(t, s)
+		assert.Equal(t, s.Arrived, s.Queued+s.Prefilling+s.Sending+s.Decoding+s.Done, "at %d ms", ms)
+		return s
+	}
+	s := at(25) // 3 arrived (0, 10, 20 ms), two prefilling, one queued
+	assert.Equal(t, []int{3, 1, 2, 0}, []int{s.Arrived, s.Queued, s.Prefilling, s.Done})
+	s = at(90) // requests 0 and 1 prefilled at 75 and 85 ms: their caches on the way or decoding
+	assert.Equal(t, 2, s.Sending+s.Decoding)
+	assert.Equal(t, 2, s.Prefilling, "requests 2 and 3, at 75 and 85 ms")
+	assert.InDelta(t, 75045.158, s.TTFTP50, 0.001)
+	st.Model.Run()
+	s = st.Snapshot().Inference
+	assert.Equal(t, 8, s.Done)
+	assert.Equal(t, int64(8*16), s.Tokens)
+	assert.Equal(t, int64(2048*131072), s.KVBytes)
 }

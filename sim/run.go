@@ -115,6 +115,7 @@ func (st *Started) Snapshot() *snap.Snapshot {
 		s.Training = st.job.Timeline()
 	}
 	if st.serve != nil {
+		s.Inference = st.serve.Snapshot()
 		for i, ep := range st.serve.Ranks() {
 			if st.serve.Computing(i, s.Time) {
 				s.Activity[ep] = max(s.Activity[ep], snap.Computing)

@@ -13,6 +13,7 @@ import (
 
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
 )
@@ -66,9 +67,10 @@ func seconds(s float64) unit.Time { return unit.Time(math.Ceil(s * float64(unit.
 
 // request is one request's way through the service.
 type request struct {
-	arrive, prefilled, kvArrived, first, last unit.Time
-	prefill, decode                           int // rank indices
-	ctx, made                                 int // KV tokens held, output tokens made
+	arrive, start, prefilled, kvArrived, first, last unit.Time
+	prefill, decode                                  int // rank indices
+	arrived                                          bool
+	ctx, made                                        int // KV tokens held, output tokens made
 }
 
 // decoder is one decode GPU: its running sequences and those waiting for a place.
@@ -114,8 +116,9 @@ func (j *Job) arrive(i int) {
 		}
 	}
 	r := &j.reqs[i]
-	r.arrive, r.prefill = now, p
-	end := max(now, j.free[p]) + j.cfg.PrefillTime()
+	r.arrive, r.prefill, r.arrived = now, p, true
+	r.start = max(now, j.free[p])
+	end := r.start + j.cfg.PrefillTime()
 	j.free[p], j.computing[p] = end, end
 	j.f.At(end, func() { j.prefilled(i) })
 }
@@ -191,6 +194,39 @@ func (j *Job) finish(i int) {
 	if j.finished == len(j.reqs) {
 		j.done(j.report())
 	}
+}
+
+// Snapshot counts the requests by where they are now.
+func (j *Job) Snapshot() *snap.Inference {
+	now := j.f.Now()
+	s := &snap.Inference{Requests: len(j.reqs), KVBytes: int64(j.cfg.Prompt) * j.cfg.Model.KVBytesPerToken}
+	var ttft []float64
+	for i := range j.reqs {
+		r := &j.reqs[i]
+		switch {
+		case !r.arrived:
+			continue
+		case r.last > 0:
+			s.Done++
+		case r.kvArrived > 0:
+			s.Decoding++
+		case r.prefilled > 0:
+			s.Sending++
+		case now >= r.start:
+			s.Prefilling++
+		default:
+			s.Queued++
+		}
+		s.Arrived++
+		if r.made > 0 {
+			s.Tokens += int64(r.made)
+			ttft = append(ttft, (r.first - r.arrive).Micros())
+		}
+	}
+	if len(ttft) > 0 {
+		s.TTFTP50 = quantile(ttft, 0.5)
+	}
+	return s
 }
 
 // Computing reports whether rank i is prefilling or in a decode step at t.
