@@ -44,6 +44,10 @@ func (b *Builder) chartsAndCollective() {
 		b.routeInset(b.f.Cur.Routing, L.Charts[len(L.Charts)-1])
 		return
 	}
+	if c == nil && b.inferenceShown() {
+		b.inferenceCharts() // inference.go
+		return
+	}
 	if c == nil && b.trainingShown() {
 		b.trainingCharts() // iteration.go
 		return

@@ -12,6 +12,7 @@ import (
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/fluid"
+	"fabriclab/sim/infer"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/network"
 	"fabriclab/sim/packet"
@@ -35,7 +36,7 @@ func Run(sc scenario.Scenario) (*metrics.Result, error) {
 // Result reports a started scenario (complete once the model has run to its end).
 func (st *Started) Result() *metrics.Result {
 	res := st.Model.Result()
-	res.Collective, res.Training = st.Collective, st.Training
+	res.Collective, res.Training, res.Inference = st.Collective, st.Training, st.Inference
 	if len(res.Flows) > MaxListedFlows {
 		// totals still count them all; a copy, so that the rest can be freed
 		res.Flows = append([]metrics.Flow(nil), res.Flows[:MaxListedFlows]...)
@@ -85,7 +86,9 @@ type Started struct {
 	Model      Live
 	Collective *metrics.Collective // filled in when the collective ends
 	Training   *metrics.Training   // filled in when training ends
+	Inference  *metrics.Inference  // filled in when the last request ends
 	job        *train.Job          // the training workload, if any
+	serve      *infer.Job          // the inference workload, if any
 	coll       *coll.Progress      // the collective's progress, if any
 }
 
@@ -110,6 +113,14 @@ func (st *Started) Snapshot() *snap.Snapshot {
 			s.Activity[ep] = max(s.Activity[ep], act)
 		}
 		s.Training = st.job.Timeline()
+	}
+	if st.serve != nil {
+		s.Inference = st.serve.Snapshot()
+		for i, ep := range st.serve.Ranks() {
+			if st.serve.Computing(i, s.Time) {
+				s.Activity[ep] = max(s.Activity[ep], snap.Computing)
+			}
+		}
 	}
 	return s
 }
@@ -190,6 +201,12 @@ func (b *Building) Step(n int) bool {
 		st.job, err = startTraining(b.model, p.Training, func(r metrics.Training) {
 			r.Cost = metrics.TrainingCost(&r, price) // reporting only
 			st.Training = &r
+		})
+	case p.Inference != nil:
+		in := p.Inference
+		st.serve = infer.Start(b.model, in.Config, firstEndpoints(in.Ranks), func(r metrics.Inference) {
+			r.Cost = metrics.InferenceCostOf(&r, in.GPUHourPrice) // reporting only
+			st.Inference = &r
 		})
 	}
 	b.st, b.err, b.plan = st, err, nil

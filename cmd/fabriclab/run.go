@@ -163,6 +163,21 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 			ff(tr.SamplesPerSecond, 0), ff(tr.SamplesPerSecond/float64(max(tr.Ranks, 1)), 0))
 		printCost(w, tr.Cost)
 	}
+	if in := r.Inference; in != nil {
+		fmt.Fprintf(w, "\ninference: %s on %d prefill + %d decode × %s, %d requests of %d prompt and %d output tokens\n",
+			in.Model, in.PrefillGPUs, in.DecodeGPUs, in.GPU, in.Requests, in.PromptTokens, in.OutputTokens)
+		fmt.Fprintf(w, "           KV cache %s per token, %s per request, %s µs over the fabric; prefill %s µs, decode step %s µs\n",
+			humanBytes(in.KVBytesPerToken), humanBytes(in.KVBytesPerRequest), ff(in.KVTransferUs, 1), ff(in.PrefillUs, 1), ff(in.DecodeStepUs, 1))
+		fmt.Fprintf(w, "           time to first token p50 %s µs, p99 %s µs; %s µs per output token; %s tokens/s in all, %s per GPU\n",
+			ff(in.TTFTP50Us, 1), ff(in.TTFTP99Us, 1), ff(in.TPOTUs, 1), ff(in.TokensPerSecond, 1), ff(in.TokensPerSecondPerGPU, 1))
+		if c := in.Cost; c != nil {
+			per := ff(c.GPUHoursPerMillion, 3) + " GPU-hours"
+			if c.CostPerMillion != nil {
+				per += fmt.Sprintf(" (%s at %s per GPU-hour)", money(c.CostPerMillion), strconv.FormatFloat(c.GPUHourPrice, 'g', -1, 64))
+			}
+			fmt.Fprintf(w, "           a million output tokens: %s\n", per)
+		}
+	}
 }
 
 func ff(v float64, digits int) string { return strconv.FormatFloat(v, 'f', digits, 64) }

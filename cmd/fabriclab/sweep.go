@@ -115,6 +115,7 @@ const (
 	trafficRun runKind = iota
 	collectiveRun
 	trainingRun
+	inferenceRun
 )
 
 // runScenario runs one combination of a sweep (a variable so that tests can
@@ -286,6 +287,10 @@ func printSweep(stdout io.Writer, keys []string, runs []sweepRun, asCSV bool) er
 // sweepFigures are the figures that matter in r for what its scenario runs.
 func sweepFigures(r *metrics.Result) (runKind, []string) {
 	switch {
+	case r.Inference != nil:
+		in := r.Inference
+		return inferenceRun, []string{ff(in.TTFTP50Us, 1), ff(in.TTFTP99Us, 1), ff(in.TPOTUs, 1), ff(in.KVTransferUs, 1),
+			ff(in.TokensPerSecond, 1), ff(in.TokensPerSecondPerGPU, 1)}
 	case r.Training != nil:
 		tr := r.Training
 		return trainingRun, []string{strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
@@ -303,6 +308,8 @@ func sweepFigures(r *metrics.Result) (runKind, []string) {
 func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 	header := append([]string(nil), keys...)
 	switch runs[0].kind {
+	case inferenceRun:
+		header = append(header, "ttft_p50_us", "ttft_p99_us", "tpot_us", "kv_transfer_us", "tokens_per_s", "tokens_per_s_per_gpu")
 	case trainingRun:
 		header = append(header, "ranks", "iteration_us", "exposed_comm_us", "gpu_util", "scaling_efficiency", "samples_per_s")
 	case collectiveRun:

@@ -40,6 +40,27 @@ func TrainingCost(t *Training, price float64) *Cost {
 	return c
 }
 
+// InferenceCost is what a million output tokens cost in GPU time: every GPU
+// of both pools is paid for the makespan.
+type InferenceCost struct {
+	GPUHourPrice       float64  `json:"gpu_hour_price,omitempty"` // inference.gpu_hour_price
+	GPUHoursPerMillion float64  `json:"gpu_hours_per_million_tokens"`
+	CostPerMillion     *float64 `json:"cost_per_million_tokens,omitempty"`
+}
+
+// InferenceCostOf is in's cost at price per GPU-hour (0: GPU-hours only).
+func InferenceCostOf(in *Inference, price float64) *InferenceCost {
+	if in.TokensPerSecond <= 0 {
+		return nil
+	}
+	gpus := float64(in.PrefillGPUs + in.DecodeGPUs)
+	c := &InferenceCost{GPUHourPrice: price, GPUHoursPerMillion: sig(gpus * 1e6 / in.TokensPerSecond / 3600)}
+	if price > 0 {
+		c.CostPerMillion = ptr(sig(c.GPUHoursPerMillion * price))
+	}
+	return c
+}
+
 // sig rounds v to 6 significant digits: reports carry figures, not float
 // noise, and small ones keep theirs.
 func sig(v float64) float64 {

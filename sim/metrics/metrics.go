@@ -15,6 +15,39 @@ type Result struct {
 	Collective *Collective `json:"collective,omitempty"`
 	// Training is present when the scenario ran training iterations.
 	Training *Training `json:"training,omitempty"`
+	// Inference is present when the scenario served inference requests.
+	Inference *Inference `json:"inference,omitempty"`
+}
+
+// Inference reports an inference service disaggregated into prefill and
+// decode GPUs (sim/infer). Times are per request unless they say otherwise.
+type Inference struct {
+	Model        string `json:"model"`
+	GPU          string `json:"gpu"`
+	PrefillGPUs  int    `json:"prefill_gpus"`
+	DecodeGPUs   int    `json:"decode_gpus"`
+	Requests     int    `json:"requests"`
+	PromptTokens int    `json:"prompt_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+	Batch        int    `json:"batch"` // sequences a decode GPU runs at once, at most
+	// KVBytesPerToken is layers × KV heads × head dimension × 2 (key and
+	// value) × 2 bytes; a request's prompt sends KVBytesPerRequest.
+	KVBytesPerToken   int64   `json:"kv_bytes_per_token"`
+	KVBytesPerRequest int64   `json:"kv_bytes_per_request"`
+	PrefillUs         float64 `json:"prefill_us"`     // one prompt's prefill, compute only
+	DecodeStepUs      float64 `json:"decode_step_us"` // one decode step of one sequence after its prompt
+	KVTransferUs      float64 `json:"kv_transfer_us"` // mean, prefill GPU to decode GPU over the fabric
+	TTFTP50Us         float64 `json:"ttft_p50_us"`    // time to first token: arrival to the end of prefill
+	TTFTP99Us         float64 `json:"ttft_p99_us"`
+	TPOTUs            float64 `json:"tpot_us"` // mean time per output token after the first (the KV transfer included)
+	LatencyP50Us      float64 `json:"latency_p50_us"`
+	LatencyP99Us      float64 `json:"latency_p99_us"`
+	MakespanUs        float64 `json:"makespan_us"` // first arrival to last token
+	// Output tokens per second over the makespan, in all and per GPU (every
+	// GPU of both pools counts, busy or not).
+	TokensPerSecond       float64        `json:"tokens_per_s"`
+	TokensPerSecondPerGPU float64        `json:"tokens_per_s_per_gpu"`
+	Cost                  *InferenceCost `json:"cost,omitempty"`
 }
 
 // Collective reports one collective with the nccl-tests definitions of algbw and busbw.

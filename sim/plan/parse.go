@@ -25,5 +25,7 @@ func check(sc *scenario.Scenario, k *scenario.Check) {
 		collective(sc, k)
 	case sc.Training.Model != "":
 		training(sc, k)
+	case sc.Inference.Model != "":
+		inference(sc, k)
 	}
 }

@@ -28,9 +28,10 @@ type Plan struct {
 	// what the viewer calls them (traffic.Names).
 	Flows []traffic.Flow
 	Names []string
-	// The workload, if any: one collective or training.
+	// The workload, if any: one collective, training or inference.
 	Collective *Collective
 	Training   *Training
+	Inference  *Inference
 	// SampleInterval is the time series' first interval (sim.sample_interval,
 	// or about 200 samples of until, or the default).
 	SampleInterval unit.Time
@@ -85,6 +86,8 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 		p.Collective = collective(sc, k)
 	case sc.Training.Model != "":
 		p.Training = training(sc, k)
+	case sc.Inference.Model != "":
+		p.Inference = inference(sc, k)
 	}
 	if err := k.Err(); err != nil {
 		return nil, err
@@ -95,9 +98,9 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 // Endpoints is the number of traffic endpoints.
 func (p *Plan) Endpoints() int { return len(p.Topology.Endpoints) }
 
-// Workload reports whether a collective or training makes the flows
-// (besides the traffic's own).
-func (p *Plan) Workload() bool { return p.Collective != nil || p.Training != nil }
+// Workload reports whether a collective, training or inference makes the
+// flows (besides the traffic's own).
+func (p *Plan) Workload() bool { return p.Collective != nil || p.Training != nil || p.Inference != nil }
 
 // sampleInterval is the time series' first interval: sim.sample_interval,
 // or about 200 samples of until, or DefaultSampleInterval.

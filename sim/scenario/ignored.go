@@ -104,6 +104,9 @@ var keyUses = []keyUse{
 	{key: "collective.pxn", used: func(s *Scenario) bool { return s.Collective.Op == "alltoall" }, with: "collective.op: alltoall",
 		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
 
+	{key: "inference.model"},
+	{key: "inference", used: inference, with: "inference.model", has: func(*Scenario) string { return "no inference.model" }},
+
 	{key: "training.model"},
 	{key: "training", used: training, with: "training.model", has: func(*Scenario) string { return "no training.model" }},
 	{key: "training.layers", used: func(s *Scenario) bool { return s.Training.Model == "custom" }, with: "training.model: custom",

@@ -35,6 +35,8 @@ type Scenario struct {
 	Collective Collective `yaml:"collective"`
 	// Training runs data-parallel training iterations instead of traffic (when model is set).
 	Training Training `yaml:"training"`
+	// Inference serves LLM requests instead of traffic (when model is set).
+	Inference Inference `yaml:"inference"`
 }
 
 // Limits on sizes, so that no input can make a run hang or exhaust memory.
@@ -81,6 +83,7 @@ func Default() Scenario {
 		Collective: Collective{Bytes: unit.GiB, Channels: 8, Chunk: 4 * unit.MiB, Alpha: unit.Microsecond, PXN: true, Floor: 35 * unit.Microsecond},
 		Training: Training{GPU: "h100", TP: 1, TPLayout: "node", Checkpointing: "none", BucketCap: 25 * unit.MiB, FirstBucket: unit.MiB, Overlap: true,
 			Compression: "fp32", Iterations: 1},
+		Inference: Inference{PromptTokens: 1024, OutputTokens: 256, RequestsPerS: 20, Requests: 64, MBU: DefaultMBU},
 	}
 }
 
@@ -132,6 +135,7 @@ func (c *checker) run() {
 	c.collective(endpoints, topoOK)
 	c.storms(endpoints, topoOK)
 	c.training(endpoints, topoOK)
+	c.inference(endpoints, topoOK)
 	c.nvlinkEfficiency()
 	c.nicEfficiency()
 	c.sim(endpoints, topoOK)

@@ -55,7 +55,7 @@ func (tr *Traffic) fillDefaults(present func(key string) bool, s *Scenario) {
 	if n := s.Endpoints(); !present("traffic.senders") && n >= 2 && tr.Senders > n-1 {
 		tr.Senders = n - 1 // the default incast on a small topology
 	}
-	if !present("traffic.pattern") && (s.Collective.Op != "" || s.Training.Model != "") {
+	if !present("traffic.pattern") && (s.Collective.Op != "" || s.Training.Model != "" || s.Inference.Model != "") {
 		tr.Pattern = PatternNone
 	}
 	if !present("traffic.pattern") && present("traffic.flows") {

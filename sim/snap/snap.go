@@ -23,7 +23,9 @@ type Snapshot struct {
 	// Collective is a running collective's progress (nil otherwise):
 	// sim.Started.Snapshot fills it in.
 	Collective *Collective
-	Done       bool // the run has ended
+	// Inference is an inference service's requests (nil otherwise).
+	Inference *Inference
+	Done      bool // the run has ended
 
 	Routing *Routing // where flows go (routing.go); nil from a model that does not say
 

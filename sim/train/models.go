@@ -54,6 +54,12 @@ type Model struct {
 	// SelectiveBytes under torchtitan's selective policy (checkpointing.go).
 	Blocks                     int
 	BlockBytes, SelectiveBytes float64
+	// A transformer's context (its training sequence), what one token adds
+	// to the KV cache (bf16), and the output head's forward FLOPs per token,
+	// for inference (sim/infer).
+	Context         int
+	KVBytesPerToken int64
+	HeadFLOPs       float64
 }
 
 // MaxUnits is how many FSDP units a custom model's layers are grouped into
@@ -86,6 +92,12 @@ func (m *Model) FwdFLOPs() float64 {
 		f += t.FwdFLOPs
 	}
 	return f
+}
+
+// MatmulFLOPs is a transformer's forward FLOPs per token without attention's
+// scores: 2 per weight of its matrices, the output head's included.
+func (m *Model) MatmulFLOPs() float64 {
+	return m.FwdFLOPs() - 4*float64(m.Blocks)*float64(m.Context)*float64(m.Hidden)
 }
 
 // Presets lists the model preset names.
@@ -239,7 +251,9 @@ func transformer(s transformerShape) *Model {
 		}
 		m.SubBlocks = append(m.SubBlocks, [2]int{mlpFrom, len(m.Tensors)})
 	}
-	m.Hidden = s.d
+	m.Hidden, m.Context = s.d, s.seq
+	m.KVBytesPerToken = 2 * int64(s.layers) * kv * 2 // a key and a value per layer, bf16
+	m.HeadFLOPs = 2 * float64(int64(s.vocab)*d)
 	m.Units = append(m.Units, len(m.Tensors)) // the final norm and the head
 	norm("final_norm")
 	if s.tied {
