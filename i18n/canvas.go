@@ -46,6 +46,7 @@ func canvasWords() map[string]Text {
 		"chart.rates":            {"Sender rates (congestion control, log scale)", "发送速率（拥塞控制，对数坐标）"},
 		"infer.title":            {"Requests: %d of %d arrived", "请求：已到达 %d / %d"},
 		"infer.queued":           {"waiting for prefill", "等待预填充"},
+		"infer.row":              {"%s: %d", "%s：%d"},
 		"infer.prefill":          {"prefill", "预填充"},
 		"infer.sending":          {"KV cache in flight", "KV 缓存传输中"},
 		"infer.decode":           {"decode", "解码"},

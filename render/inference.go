@@ -42,6 +42,8 @@ func (b *Builder) requests(r Rect, in *snap.Inference) {
 	x, w := r.X+10*u, r.W-20*u
 	y := r.Y + ts.Body*1.1
 	title := b.tf("infer.title", in.Arrived, in.Requests)
+	mid := func(text string, isTitle bool) { b.chartWord(r.X+r.W/2, r.Y+r.H/2, text, isTitle) } // for the canvas's table (view.go)
+	mid(title, true)
 	dl.text(LayerChart, x, y, shorten(title, ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
 	rows := []struct {
 		n    int
@@ -60,6 +62,7 @@ func (b *Builder) requests(r Rect, in *snap.Inference) {
 		if y+ts.Small > r.Y+r.H-ts.Main*2 {
 			break
 		}
+		mid(b.tf("infer.row", row.name, row.n), false)
 		dl.text(LayerChart, x, y, shorten(row.name, ts.Small, assets.Regular, label-4*u), ts.Small, Start, assets.Regular, th.Text)
 		bw := w - label - ts.Small*2.5
 		if row.n > 0 && in.Requests > 0 {
@@ -70,6 +73,7 @@ func (b *Builder) requests(r Rect, in *snap.Inference) {
 	}
 	if in.TTFTP50 > 0 && y+ts.Main < r.Y+r.H {
 		y += ts.Main * 0.4
+		mid(b.tf("infer.ttft", fmtMicros(in.TTFTP50)), false)
 		dl.text(LayerChart, x, y, shorten(b.tf("infer.ttft", fmtMicros(in.TTFTP50)), ts.Main, assets.Bold, w), ts.Main, Start, assets.Bold, th.Text) // the key figure
 		y += ts.Main * 1.2
 	}
@@ -77,6 +81,7 @@ func (b *Builder) requests(r Rect, in *snap.Inference) {
 		if y+ts.Small > r.Y+r.H-4*u {
 			break
 		}
+		mid(line, false)
 		dl.text(LayerChart, x, y, shorten(line, ts.Small, assets.Regular, w), ts.Small, Start, assets.Regular, th.Muted)
 		y += ts.Small * 1.4
 	}
