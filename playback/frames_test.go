@@ -22,13 +22,14 @@ import (
 var frameCases = []struct {
 	name, scenario string
 	sets           []string
+	long           bool // skipped with -short
 }{
-	{"incast", "incast", nil},
-	{"ecmp-collisions", "ecmp-collisions", nil},
-	{"incast-dcqcn", "incast-dcqcn", []string{"traffic.bytes=4MiB"}},
-	{"permutation", "permutation", nil},
-	{"hierarchical-allreduce", "hierarchical-allreduce", nil},
-	{"dp-llama3-8b", "dp-llama3-8b-1024", []string{"topology.nodes=2", "training.iterations=1"}},
+	{"incast", "incast", nil, false},
+	{"ecmp-collisions", "ecmp-collisions", nil, true},
+	{"incast-dcqcn", "incast-dcqcn", []string{"traffic.bytes=4MiB"}, false},
+	{"permutation", "permutation", nil, true},
+	{"hierarchical-allreduce", "hierarchical-allreduce", nil, false},
+	{"dp-llama3-8b", "dp-llama3-8b-1024", []string{"topology.nodes=2", "training.iterations=1"}, true},
 }
 
 // TestFramesAsRecorded plays each run from its recorded frames, as the
@@ -40,6 +41,9 @@ var frameCases = []struct {
 func TestFramesAsRecorded(t *testing.T) {
 	for _, c := range frameCases {
 		t.Run(c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long run: without -short")
+			}
 			p := newPlayer(t, c.scenario, c.sets...)
 			computeAll(t, p)
 			require.NoError(t, p.Err())
