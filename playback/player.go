@@ -170,7 +170,7 @@ func (b *Builder) Player() (*Player, error) {
 	}
 	sc := b.sc
 	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes, target: -1, stepWall: StepWall}
-	p.record(st.Snapshot())
+	p.record(st.Record(nil))
 	p.speed = p.guessSpeed()
 	return p, nil
 }
@@ -258,8 +258,8 @@ func (p *Player) Compute(budget time.Duration) bool {
 			}
 		}
 		t0 := time.Now()
-		s := p.run.Snapshot()
-		if b := SnapshotBytes(s); b > p.limit {
+		s := p.run.Record(p.frames[len(p.frames)-1])
+		if b := pictureBytes(s); b > p.limit {
 			p.err = p.tooBig(s, b)
 			return true
 		}
@@ -365,7 +365,7 @@ func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time)
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
 // (down to MinFrames) when every snapshot is big (see SnapshotWork).
 func (p *Player) maxFrames(s *snap.Snapshot) int {
-	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, SnapshotBytes(s)))))
+	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, pictureBytes(s)))))
 }
 
 // SetHeapLimit makes Compute stop with an error, before the program runs out
@@ -402,13 +402,13 @@ func (p *Player) tooBig(s *snap.Snapshot, b int64) error {
 		way = "run it with `fabriclab run`"
 	}
 	return fmt.Errorf("scenario %s is too big for the browser canvas: at %s one picture of it (%d flows so far, %d packets on the wire) takes %d MiB, more than the %d MiB the canvas allows; %s",
-		p.sc.Name, s.Time, len(s.Flows), len(s.Packets), b>>20, p.limit>>20, way)
+		p.sc.Name, s.Time, s.NumFlows(), len(s.Packets), b>>20, p.limit>>20, way)
 }
 
 // finish records the last frame and fixes the default speed.
 func (p *Player) finish() {
 	p.done = true
-	last := p.run.Snapshot()
+	last := p.run.Record(p.frames[len(p.frames)-1])
 	last.Done = true
 	p.record(last)
 	p.result = p.run.Result()
@@ -417,8 +417,9 @@ func (p *Player) finish() {
 	}
 }
 
-// record keeps s as a compact frame: its flows and links share every chunk
-// that did not change since the frame before, so a frame costs what changed.
+// record keeps s, a compact snapshot from Record, as a frame: its flows and
+// links share every chunk that did not change since the frame before, so a
+// frame costs what changed.
 func (p *Player) record(s *snap.Snapshot) {
 	p.latest = s
 	var prev *snap.Snapshot
@@ -435,6 +436,17 @@ func (p *Player) record(s *snap.Snapshot) {
 // SnapshotBytes is about what a snapshot takes in memory, counting every
 // chunk of a compact one (shared or not).
 func SnapshotBytes(s *snap.Snapshot) int64 { return newBytes(s, nil) }
+
+// pictureBytes is SnapshotBytes of s in full form, as the model's Snapshot
+// makes it, whichever form s is in: what one picture of the run takes.
+func pictureBytes(s *snap.Snapshot) int64 {
+	return int64(unsafe.Sizeof(*s)) +
+		int64(s.NumLinks())*int64(unsafe.Sizeof(snap.Link{})) +
+		int64(s.NumFlows())*int64(unsafe.Sizeof(snap.Flow{})) +
+		int64(cap(s.Packets))*int64(unsafe.Sizeof(snap.Packet{})) +
+		int64(cap(s.Controls))*int64(unsafe.Sizeof(snap.Control{})) +
+		int64(cap(s.Activity)) + s.Routing.Bytes() + s.Collective.Size()
+}
 
 // newBytes is what s takes beyond the chunks it shares with prev.
 func newBytes(s, prev *snap.Snapshot) int64 {
@@ -640,8 +652,14 @@ func stepOf(s *snap.Snapshot) int {
 	return step
 }
 
+// changed reports whether links sent or dropped or flows were added from a
+// to b, skipping the chunks of links they share.
 func changed(a, b *snap.Snapshot) bool {
-	for i := range a.NumLinks() {
+	for i := 0; i < a.NumLinks(); i++ {
+		if k := i / snap.ChunkLen; i%snap.ChunkLen == 0 && k < len(a.LinkChunks) && k < len(b.LinkChunks) && sameChunk(a.LinkChunks[k], b.LinkChunks[k]) {
+			i += len(a.LinkChunks[k]) - 1
+			continue
+		}
 		la, lb := a.Link(i), b.Link(i)
 		if la.TxBytes != lb.TxBytes || la.Drops != lb.Drops {
 			return true

@@ -95,11 +95,19 @@ type Started struct {
 // Snapshot pictures the model now, with what each endpoint does: computing
 // while training runs its GPUs' compute, else communicating while it has a
 // flow on the way.
-func (st *Started) Snapshot() *snap.Snapshot {
-	s := st.Model.Snapshot()
+func (st *Started) Snapshot() *snap.Snapshot { return st.picture(st.Model.Snapshot()) }
+
+// Record is Snapshot in compact form against prev, as the model's Record
+// makes it (network.Model).
+func (st *Started) Record(prev *snap.Snapshot) *snap.Snapshot {
+	return st.picture(st.Model.Record(prev))
+}
+
+// picture adds to the model's snapshot s what the workload knows.
+func (st *Started) picture(s *snap.Snapshot) *snap.Snapshot {
 	s.Activity = s.FlowActivity(len(st.Model.Topology().Endpoints))
 	if st.coll != nil {
-		s.Collective = st.coll.Snapshot(s.Time, s.Flows)
+		s.Collective = st.coll.Snapshot(s.Time, s)
 	}
 	if st.job != nil {
 		act := snap.Idle

@@ -53,6 +53,7 @@ type Progress struct {
 	slot      [][]uint8 // the slot's cells before the first step and after each (streamed: phase)
 	phaseAt   []unit.Time
 	pairIndex map[[3]int32]int32
+	flowPairs []flowPair // by flow: pairIndex's answer for it, kept (inFlight reads every flow a snapshot)
 }
 
 // final is what the run reported at its end.
@@ -647,10 +648,10 @@ func (p *Progress) finished(now unit.Time, algbw, busbw float64) {
 	p.res = &final{algbw, busbw}
 }
 
-// Snapshot is the progress at now, as a viewer draws it. flows are the
-// model's flows now: a streamed run counts the bytes its long transfers
-// have delivered so far.
-func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
+// Snapshot is the progress at now, as a viewer draws it. flows is the
+// model's snapshot now (full or compact): a streamed run counts the bytes
+// its long transfers have delivered so far.
+func (p *Progress) Snapshot(now unit.Time, flows *snap.Snapshot) *snap.Collective {
 	s := p.s
 	pos, moved, sum := p.pos, p.moved, p.sum
 	var partial []float64 // streamed: per phase, the pairs' share delivered on unfinished flows
@@ -727,12 +728,16 @@ func (p *Progress) Snapshot(now unit.Time, flows []snap.Flow) *snap.Collective {
 // inFlight adds to the counts what the streamed run's unfinished transfers
 // have delivered: a flow is the collective's when it left at one of the
 // phases' start times between a pair of that phase.
-func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum []int64, partial []float64) {
+func (p *Progress) inFlight(flows *snap.Snapshot) (pos float64, moved int64, sum []int64, partial []float64) {
 	pos, moved = p.pos, p.moved
 	partial = make([]float64, len(p.phaseAt))
 	copied := false
-	for i := range flows {
-		f := &flows[i]
+	n := 0
+	if flows != nil {
+		n = flows.NumFlows()
+	}
+	for i := range n {
+		f := flows.Flow(i)
 		if !f.Started || f.Done || f.Tag != -1 || f.Delivered <= 0 || f.Bytes <= 0 {
 			continue
 		}
@@ -740,7 +745,7 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum []
 			if at != f.Start || !p.spanBegun[ph] {
 				continue
 			}
-			j, ok := p.pairIndex[[3]int32{int32(ph), int32(f.Src), int32(f.Dst)}]
+			j, ok := p.pairOf(i, ph, f)
 			if !ok {
 				continue
 			}
@@ -774,6 +779,27 @@ func (p *Progress) inFlight(flows []snap.Flow) (pos float64, moved int64, sum []
 		sum = p.sum
 	}
 	return pos, moved, sum, partial
+}
+
+// flowPair is a flow's pair index in a phase, or -1 for none; ph is -1
+// before it is looked up.
+type flowPair struct{ ph, j int32 }
+
+// pairOf is pairIndex's answer for flow i (f) in phase ph: a flow's ends
+// never change, so it is looked up once.
+func (p *Progress) pairOf(i, ph int, f *snap.Flow) (int32, bool) {
+	for i >= len(p.flowPairs) {
+		p.flowPairs = append(p.flowPairs, flowPair{-1, -1})
+	}
+	if c := p.flowPairs[i]; c.ph == int32(ph) {
+		return c.j, c.j >= 0
+	}
+	j, ok := p.pairIndex[[3]int32{int32(ph), int32(f.Src), int32(f.Dst)}]
+	if !ok {
+		j = -1
+	}
+	p.flowPairs[i] = flowPair{int32(ph), j}
+	return j, ok
 }
 
 // share is v/m in 0…255.

@@ -74,3 +74,20 @@ func TestProgressAllToAllCountsReceived(t *testing.T) {
 	assert.Equal(t, 10*unit.Time(1), c.Elapsed)
 	assert.Equal(t, n-1, c.Steps, "pairwise: one round per peer")
 }
+
+// pairOf answers as pairIndex does, every time, for each phase asked.
+func TestPairOfKeepsAnswers(t *testing.T) {
+	p := &Progress{pairIndex: map[[3]int32]int32{{0, 1, 2}: 5, {1, 1, 2}: 7}}
+	f := &snap.Flow{Src: 1, Dst: 2}
+	other := &snap.Flow{Src: 2, Dst: 1}
+	for range 2 { // looked up, then kept
+		j, ok := p.pairOf(3, 0, f)
+		assert.True(t, ok)
+		assert.Equal(t, int32(5), j)
+		j, ok = p.pairOf(3, 1, f)
+		assert.True(t, ok)
+		assert.Equal(t, int32(7), j)
+		_, ok = p.pairOf(4, 0, other)
+		assert.False(t, ok)
+	}
+}

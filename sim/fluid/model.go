@@ -130,6 +130,7 @@ type Model struct {
 	pathBuf []int32 // a path as the router finds it, before take
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
+	rec    recording    // what changed since the last Record (snapshot.go)
 
 	drains  drainHeap
 	armedAt unit.Time // the earliest evDrain pending (Never if none)
@@ -176,6 +177,7 @@ func New(p *plan.Plan) *Model {
 		m.links[i].capacity = float64(l.Rate) / 8 * link.Efficiency(l.Kind, m.mtu)
 	}
 	m.fill.init(len(t.Links))
+	m.rec.init(len(t.Links))
 	m.initRoutes(p.Names)
 	m.run = network.NewRun(m.eng, p)
 	m.flows = make([]flow, 0, len(p.Flows))
@@ -380,6 +382,7 @@ func (m *Model) startFlow(i int32) {
 	m.stats.events++
 	f.state, f.remaining, f.lastT = active, float64(f.bytes), m.eng.Now()
 	m.activeFlows++
+	m.rec.flow(i, 1)
 	for k, l := range f.links {
 		ls := &m.links[l]
 		f.pos[k] = int32(len(ls.flows))
@@ -408,6 +411,7 @@ func (m *Model) drainDue() {
 			m.totalRate = 0 // no rounding residue
 		}
 		f.state, f.remaining, f.rate, f.lastT = drained, 0, 0, now
+		m.rec.flow(i, -1)
 		for k, l := range f.links {
 			ls := &m.links[l]
 			last := len(ls.flows) - 1
@@ -445,6 +449,7 @@ func (m *Model) deliver(i int32) {
 	now := m.eng.Now()
 	f.state, f.finish = done, now
 	m.finished++
+	m.rec.flow(i, 0)
 	m.stats.events++
 	if cb := f.onDone; cb != nil {
 		f.onDone = nil
@@ -511,6 +516,7 @@ func (m *Model) share() {
 	m.advanceSent(now)
 	for _, l := range links {
 		ls := &m.links[l]
+		m.rec.link(l, ls.load > 0, false)
 		ls.carried, ls.lastT, ls.load = ls.carriedAt(now), now, 0
 	}
 	for _, i := range flows {
@@ -525,6 +531,9 @@ func (m *Model) share() {
 		for k, l := range f.links {
 			m.links[l].load += float64(f.weight(k) * f.rate) // float64(…) stops FMA fusion: amd64 and wasm agree
 		}
+	}
+	for _, l := range links {
+		m.rec.link(l, false, m.links[l].load > 0)
 	}
 	m.armDrain()
 }

@@ -31,6 +31,12 @@ type Model interface {
 	Events() uint64
 	// Snapshot pictures the model now; the model goes on unchanged.
 	Snapshot() *snap.Snapshot
+	// Record is Snapshot in compact form (snap.Snapshot.Compact) against
+	// prev, a compact snapshot of this run or nil. When prev is what Record
+	// returned last, the chunks of links and flows the model has not
+	// touched since are shared without being read: a recording costs what
+	// changed.
+	Record(prev *snap.Snapshot) *snap.Snapshot
 	// Topology is the fabric the model runs on.
 	Topology() *topo.Topology
 	// Result reports the run (so far).

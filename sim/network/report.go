@@ -30,6 +30,12 @@ func (r *Run[E]) Snapshot(links, flows int) *snap.Snapshot {
 	return &snap.Snapshot{Time: r.eng.Now(), Done: r.ended, Links: make([]snap.Link, links), Flows: make([]snap.Flow, flows)}
 }
 
+// Compact starts a compact picture of the run now (Model.Record), with
+// its links and flows counted; the caller fills in the chunks.
+func (r *Run[E]) Compact(links, flows int) *snap.Snapshot {
+	return &snap.Snapshot{Time: r.eng.Now(), Done: r.ended, LinkCount: links, FlowCount: flows}
+}
+
 // Result starts the run's report: scenario, seed, fidelity, time, and why
 // it stopped early if it did.
 func (r *Run[E]) Result(fidelity string) *metrics.Result {

@@ -59,6 +59,9 @@ type Model struct {
 	finished int
 
 	routes *snap.Routes // paths and names for the viewer (routing.go)
+
+	recLinks []snap.Link // Record's buffers (snapshot.go)
+	recFlows []snap.Flow
 	// workload says a collective or training makes the flows (chunks, not
 	// the traffic the routing view is for)
 	workload bool

@@ -1,6 +1,8 @@
 package packet
 
 import (
+	"slices"
+
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
@@ -11,8 +13,33 @@ func (m *Model) Topology() *topo.Topology { return m.topo }
 
 // Snapshot pictures the model now. It copies what it reports; the model goes on unchanged.
 func (m *Model) Snapshot() *snap.Snapshot {
-	now := m.eng.Now()
 	s := m.run.Snapshot(len(m.ports), len(m.flows))
+	m.picture(s)
+	return s
+}
+
+// Record is Snapshot in compact form against prev (network.Model). Nearly
+// every port changes between two frames of a packet-level run, so every
+// chunk is read; the links and flows are written into buffers the model
+// keeps, and Compact copies the chunks that changed.
+func (m *Model) Record(prev *snap.Snapshot) *snap.Snapshot {
+	s := m.run.Compact(0, 0)
+	s.Links, s.Flows = zeroed(m.recLinks, len(m.ports)), zeroed(m.recFlows, len(m.flows))
+	m.picture(s)
+	m.recLinks, m.recFlows = s.Links, s.Flows
+	return s.Compact(prev)
+}
+
+// zeroed is buf with n zero elements, grown if it must be.
+func zeroed[T any](buf []T, n int) []T {
+	buf = slices.Grow(buf[:0], n)[:n]
+	clear(buf)
+	return buf
+}
+
+// picture fills in s, whose links and flows are in place and zero.
+func (m *Model) picture(s *snap.Snapshot) {
+	now := m.eng.Now()
 	m.ctl.marking(&s.Marking)
 	if n := m.onTheWire(now); n > 0 {
 		s.Packets = make([]snap.Packet, 0, n) // sized once: growing it was most of perm-1024's snapshot
@@ -47,7 +74,6 @@ func (m *Model) Snapshot() *snap.Snapshot {
 		}
 	}
 	s.Routing = m.routingNow()
-	return s
 }
 
 // onTheWire counts the packets Snapshot shows: those sent and not yet arrived.

@@ -222,3 +222,29 @@ func (s *Snapshot) Full() *Snapshot {
 	}
 	return &c
 }
+
+// RecordChunks is n elements in chunks (as Compact makes them) against
+// prev's chunks, for a model that writes a compact snapshot itself: chunk k
+// is prev[k] when same(k) says the model left it as it was (same may be
+// nil), else fill writes its elements, from index first on, and it is
+// prev[k] again when they equal it, a new chunk otherwise. So a chunk the
+// model did not touch costs nothing, and the result is Compact's.
+func RecordChunks[T comparable](n int, prev [][]T, same func(k int) bool, fill func(part []T, first int)) [][]T {
+	out := make([][]T, 0, (n+ChunkLen-1)/ChunkLen)
+	var buf [ChunkLen]T
+	for i := 0; i < n; i += ChunkLen {
+		k, part := i/ChunkLen, buf[:min(ChunkLen, n-i)]
+		old := k < len(prev) && len(prev[k]) == len(part)
+		if old && same != nil && same(k) {
+			out = append(out, prev[k])
+			continue
+		}
+		fill(part, i)
+		if old && equal(prev[k], part) {
+			out = append(out, prev[k])
+			continue
+		}
+		out = append(out, append(make([]T, 0, len(part)), part...))
+	}
+	return out
+}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,6 +19,7 @@ import (
 	"fabriclab/sim/network"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
@@ -51,6 +53,7 @@ func TestModel(t *testing.T, newModel, reference New, tol float64) {
 	t.Run("EventCapsChangeNothing", func(t *testing.T) { testEventCaps(t, newModel) })
 	t.Run("IdleEndsAtOnce", func(t *testing.T) { testIdle(t, newModel) })
 	t.Run("Deterministic", func(t *testing.T) { testDeterministic(t, newModel) })
+	t.Run("RecordIsSnapshot", func(t *testing.T) { testRecord(t, newModel) })
 }
 
 // Builtin loads a built-in scenario with sets applied.
@@ -341,4 +344,40 @@ func testDeterministic(t *testing.T, newModel New) {
 		}
 		assert.Equal(t, encode(), encode(), routing)
 	}
+}
+
+// Record gives Snapshot's links and flows in compact form, sharing a chunk
+// with prev only where it is equal, whether prev is the last Record's
+// (whose untouched chunks the model may skip) or an older one.
+func testRecord(t *testing.T, newModel New) {
+	var y strings.Builder
+	y.WriteString("name: record\ntopology: {kind: star, hosts: 600, link_gbps: 100}\ntraffic: {pattern: flows, flows: [")
+	for i := range 300 { // 600 flows over 5 chunks of links, starting and ending at different times
+		fmt.Fprintf(&y, "{src: %d, dst: %d, bytes: %dKiB, start: %dus}, ", 2*i, 2*i+1, 16*(1+i%5), i%7)
+		fmt.Fprintf(&y, "{src: %d, dst: %d, bytes: 16KiB, start: %dus}, ", 2*i+1, 2*i, 3*(i%3))
+	}
+	y.WriteString("]}\n")
+	m := newModel(t, Parse(t, y.String()))
+	var last, older *snap.Snapshot
+	n := 0
+	for at, more := unit.Time(0), true; more; at += 500 * unit.Nanosecond {
+		more = m.Advance(at)
+		prev := last
+		if n%5 == 4 {
+			prev = older // not the last Record's: every chunk is read
+		}
+		got, want := m.Record(prev), m.Snapshot()
+		require.Equal(t, want.Links, got.Full().Links, "links at %v", at)
+		require.Equal(t, want.Flows, got.Full().Flows, "flows at %v", at)
+		assert.Equal(t, want.Packets, got.Packets, "packets at %v", at)
+		if prev != nil {
+			for k, ch := range got.LinkChunks {
+				shared := k < len(prev.LinkChunks) && &prev.LinkChunks[k][0] == &ch[0]
+				assert.Equal(t, slices.Equal(ch, prev.LinkChunks[k]), shared, "link chunk %d at %v", k, at)
+			}
+		}
+		older, last = last, got
+		n++
+	}
+	assert.Greater(t, n, 20)
 }
