@@ -132,3 +132,63 @@ func TestCourseFabricsShape(t *testing.T) {
 		}
 	}
 }
+
+// TestCourseFabricsKnobs walks the knobs of every fabrics step not walked
+// above, and checks the sentence each position shows.
+func TestCourseFabricsKnobs(t *testing.T) {
+	t.Run("nominal", func(t *testing.T) {
+		// "On InfiniBand (NDR)…" at ib, "On RoCE…" at roce.
+		assert.Equal(t, []int{0}, whenShown(t, "fabrics", "nominal", stepRun(t, "fabrics", "nominal")))
+		assert.Equal(t, []int{1}, whenShown(t, "fabrics", "nominal", stepRun(t, "fabrics", "nominal", "topology.fabric=roce")))
+	})
+	t.Run("victim-ib", func(t *testing.T) {
+		none := stepRun(t, "fabrics", "victim-ib")
+		ibcc := stepRun(t, "fabrics", "victim-ib", "network.cc=ibcc")
+		assert.Equal(t, []int{0}, whenShown(t, "fabrics", "victim-ib", none), "the victim still trapped")
+		assert.Equal(t, []int{1}, whenShown(t, "fabrics", "victim-ib", ibcc), "the victim freed")
+		assert.Zero(t, ibcc.Totals.PauseFrames)
+		assert.Greater(t, ibcc.Totals.MaxFctUs, none.Totals.MaxFctUs, "the incast's senders slow down at the source")
+	})
+	t.Run("dcqcn", func(t *testing.T) {
+		pfc := stepRun(t, "fabrics", "victim")
+		for i, profile := range []string{"nic", "paper"} {
+			r := stepRun(t, "fabrics", "dcqcn", "network.dcqcn.profile="+profile)
+			// "no pause frame" (nic) or "only N pause frames" (paper), no tree, the victim free
+			assert.Equal(t, []int{i}, whenShown(t, "fabrics", "dcqcn", r), profile)
+			assert.Less(t, r.Totals.PauseFrames, pfc.Totals.PauseFrames/20, "%s: too few pauses for a tree", profile)
+			assert.Greater(t, r.Flows[7].Gbps, 350.0, profile)
+			assert.Greater(t, r.Totals.MaxFctUs, pfc.Totals.MaxFctUs, "%s: the incast takes longer than under PFC alone", profile)
+			assert.Less(t, courseLink(t, r, "leaf1→leaf1.host0").Util, 0.9, "%s: the hot port idles part of the time", profile)
+		}
+	})
+	t.Run("routing", func(t *testing.T) {
+		lone := stepRun(t, "fabrics", "routing", "traffic.pattern=flows", "traffic.flows=[{src: 0, dst: 63}]").Totals.MaxFctUs
+		for _, fabric := range []string{"roce", "ib"} {
+			for _, routing := range []string{"static", "ecmp", "adaptive", "spray"} {
+				r := stepRun(t, "fabrics", "routing", "network.routing="+routing, "topology.fabric="+fabric)
+				perPacket := routing == "adaptive" || routing == "spray"
+				if perPacket {
+					assert.Equal(t, []int{1}, whenShown(t, "fabrics", "routing", r), "%s on %s: the per-packet sentence", routing, fabric)
+					assert.Less(t, r.Totals.MaxFctUs, 1.25*lone, "%s on %s: about a lone flow's time", routing, fabric)
+					assert.Less(t, r.Totals.MaxFctUs, 1.1*r.Totals.MeanFctUs, "%s on %s: close to the average", routing, fabric)
+				} else {
+					assert.Equal(t, []int{0}, whenShown(t, "fabrics", "routing", r), "%s on %s: the hashing sentence", routing, fabric)
+					assert.Greater(t, r.Totals.MaxFctUs, 2.5*lone, "%s on %s collides", routing, fabric)
+				}
+			}
+		}
+	})
+	t.Run("spectrum-x", func(t *testing.T) {
+		ar := stepRun(t, "fabrics", "spectrum-x")
+		ecmp := stepRun(t, "fabrics", "spectrum-x", "network.routing=ecmp")
+		assert.Equal(t, []int{0}, whenShown(t, "fabrics", "spectrum-x", ar))
+		assert.Equal(t, []int{1}, whenShown(t, "fabrics", "spectrum-x", ecmp))
+		assert.Less(t, ar.Totals.ECNMarks, ecmp.Totals.ECNMarks/10, "congestion control has little to do under adaptive routing")
+		assert.Positive(t, ecmp.Totals.CNPs, "DCQCN cuts the collided senders")
+		assert.Greater(t, ecmp.Totals.MaxFctUs, 3*ar.Totals.MaxFctUs)
+	})
+	t.Run("allreduce", func(t *testing.T) {
+		assert.Equal(t, []int{0}, whenShown(t, "fabrics", "allreduce", stepRun(t, "fabrics", "allreduce")))
+		assert.Equal(t, []int{1}, whenShown(t, "fabrics", "allreduce", stepRun(t, "fabrics", "allreduce", "topology.fabric=roce")))
+	})
+}

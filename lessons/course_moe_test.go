@@ -104,3 +104,50 @@ func TestCourseMoEHotKnob(t *testing.T) {
 		}
 	}
 }
+
+// TestCourseMoEKnobs walks the knobs of the node-boundary and routing steps
+// and checks the sentences each position shows.
+func TestCourseMoEKnobs(t *testing.T) {
+	t.Run("two-nodes", func(t *testing.T) {
+		last := 0.0
+		for _, nodes := range []string{"1", "2", "4", "8"} {
+			r := stepRun(t, "moe-alltoall", "two-nodes", "topology.nodes="+nodes)
+			require.NotNil(t, r.Collective)
+			if nodes == "1" {
+				// "On one node nothing crosses the network … all of it over NVLink"
+				assert.Equal(t, []int{1, 1}, whenShown(t, "moe-alltoall", "two-nodes", r))
+				for _, l := range r.Links {
+					assert.NotContains(t, l.Name, "nic", "one node: %s carries traffic", l.Name)
+				}
+				continue
+			}
+			assert.Equal(t, []int{0, 0}, whenShown(t, "moe-alltoall", "two-nodes", r), "%s nodes", nodes)
+			assert.Greater(t, courseLink(t, r, "n0.gpu0→n0.nic0").Util, 0.9, "%s nodes: the NICs run nearly full", nodes)
+			assert.Less(t, courseLink(t, r, "n0.gpu0→n0.nvswitch").Util, 0.5, "%s nodes: the NVSwitch idle most of the time", nodes)
+			for _, l := range r.Links {
+				if strings.Contains(l.Name, "spine") {
+					assert.Zero(t, l.Util, "%s nodes: PXN keeps %s idle", nodes, l.Name)
+				}
+			}
+			if last > 0 {
+				assert.Less(t, r.Collective.BusBwGBps, last, "%s nodes: busbw falls towards the NIC's", nodes)
+			}
+			last = r.Collective.BusBwGBps
+		}
+	})
+	t.Run("routing", func(t *testing.T) {
+		pxn := stepRun(t, "moe-alltoall", "two-nodes").Collective.TimeUs
+		for _, routing := range []string{"ecmp", "adaptive", "spray"} {
+			r := stepRun(t, "moe-alltoall", "routing", "network.routing="+routing)
+			if routing == "ecmp" {
+				// "slower than in the node-boundary step with PXN"
+				assert.Equal(t, []int{0}, whenShown(t, "moe-alltoall", "routing", r))
+				assert.Greater(t, r.Collective.TimeUs, 1.1*pxn)
+				continue
+			}
+			// "the time is that of the node-boundary step"
+			assert.Equal(t, []int{1}, whenShown(t, "moe-alltoall", "routing", r), routing)
+			assert.InEpsilon(t, pxn, r.Collective.TimeUs, 0.02, routing)
+		}
+	})
+}

@@ -160,3 +160,52 @@ func TestCourseAdaptiveRouting(t *testing.T) {
 		}
 	})
 }
+
+// TestCourseAdaptiveRoutingKnobs walks the routing knob of every step that
+// has one and checks the sentence the page shows at each position.
+func TestCourseAdaptiveRoutingKnobs(t *testing.T) {
+	l := rtLesson(t, "adaptive-routing", "nvlink-vs-ib")
+	t.Run("adaptive", func(t *testing.T) {
+		scale := lessonRun(t, l, "scale")
+		ecmp := lessonRun(t, l, "adaptive", "network.routing=ecmp")
+		adaptive := lessonRun(t, l, "adaptive", "network.routing=adaptive")
+		// ecmp: "the ragged tail of the last step is back, with nothing out of order"
+		assert.Equal(t, []int{0}, whenShown(t, "adaptive-routing", "adaptive", ecmp))
+		assert.Zero(t, ecmp.Totals.OutOfOrder)
+		assert.Equal(t, scale.Totals.MaxFctUs, ecmp.Totals.MaxFctUs, "the last step's run")
+		// adaptive: "all flows finish together, at the time an uncollided flow took under ECMP"
+		assert.Equal(t, []int{1}, whenShown(t, "adaptive-routing", "adaptive", adaptive))
+		assert.InEpsilon(t, adaptive.Totals.MaxFctUs, adaptive.Totals.MeanFctUs, 0.01)
+		assert.InEpsilon(t, rtFastest(scale), adaptive.Totals.MaxFctUs, 0.05)
+		assert.Less(t, adaptive.Flows[0].OutOfOrder, int64(1024/4), "a small share")
+	})
+	t.Run("permutation", func(t *testing.T) {
+		for _, routing := range []string{"ecmp", "adaptive", "spray"} {
+			r := lessonRun(t, l, "permutation", "network.routing="+routing)
+			if routing == "ecmp" {
+				assert.Equal(t, []int{0}, whenShown(t, "adaptive-routing", "permutation", r))
+				assert.Greater(t, r.Totals.MaxFctUs, 1.8*r.Totals.MeanFctUs, "about twice the mean")
+				assert.Positive(t, r.Totals.PauseFrames, "PFC pauses the colliding senders")
+				continue
+			}
+			assert.Equal(t, []int{1}, whenShown(t, "adaptive-routing", "permutation", r), routing)
+			assert.Less(t, r.Totals.MaxFctUs, 1.1*r.Totals.MeanFctUs, "%s: the tail close to the mean", routing)
+			assert.Positive(t, r.Totals.OutOfOrder, routing)
+		}
+	})
+	t.Run("fabrics", func(t *testing.T) {
+		for _, routing := range []string{"ecmp", "adaptive", "spray"} {
+			r := lessonRun(t, l, "fabrics", "network.routing="+routing)
+			alone := lessonRun(t, l, "permutation", "network.routing="+routing)
+			if routing == "ecmp" {
+				assert.Equal(t, []int{0}, whenShown(t, "adaptive-routing", "fabrics", r))
+				assert.Greater(t, r.Totals.MaxFctUs, alone.Totals.MaxFctUs, "worse than ECMP alone: the tail")
+				assert.Greater(t, r.Totals.MeanFctUs, alone.Totals.MeanFctUs, "and the mean")
+				continue
+			}
+			assert.Equal(t, []int{1}, whenShown(t, "adaptive-routing", "fabrics", r), routing)
+			assert.Zero(t, r.Totals.ECNMarks, "%s: no packet is marked", routing)
+			assert.Equal(t, alone.Totals.MaxFctUs, r.Totals.MaxFctUs, "%s: the same run as without DCQCN", routing)
+		}
+	})
+}
