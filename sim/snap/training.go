@@ -17,6 +17,7 @@ type Training struct {
 	Ranks      int
 	Sharding   string // none, zero1, zero2 or fsdp
 	TP         int    // tensor-parallel degree (1: none)
+	PP         int    // pipeline stages (1: none): then each Row is a stage's first rank, each task and collective a stage's
 	Iterations int    // optimizer steps the run makes
 	Compute    unit.Time
 	Rows       []TrainRow // the groups of ranks a timeline shows (at most MaxTrainRows)
@@ -36,6 +37,7 @@ const MaxTrainRows = 8
 type TrainRow struct {
 	First, Count int // ranks [First, First+Count)
 	Node         int // the node it is, or -1 for a single GPU
+	Stage        int // the pipeline stage its ranks run (0 without one)
 }
 
 // Label names the row: "GPU 3", "node 2".
@@ -69,6 +71,8 @@ type Task struct {
 	Micro      int    // its micro-batch
 	Group      int    // the bucket (or FSDP unit) whose gradients its backward completes, or -1
 	Waited     string // what the ranks waited for before it, if it had to wait: "waiting for gradients"
+	Stage      int    // the pipeline stage that runs it (0 without pipeline parallelism)
+	Chunk      int    // its model chunk on that stage (interleaved pipeline), else 0
 }
 
 // Comm is one collective over every group it spans.
@@ -78,6 +82,7 @@ type Comm struct {
 	TP    bool   // on the tensor-parallel stream
 	Group int    // the bucket (or unit) whose gradients it carries, or -1
 	Bytes int64  // per rank
+	Stage int    // the pipeline stage whose ranks run it
 	Start unit.Time
 	Ends  []unit.Time // when each Row's part ended (nil while running)
 }
