@@ -148,8 +148,8 @@ func pipelineParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Confi
 		k.Fail(k.Blame("training.pp", "training.model"), "%s needs a model made of layers to split into stages; use model gpt2-1.5b, llama3-8b or custom, or pp: 1", k.Text("training.pp", tr.PP))
 	case layers%(pp*v) != 0:
 		key := k.Blame("training.pp", "training.pp_virtual", "training.model", "training.layers")
-		k.Fail(key, "%s does not split %s's %d layers evenly: pp %d × pp_virtual %d = %d stages; use a pp × pp_virtual that divides %d (e.g. pp: %d)",
-			k.Text(key, valueOf(key, tr)), m.Name, layers, pp, v, pp*v, layers, gcdInt(layers, 4))
+		k.Fail(key, "%s does not split %s's %d layers evenly: pp %d × pp_virtual %d = %d stages; use a pp × pp_virtual that divides %d (e.g. %s)",
+			k.Text(key, valueOf(key, tr)), m.Name, layers, pp, v, pp*v, layers, stagesThatFit(layers, pp, v))
 	case cfg.Sharding == train.FSDP:
 		k.Fail(k.Blame("training.pp", "training.sharding"), "%s with sharding fsdp is not modelled; use sharding none, zero1 or zero2 with pipeline stages (Megatron-LM's distributed optimizer is zero1)", k.Text("training.pp", tr.PP))
 	case v > 1 && cfg.Accumulation%pp != 0:
@@ -162,11 +162,19 @@ func pipelineParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Confi
 	return false
 }
 
-func gcdInt(a, b int) int {
-	for b != 0 {
-		a, b = b, a%b
+// stagesThatFit names a pp_virtual below v, or else a pp below pp, whose
+// stages split layers evenly.
+func stagesThatFit(layers, pp, v int) string {
+	for w := v - 1; w >= 2; w-- {
+		if layers%(pp*w) == 0 {
+			return fmt.Sprintf("pp_virtual: %d", w)
+		}
 	}
-	return a
+	q := pp - 1
+	for layers%(q*v) != 0 {
+		q--
+	}
+	return fmt.Sprintf("pp: %d", q)
 }
 
 // checkpointing checks that activation checkpointing has transformer blocks
