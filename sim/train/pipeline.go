@@ -216,11 +216,29 @@ func pipelineMessages(p, m, v int, bytes unit.Bytes) []message {
 	return out
 }
 
+// pipelineModel is m as pipeline stages hold it: with a tied head, the
+// first stage looks up the embedding and the last computes the head with
+// its copy of it (Megatron-LM keeps the two copies in step), so the head's
+// FLOPs move to the last tensor.
+func pipelineModel(m *Model) *Model {
+	if !m.TiedHead {
+		return m
+	}
+	c := *m
+	c.Tensors = append([]Tensor(nil), m.Tensors...)
+	c.Tensors[len(c.Tensors)-1].FwdFLOPs += c.Tensors[0].FwdFLOPs
+	c.Tensors[0].FwdFLOPs = 0
+	return &c
+}
+
 // stagePlan lays out one optimizer step of stage s: its forward and
 // backward slots in the schedule's order, each waiting for the message it
 // needs and sending the one the next stage needs; each chunk's
 // data-parallel buckets go out during its last backward; then the optimizer.
 func stagePlan(cfg *Config, s, dp int) *plan {
+	staged := *cfg
+	staged.Model = pipelineModel(cfg.Model)
+	cfg = &staged
 	m, tp, pp, v := cfg.Model, cfg.TP, cfg.PP, max(cfg.PPVirtual, 1)
 	tm := timing{rate: cfg.GPU.PeakFLOPS * cfg.MFU, batch: float64(cfg.Batch) / float64(tp), checkpointing: cfg.Checkpointing}
 	accum := max(cfg.Accumulation, 1)

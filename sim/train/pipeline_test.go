@@ -83,7 +83,7 @@ func (f *freeFabric) Now() unit.Time                      { return f.now }
 func (f *freeFabric) Send(_ fabric.Transfer, done func()) { f.At(f.now, done) }
 func (f *freeFabric) Latency(src, dst int) unit.Time      { return 0 }
 func (f *freeFabric) At(t unit.Time, fn func())           { f.seq++; heap.Push(&f.events, event{t, f.seq, fn}) }
-func (f *freeFabric) run() {
+func (f *freeFabric) Run() {
 	for f.events.Len() > 0 {
 		e := heap.Pop(&f.events).(event)
 		f.now = e.at
@@ -111,7 +111,7 @@ func pipelineRun(t *testing.T, f fabric.Fabric, schedule string, p, m, v int) me
 	_, err := Start(f, cfg, identity(p), func(r metrics.Training) { res, got = r, true })
 	require.NoError(t, err)
 	if ff, ok := f.(*freeFabric); ok {
-		ff.run()
+		ff.Run()
 	}
 	require.True(t, got, "the iteration ends")
 	return res
@@ -179,7 +179,7 @@ func TestPipelineSendsActivations(t *testing.T) {
 		done := false
 		_, err := Start(f, cfg, identity(8), func(metrics.Training) { done = true })
 		require.NoError(t, err)
-		f.run()
+		f.Run()
 		require.True(t, done)
 		got := map[[2]int]int{}
 		for _, s := range f.sends {

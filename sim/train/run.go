@@ -512,15 +512,20 @@ func (j *Job) lane(st *pipelineStage, end unit.Time) []metrics.Interval {
 
 // bubble is the share of the pipeline's forward-backward phase (from the
 // iteration's start to the end of its last backward, on any stage) that
-// stages spend idle, averaged over the stages.
+// stages spend idle for the pipeline: neither computing nor waiting for a
+// tensor-parallel all-reduce. Averaged over the stages.
 func (j *Job) bubble() float64 {
 	var phase unit.Time
-	busy := make([]unit.Time, len(j.stages))
+	busy := make([]unit.Time, len(j.stages)) // computing or waiting for tensor parallelism
 	for s, st := range j.stages {
 		for k, tk := range st.plan.tasks {
-			if tk.phase == Forward || tk.phase == Backward {
-				phase = max(phase, st.taskEnd[k]-j.start)
-				busy[s] += tk.dur
+			if tk.phase != Forward && tk.phase != Backward {
+				continue
+			}
+			phase = max(phase, st.taskEnd[k]-j.start)
+			busy[s] += tk.dur
+			if k > 0 && tk.wait >= 0 && tk.recv < 0 {
+				busy[s] += st.taskStart[k] - st.taskEnd[k-1]
 			}
 		}
 	}
