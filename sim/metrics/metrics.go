@@ -158,8 +158,8 @@ type Training struct {
 	Checkpointing     string        `json:"checkpointing,omitempty"` // selective, full; "" without activation checkpointing
 	GradBytes         int64         `json:"grad_bytes"`              // gradients on the wire per step (all-reduced or reduce-scattered), after compression
 	IterationUs       float64       `json:"iteration_us"`
-	ComputeUs         float64       `json:"compute_us"` // forward + backward + optimizer
-	ExposedCommUs     float64       `json:"exposed_comm_us"`
+	ComputeUs         float64       `json:"compute_us"`      // forward + backward + optimizer
+	ExposedCommUs     float64       `json:"exposed_comm_us"` // with pipeline stages: a stage's average, its bubble left out
 	GPUUtil           float64       `json:"gpu_util"`
 	ScalingEfficiency float64       `json:"scaling_efficiency"` // one GPU's iteration time / this one
 	SamplesPerSecond  float64       `json:"samples_per_s"`

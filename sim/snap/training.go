@@ -18,6 +18,8 @@ type Training struct {
 	Sharding   string // none, zero1, zero2 or fsdp
 	TP         int    // tensor-parallel degree (1: none)
 	PP         int    // pipeline stages (1: none): then each Row is a stage's first rank, each task and collective a stage's
+	PPSchedule string // gpipe, 1f1b or interleaved (with PP above 1)
+	PPVirtual  int    // model chunks per stage (interleaved)
 	Iterations int    // optimizer steps the run makes
 	Compute    unit.Time
 	Rows       []TrainRow // the groups of ranks a timeline shows (at most MaxTrainRows)
@@ -103,6 +105,8 @@ type Step struct {
 	IterationUs   float64
 	ExposedCommUs float64
 	GPUUtil       float64
+	Bubble        float64 // the pipeline's bubble fraction (0 without one)
+	BubbleUs      float64 // and its time, averaged over the stages
 }
 
 // TrailingWait is what an iteration waits for after its optimizer step:
@@ -115,9 +119,13 @@ func (tr *Training) Iter(t unit.Time) int {
 	return max(i, 0)
 }
 
-// TaskAt is the compute task running at t, if one is.
+// TaskAt is the compute task running at t, if one is (with pipeline
+// stages, the first stage's).
 func (tr *Training) TaskAt(t unit.Time) (Task, bool) {
 	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t }) - 1
+	for i >= 0 && tr.Tasks[i].Stage != 0 {
+		i--
+	}
 	if i < 0 || t >= tr.Tasks[i].End {
 		return Task{}, false
 	}
@@ -187,6 +195,9 @@ func (tr *Training) DoingAt(t unit.Time) Doing {
 	w := Doing{Kind: Waiting, Group: -1}
 	it := tr.Iter(t)
 	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t })
+	for i < len(tr.Tasks) && tr.Tasks[i].Stage != 0 { // the first stage's next task
+		i++
+	}
 	switch {
 	case i < len(tr.Tasks) && tr.Tasks[i].Iter == it && tr.Tasks[i].Waited != "":
 		w.Wait = tr.Tasks[i].Waited // the next task has begun: it waited for this

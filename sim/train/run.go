@@ -265,6 +265,7 @@ type Job struct {
 	left          int // iterations still to begin after this one
 	msgEnd        []unit.Time
 	over          bool
+	bubbleTime    unit.Time            // the last iteration's pipeline bubble, averaged over stages
 	commIntervals [][]metrics.Interval // per shown GPU
 	bucketReports []metrics.Bucket
 
@@ -334,7 +335,7 @@ func (j *Job) advance() {
 		now := j.f.Now()
 		j.report()
 		j.tl.steps = append(j.tl.steps, snap.Step{Start: j.start, End: now, IterationUs: j.res.IterationUs,
-			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil})
+			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil, Bubble: j.res.BubbleFraction, BubbleUs: metrics.Micros(j.bubbleTime)})
 		if j.left > 0 {
 			j.iteration(j.left)
 			return
@@ -470,8 +471,9 @@ func (j *Job) report() {
 	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
 	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*j.groups.dp) / iter.Seconds())
 	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
-	if j.cfg.PP > 1 {
-		t.BubbleFraction = j.bubble()
+	if j.cfg.PP > 1 { // exposed: neither a stage's compute (on average) nor its bubble
+		t.BubbleFraction, j.bubbleTime = j.bubble()
+		t.ExposedCommUs = metrics.Micros(iter - busy/unit.Time(len(j.stages)) - j.bubbleTime)
 	}
 	lanes := make([][]metrics.Interval, len(j.stages))
 	for s, st := range j.stages {
@@ -513,8 +515,8 @@ func (j *Job) lane(st *pipelineStage, end unit.Time) []metrics.Interval {
 // bubble is the share of the pipeline's forward-backward phase (from the
 // iteration's start to the end of its last backward, on any stage) that
 // stages spend idle for the pipeline: neither computing nor waiting for a
-// tensor-parallel all-reduce. Averaged over the stages.
-func (j *Job) bubble() float64 {
+// tensor-parallel all-reduce, averaged over the stages; and that idle time.
+func (j *Job) bubble() (float64, unit.Time) {
 	var phase unit.Time
 	busy := make([]unit.Time, len(j.stages)) // computing or waiting for tensor parallelism
 	for s, st := range j.stages {
@@ -531,9 +533,10 @@ func (j *Job) bubble() float64 {
 	}
 	var idle float64
 	for _, b := range busy {
-		idle += float64(phase-b) / float64(phase)
+		idle += float64(phase - b)
 	}
-	return math.Round(idle/float64(len(busy))*1e4) / 1e4
+	idle /= float64(len(busy))
+	return math.Round(idle/float64(phase)*1e4) / 1e4, unit.Time(idle)
 }
 
 // Phase is the compute a GPU runs at some time.

@@ -105,7 +105,7 @@ func (j *Job) Timeline() *snap.Training {
 	for _, st := range j.stages {
 		compute = max(compute, st.plan.compute)
 	}
-	return &snap.Training{Model: j.cfg.Model.Name, Ranks: len(j.ranks), Sharding: j.cfg.Sharding, TP: j.cfg.TP, PP: j.cfg.PP,
+	return &snap.Training{Model: j.cfg.Model.Name, Ranks: len(j.ranks), Sharding: j.cfg.Sharding, TP: j.cfg.TP, PP: j.cfg.PP, PPSchedule: j.cfg.PPSchedule, PPVirtual: j.cfg.PPVirtual,
 		Iterations: max(j.cfg.Iterations, 1), Compute: compute, Rows: tl.rows,
 		Tasks: tl.tasks[:len(tl.tasks):len(tl.tasks)], Comms: tl.comms[:len(tl.comms):len(tl.comms)],
 		Running: tl.running, Starts: tl.starts[:len(tl.starts):len(tl.starts)], Steps: tl.steps[:len(tl.steps):len(tl.steps)]}
