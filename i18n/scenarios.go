@@ -27,6 +27,8 @@ func scenarioSummaries() map[string]Text {
 			"八个发送方经一台无损（PFC）RoCE 交换机同时打向一个接收方，把它压垮。"},
 		"scenario.summary.noisy-neighbor": {"A ring all-reduce beside an 8→1 storage incast on a leaf-spine, in its own traffic class; --set collective.class=storage shares the class and shows the slowdown",
 			"Leaf-Spine 网络上，一个环形 all-reduce 与一个 8 打 1 的存储 incast 并存，各用自己的流量类别；--set collective.class=storage 让两者共用一个类别，可以看到 all-reduce 变慢"},
+		"scenario.summary.pp-gpt-1f1b": {"Pipeline and tensor parallelism on 2 DGX H100 nodes (16 GPUs): GPT-2 1.5B cut into 4 stages of 12 layers, each split over 2 GPUs by tensor parallelism, 2 data-parallel replicas; 8 micro-batches run Megatron-LM's 1F1B schedule, activations passed stage to stage over NVLink (flow level).",
+			"2 台 DGX H100 节点（16 张 GPU）上的流水线并行加张量并行：GPT-2 1.5B 切成 4 个流水线阶段，每段 12 层，每段再用张量并行分到 2 张 GPU 上，共 2 个数据并行副本；8 个微批次按 Megatron-LM 的 1F1B 调度执行，激活值经 NVLink 在相邻阶段之间逐段传递（流级仿真）。"},
 		"scenario.summary.perm-1024": {"Benchmark: a random permutation among 1024 hosts of a k=16 fat tree with packet spraying.",
 			"基准测试：k=16 胖树的 1024 台主机之间做随机置换流量，使用逐包喷洒。"},
 		"scenario.summary.permutation": {"Every host sends to one other host across an 8×8 leaf-spine with ECMP.",

@@ -88,12 +88,19 @@ func (b *Builder) iterBreakdown(r Rect, tr *snap.Training) {
 	}
 	b.chartWord(r.X+r.W/2, r.Y+r.H/2, title, true)
 	dl.text(LayerChart, x, y, shorten(title, ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
-	if !ok || s.IterationUs <= 0 {
+	if !ok || s.IterationUs <= 0 || tr.PP > 1 && len(tr.Steps) == 0 { // a pipeline's parts are known once an iteration ends
 		return
 	}
 	compute := min(tr.Compute.Micros(), s.IterationUs)
 	exposed := min(s.ExposedCommUs, s.IterationUs-compute)
 	wait := max(0, s.IterationUs-compute-exposed)
+	waitName := b.tf("iter.waiting", fmtMicros(wait))
+	if tr.PP > 1 { // a stage's average: compute, the pipeline's bubble, and the rest
+		compute = s.GPUUtil * s.IterationUs
+		wait = min(s.BubbleUs, s.IterationUs-compute)
+		exposed = max(0, s.IterationUs-compute-wait)
+		waitName = b.tf("iter.bubble", fmtMicros(wait))
+	}
 	parts := []struct {
 		us   float64
 		c    color.RGBA
@@ -103,7 +110,7 @@ func (b *Builder) iterBreakdown(r Rect, tr *snap.Training) {
 	}{
 		{compute, th.Compute, b.tf("iter.compute", fmtMicros(compute)), ts.Small, assets.Regular},
 		{exposed, th.Comm, b.tf("iter.exposed", fmtMicros(exposed)), ts.Main, assets.Bold}, // the key figure
-		{wait, th.Idle, b.tf("iter.waiting", fmtMicros(wait)), ts.Small, assets.Regular},
+		{wait, th.Idle, waitName, ts.Small, assets.Regular},
 	}
 	y += ts.Body * 0.9
 	bh := ts.Small * 1.2
@@ -141,7 +148,7 @@ func (b *Builder) backwardEnd(r Rect, tr *snap.Training) {
 	b.chartWord(r.X+r.W/2, r.Y+r.H/2, b.t("iter.zoom"), true)
 	dl.text(LayerChart, x, r.Y+ts.Body*1.1, shorten(b.t("iter.zoom"), ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
 	s, i, ok := lastStep(tr, b.f.Cur.Time)
-	if !ok {
+	if !ok || tr.PP > 1 && len(tr.Steps) == 0 {
 		return
 	}
 	be, ce := backwardEnds(tr, s, i)
@@ -156,15 +163,15 @@ func (b *Builder) backwardEnd(r Rect, tr *snap.Training) {
 	}
 	at := func(t unit.Time) float64 { return p.X + p.W*float64(min(max(t, w0), w1)-w0)/float64(w1-w0) }
 	lane := ts.Small * 0.9
-	for _, t := range tr.Tasks { // the compute lane
-		if t.Iter == i && t.End > w0 && t.Start < w1 {
+	for _, t := range tr.Tasks { // the compute lane (the first stage's, which ends the backward pass)
+		if t.Iter == i && t.End > w0 && t.Start < w1 && t.Stage == 0 {
 			dl.rect(LayerChart, at(t.Start), p.Y, max(at(t.End)-at(t.Start), 1*u), lane, 0, b.phaseColor(t.Phase), color.RGBA{}, 0)
 		}
 	}
 	y := p.Y + lane + 3*u
 	for k := range tr.Comms { // the gradient collectives, a lane each while they fit
 		c := &tr.Comms[k]
-		if c.TP || c.End() <= w0 || c.Start >= w1 || c.Start < s.Start || y+lane > p.Y+p.H-ts.Main*1.2 {
+		if c.TP || c.Stage != 0 || c.End() <= w0 || c.Start >= w1 || c.Start < s.Start || y+lane > p.Y+p.H-ts.Main*1.2 {
 			continue
 		}
 		dl.rect(LayerChart, at(c.Start), y, max(at(c.End())-at(c.Start), 1*u), lane*0.7, 0, th.Comm, color.RGBA{}, 0)

@@ -155,6 +155,10 @@ func waitWords(lang Lang, w string) string {
 		return i18n.T(lang, "train.wait.params")
 	case "waiting for tensor-parallel all-reduce":
 		return i18n.T(lang, "train.wait.tp")
+	case "waiting for activations":
+		return i18n.T(lang, "train.wait.acts")
+	case "waiting for gradients from the next stage":
+		return i18n.T(lang, "train.wait.stage-grads")
 	case "waiting":
 		return i18n.T(lang, "train.wait")
 	}
@@ -287,7 +291,11 @@ func (b *Builder) training() {
 	}
 	v.w0, v.w1 = trainWindow(v.tr, v.now)
 	v.size = b.fs(0.8)
-	v.computeLane()
+	if v.tr.PP > 1 {
+		v.stageLanes()
+	} else {
+		v.computeLane()
+	}
 	v.visibleComms()
 	v.rows(v.rowSlots())
 	v.axis()
@@ -305,6 +313,7 @@ type trainView struct {
 	lo     int       // the first task that ends after w0
 	size   float64   // of the labels on bars
 	lane   []bar     // the compute lane
+	stages [][]bar   // with pipeline stages, each stage's compute lane instead
 	comms  []*snap.Comm
 }
 
@@ -324,6 +333,9 @@ func (v *trainView) header() {
 	ctx := b.tf("train.ctx", tr.Model, tr.Ranks, shardingNames[tr.Sharding])
 	if tr.TP > 1 {
 		ctx += b.tf("train.ctx.tp", tr.TP)
+	}
+	if tr.PP > 1 {
+		ctx += b.ppContext(tr)
 	}
 	if len(tr.Rows) > 0 && tr.Rows[0].Count > 1 {
 		ctx += b.tf("train.ctx.rows", tr.Rows[0].Count)
@@ -374,7 +386,7 @@ func (v *trainView) rowSlots() []trainSlot {
 	for k, i := range shown {
 		if k > 0 {
 			a := tr.Rows[shown[k-1]]
-			if tr.Rows[i].First != a.First+a.Count {
+			if skips(tr, a, tr.Rows[i]) {
 				slots = append(slots, trainSlot{row: -1, from: shown[k-1], upTo: i})
 				weight += 0.7
 			}
@@ -475,6 +487,8 @@ func (v *trainView) drawBar(br bar, y, h float64, labelled bool) {
 	}
 	var labels []string
 	switch {
+	case br.task != nil && v.tr.PP > 1:
+		labels = b.ppLabels(br.task)
 	case br.task != nil:
 		labels = b.taskLabels(br.task, v.tr.Sharding)
 	case br.comm != nil:
@@ -513,6 +527,9 @@ func (v *trainView) rows(slots []trainSlot) {
 			a, z := tr.Rows[sl.from], tr.Rows[sl.upTo]
 			n := z.First - a.First - a.Count
 			s := b.tf("train.more.gpus", n)
+			if tr.PP > 1 {
+				s = b.tf("train.more.stages", z.Stage-a.Stage-1)
+			}
 			if z.Node >= 0 {
 				s = b.tf("train.more.nodes", z.Node-a.Node-1, n)
 			}
@@ -524,10 +541,18 @@ func (v *trainView) rows(slots []trainSlot) {
 		h := sl.h - gap
 		ch := h * 0.55
 		cy := sl.y + gap/2
-		dl.text(LayerChart, r.X+10*u, cy+ch/2, b.rowLabel(row), b.fs(0.85), Start, assets.Medium, th.Text)
+		label := b.rowLabel(row)
+		if tr.PP > 1 { // "stage 1 · GPU 2", or "stage 1" where that does not fit
+			label = fitText(v.p.X-r.X-14*u, b.fs(0.85), assets.Medium, label, b.tf("train.row.stage.short", row.Stage))
+		}
+		dl.text(LayerChart, r.X+10*u, cy+ch/2, label, b.fs(0.85), Start, assets.Medium, th.Text)
 		dl.rect(LayerChart, v.p.X, cy, v.p.W, h, 0, lanes, color.RGBA{}, 0)
-		for _, br := range b.coalesce(v.lane, 1.5*u, th.Idle) {
-			v.drawBar(br, cy, ch, first)
+		lane := v.lane
+		if tr.PP > 1 {
+			lane = v.stages[row.Stage]
+		}
+		for _, br := range b.coalesce(lane, 1.5*u, th.Idle) {
+			v.drawBar(br, cy, ch, first && tr.PP <= 1 || tr.PP > 1 && !br.idle) // a pipeline's rows each name their micro-batches, not its waits
 		}
 		v.commLanes(sl.row, cy+ch+h*0.05, h-ch-h*0.05, lanes, first)
 		first = false
@@ -544,6 +569,9 @@ func (v *trainView) commLanes(row int, y, h float64, lanes color.RGBA, labelled 
 	}
 	dp, tp := b.trainBars[1][:0], b.trainBars[2][:0]
 	for _, c := range v.comms {
+		if v.tr.PP > 1 && c.Stage != v.tr.Rows[row].Stage {
+			continue
+		}
 		end := v.now
 		if c.Ends != nil {
 			end = min(c.Ends[row], v.now)
@@ -594,7 +622,7 @@ func (v *trainView) axis() {
 			mark(s, b.tf("train.iteration", i+1), strconv.Itoa(i+1), true)
 		}
 	}
-	for i := v.lo; i < len(tr.Tasks); i++ {
+	for i := v.lo; i < len(tr.Tasks) && tr.PP <= 1; i++ { // a pipeline's bars name their micro-batches
 		if k := &tr.Tasks[i]; k.Micro > 0 && i > 0 && tr.Tasks[i-1].Micro != k.Micro && tr.Tasks[i-1].Iter == k.Iter {
 			mark(k.Start, b.tf("train.micro", k.Micro+1), b.tf("train.micro.short", k.Micro+1), false)
 		}
@@ -667,6 +695,9 @@ func (bl *Builder) coalesce(in []bar, w float64, bg color.RGBA) []bar {
 
 // rowLabel names a timeline row: "GPU 3", "node 2".
 func (b *Builder) rowLabel(r snap.TrainRow) string {
+	if b.f.Cur.Training != nil && b.f.Cur.Training.PP > 1 {
+		return b.tf("train.row.stage", r.Stage, r.First)
+	}
 	if r.Node >= 0 {
 		return b.tf("train.row.node", r.Node)
 	}
@@ -719,6 +750,9 @@ func (b *Builder) trainFigures(tr *snap.Training, cur int) []string {
 		tag = b.tf("train.under-way", cur+1)
 	}
 	util := strconv.FormatFloat(s.GPUUtil*100, 'f', 1, 64) + "%"
+	if tr.PP > 1 {
+		tag = b.tf("train.bubble", strconv.FormatFloat(s.Bubble*100, 'f', 1, 64)+"%") + tag
+	}
 	return []string{
 		b.tf("train.figures", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
 		b.tf("train.figures.mid", n, fmtMicros(s.IterationUs), fmtMicros(s.ExposedCommUs), util, tag),
@@ -743,6 +777,9 @@ func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
 		{th.Idle, b.t("train.wait"), true}, {th.Comm, grad, false}}
 	if tr.Sharding == "fsdp" { // FSDP shards: always a reduce-scatter
 		items[1].name, items[4].name = b.t("train.legend.bwd.units"), b.t("train.legend.rs.units")
+	}
+	if tr.PP > 1 {
+		items[0].name, items[1].name = b.t("train.legend.fwd.pp"), b.t("train.legend.bwd.pp")
 	}
 	if tr.Sharding != "none" {
 		items = append(items, struct {

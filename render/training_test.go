@@ -32,6 +32,7 @@ var trainViews = []struct {
 	{"training-fsdp", "dp-resnet50", []string{"sim.fidelity=flow", "training.sharding=fsdp", "training.iterations=2"}, 60 * unit.Millisecond},
 	{"training-tp", "dp-resnet50", []string{"sim.fidelity=flow", "training.model=gpt2-1.5b", "training.tp=4", "training.batch=2048"}, 45 * unit.Millisecond},
 	{"training-llama-1024", "dp-llama3-8b-1024", nil, 500 * unit.Millisecond},
+	{"training-pp", "pp-gpt-1f1b", nil, 400 * unit.Millisecond}, // a stage per row, mid-iteration
 }
 
 // playTo plays a built-in up to until (0: its end) in steps steps, with the

@@ -293,8 +293,13 @@ func sweepFigures(r *metrics.Result) (runKind, []string) {
 			ff(in.TokensPerSecond, 1), ff(in.TokensPerSecondPerGPU, 1)}
 	case r.Training != nil:
 		tr := r.Training
+		// the last, the pipeline bubble, is "" without pipeline stages
+		bubble := ""
+		if tr.PP > 1 {
+			bubble = ff(tr.BubbleFraction, 4)
+		}
 		return trainingRun, []string{strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
-			ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0)}
+			ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0), bubble}
 	case r.Collective != nil:
 		c := r.Collective
 		return collectiveRun, []string{strconv.Itoa(c.Ranks), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2)}
@@ -317,6 +322,13 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 	default:
 		header = append(header, "sim_time_us", "goodput_gbps", "max_fct_us", "drops", "pause_frames")
 	}
+	pipelined := false // a bubble_fraction column when a run has pipeline stages
+	for _, r := range runs {
+		pipelined = pipelined || r.kind == trainingRun && r.figures[len(r.figures)-1] != ""
+	}
+	if pipelined {
+		header = append(header, "bubble_fraction")
+	}
 	var rows [][]string
 	for _, r := range runs {
 		var row []string
@@ -324,7 +336,14 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 			_, v, _ := strings.Cut(s, "=")
 			row = append(row, v)
 		}
-		rows = append(rows, append(row, r.figures...))
+		figures := r.figures
+		switch {
+		case r.kind == trainingRun && !pipelined:
+			figures = figures[:len(figures)-1]
+		case r.kind == trainingRun && figures[len(figures)-1] == "":
+			figures = append(figures[:len(figures)-1:len(figures)-1], "0")
+		}
+		rows = append(rows, append(row, figures...))
 	}
 	return header, rows
 }

@@ -303,3 +303,18 @@ func TestSweepReadsTheFileOnce(t *testing.T) {
 	assert.Len(t, strings.Split(strings.TrimSpace(out), "\n"), 1+6)
 	assert.EqualValues(t, 1, reads.Load())
 }
+
+// A training sweep gets a bubble_fraction column when a run has pipeline
+// stages (0 for the runs without), and none otherwise.
+func TestSweepBubbleColumn(t *testing.T) {
+	fig := func(bubble string) []string { return []string{"16", "1", "1", "0.5", "0.5", "100", bubble} }
+	runs := []sweepRun{{sets: []string{"training.pp=1"}, kind: trainingRun, figures: fig("")},
+		{sets: []string{"training.pp=4"}, kind: trainingRun, figures: fig("0.3256")}}
+	header, rows := sweepTable([]string{"training.pp"}, runs)
+	assert.Equal(t, "bubble_fraction", header[len(header)-1])
+	assert.Equal(t, []string{"1", "16", "1", "1", "0.5", "0.5", "100", "0"}, rows[0])
+	assert.Equal(t, "0.3256", rows[1][len(rows[1])-1])
+	header, rows = sweepTable([]string{"training.pp"}, runs[:1])
+	assert.NotContains(t, header, "bubble_fraction")
+	assert.Len(t, rows[0], len(header))
+}

@@ -173,20 +173,26 @@ type QueueSeries struct {
 
 // Training reports data-parallel training iterations (the last one).
 type Training struct {
-	Model             string        `json:"model"`
-	GPU               string        `json:"gpu"`
-	Ranks             int           `json:"ranks"`
-	Params            int64         `json:"params"`
-	MFU               float64       `json:"mfu"`                     // share of peak the compute reaches
-	Batch             int           `json:"batch"`                   // samples per GPU per micro-batch
-	Accumulation      int           `json:"accumulation"`            // micro-batches per optimizer step
-	Sharding          string        `json:"sharding"`                // none, zero1, zero2, fsdp
-	TP                int           `json:"tp"`                      // tensor-parallel degree
+	Model        string  `json:"model"`
+	GPU          string  `json:"gpu"`
+	Ranks        int     `json:"ranks"`
+	Params       int64   `json:"params"`
+	MFU          float64 `json:"mfu"`                   // share of peak the compute reaches
+	Batch        int     `json:"batch"`                 // samples per GPU per micro-batch
+	Accumulation int     `json:"accumulation"`          // micro-batches per optimizer step
+	Sharding     string  `json:"sharding"`              // none, zero1, zero2, fsdp
+	TP           int     `json:"tp"`                    // tensor-parallel degree
+	PP           int     `json:"pp,omitempty"`          // pipeline stages (0: no pipeline)
+	PPSchedule   string  `json:"pp_schedule,omitempty"` // gpipe, 1f1b, interleaved
+	PPVirtual    int     `json:"pp_virtual,omitempty"`  // model chunks per stage (interleaved)
+	// BubbleFraction is the share of the pipeline's forward-backward phase
+	// that stages spend idle (fill, drain and waits), averaged over stages.
+	BubbleFraction    float64       `json:"bubble_fraction,omitempty"`
 	Checkpointing     string        `json:"checkpointing,omitempty"` // selective, full; "" without activation checkpointing
 	GradBytes         int64         `json:"grad_bytes"`              // gradients on the wire per step (all-reduced or reduce-scattered), after compression
 	IterationUs       float64       `json:"iteration_us"`
-	ComputeUs         float64       `json:"compute_us"` // forward + backward + optimizer
-	ExposedCommUs     float64       `json:"exposed_comm_us"`
+	ComputeUs         float64       `json:"compute_us"`      // forward + backward + optimizer
+	ExposedCommUs     float64       `json:"exposed_comm_us"` // with pipeline stages: a stage's average, its bubble left out
 	GPUUtil           float64       `json:"gpu_util"`
 	ScalingEfficiency float64       `json:"scaling_efficiency"` // one GPU's iteration time / this one
 	SamplesPerSecond  float64       `json:"samples_per_s"`

@@ -89,14 +89,19 @@ func transfersFit(sc *scenario.Scenario, k *scenario.Check, sched *coll.Schedule
 func checkTraining(sc *scenario.Scenario, k *scenario.Check, cfg *train.Config, ranks int) {
 	tr := &sc.Training
 	tpOK := tensorParallel(k, tr, cfg)
-	if checkpointing(k, tr, cfg) && tpOK && computeTime(k, tr, cfg) && tr.Model != "custom" {
+	ppOK := pipelineParallel(k, tr, cfg)
+	if checkpointing(k, tr, cfg) && tpOK && ppOK && computeTime(k, tr, cfg) && tr.Model != "custom" && cfg.PP == 1 {
 		memory(k, tr, cfg, ranks) // a custom model gives no activation sizes
 	}
 	tp := 1
 	if tpOK {
 		tp = cfg.TP
 	}
-	scheds, err := train.Schedules(cfg.Sharding, tr.Algo, collParams(sc, ranks, 0), tp, cfg.TPSpread)
+	algo, params := tr.Algo, collParams(sc, ranks, 0)
+	if ppOK && cfg.PP > 1 { // each stage's replicas all-reduce on a flat ring (train.Start)
+		algo, params = coll.Ring, coll.Params{Ranks: ranks / cfg.PP}
+	}
+	scheds, err := train.Schedules(cfg.Sharding, algo, params, tp, cfg.TPSpread)
 	if err != nil {
 		k.Fail("training.algo", "%v", err)
 		return
@@ -124,6 +129,52 @@ func tensorParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Config)
 		return false
 	}
 	return true
+}
+
+// pipelineParallel checks that the model's layers split into pp ×
+// pp_virtual equal stages, without FSDP, and that an interleaved schedule
+// has whole groups of pp micro-batches (Megatron-LM's rule).
+func pipelineParallel(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bool {
+	if cfg.PP <= 1 {
+		return true
+	}
+	m, pp, v := cfg.Model, cfg.PP, 1
+	if cfg.PPSchedule == train.Interleaved {
+		v = cfg.PPVirtual
+	}
+	layers := m.PipelineLayers()
+	switch {
+	case layers == 0:
+		k.Fail(k.Blame("training.pp", "training.model"), "%s needs a model made of layers to split into stages; use model gpt2-1.5b, llama3-8b or custom, or pp: 1", k.Text("training.pp", tr.PP))
+	case layers%(pp*v) != 0:
+		key := k.Blame("training.pp", "training.pp_virtual", "training.model", "training.layers")
+		k.Fail(key, "%s does not split %s's %d layers evenly: pp %d × pp_virtual %d = %d stages; use a pp × pp_virtual that divides %d (e.g. %s)",
+			k.Text(key, valueOf(key, tr)), m.Name, layers, pp, v, pp*v, layers, stagesThatFit(layers, pp, v))
+	case cfg.Sharding == train.FSDP:
+		k.Fail(k.Blame("training.pp", "training.sharding"), "%s with sharding fsdp is not modelled; use sharding none, zero1 or zero2 with pipeline stages (Megatron-LM's distributed optimizer is zero1)", k.Text("training.pp", tr.PP))
+	case v > 1 && cfg.Accumulation%pp != 0:
+		key := k.Blame("training.accumulation", "training.pp", "training.pp_schedule")
+		k.Fail(key, "%s micro-batches do not make whole groups of pp %d: Megatron-LM's interleaved schedule runs the micro-batches through each chunk in groups of pp; use an accumulation that is a multiple of %d (e.g. accumulation: %d)",
+			k.Text(key, valueOf(key, tr)), pp, pp, pp*max(cfg.Accumulation/pp, 1))
+	default:
+		return true
+	}
+	return false
+}
+
+// stagesThatFit names a pp_virtual below v, or else a pp below pp, whose
+// stages split layers evenly.
+func stagesThatFit(layers, pp, v int) string {
+	for w := v - 1; w >= 2; w-- {
+		if layers%(pp*w) == 0 {
+			return fmt.Sprintf("pp_virtual: %d", w)
+		}
+	}
+	q := pp - 1
+	for layers%(q*v) != 0 {
+		q--
+	}
+	return fmt.Sprintf("pp: %d", q)
 }
 
 // checkpointing checks that activation checkpointing has transformer blocks
@@ -230,6 +281,12 @@ func valueOf(key string, tr *scenario.Training) any {
 		return tr.GPU
 	case "training.layers":
 		return "the layers"
+	case "training.pp":
+		return tr.PP
+	case "training.pp_virtual":
+		return tr.PPVirtual
+	case "training.pp_schedule":
+		return tr.PPSchedule
 	}
 	return tr.Model
 }

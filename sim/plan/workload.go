@@ -181,6 +181,10 @@ func trainConfig(tr *scenario.Training) train.Config {
 		cfg.Checkpointing = train.NoCheckpointing
 	}
 	cfg.TP, cfg.TPSpread = max(tr.TP, 1), tr.TPLayout == "spread"
+	cfg.PP, cfg.PPSchedule, cfg.PPVirtual, cfg.Placement = max(tr.PP, 1), tr.PPSchedule, max(tr.PPVirtual, 1), tr.Placement
+	if cfg.PP > 1 {
+		cfg.TPSpread = false // the placement places the groups
+	}
 	return cfg
 }
 

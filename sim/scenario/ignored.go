@@ -111,13 +111,29 @@ var keyUses = []keyUse{
 	{key: "training", used: training, with: "training.model", has: func(*Scenario) string { return "no training.model" }},
 	{key: "training.layers", used: func(s *Scenario) bool { return s.Training.Model == "custom" }, with: "training.model: custom",
 		has: func(s *Scenario) string { return "training.model: " + orNone(s.Training.Model) }},
-	{key: "training.tp_layout", used: func(s *Scenario) bool { return training(s) && s.Training.TP > 1 }, with: "training.tp above 1",
+	{key: "training.tp_layout", used: func(s *Scenario) bool { return training(s) && s.Training.TP > 1 && s.Training.PP <= 1 },
+		with: "training.tp above 1 without training.pp", fix: "set training.tp above 1 (with training.pp above 1, training.placement places the groups instead)",
 		has: func(s *Scenario) string {
 			if !training(s) {
 				return "no training.model"
 			}
+			if s.Training.PP > 1 {
+				return fmt.Sprintf("training.pp: %d", s.Training.PP)
+			}
 			return fmt.Sprintf("training.tp: %d", s.Training.TP)
 		}},
+	{key: "training.pp_schedule", used: pipelined, with: "training.pp above 1", has: ppHas},
+	{key: "training.pp_virtual", used: pipelined, with: "training.pp above 1", has: ppHas},
+	{key: "training.placement", used: pipelined, with: "training.pp above 1", has: ppHas},
+}
+
+func pipelined(s *Scenario) bool { return training(s) && s.Training.PP > 1 }
+
+func ppHas(s *Scenario) string {
+	if !training(s) {
+		return "no training.model"
+	}
+	return fmt.Sprintf("training.pp: %d", s.Training.PP)
 }
 
 func kindIs(kinds ...string) func(*Scenario) bool {

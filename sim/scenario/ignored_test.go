@@ -91,7 +91,11 @@ func TestIgnoredKeys(t *testing.T) {
 		{"layers of a preset", "topology: {kind: dgx}\ntraining: {model: resnet50, layers: [{name: fc, params: 10, flops: 20}]}\n", nil,
 			"t.yaml:2: training.layers: ignored: it is used only with training.model: custom, and this scenario has training.model: resnet50; remove it, or set training.model: custom"},
 		{"tp_layout without tp", "topology: {kind: dgx}\ntraining: {model: gpt2-1.5b, tp_layout: spread}\nsim: {fidelity: flow}\n", nil,
-			"t.yaml:2: training.tp_layout: ignored: it is used only with training.tp above 1, and this scenario has training.tp: 1; remove it, or set training.tp above 1"},
+			"t.yaml:2: training.tp_layout: ignored: it is used only with training.tp above 1 without training.pp, and this scenario has training.tp: 1; remove it, or set training.tp above 1 (with training.pp above 1, training.placement places the groups instead)"},
+		{"tp_layout with pp", "topology: {kind: dgx, nodes: 2}\ntraining: {model: gpt2-1.5b, tp: 2, pp: 2, tp_layout: spread}\nsim: {fidelity: flow}\n", nil,
+			"t.yaml:2: training.tp_layout: ignored: it is used only with training.tp above 1 without training.pp, and this scenario has training.pp: 2; remove it, or set training.tp above 1 (with training.pp above 1, training.placement places the groups instead)"},
+		{"pp_schedule without pp", "topology: {kind: dgx}\ntraining: {model: gpt2-1.5b, pp_schedule: gpipe}\nsim: {fidelity: flow}\n", nil,
+			"t.yaml:2: training.pp_schedule: ignored: it is used only with training.pp above 1, and this scenario has training.pp: 1; remove it, or set training.pp above 1"},
 		{"an error of its own first", "network: {ecn: {pmax: 2}}\n", nil,
 			"t.yaml:1: network.ecn.pmax: 2 is not allowed: pmax is the marking probability at kmax, above 0 and at most 1 (e.g. pmax: 0.2)"},
 	} {

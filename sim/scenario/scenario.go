@@ -81,7 +81,7 @@ func Default() Scenario {
 		Traffic:    Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB},
 		Sim:        Sim{Fidelity: Packet},
 		Collective: Collective{Bytes: unit.GiB, Channels: 8, Chunk: 4 * unit.MiB, Alpha: unit.Microsecond, PXN: true, Floor: 35 * unit.Microsecond},
-		Training: Training{GPU: "h100", TP: 1, TPLayout: "node", Checkpointing: "none", BucketCap: 25 * unit.MiB, FirstBucket: unit.MiB, Overlap: true,
+		Training: Training{GPU: "h100", TP: 1, TPLayout: "node", PP: 1, PPSchedule: "1f1b", PPVirtual: 1, Placement: "tp-pp-dp", Checkpointing: "none", BucketCap: 25 * unit.MiB, FirstBucket: unit.MiB, Overlap: true,
 			Compression: "fp32", Iterations: 1},
 		Inference: Inference{PromptTokens: 1024, OutputTokens: 256, RequestsPerS: 20, Requests: 64, MBU: DefaultMBU},
 	}

@@ -18,6 +18,13 @@ type Training struct {
 	Sharding     string  `yaml:"sharding"`     // none | zero1 | zero2 | fsdp; "": the model's default
 	TP           int     `yaml:"tp"`           // tensor-parallel degree; 0 or 1: none
 	TPLayout     string  `yaml:"tp_layout"`    // node (a group's ranks on one node) | spread (on different nodes)
+	PP           int     `yaml:"pp"`           // pipeline stages; 0 or 1: none
+	PPSchedule   string  `yaml:"pp_schedule"`  // gpipe | 1f1b | interleaved
+	PPVirtual    int     `yaml:"pp_virtual"`   // model chunks per stage (interleaved only); 0 or 1: one
+	// Placement orders the parallel dimensions over the ranks, fastest
+	// first: tp-pp-dp puts a tensor-parallel group on consecutive ranks,
+	// the stages next, data parallelism over the rest (used with pp above 1).
+	Placement string `yaml:"placement"`
 	// Checkpointing is activation checkpointing as torchtitan names it: none
 	// | selective | full.
 	Checkpointing string     `yaml:"checkpointing"`
@@ -109,6 +116,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	}
 	c.gpuHourPrice()
 	tpOK := c.tensorParallel()
+	ppOK := c.pipelineParallel()
 	switch tr.Compression {
 	case "fp8", "int8":
 		c.fail("training.compression", "%s is not something PyTorch DDP runs: its compression hooks all-reduce fp16 or bf16, and its quantization hooks all-gather instead of all-reducing; use fp32, bf16 or fp16", c.text("training.compression", tr.Compression))
@@ -127,6 +135,12 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tp := max(tr.TP, 1); tpOK && ranks%tp != 0 {
 		c.fail(c.blame("training.tp", "training.ranks", s.Topology.sizeKey()), "%s does not divide the %d ranks into tensor-parallel groups; use a divisor of %d (e.g. tp: %d)",
 			c.text("training.tp", tr.TP), ranks, ranks, gcd(ranks, 8))
+		return
+	}
+	if tp, pp := max(tr.TP, 1), max(tr.PP, 1); tpOK && ppOK && ranks%(tp*pp) != 0 {
+		c.fail(c.blame("training.pp", "training.tp", "training.ranks", s.Topology.sizeKey()),
+			"%s does not fit: tp %d × pp %d = %d does not divide the %d ranks, and tp × pp × dp must equal the ranks; use a pp that divides %d (e.g. pp: %d)",
+			c.text("training.pp", tr.PP), tp, pp, tp*pp, ranks, ranks/tp, gcd(ranks/tp, 4))
 	}
 	// sim/plan checks what needs the model and the algorithm: memory,
 	// compute time and the all-reduces' schedules (plan.Resolve).
@@ -155,6 +169,45 @@ func (c *checker) tensorParallel() bool {
 	ok := c.between("training.tp", tr.TP, 0, MaxTP, 8, "tp (0 or 1: no tensor parallelism)")
 	if tr.TPLayout != "" {
 		ok = c.oneOf("training.tp_layout", tr.TPLayout, "a tensor-parallel layout", "node", "spread") && ok
+	}
+	return ok
+}
+
+// MaxPP and MaxPPVirtual bound training.pp and training.pp_virtual.
+const (
+	MaxPP        = 64
+	MaxPPVirtual = 16
+)
+
+// PPSchedules are the pipeline schedules training.pp_schedule takes.
+var PPSchedules = []string{"gpipe", "1f1b", "interleaved"}
+
+// Placements are the orders training.placement takes: the parallel
+// dimensions over the ranks, the fastest-varying first.
+var Placements = []string{"tp-pp-dp", "tp-dp-pp", "pp-tp-dp", "pp-dp-tp", "dp-tp-pp", "dp-pp-tp"}
+
+// pipelineParallel checks training.pp, pp_schedule, pp_virtual and
+// placement (sim/plan checks that the model's layers split into the stages).
+func (c *checker) pipelineParallel() bool {
+	tr := &c.s.Training
+	ok := c.between("training.pp", tr.PP, 0, MaxPP, 4, "pp (0 or 1: no pipeline parallelism)")
+	if tr.PPSchedule != "" { // "": 1f1b, for a scenario built in Go
+		ok = c.oneOf("training.pp_schedule", tr.PPSchedule, "a pipeline schedule", PPSchedules...) && ok
+	}
+	if tr.Placement != "" { // "": tp-pp-dp
+		ok = c.oneOf("training.placement", tr.Placement, "a placement (parallel dimensions, fastest first)", Placements...) && ok
+	}
+	if !c.between("training.pp_virtual", tr.PPVirtual, 0, MaxPPVirtual, 2, "pp_virtual (model chunks per stage)") {
+		return false
+	}
+	switch {
+	case tr.PPVirtual > 1 && tr.PPSchedule != "interleaved":
+		c.fail(c.blame("training.pp_virtual", "training.pp_schedule"), "%s needs pp_schedule: interleaved (only Megatron's interleaved 1F1B gives a stage several model chunks); use pp_virtual: 1 or pp_schedule: interleaved",
+			c.text("training.pp_virtual", tr.PPVirtual))
+		ok = false
+	case tr.PPSchedule == "interleaved" && tr.PPVirtual < 2 && tr.PP > 1:
+		c.fail(c.blame("training.pp_schedule", "training.pp_virtual"), "interleaved needs two or more model chunks per stage; set pp_virtual: 2 (or more), or use pp_schedule: 1f1b")
+		ok = false
 	}
 	return ok
 }

@@ -17,6 +17,9 @@ type Training struct {
 	Ranks      int
 	Sharding   string // none, zero1, zero2 or fsdp
 	TP         int    // tensor-parallel degree (1: none)
+	PP         int    // pipeline stages (1: none): then each Row is a stage's first rank, each task and collective a stage's
+	PPSchedule string // gpipe, 1f1b or interleaved (with PP above 1)
+	PPVirtual  int    // model chunks per stage (interleaved)
 	Iterations int    // optimizer steps the run makes
 	Compute    unit.Time
 	Rows       []TrainRow // the groups of ranks a timeline shows (at most MaxTrainRows)
@@ -36,6 +39,7 @@ const MaxTrainRows = 8
 type TrainRow struct {
 	First, Count int // ranks [First, First+Count)
 	Node         int // the node it is, or -1 for a single GPU
+	Stage        int // the pipeline stage its ranks run (0 without one)
 }
 
 // Label names the row: "GPU 3", "node 2".
@@ -69,6 +73,8 @@ type Task struct {
 	Micro      int    // its micro-batch
 	Group      int    // the bucket (or FSDP unit) whose gradients its backward completes, or -1
 	Waited     string // what the ranks waited for before it, if it had to wait: "waiting for gradients"
+	Stage      int    // the pipeline stage that runs it (0 without pipeline parallelism)
+	Chunk      int    // its model chunk on that stage (interleaved pipeline), else 0
 }
 
 // Comm is one collective over every group it spans.
@@ -78,6 +84,7 @@ type Comm struct {
 	TP    bool   // on the tensor-parallel stream
 	Group int    // the bucket (or unit) whose gradients it carries, or -1
 	Bytes int64  // per rank
+	Stage int    // the pipeline stage whose ranks run it
 	Start unit.Time
 	Ends  []unit.Time // when each Row's part ended (nil while running)
 }
@@ -98,6 +105,8 @@ type Step struct {
 	IterationUs   float64
 	ExposedCommUs float64
 	GPUUtil       float64
+	Bubble        float64 // the pipeline's bubble fraction (0 without one)
+	BubbleUs      float64 // and its time, averaged over the stages
 }
 
 // TrailingWait is what an iteration waits for after its optimizer step:
@@ -110,9 +119,13 @@ func (tr *Training) Iter(t unit.Time) int {
 	return max(i, 0)
 }
 
-// TaskAt is the compute task running at t, if one is.
+// TaskAt is the compute task running at t, if one is (with pipeline
+// stages, the first stage's).
 func (tr *Training) TaskAt(t unit.Time) (Task, bool) {
 	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t }) - 1
+	for i >= 0 && tr.Tasks[i].Stage != 0 {
+		i--
+	}
 	if i < 0 || t >= tr.Tasks[i].End {
 		return Task{}, false
 	}
@@ -182,6 +195,9 @@ func (tr *Training) DoingAt(t unit.Time) Doing {
 	w := Doing{Kind: Waiting, Group: -1}
 	it := tr.Iter(t)
 	i := sort.Search(len(tr.Tasks), func(i int) bool { return tr.Tasks[i].Start > t })
+	for i < len(tr.Tasks) && tr.Tasks[i].Stage != 0 { // the first stage's next task
+		i++
+	}
 	switch {
 	case i < len(tr.Tasks) && tr.Tasks[i].Iter == it && tr.Tasks[i].Waited != "":
 		w.Wait = tr.Tasks[i].Waited // the next task has begun: it waited for this

@@ -14,10 +14,15 @@ type Bucket struct {
 // first bytes, every later one at least cap bytes (a bucket may overshoot by
 // its last tensor); bytesPerParam is the gradient element size.
 func Buckets(m *Model, first, cap unit.Bytes, bytesPerParam int64) []Bucket {
+	return bucketsOf(m, 0, len(m.Tensors), first, cap, bytesPerParam)
+}
+
+// bucketsOf is Buckets over tensors [from, to): a pipeline stage's.
+func bucketsOf(m *Model, from, to int, first, cap unit.Bytes, bytesPerParam int64) []Bucket {
 	var out []Bucket
 	var cur Bucket
 	limit := int64(first)
-	for i := len(m.Tensors) - 1; i >= 0; i-- {
+	for i := to - 1; i >= from; i-- {
 		cur.Tensors = append(cur.Tensors, i)
 		cur.Params += m.Tensors[i].Params
 		if cur.Params*bytesPerParam >= limit {

@@ -60,6 +60,9 @@ type Model struct {
 	Context         int
 	KVBytesPerToken int64
 	HeadFLOPs       float64
+	// TiedHead says the output head reuses the embedding: its FLOPs sit on
+	// Tensors[0] (pipelineModel moves them to the last stage).
+	TiedHead bool
 }
 
 // MaxUnits is how many FSDP units a custom model's layers are grouped into
@@ -259,6 +262,7 @@ func transformer(s transformerShape) *Model {
 	if s.tied {
 		// The head reuses the embedding: its FLOPs count, its parameters do not.
 		m.Tensors[0].FwdFLOPs = 2 * float64(int64(s.vocab)*d)
+		m.TiedHead = true
 	} else {
 		add("lm_head.weight", int64(s.vocab)*d, 2*float64(int64(s.vocab)*d))
 	}

@@ -36,6 +36,9 @@ type task struct {
 	idle  string // what a rank waits for when wait holds it up
 	micro int    // its micro-batch
 	group int    // the bucket (FSDP: unit) whose gradients its backward completes, or -1 (for a viewer)
+	chunk int    // its model chunk (interleaved pipeline), else 0
+	recv  int    // the pipeline message that must arrive before it starts, or -1
+	send  int    // the pipeline message it sends when it ends, or -1
 }
 
 // op is a collective on the ranks' communication stream (NCCL runs them in order).
@@ -58,7 +61,10 @@ type plan struct {
 	compute unit.Time // sum of the tasks
 }
 
+// addTask appends t; a task sends and waits for no pipeline message unless
+// the caller sets them after.
 func (p *plan) addTask(t task) int {
+	t.recv, t.send = -1, -1
 	p.tasks = append(p.tasks, t)
 	p.compute += t.dur
 	return len(p.tasks) - 1
@@ -127,27 +133,33 @@ func buildPlan(cfg *Config, dp, tp int) *plan {
 	buckets := Buckets(m, cfg.FirstBucket*unit.Bytes(tp), cfg.BucketCap*unit.Bytes(tp), GradBytesPerParam)
 	for mb := range accum {
 		from := len(p.tasks)
-		p.forward(m, tm, tp)
-		p.backward(cfg, tm, tp, dp, buckets, mb == accum-1)
+		p.forward(m, tm, tp, 0, len(m.Tensors))
+		p.backward(cfg, tm, tp, dp, buckets, mb == accum-1, 0, len(m.Tensors))
 		for i := from; i < len(p.tasks); i++ {
 			p.tasks[i].micro = mb
 		}
 	}
+	p.step(cfg, ceilDiv(m.Params(), int64(tp)), dp, accum)
+	return p
+}
+
+// step adds the optimizer step over params parameters once the last
+// data-parallel collective has ended, and ZeRO's all-gather of the updated
+// parameters after it.
+func (p *plan) step(cfg *Config, params int64, dp, accum int) {
 	last := -1
 	for i := range p.ops {
 		if !p.ops[i].tp {
 			last = i
 		}
 	}
-	params := ceilDiv(m.Params(), int64(tp))
 	if cfg.Sharding == NoSharding || dp == 1 {
 		p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(params, cfg.GPU), wait: last, idle: "waiting for gradients", micro: accum - 1, group: -1})
-		return p
+		return
 	}
 	opt := p.addTask(task{label: "optimizer", phase: Optimizer, dur: optimizerTime(ceilDiv(params, int64(dp)), cfg.GPU),
 		wait: last, idle: "waiting for gradients", micro: accum - 1, group: -1})
 	p.addOp(op{kind: coll.AllGather, label: "all-gather parameters", bytes: unit.Bytes(params * ParamWireBytes), after: opt, group: -1})
-	return p
 }
 
 // tpIdle is what a rank waits for when a tensor-parallel all-reduce holds it up.
@@ -159,19 +171,19 @@ func activationBytes(m *Model, batch int) unit.Bytes {
 	return unit.Bytes(int64(batch) * int64(m.Hidden) * ParamWireBytes)
 }
 
-// forward adds a forward pass, cut after each sub-block when tp > 1 for the
-// all-reduce of its output, which the next piece waits for.
-func (p *plan) forward(m *Model, tm timing, tp int) {
-	n := len(m.Tensors)
+// forward adds a forward pass of tensors [from, to), cut after each
+// sub-block when tp > 1 for the all-reduce of its output, which the next
+// piece waits for.
+func (p *plan) forward(m *Model, tm timing, tp, from, to int) {
 	cuts := map[int]bool{}
 	if tp > 1 {
 		for _, sb := range m.SubBlocks {
 			cuts[sb[1]-1] = true
 		}
 	}
-	wait, lo := -1, 0
-	for i := range n {
-		if !cuts[i] && i < n-1 {
+	wait, lo := -1, from
+	for i := from; i < to; i++ {
+		if !cuts[i] && i < to-1 {
 			continue
 		}
 		t := p.addTask(task{label: "forward", phase: Forward, dur: tm.forward(m, lo, i+1), wait: wait, idle: tpIdle, group: -1})
@@ -182,10 +194,11 @@ func (p *plan) forward(m *Model, tm timing, tp int) {
 	}
 }
 
-// backward adds a backward pass in reverse, cut where a bucket's gradients
-// are complete (final: the micro-batch that synchronises) and, when tp > 1,
-// where a sub-block's input gradient is all-reduced.
-func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, final bool) {
+// backward adds a backward pass of tensors [from, to) in reverse, cut
+// where a bucket's gradients are complete (final: the micro-batch that
+// synchronises) and, when tp > 1, where a sub-block's input gradient is
+// all-reduced.
+func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, final bool, from, to int) {
 	m := cfg.Model
 	closes := map[int]int{} // a bucket's last tensor in gradient-ready order → bucket
 	in := map[int]int{}     // tensor → its bucket, when they are sent
@@ -210,10 +223,10 @@ func (p *plan) backward(cfg *Config, tm timing, tp, dp int, buckets []Bucket, fi
 		kind, verb = coll.ReduceScatter, "reduce-scatter"
 	}
 	var grads []int
-	wait, hi := -1, len(m.Tensors)
-	for i := hi - 1; i >= 0; i-- {
+	wait, hi := -1, to
+	for i := hi - 1; i >= from; i-- {
 		b, closing := closes[i]
-		if !closing && !cuts[i] && i > 0 {
+		if !closing && !cuts[i] && i > from {
 			continue
 		}
 		grp, ok := in[i] // a piece lies inside one bucket: pieces end where buckets close

@@ -33,8 +33,16 @@ type Config struct {
 	// every transformer sub-block Megatron-style. The groups are consecutive
 	// ranks (inside a node) unless TPSpread puts each one's ranks on
 	// different nodes.
-	TP          int
-	TPSpread    bool
+	TP       int
+	TPSpread bool
+	// PP is the pipeline-parallel degree (1: none): stages of the model's
+	// layers, each on its own ranks, running PPSchedule (GPipe, OneFOneB or
+	// Interleaved with PPVirtual chunks per stage) over the Accumulation
+	// micro-batches; Placement orders tp, pp and dp over the ranks.
+	PP          int
+	PPSchedule  string
+	PPVirtual   int
+	Placement   string
 	Iterations  int
 	Algo        string // all-reduce algorithm
 	GPUsPerNode int
@@ -58,11 +66,24 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 	if cfg.Sharding == "" {
 		cfg.Sharding = NoSharding
 	}
-	cfg.TP = max(cfg.TP, 1)
-	g := newGroups(n, cfg.TP, cfg.GPUsPerNode, cfg.TPSpread)
+	cfg.TP, cfg.PP = max(cfg.TP, 1), max(cfg.PP, 1)
+	if cfg.PPSchedule == "" {
+		cfg.PPSchedule = OneFOneB
+	}
+	if cfg.PPSchedule != Interleaved {
+		cfg.PPVirtual = 1
+	}
+	g := newGroups(n/cfg.PP, cfg.TP, cfg.GPUsPerNode, cfg.TPSpread)
 	j := &Job{f: f, cfg: cfg, ranks: ranks, groups: g, done: done}
+	if err := j.placeStages(); err != nil {
+		return nil, err
+	}
 	if g.dp > 1 {
-		c, err := newComms(cfg.Sharding, g.dpAlgo(cfg.Algo, cfg.OneSwitch, cfg.NVSwitch), g.dpParams(cfg.OneSwitch, cfg.NVSwitch))
+		algo, params := g.dpAlgo(cfg.Algo, cfg.OneSwitch, cfg.NVSwitch), g.dpParams(cfg.OneSwitch, cfg.NVSwitch)
+		if cfg.PP > 1 { // a stage's replicas: a flat ring in rank order
+			algo, params = coll.Ring, coll.Params{Ranks: g.dp}
+		}
+		c, err := newComms(cfg.Sharding, algo, params)
 		if err != nil {
 			return nil, fmt.Errorf("training.algo: %w", err)
 		}
@@ -76,28 +97,85 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 		j.tpComms = c
 	}
 	m := cfg.Model
-	p := buildPlan(&cfg, g.dp, cfg.TP)
-	j.plan = p
+	var compute unit.Time
+	for s, st := range j.stages {
+		if cfg.PP > 1 {
+			st.plan = stagePlan(&j.cfg, s, g.dp)
+		} else {
+			st.plan = buildPlan(&j.cfg, g.dp, cfg.TP)
+		}
+		for i, o := range st.plan.ops {
+			k := 0
+			if o.tp {
+				k = 1
+			}
+			st.streams[k] = append(st.streams[k], i)
+		}
+		compute = max(compute, st.plan.compute)
+	}
+	if cfg.PP > 1 {
+		act := activationBytes(m, cfg.Batch) / unit.Bytes(cfg.TP)
+		j.msgs = pipelineMessages(cfg.PP, max(cfg.Accumulation, 1), cfg.PPVirtual, max(act, 1))
+	}
 	if err := j.checkFlows(); err != nil {
 		return nil, err
-	}
-	for i, o := range p.ops {
-		s := 0
-		if o.tp {
-			s = 1
-		}
-		j.streams[s] = append(j.streams[s], i)
 	}
 	j.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(), MFU: cfg.MFU,
 		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding, TP: cfg.TP,
 		// all-reduced or reduce-scattered per data-parallel group: S is the rank's whole gradient
-		GradBytes: ceilDiv(m.Params(), int64(cfg.TP)) * cfg.WireBytes, ComputeUs: metrics.Micros(p.compute)}
+		GradBytes: ceilDiv(m.Params(), int64(cfg.TP*cfg.PP)) * cfg.WireBytes, ComputeUs: metrics.Micros(compute)}
+	if cfg.PP > 1 {
+		j.res.PP, j.res.PPSchedule = cfg.PP, cfg.PPSchedule
+		if cfg.PPSchedule == Interleaved {
+			j.res.PPVirtual = cfg.PPVirtual
+		}
+	}
 	if cfg.Checkpointing != NoCheckpointing {
 		j.res.Checkpointing = cfg.Checkpointing
 	}
-	j.tl.rows = trainRows(n, cfg.GPUsPerNode)
+	j.tl.rows = j.trainRows()
 	j.iteration(max(cfg.Iterations, 1))
 	return j, nil
+}
+
+// placeStages puts the ranks into pipeline stages (one with PP 1, the
+// groups as newGroups made them) and each stage's ranks into its
+// data-parallel and tensor-parallel groups.
+func (j *Job) placeStages() error {
+	cfg, g, n := &j.cfg, j.groups, len(j.ranks)
+	j.stageOf = make([]int, n)
+	if cfg.PP == 1 {
+		j.stages = []*pipelineStage{{dpGroups: g.dpGroups, tpGroups: g.tpGroups, ranks: identity(n)}}
+		return nil
+	}
+	pl, err := NewPlacement(cfg.Placement, cfg.TP, cfg.PP, g.dp)
+	if err != nil {
+		return fmt.Errorf("training.placement: %w", err)
+	}
+	j.place = pl
+	for s := range cfg.PP {
+		st := &pipelineStage{}
+		for t := range cfg.TP {
+			var grp []int
+			for d := range g.dp {
+				grp = append(grp, pl.Rank(d, s, t))
+			}
+			st.dpGroups = append(st.dpGroups, grp)
+		}
+		for d := range g.dp {
+			var grp []int
+			for t := range cfg.TP {
+				r := pl.Rank(d, s, t)
+				grp = append(grp, r)
+				st.ranks = append(st.ranks, r)
+				j.stageOf[r] = s
+			}
+			st.tpGroups = append(st.tpGroups, grp)
+		}
+		sort.Ints(st.ranks)
+		j.stages = append(j.stages, st)
+	}
+	return nil
 }
 
 // groups places n ranks in dp data-parallel groups of tp tensor-parallel ranks.
@@ -175,26 +253,42 @@ type Job struct {
 	tpComms *comms // over each tensor-parallel group; nil without
 	groups  *groups
 	ranks   []int
-	plan    *plan
-	streams [2][]int // op indices: data-parallel, tensor-parallel (own NCCL communicators, run side by side)
+	stages  []*pipelineStage // pipeline stages; one without pipeline parallelism
+	stageOf []int            // each rank's stage
+	place   Placement        // with pipeline stages
+	msgs    []message        // pipeline sends of an iteration, by messageID
 	done    func(metrics.Training)
 	res     metrics.Training
 
 	// the iteration under way
-	start              unit.Time
-	left               int // iterations still to begin after this one
+	start         unit.Time
+	left          int // iterations still to begin after this one
+	msgEnd        []unit.Time
+	over          bool
+	bubbleTime    unit.Time            // the last iteration's pipeline bubble, averaged over stages
+	commIntervals [][]metrics.Interval // per shown GPU
+	bucketReports []metrics.Bucket
+
+	spans []span // every compute task of the first stage begun so far, in time order
+	tl    timeline
+}
+
+// pipelineStage is the ranks of one pipeline stage (every rank without pipeline
+// parallelism): they run the same compute, so one plan and one place in it
+// stand for all of them.
+type pipelineStage struct {
+	plan               *plan
+	streams            [2][]int // op indices: data-parallel, tensor-parallel (own NCCL communicators, run side by side)
+	dpGroups, tpGroups [][]int  // rank indices; a data-parallel group per tensor-parallel rank
+	ranks              []int    // rank indices, ascending
+
+	// the iteration under way
 	taskStart, taskEnd []unit.Time
 	opStart, opEnd     []unit.Time
 	nextTask           int
 	nextOp             [2]int // position in each stream
-	taskBusy, over     bool
+	taskBusy           bool
 	opBusy             [2]bool
-	lanes              [][]metrics.Interval // compute and idle, per shown GPU
-	commIntervals      [][]metrics.Interval // per shown GPU
-	bucketReports      []metrics.Bucket
-
-	spans []span // every compute task begun so far, in time order
-	tl    timeline
 }
 
 // span is a stretch of compute on every rank.
@@ -205,7 +299,6 @@ type span struct {
 
 func (j *Job) iteration(left int) {
 	j.start, j.left = j.f.Now(), left-1
-	p := j.plan
 	reset := func(n int) []unit.Time {
 		s := make([]unit.Time, n)
 		for i := range s {
@@ -213,67 +306,36 @@ func (j *Job) iteration(left int) {
 		}
 		return s
 	}
-	j.taskStart, j.taskEnd = reset(len(p.tasks)), reset(len(p.tasks))
-	j.opStart, j.opEnd = reset(len(p.ops)), reset(len(p.ops))
-	j.nextTask, j.nextOp, j.taskBusy, j.opBusy, j.over = 0, [2]int{}, false, [2]bool{}, false
+	for _, st := range j.stages {
+		p := st.plan
+		st.taskStart, st.taskEnd = reset(len(p.tasks)), reset(len(p.tasks))
+		st.opStart, st.opEnd = reset(len(p.ops)), reset(len(p.ops))
+		st.nextTask, st.nextOp, st.taskBusy, st.opBusy = 0, [2]int{}, false, [2]bool{}
+	}
+	j.msgEnd = reset(len(j.msgs))
+	j.over = false
 	j.bucketReports = j.bucketReports[:0]
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
-	j.lanes = make([][]metrics.Interval, shown)
 	j.tl.starts = append(j.tl.starts, j.start)
 	j.advance()
 }
 
-// advance starts whatever the two streams can start now, and ends the
-// iteration when both have run out.
+// advance starts whatever every stage's streams can start now, and ends the
+// iteration when all have run out.
 func (j *Job) advance() {
-	p := j.plan
-	now := j.f.Now()
-	if !j.taskBusy && j.nextTask < len(p.tasks) {
-		k := j.nextTask
-		t := &p.tasks[k]
-		if t.wait < 0 || j.opEnd[t.wait] >= 0 {
-			j.taskBusy = true
-			j.taskStart[k] = now
-			j.spans = append(j.spans, span{now, now + t.dur, t.phase})
-			j.tl.task(t, now)
-			if k > 0 && j.taskEnd[k-1] < now || k == 0 && now > j.start {
-				j.tl.waited(t)
-			}
-			j.f.At(now+t.dur, func() {
-				j.taskEnd[k] = j.f.Now()
-				j.taskBusy = false
-				j.nextTask++
-				j.advance()
-			})
-		}
+	idle := true
+	for s, st := range j.stages {
+		j.advanceStage(s, st)
+		idle = idle && !st.taskBusy && !st.opBusy[0] && !st.opBusy[1] && st.nextTask == len(st.plan.tasks) &&
+			st.nextOp[0] == len(st.streams[0]) && st.nextOp[1] == len(st.streams[1])
 	}
-	for s, stream := range j.streams {
-		if j.opBusy[s] || j.nextOp[s] == len(stream) {
-			continue
-		}
-		k := stream[j.nextOp[s]]
-		o := &p.ops[k]
-		if o.after < 0 || j.taskEnd[o.after] >= 0 || o.onStart && j.taskStart[o.after] >= 0 {
-			j.opBusy[s] = true
-			j.opStart[k] = now
-			j.tl.opStart(s, o, now)
-			j.collective(o, func(last []unit.Time) {
-				j.opEnd[k] = j.f.Now()
-				j.recordOp(k, last)
-				j.tl.opEnd(s, last)
-				j.opBusy[s] = false
-				j.nextOp[s]++
-				j.advance()
-			})
-		}
-	}
-	if !j.over && !j.taskBusy && !j.opBusy[0] && !j.opBusy[1] && j.nextTask == len(p.tasks) &&
-		j.nextOp[0] == len(j.streams[0]) && j.nextOp[1] == len(j.streams[1]) {
+	if !j.over && idle {
 		j.over = true
+		now := j.f.Now()
 		j.report()
 		j.tl.steps = append(j.tl.steps, snap.Step{Start: j.start, End: now, IterationUs: j.res.IterationUs,
-			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil})
+			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil, Bubble: j.res.BubbleFraction, BubbleUs: metrics.Micros(j.bubbleTime)})
 		if j.left > 0 {
 			j.iteration(j.left)
 			return
@@ -282,12 +344,79 @@ func (j *Job) advance() {
 	}
 }
 
-// collective runs o on every group it spans at once; done gets the time
-// each rank's part ended.
-func (j *Job) collective(o *op, done func(last []unit.Time)) {
-	c, groups := j.comms, j.groups.dpGroups
+func (j *Job) advanceStage(s int, st *pipelineStage) {
+	p := st.plan
+	now := j.f.Now()
+	if !st.taskBusy && st.nextTask < len(p.tasks) {
+		k := st.nextTask
+		t := &p.tasks[k]
+		if (t.wait < 0 || st.opEnd[t.wait] >= 0) && (t.recv < 0 || j.msgEnd[t.recv] >= 0) {
+			st.taskBusy = true
+			st.taskStart[k] = now
+			if s == 0 {
+				j.spans = append(j.spans, span{now, now + t.dur, t.phase})
+			}
+			j.tl.task(t, s, now)
+			if k > 0 && st.taskEnd[k-1] < now || k == 0 && now > j.start {
+				j.tl.waited(t)
+			}
+			j.f.At(now+t.dur, func() {
+				st.taskEnd[k] = j.f.Now()
+				st.taskBusy = false
+				st.nextTask++
+				if t.send >= 0 {
+					j.send(t.send)
+				}
+				j.advance()
+			})
+		}
+	}
+	for k, stream := range st.streams {
+		if st.opBusy[k] || st.nextOp[k] == len(stream) {
+			continue
+		}
+		i := stream[st.nextOp[k]]
+		o := &p.ops[i]
+		if o.after < 0 || st.taskEnd[o.after] >= 0 || o.onStart && st.taskStart[o.after] >= 0 {
+			st.opBusy[k] = true
+			st.opStart[i] = now
+			j.tl.opStart(s, k, o, now)
+			j.collective(st, o, func(last []unit.Time) {
+				st.opEnd[i] = j.f.Now()
+				j.recordOp(s, i, last)
+				j.tl.opEnd(s, k, last)
+				st.opBusy[k] = false
+				st.nextOp[k]++
+				j.advance()
+			})
+		}
+	}
+}
+
+// send starts pipeline message id: a transfer between each pair of ranks
+// that hold the same tensor-parallel slice of the same replica.
+func (j *Job) send(id int) {
+	msg := j.msgs[id]
+	left := j.groups.dp * j.cfg.TP
+	for d := range j.groups.dp {
+		for t := range j.cfg.TP {
+			src, dst := j.ranks[j.place.Rank(d, msg.from, t)], j.ranks[j.place.Rank(d, msg.to, t)]
+			j.f.Send(fabric.Transfer{Src: src, Dst: dst, Bytes: msg.bytes, Tag: -1, Step: -1}, func() {
+				if left--; left == 0 {
+					j.msgEnd[id] = j.f.Now()
+					j.advance()
+				}
+			})
+		}
+	}
+}
+
+// collective runs o on every group of st it spans at once; done gets the
+// time each rank's part ended.
+func (j *Job) collective(st *pipelineStage, o *op, done func(last []unit.Time)) {
+	c, groups := j.comms, st.dpGroups
 	if o.tp {
-		c, groups = j.tpComms, j.groups.tpGroups
+		c, groups = j.tpComms, st.tpGroups
 	}
 	last := make([]unit.Time, len(j.ranks))
 	left := len(groups)
@@ -307,37 +436,60 @@ func (j *Job) collective(o *op, done func(last []unit.Time)) {
 	}
 }
 
-func (j *Job) recordOp(k int, last []unit.Time) {
-	o := &j.plan.ops[k]
+func (j *Job) recordOp(s, k int, last []unit.Time) {
+	st := j.stages[s]
+	o := &st.plan.ops[k]
 	rel := func(t unit.Time) float64 { return metrics.Micros(t - j.start) }
 	if o.tensors > 0 {
 		ready := j.start
 		if o.after >= 0 {
-			ready = j.taskEnd[o.after]
+			ready = st.taskEnd[o.after]
 		}
 		j.bucketReports = append(j.bucketReports, metrics.Bucket{Bytes: int64(o.bytes), Tensors: o.tensors,
-			ReadyUs: rel(ready), StartUs: rel(j.opStart[k]), FinishUs: rel(j.f.Now())})
+			ReadyUs: rel(ready), StartUs: rel(st.opStart[k]), FinishUs: rel(j.f.Now())})
 	}
 	for g := range j.commIntervals {
-		j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate", Label: o.label,
-			StartUs: rel(j.opStart[k]), EndUs: rel(last[g])})
+		if j.stageOf[g] == s {
+			j.commIntervals[g] = append(j.commIntervals[g], metrics.Interval{Kind: "communicate", Label: o.label,
+				StartUs: rel(st.opStart[k]), EndUs: rel(last[g])})
+		}
 	}
 }
 
 func (j *Job) report() {
 	end := j.f.Now()
 	iter := end - j.start
-	p := j.plan
 	t := &j.res
+	var compute, busy unit.Time // the busiest stage's, and all stages'
+	for _, st := range j.stages {
+		compute = max(compute, st.plan.compute)
+		busy += st.plan.compute
+	}
 	t.IterationUs = metrics.Micros(iter)
-	t.ExposedCommUs = metrics.Micros(iter - p.compute)
-	t.GPUUtil = math.Round(float64(p.compute)/float64(iter)*1e4) / 1e4
+	t.ExposedCommUs = metrics.Micros(iter - compute)
+	t.GPUUtil = math.Round(float64(busy)/float64(len(j.stages))/float64(iter)*1e4) / 1e4
 	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
 	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*j.groups.dp) / iter.Seconds())
 	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
+	if j.cfg.PP > 1 { // exposed: neither a stage's compute (on average) nor its bubble
+		t.BubbleFraction, j.bubbleTime = j.bubble()
+		t.ExposedCommUs = metrics.Micros(iter - busy/unit.Time(len(j.stages)) - j.bubbleTime)
+	}
+	lanes := make([][]metrics.Interval, len(j.stages))
+	for s, st := range j.stages {
+		lanes[s] = j.lane(st, end)
+	}
+	t.Timeline = t.Timeline[:0]
+	for g := range j.commIntervals {
+		iv := append(append([]metrics.Interval(nil), lanes[j.stageOf[g]]...), j.commIntervals[g]...)
+		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
+	}
+}
 
-	// The compute lane: the tasks, with idle gaps where a task waited; runs
-	// of one label (a backward pass cut at bucket boundaries) merge.
+// lane is a stage's compute lane in the iteration that ends at end: the
+// tasks, with idle gaps where a task waited; runs of one label (a backward
+// pass cut at bucket boundaries) merge.
+func (j *Job) lane(st *pipelineStage, end unit.Time) []metrics.Interval {
 	rel := func(x unit.Time) float64 { return metrics.Micros(x - j.start) }
 	var lane []metrics.Interval
 	add := func(kind, label string, from, to unit.Time) {
@@ -351,17 +503,40 @@ func (j *Job) report() {
 		lane = append(lane, metrics.Interval{Kind: kind, Label: label, StartUs: rel(from), EndUs: rel(to)})
 	}
 	prev := j.start
-	for k, tk := range p.tasks {
-		add("idle", tk.idle, prev, j.taskStart[k])
-		add("compute", tk.label, j.taskStart[k], j.taskEnd[k])
-		prev = j.taskEnd[k]
+	for k, tk := range st.plan.tasks {
+		add("idle", tk.idle, prev, st.taskStart[k])
+		add("compute", tk.label, st.taskStart[k], st.taskEnd[k])
+		prev = st.taskEnd[k]
 	}
 	add("idle", "waiting for parameters", prev, end)
-	t.Timeline = t.Timeline[:0]
-	for g := range j.commIntervals {
-		iv := append(append([]metrics.Interval(nil), lane...), j.commIntervals[g]...)
-		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
+	return lane
+}
+
+// bubble is the share of the pipeline's forward-backward phase (from the
+// iteration's start to the end of its last backward, on any stage) that
+// stages spend idle for the pipeline: neither computing nor waiting for a
+// tensor-parallel all-reduce, averaged over the stages; and that idle time.
+func (j *Job) bubble() (float64, unit.Time) {
+	var phase unit.Time
+	busy := make([]unit.Time, len(j.stages)) // computing or waiting for tensor parallelism
+	for s, st := range j.stages {
+		for k, tk := range st.plan.tasks {
+			if tk.phase != Forward && tk.phase != Backward {
+				continue
+			}
+			phase = max(phase, st.taskEnd[k]-j.start)
+			busy[s] += tk.dur
+			if k > 0 && tk.wait >= 0 && tk.recv < 0 {
+				busy[s] += st.taskStart[k] - st.taskEnd[k-1]
+			}
+		}
 	}
+	var idle float64
+	for _, b := range busy {
+		idle += float64(phase - b)
+	}
+	idle /= float64(len(busy))
+	return math.Round(idle/float64(phase)*1e4) / 1e4, unit.Time(idle)
 }
 
 // Phase is the compute a GPU runs at some time.
@@ -384,7 +559,8 @@ func (p Phase) String() string {
 func (j *Job) Ranks() []int { return j.ranks }
 
 // Phase is what every rank computes at t (data parallel: each rank runs the
-// same model on the same batch size at once). It answers for any t up to the
+// same model on the same batch size at once; with pipeline stages, what the
+// first stage computes). It answers for any t up to the
 // fabric's now; it only reads what the run has recorded.
 func (j *Job) Phase(t unit.Time) Phase {
 	i := sort.Search(len(j.spans), func(i int) bool { return j.spans[i].start > t }) - 1
@@ -396,7 +572,14 @@ func (j *Job) Phase(t unit.Time) Phase {
 
 // InCollective reports whether one of the job's collectives is under way now
 // (on the wire, or waiting out its steps' latencies with nothing on the wire).
-func (j *Job) InCollective() bool { return j.opBusy[0] || j.opBusy[1] }
+func (j *Job) InCollective() bool {
+	for _, st := range j.stages {
+		if st.opBusy[0] || st.opBusy[1] {
+			return true
+		}
+	}
+	return false
+}
 
 // ComputeSeconds is one optimizer step's compute on one GPU — forward and
 // backward (2 × forward, plus what checkpointing recomputes) for each
@@ -413,16 +596,18 @@ func (j *Job) checkFlows() error {
 	if cfg.MaxFlows <= 0 {
 		return nil
 	}
-	var perIter int64
-	for _, o := range j.plan.ops {
-		c, groups := j.comms, len(j.groups.dpGroups)
-		if o.tp {
-			c, groups = j.tpComms, len(j.groups.tpGroups)
+	perIter := int64(len(j.msgs) * j.groups.dp * cfg.TP) // pipeline sends
+	for _, st := range j.stages {
+		for _, o := range st.plan.ops {
+			c, groups := j.comms, len(st.dpGroups)
+			if o.tp {
+				c, groups = j.tpComms, len(st.tpGroups)
+			}
+			if c == nil {
+				continue
+			}
+			perIter += int64(groups) * c.transfers(o.kind, o.bytes, cfg.Coll)
 		}
-		if c == nil {
-			continue
-		}
-		perIter += int64(groups) * c.transfers(o.kind, o.bytes, cfg.Coll)
 	}
 	return flowBudget(perIter, int64(max(cfg.Iterations, 1)), cfg.MaxFlows, cfg.Coll.Streamed)
 }
