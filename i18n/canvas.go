@@ -5,13 +5,14 @@ package i18n
 func canvasWords() map[string]Text {
 	return map[string]Text{
 		// header
-		"head.gpus":      {"%d GPUs on %d NVSwitch", "%d 张 GPU，%d 台 NVSwitch"},
-		"head.gpus.many": {"%d GPUs on %d NVSwitches", "%d 张 GPU，%d 台 NVSwitch"},
-		"head.hosts":     {"%d hosts", "%d 台主机"},
-		"head.switch":    {" · 1 switch", " · 1 台交换机"},
-		"head.switches":  {" · %d switches", " · %d 台交换机"},
-		"head.fabric":    {" · %g Gb/s %s", " · %g Gb/s %s"},
-		"head.finished":  {"finished", "已结束"},
+		"head.gpus":        {"%d GPUs on %d NVSwitch", "%d 张 GPU，%d 台 NVSwitch"},
+		"head.gpus.many":   {"%d GPUs on %d NVSwitches", "%d 张 GPU，%d 台 NVSwitch"},
+		"head.hosts":       {"%d hosts", "%d 台主机"},
+		"head.switch":      {" · 1 switch", " · 1 台交换机"},
+		"head.switches":    {" · %d switches", " · %d 台交换机"},
+		"head.fabric":      {" · %g Gb/s %s", " · %g Gb/s %s"},
+		"head.finished":    {"finished", "已结束"},
+		"head.recovery.sr": {" · selective repeat", " · 选择重传"},
 
 		// topology labels
 		"node.host.abbr": {"h%d", "%d号"},

@@ -61,6 +61,9 @@ type Options struct {
 	// Training leaves room under the topology for the per-GPU timelines of a
 	// training run (and colours GPUs by their compute phase).
 	Training bool
+	// SelectiveRepeat: the header says the run recovers lost packets by
+	// selective repeat (a packet-level run with network.recovery: sr).
+	SelectiveRepeat bool
 }
 
 // TypeScale is the canvas's sizes of text (logical px): every text is set

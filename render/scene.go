@@ -242,6 +242,9 @@ func (b *Builder) summary() string {
 		names := map[string]string{"roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
 		s += b.tf("head.fabric", math.Round(rate.Gbps()), names[kind])
 	}
+	if b.layout.Opt.SelectiveRepeat {
+		s += b.t("head.recovery.sr")
+	}
 	return s
 }
 
