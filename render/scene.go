@@ -173,9 +173,9 @@ func (b *Builder) header() {
 		b.buf = append(b.buf[:0], "t = "...)
 		b.buf = append(b.buf, fmtTime(f.Cur.Time)...)
 		t := string(b.buf)
-		dl.text(LayerLabel, h.X+h.W, cy, t, b.fs(1.6), End, assets.Bold, th.Text)
-		if f.Cur.Done {
-			w := TextWidth(t, b.fs(1.6), assets.Bold)
+		dl.text(LayerLabel, h.X+h.W, cy, t, fit.timeSize, End, assets.Bold, th.Text)
+		if f.Cur.Done && !fit.noFinished {
+			w := TextWidth(t, fit.timeSize, assets.Bold)
 			dl.text(LayerLabel, h.X+h.W-w-12*L.U, cy, b.t("head.finished"), b.fs(1.0), End, assets.Medium, th.Muted)
 		}
 	}
