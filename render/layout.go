@@ -111,6 +111,7 @@ type Pod struct {
 	Rect
 	Label string
 	Nodes []int // node IDs: aggregation, edge, host cells
+	Hosts bool  // a group of hosts in a row (layout_groups.go); Label is their span
 }
 
 // Bundle draws several links that run between the same two places as one line
@@ -139,8 +140,11 @@ type Layout struct {
 	Pods    []Pod
 	Bundles []Bundle
 	LinkW   float64 // width of one direction's line
-	Font    float64 // the base text size: Type.Body
-	Type    TypeScale
+	// Condensed: a fat tree's pods are drawn as blocks of cells (Pods,
+	// Bundles). Host groups (Pod.Hosts) have bundles too, without it.
+	Condensed bool
+	Font      float64 // the base text size: Type.Body
+	Type      TypeScale
 
 	// Timeline is where the training timelines go (Options.Training), else zero.
 	Timeline Rect
@@ -180,8 +184,15 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 		L.Opt.Charts = NoCharts
 		area = L.placeBody(body, m)
 	}
+	if len(L.Charts) > 0 && L.Charts[0].Y > area.Y+area.H && area.H < L.minAreaH() {
+		// charts under a topology too short for its tiers: the topology first
+		L.Charts, L.Kinds = nil, nil
+		L.Opt.Charts = NoCharts
+		area = L.placeBody(body, m)
+	}
 	L.Area = area
 	condensed := t.Kind == "fattree" && len(t.Endpoints) > 128
+	L.Condensed = condensed
 	lines := len(t.Links)
 	if condensed {
 		lines = len(t.Endpoints) / 4 // bundles: 2 · k · k/2 with k³/4 endpoints, about
@@ -206,6 +217,7 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	default:
 		L.star()
 	}
+	L.groupBundles()
 	L.placeLinks()
 	return L
 }
@@ -261,6 +273,26 @@ func (L *Layout) placeCharts(body Rect, m float64) Rect {
 	}
 	area.H -= chh + m
 	return area
+}
+
+// minAreaH is the height the topology needs for its rows of nodes to stay
+// apart: a row per tier of switches (and one of hosts), or a DGX node's
+// block under its rails and spines.
+func (L *Layout) minAreaH() float64 {
+	t := L.Topo
+	if t.Kind == "fattree" && len(t.Endpoints) > 128 {
+		return 0 // condensed pods fit any height
+	}
+	tiers := 1
+	for _, r := range []topo.Role{topo.Leaf, topo.Spine, topo.Core} {
+		if hasRole(t, r) {
+			tiers++
+		}
+	}
+	if hasRole(t, topo.NVSwitch) {
+		return (110 + 40*float64(tiers-1)) * L.U // the block, and a row per switch tier
+	}
+	return (60 + 40*float64(tiers-1)) * L.U
 }
 
 func hasRole(t *topo.Topology, r topo.Role) bool {

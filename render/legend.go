@@ -235,8 +235,12 @@ func (b *Builder) tooltipLines() []string {
 			return nil
 		}
 		bd := &L.Bundles[h.ID]
+		title := b.tf("tip.bundle", bd.Pod, bd.Group)
+		if L.Pods[bd.Pod].Hosts {
+			title = b.tf("tip.group.bundle", L.Pods[bd.Pod].Label, nodeName(L, bd.Group))
+		}
 		return []string{
-			b.tf("tip.bundle", bd.Pod, bd.Group),
+			title,
 			b.tf("tip.bundle.links", len(bd.UpIDs)),
 			b.tf("tip.bundle.up", fmtPct(b.meanUtil(bd.UpIDs))),
 			b.tf("tip.bundle.down", fmtPct(b.meanUtil(bd.DownIDs))),
@@ -358,7 +362,7 @@ func (b *Builder) podLines(id int) []string {
 	L, cur := b.layout, b.f.Cur
 	t := L.Topo
 	p := &L.Pods[id]
-	if len(L.Bundles) == 0 { // a DGX node block
+	if !L.Condensed && !p.Hosts { // a DGX node block
 		return []string{p.Label}
 	}
 	var hosts int
@@ -386,7 +390,11 @@ func (b *Builder) podLines(id int) []string {
 			}
 		}
 	}
-	lines := []string{b.tf("tip.pod", p.Label),
+	title := b.tf("tip.pod", p.Label)
+	if p.Hosts {
+		title = p.Label
+	}
+	lines := []string{title,
 		b.tf("tip.pod.hosts", hosts, fmtPct(up/max(upN, 1))),
 		b.tf("tip.queued", fmtBytes(float64(q)))}
 	if drops > 0 {

@@ -100,7 +100,10 @@ func TestLayoutFitsAndDoesNotOverlap(t *testing.T) {
 
 func TestFatTreeCondensesAbove128Hosts(t *testing.T) {
 	small := NewLayout(build(t, "perm-1024", "topology.k=8"), 1280, 720, Options{})
-	assert.Empty(t, small.Bundles, "128 hosts are drawn one by one")
+	assert.False(t, small.Condensed, "128 hosts are not condensed into pods")
+	for _, p := range small.Pods {
+		assert.True(t, p.Hosts, "only hosts too many for their labels are grouped")
+	}
 	big := NewLayout(build(t, "perm-1024"), 1280, 720, Options{})
 	require.Len(t, big.Pods, 16)
 	assert.Len(t, big.Bundles, 16*8, "each pod reaches each of the 8 core groups")

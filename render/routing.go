@@ -95,7 +95,7 @@ func (b *Builder) prepareRoutes() {
 		}
 	}
 	r := b.badgeR()
-	rt.perNode = len(L.Bundles) > 0
+	rt.perNode = L.Condensed
 	for _, l := range rt.uplinks {
 		ln := &L.Links[l]
 		x, y := ln.X2+(ln.X1-ln.X2)*0.22, ln.Y2+(ln.Y1-ln.Y2)*0.22 // near the upper end
@@ -174,11 +174,11 @@ func (b *Builder) flowBadges(g *snap.Routing) {
 		}
 		return
 	}
-	if len(L.Bundles) == 0 { // condensed: the pods' badges say it, the core row has no room
+	if !L.Condensed { // condensed: the pods' badges say it, the core row has no room
 		b.countThroughTops(g)
 	}
 	for k, id := range rt.tops {
-		if len(L.Bundles) > 0 {
+		if L.Condensed {
 			break
 		}
 		n := rt.topCount[k]
@@ -186,7 +186,7 @@ func (b *Builder) flowBadges(g *snap.Routing) {
 		b.badge(nb.X+nb.W-0.4*b.badgeR(), nb.Y-0.2*b.badgeR(), n)
 	}
 	for i := range L.Pods {
-		if len(L.Bundles) == 0 {
+		if !L.Condensed {
 			break
 		}
 		p := &L.Pods[i]
@@ -523,7 +523,7 @@ func inkOn(c color.RGBA) color.RGBA {
 func (b *Builder) badgeCaption() string {
 	rt, t := &b.rt, b.layout.Topo
 	switch {
-	case len(b.layout.Bundles) > 0:
+	case b.layout.Condensed:
 		return b.t("route.badge.pod")
 	case !rt.perNode:
 		return b.t("route.badge.link")

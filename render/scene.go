@@ -252,11 +252,17 @@ func (b *Builder) summary() string {
 func (b *Builder) frames() {
 	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
-	condensed := len(L.Bundles) > 0
 	for i := range L.Pods {
 		p := &L.Pods[i]
+		if p.Hosts { // a host group: a box like a host's, its label over its cells
+			dl.rect(LayerNode, p.X, p.Y, p.W, p.H, 4*u, th.Node, th.NodeEdge, 1*u)
+			if s := groupLabel(L, p); s != "" {
+				dl.text(LayerLabel, p.X+p.W/2, p.Y+4*u+L.Type.Main*0.65, s, L.Type.Main, Middle, assets.Medium, th.Text)
+			}
+			continue
+		}
 		dl.rect(LayerPanel, p.X, p.Y, p.W, p.H, 8*u, th.Panel, th.Border, 1*u)
-		if condensed {
+		if L.Condensed {
 			dl.text(LayerLabel, p.X+p.W/2, p.Y+p.H-6*u, b.tf("node.pod", p.Label), b.fs(0.85), Middle, assets.Medium, th.Muted)
 			if p.W < TextWidth(b.tf("node.pod", "00"), b.fs(0.85), 1) {
 				b.dl.Prims[len(dl.Prims)-1].Str = p.Label

@@ -492,7 +492,7 @@ func (v *trainView) drawBar(br bar, y, h float64, labelled bool) {
 	for _, s := range labels {
 		if TextWidth(s, size, assets.Medium)+4*u <= x1-x0 && h >= size*0.9 {
 			if br.idle {
-				dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size*0.9, Middle, assets.Regular, th.Muted)
+				dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size, Middle, assets.Regular, th.Muted) // the type scale's floor: no smaller
 			} else {
 				dl.text(LayerChart, (x0+x1)/2, y+h/2, s, size, Middle, assets.Medium, ink)
 			}
