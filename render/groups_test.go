@@ -66,3 +66,50 @@ func TestHostGroups(t *testing.T) {
 	assert.Empty(t, L.Pods)
 	assert.True(t, L.Nodes[r.topo.Endpoints[0]].Shown)
 }
+
+// 128 DGX nodes are drawn as blocks of 64 ("nodes 0–63", "512 GPUs") under
+// their rails, the 128 spines as one box; each block reaches each rail by
+// one bundle of its 64 NICs' links.
+func TestDGXGroups(t *testing.T) {
+	r := play(t, "hierarchical-allreduce", []string{"topology.nodes=128"}, 2*unit.Millisecond, 2)
+	L := NewLayout(r.topo, 768, 619, Options{Title: r.name})
+	require.Len(t, L.Pods, 3, "two blocks of nodes and the spines")
+	var all []string
+	for _, pr := range Scene(r.frame(L)).Prims {
+		if pr.Kind == KindText {
+			all = append(all, pr.Str)
+		}
+	}
+	for _, s := range []string{"nodes 0–63", "nodes 64–127", "512 GPUs", "spine0–127 · 128 switches", "rail0", "rail7"} {
+		assert.Contains(t, all, s)
+	}
+	for _, p := range L.Pods[:2] {
+		assert.True(t, p.Hosts)
+		assert.Len(t, p.Nodes, 64*(8+8+1), "its nodes' GPUs, NICs and NVSwitches")
+	}
+	perRail := 0
+	for _, bd := range L.Bundles {
+		if bd.Pod == 0 {
+			perRail++
+			assert.Len(t, bd.UpIDs, 64, "a block's NICs on one rail")
+		}
+	}
+	assert.Equal(t, 8, perRail, "a bundle to each rail")
+	f := r.frame(L)
+	f.Hover = HitTest(L, L.Pods[0].X+4, L.Pods[0].Y+L.Pods[0].H-4)
+	require.Equal(t, HoverPod, f.Hover.Kind)
+	var tip []string
+	for _, pr := range Scene(f).Prims {
+		if pr.Kind == KindText && pr.Layer == LayerTooltip {
+			tip = append(tip, pr.Str)
+		}
+	}
+	require.NotEmpty(t, tip)
+	assert.Equal(t, "nodes 0–63", tip[0])
+	assert.Contains(t, tip[1], "512 GPUs")
+	// four nodes keep a block each
+	r = play(t, "hierarchical-allreduce", nil, 2*unit.Millisecond, 2)
+	L = NewLayout(r.topo, 768, 619, Options{})
+	assert.Len(t, L.Pods, 4)
+	assert.False(t, L.Pods[0].Hosts)
+}

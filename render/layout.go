@@ -110,8 +110,9 @@ type LinkLine struct {
 type Pod struct {
 	Rect
 	Label string
-	Nodes []int // node IDs: aggregation, edge, host cells
-	Hosts bool  // a group of hosts in a row (layout_groups.go); Label is their span
+	Nodes []int  // node IDs: aggregation, edge, host cells
+	Hosts bool   // a group of hosts or DGX nodes (layout_groups.go); Label is their span
+	Count string // a group's count: "64 hosts", "256 GPUs"
 }
 
 // Bundle draws several links that run between the same two places as one line

@@ -463,7 +463,11 @@ func (b *Builder) namedFlows(g *snap.Routing) {
 		if fl.Src >= len(L.Topo.Endpoints) {
 			continue
 		}
-		nb := &L.Nodes[L.Topo.Endpoints[fl.Src]]
+		nb := L.Nodes[L.Topo.Endpoints[fl.Src]].Rect
+		if n := &L.Nodes[L.Topo.Endpoints[fl.Src]]; !n.Shown && n.Pod >= 0 { // a cell: under its group's box
+			p := L.Pods[n.Pod].Rect
+			nb.Y, nb.H = p.Y, p.H
+		}
 		s := b.flowName(name)
 		tw := TextWidth(s, b.fs(0.78), assets.Bold) + 8*u
 		x, y := nb.X+nb.W/2-tw/2, nb.Y+nb.H+4*u
