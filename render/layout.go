@@ -232,7 +232,10 @@ func (L *Layout) placeBody(body Rect, m float64) Rect {
 	L.Legend.Y = area.Y + area.H - L.Legend.H
 	area.H -= L.Legend.H + m*0.5
 	if L.Opt.Training {
-		L.Timeline, area = timelineRect(area, m, L.U)
+		tl, rest := timelineRect(area, m, L.U)
+		if tl.H >= 6*L.Type.Small { // else no room for the timelines: the topology alone
+			L.Timeline, area = tl, rest
+		}
 	}
 	return area
 }

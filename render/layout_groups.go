@@ -178,3 +178,15 @@ func (L *Layout) dgxGroups(members [][]int, per int, x0, x1, y, h float64) {
 		}
 	}
 }
+
+// groupClear reports whether no other node's box lies over the top of group
+// p's box, where its label goes (in a pane too short for the fabric's tiers).
+func groupClear(L *Layout, p *Pod) bool {
+	top := Rect{p.X, p.Y, p.W, min(p.H, L.Type.Main*1.4+L.Type.Body*1.4+8*L.U)}
+	for i := range L.Nodes {
+		if nb := &L.Nodes[i]; nb.Shown && nb.Overlaps(top) {
+			return false
+		}
+	}
+	return true
+}

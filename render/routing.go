@@ -474,6 +474,9 @@ func (b *Builder) namedFlows(g *snap.Routing) {
 		if y+14*u > L.Area.Y+L.Area.H { // no room below: above
 			y = nb.Y - 18*u
 		}
+		if overNode(L, Rect{x, y, tw, 14 * u}, L.Topo.Endpoints[fl.Src]) {
+			continue // a pane too short: the tag would hide a switch's name
+		}
 		b.dl.rect(LayerLabel, x, y, tw, 14*u, 4*u, c, b.th.Background, 1*u)
 		b.dl.text(LayerLabel, x+tw/2, y+7*u, s, b.fs(0.78), Middle, assets.Bold, inkOn(c))
 	}
@@ -721,4 +724,14 @@ func (b *Builder) markSeries(flow, p0 int, c color.RGBA) {
 	x, y := float64(dl.Points[end-2]), float64(dl.Points[end-1])
 	dl.circle(LayerChart, x, y, 2.6*u, c, b.th.Panel, 0.8*u)
 	dl.text(LayerChart, x-5*u, y-8*u, name, b.fs(0.75), End, assets.Bold, b.th.Text)
+}
+
+// overNode reports whether r lies over a shown node other than except.
+func overNode(L *Layout, r Rect, except int) bool {
+	for i := range L.Nodes {
+		if nb := &L.Nodes[i]; i != except && nb.Shown && nb.Overlaps(r) {
+			return true
+		}
+	}
+	return false
 }

@@ -256,6 +256,9 @@ func (b *Builder) frames() {
 		p := &L.Pods[i]
 		if p.Hosts { // a host group: a box like a host's, its label over its cells
 			dl.rect(LayerNode, p.X, p.Y, p.W, p.H, 4*u, th.Node, th.NodeEdge, 1*u)
+			if !groupClear(L, p) {
+				continue // switches over it: no room for words
+			}
 			if p.H >= L.Type.Main*1.4+L.Type.Body*1.4+8*u && p.Y >= L.Area.Y && TextWidth(p.Label, L.Type.Main, assets.Medium)+8*u <= p.W &&
 				TextWidth(p.Count, L.Type.Body, assets.Regular)+8*u <= p.W { // tall: the span, its count under it
 				dl.text(LayerLabel, p.X+p.W/2, p.Y+4*u+L.Type.Main*0.7, p.Label, L.Type.Main, Middle, assets.Medium, th.Text)

@@ -341,7 +341,8 @@ func (v *trainView) header() {
 				long += b.tf("train.on-wire", commWords(lang, c, tr.Sharding))
 			}
 		}
-		nowText = fitText(r.W*0.5, b.fs(0.85), assets.Bold, long, nowText)
+		room := min(r.W*0.5, r.X+r.W-10*u-12*u-x) // clear of the title
+		nowText = fitText(room, b.fs(0.85), assets.Bold, long, nowText, shorten(nowText, b.fs(0.85), assets.Bold, room))
 		dl.text(LayerChart, r.X+r.W-10*u, y, nowText, b.fs(0.85), End, assets.Bold, th.Text)
 	}
 	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x
