@@ -5,20 +5,27 @@ package i18n
 func canvasWords() map[string]Text {
 	return map[string]Text{
 		// header
-		"head.gpus":      {"%d GPUs on %d NVSwitch", "%d 张 GPU，%d 台 NVSwitch"},
-		"head.gpus.many": {"%d GPUs on %d NVSwitches", "%d 张 GPU，%d 台 NVSwitch"},
-		"head.hosts":     {"%d hosts", "%d 台主机"},
-		"head.switch":    {" · 1 switch", " · 1 台交换机"},
-		"head.switches":  {" · %d switches", " · %d 台交换机"},
-		"head.fabric":    {" · %g Gb/s %s", " · %g Gb/s %s"},
-		"head.finished":  {"finished", "已结束"},
+		"head.gpus":        {"%d GPUs on %d NVSwitch", "%d 张 GPU，%d 台 NVSwitch"},
+		"head.gpus.many":   {"%d GPUs on %d NVSwitches", "%d 张 GPU，%d 台 NVSwitch"},
+		"head.hosts":       {"%d hosts", "%d 台主机"},
+		"head.switch":      {" · 1 switch", " · 1 台交换机"},
+		"head.switches":    {" · %d switches", " · %d 台交换机"},
+		"head.fabric":      {" · %g Gb/s %s", " · %g Gb/s %s"},
+		"head.finished":    {"finished", "已结束"},
+		"head.recovery.sr": {" · selective repeat", " · 选择重传"},
 
 		// topology labels
-		"node.host.abbr": {"h%d", "%d号"},
-		"node.switch":    {"switch", "交换机"},
-		"node.sw":        {"sw", "交换机"},
-		"node.dgx":       {"node %d", "节点 %d"},
-		"node.pod":       {"pod %s", "Pod %s"},
+		"node.host.abbr":      {"h%d", "%d号"},
+		"node.switch":         {"switch", "交换机"},
+		"node.sw":             {"sw", "交换机"},
+		"node.dgx":            {"node %d", "节点 %d"},
+		"node.pod":            {"pod %s", "Pod %s"},
+		"node.hosts.span":     {"h%d–h%d", "%d–%d号"},
+		"node.hosts.count":    {"%d hosts", "%d 台主机"},
+		"node.dgx.span":       {"nodes %d–%d", "节点 %d–%d"},
+		"node.gpus.count":     {"%d GPUs", "%d 张 GPU"},
+		"node.spines.span":    {"spine%d–%d", "spine%d–%d"},
+		"node.switches.count": {"%d switches", "%d 台交换机"},
 
 		// legend
 		"legend.load":      {"link load", "链路负载"},
@@ -74,6 +81,8 @@ func canvasWords() map[string]Text {
 
 		// tooltips
 		"tip.bundle":       {"pod %d ⇄ core group %d", "Pod %d ⇄ 核心组 %d"},
+		"tip.group.bundle": {"%s ⇄ %s", "%s ⇄ %s"},
+		"tip.group.gpus":   {"%d GPUs · mean uplink load %s", "%d 张 GPU · 上行链路平均负载 %s"},
 		"tip.bundle.links": {"%d links each way", "每个方向 %d 条链路"},
 		"tip.bundle.up":    {"up: %s mean load", "上行：平均负载 %s"},
 		"tip.bundle.down":  {"down: %s mean load", "下行：平均负载 %s"},

@@ -247,13 +247,20 @@ func (b *Builder) frame(p Rect, s scale, label func(float64) string) {
 		return
 	}
 	b.ch.ticks = s.ticks(b.ch.ticks)
-	for _, v := range b.ch.ticks {
+	size := b.fs(0.78)
+	every := 1 // on a short plot, a label on every second (third…) tick only
+	if n := len(b.ch.ticks) - 1; n > 0 {
+		every = max(1, int(math.Ceil(size*1.15/(p.H/float64(n)))))
+	}
+	for i, v := range b.ch.ticks {
 		y := p.Y + p.H*(1-v/s.Max)
 		if v > 0 {
 			dl.line(LayerChart, p.X, y, p.X+p.W, y, 0.5*u, th.Border)
 		}
 		dl.line(LayerChart, p.X-3*u, y, p.X, y, 1*u, th.Border)
-		dl.text(LayerChart, p.X-5*u, y, label(v), b.fs(0.78), End, assets.Regular, th.Muted)
+		if i%every == 0 {
+			dl.text(LayerChart, p.X-5*u, y, label(v), size, End, assets.Regular, th.Muted)
+		}
 	}
 }
 

@@ -180,3 +180,31 @@ func TestCompareGolden(t *testing.T) {
 	golden.Equal(t, filepath.Join("testdata", "compare-stage-zh.svg"), buf.Bytes(),
 		"the picture changed: look at it (RENDER_LOOK=/tmp go test ./render -run TestCompareLook), then go test ./render -update")
 }
+
+// Each pane of a comparison is titled with its run's label, whole and at
+// least the floor size (12 px; 18 px presenting), in its own header: side
+// by side on a laptop and a narrow stage, stacked on a 1024×768 projector.
+func TestComparePanesNamed(t *testing.T) {
+	sizes := [][2]float64{{1280, 672}, {800, 552}, {614, 652}, {520, 600}}
+	for i, v := range compareViews {
+		for _, sz := range sizes {
+			for _, big := range []bool{false, true} {
+				for _, lang := range []Lang{EN, ZH} {
+					dl := compareScene(t, i, sz[0], sz[1], Options{Lang: lang, Presenter: big})
+					s := SplitCanvas(sz[0], sz[1], big)
+					floor := map[bool]float64{false: 12, true: 18}[big]
+					for k, p := range s.Panes {
+						found := false
+						for _, pr := range dl.Prims {
+							if pr.Kind == KindText && pr.Str == v.labels[k] && float64(pr.Size) >= floor-0.01 &&
+								p.Contains(float64(pr.X), float64(pr.Y)) && float64(pr.Y) < p.Y+p.H/4 {
+								found = true
+							}
+						}
+						assert.True(t, found, "%s %v big=%v %s: pane %d is titled %q", v.file, sz, big, lang, k, v.labels[k])
+					}
+				}
+			}
+		}
+	}
+}

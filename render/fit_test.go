@@ -81,7 +81,7 @@ func fitRun(t *testing.T, yaml string) *run {
 	require.NoError(t, err)
 	res, err := sim.Run(sc)
 	require.NoError(t, err)
-	until := unit.Time(res.Totals.SimTimeUs*float64(unit.Microsecond)) + 1
+	until := runEnd(res)
 	st, err := sim.Start(sc)
 	require.NoError(t, err)
 	r := &run{name: sc.Name, topo: st.Model.Topology()}
@@ -92,6 +92,7 @@ func fitRun(t *testing.T, yaml string) *run {
 		r.history = append(r.history, s)
 	}
 	r.training = sc.Training.Model != ""
+	require.True(t, r.history[fitSteps-1].Done, "the last view is the run's end")
 	return r
 }
 

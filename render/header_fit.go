@@ -16,20 +16,38 @@ type headerFit struct {
 	title         string // the title, cut short where it does not fit
 	summary, note bool
 	noteX         float64 // where the note starts
+	timeSize      float64 // the time's size: smaller in a narrow pane
+	noFinished    bool    // no room for "finished"
+}
+
+// titleRoom is the width left for the title, summary and note beside the
+// time (and "finished") as fit sets them.
+func (b *Builder) titleRoom(fit headerFit) float64 {
+	L := b.layout
+	room := L.Header.W - 14*L.U
+	if f := b.f; f != nil && f.Cur != nil {
+		room -= TextWidth("t = "+fmtTime(f.Cur.Time), fit.timeSize, assets.Bold)
+		if f.Cur.Done && !fit.noFinished {
+			room -= TextWidth(b.t("head.finished"), b.fs(1.0), assets.Medium) + 12*L.U
+		}
+	}
+	return room
 }
 
 // fitHeader fits the header's title, summary and note (may be "").
 func (b *Builder) fitHeader(title, summary, note string) headerFit {
 	L := b.layout
 	h, u := L.Header, L.U
-	room := h.W - 14*u
-	if f := b.f; f != nil && f.Cur != nil {
-		room -= TextWidth("t = "+fmtTime(f.Cur.Time), b.fs(1.6), assets.Bold)
-		if f.Cur.Done {
-			room -= TextWidth(b.t("head.finished"), b.fs(1.0), assets.Medium) + 12*u
+	fit := headerFit{timeSize: L.Type.Title}
+	room := b.titleRoom(fit)
+	if TextWidth(title, L.Type.Small, assets.Bold) > room { // a narrow pane: the time gives way, then "finished"
+		fit.timeSize = L.Type.Body
+		if room = b.titleRoom(fit); TextWidth(title, L.Type.Small, assets.Bold) > room {
+			fit.noFinished = true
+			room = b.titleRoom(fit)
 		}
 	}
-	fit := headerFit{titleSize: b.fs(1.45)}
+	fit.titleSize = titleSize(&L.Type, title, room)
 	tw := TextWidth(title, fit.titleSize, assets.Bold)
 	sw := 0.0
 	if summary != "" {
@@ -53,6 +71,17 @@ func (b *Builder) fitHeader(title, summary, note string) headerFit {
 		fit.noteX += sw
 	}
 	return fit
+}
+
+// titleSize is the largest size of the type scale at which title fits in
+// w (a comparison's pane names its run whole), else the smallest.
+func titleSize(ts *TypeScale, title string, w float64) float64 {
+	for _, size := range []float64{ts.Title, ts.Main, ts.Body} {
+		if TextWidth(title, size, assets.Bold) <= w {
+			return size
+		}
+	}
+	return ts.Small
 }
 
 // shorten is s, cut short with "…" where it would run past w at size: a

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/sim"
+	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
@@ -42,6 +43,14 @@ func play(tb testing.TB, name string, sets []string, until unit.Time, steps int)
 		r.history = append(r.history, st.Snapshot())
 	}
 	return r
+}
+
+// runEnd is a time at or just past the end of the run res reports: its
+// SimTimeUs is rounded to the nanosecond, so the end may lie half a
+// nanosecond later (dp-llama3-8b-1024's did: its view stopped short of the
+// end, "iteration 1 under way").
+func runEnd(res *metrics.Result) unit.Time {
+	return unit.Time(res.Totals.SimTimeUs*float64(unit.Microsecond)) + unit.Nanosecond
 }
 
 // frame is the frame a viewer would draw of r on L.

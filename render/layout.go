@@ -61,6 +61,9 @@ type Options struct {
 	// Training leaves room under the topology for the per-GPU timelines of a
 	// training run (and colours GPUs by their compute phase).
 	Training bool
+	// SelectiveRepeat: the header says the run recovers lost packets by
+	// selective repeat (a packet-level run with network.recovery: sr).
+	SelectiveRepeat bool
 }
 
 // TypeScale is the canvas's sizes of text (logical px): every text is set
@@ -107,7 +110,9 @@ type LinkLine struct {
 type Pod struct {
 	Rect
 	Label string
-	Nodes []int // node IDs: aggregation, edge, host cells
+	Nodes []int  // node IDs: aggregation, edge, host cells
+	Hosts bool   // a group of hosts or DGX nodes (layout_groups.go); Label is their span
+	Count string // a group's count: "64 hosts", "256 GPUs"
 }
 
 // Bundle draws several links that run between the same two places as one line
@@ -136,8 +141,11 @@ type Layout struct {
 	Pods    []Pod
 	Bundles []Bundle
 	LinkW   float64 // width of one direction's line
-	Font    float64 // the base text size: Type.Body
-	Type    TypeScale
+	// Condensed: a fat tree's pods are drawn as blocks of cells (Pods,
+	// Bundles). Host groups (Pod.Hosts) have bundles too, without it.
+	Condensed bool
+	Font      float64 // the base text size: Type.Body
+	Type      TypeScale
 
 	// Timeline is where the training timelines go (Options.Training), else zero.
 	Timeline Rect
@@ -177,8 +185,15 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 		L.Opt.Charts = NoCharts
 		area = L.placeBody(body, m)
 	}
+	if len(L.Charts) > 0 && L.Charts[0].Y > area.Y+area.H && area.H < L.minAreaH() {
+		// charts under a topology too short for its tiers: the topology first
+		L.Charts, L.Kinds = nil, nil
+		L.Opt.Charts = NoCharts
+		area = L.placeBody(body, m)
+	}
 	L.Area = area
 	condensed := t.Kind == "fattree" && len(t.Endpoints) > 128
+	L.Condensed = condensed
 	lines := len(t.Links)
 	if condensed {
 		lines = len(t.Endpoints) / 4 // bundles: 2 · k · k/2 with k³/4 endpoints, about
@@ -203,6 +218,7 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	default:
 		L.star()
 	}
+	L.groupBundles()
 	L.placeLinks()
 	return L
 }
@@ -216,7 +232,10 @@ func (L *Layout) placeBody(body Rect, m float64) Rect {
 	L.Legend.Y = area.Y + area.H - L.Legend.H
 	area.H -= L.Legend.H + m*0.5
 	if L.Opt.Training {
-		L.Timeline, area = timelineRect(area, m, L.U)
+		tl, rest := timelineRect(area, m, L.U)
+		if tl.H >= 6*L.Type.Small { // else no room for the timelines: the topology alone
+			L.Timeline, area = tl, rest
+		}
 	}
 	return area
 }
@@ -258,6 +277,26 @@ func (L *Layout) placeCharts(body Rect, m float64) Rect {
 	}
 	area.H -= chh + m
 	return area
+}
+
+// minAreaH is the height the topology needs for its rows of nodes to stay
+// apart: a row per tier of switches (and one of hosts), or a DGX node's
+// block under its rails and spines.
+func (L *Layout) minAreaH() float64 {
+	t := L.Topo
+	if t.Kind == "fattree" && len(t.Endpoints) > 128 {
+		return 0 // condensed pods fit any height
+	}
+	tiers := 1
+	for _, r := range []topo.Role{topo.Leaf, topo.Spine, topo.Core} {
+		if hasRole(t, r) {
+			tiers++
+		}
+	}
+	if hasRole(t, topo.NVSwitch) {
+		return (110 + 40*float64(tiers-1)) * L.U // the block, and a row per switch tier
+	}
+	return (60 + 40*float64(tiers-1)) * L.U
 }
 
 func hasRole(t *topo.Topology, r topo.Role) bool {

@@ -51,6 +51,16 @@ func (L *Layout) hgx() {
 	if len(leaves) == 0 {
 		x = a.X + (a.W-(blockW*float64(n)+gap*float64(n-1)))/2
 	}
+	if per := L.dgxGroupSize(n, a.W); len(leaves) > 0 && per > 1 { // too many nodes for a block each
+		members := make([][]int, n)
+		for g := range n {
+			members[g] = append(append(append(members[g], gpusOf[g]...), nicsOf[g]...), nvs[g])
+		}
+		h := min(blockH, max(L.Type.Main*1.3+16*u, 60*u))
+		L.dgxGroups(members, per, a.X, a.X+a.W, a.Y+a.H-pad-h, h)
+		blockY = a.Y + a.H - pad - h
+		n = 0 // no blocks one by one
+	}
 	for g := range n {
 		bx := x + float64(g)*(blockW+gap)
 		blk := Rect{bx, blockY, blockW, blockH}

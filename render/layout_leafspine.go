@@ -27,5 +27,9 @@ func (L *Layout) spineRow(spines []int, y float64) {
 	if len(spines) <= 4 {
 		w = a.W * 0.6
 	}
+	if L.Topo.Kind == "dgx" && L.spinesCrowded(spines, w) { // 128 spines over 8 rails: one box
+		L.spineGroup(spines, a.X+(a.W-w)/2, a.X+(a.W+w)/2, y)
+		return
+	}
 	L.row(spines, a.X+(a.W-w)/2, a.X+(a.W+w)/2, y)
 }

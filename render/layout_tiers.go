@@ -49,7 +49,11 @@ func (L *Layout) segments(segs [][]int, hostY, leafY float64) [][2]float64 {
 		for _, lf := range leaves {
 			segHosts = append(segHosts, under[lf]...)
 		}
-		extra = max(extra, L.row(segHosts, x0, x1, hostY))
+		if L.hostsCrowded(segHosts, x1-x0) {
+			L.hostGroup(segHosts, x0, x1, hostY)
+		} else {
+			extra = max(extra, L.row(segHosts, x0, x1, hostY))
+		}
 		L.row(leaves, x0, x1, leafY)
 		spans[si] = [2]float64{x0, x1}
 	}

@@ -235,8 +235,12 @@ func (b *Builder) tooltipLines() []string {
 			return nil
 		}
 		bd := &L.Bundles[h.ID]
+		title := b.tf("tip.bundle", bd.Pod, bd.Group)
+		if L.Pods[bd.Pod].Hosts {
+			title = b.tf("tip.group.bundle", L.Pods[bd.Pod].Label, nodeName(L, bd.Group))
+		}
 		return []string{
-			b.tf("tip.bundle", bd.Pod, bd.Group),
+			title,
 			b.tf("tip.bundle.links", len(bd.UpIDs)),
 			b.tf("tip.bundle.up", fmtPct(b.meanUtil(bd.UpIDs))),
 			b.tf("tip.bundle.down", fmtPct(b.meanUtil(bd.DownIDs))),
@@ -358,17 +362,20 @@ func (b *Builder) podLines(id int) []string {
 	L, cur := b.layout, b.f.Cur
 	t := L.Topo
 	p := &L.Pods[id]
-	if len(L.Bundles) == 0 { // a DGX node block
+	if !L.Condensed && !p.Hosts { // a DGX node block
 		return []string{p.Label}
 	}
-	var hosts int
-	var up, upN float64
+	var hosts, gpus int
+	var up, upN, out, outN float64
 	var q, drops int64
 	paused := 0
 	for _, n := range p.Nodes {
 		nd := &t.Nodes[n]
-		if nd.Role == topo.Host {
+		switch nd.Role {
+		case topo.Host:
 			hosts++
+		case topo.GPU:
+			gpus++
 		}
 		for _, l := range nd.Out {
 			if l >= len(cur.Links) {
@@ -384,11 +391,21 @@ func (b *Builder) podLines(id int) []string {
 				up += b.util[l]
 				upN++
 			}
+			if L.Nodes[t.Links[l].To].Shown { // leaves the group
+				out += b.util[l]
+				outN++
+			}
 		}
 	}
-	lines := []string{b.tf("tip.pod", p.Label),
-		b.tf("tip.pod.hosts", hosts, fmtPct(up/max(upN, 1))),
-		b.tf("tip.queued", fmtBytes(float64(q)))}
+	title := b.tf("tip.pod", p.Label)
+	if p.Hosts {
+		title = p.Label
+	}
+	load := b.tf("tip.pod.hosts", hosts, fmtPct(up/max(upN, 1)))
+	if gpus > 0 { // a group of DGX nodes
+		load = b.tf("tip.group.gpus", gpus, fmtPct(out/max(outN, 1)))
+	}
+	lines := []string{title, load, b.tf("tip.queued", fmtBytes(float64(q)))}
 	if drops > 0 {
 		lines = append(lines, b.tf("tip.drops", drops))
 	}

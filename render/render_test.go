@@ -68,6 +68,10 @@ func TestLayoutFitsAndDoesNotOverlap(t *testing.T) {
 				L := NewLayout(tp, c.w, c.h, c.opt)
 				var boxes []int
 				for id, nb := range L.Nodes {
+					if !nb.Shown && nb.Pod >= 0 && L.Pods[nb.Pod].Hosts && nb.W == 0 { // in a group's box, not drawn
+						assert.True(t, L.Pods[nb.Pod].Contains(nb.X, nb.Y), "node %s is in its group", tp.Nodes[id].Name)
+						continue
+					}
 					require.Greater(t, nb.W, 0.0, "node %s has no box", tp.Nodes[id].Name)
 					r := nb.Rect
 					assert.True(t, r.X >= L.Area.X-0.5 && r.Y >= L.Area.Y-0.5 && r.X+r.W <= L.Area.X+L.Area.W+0.5 && r.Y+r.H <= L.Area.Y+L.Area.H+0.5,
@@ -100,7 +104,10 @@ func TestLayoutFitsAndDoesNotOverlap(t *testing.T) {
 
 func TestFatTreeCondensesAbove128Hosts(t *testing.T) {
 	small := NewLayout(build(t, "perm-1024", "topology.k=8"), 1280, 720, Options{})
-	assert.Empty(t, small.Bundles, "128 hosts are drawn one by one")
+	assert.False(t, small.Condensed, "128 hosts are not condensed into pods")
+	for _, p := range small.Pods {
+		assert.True(t, p.Hosts, "only hosts too many for their labels are grouped")
+	}
 	big := NewLayout(build(t, "perm-1024"), 1280, 720, Options{})
 	require.Len(t, big.Pods, 16)
 	assert.Len(t, big.Bundles, 16*8, "each pod reaches each of the 8 core groups")

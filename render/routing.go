@@ -95,7 +95,7 @@ func (b *Builder) prepareRoutes() {
 		}
 	}
 	r := b.badgeR()
-	rt.perNode = len(L.Bundles) > 0
+	rt.perNode = L.Condensed
 	for _, l := range rt.uplinks {
 		ln := &L.Links[l]
 		x, y := ln.X2+(ln.X1-ln.X2)*0.22, ln.Y2+(ln.Y1-ln.Y2)*0.22 // near the upper end
@@ -174,11 +174,11 @@ func (b *Builder) flowBadges(g *snap.Routing) {
 		}
 		return
 	}
-	if len(L.Bundles) == 0 { // condensed: the pods' badges say it, the core row has no room
+	if !L.Condensed { // condensed: the pods' badges say it, the core row has no room
 		b.countThroughTops(g)
 	}
 	for k, id := range rt.tops {
-		if len(L.Bundles) > 0 {
+		if L.Condensed {
 			break
 		}
 		n := rt.topCount[k]
@@ -186,7 +186,7 @@ func (b *Builder) flowBadges(g *snap.Routing) {
 		b.badge(nb.X+nb.W-0.4*b.badgeR(), nb.Y-0.2*b.badgeR(), n)
 	}
 	for i := range L.Pods {
-		if len(L.Bundles) == 0 {
+		if !L.Condensed {
 			break
 		}
 		p := &L.Pods[i]
@@ -464,12 +464,19 @@ func (b *Builder) namedFlows(g *snap.Routing) {
 		if fl.Src >= len(L.Topo.Endpoints) {
 			continue
 		}
-		nb := &L.Nodes[L.Topo.Endpoints[fl.Src]]
+		nb := L.Nodes[L.Topo.Endpoints[fl.Src]].Rect
+		if n := &L.Nodes[L.Topo.Endpoints[fl.Src]]; !n.Shown && n.Pod >= 0 { // a cell: under its group's box
+			p := L.Pods[n.Pod].Rect
+			nb.Y, nb.H = p.Y, p.H
+		}
 		s := b.flowName(name)
 		tw := TextWidth(s, b.fs(0.78), assets.Bold) + 8*u
 		x, y := nb.X+nb.W/2-tw/2, nb.Y+nb.H+4*u
 		if y+14*u > L.Area.Y+L.Area.H { // no room below: above
 			y = nb.Y - 18*u
+		}
+		if overNode(L, Rect{x, y, tw, 14 * u}, L.Topo.Endpoints[fl.Src]) {
+			continue // a pane too short: the tag would hide a switch's name
 		}
 		b.dl.rect(LayerLabel, x, y, tw, 14*u, 4*u, c, b.th.Background, 1*u)
 		b.dl.text(LayerLabel, x+tw/2, y+7*u, s, b.fs(0.78), Middle, assets.Bold, inkOn(c))
@@ -524,7 +531,7 @@ func inkOn(c color.RGBA) color.RGBA {
 func (b *Builder) badgeCaption() string {
 	rt, t := &b.rt, b.layout.Topo
 	switch {
-	case len(b.layout.Bundles) > 0:
+	case b.layout.Condensed:
 		return b.t("route.badge.pod")
 	case !rt.perNode:
 		return b.t("route.badge.link")
@@ -718,4 +725,14 @@ func (b *Builder) markSeries(flow, p0 int, c color.RGBA) {
 	x, y := float64(dl.Points[end-2]), float64(dl.Points[end-1])
 	dl.circle(LayerChart, x, y, 2.6*u, c, b.th.Panel, 0.8*u)
 	dl.text(LayerChart, x-5*u, y-8*u, name, b.fs(0.75), End, assets.Bold, b.th.Text)
+}
+
+// overNode reports whether r lies over a shown node other than except.
+func overNode(L *Layout, r Rect, except int) bool {
+	for i := range L.Nodes {
+		if nb := &L.Nodes[i]; i != except && nb.Shown && nb.Overlaps(r) {
+			return true
+		}
+	}
+	return false
 }

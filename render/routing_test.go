@@ -212,8 +212,8 @@ func TestPickAndStepFlows(t *testing.T) {
 		seen = append(seen, click(x, y))
 	}
 	assert.ElementsMatch(t, through, seen, "clicks on a spine cycle through the flows it carries")
-	ln := L.Links[r.cur().Routing.Routes.Path(20)[0]]
-	assert.Equal(t, 21, click((ln.X1+ln.X2)/2, (ln.Y1+ln.Y2)/2), "a click on a host's uplink")
+	ln := L.Links[r.cur().Routing.Routes.Path(20)[1]]
+	assert.Equal(t, 21, click((ln.X1+ln.X2)/2, (ln.Y1+ln.Y2)/2), "a click on a leaf's uplink")
 	ch := L.Charts[0]
 	assert.Equal(t, 21, click(ch.X+ch.W/2, ch.Y+ch.H/2), "a click on a chart keeps the pick")
 	assert.Equal(t, 0, click(L.Area.X+L.Area.W/2, L.Area.Y+L.Area.H*0.45), "empty space clears it")

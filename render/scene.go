@@ -176,9 +176,9 @@ func (b *Builder) header() {
 		b.buf = append(b.buf[:0], "t = "...)
 		b.buf = append(b.buf, fmtTime(f.Cur.Time)...)
 		t := string(b.buf)
-		dl.text(LayerLabel, h.X+h.W, cy, t, b.fs(1.6), End, assets.Bold, th.Text)
-		if f.Cur.Done {
-			w := TextWidth(t, b.fs(1.6), assets.Bold)
+		dl.text(LayerLabel, h.X+h.W, cy, t, fit.timeSize, End, assets.Bold, th.Text)
+		if f.Cur.Done && !fit.noFinished {
+			w := TextWidth(t, fit.timeSize, assets.Bold)
 			dl.text(LayerLabel, h.X+h.W-w-12*L.U, cy, b.t("head.finished"), b.fs(1.0), End, assets.Medium, th.Muted)
 		}
 	}
@@ -245,6 +245,9 @@ func (b *Builder) summary() string {
 		names := map[string]string{"roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
 		s += b.tf("head.fabric", math.Round(rate.Gbps()), names[kind])
 	}
+	if b.layout.Opt.SelectiveRepeat {
+		s += b.t("head.recovery.sr")
+	}
 	return s
 }
 
@@ -252,11 +255,24 @@ func (b *Builder) summary() string {
 func (b *Builder) frames() {
 	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
-	condensed := len(L.Bundles) > 0
 	for i := range L.Pods {
 		p := &L.Pods[i]
+		if p.Hosts { // a host group: a box like a host's, its label over its cells
+			dl.rect(LayerNode, p.X, p.Y, p.W, p.H, 4*u, th.Node, th.NodeEdge, 1*u)
+			if !groupClear(L, p) {
+				continue // switches over it: no room for words
+			}
+			if p.H >= L.Type.Main*1.4+L.Type.Body*1.4+8*u && p.Y >= L.Area.Y && TextWidth(p.Label, L.Type.Main, assets.Medium)+8*u <= p.W &&
+				TextWidth(p.Count, L.Type.Body, assets.Regular)+8*u <= p.W { // tall: the span, its count under it
+				dl.text(LayerLabel, p.X+p.W/2, p.Y+4*u+L.Type.Main*0.7, p.Label, L.Type.Main, Middle, assets.Medium, th.Text)
+				dl.text(LayerLabel, p.X+p.W/2, p.Y+4*u+L.Type.Main*1.4+L.Type.Body*0.7, p.Count, L.Type.Body, Middle, assets.Regular, th.Muted)
+			} else if s := groupLabel(L, p); s != "" {
+				dl.text(LayerLabel, p.X+p.W/2, p.Y+4*u+L.Type.Main*0.65, s, L.Type.Main, Middle, assets.Medium, th.Text)
+			}
+			continue
+		}
 		dl.rect(LayerPanel, p.X, p.Y, p.W, p.H, 8*u, th.Panel, th.Border, 1*u)
-		if condensed {
+		if L.Condensed {
 			dl.text(LayerLabel, p.X+p.W/2, p.Y+p.H-6*u, b.tf("node.pod", p.Label), b.fs(0.85), Middle, assets.Medium, th.Muted)
 			if p.W < TextWidth(b.tf("node.pod", "00"), b.fs(0.85), 1) {
 				b.dl.Prims[len(dl.Prims)-1].Str = p.Label
@@ -505,7 +521,9 @@ func (b *Builder) nodes() {
 		}
 		hovered := hov.Kind == HoverNode && hov.ID == id
 		if !L.Nodes[id].Shown {
-			podCell(b, id, hovered)
+			if L.Nodes[id].W > 0 { // a DGX group's nodes have no cells
+				podCell(b, id, hovered)
+			}
 		} else {
 			nodeBox(b, id, hovered)
 		}

@@ -353,7 +353,8 @@ func (v *trainView) header() {
 				long += b.tf("train.on-wire", commWords(lang, c, tr.Sharding))
 			}
 		}
-		nowText = fitText(r.W*0.5, b.fs(0.85), assets.Bold, long, nowText)
+		room := min(r.W*0.5, r.X+r.W-10*u-12*u-x) // clear of the title
+		nowText = fitText(room, b.fs(0.85), assets.Bold, long, nowText, shorten(nowText, b.fs(0.85), assets.Bold, room))
 		dl.text(LayerChart, r.X+r.W-10*u, y, nowText, b.fs(0.85), End, assets.Bold, th.Text)
 	}
 	room := r.X + r.W - 10*u - TextWidth(nowText, b.fs(0.85), assets.Bold) - 12*u - x
@@ -506,7 +507,7 @@ func (v *trainView) drawBar(br bar, y, h float64, labelled bool) {
 	for _, s := range labels {
 		if TextWidth(s, size, assets.Medium)+4*u <= x1-x0 && h >= size*0.9 {
 			if br.idle {
-				dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size*0.9, Middle, assets.Regular, th.Muted)
+				dl.text(LayerChart, (x0+x1)/2, y-1*u, s, size, Middle, assets.Regular, th.Muted) // the type scale's floor: no smaller
 			} else {
 				dl.text(LayerChart, (x0+x1)/2, y+h/2, s, size, Middle, assets.Medium, ink)
 			}

@@ -45,7 +45,7 @@ func playTo(tb testing.TB, name string, sets []string, until unit.Time, steps in
 	if until == 0 {
 		res, err = sim.Run(sc)
 		require.NoError(tb, err)
-		until = unit.Time(res.Totals.SimTimeUs*float64(unit.Microsecond)) + 1
+		until = runEnd(res)
 	}
 	st, err := sim.Start(sc)
 	require.NoError(tb, err)

@@ -248,7 +248,8 @@ func export(ctx context.Context, w io.Writer, sc scenario.Scenario, o exportOpti
 		return "", err
 	}
 	fr := exporter{p: p, layout: render.NewLayout(p.Topology(), float64(o.w), float64(o.h),
-		render.Options{Dark: o.dark, Title: sc.Name, Lang: o.lang, Training: sc.Training.Model != ""})}
+		render.Options{Dark: o.dark, Title: sc.Name, Lang: o.lang, Training: sc.Training.Model != "",
+			SelectiveRepeat: sc.Sim.Fidelity == scenario.Packet && sc.Network.Recovery == scenario.RecoverySR})}
 	if o.format == "gif" {
 		return "", fr.gif(ctx, w, o)
 	}

@@ -57,6 +57,7 @@ func TestCompareGame(t *testing.T) {
 		require.NotNil(t, f.Cur)
 		assert.InDelta(t, 5, f.Cur.Time.Micros(), 0.2, "pane %d shows t = 5 µs", i)
 		assert.Equal(t, 400.0, f.Layout.W, "each pane is half the 800 px canvas")
+		assert.Equal(t, [2]string{"Two", "incast"}[i], f.Layout.Opt.Title, "pane %d is titled with its side's label", i)
 	}
 	assert.Equal(t, float64(render.CompareStrip), c.split.Panes[0].Y)
 	assert.Equal(t, "t = 5 µs", c.stripLeft())

@@ -534,7 +534,7 @@ func (g *Game) prepare(cx, cy float64) {
 		h -= controlsHeight // the page's playback bar covers the bottom
 	}
 	key := layoutKey{w, h, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: p.Scenario().Name, Lang: render.Lang(g.params.Lang),
-		Training: p.Scenario().Training.Model != ""}}
+		Training: p.Scenario().Training.Model != "", SelectiveRepeat: selectiveRepeat(p.Scenario())}}
 	if g.layout == nil || key != g.layoutKey {
 		g.layout, g.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
 		if g.inspect.Kind != render.HoverNone { // placed elsewhere now
@@ -638,4 +638,10 @@ func (g *Game) pickFlow() {
 	}
 	f.Selected = g.selected
 	g.key.selected = g.selected
+}
+
+// selectiveRepeat reports whether the header names sc's loss recovery: a
+// packet-level run with network.recovery: sr (go-back-N goes unsaid).
+func selectiveRepeat(sc *scenario.Scenario) bool {
+	return sc.Sim.Fidelity == scenario.Packet && sc.Network.Recovery == scenario.RecoverySR
 }
