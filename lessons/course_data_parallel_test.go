@@ -116,3 +116,90 @@ func dpParse(l *Lesson, id string, sets ...string) (any, error) {
 	}
 	return nil, nil
 }
+
+// TestCourseDataParallelProse runs every knob step of "Data parallelism" at
+// every position and checks the sentence the page shows there ({{ if }}
+// text) and the claim it makes.
+func TestCourseDataParallelProse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: 1,024-GPU runs at every knob position")
+	}
+	// overlap: the text says which way the all-reduces ran.
+	for _, on := range []string{"false", "true"} {
+		r := stepRun(t, "data-parallel", "overlap", "training.overlap="+on)
+		bwd := dpInterval(t, r.Training, "backward")
+		under := r.Training.Buckets[0].StartUs < bwd.EndUs
+		assert.Equal(t, on == "true", under, "overlap=%s: the first all-reduce starts under the backward pass", on)
+		assert.Equal(t, []int{map[bool]int{true: 0, false: 1}[under]}, whenShown(t, "data-parallel", "overlap", r), "overlap=%s", on)
+	}
+
+	// scale: at 256 GPUs and more, a bucket nearly four times bigger takes
+	// about as long (latency-bound); below, longer but far from four times.
+	prev := 1.0
+	for _, n := range []string{"1", "2", "4", "8", "16", "32", "64", "128"} {
+		res := stepRun(t, "data-parallel", "scale", "topology.nodes="+n)
+		r := res.Training
+		b0, b1 := r.Buckets[0], r.Buckets[1]
+		ratio := (b1.FinishUs - b1.StartUs) / (b0.FinishUs - b0.StartUs)
+		big := r.Ranks >= 256
+		assert.Equal(t, []int{map[bool]int{true: 0, false: 1}[big]}, whenShown(t, "data-parallel", "scale", res), "%s servers", n)
+		if big {
+			assert.InDelta(t, 1, ratio, 0.07, "%s servers: about as long", n)
+		} else {
+			assert.Greater(t, ratio, 1.05, "%s servers: longer", n)
+			assert.Less(t, ratio, 2.5, "%s servers: far from four times as long", n)
+		}
+		assert.LessOrEqual(t, r.ScalingEfficiency, prev, "%s servers: efficiency falls as the job grows", n)
+		prev = r.ScalingEfficiency
+	}
+
+	// compression: fp32 and both 16-bit formats wait almost the same.
+	fp32 := stepRun(t, "data-parallel", "compression", "training.compression=fp32")
+	assert.Equal(t, []int{1}, whenShown(t, "data-parallel", "compression", fp32), "fp32")
+	for _, c := range []string{"bf16", "fp16"} {
+		r := stepRun(t, "data-parallel", "compression", "training.compression="+c)
+		assert.Equal(t, []int{0}, whenShown(t, "data-parallel", "compression", r), c)
+		assert.Equal(t, fp32.Training.GradBytes/2, r.Training.GradBytes, "%s: half the bytes on the wire", c)
+		assert.InEpsilon(t, fp32.Training.ExposedCommUs, r.Training.ExposedCommUs, 0.02, "%s: almost exactly the same wait", c)
+	}
+
+	// tree: each algorithm gets its own sentence, and each is true.
+	bwd := dpInterval(t, fp32.Training, "backward")
+	for algo, want := range map[string]int{"tree": 0, "nvlstree": 0, "auto": 0, "ring": 1, "hierarchical": 2} {
+		r := stepRun(t, "data-parallel", "tree", "training.algo="+algo)
+		assert.Equal(t, []int{want}, whenShown(t, "data-parallel", "tree", r), algo)
+		tr := r.Training
+		switch want {
+		case 0: // a few hundred µs per bucket, all but the last hidden
+			for _, b := range tr.Buckets {
+				assert.InDelta(t, 350, b.FinishUs-b.StartUs, 150, "%s: a few hundred µs per bucket", algo)
+			}
+			last := tr.Buckets[len(tr.Buckets)-1]
+			assert.InDelta(t, last.FinishUs-last.StartUs, tr.ExposedCommUs, 0.05*tr.ExposedCommUs, "%s: only the last bucket shows", algo)
+		case 1:
+			assert.Greater(t, tr.ExposedCommUs, bwd.EndUs-bwd.StartUs, "ring: longer than the backward pass computes")
+		case 2:
+			assert.Greater(t, tr.Buckets[0].FinishUs-tr.Buckets[0].StartUs, 1000.0, "hierarchical: milliseconds per bucket")
+		}
+	}
+
+	// fsdp: overlap on beats ResNet-50's hierarchical efficiency; off falls
+	// below it, and the reduce-scatters queue after the backward pass.
+	res := stepRun(t, "data-parallel", "scale").Training
+	for _, on := range []string{"true", "false"} {
+		r := stepRun(t, "data-parallel", "fsdp", "training.overlap="+on)
+		tr := r.Training
+		lb := dpInterval(t, tr, "backward")
+		under := tr.Buckets[0].StartUs < lb.EndUs
+		assert.Equal(t, on == "true", under, "fsdp overlap=%s", on)
+		assert.Equal(t, []int{map[bool]int{true: 0, false: 1}[under]}, whenShown(t, "data-parallel", "fsdp", r), "fsdp overlap=%s", on)
+		if under {
+			assert.Greater(t, tr.ScalingEfficiency, res.ScalingEfficiency, "better than ResNet-50's")
+		} else {
+			assert.Less(t, tr.ScalingEfficiency, res.ScalingEfficiency, "now below ResNet-50's")
+			for _, b := range tr.Buckets {
+				assert.GreaterOrEqual(t, b.StartUs, lb.EndUs-1, "every reduce-scatter queues after the backward pass")
+			}
+		}
+	}
+}

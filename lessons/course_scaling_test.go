@@ -182,3 +182,26 @@ func TestCourseScalingResNet16K(t *testing.T) {
 	assert.Equal(t, 16384, big.Ranks)
 	assert.Less(t, big.GPUUtil, 0.5)
 }
+
+// TestCourseScalingWeakProse runs the weak-scaling step at every position of
+// its knob: the iteration barely changes, the job makes close to one node's
+// rate times the nodes, and the sentence the page shows says so (or, at one
+// node, that it is the first step's node).
+func TestCourseScalingWeakProse(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: eight runs up to 1,024 GPUs")
+	}
+	one := stepRun(t, "scaling", "one-node").Training
+	for _, n := range []int{1, 2, 4, 8, 16, 32, 64, 128} {
+		r := stepRun(t, "scaling", "weak", "topology.nodes="+strconv.Itoa(n))
+		tr := r.Training
+		assert.InEpsilon(t, one.IterationUs, tr.IterationUs, 0.03, "%d nodes: the iteration barely changes", n)
+		assert.InEpsilon(t, float64(n)*one.SamplesPerSecond, tr.SamplesPerSecond, 0.05, "%d nodes: close to one node's rate times the nodes", n)
+		want := 0
+		if n == 1 {
+			want = 1
+			assert.InEpsilon(t, one.SamplesPerSecond, tr.SamplesPerSecond, 1e-9, "one node: the first step's node")
+		}
+		assert.Equal(t, []int{want}, whenShown(t, "scaling", "weak", r), "%d nodes", n)
+	}
+}

@@ -50,6 +50,17 @@ func TestCourseSharing(t *testing.T) {
 	assert.Equal(t, alone.Collective.TimeUs, off.Collective.TimeUs, "the neighbour switched off")
 	assert.Zero(t, off.Totals.PauseFrames, "nothing else is on the fabric")
 	assert.Equal(t, alone.Collective.TimeUs, stepRun(t, "sharing", "try", append([]string{"collective.class=storage"}, neighbourOff...)...).Collective.TimeUs)
+
+	// The sentence the try step shows at each of the four positions: neighbour
+	// off (either class), storage class, its own class.
+	storage := stepRun(t, "sharing", "try", "collective.class=storage")
+	assert.Equal(t, []int{2}, whenShown(t, "sharing", "try", try), "own class: hardly notices")
+	assert.Equal(t, []int{1}, whenShown(t, "sharing", "try", storage), "storage class: waits behind the pauses")
+	assert.Greater(t, storage.Collective.TimeUs, 1.3*alone.Collective.TimeUs, "storage class: it pays")
+	assert.Equal(t, []int{0}, whenShown(t, "sharing", "try", off), "neighbour off, own class")
+	offStorage := stepRun(t, "sharing", "try", append([]string{"collective.class=storage"}, neighbourOff...)...)
+	assert.Equal(t, []int{0}, whenShown(t, "sharing", "try", offStorage), "neighbour off, storage class")
+	assert.Zero(t, offStorage.Totals.PauseFrames)
 }
 
 // sharingNeighbourOff is what the try step's neighbour toggle sets when it
