@@ -27,7 +27,7 @@ traffic: {pattern: incast, senders: 2, bytes: 64KiB}
 	require.NoError(t, err)
 	h.events = nil
 	h.send(string(data))
-	for i := 0; i < 2000 && (g.p == nil || !g.p.Done() || count(h, "figures") == 0); i++ {
+	for i := 0; i < 1_000_000 && (g.p == nil || !g.p.Done() || count(h, "figures") == 0); i++ { // each Update computes a slice of wall time: a loaded machine needs more
 		require.NoError(t, g.Update())
 	}
 	require.Equal(t, 1, count(h, "figures"), "one figures event per run")
@@ -64,7 +64,7 @@ traffic: {pattern: incast, senders: 2, bytes: 64KiB}
 	// A load without figures asks for none.
 	h.events = nil
 	h.send(`{"fabriclab":"load","scenario":"incast","set":["until=20us"]}`)
-	for i := 0; i < 2000 && (g.p == nil || !g.p.Done()); i++ {
+	for i := 0; i < 1_000_000 && (g.p == nil || !g.p.Done()); i++ {
 		require.NoError(t, g.Update())
 	}
 	require.NoError(t, g.Update())
