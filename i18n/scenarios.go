@@ -37,7 +37,7 @@ func scenarioSummaries() map[string]Text {
 			"一台 DGX H100 节点的 8 张 GPU 经 NVSwitch 做 1 GiB 的环形 all-reduce：busbw 约 370 GB/s，与 nccl-tests 实测一致。"},
 		"scenario.summary.victim-flow": {"PFC's side effect: an incast's pauses spread upstream and stall an unrelated flow that only shares uplinks with it; --set network.cc=dcqcn frees it.",
 			"PFC 的副作用：incast 引发的暂停向上游扩散，卡住一条只是与它共用上行链路、毫不相干的受害流；--set network.cc=dcqcn 可以解救它。"},
-		"scenario.summary.inference-llama3-8b": {"Llama 3 8B served disaggregated on 2 DGX H100 nodes: 8 GPUs prefill 2,048-token prompts, 8 decode 128 tokens each, and every request's 256 MiB KV cache crosses the InfiniBand rails.",
+		"scenario.summary.inference-llama3-8b": {"Llama 3 8B served disaggregated on 2 DGX H100 nodes: 8 GPUs prefill 2,048-token prompts, 8 decode 128 tokens each, and every request's 256 MiB KV cache crosses the InfiniBand rails from one node to the other.",
 			"在 2 台 DGX H100 上分离式部署 Llama 3 8B：8 张 GPU 做 2,048 token 提示词的预填充，8 张做解码、每个请求生成 128 个 token；每个请求 256 MiB 的 KV 缓存经 InfiniBand 轨道跨节点传输。"},
 		"scenario.summary.victim-flow-lossy": {"The victim-flow fabric without PFC, as lossy RoCE runs it: the incast drops packets instead of pausing, selective repeat resends only those, and the victim runs at line rate.",
 			"去掉 PFC 的 victim-flow 网络，即有损 RoCE 的跑法：incast 丢包而不暂停，选择性重传只重发丢掉的包，受害流以线速运行。"},
