@@ -67,10 +67,10 @@ func seconds(s float64) unit.Time { return unit.Time(math.Ceil(s * float64(unit.
 
 // request is one request's way through the service.
 type request struct {
-	arrive, start, prefilled, kvArrived, first, last unit.Time
-	prefill, decode                                  int // rank indices
-	arrived                                          bool
-	ctx, made                                        int // KV tokens held, output tokens made
+	arrive, start, prefilled, kvArrived, last unit.Time // prefilled is the first token's time too
+	prefill, decode                           int       // rank indices
+	arrived                                   bool
+	ctx, made                                 int // KV tokens held, output tokens made
 }
 
 // decoder is one decode GPU: its running sequences and those waiting for a place.
@@ -127,7 +127,7 @@ func (j *Job) arrive(i int) {
 // decode GPU with the fewest requests.
 func (j *Job) prefilled(i int) {
 	r := &j.reqs[i]
-	r.prefilled, r.first = j.f.Now(), j.f.Now()
+	r.prefilled = j.f.Now()
 	r.ctx, r.made = j.cfg.Prompt, 1
 	d := 0
 	for k := range j.dec {
@@ -220,7 +220,7 @@ func (j *Job) Snapshot() *snap.Inference {
 		s.Arrived++
 		if r.made > 0 {
 			s.Tokens += int64(r.made)
-			ttft = append(ttft, (r.first - r.arrive).Micros())
+			ttft = append(ttft, (r.prefilled - r.arrive).Micros())
 		}
 	}
 	if len(ttft) > 0 {
@@ -243,9 +243,9 @@ func (j *Job) report() metrics.Inference {
 	start, end := j.reqs[0].arrive, unit.Time(0)
 	for i := range j.reqs {
 		r := &j.reqs[i]
-		ttft[i], e2e[i] = (r.first - r.arrive).Micros(), (r.last - r.arrive).Micros()
+		ttft[i], e2e[i] = (r.prefilled - r.arrive).Micros(), (r.last - r.arrive).Micros()
 		if c.Output > 1 {
-			tpot += (r.last - r.first).Micros() / float64(c.Output-1)
+			tpot += (r.last - r.prefilled).Micros() / float64(c.Output-1)
 			kv += (r.kvArrived - r.prefilled).Micros()
 		}
 		end = max(end, r.last)

@@ -64,10 +64,7 @@ func (c *checker) inference(endpoints int, topoOK bool) {
 		c.share("inference.mfu", in.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
 	}
 	c.share("inference.mbu", in.MBU, MinMFU, 1, "a share of the GPU's HBM bandwidth", DefaultMBU)
-	if p := in.GPUHourPrice; !(p >= 0 && p <= MaxGPUHourPrice) {
-		c.fail("inference.gpu_hour_price", "%s is not allowed: the price of one GPU-hour, a number from 0 (no price) to %.0f (e.g. gpu_hour_price: 2.5)",
-			c.text("inference.gpu_hour_price", p), float64(MaxGPUHourPrice))
-	}
+	c.gpuHourPrice("inference.gpu_hour_price", in.GPUHourPrice)
 	if !topoOK {
 		return
 	}

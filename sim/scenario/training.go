@@ -114,7 +114,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.FirstBucket < 1 || tr.FirstBucket > unit.GiB {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
 	}
-	c.gpuHourPrice()
+	c.gpuHourPrice("training.gpu_hour_price", tr.GPUHourPrice)
 	tpOK := c.tensorParallel()
 	ppOK := c.pipelineParallel()
 	switch tr.Compression {
@@ -150,12 +150,12 @@ func (c *checker) training(endpoints int, topoOK bool) {
 // low enough that a cost in the report stays a finite number.
 const MaxGPUHourPrice = 1e6
 
-// gpuHourPrice checks training.gpu_hour_price: a plain number, 0 to MaxGPUHourPrice.
-func (c *checker) gpuHourPrice() {
-	p := c.s.Training.GPUHourPrice
+// gpuHourPrice checks a gpu_hour_price (training's or inference's): a plain
+// number, 0 to MaxGPUHourPrice.
+func (c *checker) gpuHourPrice(key string, p float64) {
 	if !(p >= 0 && p <= MaxGPUHourPrice) { // NaN fails both
-		c.fail("training.gpu_hour_price", "%s is not allowed: the price of one GPU-hour, a number from 0 (no price) to %.0f (e.g. gpu_hour_price: 2.5)",
-			c.text("training.gpu_hour_price", p), float64(MaxGPUHourPrice))
+		c.fail(key, "%s is not allowed: the price of one GPU-hour, a number from 0 (no price) to %.0f (e.g. gpu_hour_price: 2.5)",
+			c.text(key, p), float64(MaxGPUHourPrice))
 	}
 }
 
