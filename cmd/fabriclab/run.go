@@ -161,6 +161,11 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		fmt.Fprintf(w, "          batch %d × %d micro-batches per GPU, sharding %s, tp %d, mfu %s: %s samples/s in all, %s per GPU\n",
 			tr.Batch, max(tr.Accumulation, 1), sharding, max(tr.TP, 1), ff(tr.MFU, 3),
 			ff(tr.SamplesPerSecond, 0), ff(tr.SamplesPerSecond/float64(max(tr.Ranks, 1)), 0))
+		pipeline := ""
+		if tr.PP > 1 {
+			pipeline = fmt.Sprintf("; pipeline of %d stages, %s: bubble %s%%", tr.PP, tr.PPSchedule, ff(tr.BubbleFraction*100, 1))
+		}
+		fmt.Fprintf(w, "          memory %s per GPU (the fullest)%s\n", ff(float64(tr.MemoryBytes)/1e9, 1)+" GB", pipeline)
 		printCost(w, tr.Cost)
 	}
 	if in := r.Inference; in != nil {

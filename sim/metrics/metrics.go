@@ -187,9 +187,14 @@ type Training struct {
 	PPVirtual    int     `json:"pp_virtual,omitempty"`  // model chunks per stage (interleaved)
 	// BubbleFraction is the share of the pipeline's forward-backward phase
 	// that stages spend idle (fill, drain and waits), averaged over stages.
-	BubbleFraction    float64       `json:"bubble_fraction,omitempty"`
-	Checkpointing     string        `json:"checkpointing,omitempty"` // selective, full; "" without activation checkpointing
-	GradBytes         int64         `json:"grad_bytes"`              // gradients on the wire per step (all-reduced or reduce-scattered), after compression
+	BubbleFraction float64 `json:"bubble_fraction,omitempty"`
+	Checkpointing  string  `json:"checkpointing,omitempty"` // selective, full; "" without activation checkpointing
+	GradBytes      int64   `json:"grad_bytes"`              // gradients on the wire per step (all-reduced or reduce-scattered), after compression
+	// MemoryBytes is what the fullest GPU holds: weights, gradients, optimizer
+	// state and the activations kept for the backward (those of the
+	// micro-batches a pipeline stage has in flight); a custom model's
+	// activations are not known and left out.
+	MemoryBytes       int64         `json:"memory_bytes"`
 	IterationUs       float64       `json:"iteration_us"`
 	ComputeUs         float64       `json:"compute_us"`      // forward + backward + optimizer
 	ExposedCommUs     float64       `json:"exposed_comm_us"` // with pipeline stages: a stage's average, its bubble left out

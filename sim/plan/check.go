@@ -90,7 +90,7 @@ func checkTraining(sc *scenario.Scenario, k *scenario.Check, cfg *train.Config, 
 	tr := &sc.Training
 	tpOK := tensorParallel(k, tr, cfg)
 	ppOK := pipelineParallel(k, tr, cfg)
-	if checkpointing(k, tr, cfg) && tpOK && ppOK && computeTime(k, tr, cfg) && tr.Model != "custom" && cfg.PP == 1 {
+	if checkpointing(k, tr, cfg) && tpOK && ppOK && computeTime(k, tr, cfg) && tr.Model != "custom" {
 		memory(k, tr, cfg, ranks) // a custom model gives no activation sizes
 	}
 	tp := 1
@@ -189,34 +189,48 @@ func checkpointing(k *scenario.Check, tr *scenario.Training, cfg *train.Config) 
 }
 
 // memory checks that a rank's weights, gradients, optimizer state and
-// activations fit its GPU's HBM, and names what would.
+// activations fit its GPU's HBM (a pipeline's fullest stage), and names what
+// would.
 func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks int) {
 	tp := cfg.TP
-	dp := ranks / tp
-	mem := train.MemoryPerGPU(cfg.Model, cfg.Sharding, cfg.Checkpointing, dp, tp, cfg.Batch, cfg.Accumulation)
+	dp := ranks / tp / max(cfg.PP, 1)
+	need := func(sharding, checkpointing, schedule string) train.Memory {
+		c := *cfg
+		c.Sharding, c.Checkpointing, c.PPSchedule = sharding, checkpointing, schedule
+		if c.PP > 1 {
+			return train.PipelineMemory(&c, dp)
+		}
+		return train.MemoryPerGPU(c.Model, sharding, checkpointing, dp, tp, c.Batch, c.Accumulation)
+	}
+	mem := need(cfg.Sharding, cfg.Checkpointing, cfg.PPSchedule)
 	hbm := cfg.GPU.HBMCapacity
 	if mem.Total() <= hbm {
 		return
 	}
 	var fits []string
+	if cfg.PP > 1 && cfg.PPSchedule == train.GPipe {
+		if m := need(cfg.Sharding, cfg.Checkpointing, train.OneFOneB); m.Total() <= hbm {
+			fits = append(fits, fmt.Sprintf("training.pp_schedule: 1f1b (%.0f GB)", m.Total()/1e9))
+		}
+	}
 	for _, sh := range train.Shardings {
-		if sh == train.FSDP && tp > 1 {
+		if sh == train.FSDP && (tp > 1 || cfg.PP > 1) {
 			continue
 		}
-		if m := train.MemoryPerGPU(cfg.Model, sh, cfg.Checkpointing, dp, tp, cfg.Batch, cfg.Accumulation); sh != cfg.Sharding && m.Total() <= hbm {
+		if m := need(sh, cfg.Checkpointing, cfg.PPSchedule); sh != cfg.Sharding && m.Total() <= hbm {
 			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
 			break
 		}
 	}
 	if cfg.Model.Blocks > 0 {
 		for _, ck := range train.Checkpointings[slices.Index(train.Checkpointings, cfg.Checkpointing)+1:] {
-			if m := train.MemoryPerGPU(cfg.Model, cfg.Sharding, ck, dp, tp, cfg.Batch, cfg.Accumulation); m.Total() <= hbm {
+			if m := need(cfg.Sharding, ck, cfg.PPSchedule); m.Total() <= hbm {
 				fits = append(fits, fmt.Sprintf("training.checkpointing: %s (%.0f GB)", ck, m.Total()/1e9))
 				break
 			}
 		}
 	}
-	if a := cfg.Model.ActivationBytesWith(cfg.Checkpointing); a > 0 {
+	if a := mem.Activations / float64(cfg.Batch); a > 0 {
 		if most := int((hbm - (mem.Total() - mem.Activations)) / a); most >= 1 {
 			fits = append(fits, fmt.Sprintf("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
 		}
@@ -224,10 +238,17 @@ func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks i
 	if len(fits) == 0 {
 		fits = append(fits, "a GPU with more memory")
 	}
-	key := k.Blame("training.batch", "training.sharding", "training.checkpointing", "training.gpu", "training.model", "training.layers")
+	first, causes := "training.batch", []string{"training.sharding", "training.checkpointing", "training.gpu", "training.model", "training.layers"}
+	if cfg.PP > 1 && cfg.PPSchedule == train.GPipe { // GPipe's activations grow with the micro-batches
+		first, causes = "training.accumulation", append([]string{"training.pp_schedule", "training.batch"}, causes...)
+	}
+	key := k.Blame(first, causes...)
 	with := "sharding " + cfg.Sharding
 	if cfg.Model.Blocks > 0 {
 		with += ", checkpointing " + cfg.Checkpointing
+	}
+	if cfg.PP > 1 {
+		with += fmt.Sprintf(", %d pipeline stages (%s, %d micro-batches)", cfg.PP, cfg.PPSchedule, max(cfg.Accumulation, 1))
 	}
 	k.Fail(key, "%s does not fit: %s with %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
 		k.Text(key, valueOf(key, tr)), cfg.Model.Name, with, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))

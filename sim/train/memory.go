@@ -27,11 +27,17 @@ func (m Memory) String() string {
 // every rank holds (Korthikanti et al.: 34·d becomes 10·d + 24·d/tp; the
 // same share of what activation checkpointing keeps, approximately).
 func MemoryPerGPU(m *Model, sharding, checkpointing string, dp, tp, batch, accumulation int) Memory {
+	return memoryOf(m, float64(m.Params()), m.ActivationBytesWith(checkpointing), sharding, dp, tp, batch, accumulation)
+}
+
+// memoryOf is MemoryPerGPU for a rank that holds params of m's parameters
+// (before tensor parallelism) and act activation bytes per sample.
+func memoryOf(m *Model, params, act float64, sharding string, dp, tp, batch, accumulation int) Memory {
 	t := float64(max(tp, 1))
-	p := float64(m.Params()) / t
+	p := params / t
 	d := float64(max(dp, 1))
 	mem := Memory{Weights: 4 * p, Gradients: 4 * p, Optimizer: 8 * p,
-		Activations: m.ActivationBytesWith(checkpointing) * float64(batch) * (10 + 24/t) / 34}
+		Activations: act * float64(batch) * (10 + 24/t) / 34}
 	if sharding == NoSharding || sharding == "" {
 		return mem
 	}
@@ -59,4 +65,65 @@ func largestUnit(m *Model) int64 {
 		most = max(most, paramsOf(m, units[u], units[u+1]))
 	}
 	return most
+}
+
+// StageMemory is what a rank of pipeline stage s holds, with dp replicas:
+// the parameters of its layers (every chunk's), and the activations of the
+// micro-batches its schedule has begun and not yet finished backward — all m
+// under GPipe, at most p−s under 1F1B, more under interleaving (Narayanan et
+// al., SC'21, §2.2) — counted by walking the stage's own order.
+func StageMemory(cfg *Config, s, dp int) Memory {
+	m, pp, v := cfg.Model, max(cfg.PP, 1), max(cfg.PPVirtual, 1)
+	bounds := m.StageBounds(pp * v)
+	var params float64
+	kept := make([]float64, v) // per sample, what one micro-batch leaves in each chunk
+	for c := range v {
+		lo, hi := bounds[c*pp+s], bounds[c*pp+s+1]
+		params += float64(paramsOf(m, lo, hi))
+		kept[c] = m.keptIn(lo, hi, cfg.Checkpointing)
+	}
+	var held, most float64
+	for _, sl := range PipelineOrder(cfg.PPSchedule, pp, max(cfg.Accumulation, 1), v, s) {
+		if sl.Backward {
+			held -= kept[sl.Chunk]
+			continue
+		}
+		held += kept[sl.Chunk]
+		most = max(most, held)
+	}
+	if m.Blocks > 0 { // the block whose backward runs holds its whole activations again
+		most += m.BlockBytes - m.blockKeeps(cfg.Checkpointing)
+	}
+	return memoryOf(m, params, most, cfg.Sharding, dp, cfg.TP, cfg.Batch, cfg.Accumulation)
+}
+
+// PipelineMemory is the most any pipeline stage's rank holds.
+func PipelineMemory(cfg *Config, dp int) Memory {
+	var most Memory
+	for s := range max(cfg.PP, 1) {
+		if mem := StageMemory(cfg, s, dp); mem.Total() > most.Total() {
+			most = mem
+		}
+	}
+	return most
+}
+
+// keptIn is what one sample leaves for the backward pass in tensors
+// [lo, hi): a transformer's blocks there keep what the mode keeps, and the
+// last stage the head's logits; other models a share by tensors.
+func (m *Model) keptIn(lo, hi int, mode string) float64 {
+	if m.Blocks == 0 {
+		return m.ActivationBytes * float64(hi-lo) / float64(len(m.Tensors))
+	}
+	blocks := 0
+	for j := range m.Blocks {
+		if u := m.Units[1+j]; u >= lo && u < hi {
+			blocks++
+		}
+	}
+	kept := float64(blocks) * m.blockKeeps(mode)
+	if hi == len(m.Tensors) {
+		kept += m.ActivationBytes - float64(m.Blocks)*m.BlockBytes
+	}
+	return kept
 }

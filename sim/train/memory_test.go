@@ -77,3 +77,37 @@ func TestUnits(t *testing.T) {
 	m.GroupUnits()
 	assert.Equal(t, []int{0, 1, 2, 3, 4}, m.Units)
 }
+
+// REFERENCE.md, "Pipeline parallelism": GPipe keeps every micro-batch's
+// activations until its backward, 1F1B at most p−s on stage s (PipeDream-
+// Flush), and interleaving v chunks keeps 1 + (p−1)/(p·v) times 1F1B's on the
+// first stage (Narayanan et al., SC'21, §2.2). Counted in micro-batches of a
+// whole stage, on stages without the head.
+func TestPipelineActivationsInFlight(t *testing.T) {
+	m, err := Preset("llama3-8b")
+	require.NoError(t, err)
+	const p, batch = 4, 1024
+	inFlight := func(schedule string, micro, v, s int) float64 {
+		cfg := &Config{Model: m, Sharding: NoSharding, Checkpointing: NoCheckpointing, TP: 1, PP: p,
+			PPSchedule: schedule, PPVirtual: v, Batch: batch, Accumulation: micro}
+		perMicro := float64(m.Blocks/p) * m.BlockBytes * batch
+		return StageMemory(cfg, s, 1).Activations / perMicro
+	}
+	for s := range p - 1 {
+		assert.InDelta(t, 8, inFlight(GPipe, 8, 1, s), 1e-9, "GPipe, stage %d: all 8", s)
+		assert.InDelta(t, p-s, inFlight(OneFOneB, 8, 1, s), 1e-9, "1F1B, stage %d: p−s", s)
+		assert.InDelta(t, 2, inFlight(OneFOneB, 2, 1, s), 1e-9, "1F1B, stage %d: no more than m", s)
+	}
+	for _, v := range []int{2, 4} {
+		want := p * (1 + float64(p-1)/float64(p*v))
+		assert.InDelta(t, want, inFlight(Interleaved, 8, v, 0), 1e-9, "interleaved, v=%d", v)
+	}
+	// The parameters: a quarter of the blocks each, the head on the last.
+	cfg := &Config{Model: m, Sharding: NoSharding, TP: 1, PP: p, PPSchedule: OneFOneB, Batch: batch, Accumulation: 8}
+	var sum float64
+	for s := range p {
+		sum += StageMemory(cfg, s, 1).Weights
+	}
+	assert.InDelta(t, 4*float64(m.Params()), sum, 1, "every parameter on exactly one stage")
+	assert.Greater(t, PipelineMemory(cfg, 1).Total(), StageMemory(cfg, 1, 1).Total())
+}

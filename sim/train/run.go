@@ -123,9 +123,11 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 	j.res = metrics.Training{Model: m.Name, GPU: cfg.GPU.Name, Ranks: n, Params: m.Params(), MFU: cfg.MFU,
 		Batch: cfg.Batch, Accumulation: max(cfg.Accumulation, 1), Sharding: cfg.Sharding, TP: cfg.TP,
 		// all-reduced or reduce-scattered per data-parallel group: S is the rank's whole gradient
-		GradBytes: ceilDiv(m.Params(), int64(cfg.TP*cfg.PP)) * cfg.WireBytes, ComputeUs: metrics.Micros(compute)}
+		GradBytes: ceilDiv(m.Params(), int64(cfg.TP*cfg.PP)) * cfg.WireBytes, ComputeUs: metrics.Micros(compute),
+		MemoryBytes: int64(MemoryPerGPU(m, cfg.Sharding, cfg.Checkpointing, g.dp, cfg.TP, cfg.Batch, cfg.Accumulation).Total())}
 	if cfg.PP > 1 {
 		j.res.PP, j.res.PPSchedule = cfg.PP, cfg.PPSchedule
+		j.res.MemoryBytes = int64(PipelineMemory(&j.cfg, g.dp).Total())
 		if cfg.PPSchedule == Interleaved {
 			j.res.PPVirtual = cfg.PPVirtual
 		}
