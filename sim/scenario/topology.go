@@ -201,3 +201,11 @@ func (c *checker) nvlinkEfficiency() {
 			c.text("topology.nvlink_efficiency", e), MinNVLinkEfficiency, DefaultNVLinkEfficiency)
 	}
 }
+
+// TorusDims is topology.dims on a torus, nil on other kinds.
+func (s *Scenario) TorusDims() []int {
+	if s.Topology.Kind == Torus {
+		return s.Topology.Dims
+	}
+	return nil
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // A torus is chips on a 1-, 2- or 3-D grid with wrap-around links in each
-// dimension, as TPU pods wire them with ICI. Each chip is an endpoint (role
+// dimension, as TPU pods wire them with ICI (a dimension of 2 chips has one
+// cable between them, not a second one round the back). Each chip is an endpoint (role
 // GPU) joined to its own router (role ICI), which has one link per direction
 // per dimension to its neighbours' routers; the chip–router link is on the
 // chip and carries all of them at once.
@@ -157,9 +158,17 @@ func (b *builder) torus(s *Shape) {
 		for i, size := range s.Dims {
 			c := tor.Coord(e, i)
 			next := e + ((c+1)%size-c)*stride // the +1 neighbour
-			b.cable(tor.Router[e], tor.Router[next], link.ICI, b.rate, b.latency)
-			tor.Port[e*2*d+2*i] = len(b.t.Links) - 2
-			tor.Port[next*2*d+2*i+1] = len(b.t.Links) - 1
+			switch {
+			case size > 2:
+				b.cable(tor.Router[e], tor.Router[next], link.ICI, b.rate, b.latency)
+				tor.Port[e*2*d+2*i] = len(b.t.Links) - 2
+				tor.Port[next*2*d+2*i+1] = len(b.t.Links) - 1
+			case c == 0: // two chips: one cable, no second one round the back
+				b.cable(tor.Router[e], tor.Router[next], link.ICI, b.rate, b.latency)
+				l := len(b.t.Links) - 2
+				tor.Port[e*2*d+2*i], tor.Port[e*2*d+2*i+1] = l, l
+				tor.Port[next*2*d+2*i], tor.Port[next*2*d+2*i+1] = l+1, l+1
+			}
 			stride *= size
 		}
 	}
