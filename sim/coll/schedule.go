@@ -262,6 +262,9 @@ func checkSupported(op, algo string) error {
 
 // checkShape says why algo cannot run on the ranks p describes, or nil.
 func checkShape(algo string, n int, p Params) error {
+	if len(p.Torus) > 0 && (algo == Hierarchical || algo == InNetwork || algo == NVLSTree) {
+		return fmt.Errorf("%s needs GPU nodes and switches, which a torus has none of; on a torus use torus or ring", algo)
+	}
 	switch algo {
 	case TorusAlgo:
 		return torusShape(n, p)
