@@ -39,6 +39,8 @@ func scenarioSummaries() map[string]Text {
 			"PFC 的副作用：incast 引发的暂停向上游扩散，卡住一条只是与它共用上行链路、毫不相干的受害流；--set network.cc=dcqcn 可以解救它。"},
 		"scenario.summary.inference-llama3-8b": {"Llama 3 8B served disaggregated on 2 DGX H100 nodes: 8 GPUs prefill 2,048-token prompts, 8 decode 128 tokens each, and every request's 256 MiB KV cache crosses the InfiniBand rails from one node to the other.",
 			"在 2 台 DGX H100 上分离式部署 Llama 3 8B：8 张 GPU 做 2,048 token 提示词的预填充，8 张做解码、每个请求生成 128 个 token；每个请求 256 MiB 的 KV 缓存经 InfiniBand 轨道跨节点传输。"},
+		"scenario.summary.tpu-torus-allreduce": {"A 256 MiB all-reduce on a 4×4×4 TPU-style torus (64 chips, 800 Gb/s ICI links each way, wrap-around in every dimension): a bidirectional ring along x, then y, then z, and back.",
+			"在 4×4×4 的 TPU 式三维环面（64 颗芯片，ICI 链路每个方向 800 Gb/s，每一维首尾相连）上做 256 MiB 的 all-reduce：先沿 x 维、再沿 y 维、再沿 z 维各走一个双向环，然后按相反顺序走回来。"},
 		"scenario.summary.victim-flow-lossy": {"The victim-flow fabric without PFC, as lossy RoCE runs it: the incast drops packets instead of pausing, selective repeat resends only those, and the victim runs at line rate.",
 			"去掉 PFC 的 victim-flow 网络，即有损 RoCE 的跑法：incast 丢包而不暂停，选择性重传只重发丢掉的包，受害流以线速运行。"},
 	}

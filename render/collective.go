@@ -172,6 +172,9 @@ func collStatus(lang Lang, c *snap.Collective, rails string) string {
 // a rail is a GPU's index in its node, and its NIC.
 func (b *Builder) railsOf(c *snap.Collective) string {
 	t := b.layout.Topo
+	if t.Torus != nil {
+		return "" // no rails: chips send on their own ICI links
+	}
 	var rails []int
 	for _, s := range c.Sends {
 		if !s.Net || s.Src < 0 || int(s.Src) >= len(t.Endpoints) {

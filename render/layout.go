@@ -207,6 +207,8 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 		L.LinkW = 1.0 * u
 	}
 	switch {
+	case t.Torus != nil:
+		L.torus()
 	case condensed:
 		L.fatTreeCondensed()
 	case t.Kind == "fattree":

@@ -133,7 +133,9 @@ func (L *Layout) label(id, form int, w, h float64) string {
 	var cands []string
 	switch nd.Role {
 	case topo.Host, topo.GPU:
-		if nd.Role == topo.GPU {
+		if tr := L.Topo.Torus; tr != nil {
+			cands = torusLabels(tr, nd.Index)
+		} else if nd.Role == topo.GPU {
 			cands = []string{fmt.Sprintf("GPU %d", nd.Index), fmt.Sprint(nd.Index)}
 		} else {
 			cands = []string{nodeName(L, id)} // one name everywhere: "h3"

@@ -46,7 +46,7 @@ const (
 // Ops and Algos list what exists, for error messages and docs.
 var (
 	Ops   = []string{AllReduce, ReduceScatter, AllGather, Broadcast, AllToAll}
-	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree, Direct, Pairwise, Auto}
+	Algos = []string{Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree, Direct, Pairwise, TorusAlgo, Auto}
 )
 
 // Transfer moves chunks from rank Src to rank Dst. Chunk is the first chunk id
@@ -162,6 +162,9 @@ type Params struct {
 	// directly, the same as from their steps, in O(pairs) instead of listing
 	// O(steps · ranks) transfers, and leave Steps nil.
 	SummaryOnly bool
+	// Torus is the torus's chips per dimension (topology.kind: torus), nil
+	// elsewhere: algo torus needs it and auto picks torus on it.
+	Torus []int
 }
 
 // Build returns the schedule of op with algo over p.Ranks ranks, or an error
@@ -170,6 +173,9 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	n := p.Ranks
 	if n < 2 {
 		return nil, fmt.Errorf("a collective needs at least 2 ranks, got %d", n)
+	}
+	if algo == Auto && len(p.Torus) > 0 && (op == AllReduce || op == ReduceScatter || op == AllGather) {
+		algo = TorusAlgo
 	}
 	if algo == Auto && slices.Contains(Ops, op) {
 		algo = Choose(op, p, p.Bytes)
@@ -180,6 +186,11 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 	s := &Schedule{Op: op, Algo: algo, Ranks: n, gpn: p.GPUsPerNode}
 	if algo == NVLSTree {
 		nvlsTree(s, n, p.GPUsPerNode, p.SummaryOnly)
+		return s, nil
+	}
+	if algo == TorusAlgo {
+		torusSchedule(s, op, p.Torus)
+		summarizeSteps(s)
 		return s, nil
 	}
 	if algo == Ring && op != Broadcast && spansNodes(p) {
@@ -230,9 +241,9 @@ func checkAlgo(op, algo string, n int, p Params) error {
 // checkSupported says why op or algo is unknown, or why algo does not do op.
 func checkSupported(op, algo string) error {
 	supported := map[string][]string{
-		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree},
-		ReduceScatter: {Ring, Rabenseifner},
-		AllGather:     {Ring, Rabenseifner},
+		AllReduce:     {Ring, Tree, Rabenseifner, Hierarchical, InNetwork, NVLSTree, TorusAlgo},
+		ReduceScatter: {Ring, Rabenseifner, TorusAlgo},
+		AllGather:     {Ring, Rabenseifner, TorusAlgo},
 		Broadcast:     {Ring},
 		AllToAll:      {Direct, Pairwise},
 	}
@@ -251,7 +262,12 @@ func checkSupported(op, algo string) error {
 
 // checkShape says why algo cannot run on the ranks p describes, or nil.
 func checkShape(algo string, n int, p Params) error {
+	if len(p.Torus) > 0 && (algo == Hierarchical || algo == InNetwork || algo == NVLSTree) {
+		return fmt.Errorf("%s needs GPU nodes and switches, which a torus has none of; on a torus use torus or ring", algo)
+	}
 	switch algo {
+	case TorusAlgo:
+		return torusShape(n, p)
 	case Rabenseifner:
 		if n&(n-1) != 0 {
 			return fmt.Errorf("rabenseifner needs a power-of-two rank count, got %d; use ring, or %d or %d ranks",

@@ -83,6 +83,9 @@ type router struct {
 }
 
 func newRouter(t *topo.Topology, switchLatency unit.Time) *router {
+	if t.Torus != nil {
+		return newTorusRouter(t, switchLatency)
+	}
 	n := len(t.Nodes)
 	r := &router{
 		t: t, forwards: make([]bool, n), tier: make([]int8, n), upStart: make([]int32, n+1), dnStart: make([]int32, n+1),
@@ -344,6 +347,9 @@ func (r *router) storeForward(l int32, payload unit.Bytes) unit.Time {
 // latency: propagation and switch latency per hop, plus one packet of payload
 // bytes stored and forwarded at every hop after the first.
 func (r *router) path(src, dst int32, payload unit.Bytes, pick func(n int32, cands []int32) int32, links []int32) ([]int32, unit.Time) {
+	if r.t.Torus != nil {
+		return r.torusPath(src, dst, payload, links)
+	}
 	r.target(dst)
 	d := r.distTo(src)
 	if d == far {
@@ -369,7 +375,15 @@ func (r *router) path(src, dst int32, payload unit.Bytes, pick func(n int32, can
 // split spreads a flow from src to dst evenly over its minimal paths — at
 // every node, equally over the minimal next hops — and returns each link's
 // share of the flow. The latency is that of the slowest minimal path.
+// On a torus, dimension-order routing has one path: all of the flow takes it.
 func (r *router) split(src, dst int32, payload unit.Bytes, links []int32, weights []float64) ([]int32, []float64, unit.Time) {
+	if r.t.Torus != nil {
+		links, d := r.torusPath(src, dst, payload, links)
+		for range links {
+			weights = append(weights, 1)
+		}
+		return links, weights, d
+	}
 	r.target(dst)
 	d := r.distTo(src)
 	if d == far {

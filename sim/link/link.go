@@ -19,6 +19,9 @@ const (
 	IB       Kind = "ib"
 	RoCE     Kind = "roce"
 	Ethernet Kind = "ethernet"
+	// ICI is a TPU-style inter-chip link of a torus: credit-based, its rate
+	// a data rate (REFERENCE.md, "TPU ICI link rates").
+	ICI Kind = "ici"
 )
 
 // Per-packet overheads in bytes on the wire, beyond the payload.
@@ -57,7 +60,7 @@ func Header(k Kind) unit.Bytes {
 		return EthernetHeader
 	case PCIe5:
 		return PCIeHeader
-	case NVLink4:
+	case NVLink4, ICI:
 		return NVLinkHeader
 	}
 	panic(fmt.Sprintf("link: unknown kind %q", k))

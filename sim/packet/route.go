@@ -141,7 +141,11 @@ func (m *Model) candidates(n int32, dst int32) []int32 {
 }
 
 // minimalNext appends to buf the links out of n one hop nearer endpoint dst.
+// On a torus it is the one link of dimension-order routing.
 func (m *Model) minimalNext(buf []int32, n int32, dst int32) []int32 {
+	if tr := m.topo.Torus; tr != nil {
+		return append(buf, int32(tr.Next(m.topo, int(n), int(dst))))
+	}
 	hops := m.hopsTo(dst)
 	want := hops[n] - 1
 	dstNode := m.topo.Endpoints[dst]

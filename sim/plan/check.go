@@ -97,6 +97,10 @@ func checkTraining(sc *scenario.Scenario, k *scenario.Check, cfg *train.Config, 
 	if tpOK {
 		tp = cfg.TP
 	}
+	if tr.Algo == coll.TorusAlgo {
+		k.Fail("training.algo", "torus is not modelled for training's data-parallel groups (collective.algo: torus all-reduces a whole torus); use ring or auto")
+		return
+	}
 	algo, params := tr.Algo, collParams(sc, ranks, 0)
 	if ppOK && cfg.PP > 1 { // each stage's replicas all-reduce on a flat ring (train.Start)
 		algo, params = coll.Ring, coll.Params{Ranks: ranks / cfg.PP}

@@ -91,7 +91,7 @@ func protocol(sc *scenario.Scenario, algo string, p coll.Params) string {
 func collParams(sc *scenario.Scenario, ranks, root int) coll.Params {
 	return coll.Params{Ranks: ranks, GPUsPerNode: sc.NodeGPUs(), Root: root, OneSwitch: sc.OneSwitch(),
 		NVSwitch: sc.NVSwitch(), Bytes: int64(sc.Collective.Bytes), Arch: arch(sc),
-		PXN: sc.Collective.PXN}
+		PXN: sc.Collective.PXN, Torus: sc.TorusDims()}
 }
 
 // arch is topology.gpu's architecture for NCCL's tuning tables.

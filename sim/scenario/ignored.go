@@ -41,6 +41,7 @@ var keyUses = []keyUse{
 	{key: "topology.spines", used: twoTier, with: "topology.kind: leafspine, or dgx with nodes above 1", has: tierHas},
 	{key: "topology.oversubscription", used: twoTier, with: "topology.kind: leafspine, or dgx with nodes above 1", has: tierHas},
 	{key: "topology.k", used: kindIs(FatTree), with: "topology.kind: fattree", has: kindHas},
+	{key: "topology.dims", used: kindIs(Torus), with: "topology.kind: torus", has: kindHas},
 	{key: "topology.fabric"},
 	{key: "topology.link_gbps"},
 	{key: "topology.link_latency"},

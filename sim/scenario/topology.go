@@ -14,6 +14,7 @@ const (
 	DGX       = topo.DGX
 	LeafSpine = topo.LeafSpine
 	FatTree   = topo.FatTree
+	Torus     = topo.TorusKind
 )
 
 // Fabrics.
@@ -25,7 +26,7 @@ const (
 
 // Topology describes the machines and how they are wired.
 type Topology struct {
-	Kind string `yaml:"kind"` // star | dgx | leafspine | fattree
+	Kind string `yaml:"kind"` // star | dgx | leafspine | fattree | torus
 
 	Hosts         int     `yaml:"hosts"`            // star
 	Nodes         int     `yaml:"nodes"`            // dgx: HGX-style nodes
@@ -36,6 +37,7 @@ type Topology struct {
 	K             int     `yaml:"k"`                // fattree: switch radix, k³/4 hosts
 	Oversub       float64 `yaml:"oversubscription"` // leaf downlinks per uplink (1: none); dgx and leafspine
 	RailOptimized bool    `yaml:"rail_optimized"`   // leafspine with gpus_per_node > 1: NIC i of every node on leaf i
+	Dims          []int   `yaml:"dims"`             // torus: chips per dimension, 1 to 3 dimensions (link_gbps: each ICI link's rate per direction)
 
 	Fabric        string    `yaml:"fabric"`    // ib | roce | ethernet
 	LinkGbps      float64   `yaml:"link_gbps"` // host and fabric link rate
@@ -85,7 +87,7 @@ const MinNVLinkEfficiency = 0.01
 // Shape is the topology's kind and dimensions, which sim/topo checks and builds.
 func (t *Topology) Shape() topo.Shape {
 	return topo.Shape{Kind: t.Kind, Hosts: t.Hosts, Nodes: t.Nodes, GPUsPerNode: t.GPUsPerNode, Leaves: t.Leaves,
-		Spines: t.Spines, HostsPerLeaf: t.HostsPerLeaf, K: t.K, Oversub: t.Oversub, RailOptimized: t.RailOptimized}
+		Spines: t.Spines, HostsPerLeaf: t.HostsPerLeaf, K: t.K, Oversub: t.Oversub, RailOptimized: t.RailOptimized, Dims: t.Dims}
 }
 
 // sizeKey is the key that sets the endpoint count.
@@ -198,4 +200,12 @@ func (c *checker) nvlinkEfficiency() {
 		c.fail("topology.nvlink_efficiency", "%s is not allowed: it is a share of the NVLink rate, from %g to 1 (default %g; 1 is ideal)",
 			c.text("topology.nvlink_efficiency", e), MinNVLinkEfficiency, DefaultNVLinkEfficiency)
 	}
+}
+
+// TorusDims is topology.dims on a torus, nil on other kinds.
+func (s *Scenario) TorusDims() []int {
+	if s.Topology.Kind == Torus {
+		return s.Topology.Dims
+	}
+	return nil
 }

@@ -15,6 +15,7 @@ const (
 	DGX       = "dgx"
 	LeafSpine = "leafspine"
 	FatTree   = "fattree"
+	TorusKind = "torus"
 )
 
 // Limits on shapes.
@@ -38,6 +39,7 @@ type Shape struct {
 	K             int     // k: fattree
 	Oversub       float64 // oversubscription: dgx, leafspine
 	RailOptimized bool    // rail_optimized: leafspine
+	Dims          []int   // dims: torus
 }
 
 // kind is what a topology kind knows about its shapes.
@@ -51,7 +53,7 @@ type kind struct {
 }
 
 // kinds in the order messages list them.
-var kinds = []*kind{&starKind, &dgxKind, &leafSpineKind, &fatTreeKind}
+var kinds = []*kind{&starKind, &dgxKind, &leafSpineKind, &fatTreeKind, &torusKind}
 
 func kindOf(name string) *kind {
 	for _, k := range kinds {

@@ -24,9 +24,10 @@ const (
 	Leaf  // also the single switch of a star, a rail switch, a fat tree's edge switch
 	Spine // also a fat tree's aggregation switch
 	Core
+	ICI // a torus chip's router: it forwards between the chip and its ICI links
 )
 
-var roleNames = [...]string{"host", "gpu", "nic", "nvswitch", "leaf", "spine", "core"}
+var roleNames = [...]string{"host", "gpu", "nic", "nvswitch", "leaf", "spine", "core", "ici"}
 
 func (r Role) String() string { return roleNames[r] }
 
@@ -67,6 +68,9 @@ type Topology struct {
 	// LIDs numbers the endpoints leaf by leaf, as a subnet manager hands out
 	// addresses, for static (d-mod-k) routing; nil: in endpoint order.
 	LIDs []int32
+	// Torus is the shape and ports of a torus (topology.kind: torus), nil
+	// for the tiered kinds; both models route on it by dimension order.
+	Torus *Torus
 }
 
 // DModK is static routing's choice among count equal next hops at node n

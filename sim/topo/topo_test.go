@@ -171,7 +171,7 @@ func TestCheck(t *testing.T) {
 
 	ps = Shape{Kind: "ring"}.Check()
 	require.Len(t, ps, 1)
-	assert.Equal(t, `kind: "ring" is not a topology kind; use star, dgx, leafspine or fattree`, ps[0].Error())
+	assert.Equal(t, `kind: "ring" is not a topology kind; use star, dgx, leafspine, fattree or torus`, ps[0].Error())
 	assert.Zero(t, Shape{Kind: "ring"}.Endpoints())
 	assert.Panics(t, func() { Build(Shape{Kind: "ring"}, wiring) })
 }
