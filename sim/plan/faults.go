@@ -130,3 +130,18 @@ func workloadRanks(sc *scenario.Scenario) int {
 	}
 	return r
 }
+
+// slowRanks maps each slow_gpu rank below ranks to its factor (the
+// largest, if two name one rank); nil when none is slow.
+func slowRanks(sc *scenario.Scenario, ranks int) map[int]float64 {
+	var m map[int]float64
+	for _, f := range sc.Faults {
+		if f.Kind == scenario.FaultSlowGPU && f.GPU >= 0 && f.GPU < ranks {
+			if m == nil {
+				m = map[int]float64{}
+			}
+			m[f.GPU] = max(m[f.GPU], f.Factor)
+		}
+	}
+	return m
+}
