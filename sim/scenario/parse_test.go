@@ -139,8 +139,8 @@ func TestBuiltins(t *testing.T) {
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
-		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "noisy-neighbor", "perm-1024", "permutation", "pp-gpt-1f1b",
-		"ring-allreduce-8", "victim-flow", "victim-flow-lossy"}, names)
+		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "link-down", "noisy-neighbor", "perm-1024", "permutation", "pp-gpt-1f1b",
+		"ring-allreduce-8", "straggler", "victim-flow", "victim-flow-lossy"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -248,7 +248,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, victim-flow`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, link-down, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, straggler, victim-flow`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)
