@@ -7,6 +7,8 @@ import (
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
 )
 
 // What faults cost. The models report what each link fault did (its stall,
@@ -61,4 +63,30 @@ func withBaseline(res *metrics.Result, sc scenario.Scenario) error {
 	d := metrics.Round(res.Faults.MeasureUs-b, 3)
 	res.Faults.BaselineUs, res.Faults.DelayUs = &b, &d
 	return nil
+}
+
+// faultsAt is the faults in effect at t, for the viewer; nil without any.
+func (st *Started) faultsAt(t unit.Time) *snap.Faults {
+	f := st.faults
+	if f == nil {
+		return nil
+	}
+	out := &snap.Faults{}
+	for _, s := range f.Slow {
+		out.Slow = append(out.Slow, snap.SlowGPU{Endpoint: s.Rank, Factor: s.Factor})
+	}
+	links := st.Model.Topology().Links
+	for _, lf := range f.Links {
+		if t < lf.At || t >= lf.Until {
+			continue
+		}
+		for _, l := range [2]int{lf.Link, links[lf.Link].Reverse} {
+			if lf.Down {
+				out.Down = append(out.Down, l)
+			} else {
+				out.Degraded = append(out.Degraded, snap.DegradedLink{Link: l, Gbps: lf.Rate.Gbps()})
+			}
+		}
+	}
+	return out
 }

@@ -113,6 +113,7 @@ func (st *Started) Record(prev *snap.Snapshot) *snap.Snapshot {
 // picture adds to the model's snapshot s what the workload knows.
 func (st *Started) picture(s *snap.Snapshot) *snap.Snapshot {
 	s.Activity = s.FlowActivity(len(st.Model.Topology().Endpoints))
+	s.Faults = st.faultsAt(s.Time)
 	if st.coll != nil {
 		s.Collective = st.coll.Snapshot(s.Time, s)
 	}
