@@ -110,7 +110,7 @@ func TestDegradedLinkRunsAtItsRate(t *testing.T) {
 	for _, fid := range []string{"packet", "flow"} {
 		r := builtin(t, "link-down", "sim.fidelity="+fid, "faults=[{kind: link_degraded, link: leaf0->spine0, gbps: 100, at: 20us}]")
 		base := builtin(t, "link-down", "sim.fidelity="+fid, "faults=")
-		sent := 20 / flowFct(base, 0) * float64(8<<20) // bytes by 20 µs at the baseline's rate
+		sent := 20 / flowFct(base, 0) * float64(8<<20)    // bytes by 20 µs at the baseline's rate
 		want := 20 + (float64(8<<20)-sent)*8/(100e3*0.97) // the rest at 100 Gb/s (payload share ≈ 0.97)
 		assert.InEpsilon(t, want, flowFct(r, 0), 0.03, "%s: %.1f µs", fid, flowFct(r, 0))
 		assert.Equal(t, "link_degraded", r.Faults.Faults[0].Kind)
