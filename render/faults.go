@@ -5,8 +5,8 @@ import (
 	"math"
 )
 
-// Faults on the canvas: a down link is a dashed line in the drop colour
-// with a ✕ at its middle, a degraded one dashed in the pause colour, and a
+// Faults on the canvas: a down link is a dashed line in the drop colour (no
+// ✕: the legend's ✕ is a drop), a degraded one dashed in the pause colour, and a
 // slow GPU has a ring in the drop colour; the tooltips say which.
 
 // faultLinks draws the links down or degraded now over their lines.
@@ -28,8 +28,8 @@ func (b *Builder) faultLinks() {
 	}
 }
 
-// dashed draws line ln dashed over itself: in the drop colour with a ✕ at
-// its middle when down, else in the pause colour.
+// dashed draws line ln dashed over itself: in the drop colour when down,
+// else in the pause colour.
 func (b *Builder) dashed(ln *LinkLine, down bool) {
 	L, dl := b.layout, &b.dl
 	c, w := b.th.Pause, L.LinkW*1.2
@@ -41,11 +41,6 @@ func (b *Builder) dashed(ln *LinkLine, down bool) {
 	for k := 0; k < n; k += 2 {
 		a, e := float64(k)/float64(n), float64(k+1)/float64(n)
 		dl.line(LayerMarker, ln.X1+dx*a, ln.Y1+dy*a, ln.X1+dx*e, ln.Y1+dy*e, w, c)
-	}
-	if down {
-		mx, my, s := (ln.X1+ln.X2)/2, (ln.Y1+ln.Y2)/2, 3*L.U
-		dl.line(LayerMarker, mx-s, my-s, mx+s, my+s, 1.5*L.U, c)
-		dl.line(LayerMarker, mx-s, my+s, mx+s, my-s, 1.5*L.U, c)
 	}
 }
 
