@@ -278,6 +278,9 @@ func (b *Builder) linkLines(id int, queueFirst bool) []string {
 	if s.Paused {
 		lines = append(lines, b.t("tip.paused"))
 	}
+	if x := b.faultLinkLine(id); x != "" {
+		lines = append(lines, x)
+	}
 	var flows []string
 	seen := map[int]bool{}
 	for i := range cur.Packets {
@@ -304,6 +307,9 @@ func (b *Builder) nodeLines(id int) []string {
 	lines := []string{nodeName(L, id)} // as the canvas names it
 	if e := L.EP[id]; e >= 0 {
 		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.doing(e)))
+		if x := b.slowLine(e); x != "" {
+			lines = append(lines, x)
+		}
 		var send, recv []string
 		for i := range cur.Flows {
 			fl := &cur.Flows[i]

@@ -82,6 +82,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	b.frames()
 	if f.Cur != nil {
 		b.links()
+		b.faultLinks()
 		b.bundles()
 		b.packets()
 		b.controls()
@@ -90,6 +91,7 @@ func (b *Builder) Scene(f *Frame) *DisplayList {
 	}
 	b.nodes()
 	if f.Cur != nil {
+		b.slowGPUs()
 		b.rateGauges()
 	}
 	b.legend()

@@ -97,6 +97,11 @@ func FuzzRun(f *testing.F) {
 		f.Add([]byte("topology: {kind: dgx}\ncollective: {op: allreduce, algo: ring, bytes: 1MiB}\n"), set)
 		f.Add([]byte("topology: {fabric: ib}\nnetwork: {cc: ibcc}\ntraffic: {bytes: 64KiB}\n"), set)
 	}
+	// Faults: a host's only link down and back (no path around it), a
+	// degraded link under spraying, a slow inference GPU.
+	f.Add([]byte("topology: {hosts: 3}\ntraffic: {senders: 2, bytes: 256KiB}\nfaults: [{kind: link_down, link: host0->switch, at: 5us, until: 40us}]\n"), "network.reroute_delay=0")
+	f.Add([]byte("topology: {kind: fattree, k: 4}\nnetwork: {routing: spray}\ntraffic: {pattern: permutation, bytes: 128KiB}\nfaults: [{kind: link_degraded, link: pod0.edge0→pod0.agg0, gbps: 1, at: 0}, {kind: link_down, link: pod0.agg1->core2, at: 1us}]\n"), "sim.fidelity=flow")
+	f.Add([]byte("topology: {kind: dgx}\ninference: {model: gpt2-1.5b, prompt_tokens: 64, output_tokens: 4, requests: 4}\nfaults: [{kind: slow_gpu, gpu: 5, factor: 100}]\nsim: {fidelity: flow}\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
 		var sets []string
 		if set != "" {

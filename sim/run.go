@@ -30,13 +30,18 @@ func Run(sc scenario.Scenario) (*metrics.Result, error) {
 		return nil, err
 	}
 	st.Model.Run()
-	return st.Result(), nil
+	res := st.Result()
+	if err := withBaseline(res, sc); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // Result reports a started scenario (complete once the model has run to its end).
 func (st *Started) Result() *metrics.Result {
 	res := st.Model.Result()
 	res.Collective, res.Training, res.Inference = st.Collective, st.Training, st.Inference
+	faultReport(res, st.faults, st.faultList)
 	if len(res.Flows) > MaxListedFlows {
 		// totals still count them all; a copy, so that the rest can be freed
 		res.Flows = append([]metrics.Flow(nil), res.Flows[:MaxListedFlows]...)
@@ -90,6 +95,8 @@ type Started struct {
 	job        *train.Job          // the training workload, if any
 	serve      *infer.Job          // the inference workload, if any
 	coll       *coll.Progress      // the collective's progress, if any
+	faults     *plan.Faults        // the run's faults, resolved, if any
+	faultList  []scenario.Fault    // and as written
 }
 
 // Snapshot pictures the model now, with what each endpoint does: computing
@@ -106,6 +113,7 @@ func (st *Started) Record(prev *snap.Snapshot) *snap.Snapshot {
 // picture adds to the model's snapshot s what the workload knows.
 func (st *Started) picture(s *snap.Snapshot) *snap.Snapshot {
 	s.Activity = s.FlowActivity(len(st.Model.Topology().Endpoints))
+	s.Faults = st.faultsAt(s.Time)
 	if st.coll != nil {
 		s.Collective = st.coll.Snapshot(s.Time, s)
 	}
@@ -153,12 +161,13 @@ func start(sc scenario.Scenario, track bool) (*Started, error) {
 // its traffic's flows, finding their routes, BuildFlows a step. What it
 // starts is Start's, however the steps fall.
 type Building struct {
-	plan  *plan.Plan // until the build is done
-	track bool
-	pkt   *packet.Build // the packet-level model, until it is built
-	model Live          // the model, once built
-	st    *Started
-	err   error
+	plan   *plan.Plan // until the build is done
+	faults []scenario.Fault
+	track  bool
+	pkt    *packet.Build // the packet-level model, until it is built
+	model  Live          // the model, once built
+	st     *Started
+	err    error
 }
 
 // BuildFlows is about a millisecond of Step's work in WebAssembly (perm-1024's
@@ -172,7 +181,7 @@ func Begin(sc scenario.Scenario) (*Building, error) { return begin(sc, true) }
 // begin resolves sc's plan and starts building its model. A workload that
 // cannot run is an error of Started, as when the run starts it.
 func begin(sc scenario.Scenario, track bool) (*Building, error) {
-	b := &Building{track: track}
+	b := &Building{track: track, faults: sc.Faults}
 	p, err := plan.Resolve(&sc)
 	switch {
 	case err != nil:
@@ -199,7 +208,7 @@ func (b *Building) Step(n int) bool {
 		b.model, b.pkt = b.pkt.Model(), nil
 	}
 	p := b.plan
-	st := &Started{Model: b.model}
+	st := &Started{Model: b.model, faults: p.Faults, faultList: b.faults}
 	var err error
 	switch {
 	case p.Collective != nil:

@@ -168,6 +168,7 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		fmt.Fprintf(w, "          memory %s per GPU (the fullest)%s\n", ff(float64(tr.MemoryBytes)/1e9, 1)+" GB", pipeline)
 		printCost(w, tr.Cost)
 	}
+	printFaults(w, r.Faults)
 	if in := r.Inference; in != nil {
 		fmt.Fprintf(w, "\ninference: %s on %d prefill + %d decode × %s, %d requests of %d prompt and %d output tokens\n",
 			in.Model, in.PrefillGPUs, in.DecodeGPUs, in.GPU, in.Requests, in.PromptTokens, in.OutputTokens)
@@ -197,4 +198,45 @@ func humanBytes(b int64) string {
 		return ff(float64(b)/(1<<10), 1) + " KiB"
 	}
 	return strconv.FormatInt(b, 10) + " B"
+}
+
+// printFaults says what each fault did and what the faults cost the run.
+func printFaults(w io.Writer, f *metrics.Faults) {
+	if f == nil {
+		return
+	}
+	fmt.Fprintf(w, "\nfaults: %s %s µs", f.Measure, ff(f.MeasureUs, 1))
+	if f.BaselineUs != nil {
+		fmt.Fprintf(w, ", %s µs without faults: they cost %s µs", ff(*f.BaselineUs, 1), ff(*f.DelayUs, 1))
+	}
+	fmt.Fprintln(w)
+	for _, x := range f.Faults {
+		fmt.Fprintf(w, "  [%d] %s %s", x.Index, x.Kind, x.Target)
+		switch x.Kind {
+		case "slow_gpu":
+			fmt.Fprintf(w, ": compute × %g", x.Factor)
+		case "link_degraded":
+			fmt.Fprintf(w, " at %g Gb/s", x.Gbps)
+		}
+		if x.Kind != "slow_gpu" {
+			until := "for good"
+			if x.UntilUs > 0 {
+				until = "until " + ff(x.UntilUs, 1) + " µs"
+			}
+			fmt.Fprintf(w, " from %s µs %s", ff(x.AtUs, 1), until)
+		}
+		if x.ReroutedUs != nil {
+			fmt.Fprintf(w, "; rerouted at %s µs", ff(*x.ReroutedUs, 1))
+		}
+		if x.FlowsStalled > 0 {
+			fmt.Fprintf(w, "; %d flows waited %s µs in all with %s left", x.FlowsStalled, ff(x.StalledFlowUs, 1), humanBytes(x.StalledBytes))
+		}
+		if x.HeldBytes > 0 {
+			fmt.Fprintf(w, "; held up to %s", humanBytes(x.HeldBytes))
+		}
+		if x.Drops > 0 {
+			fmt.Fprintf(w, "; dropped %d packets", x.Drops)
+		}
+		fmt.Fprintln(w)
+	}
 }

@@ -28,3 +28,18 @@ func TestRunRefusesControlCharacters(t *testing.T) {
 		assert.NotContains(t, errOut, "\x1b", "%q: no raw escape reaches the terminal", args)
 	}
 }
+
+// TestRunSaysWhatFaultsCost: run prints each fault and the delay against the
+// run without faults; sweep adds a fault_delay_us column.
+func TestRunSaysWhatFaultsCost(t *testing.T) {
+	code, out, errOut := cli("run", "link-down", "--set", "sim.fidelity=flow")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "faults: run 374.0 µs, 174.0 µs without faults: they cost 200.0 µs")
+	assert.Contains(t, out, "[0] link_down leaf0→spine0 from 20.0 µs for good; rerouted at 220.0 µs; 1 flows waited 200.0 µs in all")
+	code, out, errOut = cli("sweep", "link-down", "--set", "sim.fidelity=flow", "--vary", "network.reroute_delay=100us,300us")
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "fault_delay_us")
+	// rerouted at 120 µs, h0's flow shares spine 1 with h1's until 174 µs: more than 100 µs late
+	assert.Regexp(t, `100us .* 148\.8\n`, out)
+	assert.Regexp(t, `300us .* 300\.0\n`, out, "rerouted after h1's flow ended: exactly the delay")
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -105,6 +106,7 @@ type sweepRun struct {
 	sets    []string // the varied key=value pairs
 	kind    runKind
 	figures []string
+	delay   string // what the faults cost (faults.delay_us), "" without faults
 	err     error
 }
 
@@ -225,6 +227,9 @@ func (r *sweepRun) run(sc scenario.Scenario) {
 		return
 	}
 	r.kind, r.figures = sweepFigures(res)
+	if f := res.Faults; f != nil && f.DelayUs != nil {
+		r.delay = ff(*f.DelayUs, 1)
+	}
 }
 
 // showSweepProgress draws a bar of the runs done on stderr, one step for each
@@ -329,6 +334,13 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 	if pipelined {
 		header = append(header, "bubble_fraction")
 	}
+	faulted := false // a fault_delay_us column when a run has faults
+	for _, r := range runs {
+		faulted = faulted || r.delay != ""
+	}
+	if faulted {
+		header = append(header, "fault_delay_us")
+	}
 	var rows [][]string
 	for _, r := range runs {
 		var row []string
@@ -343,7 +355,11 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 		case r.kind == trainingRun && figures[len(figures)-1] == "":
 			figures = append(figures[:len(figures)-1:len(figures)-1], "0")
 		}
-		rows = append(rows, append(row, figures...))
+		row = append(row, figures...)
+		if faulted {
+			row = append(row, cmp.Or(r.delay, "0"))
+		}
+		rows = append(rows, row)
 	}
 	return header, rows
 }

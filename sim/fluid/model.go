@@ -36,6 +36,7 @@ const (
 	evDeliver               // flow a's last byte arrives
 	evCall                  // run callback a
 	evSample                // record a time-series sample
+	evFault                 // link fault a/4 enters phase a%4 (faults.go)
 )
 
 type event struct {
@@ -158,6 +159,7 @@ type Model struct {
 		searched   uint64 // flow–link entries the component searches looked at
 	}
 	series sampler
+	faults *faults // nil without link faults
 }
 
 // New builds a model of a plan.
@@ -186,6 +188,7 @@ func New(p *plan.Plan) *Model {
 		m.eng.At(s.Start, event{kind: evStart, a: i})
 	}
 	m.series.init(m, p.SampleInterval)
+	m.initFaults(p)
 	return m
 }
 
@@ -361,6 +364,8 @@ func (m *Model) handle(ev *event) {
 		m.run.StopIf(m.idle())
 	case evSample:
 		m.series.sample(m)
+	case evFault:
+		m.fault(int(ev.a/4), int(ev.a%4))
 	default:
 		panic(fmt.Sprintf("fluid: unknown event kind %d", ev.kind))
 	}
@@ -381,6 +386,9 @@ func (m *Model) startFlow(i int32) {
 	f := &m.flows[i]
 	m.stats.events++
 	f.state, f.remaining, f.lastT = active, float64(f.bytes), m.eng.Now()
+	if m.faults != nil {
+		m.starting(i)
+	}
 	m.activeFlows++
 	m.rec.flow(i, 1)
 	for k, l := range f.links {

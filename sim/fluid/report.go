@@ -1,6 +1,7 @@
 package fluid
 
 import (
+	"fabriclab/sim/link"
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/network"
 	"fabriclab/sim/unit"
@@ -83,6 +84,9 @@ func (m *Model) Result() *metrics.Result {
 	t := &r.Totals
 	t.Events = m.stats.events
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
+	if fs := m.faultReport(); fs != nil {
+		r.Faults = &metrics.Faults{Faults: fs}
+	}
 
 	first := unit.Never
 	var delivered int64
@@ -129,7 +133,7 @@ func (m *Model) Result() *metrics.Result {
 		util := 0.0
 		if now > 0 {
 			// Wire bytes over wire capacity: the header overhead cancels out.
-			util = metrics.Round(carried/(ls.capacity*now.Seconds()), 4)
+			util = metrics.Round(carried/(float64(l.Rate)/8*link.Efficiency(l.Kind, m.mtu)*now.Seconds()), 4) // the link's own rate, not a fault's
 		}
 		r.Links = append(r.Links, metrics.Link{
 			ID: i, Kind: string(l.Kind), Gbps: metrics.Round(l.Rate.Gbps(), 3), Util: util,

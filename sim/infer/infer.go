@@ -41,6 +41,17 @@ type Config struct {
 	Interval       unit.Time // between two requests' arrivals
 	Prefill        int       // the first Prefill ranks run prefill, the rest decode
 	Batch          int       // sequences a decode GPU runs at once
+	// Slow maps a rank (its index in ranks) to how many times as long its
+	// compute takes (faults: slow_gpu); nil: none is slow.
+	Slow map[int]float64
+}
+
+// slowed is compute time t on rank r.
+func (c *Config) slowed(r int, t unit.Time) unit.Time {
+	if f, ok := c.Slow[r]; ok && f > 1 {
+		return unit.Time(float64(t) * f)
+	}
+	return t
 }
 
 // PrefillTime is one request's prefill on one GPU: 2 FLOPs per weight of the
@@ -118,7 +129,7 @@ func (j *Job) arrive(i int) {
 	r := &j.reqs[i]
 	r.arrive, r.prefill, r.arrived = now, p, true
 	r.start = max(now, j.free[p])
-	end := r.start + j.cfg.PrefillTime()
+	end := r.start + j.cfg.slowed(p, j.cfg.PrefillTime())
 	j.free[p], j.computing[p] = end, end
 	j.f.At(end, func() { j.prefilled(i) })
 }
@@ -166,7 +177,7 @@ func (j *Job) step(d int) {
 		ctx += int64(j.reqs[i].ctx)
 	}
 	g.busy = true
-	end := j.f.Now() + j.cfg.StepTime(len(g.running), ctx)
+	end := j.f.Now() + j.cfg.slowed(j.cfg.Prefill+d, j.cfg.StepTime(len(g.running), ctx))
 	j.computing[j.cfg.Prefill+d] = end
 	j.f.At(end, func() { j.stepped(d) })
 }

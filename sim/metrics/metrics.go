@@ -17,6 +17,8 @@ type Result struct {
 	Training *Training `json:"training,omitempty"`
 	// Inference is present when the scenario served inference requests.
 	Inference *Inference `json:"inference,omitempty"`
+	// Faults is present when the scenario has faults.
+	Faults *Faults `json:"faults,omitempty"`
 }
 
 // Inference reports an inference service disaggregated into prefill and

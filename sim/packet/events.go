@@ -28,6 +28,7 @@ const (
 	evCCTimer                   // flow a's congestion control timer
 	evPace                      // port a may send a paced flow's packet (generation gen)
 	evStorm                     // endpoint port a starts (gen 1) or stops (gen 0) a pause storm
+	evFault                     // link fault a/4 enters phase a%4 (faults.go)
 )
 
 type event struct {
@@ -116,6 +117,8 @@ func (m *Model) handle(ev *event) {
 		m.pauseExpired(&m.ports[ev.a], ev.c, ev.gen)
 	case evStorm:
 		m.storm(&m.ports[ev.a], ev.gen == 1)
+	case evFault:
+		m.fault(int(ev.a/4), int(ev.a%4))
 	case evPFCRefresh:
 		m.refreshPause(&m.ports[ev.a], ev.c, ev.gen)
 	case evAck:

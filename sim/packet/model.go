@@ -45,13 +45,14 @@ type Model struct {
 	eng  *engine.Sim[event]
 	run  network.Run[event]
 
-	nodes             // forwarding and routing (route.go)
-	ports      []port // by link: egress queue and wire (port.go)
-	chunks     chunks // the queues' packet storage (fifo.go)
-	buffers           // flow control (flowctl.go)
-	classSet          // traffic classes (classes.go)
-	transport         // packets, acknowledgements, timeouts (transport.go)
-	congestion        // congestion control (cc.go)
+	faults     *faults // link faults (faults.go); nil without any
+	nodes              // forwarding and routing (route.go)
+	ports      []port  // by link: egress queue and wire (port.go)
+	chunks     chunks  // the queues' packet storage (fifo.go)
+	buffers            // flow control (flowctl.go)
+	classSet           // traffic classes (classes.go)
+	transport          // packets, acknowledgements, timeouts (transport.go)
+	congestion         // congestion control (cc.go)
 	flows      []flow
 	// The packet being sent (made, or taken out of a queue) until
 	// transmit copies it into its arrival event.
@@ -165,6 +166,7 @@ func newModel(p *plan.Plan) *Model {
 	m.initPools()
 	m.drain = p.Wiring.Rate.TxTime(unit.Bytes(m.deepestLossyQueue()))
 	m.run = network.NewRun(m.eng, p)
+	m.initFaults(p)
 	return m
 }
 

@@ -36,6 +36,7 @@ type port struct {
 	hdr        int32 // this link's per-packet header bytes
 	fc         fcMode
 	toEnd      bool      // feeds an endpoint (which consumes at line rate)
+	down       bool      // its link is down (faults): it sends nothing
 	fromEnd    bool      // an endpoint's NIC port: its packets get a little timing jitter
 	fullWire   int64     // a full packet's bytes on this wire …
 	fullTx     unit.Time // … and its time on it
@@ -172,7 +173,7 @@ func (m *Model) drop(p *port, x *pkt) {
 
 // try starts the next transmission on p if the port is free, not paused and has credit.
 func (m *Model) try(p *port) {
-	if p.paused || m.run.Stopped {
+	if p.paused || p.down || m.run.Stopped {
 		return
 	}
 	if p.busyUntil > m.eng.Now() {

@@ -149,6 +149,9 @@ func (m *Model) Result() *metrics.Result {
 	cc := m.ctl.counts()
 	t.ECNMarks, t.CNPs, t.FECNMarks, t.BECNs = cc.ecnMarks, cc.cnps, cc.fecnMarks, cc.becns
 	t.Flows, t.FlowsFinished = len(m.flows), m.finished
+	if fs := m.faultReport(); fs != nil {
+		r.Faults = &metrics.Faults{Faults: fs}
+	}
 
 	first := unit.Never
 	var delivered int64

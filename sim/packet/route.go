@@ -167,6 +167,11 @@ func (m *Model) choose(n int32, dst int32, f *flow, x *pkt) int32 {
 	} else {
 		out = m.candidates(n, dst)
 	}
+	if m.faults != nil && m.faults.avoiding > 0 {
+		if c := m.around(n, dst); c != nil {
+			out = c
+		}
+	}
 	count := len(out)
 	if count == 0 {
 		panic(fmt.Sprintf("packet: no route from %s to endpoint %d", m.topo.Nodes[n].Name, dst))

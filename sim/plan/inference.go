@@ -40,6 +40,7 @@ func inference(sc *scenario.Scenario, k *scenario.Check) *Inference {
 	if cfg.MFU == 0 {
 		cfg.MFU = train.Efficiency(m.Name, gpu.Name)
 	}
+	cfg.Slow = slowRanks(sc, ranks)
 	if cfg.Prefill == 0 {
 		cfg.Prefill = max(ranks/2, 1)
 	}

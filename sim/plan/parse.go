@@ -1,6 +1,9 @@
 package plan
 
-import "fabriclab/sim/scenario"
+import (
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/topo"
+)
 
 // Parse is scenario.Parse with the checks that need an algorithm
 // (check.go), located in the document as Parse's own.
@@ -27,5 +30,15 @@ func check(sc *scenario.Scenario, k *scenario.Check) {
 		training(sc, k)
 	case sc.Inference.Model != "":
 		inference(sc, k)
+	}
+	if len(sc.Faults) > 0 {
+		var t *topo.Topology // only link names need it
+		for _, f := range sc.Faults {
+			if f.LinkFault() && t == nil {
+				kind, _ := topo.FabricKind(sc.Topology.Fabric)
+				t = topo.Build(sc.Topology.Shape(), wiring(sc, kind))
+			}
+		}
+		faults(sc, t, k)
 	}
 }

@@ -32,6 +32,8 @@ type Plan struct {
 	Collective *Collective
 	Training   *Training
 	Inference  *Inference
+	// Faults are the run's stragglers and failures; nil without any.
+	Faults *Faults
 	// SampleInterval is the time series' first interval (sim.sample_interval,
 	// or about 200 samples of until, or the default).
 	SampleInterval unit.Time
@@ -62,8 +64,7 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	}
 	t := &sc.Topology
 	rate := topo.LinkRate(t.LinkGbps)
-	w := topo.Wiring{Fabric: kind, Rate: rate, Latency: t.LinkLatency,
-		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU))}
+	w := wiring(sc, kind)
 	p := &Plan{
 		Name: sc.Name, Seed: sc.Seed, Until: sc.Until,
 		Wiring:         w,
@@ -81,6 +82,7 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	}
 	p.Names = traffic.Names(p.Flows)
 	k := sc.Check()
+	p.Faults = faults(sc, p.Topology, k)
 	switch {
 	case sc.Collective.Op != "":
 		p.Collective = collective(sc, k)
@@ -93,6 +95,14 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// wiring is the rates and kinds of sc's links on a fabric of kind.
+func wiring(sc *scenario.Scenario, kind link.Kind) topo.Wiring {
+	t := &sc.Topology
+	rate := topo.LinkRate(t.LinkGbps)
+	return topo.Wiring{Fabric: kind, Rate: rate, Latency: t.LinkLatency,
+		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU))}
 }
 
 // Endpoints is the number of traffic endpoints.

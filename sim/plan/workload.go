@@ -145,6 +145,7 @@ func training(sc *scenario.Scenario, k *scenario.Check) *Training {
 	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), options(sc, t.Algo, coll.Simple, coll.Params{})
 	cfg.NVSwitch = sc.NVSwitch()
 	cfg.MaxFlows = MaxRunFlows
+	cfg.Slow = slowRanks(sc, ranks)
 	return &Training{Ranks: ranks, Config: cfg, GPUHourPrice: t.GPUHourPrice}
 }
 

@@ -38,7 +38,7 @@ network:
 	_, err := scenario.Parse(doc, "small.yaml")
 	fmt.Println(err)
 	// Output:
-	// small.yaml:5: network.buffr: unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes
+	// small.yaml:5: network.buffr: unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay
 }
 
 func ExampleParseWith() {

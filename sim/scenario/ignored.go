@@ -66,6 +66,9 @@ var keyUses = []keyUse{
 	{key: "network.recovery", used: func(s *Scenario) bool { return s.Sim.Fidelity != FlowLevel }, with: "sim.fidelity: packet",
 		fix: "set sim.fidelity: packet (flows at flow level lose nothing)", has: func(s *Scenario) string { return "sim.fidelity: " + s.Sim.Fidelity }},
 
+	{key: "network.reroute_delay"},
+	{key: "faults"},
+
 	{key: "traffic.pattern"},
 	{key: "traffic", used: traffic, with: "a traffic.pattern other than none", has: patternHas},
 	{key: "traffic.senders", used: patternIs(PatternIncast), with: "traffic.pattern: incast", has: patternHas},

@@ -62,6 +62,10 @@ type Network struct {
 	// virtual lanes): every egress port keeps a queue per class, served by
 	// deficit round robin in proportion to the weights. Empty is one class.
 	Classes []Class `yaml:"classes"`
+	// RerouteDelay is how long static and ECMP routing keep sending into a
+	// down link before the subnet manager or the routing protocol routes
+	// around it (faults); adaptive routing avoids it at once.
+	RerouteDelay unit.Time `yaml:"reroute_delay"`
 }
 
 // Class is one traffic class. Weights are relative: two classes of weights
@@ -183,6 +187,12 @@ func (n *Network) fillDefaults(present func(key string) bool, fabric string) {
 			n.Routing = RouteStatic
 		}
 	}
+	if !present("network.reroute_delay") {
+		n.RerouteDelay = DefaultRerouteEthernet
+		if fabric == IB {
+			n.RerouteDelay = DefaultRerouteIB
+		}
+	}
 	n.DCQCN.fillDefaults(present, n)
 	for i := range n.Classes {
 		c := &n.Classes[i]
@@ -248,6 +258,7 @@ func (c *checker) network(linkOK bool) bool {
 		ok = c.oneOf("network.recovery", n.Recovery, "a loss recovery", RecoveryGBN, RecoverySR) && ok
 	}
 	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
+	ok = c.duration("network.reroute_delay", n.RerouteDelay, 0, MaxRerouteTime, "1s") && ok
 	ok = c.bufferModel(bufferOK) && ok
 	ok = c.classes(fcOK) && ok
 	return ok

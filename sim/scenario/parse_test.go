@@ -139,8 +139,8 @@ func TestBuiltins(t *testing.T) {
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
 	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
-		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "noisy-neighbor", "perm-1024", "permutation", "pp-gpt-1f1b",
-		"ring-allreduce-8", "tpu-torus-allreduce", "victim-flow", "victim-flow-lossy"}, names)
+		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "link-down", "noisy-neighbor", "perm-1024", "permutation", "pp-gpt-1f1b",
+		"ring-allreduce-8", "straggler", "tpu-torus-allreduce", "victim-flow", "victim-flow-lossy"}, names)
 
 	for _, name := range names {
 		data, ok := Builtin(name)
@@ -168,7 +168,7 @@ func TestBuiltinContents(t *testing.T) {
 		NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100"}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
 		ECN: ECN{PMax: 0.2}, CNPInterval: 4 * unit.Microsecond, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
-		IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
+		RerouteDelay: unit.Second, IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
 	assert.Equal(t, Traffic{Pattern: PatternIncast, Senders: 8, Receiver: -1, Bytes: 64 * unit.MiB}, s.Traffic)
 
 	lossy := load("incast-lossy")
@@ -190,8 +190,10 @@ func TestBuiltinContents(t *testing.T) {
 	assert.Equal(t, CCIBCC, ib.Network.CC)
 	assert.Equal(t, IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}, ib.Network.IBCC, "the defaults")
 	assert.Equal(t, 512*unit.KiB, ib.IBCCThreshold(), "a quarter of the buffer")
+	assert.Equal(t, 10*unit.Second, ib.Network.RerouteDelay, "the subnet manager's reroute (REFERENCE.md, Stragglers and failures)")
 	ib.Name, ib.Topology.Fabric, ib.Network.FlowControl, ib.Network.Routing, ib.Network.CC = s.Name, s.Topology.Fabric, s.Network.FlowControl, s.Network.Routing, s.Network.CC
-	assert.Equal(t, s, ib, "incast-ibcc differs from incast only in fabric, flow control, routing and congestion control")
+	ib.Network.RerouteDelay = s.Network.RerouteDelay
+	assert.Equal(t, s, ib, "incast-ibcc differs from incast only in fabric, flow control, routing, congestion control and reroute delay")
 
 	s = load("ecmp-collisions")
 	assert.Equal(t, 128, s.Endpoints())
@@ -246,7 +248,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, tpu-torus-allreduce, victim-flow`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, link-down, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, straggler, tpu-torus-allreduce, victim-flow`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)

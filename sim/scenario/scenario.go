@@ -37,6 +37,8 @@ type Scenario struct {
 	Training Training `yaml:"training"`
 	// Inference serves LLM requests instead of traffic (when model is set).
 	Inference Inference `yaml:"inference"`
+	// Faults are stragglers and failures: slow GPUs, links down or degraded.
+	Faults []Fault `yaml:"faults"`
 }
 
 // Limits on sizes, so that no input can make a run hang or exhaust memory.
@@ -74,7 +76,7 @@ func Default() Scenario {
 		},
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
-			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16,
+			ECN: ECN{PMax: DefaultECNPMax}, CNPInterval: DefaultCNPInterval, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16, RerouteDelay: DefaultRerouteEthernet,
 			BufferModel: BufferStatic, DTAlpha: 1,
 			IBCC: IBCC{MarkingRate: 1, Timer: DefaultIBCCTimer, CCTIIncrease: 1, CCTILimit: DefaultCCTILimit, CCTStep: DefaultCCTStep},
 		},
@@ -136,6 +138,7 @@ func (c *checker) run() {
 	c.storms(endpoints, topoOK)
 	c.training(endpoints, topoOK)
 	c.inference(endpoints, topoOK)
+	c.faults(endpoints, topoOK)
 	c.nvlinkEfficiency()
 	c.nicEfficiency()
 	c.sim(endpoints, topoOK)

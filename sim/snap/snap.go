@@ -26,6 +26,9 @@ type Snapshot struct {
 	// Inference is an inference service's requests (nil otherwise).
 	Inference *Inference
 	Done      bool // the run has ended
+	// Faults are the faults in effect now (nil without any): sim.Started
+	// fills them in.
+	Faults *Faults
 
 	Routing *Routing // where flows go (routing.go); nil from a model that does not say
 

@@ -197,3 +197,30 @@ func (t *Topology) Uplink(n int) (int, bool) {
 	}
 	return to, t.Nodes[to].Role.Forwards()
 }
+
+// HopsAvoiding is HopsTo over the links avoid does not hold (both
+// directions of a cable count as one): routing around failed links.
+func (t *Topology) HopsAvoiding(dst int, avoid []bool) []uint8 {
+	dist := make([]uint8, len(t.Nodes))
+	for i := range dist {
+		dist[i] = Unreached
+	}
+	dist[dst] = 0
+	queue := make([]int, 1, len(t.Nodes))
+	queue[0] = dst
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for _, l := range t.Nodes[u].Out {
+			v := t.Links[l].To
+			if dist[v] != Unreached || avoid[l] || avoid[t.Links[l].Reverse] {
+				continue
+			}
+			dist[v] = dist[u] + 1
+			if t.Nodes[v].Role.Forwards() {
+				queue = append(queue, v)
+			}
+		}
+	}
+	return dist
+}

@@ -50,6 +50,9 @@ type Config struct {
 	NVSwitch    bool         // each node's GPUs share a reducing NVSwitch: nvlstree is possible
 	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 	MaxFlows    int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
+	// Slow maps a rank (its index in ranks) to how many times as long its
+	// compute takes (faults: slow_gpu); nil: none is slow.
+	Slow map[int]float64
 }
 
 // OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
@@ -111,6 +114,7 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 			}
 			st.streams[k] = append(st.streams[k], i)
 		}
+		j.slowDown(st)
 		compute = max(compute, st.plan.compute)
 	}
 	if cfg.PP > 1 {
@@ -283,6 +287,7 @@ type pipelineStage struct {
 	streams            [2][]int // op indices: data-parallel, tensor-parallel (own NCCL communicators, run side by side)
 	dpGroups, tpGroups [][]int  // rank indices; a data-parallel group per tensor-parallel rank
 	ranks              []int    // rank indices, ascending
+	slow               float64  // its slowest rank's factor (faults: slow_gpu), 0 if none is slow
 
 	// the iteration under way
 	taskStart, taskEnd []unit.Time
@@ -483,7 +488,11 @@ func (j *Job) report() {
 	}
 	t.Timeline = t.Timeline[:0]
 	for g := range j.commIntervals {
-		iv := append(append([]metrics.Interval(nil), lanes[j.stageOf[g]]...), j.commIntervals[g]...)
+		lane := lanes[j.stageOf[g]]
+		if f := j.stages[j.stageOf[g]].slow; f > 1 && j.factor(g) < f {
+			lane = fasterLane(lane, j.factor(g)/f)
+		}
+		iv := append(append([]metrics.Interval(nil), lane...), j.commIntervals[g]...)
 		t.Timeline = append(t.Timeline, metrics.GPUTimeline{GPU: g, Intervals: iv})
 	}
 }
