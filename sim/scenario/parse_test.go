@@ -165,7 +165,7 @@ func TestBuiltinContents(t *testing.T) {
 	s := load("incast")
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency,
-		NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100"}, s.Topology)
+		NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100", StorageGbps: DefaultStorageGbps}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
 		ECN: ECN{PMax: 0.2}, CNPInterval: 4 * unit.Microsecond, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
 		IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
