@@ -45,4 +45,3 @@ func fieldOf(tr *Training, key string) any {
 	}
 	return tr.CheckpointEvery
 }
-
