@@ -161,6 +161,7 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 		fmt.Fprintf(w, "          batch %d × %d micro-batches per GPU, sharding %s, tp %d, mfu %s: %s samples/s in all, %s per GPU\n",
 			tr.Batch, max(tr.Accumulation, 1), sharding, max(tr.TP, 1), ff(tr.MFU, 3),
 			ff(tr.SamplesPerSecond, 0), ff(tr.SamplesPerSecond/float64(max(tr.Ranks, 1)), 0))
+		printStorage(w, tr.Storage)
 		printCost(w, tr.Cost)
 	}
 	if in := r.Inference; in != nil {
@@ -177,6 +178,20 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 			}
 			fmt.Fprintf(w, "           a million output tokens: %s\n", per)
 		}
+	}
+}
+
+// printStorage prints what checkpoints and data-loader reads took and cost.
+func printStorage(w io.Writer, st *metrics.Storage) {
+	if st == nil {
+		return
+	}
+	if st.Checkpoints > 0 {
+		fmt.Fprintf(w, "          checkpoint: %s to %d storage nodes in %s µs, %d written; an iteration %s µs while one is written, %s µs without: %s µs exposed in all\n",
+			humanBytes(st.CheckpointBytes), st.Nodes, ff(st.CheckpointUs, 1), st.Checkpoints, ff(st.IterationCheckpointUs, 1), ff(st.IterationUs, 1), ff(st.CheckpointExposedUs, 1))
+	}
+	if st.ReadBytes > 0 {
+		fmt.Fprintf(w, "          data loader: %s per iteration from %d storage nodes in %s µs\n", humanBytes(st.ReadBytes), st.Nodes, ff(st.ReadUs, 1))
 	}
 }
 

@@ -50,6 +50,17 @@ type Config struct {
 	NVSwitch    bool         // each node's GPUs share a reducing NVSwitch: nvlstree is possible
 	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 	MaxFlows    int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
+	// Storage is the storage nodes' endpoints: rank r writes its part of a
+	// checkpoint to, and reads its samples from, Storage[r % len(Storage)].
+	Storage []int
+	// CheckpointEvery writes a checkpoint of CheckpointBytes (the whole
+	// training state, shared evenly by the ranks) after every CheckpointEvery
+	// iterations but the last, while the next ones run (0: none).
+	CheckpointEvery int
+	CheckpointBytes unit.Bytes
+	// ReadBytes is what each rank's data loader reads per iteration, for the
+	// next step while this one runs (0: none).
+	ReadBytes unit.Bytes
 }
 
 // OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
@@ -271,6 +282,7 @@ type Job struct {
 
 	spans []span // every compute task of the first stage begun so far, in time order
 	tl    timeline
+	io    storageIO // checkpoints and reads
 }
 
 // pipelineStage is the ranks of one pipeline stage (every rank without pipeline
@@ -318,6 +330,7 @@ func (j *Job) iteration(left int) {
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
 	j.tl.starts = append(j.tl.starts, j.start)
+	j.startReads()
 	j.advance()
 }
 
@@ -336,11 +349,7 @@ func (j *Job) advance() {
 		j.report()
 		j.tl.steps = append(j.tl.steps, snap.Step{Start: j.start, End: now, IterationUs: j.res.IterationUs,
 			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil, Bubble: j.res.BubbleFraction, BubbleUs: metrics.Micros(j.bubbleTime)})
-		if j.left > 0 {
-			j.iteration(j.left)
-			return
-		}
-		j.done(j.res)
+		j.iterationDone()
 	}
 }
 
@@ -597,6 +606,12 @@ func (j *Job) checkFlows() error {
 		return nil
 	}
 	perIter := int64(len(j.msgs) * j.groups.dp * cfg.TP) // pipeline sends
+	if cfg.ReadBytes > 0 {
+		perIter += int64(len(j.ranks))
+	}
+	if cfg.CheckpointEvery > 0 {
+		perIter += int64(len(j.ranks)) // at most one checkpoint an iteration
+	}
 	for _, st := range j.stages {
 		for _, o := range st.plan.ops {
 			c, groups := j.comms, len(st.dpGroups)
