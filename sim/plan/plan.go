@@ -63,7 +63,8 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	t := &sc.Topology
 	rate := topo.LinkRate(t.LinkGbps)
 	w := topo.Wiring{Fabric: kind, Rate: rate, Latency: t.LinkLatency,
-		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU))}
+		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU)),
+		Storage: topo.LinkRate(t.StorageGbps)}
 	p := &Plan{
 		Name: sc.Name, Seed: sc.Seed, Until: sc.Until,
 		Wiring:         w,

@@ -2,7 +2,8 @@ package topo
 
 import (
 	"fmt"
-	"math"
+
+	"fabriclab/sim/unit"
 )
 
 // Storage nodes are NVMe-oF targets on the compute fabric, after the DGX
@@ -11,7 +12,9 @@ import (
 // leaf, so that a GPU reaches any of them in the same number of hops and their
 // traffic meets the collectives' on the spines and the GPUs' NICs. Each node's
 // one link to the leaf runs at its read/write rate (an appliance's NIC ports
-// bonded); the leaf has uplinks enough to carry all of them at once.
+// bonded); the leaf's uplink to each spine is one trunk (at least a fabric
+// link) that carries its share of all of them at once: parallel links would
+// leave static routing's d-mod-k choosing one of them for every storage node.
 
 // MaxStorageNodes bounds storage_nodes.
 const MaxStorageNodes = 64
@@ -53,12 +56,9 @@ func (b *builder) storageLeaf(n int) {
 		b.t.Endpoints = append(b.t.Endpoints, id)
 		b.cable(id, leaf, b.fabric, b.storage, b.latency)
 	}
-	// as many uplinks to each spine as carry the nodes' rate in all
-	per := int(math.Ceil(float64(n) * float64(b.storage) / (float64(len(spines)) * float64(b.rate))))
+	trunk := max(b.rate, unit.Rate(n)*b.storage/unit.Rate(len(spines)))
 	for _, sp := range spines {
-		for range max(per, 1) {
-			b.net(leaf, sp)
-		}
+		b.cable(leaf, sp, b.fabric, trunk, b.latency)
 	}
 	b.t.Storage = n
 	if b.t.LIDs != nil {

@@ -50,8 +50,8 @@ type Config struct {
 	NVSwitch    bool         // each node's GPUs share a reducing NVSwitch: nvlstree is possible
 	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 	MaxFlows    int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
-	// Storage is the storage nodes' endpoints: rank r writes its part of a
-	// checkpoint to, and reads its samples from, Storage[r % len(Storage)].
+	// Storage is the storage nodes' endpoints: each rank writes its part of
+	// a checkpoint to, and reads its samples from, all of them (striped).
 	Storage []int
 	// CheckpointEvery writes a checkpoint of CheckpointBytes (the whole
 	// training state, shared evenly by the ranks) after every CheckpointEvery
@@ -607,10 +607,10 @@ func (j *Job) checkFlows() error {
 	}
 	perIter := int64(len(j.msgs) * j.groups.dp * cfg.TP) // pipeline sends
 	if cfg.ReadBytes > 0 {
-		perIter += int64(len(j.ranks))
+		perIter += int64(len(j.ranks) * len(cfg.Storage))
 	}
 	if cfg.CheckpointEvery > 0 {
-		perIter += int64(len(j.ranks)) // at most one checkpoint an iteration
+		perIter += int64(len(j.ranks) * len(cfg.Storage)) // at most one checkpoint an iteration
 	}
 	for _, st := range j.stages {
 		for _, o := range st.plan.ops {

@@ -7,7 +7,8 @@ import (
 )
 
 // A job with storage nodes writes checkpoints and reads its samples over the
-// fabric, in the storage traffic class. A checkpoint is asynchronous, as
+// fabric, in the storage traffic class, each rank's bytes striped over every
+// storage node as a parallel file system (Lustre, GPFS) stripes a file. A checkpoint is asynchronous, as
 // PyTorch DCP's async_save and torchtitan run it: after the optimizer step of
 // every CheckpointEvery-th iteration each rank writes its share of the
 // training state to a storage node while the next iterations run; a new one
@@ -30,8 +31,19 @@ type storageIO struct {
 	completedIters int
 }
 
-// storage is rank r's storage node.
-func (j *Job) storage(r int) int { return j.cfg.Storage[r%len(j.cfg.Storage)] }
+// stripe splits b over the storage nodes as a parallel file system stripes a
+// file over its targets: the first b mod nodes pieces are a byte longer.
+func (j *Job) stripe(b unit.Bytes) []unit.Bytes {
+	n := unit.Bytes(len(j.cfg.Storage))
+	pieces := make([]unit.Bytes, n)
+	for i := range pieces {
+		pieces[i] = b / n
+		if unit.Bytes(i) < b%n {
+			pieces[i]++
+		}
+	}
+	return pieces
+}
 
 // startReads starts the loader's reads for the next iteration.
 func (j *Job) startReads() {
@@ -39,14 +51,17 @@ func (j *Job) startReads() {
 	if j.cfg.ReadBytes <= 0 {
 		return
 	}
-	j.io.readsLeft, j.io.readStart = len(j.ranks), j.f.Now()
-	for r, ep := range j.ranks {
-		j.f.Send(fabric.Transfer{Src: j.storage(r), Dst: ep, Bytes: j.cfg.ReadBytes, Tag: -1, Step: -1, Storage: true}, func() {
-			if j.io.readsLeft--; j.io.readsLeft == 0 {
-				j.io.readEnd = j.f.Now()
-				j.next()
-			}
-		})
+	j.io.readsLeft, j.io.readStart = len(j.ranks)*len(j.cfg.Storage), j.f.Now()
+	pieces := j.stripe(j.cfg.ReadBytes)
+	for _, ep := range j.ranks {
+		for i, b := range pieces {
+			j.f.Send(fabric.Transfer{Src: j.cfg.Storage[i], Dst: ep, Bytes: b, Tag: -1, Step: -1, Storage: true}, func() {
+				if j.io.readsLeft--; j.io.readsLeft == 0 {
+					j.io.readEnd = j.f.Now()
+					j.next()
+				}
+			})
+		}
 	}
 }
 
@@ -100,16 +115,18 @@ func (j *Job) checkpointShare() unit.Bytes {
 // startCheckpoint has every rank write its share to its storage node.
 func (j *Job) startCheckpoint() {
 	j.io.ckptStart = append(j.io.ckptStart, j.f.Now())
-	j.io.ckptLeft = len(j.ranks)
-	share := j.checkpointShare()
-	for r, ep := range j.ranks {
-		j.f.Send(fabric.Transfer{Src: ep, Dst: j.storage(r), Bytes: share, Tag: -1, Step: -1, Storage: true}, func() {
-			if j.io.ckptLeft--; j.io.ckptLeft == 0 {
-				j.io.ckptEnd = append(j.io.ckptEnd, j.f.Now())
-				j.next()
-				j.finish()
-			}
-		})
+	j.io.ckptLeft = len(j.ranks) * len(j.cfg.Storage)
+	pieces := j.stripe(j.checkpointShare())
+	for _, ep := range j.ranks {
+		for i, b := range pieces {
+			j.f.Send(fabric.Transfer{Src: ep, Dst: j.cfg.Storage[i], Bytes: b, Tag: -1, Step: -1, Storage: true}, func() {
+				if j.io.ckptLeft--; j.io.ckptLeft == 0 {
+					j.io.ckptEnd = append(j.io.ckptEnd, j.f.Now())
+					j.next()
+					j.finish()
+				}
+			})
+		}
 	}
 }
 
