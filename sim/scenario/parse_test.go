@@ -138,7 +138,7 @@ func TestBuiltins(t *testing.T) {
 		assert.NotEmpty(t, b.Summary, b.Name)
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
-	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
+	assert.Equal(t, []string{"alltoall-moe", "checkpoint-llama3-8b", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
 		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "noisy-neighbor", "perm-1024", "permutation", "pp-gpt-1f1b",
 		"ring-allreduce-8", "victim-flow", "victim-flow-lossy"}, names)
 
@@ -246,7 +246,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, victim-flow`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, checkpoint-llama3-8b, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, victim-flow`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)
