@@ -13,12 +13,16 @@ func canvasWords() map[string]Text {
 		"head.fabric":      {" · %g Gb/s %s", " · %g Gb/s %s"},
 		"head.finished":    {"finished", "已结束"},
 		"head.recovery.sr": {" · selective repeat", " · 选择重传"},
+		"head.storage":     {" · %d storage nodes", " · %d 台存储节点"},
 
 		// topology labels
 		"node.host.abbr":      {"h%d", "%d号"},
 		"node.switch":         {"switch", "交换机"},
 		"node.sw":             {"sw", "交换机"},
 		"node.dgx":            {"node %d", "节点 %d"},
+		"node.storage":        {"storage %d", "存储 %d"},
+		"node.storage-leaf":   {"storage leaf", "存储 Leaf"},
+		"node.storage.block":  {"storage (NVMe-oF)", "存储（NVMe-oF）"},
 		"node.pod":            {"pod %s", "Pod %s"},
 		"node.hosts.span":     {"h%d–h%d", "%d–%d号"},
 		"node.hosts.count":    {"%d hosts", "%d 台主机"},
@@ -114,6 +118,7 @@ func canvasWords() map[string]Text {
 		"role.leaf":     {"leaf switch", "Leaf 交换机"},
 		"role.spine":    {"spine switch", "Spine 交换机"},
 		"role.core":     {"core switch", "核心交换机"},
+		"role.storage":  {"storage node", "存储节点"},
 
 		// the picture shown instead of the scene when the canvas fails, and progress
 		"error.title":         {"The canvas stopped", "画布已停止"},
