@@ -255,7 +255,7 @@ func TestLoad(t *testing.T) {
 
 	_, err = Load("nosuch", nil, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "built-ins are alltoall-moe, dp-llama3-8b-1024")
+	assert.Contains(t, err.Error(), "built-ins are alltoall-moe, checkpoint-llama3-8b, dp-llama3-8b-1024")
 }
 
 func TestSet(t *testing.T) {
