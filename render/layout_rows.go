@@ -156,7 +156,7 @@ func (L *Layout) label(id, form int, w, h float64) string {
 		case L.Topo.Kind == "fattree":
 			cands = []string{fmt.Sprintf("edge%d", nd.Index), fmt.Sprintf("e%d", nd.Index)}
 		case id == storageLeaf(L.Topo):
-			cands = []string{i18n.T(L.Opt.Lang, "node.storage-leaf"), "SL"}
+			cands = []string{i18n.T(L.Opt.Lang, "node.storage-leaf"), i18n.T(L.Opt.Lang, "node.storage-leaf.short"), "SL"}
 		case len(nd.Name) > 4 && nd.Name[:4] == "rail":
 			cands = []string{nd.Name, fmt.Sprintf("r%d", nd.Index)}
 		default:
