@@ -97,6 +97,11 @@ func FuzzRun(f *testing.F) {
 		f.Add([]byte("topology: {kind: dgx}\ncollective: {op: allreduce, algo: ring, bytes: 1MiB}\n"), set)
 		f.Add([]byte("topology: {fabric: ib}\nnetwork: {cc: ibcc}\ntraffic: {bytes: 64KiB}\n"), set)
 	}
+	// Storage nodes at their ranges' ends, checkpoints and reads in a class of their own.
+	f.Add([]byte("topology: {kind: dgx, nodes: 2, storage_nodes: 64, storage_gbps: 1}\ntraining: {model: resnet50, iterations: 2, checkpoint_every: 1, sample_bytes: 1GiB}\n"), "")
+	f.Add([]byte("topology: {kind: leafspine, leaves: 2, hosts_per_leaf: 4, spines: 2, storage_nodes: 1, storage_gbps: 100000}\n"+
+		"network: {classes: [{name: g}, {name: storage, weight: 0.001}]}\ncollective: {class: g}\n"+
+		"training: {model: custom, layers: [{name: fc, params: 1000000, flops: 2000000}], iterations: 2, checkpoint_every: 1, sample_bytes: 1KiB, storage_class: storage}\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
 		var sets []string
 		if set != "" {

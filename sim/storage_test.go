@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,4 +105,31 @@ sim: {fidelity: flow}
 	if st.ReadUs > tr.IterationUs {
 		assert.InDelta(t, st.ReadUs, st.IterationUs, st.ReadUs*0.01, "a step waits for its samples")
 	}
+}
+
+// training.storage_class puts checkpoint writes and loader reads in their
+// own class at packet level: the storage nodes' links carry nothing else,
+// and the gradients' class never reaches them.
+func TestStorageClass(t *testing.T) {
+	const classes = `
+name: classes
+topology: {kind: leafspine, leaves: 2, hosts_per_leaf: 4, spines: 2, storage_nodes: 1}
+network: {classes: [{name: gradients}, {name: storage, weight: 0.25}]}
+collective: {class: gradients}
+training: {model: custom, layers: [{name: fc, params: 1000000, flops: 2000000}], iterations: 2, checkpoint_every: 1, sample_bytes: 1KiB, storage_class: storage}
+`
+	r := run(t, classes)
+	st := storageOf(t, r)
+	assert.Equal(t, 1, st.Checkpoints)
+	seen := 0
+	for _, l := range r.Links {
+		if !strings.HasPrefix(l.Name, "storage0") && !strings.HasSuffix(l.Name, "storage0") {
+			continue
+		}
+		require.Len(t, l.Classes, 2)
+		assert.Zero(t, l.Classes[0].TxBytes, "%s: no gradients", l.Name)
+		assert.Positive(t, l.Classes[1].TxBytes, "%s: storage", l.Name)
+		seen++
+	}
+	assert.Equal(t, 2, seen, "both directions of storage0's link")
 }
