@@ -67,14 +67,29 @@ func (L *Layout) placeStorage(col Rect) {
 		top = leafY + lh/2 + 8*u
 	}
 	L.StorageBlock = Rect{col.X, top, col.W, max(bottom-top, 12*u)}
-	n := t.Storage
-	pad := 6 * u
-	pitch := (L.StorageBlock.H - 2*pad) / float64(n)
+	L.storageNodes(t.Endpoints[len(t.Endpoints)-t.Storage:])
+}
+
+// storageNodes places the storage nodes in L.StorageBlock: one column, or
+// as many as give each node room for a label (at most four).
+func (L *Layout) storageNodes(ids []int) {
+	u, blk := L.U, L.StorageBlock
+	pad, gap := 6*u, 4*u
+	n := len(ids)
+	cols, rows := 1, n
+	pitch := (blk.H - 2*pad) / float64(rows)
+	for cols < 4 && cols < n && pitch*0.8 < L.Type.Main*1.3 {
+		cols++
+		rows = (n + cols - 1) / cols
+		pitch = (blk.H - 2*pad) / float64(rows)
+	}
+	w := (blk.W - 2*pad - float64(cols-1)*gap) / float64(cols)
 	h := min(26*u, pitch*0.8)
-	for i, id := range t.Endpoints[len(t.Endpoints)-n:] {
-		y := top + pad + (float64(i)+0.5)*pitch
+	for i, id := range ids {
+		x := blk.X + pad + float64(i%cols)*(w+gap)
+		y := blk.Y + pad + (float64(i/cols)+0.5)*pitch
 		b := &L.Nodes[id]
-		b.Rect, b.Shown = Rect{col.X + pad, y - h/2, col.W - 2*pad, h}, true
+		b.Rect, b.Shown = Rect{x, y - h/2, w, h}, true
 		b.Label = L.fitLabel(id, b.W, b.H)
 	}
 }
