@@ -13,19 +13,24 @@ func canvasWords() map[string]Text {
 		"head.fabric":      {" · %g Gb/s %s", " · %g Gb/s %s"},
 		"head.finished":    {"finished", "已结束"},
 		"head.recovery.sr": {" · selective repeat", " · 选择重传"},
+		"head.storage":     {" · %d storage nodes", " · %d 台存储节点"},
 
 		// topology labels
-		"node.host.abbr":      {"h%d", "%d号"},
-		"node.switch":         {"switch", "交换机"},
-		"node.sw":             {"sw", "交换机"},
-		"node.dgx":            {"node %d", "节点 %d"},
-		"node.pod":            {"pod %s", "Pod %s"},
-		"node.hosts.span":     {"h%d–h%d", "%d–%d号"},
-		"node.hosts.count":    {"%d hosts", "%d 台主机"},
-		"node.dgx.span":       {"nodes %d–%d", "节点 %d–%d"},
-		"node.gpus.count":     {"%d GPUs", "%d 张 GPU"},
-		"node.spines.span":    {"spine%d–%d", "spine%d–%d"},
-		"node.switches.count": {"%d switches", "%d 台交换机"},
+		"node.host.abbr":          {"h%d", "%d号"},
+		"node.switch":             {"switch", "交换机"},
+		"node.sw":                 {"sw", "交换机"},
+		"node.dgx":                {"node %d", "节点 %d"},
+		"node.storage":            {"storage %d", "存储 %d"},
+		"node.storage-leaf":       {"storage leaf", "存储 Leaf"},
+		"node.storage-leaf.short": {"storage", "存储"},
+		"node.storage.block":      {"storage (NVMe-oF)", "存储（NVMe-oF）"},
+		"node.pod":                {"pod %s", "Pod %s"},
+		"node.hosts.span":         {"h%d–h%d", "%d–%d号"},
+		"node.hosts.count":        {"%d hosts", "%d 台主机"},
+		"node.dgx.span":           {"nodes %d–%d", "节点 %d–%d"},
+		"node.gpus.count":         {"%d GPUs", "%d 张 GPU"},
+		"node.spines.span":        {"spine%d–%d", "spine%d–%d"},
+		"node.switches.count":     {"%d switches", "%d 台交换机"},
 
 		// legend
 		"legend.load":      {"link load", "链路负载"},
@@ -117,6 +122,7 @@ func canvasWords() map[string]Text {
 		"role.leaf":     {"leaf switch", "Leaf 交换机"},
 		"role.spine":    {"spine switch", "Spine 交换机"},
 		"role.core":     {"core switch", "核心交换机"},
+		"role.storage":  {"storage node", "存储节点"},
 
 		// the picture shown instead of the scene when the canvas fails, and progress
 		"error.title":         {"The canvas stopped", "画布已停止"},

@@ -47,5 +47,7 @@ func scenarioSummaries() map[string]Text {
 			"在 4×4×4 的 TPU 式三维环面（64 颗芯片，ICI 链路每个方向 800 Gb/s，每一维首尾相连）上做 256 MiB 的 all-reduce：先沿 x 维、再沿 y 维、再沿 z 维各走一个双向环，然后按相反顺序走回来。"},
 		"scenario.summary.victim-flow-lossy": {"The victim-flow fabric without PFC, as lossy RoCE runs it: the incast drops packets instead of pausing, selective repeat resends only those, and the victim runs at line rate.",
 			"去掉 PFC 的 victim-flow 网络，即有损 RoCE 的跑法：incast 丢包而不暂停，选择性重传只重发丢掉的包，受害流以线速运行。"},
+		"scenario.summary.checkpoint-llama3-8b": {"Llama 3 8B (FSDP) on 2 DGX H100 nodes writing a 96 GB checkpoint while it trains: after iteration 2 every GPU streams its share of the weights and Adam state over its rail NIC to 4 NVMe-oF storage nodes of 50 GB/s on a storage leaf, beside FSDP's collectives (flow level).",
+			"2 台 DGX H100 节点上用 FSDP 训练 Llama 3 8B，边训练边写一份 96 GB 的检查点：第 2 次迭代结束后，每张 GPU 把自己那份权重和 Adam 状态经所在轨道的网卡写到存储 Leaf 交换机下的 4 台 NVMe-oF 存储节点（每台 50 GB/s），与 FSDP 的集合通信共用网络（流级仿真）。"},
 	}
 }

@@ -334,6 +334,9 @@ func (b *Builder) hostName(e int) string {
 	if e >= 0 && e < len(t.Endpoints) && t.Nodes[t.Endpoints[e]].Role == topo.GPU {
 		return "GPU " + itoa(e)
 	}
+	if e >= 0 && e < len(t.Endpoints) && t.Nodes[t.Endpoints[e]].Role == topo.Storage {
+		return storageName(b.layout.Opt.Lang, t.Nodes[t.Endpoints[e]].Index)
+	}
 	return b.tf("node.host.abbr", e)
 }
 

@@ -149,6 +149,8 @@ type Layout struct {
 
 	// Timeline is where the training timelines go (Options.Training), else zero.
 	Timeline Rect
+	// StorageBlock holds the storage nodes (layout_storage.go), else zero.
+	StorageBlock Rect
 }
 
 // NewLayout lays out t on a w×h canvas. It adapts to the aspect ratio: charts
@@ -206,6 +208,7 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	default:
 		L.LinkW = 1.0 * u
 	}
+	storage := L.storageColumn()
 	switch {
 	case t.Torus != nil:
 		L.torus()
@@ -220,6 +223,8 @@ func NewLayout(t *topo.Topology, w, h float64, opt Options) *Layout {
 	default:
 		L.star()
 	}
+	L.placeStorage(storage)
+	L.Area = area
 	L.groupBundles()
 	L.placeLinks()
 	return L

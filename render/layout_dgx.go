@@ -14,7 +14,7 @@ func (L *Layout) hgx() {
 	u := L.U
 	nvs := L.byRole(topo.NVSwitch)
 	n := len(nvs)
-	leaves := L.byRole(topo.Leaf)
+	leaves := L.fabricLeaves()
 	spines := L.byRole(topo.Spine)
 	gpusOf := make([][]int, n)
 	nicsOf := make([][]int, n)

@@ -12,7 +12,7 @@ func (L *Layout) leafSpine() {
 		levels++
 	}
 	ys := L.tierYs(levels)
-	L.segments(eachAlone(L.byRole(topo.Leaf)), ys[levels-1], ys[levels-2])
+	L.segments(eachAlone(L.fabricLeaves()), ys[levels-1], ys[levels-2])
 	L.spineRow(spines, ys[0])
 }
 

@@ -102,6 +102,11 @@ func nodeName(L *Layout, id int) string {
 		return i18n.Tf(L.Opt.Lang, "node.host.abbr", L.EP[id])
 	case topo.GPU:
 		return fmt.Sprintf("GPU %d", nd.Index)
+	case topo.Storage:
+		return storageName(L.Opt.Lang, nd.Index)
+	}
+	if id == storageLeaf(L.Topo) {
+		return i18n.T(L.Opt.Lang, "node.storage-leaf")
 	}
 	return nd.Name
 }
@@ -142,6 +147,8 @@ func (L *Layout) label(id, form int, w, h float64) string {
 		}
 	case topo.NIC:
 		return ""
+	case topo.Storage:
+		cands = []string{storageName(L.Opt.Lang, nd.Index), fmt.Sprintf("S%d", nd.Index)}
 	case topo.NVSwitch:
 		cands = []string{"NVSwitch", "NVS"}
 	case topo.Leaf:
@@ -150,6 +157,8 @@ func (L *Layout) label(id, form int, w, h float64) string {
 			cands = []string{i18n.T(L.Opt.Lang, "node.switch"), i18n.T(L.Opt.Lang, "node.sw")}
 		case L.Topo.Kind == "fattree":
 			cands = []string{fmt.Sprintf("edge%d", nd.Index), fmt.Sprintf("e%d", nd.Index)}
+		case id == storageLeaf(L.Topo):
+			cands = []string{i18n.T(L.Opt.Lang, "node.storage-leaf"), i18n.T(L.Opt.Lang, "node.storage-leaf.short"), "SL"}
 		case len(nd.Name) > 4 && nd.Name[:4] == "rail":
 			cands = []string{nd.Name, fmt.Sprintf("r%d", nd.Index)}
 		default:

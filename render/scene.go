@@ -247,16 +247,20 @@ func (b *Builder) summary() string {
 		names := map[string]string{"roce": "RoCE", "ib": "InfiniBand", "ethernet": "Ethernet"}
 		s += b.tf("head.fabric", math.Round(rate.Gbps()), names[kind])
 	}
+	if t.Storage > 0 {
+		s += b.tf("head.storage", t.Storage)
+	}
 	if b.layout.Opt.SelectiveRepeat {
 		s += b.t("head.recovery.sr")
 	}
 	return s
 }
 
-// frames draws the DGX node blocks and condensed pods.
+// frames draws the DGX node blocks, condensed pods and the storage block.
 func (b *Builder) frames() {
 	L, th, dl := b.layout, b.th, &b.dl
 	u := L.U
+	b.storageBlock()
 	for i := range L.Pods {
 		p := &L.Pods[i]
 		if p.Hosts { // a host group: a box like a host's, its label over its cells
@@ -568,7 +572,7 @@ func nodeBox(b *Builder, id int, hovered bool) {
 	fill, edge, text := th.Node, th.NodeEdge, th.Text
 	r := 4 * u
 	switch nd.Role {
-	case topo.Host, topo.GPU:
+	case topo.Host, topo.GPU, topo.Storage:
 		switch b.activity(L.EP[id]) {
 		case snap.Communicating:
 			fill, text = th.Comm, color.RGBA{0x10, 0x14, 0x18, 0xff}

@@ -7,6 +7,7 @@ import (
 
 	"fabriclab/protocol"
 	"fabriclab/sim/snap"
+	"fabriclab/sim/topo"
 )
 
 // The canvas as text: View reads what the last Scene drew (the link loads
@@ -65,11 +66,19 @@ func (b *Builder) viewNodes() ([]protocol.ViewNode, int) {
 		}
 	}
 	out := []protocol.ViewNode{}
-	for id := range L.Topo.Nodes {
-		if len(out) == viewNodes {
-			return out, len(L.Topo.Nodes) - viewNodes
+	t := L.Topo
+	// the storage nodes first: they come last, past the rows a big topology lists
+	ids := slices.Clone(t.Endpoints[len(t.Endpoints)-t.Storage:])
+	for id := range t.Nodes {
+		if t.Nodes[id].Role != topo.Storage {
+			ids = append(ids, id)
 		}
-		out = append(out, protocol.ViewNode{Name: nodeName(L, id), Kind: b.roleName(L.Topo.Nodes[id].Role), Group: group[id]})
+	}
+	for _, id := range ids {
+		if len(out) == viewNodes {
+			return out, len(t.Nodes) - viewNodes
+		}
+		out = append(out, protocol.ViewNode{Name: nodeName(L, id), Kind: b.roleName(t.Nodes[id].Role), Group: group[id]})
 	}
 	return out, 0
 }

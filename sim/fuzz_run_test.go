@@ -102,6 +102,11 @@ func FuzzRun(f *testing.F) {
 	f.Add([]byte("topology: {hosts: 3}\ntraffic: {senders: 2, bytes: 256KiB}\nfaults: [{kind: link_down, link: host0->switch, at: 5us, until: 40us}]\n"), "network.reroute_delay=0")
 	f.Add([]byte("topology: {kind: fattree, k: 4}\nnetwork: {routing: spray}\ntraffic: {pattern: permutation, bytes: 128KiB}\nfaults: [{kind: link_degraded, link: pod0.edge0→pod0.agg0, gbps: 1, at: 0}, {kind: link_down, link: pod0.agg1->core2, at: 1us}]\n"), "sim.fidelity=flow")
 	f.Add([]byte("topology: {kind: dgx}\ninference: {model: gpt2-1.5b, prompt_tokens: 64, output_tokens: 4, requests: 4}\nfaults: [{kind: slow_gpu, gpu: 5, factor: 100}]\nsim: {fidelity: flow}\n"), "")
+	// Storage nodes at their ranges' ends, checkpoints and reads in a class of their own.
+	f.Add([]byte("topology: {kind: dgx, nodes: 2, storage_nodes: 64, storage_gbps: 1}\ntraining: {model: resnet50, iterations: 2, checkpoint_every: 1, sample_bytes: 1GiB}\n"), "")
+	f.Add([]byte("topology: {kind: leafspine, leaves: 2, hosts_per_leaf: 4, spines: 2, storage_nodes: 1, storage_gbps: 100000}\n"+
+		"network: {classes: [{name: g}, {name: storage, weight: 0.001}]}\ncollective: {class: g}\n"+
+		"training: {model: custom, layers: [{name: fc, params: 1000000, flops: 2000000}], iterations: 2, checkpoint_every: 1, sample_bytes: 1KiB, storage_class: storage}\n"), "")
 	f.Fuzz(func(t *testing.T, data []byte, set string) {
 		var sets []string
 		if set != "" {

@@ -166,6 +166,7 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 			pipeline = fmt.Sprintf("; pipeline of %d stages, %s: bubble %s%%", tr.PP, tr.PPSchedule, ff(tr.BubbleFraction*100, 1))
 		}
 		fmt.Fprintf(w, "          memory %s per GPU (the fullest)%s\n", ff(float64(tr.MemoryBytes)/1e9, 1)+" GB", pipeline)
+		printStorage(w, tr.Storage)
 		printCost(w, tr.Cost)
 	}
 	printFaults(w, r.Faults)
@@ -183,6 +184,20 @@ func printSummary(w io.Writer, sc *scenario.Scenario, r *metrics.Result) {
 			}
 			fmt.Fprintf(w, "           a million output tokens: %s\n", per)
 		}
+	}
+}
+
+// printStorage prints what checkpoints and data-loader reads took and cost.
+func printStorage(w io.Writer, st *metrics.Storage) {
+	if st == nil {
+		return
+	}
+	if st.Checkpoints > 0 {
+		fmt.Fprintf(w, "          checkpoint: %s to %d storage nodes in %s µs, %d written; an iteration %s µs while one is written, %s µs without: %s µs exposed in all\n",
+			humanBytes(st.CheckpointBytes), st.Nodes, ff(st.CheckpointUs, 1), st.Checkpoints, ff(st.IterationCheckpointUs, 1), ff(st.IterationUs, 1), ff(st.CheckpointExposedUs, 1))
+	}
+	if st.ReadBytes > 0 {
+		fmt.Fprintf(w, "          data loader: %s per iteration from %d storage nodes in %s µs\n", humanBytes(st.ReadBytes), st.Nodes, ff(st.ReadUs, 1))
 	}
 }
 

@@ -298,13 +298,17 @@ func sweepFigures(r *metrics.Result) (runKind, []string) {
 			ff(in.TokensPerSecond, 1), ff(in.TokensPerSecondPerGPU, 1)}
 	case r.Training != nil:
 		tr := r.Training
-		// the last, the pipeline bubble, is "" without pipeline stages
+		// then trainingOptional's, each "" when the run has none
 		bubble := ""
 		if tr.PP > 1 {
 			bubble = ff(tr.BubbleFraction, 4)
 		}
-		return trainingRun, []string{strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
-			ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0), bubble}
+		ckpt := []string{"", "", ""}
+		if st := tr.Storage; st != nil && st.Checkpoints > 0 {
+			ckpt = []string{ff(st.CheckpointUs, 1), ff(st.IterationCheckpointUs, 1), ff(st.CheckpointExposedUs, 1)}
+		}
+		return trainingRun, append([]string{strconv.Itoa(tr.Ranks), ff(tr.IterationUs, 1), ff(tr.ExposedCommUs, 1), ff(tr.GPUUtil, 4),
+			ff(tr.ScalingEfficiency, 4), ff(tr.SamplesPerSecond, 0), bubble}, ckpt...)
 	case r.Collective != nil:
 		c := r.Collective
 		return collectiveRun, []string{strconv.Itoa(c.Ranks), ff(c.TimeUs, 1), ff(c.AlgBwGBps, 2), ff(c.BusBwGBps, 2)}
@@ -313,6 +317,12 @@ func sweepFigures(r *metrics.Result) (runKind, []string) {
 	return trafficRun, []string{ff(t.SimTimeUs, 1), ff(t.GoodputGbps, 1), ff(t.MaxFctUs, 1),
 		strconv.FormatInt(t.Drops, 10), strconv.FormatInt(t.PauseFrames, 10)}
 }
+
+// trainingFigures are the columns of every training run; trainingOptional
+// follow, each only when a run has it.
+const trainingFigures = 6
+
+var trainingOptional = []string{"bubble_fraction", "checkpoint_us", "iteration_checkpoint_us", "checkpoint_exposed_us"}
 
 // sweepTable picks the columns that matter for what the scenario runs.
 func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
@@ -327,12 +337,18 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 	default:
 		header = append(header, "sim_time_us", "goodput_gbps", "max_fct_us", "drops", "pause_frames")
 	}
-	pipelined := false // a bubble_fraction column when a run has pipeline stages
-	for _, r := range runs {
-		pipelined = pipelined || r.kind == trainingRun && r.figures[len(r.figures)-1] != ""
-	}
-	if pipelined {
-		header = append(header, "bubble_fraction")
+	// a training column of trainingOptional when a run has it (0 for the runs without)
+	var shown []int
+	if runs[0].kind == trainingRun {
+		for i, name := range trainingOptional {
+			for _, r := range runs {
+				if r.figures[trainingFigures+i] != "" {
+					shown = append(shown, i)
+					header = append(header, name)
+					break
+				}
+			}
+		}
 	}
 	faulted := false // a fault_delay_us column when a run has faults
 	for _, r := range runs {
@@ -349,11 +365,11 @@ func sweepTable(keys []string, runs []sweepRun) ([]string, [][]string) {
 			row = append(row, v)
 		}
 		figures := r.figures
-		switch {
-		case r.kind == trainingRun && !pipelined:
-			figures = figures[:len(figures)-1]
-		case r.kind == trainingRun && figures[len(figures)-1] == "":
-			figures = append(figures[:len(figures)-1:len(figures)-1], "0")
+		if r.kind == trainingRun {
+			figures = figures[:trainingFigures:trainingFigures]
+			for _, i := range shown {
+				figures = append(figures, cmp.Or(r.figures[trainingFigures+i], "0"))
+			}
 		}
 		row = append(row, figures...)
 		if faulted {

@@ -307,7 +307,7 @@ func TestSweepReadsTheFileOnce(t *testing.T) {
 // A training sweep gets a bubble_fraction column when a run has pipeline
 // stages (0 for the runs without), and none otherwise.
 func TestSweepBubbleColumn(t *testing.T) {
-	fig := func(bubble string) []string { return []string{"16", "1", "1", "0.5", "0.5", "100", bubble} }
+	fig := func(bubble string) []string { return []string{"16", "1", "1", "0.5", "0.5", "100", bubble, "", "", ""} }
 	runs := []sweepRun{{sets: []string{"training.pp=1"}, kind: trainingRun, figures: fig("")},
 		{sets: []string{"training.pp=4"}, kind: trainingRun, figures: fig("0.3256")}}
 	header, rows := sweepTable([]string{"training.pp"}, runs)
@@ -317,4 +317,24 @@ func TestSweepBubbleColumn(t *testing.T) {
 	header, rows = sweepTable([]string{"training.pp"}, runs[:1])
 	assert.NotContains(t, header, "bubble_fraction")
 	assert.Len(t, rows[0], len(header))
+}
+
+// A training sweep gets the checkpoint's columns when a run writes one (0
+// for the runs without), after the bubble's when both are there.
+func TestSweepCheckpointColumns(t *testing.T) {
+	fig := func(bubble, ckpt string) []string {
+		return []string{"16", "1", "1", "0.5", "0.5", "100", bubble, ckpt, ckpt, ckpt}
+	}
+	runs := []sweepRun{{sets: []string{"training.checkpoint_every=0"}, kind: trainingRun, figures: fig("", "")},
+		{sets: []string{"training.checkpoint_every=1"}, kind: trainingRun, figures: fig("", "7.5")}}
+	header, rows := sweepTable([]string{"training.checkpoint_every"}, runs)
+	assert.Equal(t, []string{"checkpoint_us", "iteration_checkpoint_us", "checkpoint_exposed_us"}, header[len(header)-3:])
+	assert.NotContains(t, header, "bubble_fraction")
+	assert.Equal(t, []string{"0", "16", "1", "1", "0.5", "0.5", "100", "0", "0", "0"}, rows[0])
+	assert.Equal(t, []string{"7.5", "7.5", "7.5"}, rows[1][len(rows[1])-3:])
+	runs[0].figures = fig("0.25", "")
+	header, rows = sweepTable([]string{"training.checkpoint_every"}, runs)
+	assert.Equal(t, "bubble_fraction", header[len(header)-4])
+	assert.Equal(t, []string{"0.25", "0", "0", "0"}, rows[0][len(rows[0])-4:])
+	assert.Equal(t, []string{"0", "7.5", "7.5", "7.5"}, rows[1][len(rows[1])-4:])
 }

@@ -17,6 +17,10 @@ type Transfer struct {
 	// Tag and Step label the transfer for the renderer: a collective's chunk
 	// id and step (use -1 when they do not apply).
 	Tag, Step int
+	// Storage puts the transfer in the storage traffic class
+	// (training.storage_class) instead of the workload's: a checkpoint's
+	// writes, a data loader's reads.
+	Storage bool
 }
 
 // StreamKey identifies an ordered stream of transfers.

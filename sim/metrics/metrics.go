@@ -203,9 +203,34 @@ type Training struct {
 	GPUUtil           float64       `json:"gpu_util"`
 	ScalingEfficiency float64       `json:"scaling_efficiency"` // one GPU's iteration time / this one
 	SamplesPerSecond  float64       `json:"samples_per_s"`
-	Cost              *Cost         `json:"cost,omitempty"` // what the GPU time costs (sim always sets it)
+	Cost              *Cost         `json:"cost,omitempty"`    // what the GPU time costs (sim always sets it)
+	Storage           *Storage      `json:"storage,omitempty"` // checkpoints and data-loader reads, with storage nodes
 	Buckets           []Bucket      `json:"buckets"`
 	Timeline          []GPUTimeline `json:"timeline"`
+}
+
+// Storage is what a training job's checkpoints and data-loader reads took
+// on the storage nodes, and what the checkpoints cost the job. An
+// iteration's period runs from its start to the next one's (or, for the
+// last, to when its reads are in).
+type Storage struct {
+	Nodes int `json:"nodes"`
+	// IterationUs is the period of an iteration without a checkpoint (the first).
+	IterationUs float64 `json:"iteration_us"`
+	Checkpoints int     `json:"checkpoints,omitempty"`
+	// CheckpointBytes is one checkpoint: fp32 weights and Adam's two
+	// moments, 12 bytes per parameter, each rank writing an equal share.
+	CheckpointBytes int64 `json:"checkpoint_bytes,omitempty"`
+	// CheckpointUs is the first checkpoint's write, first byte sent to last byte stored.
+	CheckpointUs float64 `json:"checkpoint_us,omitempty"`
+	// IterationCheckpointUs is the mean period of the iterations that ran
+	// while a checkpoint was written.
+	IterationCheckpointUs float64 `json:"iteration_checkpoint_us,omitempty"`
+	// CheckpointExposedUs is what the checkpoints cost the job: the time
+	// those iterations took beyond IterationUs each, summed.
+	CheckpointExposedUs float64 `json:"checkpoint_exposed_us,omitempty"`
+	ReadBytes           int64   `json:"read_bytes,omitempty"` // the loader's reads per iteration, all ranks
+	ReadUs              float64 `json:"read_us,omitempty"`    // the last iteration's reads, first byte to last
 }
 
 // Bucket is one gradient bucket's all-reduce, in launch order.

@@ -227,6 +227,11 @@ func (m *Model) Send(tr fabric.Transfer, done func()) {
 	}
 	i := m.addFlow(tr.Src, tr.Dst, tr.Bytes, m.eng.Now(), done)
 	m.flows[i].label = network.LabelOf(tr)
+	if tr.Storage {
+		f := &m.flows[i]
+		f.class = uint8(m.net.StorageClass)
+		f.lossless = m.classes[f.class].lossless
+	}
 	if tail, ok := m.run.Streams.Join(tr, i); ok && !m.flows[tail].sentAll {
 		m.flows[tail].nextInLine = i // starts when tail has been sent
 		return

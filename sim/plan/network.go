@@ -25,6 +25,7 @@ type Network struct {
 	// index of the class a collective's or training's transfers take.
 	Classes       []Class
 	WorkloadClass int
+	StorageClass  int // the class of a workload's storage transfers (training.storage_class)
 	// Shared is the shared buffer (buffer_model: shared), nil for a buffer per port.
 	Shared *SharedBuffer
 	// The congestion control: at most one of DCQCN and IBCC is set.
@@ -107,6 +108,10 @@ func network(sc *scenario.Scenario, rate unit.Rate) Network {
 	n := Network{
 		MTU: sn.MTU, Buffer: sn.Buffer, SwitchLatency: sc.Topology.SwitchLatency, RTO: sn.RTO, SR: sn.Recovery == scenario.RecoverySR, AckEvery: sn.AckEvery,
 		WorkloadClass: max(sn.ClassIndex(sc.Collective.Class), 0),
+	}
+	n.StorageClass = n.WorkloadClass
+	if sc.Training.StorageClass != "" {
+		n.StorageClass = max(sn.ClassIndex(sc.Training.StorageClass), 0)
 	}
 	switch sn.FlowControl {
 	case scenario.FCCredit:

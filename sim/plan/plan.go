@@ -102,7 +102,8 @@ func wiring(sc *scenario.Scenario, kind link.Kind) topo.Wiring {
 	t := &sc.Topology
 	rate := topo.LinkRate(t.LinkGbps)
 	return topo.Wiring{Fabric: kind, Rate: rate, Latency: t.LinkLatency,
-		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU))}
+		NVLink: topo.NVLinkRate(t.NVLink, t.NVLinkEfficiency), NIC: topo.NICRate(kind, rate, sc.Network.MTU, t.NICEfficiency, pcieRate(t.GPU)),
+		Storage: topo.LinkRate(t.StorageGbps)}
 }
 
 // Endpoints is the number of traffic endpoints.

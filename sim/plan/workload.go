@@ -7,6 +7,7 @@ import (
 	"fabriclab/sim/coll"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/train"
+	"fabriclab/sim/unit"
 )
 
 // Collective is one collective operation over the first Ranks endpoints.
@@ -146,7 +147,22 @@ func training(sc *scenario.Scenario, k *scenario.Check) *Training {
 	cfg.NVSwitch = sc.NVSwitch()
 	cfg.MaxFlows = MaxRunFlows
 	cfg.Slow = slowRanks(sc, ranks)
+	storage(sc, &cfg)
 	return &Training{Ranks: ranks, Config: cfg, GPUHourPrice: t.GPUHourPrice}
+}
+
+// storage gives cfg the storage nodes (the endpoints after the GPUs), what
+// a checkpoint writes and what the loader reads per rank and iteration.
+func storage(sc *scenario.Scenario, cfg *train.Config) {
+	t := &sc.Training
+	for i := range sc.Topology.StorageNodes {
+		cfg.Storage = append(cfg.Storage, sc.Endpoints()+i)
+	}
+	cfg.CheckpointEvery = t.CheckpointEvery
+	if t.CheckpointEvery > 0 {
+		cfg.CheckpointBytes = train.CheckpointBytes(cfg.Model)
+	}
+	cfg.ReadBytes = t.SampleBytes * unit.Bytes(cfg.Batch*max(cfg.Accumulation, 1))
 }
 
 // trainConfig is the job tr describes, with the model's defaults filled in

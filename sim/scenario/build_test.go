@@ -26,7 +26,8 @@ const maxBuildEndpoints = 2048
 func checkBuild(t testing.TB, s *Scenario) {
 	t.Helper()
 	tp := topo.Build(s.Topology.Shape(), topo.Wiring{Fabric: link.RoCE, Rate: 400 * unit.Gbps, NVLink: link.NVLink4Rate}) // the shape is what is tested
-	require.Len(t, tp.Endpoints, s.Endpoints(), "%s", s.Topology.Shape())
+	require.Len(t, tp.Endpoints, s.Endpoints()+s.Topology.StorageNodes, "%s", s.Topology.Shape())
+	require.Equal(t, s.Topology.StorageNodes, tp.Storage)
 	for _, l := range tp.Links {
 		r := tp.Links[l.Reverse]
 		require.True(t, r.From == l.To && r.To == l.From && r.Reverse == l.ID, "link %d and its reverse %d", l.ID, l.Reverse)
@@ -34,7 +35,11 @@ func checkBuild(t testing.TB, s *Scenario) {
 	hops := tp.HopsTo(tp.Endpoints[0])
 	for e, id := range tp.Endpoints {
 		role := tp.Nodes[id].Role
-		require.True(t, role == topo.Host || role == topo.GPU, "endpoint %d is a %s", e, role)
+		if e >= s.Endpoints() {
+			require.Equal(t, topo.Storage, role, "endpoint %d after the hosts and GPUs", e)
+		} else {
+			require.True(t, role == topo.Host || role == topo.GPU, "endpoint %d is a %s", e, role)
+		}
 		require.Less(t, hops[id], uint8(255), "endpoint %d cannot reach endpoint 0", e)
 	}
 }

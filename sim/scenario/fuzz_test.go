@@ -122,7 +122,7 @@ func FuzzSet(f *testing.F) {
 	for _, set := range []string{
 		"topology.hosts=17", "network.routing=spray", "traffic.flows[0].bytes=1MiB", "seed=7",
 		"traffic.flows=[{src: 0, dst: 1}]", "traffic.flows[64]={src: 1, dst: 2}", "topology.kind=fattree",
-		"topology.kind=torus", "topology.dims=[3, 1, 2]", "network.pfc.xoff=1MiB", "foo", "=", "a.b.c=", "traffic.flows[99999999999].src=1", "topology=*x", "name=&a [*a]",
+		"topology.kind=torus", "topology.dims=[3, 1, 2]", "network.pfc.xoff=1MiB", "topology.storage_nodes=2", "training.checkpoint_every=1", "foo", "=", "a.b.c=", "traffic.flows[99999999999].src=1", "topology=*x", "name=&a [*a]",
 	} {
 		f.Add("ecmp-collisions", set, "topology.k=4")
 		f.Add("incast", set, "")

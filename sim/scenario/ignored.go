@@ -50,6 +50,9 @@ var keyUses = []keyUse{
 	{key: "topology.nvlink", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nvlink_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nic_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
+	{key: "topology.storage_nodes"},
+	{key: "topology.storage_gbps", used: func(s *Scenario) bool { return s.Topology.StorageNodes > 0 }, with: "topology.storage_nodes above 0",
+		has: func(s *Scenario) string { return "topology.storage_nodes: 0" }},
 
 	// The flow-level model reads only mtu and routing, but the rest still
 	// describes the network it approximates: a switch of sim.fidelity keeps it.
@@ -129,6 +132,14 @@ var keyUses = []keyUse{
 	{key: "training.pp_schedule", used: pipelined, with: "training.pp above 1", has: ppHas},
 	{key: "training.pp_virtual", used: pipelined, with: "training.pp above 1", has: ppHas},
 	{key: "training.placement", used: pipelined, with: "training.pp above 1", has: ppHas},
+	{key: "training.storage_class", used: func(s *Scenario) bool {
+		return training(s) && (s.Training.CheckpointEvery > 0 || s.Training.SampleBytes > 0)
+	}, with: "training.checkpoint_every or training.sample_bytes above 0", has: func(s *Scenario) string {
+		if !training(s) {
+			return "no training.model"
+		}
+		return "neither checkpoints nor reads"
+	}},
 }
 
 func pipelined(s *Scenario) bool { return training(s) && s.Training.PP > 1 }

@@ -138,7 +138,7 @@ func TestBuiltins(t *testing.T) {
 		assert.NotEmpty(t, b.Summary, b.Name)
 		assert.NotContains(t, b.Summary, "#", b.Name)
 	}
-	assert.Equal(t, []string{"alltoall-moe", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
+	assert.Equal(t, []string{"alltoall-moe", "checkpoint-llama3-8b", "dp-llama3-8b-1024", "dp-resnet50", "ecmp-collisions", "hierarchical-allreduce",
 		"ib-vs-roce-incast", "incast", "incast-dcqcn", "incast-ibcc", "incast-lossy", "inference-llama3-8b", "link-down", "noisy-neighbor", "perm-1024", "permutation", "pp-gpt-1f1b",
 		"ring-allreduce-8", "straggler", "tpu-torus-allreduce", "victim-flow", "victim-flow-lossy"}, names)
 
@@ -165,7 +165,7 @@ func TestBuiltinContents(t *testing.T) {
 	s := load("incast")
 	assert.Equal(t, Topology{Kind: Star, Hosts: 9, Oversub: 1, Fabric: RoCE, LinkGbps: 400,
 		LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond, NVLinkEfficiency: DefaultNVLinkEfficiency,
-		NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100"}, s.Topology)
+		NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100", StorageGbps: DefaultStorageGbps}, s.Topology)
 	assert.Equal(t, Network{MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,
 		ECN: ECN{PMax: 0.2}, CNPInterval: 4 * unit.Microsecond, DCQCN: DCQCNDefaults(DCQCNNIC), RTO: 100 * unit.Microsecond, Recovery: RecoveryGBN, AckEvery: 16, BufferModel: BufferStatic, DTAlpha: 1,
 		RerouteDelay: unit.Second, IBCC: IBCC{MarkingRate: 1, Timer: 10 * unit.Microsecond, CCTIIncrease: 1, CCTILimit: 127, CCTStep: 0.125}}, s.Network)
@@ -248,7 +248,7 @@ func TestLoad(t *testing.T) {
 	_, err = Load("nosuch", readFile, nil)
 	require.Error(t, err)
 	assert.ErrorIs(t, err, fs.ErrNotExist)
-	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, link-down, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, straggler, tpu-torus-allreduce, victim-flow`)
+	assert.Contains(t, err.Error(), `scenario "nosuch" is neither a file nor a built-in; built-ins are alltoall-moe, checkpoint-llama3-8b, dp-llama3-8b-1024, dp-resnet50, ecmp-collisions, hierarchical-allreduce, ib-vs-roce-incast, incast, incast-dcqcn, incast-ibcc, incast-lossy, inference-llama3-8b, link-down, noisy-neighbor, perm-1024, permutation, pp-gpt-1f1b, ring-allreduce-8, straggler, tpu-torus-allreduce, victim-flow`)
 
 	_, err = Load("./missing.yaml", readFile, nil)
 	require.Error(t, err)
@@ -257,7 +257,7 @@ func TestLoad(t *testing.T) {
 
 	_, err = Load("nosuch", nil, nil)
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "built-ins are alltoall-moe, dp-llama3-8b-1024")
+	assert.Contains(t, err.Error(), "built-ins are alltoall-moe, checkpoint-llama3-8b, dp-llama3-8b-1024")
 }
 
 func TestSet(t *testing.T) {

@@ -72,7 +72,7 @@ func Default() Scenario {
 		Topology: Topology{
 			Kind: Star, Hosts: 9, GPUsPerNode: 0, Oversub: 1,
 			Fabric: RoCE, LinkGbps: 400, LinkLatency: unit.Microsecond, SwitchLatency: 300 * unit.Nanosecond,
-			NVLinkEfficiency: DefaultNVLinkEfficiency, NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100",
+			NVLinkEfficiency: DefaultNVLinkEfficiency, NICEfficiency: DefaultNICEfficiency, NVLink: 4, GPU: "h100", StorageGbps: DefaultStorageGbps,
 		},
 		Network: Network{
 			MTU: 4096, Buffer: 2 * unit.MiB, FlowControl: FCPFC, Routing: RouteECMP, CC: CCNone,

@@ -57,7 +57,17 @@ type Topology struct {
 	// NICEfficiency is the share of a NIC's payload rate that NCCL moves
 	// through it: each GPU's PCIe link to its NIC carries that much.
 	NICEfficiency float64 `yaml:"nic_efficiency"`
+	// StorageNodes are NVMe-oF storage nodes on a storage leaf of their own,
+	// joined to the spines (dgx with several nodes, leafspine with spines);
+	// StorageGbps is each one's read and write rate, in Gb/s like link_gbps.
+	StorageNodes int     `yaml:"storage_nodes"`
+	StorageGbps  float64 `yaml:"storage_gbps"`
 }
+
+// DefaultStorageGbps is 50 GB/s, the sequential read the source text asks of
+// a training cluster's storage ("顺序读取速度至少达到50GB/s"; REFERENCE.md,
+// "Storage nodes on the fabric").
+const DefaultStorageGbps = 400
 
 // DefaultNICEfficiency is what NCCL carries through a NIC: 48 GB/s of the
 // 49.7 GB/s payload ceiling of a 400G NDR port (REFERENCE.md, "NCCL goodput
@@ -87,7 +97,8 @@ const MinNVLinkEfficiency = 0.01
 // Shape is the topology's kind and dimensions, which sim/topo checks and builds.
 func (t *Topology) Shape() topo.Shape {
 	return topo.Shape{Kind: t.Kind, Hosts: t.Hosts, Nodes: t.Nodes, GPUsPerNode: t.GPUsPerNode, Leaves: t.Leaves,
-		Spines: t.Spines, HostsPerLeaf: t.HostsPerLeaf, K: t.K, Oversub: t.Oversub, RailOptimized: t.RailOptimized, Dims: t.Dims}
+		Spines: t.Spines, HostsPerLeaf: t.HostsPerLeaf, K: t.K, Oversub: t.Oversub, RailOptimized: t.RailOptimized, Dims: t.Dims,
+		StorageNodes: t.StorageNodes}
 }
 
 // sizeKey is the key that sets the endpoint count.
@@ -169,6 +180,10 @@ func (c *checker) link() bool {
 	ok := c.oneOf("topology.fabric", t.Fabric, "a fabric", IB, RoCE, Ethernet)
 	if !(t.LinkGbps >= MinLinkGbps && t.LinkGbps <= MaxLinkGbps) {
 		c.fail("topology.link_gbps", "%s is not allowed: the link rate must be from %d to %d Gb/s (e.g. link_gbps: 400)", c.text("topology.link_gbps", t.LinkGbps), MinLinkGbps, MaxLinkGbps)
+		ok = false
+	}
+	if !(t.StorageGbps >= MinLinkGbps && t.StorageGbps <= MaxLinkGbps) {
+		c.fail("topology.storage_gbps", "%s is not allowed: a storage node's read/write rate must be from %d to %d Gb/s (e.g. storage_gbps: 400, i.e. 50 GB/s)", c.text("topology.storage_gbps", t.StorageGbps), MinLinkGbps, MaxLinkGbps)
 		ok = false
 	}
 	ok = c.duration("topology.link_latency", t.LinkLatency, 0, MaxLatency, "1us") && ok

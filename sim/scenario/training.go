@@ -38,6 +38,16 @@ type Training struct {
 	// GPUHourPrice is what one GPU-hour costs, for the report's training.cost
 	// (0: no price, GPU-hours only); the run itself never reads it.
 	GPUHourPrice float64 `yaml:"gpu_hour_price"`
+	// CheckpointEvery writes a checkpoint of the training state (fp32
+	// weights and Adam's moments) to topology.storage_nodes after every
+	// CheckpointEvery iterations, while training goes on (0: none).
+	CheckpointEvery int `yaml:"checkpoint_every"`
+	// SampleBytes is what the data loader reads from the storage nodes per
+	// sample, for the next step while this one runs (0: no reads).
+	SampleBytes unit.Bytes `yaml:"sample_bytes"`
+	// StorageClass is the traffic class of the checkpoint's writes and the
+	// loader's reads ("": collective.class's).
+	StorageClass string `yaml:"storage_class"`
 }
 
 // Layer is one layer of a custom model.
@@ -115,6 +125,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 		c.fail("training.first_bucket", "%s is not allowed: 1 byte to 1GiB (PyTorch's default is 1MiB)", c.text("training.first_bucket", tr.FirstBucket))
 	}
 	c.gpuHourPrice("training.gpu_hour_price", tr.GPUHourPrice)
+	c.trainingStorage()
 	tpOK := c.tensorParallel()
 	ppOK := c.pipelineParallel()
 	switch tr.Compression {

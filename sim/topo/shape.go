@@ -40,6 +40,7 @@ type Shape struct {
 	Oversub       float64 // oversubscription: dgx, leafspine
 	RailOptimized bool    // rail_optimized: leafspine
 	Dims          []int   // dims: torus
+	StorageNodes  int     // storage_nodes: dgx with several nodes, leafspine with spines
 }
 
 // kind is what a topology kind knows about its shapes.
@@ -95,7 +96,10 @@ func (s Shape) Check() []*Problem {
 		}
 		return []*Problem{{Field: "kind", Msg: fmt.Sprintf("%q is not a topology kind; use %s", s.Kind, orList(names))}}
 	}
-	return k.check(&s)
+	if ps := k.check(&s); len(ps) > 0 {
+		return ps
+	}
+	return problems(checkStorage(&s))
 }
 
 // Endpoints is the number of traffic endpoints: hosts, or GPUs in dgx and
@@ -134,6 +138,9 @@ type Wiring struct {
 	// NIC is the rate of each GPU's link to its NIC (PCIe); 0 means PCIe
 	// Gen5 x16. Scenarios set it to what NCCL gets through a NIC.
 	NIC unit.Rate
+	// Storage is each storage node's read and write rate, its link to the
+	// storage leaf (0: the fabric's Rate).
+	Storage unit.Rate
 }
 
 // Build lays out the topology: its nodes, links and endpoints, numbered in a
@@ -148,11 +155,15 @@ func Build(s Shape, w Wiring) *Topology {
 	// fabric's 131 k links were copied over and over, 35 MB in all.
 	e := k.endpoints(&s)
 	t := &Topology{Kind: s.Kind, Nodes: make([]Node, 0, 3*e+64), Links: make([]Link, 0, 8*e+64), Endpoints: make([]int, 0, e)}
-	b := &builder{t: t, fabric: w.Fabric, rate: w.Rate, latency: w.Latency, nvlink: w.NVLink, nic: w.NIC}
+	b := &builder{t: t, fabric: w.Fabric, rate: w.Rate, latency: w.Latency, nvlink: w.NVLink, nic: w.NIC, storage: w.Storage}
 	if b.nic <= 0 {
 		b.nic = link.PCIe5Rate
 	}
+	if b.storage <= 0 {
+		b.storage = w.Rate
+	}
 	k.build(b, &s)
+	b.storageLeaf(s.StorageNodes)
 	b.t.wireOut()
 	return b.t
 }

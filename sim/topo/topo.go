@@ -24,15 +24,16 @@ const (
 	Leaf  // also the single switch of a star, a rail switch, a fat tree's edge switch
 	Spine // also a fat tree's aggregation switch
 	Core
-	ICI // a torus chip's router: it forwards between the chip and its ICI links
+	ICI     // a torus chip's router: it forwards between the chip and its ICI links
+	Storage // a storage node (NVMe-oF target): an endpoint after the hosts and GPUs
 )
 
-var roleNames = [...]string{"host", "gpu", "nic", "nvswitch", "leaf", "spine", "core", "ici"}
+var roleNames = [...]string{"host", "gpu", "nic", "nvswitch", "leaf", "spine", "core", "ici", "storage"}
 
 func (r Role) String() string { return roleNames[r] }
 
 // Forwards reports whether packets may pass through a node of this role.
-func (r Role) Forwards() bool { return r != Host && r != GPU }
+func (r Role) Forwards() bool { return r != Host && r != GPU && r != Storage }
 
 // IsSwitch reports whether the role is a network switch with buffers and switch latency.
 func (r Role) IsSwitch() bool { return r == NVSwitch || r == Leaf || r == Spine || r == Core }
@@ -64,7 +65,9 @@ type Topology struct {
 	Kind      string
 	Nodes     []Node
 	Links     []Link
-	Endpoints []int // node IDs, in endpoint order
+	Endpoints []int // node IDs, in endpoint order: hosts or GPUs, then storage nodes
+	// Storage is the number of storage nodes: the last Storage endpoints.
+	Storage int
 	// LIDs numbers the endpoints leaf by leaf, as a subnet manager hands out
 	// addresses, for static (d-mod-k) routing; nil: in endpoint order.
 	LIDs []int32
@@ -100,6 +103,7 @@ type builder struct {
 	latency unit.Time
 	nvlink  unit.Rate
 	nic     unit.Rate // GPU–NIC (PCIe)
+	storage unit.Rate // a storage node's link
 }
 
 func (b *builder) node(r Role, tier, group, index int, name string) int {

@@ -233,3 +233,38 @@ func TestDModKSpreadsOneRail(t *testing.T) {
 	assert.Nil(t, ls.LIDs)
 	assert.Equal(t, 3, ls.DModK(ls.Endpoints[0], 7, 4))
 }
+
+// Storage nodes come after the GPUs, each on the storage leaf at its own
+// rate; the leaf reaches every spine by one trunk carrying its share of
+// them all (REFERENCE.md, "Storage on the fabric (issue 30)").
+func TestStorageLeaf(t *testing.T) {
+	w := wiring
+	w.Storage = 800 * unit.Gbps
+	s := Shape{Kind: DGX, Nodes: 2, GPUsPerNode: 8, Spines: 2, Oversub: 1, StorageNodes: 3}
+	require.Empty(t, s.Check())
+	tp := Build(s, w)
+	require.Len(t, tp.Endpoints, 16+3)
+	assert.Equal(t, 3, tp.Storage)
+	leaf := -1
+	for e, id := range tp.Endpoints[16:] {
+		nd := tp.Nodes[id]
+		assert.Equal(t, Storage, nd.Role)
+		assert.Equal(t, name("storage", e), nd.Name)
+		require.Len(t, nd.Out, 1)
+		l := tp.Links[nd.Out[0]]
+		assert.Equal(t, w.Storage, l.Rate)
+		leaf = l.To
+	}
+	assert.Equal(t, "storage-leaf", tp.Nodes[leaf].Name)
+	var trunks []unit.Rate
+	for _, l := range tp.Nodes[leaf].Out {
+		if tp.Nodes[tp.Links[l].To].Role == Spine {
+			trunks = append(trunks, tp.Links[l].Rate)
+		}
+	}
+	assert.Equal(t, []unit.Rate{1200 * unit.Gbps, 1200 * unit.Gbps}, trunks, "3 × 800 Gb/s over 2 spines")
+	assert.False(t, Storage.Forwards())
+	assert.Len(t, tp.LIDs, 19, "static routing addresses the storage nodes too")
+	s.Nodes = 1
+	assert.NotEmpty(t, s.Check(), "one node has no spines")
+}

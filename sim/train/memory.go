@@ -1,6 +1,10 @@
 package train
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabriclab/sim/unit"
+)
 
 // Memory is what one GPU holds for training, in bytes: mixed-precision Adam
 // keeps 16 bytes per parameter (fp32 weights, fp32 gradients, two fp32
@@ -126,4 +130,12 @@ func (m *Model) keptIn(lo, hi int, mode string) float64 {
 		kept += m.ActivationBytes - float64(m.Blocks)*m.BlockBytes
 	}
 	return kept
+}
+
+// CheckpointBytes is a checkpoint of m's training state: what MemoryPerGPU
+// gives one unsharded replica for its fp32 weights and Adam's two moments
+// (12 bytes per parameter); gradients and activations are not saved.
+func CheckpointBytes(m *Model) unit.Bytes {
+	mem := MemoryPerGPU(m, NoSharding, NoCheckpointing, 1, 1, 0, 1)
+	return unit.Bytes(mem.Weights + mem.Optimizer)
 }

@@ -53,6 +53,17 @@ type Config struct {
 	// Slow maps a rank (its index in ranks) to how many times as long its
 	// compute takes (faults: slow_gpu); nil: none is slow.
 	Slow map[int]float64
+	// Storage is the storage nodes' endpoints: each rank writes its part of
+	// a checkpoint to, and reads its samples from, all of them (striped).
+	Storage []int
+	// CheckpointEvery writes a checkpoint of CheckpointBytes (the whole
+	// training state, shared evenly by the ranks) after every CheckpointEvery
+	// iterations but the last, while the next ones run (0: none).
+	CheckpointEvery int
+	CheckpointBytes unit.Bytes
+	// ReadBytes is what each rank's data loader reads per iteration, for the
+	// next step while this one runs (0: none).
+	ReadBytes unit.Bytes
 }
 
 // OptimizerBytesPerParam is the HBM traffic of an Adam step with fp32 master
@@ -277,6 +288,7 @@ type Job struct {
 
 	spans []span // every compute task of the first stage begun so far, in time order
 	tl    timeline
+	io    storageIO // checkpoints and reads
 }
 
 // pipelineStage is the ranks of one pipeline stage (every rank without pipeline
@@ -325,6 +337,7 @@ func (j *Job) iteration(left int) {
 	shown := min(len(j.ranks), MaxTimelineGPUs)
 	j.commIntervals = make([][]metrics.Interval, shown)
 	j.tl.starts = append(j.tl.starts, j.start)
+	j.startReads()
 	j.advance()
 }
 
@@ -343,11 +356,7 @@ func (j *Job) advance() {
 		j.report()
 		j.tl.steps = append(j.tl.steps, snap.Step{Start: j.start, End: now, IterationUs: j.res.IterationUs,
 			ExposedCommUs: j.res.ExposedCommUs, GPUUtil: j.res.GPUUtil, Bubble: j.res.BubbleFraction, BubbleUs: metrics.Micros(j.bubbleTime)})
-		if j.left > 0 {
-			j.iteration(j.left)
-			return
-		}
-		j.done(j.res)
+		j.iterationDone()
 	}
 }
 
@@ -608,6 +617,12 @@ func (j *Job) checkFlows() error {
 		return nil
 	}
 	perIter := int64(len(j.msgs) * j.groups.dp * cfg.TP) // pipeline sends
+	if cfg.ReadBytes > 0 {
+		perIter += int64(len(j.ranks) * len(cfg.Storage))
+	}
+	if cfg.CheckpointEvery > 0 {
+		perIter += int64(len(j.ranks) * len(cfg.Storage)) // at most one checkpoint an iteration
+	}
 	for _, st := range j.stages {
 		for _, o := range st.plan.ops {
 			c, groups := j.comms, len(st.dpGroups)
