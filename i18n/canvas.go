@@ -38,6 +38,7 @@ func canvasWords() map[string]Text {
 		"legend.pause":     {"PFC pause", "PFC 暂停"},
 		"legend.by-shard":  {"packets, by shard", "数据包（按分片）"},
 		"legend.by-flow":   {"packets, by flow", "数据包（按流）"},
+		"legend.class":     {"%s traffic", "%s 流量"},
 		"legend.ecn":       {"ECN-marked", "ECN 标记"},
 		"legend.cnp":       {"CNP / BECN", "CNP / BECN"},
 
