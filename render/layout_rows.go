@@ -102,6 +102,10 @@ func nodeName(L *Layout, id int) string {
 		return i18n.Tf(L.Opt.Lang, "node.host.abbr", L.EP[id])
 	case topo.GPU:
 		return fmt.Sprintf("GPU %d", nd.Index)
+	case topo.Leaf:
+		if L.Topo.Kind == "star" { // the one switch: its box's word, in the canvas's language
+			return i18n.T(L.Opt.Lang, "node.switch")
+		}
 	}
 	return nd.Name
 }
