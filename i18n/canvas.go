@@ -43,6 +43,7 @@ func canvasWords() map[string]Text {
 		"legend.pause":     {"PFC pause", "PFC 暂停"},
 		"legend.by-shard":  {"packets, by shard", "数据包（按分片）"},
 		"legend.by-flow":   {"packets, by flow", "数据包（按流）"},
+		"legend.class":     {"%s traffic", "%s 流量"},
 		"legend.ecn":       {"ECN-marked", "ECN 标记"},
 		"legend.cnp":       {"CNP / BECN", "CNP / BECN"},
 
@@ -294,6 +295,7 @@ func canvasWords() map[string]Text {
 		// the routing view
 		"route.title":       {"flows per uplink", "每条上行链路的流数"},
 		"route.none":        {"none yet", "尚无"},
+		"route.all-done":    {"none now: every flow has finished", "已无：全部流已完成"},
 		"route.range":       {"%d–%d flows' packets on each", "每条承载 %d–%d 条流的数据包"},
 		"route.each":        {"%d flows' packets on each", "每条承载 %d 条流的数据包"},
 		"route.spread":      {"per-packet routing: flows spread", "逐包路由：流被分散"},

@@ -179,6 +179,7 @@ func pageWords() map[string]Text {
 		"embed.table.flow":        {"Flow", "流"},
 		"embed.table.rate":        {"Rate", "速率"},
 		"embed.table.state":       {"State", "状态"},
+		"embed.table.class":       {"Traffic class", "流量类别"},
 		"embed.table.done":        {"finished", "已完成"},
 		"embed.table.running":     {"in progress", "进行中"},
 		"embed.table.node":        {"Node", "节点"},

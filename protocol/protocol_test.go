@@ -48,7 +48,7 @@ var (
 			Errors: map[string]string{"totals.nope": "totals has no key nope"}},
 		View{TUs: 25.6, Nodes: []ViewNode{{Name: "h0", Kind: "host", Group: ""}, {Name: "GPU 3", Kind: "GPU", Group: "node 0"}}, MoreNodes: 8,
 			Links: []ViewLink{{From: "sw0", To: "h8", LoadPct: 100, QueueBytes: 1 << 20, Queue: "1.0 MiB", Paused: true}}, MoreLinks: 17,
-			Flows: []ViewFlow{{Name: "h0→h8", RateGbps: 12.5, Rate: "12.5 Gb/s"}, {Name: "h1→h8", Done: true, Rate: "0 b/s"}}, MoreFlows: 6,
+			Flows: []ViewFlow{{Name: "h0→h8", RateGbps: 12.5, Rate: "12.5 Gb/s", Class: "storage"}, {Name: "h1→h8", Done: true, Rate: "0 b/s"}}, MoreFlows: 6,
 			Charts: []ViewChart{{Title: "Throughput per flow", Columns: []string{"t", "h0", "h1"}, Rows: [][]string{{"10 µs", "50 Gb/s", "—"}},
 				Notes: []string{"3 of 8 done"}}}},
 		Tooltip{Text: "sw0→h8 · 100 Gb/s RoCE · load 100%"},

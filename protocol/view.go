@@ -35,13 +35,14 @@ type ViewLink struct {
 	Paused     bool   `json:"paused"`
 }
 
-// ViewFlow is a flow (or a collective's transfer): its rate now and
-// whether it is done.
+// ViewFlow is a flow (or a collective's transfer): its rate now, whether
+// it is done, and its traffic class ("" when the run has one class).
 type ViewFlow struct {
 	Name     string  `json:"name"`
 	RateGbps float64 `json:"rate_gbps"`
 	Rate     string  `json:"rate"` // RateGbps as the canvas writes it
 	Done     bool    `json:"done"`
+	Class    string  `json:"class,omitempty"`
 }
 
 // ViewChart is a chart as a data table: Columns name the time and each

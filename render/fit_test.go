@@ -214,16 +214,23 @@ func textBox(p *Prim) Rect {
 }
 
 // fitProblems lists the texts of dl that are under floor px, that overlap
-// another, that cross the edge of a panel they are in, or leave the canvas.
+// another, that cross the edge of a panel they are in, that overlap a node
+// box they do not belong to (a count on a badge over a node is the badge's),
+// or leave the canvas.
 func fitProblems(dl *DisplayList, floor float64) []string {
 	var texts []Prim
-	var panels []Rect
+	var panels, nodes, badges []Rect // badges: a count on a node's corner
 	for _, p := range dl.Prims {
+		r := Rect{float64(p.X), float64(p.Y), float64(p.W), float64(p.H)}
 		switch {
 		case p.Kind == KindText:
 			texts = append(texts, p)
 		case p.Kind == KindRect && p.Layer == LayerPanel:
-			panels = append(panels, Rect{float64(p.X), float64(p.Y), float64(p.W), float64(p.H)})
+			panels = append(panels, r)
+		case p.Kind == KindRect && p.Layer == LayerNode:
+			nodes = append(nodes, r)
+		case p.Kind == KindRect && p.Layer == LayerMarker:
+			badges = append(badges, r)
 		}
 	}
 	const slop = 1.0 // px two boxes may share
@@ -246,6 +253,11 @@ func fitProblems(dl *DisplayList, floor float64) []string {
 				break
 			}
 		}
+		cx, cy := r.Center()
+		onBadge := slices.ContainsFunc(badges, func(bd Rect) bool { return bd.Contains(cx, cy) })
+		if nb, ok := textOverNode(r, nodes, slop); ok && !onBadge {
+			out = append(out, fmt.Sprintf("%q at (%.0f, %.0f) overlaps the node box at (%.0f, %.0f)", p.Str, p.X, p.Y, nb.X, nb.Y))
+		}
 	}
 	order := make([]int, len(texts))
 	for i := range order {
@@ -265,6 +277,25 @@ func fitProblems(dl *DisplayList, floor float64) []string {
 		}
 	}
 	return out
+}
+
+// textOverNode finds a node box that text box r overlaps without belonging to
+// it: r lies inside no box that holds it (a node's label inside its box, a
+// group's over its cells).
+func textOverNode(r Rect, nodes []Rect, slop float64) (Rect, bool) {
+	var owners []Rect
+	for _, nb := range nodes {
+		if inside(r, grow(nb, slop)) {
+			owners = append(owners, nb)
+		}
+	}
+	for _, nb := range nodes {
+		if !shrink(r, slop).Overlaps(nb) || slices.ContainsFunc(owners, func(o Rect) bool { return inside(nb, grow(o, slop)) || inside(o, nb) }) {
+			continue
+		}
+		return nb, true
+	}
+	return Rect{}, false
 }
 
 func inside(r, o Rect) bool {

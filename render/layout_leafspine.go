@@ -12,15 +12,23 @@ func (L *Layout) leafSpine() {
 		levels++
 	}
 	ys := L.tierYs(levels)
-	L.segments(eachAlone(L.fabricLeaves()), ys[levels-1], ys[levels-2])
-	L.spineRow(spines, ys[0])
+	leafY := ys[levels-2]
+	if extra := L.spineRow(spines, ys[0]); levels == 3 && extra > 0 {
+		// staggered spines reach down: the leaves go below their last row,
+		// as far as the hosts' row leaves room
+		_, sh := L.nodeSize(topo.Spine)
+		_, hh := L.nodeSize(topo.Host)
+		leafY = max(leafY, min(ys[0]+extra+sh+8*L.U, ys[2]-hh/2-sh/2-12*L.U))
+	}
+	L.segments(eachAlone(L.fabricLeaves()), ys[levels-1], leafY)
 }
 
 // spineRow places the spines in a row centred on y: a few of them closer
-// together, many across the whole width.
-func (L *Layout) spineRow(spines []int, y float64) {
+// together, many across the whole width. It returns how far staggered rows
+// reach below y (row).
+func (L *Layout) spineRow(spines []int, y float64) (extra float64) {
 	if len(spines) == 0 {
-		return
+		return 0
 	}
 	a := L.Area
 	w := a.W
@@ -29,7 +37,7 @@ func (L *Layout) spineRow(spines []int, y float64) {
 	}
 	if L.Topo.Kind == "dgx" && L.spinesCrowded(spines, w) { // 128 spines over 8 rails: one box
 		L.spineGroup(spines, a.X+(a.W-w)/2, a.X+(a.W+w)/2, y)
-		return
+		return 0
 	}
-	L.row(spines, a.X+(a.W-w)/2, a.X+(a.W+w)/2, y)
+	return L.row(spines, a.X+(a.W-w)/2, a.X+(a.W+w)/2, y)
 }

@@ -104,6 +104,10 @@ func nodeName(L *Layout, id int) string {
 		return fmt.Sprintf("GPU %d", nd.Index)
 	case topo.Storage:
 		return storageName(L.Opt.Lang, nd.Index)
+	case topo.Leaf:
+		if L.Topo.Kind == "star" { // the one switch: its box's word, in the canvas's language
+			return i18n.T(L.Opt.Lang, "node.switch")
+		}
 	}
 	if id == storageLeaf(L.Topo) {
 		return i18n.T(L.Opt.Lang, "node.storage-leaf")

@@ -69,6 +69,7 @@ func (b *Builder) legendItems() []legendItem {
 			dl.rect(LayerLabel, x, cy-5*u, 14*u, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
 		}})
 	}
+	items = append(items[:1], append(b.classItems(), items[1:]...)...)
 	flows := b.t("legend.by-flow")
 	if b.shards() {
 		flows = b.t("legend.by-shard")
@@ -95,6 +96,22 @@ func (b *Builder) legendItems() []legendItem {
 			}})
 	}
 	return items
+}
+
+// classItems name the traffic classes by the shape of their packets
+// (packetShape); none with a single class.
+func (b *Builder) classItems() []legendItem {
+	cur := b.f.Cur
+	if cur == nil || len(cur.Classes) < 2 {
+		return nil
+	}
+	var out []legendItem
+	for c, name := range cur.Classes {
+		out = append(out, legendItem{9 * b.layout.U, b.tf("legend.class", name), func(x, cy float64) {
+			b.packetShape(LayerLabel, x+4*b.layout.U, cy, 3.2*b.layout.U, b.th.Text, c)
+		}})
+	}
+	return out
 }
 
 // legendRows is how many rows of legend a layout leaves room for: what the

@@ -212,6 +212,9 @@ func (r *rasterizer) prim(dl *DisplayList, p *Prim) {
 	}
 }
 
+// faces are shared by every rasteriser; a font.Face is not safe for
+// concurrent use, so text draws hold facesMu (PNGs made in parallel, as
+// TestTextFits with RENDER_LOOK does, take turns at their texts).
 var (
 	facesMu sync.Mutex
 	faces   = map[faceKey]font.Face{}
@@ -223,11 +226,9 @@ type faceKey struct {
 }
 
 // face returns the face of weight w at size device px: the Go font, with the
-// CJK subset for Chinese.
+// CJK subset for Chinese. The caller holds facesMu while it uses the face.
 func face(w assets.Weight, size float64) font.Face {
 	k := faceKey{w, int(math.Round(size * 4))}
-	facesMu.Lock()
-	defer facesMu.Unlock()
 	if f, ok := faces[k]; ok {
 		return f
 	}
@@ -241,6 +242,8 @@ func face(w assets.Weight, size float64) font.Face {
 
 func (r *rasterizer) text(p *Prim) {
 	size := float64(p.Size * r.s)
+	facesMu.Lock()
+	defer facesMu.Unlock()
 	fc := face(p.Weight, size)
 	d := font.Drawer{Dst: r.dst, Src: image.NewUniform(p.Fill), Face: fc}
 	x := float64(p.X * r.s)

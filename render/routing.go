@@ -166,6 +166,9 @@ func (b *Builder) badge(x, y float64, n int32) {
 func (b *Builder) flowBadges(g *snap.Routing) {
 	rt, L := &b.rt, b.layout
 	t := L.Topo
+	if b.allFinished() { // a badge of 0 on every uplink says nothing
+		return
+	}
 	if !rt.perNode {
 		for k, l := range rt.uplinks {
 			if int(l) < len(g.LinkFlows) {
@@ -229,6 +232,10 @@ func (b *Builder) routeInset(g *snap.Routing, r Rect) {
 	}
 	dl.text(LayerLabel, x, y, shorten(b.t("route.title"), ts.Body, assets.Medium, w), ts.Body, Start, assets.Medium, th.Text)
 	y += ts.Body*0.6 + lh*0.6
+	if b.allFinished() {
+		dl.text(LayerLabel, x, y, shorten(b.t("route.all-done"), ts.Small, assets.Regular, w), ts.Small, Start, assets.Regular, th.Muted)
+		return
+	}
 	if rt.spread {
 		what := b.t("route.none")
 		if hi > 0 {
@@ -266,6 +273,21 @@ func (b *Builder) insetLines(lines []string, r Rect, y float64) {
 		dl.text(LayerLabel, x, y, shorten(s, size, wt, w), size, Start, wt, c)
 		y += size * 1.45
 	}
+}
+
+// allFinished reports whether every flow of the run so far has finished
+// (none is on an uplink now, and none will be).
+func (b *Builder) allFinished() bool {
+	cur := b.f.Cur
+	if !cur.Done || cur.NumFlows() == 0 {
+		return false
+	}
+	for i := range cur.NumFlows() {
+		if !cur.Flow(i).Done {
+			return false
+		}
+	}
+	return true
 }
 
 // sendsUp reports whether some flow goes up from switch n.

@@ -11,7 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"fabriclab/assets"
+	"fabriclab/i18n"
 	"fabriclab/sim/golden"
+	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -274,4 +276,26 @@ func TestChartMarksNamedAndPickedFlows(t *testing.T) {
 	}
 	assert.ElementsMatch(t, []string{"flow 2", "victim"}, labels, "the throughput chart names its lines")
 	assert.Equal(t, 1, picked, "the picked flow's line stands out")
+}
+
+// At the run's end no flow is on an uplink: no wall of zero badges, and the
+// panel says every flow has finished (not "none yet"), in both languages.
+func TestRoutingAtTheEnd(t *testing.T) {
+	for _, name := range []string{"ecmp-collisions", "perm-1024"} {
+		data, ok := scenario.Builtin(name)
+		require.True(t, ok)
+		r := fitRun(t, string(data))
+		for _, lang := range []Lang{EN, ZH} {
+			L := NewLayout(r.topo, 1280, 720, Options{Lang: lang})
+			var b Builder
+			dl := b.Scene(r.frame(L))
+			require.True(t, b.routingShown(), name)
+			drawn := strings.Split(texts(dl), "\n")
+			assert.Contains(t, drawn, i18n.T(lang, "route.all-done"), name)
+			assert.NotContains(t, drawn, i18n.T(lang, "route.none"), name)
+			for _, p := range dl.Prims {
+				assert.False(t, p.Kind == KindText && p.Layer == LayerMarker && p.Str == "0", "%s: a badge of 0 at (%.0f, %.0f)", name, p.X, p.Y)
+			}
+		}
+	}
 }

@@ -392,8 +392,13 @@ func (b *Builder) flowColor(fl *snap.Flow, id int) color.RGBA {
 // square for an odd one, so that neighbouring colours (orange and yellow,
 // which merge under deuteranopia) differ in shape too.
 func (b *Builder) packetMark(l Layer, x, y, r float64, i int) {
-	c := b.th.Categorical(i)
-	if i%2 == 0 {
+	b.packetShape(l, x, y, r, b.th.Categorical(i), i%2)
+}
+
+// packetShape draws a packet mark of colour c: a dot for an even shape, a
+// square for an odd one.
+func (b *Builder) packetShape(l Layer, x, y, r float64, c color.RGBA, shape int) {
+	if shape%2 == 0 {
 		b.dl.circle(l, x, y, r, c, b.th.Background, 0.8*b.layout.U)
 		return
 	}
@@ -424,11 +429,15 @@ func (b *Builder) packets() {
 		}
 		ln := &L.Links[p.Link]
 		x, y := ln.X1+(ln.X2-ln.X1)*p.Progress, ln.Y1+(ln.Y2-ln.Y1)*p.Progress
-		ci := p.Flow
+		ci, shape := p.Flow, p.Flow
 		if p.Flow < len(cur.Flows) {
 			ci = flowIndex(&cur.Flows[p.Flow], p.Flow)
+			shape = ci
+			if len(cur.Classes) > 1 { // the shape tells the class (the legend names them)
+				shape = int(cur.Flows[p.Flow].Class)
+			}
 		}
-		b.packetMark(LayerPacket, x, y, r, ci)
+		b.packetShape(LayerPacket, x, y, r, b.th.Categorical(ci), shape)
 		if p.Marked { // ECN: a ring in the mark colour, so it does not rely on hue alone
 			dl.circle(LayerPacket, x, y, r+1.6*L.U, color.RGBA{}, b.th.Pause, 1.2*L.U)
 		}

@@ -127,7 +127,11 @@ func (b *Builder) viewFlows() ([]protocol.ViewFlow, int) {
 	out := []protocol.ViewFlow{}
 	for _, i := range ids[:min(len(ids), viewFlows)] {
 		fl := &cur.Flows[i]
-		out = append(out, protocol.ViewFlow{Name: b.flowText(fl), RateGbps: rates[i] / 1e9, Rate: fmtRate(rates[i]), Done: fl.Done})
+		vf := protocol.ViewFlow{Name: b.flowText(fl), RateGbps: rates[i] / 1e9, Rate: fmtRate(rates[i]), Done: fl.Done}
+		if int(fl.Class) < len(cur.Classes) && len(cur.Classes) > 1 {
+			vf.Class = cur.Classes[fl.Class]
+		}
+		out = append(out, vf)
 	}
 	return out, len(ids) - len(out)
 }

@@ -45,6 +45,9 @@ func TestViewIsWhatTheSceneDraws(t *testing.T) {
 		assert.Equal(t, i18n.T(lang, "role.host"), h8.Kind)
 		assert.Equal(t, i18n.Tf(lang, "node.host.abbr", 8), h8.Name)
 		assert.Contains(t, drawn, h8.Name, "a node's name is its label")
+		sw := v.Nodes[r.topo.Links[r.topo.Nodes[r.topo.Endpoints[8]].Out[0]].To]
+		assert.Equal(t, i18n.T(lang, "node.switch"), sw.Name, "the switch's name in the canvas's language")
+		assert.Contains(t, drawn, sw.Name, "the switch's name is its label")
 
 		require.NotEmpty(t, v.Links)
 		assert.Equal(t, len(r.topo.Links)-len(v.Links), v.MoreLinks)

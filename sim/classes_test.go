@@ -5,6 +5,10 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/unit"
 )
 
 // The noisy neighbour: a ring all-reduce on hosts 0–7 of a leaf-spine while
@@ -47,4 +51,30 @@ func TestNoisyNeighborIsolatedByClass(t *testing.T) {
 	}
 	assert.Positive(t, storagePaused)
 	assert.Zero(t, trainingPaused, "the incast's congestion never pauses the ring's class")
+}
+
+// Snapshots name the classes once and give each flow its class's index:
+// the ring's transfers in "training", the incast's flows in "storage".
+func TestSnapshotFlowClasses(t *testing.T) {
+	sc, err := scenario.Load("noisy-neighbor", nil, nil)
+	require.NoError(t, err)
+	st, err := sim.Start(sc)
+	require.NoError(t, err)
+	st.Model.Advance(200 * unit.Microsecond)
+	s := st.Snapshot()
+	require.Equal(t, []string{"training", "storage"}, s.Classes)
+	require.NotEmpty(t, s.Flows)
+	for i, f := range s.Flows {
+		want := uint8(0)
+		if f.Tag < 0 {
+			want = 1
+		}
+		assert.Equal(t, want, f.Class, "flow %d (%d→%d, tag %d)", i, f.Src, f.Dst, f.Tag)
+	}
+
+	one, err := scenario.Load("incast", nil, nil)
+	require.NoError(t, err)
+	st, err = sim.Start(one)
+	require.NoError(t, err)
+	assert.Nil(t, st.Snapshot().Classes, "one class: no names")
 }

@@ -51,6 +51,8 @@ func TestBrowserCanvasTable(t *testing.T) { // a Chromium of its own: the focus 
 	flows := eval[int](t, ctx, frameDoc+`.querySelectorAll("#canvas-table-tables table")[1].tBodies[0].rows.length`)
 	assert.GreaterOrEqual(t, flows, 1, "the step's flows")
 	assert.Contains(t, eval[string](t, ctx, frameDoc+`.getElementById("canvas-table-status").textContent`), "Tables updated: t = ")
+	size := eval[float64](t, ctx, `parseFloat(getComputedStyle(`+frameDoc+`.querySelector("#canvas-table-tables td")).fontSize)`)
+	assert.GreaterOrEqual(t, size, 18.0, "the tables are readable from the back in presenter mode")
 
 	// Playing updates the tables; the focus stays on the disclosure.
 	eval[bool](t, ctx, lessonCanvas+`.postMessage({fabriclab: "play"}, "*"); true`)

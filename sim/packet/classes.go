@@ -22,9 +22,10 @@ import (
 
 // classSet is the run's traffic classes.
 type classSet struct {
-	classes   []classInfo // network.classes; one entry when there is a single class
-	collClass uint8       // class of transfers a workload sends (collective.class)
-	lossless  uint64      // bit c: class c is lossless (classes[c].lossless, one load for the packet path)
+	classes    []classInfo // network.classes; one entry when there is a single class
+	collClass  uint8       // class of transfers a workload sends (collective.class)
+	lossless   uint64      // bit c: class c is lossless (classes[c].lossless, one load for the packet path)
+	classNames []string    // the classes' names for snapshots; nil with one class
 }
 
 // isLossless reports whether class c is lossless.
@@ -83,6 +84,9 @@ func (m *Model) initClasses() {
 	}
 	if len(m.classes) == 1 {
 		return
+	}
+	for _, c := range m.classes {
+		m.classNames = append(m.classNames, c.name)
 	}
 	for i := range m.ports {
 		p := &m.ports[i]

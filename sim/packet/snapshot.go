@@ -63,6 +63,7 @@ func (m *Model) picture(s *snap.Snapshot) {
 		f := &m.flows[i]
 		s.Flows[i] = f.label.Flow(f.src, f.dst, f.bytes, f.start)
 		s.Flows[i].Delivered, s.Flows[i].Started, s.Flows[i].Done = f.received, f.onPort || f.nextSeq > 0 || f.done, f.done
+		s.Flows[i].Class = f.class
 		if f.done {
 			s.Flows[i].Finish = f.finish
 		}
@@ -74,6 +75,7 @@ func (m *Model) picture(s *snap.Snapshot) {
 		}
 	}
 	s.Routing = m.routingNow()
+	s.Classes = m.classNames
 }
 
 // onTheWire counts the packets Snapshot shows: those sent and not yet arrived.

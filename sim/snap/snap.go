@@ -31,6 +31,9 @@ type Snapshot struct {
 	Faults *Faults
 
 	Routing *Routing // where flows go (routing.go); nil from a model that does not say
+	// Classes names the traffic classes (network.classes) that Flow.Class
+	// indexes; nil with a single class.
+	Classes []string
 
 	// A compact snapshot's links and flows (see NumFlows): Links and Flows
 	// are nil, LinkChunks and FlowChunks hold LinkCount and FlowCount.
@@ -95,8 +98,9 @@ type Flow struct {
 	Finish    unit.Time // 0 until done
 	Done      bool
 	Started   bool
-	Tag       int // what the workload labelled it with: a collective's chunk id, or -1
-	Step      int // a collective's step, or -1
+	Class     uint8 // traffic class: an index into Snapshot.Classes (0 with one class)
+	Tag       int   // what the workload labelled it with: a collective's chunk id, or -1
+	Step      int   // a collective's step, or -1
 	// RateGbps is the rate congestion control allows the sender now; 0 when
 	// nothing limits it (no congestion control, or the flow is done).
 	RateGbps float64

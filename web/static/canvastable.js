@@ -40,6 +40,14 @@
     return tb;
   };
 
+  // flowTable lists the flows, with their traffic class when the run has several.
+  const flowTable = (at) => {
+    const classes = view.flows.some((f) => f.class);
+    const heads = [t("embed.table.flow"), t("embed.table.rate"), t("embed.table.state")].concat(classes ? [t("embed.table.class")] : []);
+    return table(t("embed.table.flows", at), heads, view.flows.map((f) =>
+      [f.name, f.rate, f.done ? t("embed.table.done") : t("embed.table.running")].concat(classes ? [f.class || ""] : [])), view.more_flows);
+  };
+
   const draw = () => {
     if (!root.open || !view || shown === view) return;
     shown = view;
@@ -48,8 +56,7 @@
     const out = [
       table(t("embed.table.links", at), [t("embed.table.from"), t("embed.table.to"), t("embed.table.load"), t("embed.table.queue"), t("embed.table.paused")],
         view.links.map((l) => [l.from, l.to, l.load_pct + " %", l.queue, yes(l.paused)]), view.more_links),
-      table(t("embed.table.flows", at), [t("embed.table.flow"), t("embed.table.rate"), t("embed.table.state")],
-        view.flows.map((f) => [f.name, f.rate, f.done ? t("embed.table.done") : t("embed.table.running")]), view.more_flows),
+      flowTable(at),
     ];
     for (const c of view.charts) { // a table of its lines, or its title and words
       const p = document.createElement("p");

@@ -170,6 +170,7 @@
       return;
     }
     if (d.fabriclab === "load" && d.play && reduced) { d.play = false; holdPlay = true; }
+    if (d.fabriclab === "presenter") document.body.classList.toggle("presenter", !!d.on); // big text in the page's parts too
     command(d);
   });
 
