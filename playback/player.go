@@ -138,6 +138,16 @@ func (b *Builder) Player() (*Player, error) {
 	return p, nil
 }
 
+// Recorder is a recorder of the built scenario sending to out, once Build
+// has reported it built: a worker's, whose player is elsewhere.
+func (b *Builder) Recorder(out Sink) (*Recorder, error) {
+	st, err := b.b.Started()
+	if err != nil {
+		return nil, err
+	}
+	return NewRecorder(b.sc, st, out), nil
+}
+
 // Scenario is what is playing.
 func (p *Player) Scenario() *scenario.Scenario { return &p.sc }
 
