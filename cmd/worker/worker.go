@@ -39,6 +39,7 @@ type run struct {
 	sent  int // frames posted
 	over  bool
 	w     *Worker
+	heap  int64     // the heap limit, bytes (0: none)
 	first []byte    // the first frame, recorded before begun is posted
 	at    unit.Time // its time
 }
@@ -80,7 +81,7 @@ func (w *Worker) begin(c protocol.Begin) {
 		w.event(protocol.WorkerError{RunID: c.RunID, Message: err.Error()}, nil)
 		return
 	}
-	w.run = &run{id: c.RunID, build: b, w: w}
+	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20}
 }
 
 // Work builds or computes the run for about slice of wall time and
@@ -100,6 +101,7 @@ func (w *Worker) Work(slice time.Duration) bool {
 			return false
 		}
 		r.rec = rec
+		rec.SetHeapLimit(r.heap)
 		sc := r.build.Scenario()
 		topo := rec.Topology()
 		w.event(protocol.Begun{RunID: r.id, Name: sc.Name, Endpoints: len(topo.Endpoints), Links: len(topo.Links), UntilUs: sc.Until.Micros()}, nil)

@@ -98,3 +98,14 @@ func TestWorkerErrors(t *testing.T) {
 	w.Handle([]byte(`{"fabriclab":"cancel","run_id":3}`))
 	assert.False(t, w.Work(time.Millisecond), "cancelled")
 }
+
+// A begin's heap_limit_mib stops a run short of it, with the way out.
+func TestWorkerHeapLimit(t *testing.T) {
+	pg := &page{t: t}
+	w := &Worker{post: pg.post}
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":4,"scenario":"incast","heap_limit_mib":1}`))
+	work(w)
+	last := pg.events[len(pg.events)-1]
+	require.IsType(t, protocol.WorkerError{}, last)
+	assert.Contains(t, last.(protocol.WorkerError).Message, "ran out of memory in the browser canvas")
+}

@@ -108,7 +108,7 @@ func (d *Decoder) Decode(b []byte) (*snap.Snapshot, error) {
 	}
 	r.off = len(magic) + 1
 	if i := r.uint(); r.err == nil && i != uint64(d.frames) {
-		return nil, fmt.Errorf("framewire: frame %d came after frame %d; frames must arrive in order, each once", i, d.frames-1)
+		return nil, fmt.Errorf("framewire: frame %d came where frame %d was due; frames must arrive in order, each once", i, d.frames)
 	}
 	s := &snap.Snapshot{}
 	s.Time = unitTime(r.int())

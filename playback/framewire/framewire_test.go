@@ -203,7 +203,7 @@ func TestDecodeErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "reload the page")
 
 	_, err = new(framewire.Decoder).Decode(second)
-	assert.ErrorContains(t, err, "frame 1 came after frame -1")
+	assert.ErrorContains(t, err, "frame 1 came where frame 0 was due")
 
 	_, err = new(framewire.Decoder).Decode(first[:len(first)-3])
 	assert.ErrorContains(t, err, "section inference at byte")
