@@ -132,7 +132,7 @@ func TestParseCompare(t *testing.T) {
 func TestPairErrorNamesTheSide(t *testing.T) {
 	a := newPlayer(t, "incast", "topology.hosts=3", "traffic.senders=1", "traffic.bytes=64KiB")
 	b := newPlayer(t, "incast", "topology.hosts=3", "traffic.senders=2", "traffic.bytes=64KiB")
-	b.limit = 1 // every snapshot is too big
+	b.rec.limit = 1 // every snapshot is too big
 	q := NewPair(a, b)
 	for i := 0; !q.Compute(10 * time.Millisecond); i++ {
 		require.Less(t, i, 1000)

@@ -3,16 +3,14 @@
 // fixed simulated-time resolution (compact: each frame shares the flows and
 // links that did not change with the frame before), and plays, pauses,
 // steps, seeks and changes speed over them. Scrubbing back is a lookup, so
-// it is instant.
+// it is instant. A Recorder computes and records; a Player plays what it is
+// sent (in this process through a pipe that encodes and decodes every frame).
 package playback
 
 import (
-	"fmt"
 	"math"
-	"runtime/metrics"
 	"slices"
 	"time"
-	"unsafe"
 
 	"fabriclab/sim"
 	simmetrics "fabriclab/sim/metrics"
@@ -46,16 +44,14 @@ const (
 	MaxSpeed = 10 * unit.Second
 )
 
-// Player plays one scenario.
+// Player plays one scenario's frames: it plays, pauses, steps, seeks and
+// changes speed over what its Recorder has computed so far.
 type Player struct {
 	sc      scenario.Scenario
-	run     *sim.Started
-	frames  []*snap.Snapshot // compact (snap.Snapshot.Compact); frames[i] is at time i·dt, the last of a finished run at its end
+	rec     *Recorder        // computes the frames, in this process
+	frames  []*snap.Snapshot // as the recorder keeps them (decoded)
 	marks   []mark           // what Step needs to know of each frame
 	shown   []shownFrame     // full copies of recently shown frames, newest last
-	bytes   int64            // what frames take, by SnapshotBytes
-	budget  int64            // the most frames may take: MaxFrameBytes
-	limit   int64            // the most one snapshot may take: MaxSnapshotBytes
 	err     error            // why computing stopped short, if it did
 	dt      unit.Time
 	done    bool
@@ -67,38 +63,6 @@ type Player struct {
 
 	target      unit.Time // a Seek past what is computed: where to go once it is; -1 for none
 	stepPending bool      // a Step at the computed end: take it once more is computed
-	heapLimit   int64     // stop computing when the live heap passes it (0: no limit)
-	computeWall time.Duration
-	latest      *snap.Snapshot // the newest full snapshot, for progress
-	progressAt  *snap.Snapshot // the snapshot progress was estimated from
-	progress    float64        // that estimate
-
-	// Sub-steps (Compute): the time the model has reached, whether the
-	// next frame's snapshot is still to be taken there, the simulated time
-	// per wall time it advanced at (0 before the first step), the wall time
-	// a sub-step aims at, what a snapshot usually costs, and the slowest
-	// steps.
-	reached  unit.Time
-	snapDue  bool
-	rate     float64
-	stepWall time.Duration
-	snapCost time.Duration
-	steps    stepTimes
-	advances int // calls of Advance so far
-
-	// Event caps (Compute): the events per wall nanosecond the sub-steps
-	// ran at (0 before the first is timed), the sub-steps cut short by
-	// their cap so far, and whether the last was.
-	evRate   float64
-	cuts     int
-	cutShort bool      // the last sub-step was cut: the next goes on to its time
-	cutTo    unit.Time // that time
-}
-
-// stepTimes are the longest parts of computing (Slowest).
-type stepTimes struct {
-	advance, snapshot time.Duration
-	at, span          unit.Time // where the longest Advance started, and how far it went
 }
 
 // mark is what Step and StepBack know of a frame without reading its flows.
@@ -168,18 +132,82 @@ func (b *Builder) Player() (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := b.sc
-	p := &Player{sc: sc, run: st, dt: 100 * unit.Nanosecond, auto: true, budget: MaxFrameBytes, limit: MaxSnapshotBytes, target: -1, stepWall: StepWall}
-	p.record(st.Record(nil))
+	p := &Player{sc: b.sc, dt: FirstDt, auto: true, target: -1}
+	p.rec = NewRecorder(b.sc, st, &pipe{p: p})
 	p.speed = p.guessSpeed()
 	return p, nil
+}
+
+// Recorder is a recorder of the built scenario sending to out, once Build
+// has reported it built: a worker's, whose player is elsewhere.
+func (b *Builder) Recorder(out Sink) (*Recorder, error) {
+	st, err := b.b.Started()
+	if err != nil {
+		return nil, err
+	}
+	return NewRecorder(b.sc, st, out), nil
 }
 
 // Scenario is what is playing.
 func (p *Player) Scenario() *scenario.Scenario { return &p.sc }
 
 // Topology is the fabric being played.
-func (p *Player) Topology() *topo.Topology { return p.run.Model.Topology() }
+func (p *Player) Topology() *topo.Topology { return p.rec.Topology() }
+
+// Compute has the recorder compute for about budget of wall time
+// (Recorder.Compute) and reports whether the run is over. A Seek or Step
+// waiting for frames not yet computed is taken as soon as they are.
+func (p *Player) Compute(budget time.Duration) bool {
+	if p.done || p.err != nil {
+		return true
+	}
+	over := p.rec.Compute(budget)
+	p.settle()
+	return over || p.err != nil
+}
+
+// Progress, ETA, ComputeTime, Slowest and SetHeapLimit are the recorder's.
+func (p *Player) Progress() float64          { return p.rec.Progress() }
+func (p *Player) ETA() float64               { return p.rec.ETA() }
+func (p *Player) ComputeTime() time.Duration { return p.rec.ComputeTime() }
+func (p *Player) SetHeapLimit(limit int64)   { p.rec.SetHeapLimit(limit) }
+func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time) {
+	return p.rec.Slowest()
+}
+
+// Err is why computing stopped before the run's end, or nil.
+func (p *Player) Err() error { return p.err }
+
+// append keeps a frame received from the recorder.
+func (p *Player) append(c *snap.Snapshot) {
+	var prev *snap.Snapshot
+	if n := len(p.frames); n > 0 {
+		prev = p.frames[n-1]
+	}
+	p.frames = append(p.frames, c)
+	p.marks = append(p.marks, mark{step: stepOf(c), changed: prev == nil || changed(prev, c)})
+}
+
+// halve keeps every other frame, as the recorder has, and doubles the
+// resolution step. A kept frame has changed from the one before it if it
+// or the dropped one between had.
+func (p *Player) halve() {
+	for i := 1; i+1 < len(p.marks); i += 2 {
+		p.marks[i+1].changed = p.marks[i+1].changed || p.marks[i].changed
+	}
+	p.frames, p.marks = everyOther(p.frames), everyOther(p.marks)
+	p.shown = p.shown[:0]
+	p.dt *= 2
+}
+
+// finish takes the run's report, after its last frame, and fixes the
+// default speed.
+func (p *Player) finish(r *simmetrics.Result) {
+	p.done, p.result = true, r
+	if p.auto {
+		p.speed = clampSpeed(unit.Time(float64(p.End()) / PlaySeconds))
+	}
+}
 
 // guessSpeed picks a speed before the run's length is known: the time limit if
 // there is one, else 1 ms of simulated time over PlaySeconds.
@@ -188,318 +216,6 @@ func (p *Player) guessSpeed() unit.Time {
 		return unit.Time(float64(p.sc.Until) / PlaySeconds)
 	}
 	return unit.Time(float64(unit.Millisecond) / PlaySeconds)
-}
-
-// Compute runs the simulation further for about budget of wall time,
-// recording frames, and reports whether it has reached the end (or stopped:
-// see Err). A Seek or Step waiting for frames not yet computed is taken as
-// soon as they are.
-//
-// The model advances toward the next frame's time in sub-steps of about
-// StepWall each (their simulated length follows the rate the last ones ran
-// at, and their events are capped at what ran in that wall time), so one
-// busy stretch of simulated time, even one instant (perm-1024's 1,024
-// flows starting at 0), cannot hold a slice far past its budget; a frame's
-// snapshot, when it would not fit in what is left of the budget, waits for
-// the next call. The frames are the same however the steps fall: the model
-// stops at any time it is given, and after any event.
-func (p *Player) Compute(budget time.Duration) bool {
-	if p.done || p.err != nil {
-		return true
-	}
-	start := time.Now()
-	defer func() { p.computeWall += time.Since(start); p.settle() }()
-	for n := 0; n == 0 || time.Since(start) < budget; n++ {
-		if p.heapLimit > 0 && n%16 == 0 && LiveHeap() > p.heapLimit*3/4 {
-			p.err = p.outOfMemory()
-			return true
-		}
-		if !p.snapDue {
-			next := unit.Time(len(p.frames)) * p.dt
-			to := next
-			switch {
-			case p.cutShort: // the model is within this step: on to its time
-				to = p.cutTo
-			case p.rate > 0 && p.stepWall > 0:
-				if sub := p.rate * float64(p.span(budget-time.Since(start))); sub < float64(next-p.reached) {
-					to = min(next, p.reached+max(unit.Nanosecond, unit.Time(sub)))
-				}
-			}
-			m := p.run.Model
-			from, e0 := m.Now(), m.Events()
-			t0 := time.Now()
-			more, reached := m.AdvanceEvents(to, p.eventCap(budget-time.Since(start)))
-			took := time.Since(t0)
-			if took > p.steps.advance {
-				p.steps.advance, p.steps.at, p.steps.span = took, from, m.Now()-from
-			}
-			p.advances++
-			p.measureEvents(m.Events()-e0, took)
-			p.cutShort, p.cutTo = !reached, to
-			if !reached { // cut after its events: the rest of the step follows
-				p.cuts++
-				if m.Now() > from {
-					p.measureRate(m.Now()-from, took)
-				}
-				continue
-			}
-			p.measureRate(to-from, took)
-			p.reached = to
-			if !more {
-				p.finish()
-				return true
-			}
-			if to < next {
-				continue
-			}
-			p.snapDue = true
-			if n > 0 && time.Since(start)+p.snapCost > budget {
-				return false // the snapshot starts the next slice
-			}
-		}
-		t0 := time.Now()
-		s := p.run.Record(p.frames[len(p.frames)-1])
-		if b := pictureBytes(s); b > p.limit {
-			p.err = p.tooBig(s, b)
-			return true
-		}
-		p.record(s)
-		p.snapDue = false
-		for len(p.frames) > p.maxFrames(s) || p.bytes > p.budget && len(p.frames) > 2 {
-			p.halve()
-		}
-		took := time.Since(t0)
-		p.snapCost += (took - p.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
-		p.steps.snapshot = max(p.steps.snapshot, took)
-	}
-	return false
-}
-
-// StepWall is about how long one call of the model's Advance takes within
-// Compute (see there).
-const StepWall = 4 * time.Millisecond
-
-// firstEvents caps a sub-step before any is timed, and minEvents every
-// one: perm-1024's first events took about 90 µs each in a browser (its
-// memory touched for the first time), its later ones under a microsecond.
-const (
-	firstEvents = 64
-	minEvents   = 16
-)
-
-// eventCap is the events a sub-step may handle (0: no cap, with no
-// sub-steps): what ran in StepWall, or in what is left of the slice if
-// less, at the rate measureEvents keeps.
-func (p *Player) eventCap(left time.Duration) uint64 {
-	switch {
-	case p.stepWall <= 0:
-		return 0
-	case p.evRate <= 0:
-		return firstEvents
-	}
-	return max(minEvents, uint64(min(p.evRate*float64(p.span(left)), 1<<40)))
-}
-
-// span is a sub-step's wall time: StepWall, or what is left of the slice
-// if less, but not under a quarter of StepWall.
-func (p *Player) span(left time.Duration) time.Duration {
-	return min(p.stepWall, max(p.stepWall/4, left))
-}
-
-// measureEvents keeps the events per wall time the sub-steps ran at, as
-// measureRate keeps their simulated time: a slower step lowers it at once,
-// a faster one at most doubles it.
-func (p *Player) measureEvents(n uint64, took time.Duration) {
-	if took < timeable { // too quick to time: more events
-		if p.evRate > 0 {
-			p.evRate *= 2
-		} else {
-			p.evRate = float64(max(n, 1)) / float64(timeable) // at least
-		}
-		return
-	}
-	r := float64(n) / float64(took)
-	if p.evRate > 0 && r > 2*p.evRate {
-		r = 2 * p.evRate
-	}
-	p.evRate = r
-}
-
-// measureRate keeps the simulated time per wall time that Advance ran at:
-// a slower step lowers it at once, a faster one at most doubles it (a quiet
-// stretch must not make the step into the next busy one long).
-func (p *Player) measureRate(sim unit.Time, took time.Duration) {
-	if took < timeable || sim <= 0 {
-		switch { // too quick to time: longer steps
-		case p.rate > 0:
-			p.rate = min(2*p.rate, maxRate)
-		case sim > 0:
-			p.rate = min(float64(sim)/float64(timeable), maxRate) // at least
-		}
-		return
-	}
-	r := float64(sim) / float64(took)
-	if p.rate > 0 && r > 2*p.rate {
-		r = 2 * p.rate
-	}
-	p.rate = min(r, maxRate)
-}
-
-// timeable is the shortest step whose time says its rate (the browser's
-// clock has a resolution of 5–100 µs).
-const timeable = 50 * time.Microsecond
-
-// maxRate bounds the rate: a second of simulated time a millisecond is past
-// any frame.
-const maxRate = float64(unit.Second) / float64(time.Millisecond)
-
-// Slowest is the longest call of the model's Advance (with the simulated
-// time it started at and went over) and the longest snapshot (with
-// recording it) since the last call, for the page's stats.
-func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time) {
-	s := p.steps
-	p.steps = stepTimes{}
-	return s.advance, s.snapshot, s.at, s.span
-}
-
-// maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
-// (down to MinFrames) when every snapshot is big (see SnapshotWork).
-func (p *Player) maxFrames(s *snap.Snapshot) int {
-	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, pictureBytes(s)))))
-}
-
-// SetHeapLimit makes Compute stop with an error, before the program runs out
-// of memory, once the live heap passes three quarters of limit bytes (the
-// memory limit the program runs under; 0 for none).
-func (p *Player) SetHeapLimit(limit int64) { p.heapLimit = limit }
-
-// LiveHeap is the heap's live bytes as the last collection found them (a
-// cheap read: no stop-the-world).
-func LiveHeap() int64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return int64(s[0].Value.Uint64())
-}
-
-func (p *Player) outOfMemory() error {
-	way := "try a smaller scenario (fewer hosts, ranks or bytes), the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow), or run it with `fabriclab run`"
-	if p.sc.Sim.Fidelity != scenario.Packet {
-		way = "try a smaller scenario (fewer hosts, ranks or bytes) or run it with `fabriclab run`"
-	}
-	return fmt.Errorf("scenario %s ran out of memory in the browser canvas: at %s of simulated time (%d flows so far) the program holds %d MiB of its %d MiB; %s",
-		p.sc.Name, p.End(), p.latest.NumFlows(), LiveHeap()>>20, p.heapLimit>>20, way)
-}
-
-// Err is why computing stopped before the run's end, or nil.
-func (p *Player) Err() error { return p.err }
-
-func (p *Player) tooBig(s *snap.Snapshot, b int64) error {
-	way := "use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow) or run it with `fabriclab run`"
-	if p.sc.Sim.Fidelity != scenario.Packet {
-		way = "run it with `fabriclab run`"
-	}
-	return fmt.Errorf("scenario %s is too big for the browser canvas: at %s one picture of it (%d flows so far, %d packets on the wire) takes %d MiB, more than the %d MiB the canvas allows; %s",
-		p.sc.Name, s.Time, s.NumFlows(), len(s.Packets), b>>20, p.limit>>20, way)
-}
-
-// finish records the last frame and fixes the default speed.
-func (p *Player) finish() {
-	p.done = true
-	last := p.run.Record(p.frames[len(p.frames)-1])
-	last.Done = true
-	p.record(last)
-	p.result = p.run.Result()
-	if p.auto {
-		p.speed = clampSpeed(unit.Time(float64(last.Time) / PlaySeconds))
-	}
-}
-
-// record keeps s, a compact snapshot from Record, as a frame: its flows and
-// links share every chunk that did not change since the frame before, so a
-// frame costs what changed.
-func (p *Player) record(s *snap.Snapshot) {
-	p.latest = s
-	var prev *snap.Snapshot
-	if n := len(p.frames); n > 0 {
-		prev = p.frames[n-1]
-	}
-	c := s.Compact(prev)
-	m := mark{step: stepOf(s), changed: prev == nil || changed(prev, c)}
-	p.frames = append(p.frames, c)
-	p.marks = append(p.marks, m)
-	p.bytes += newBytes(c, prev)
-}
-
-// SnapshotBytes is about what a snapshot takes in memory, counting every
-// chunk of a compact one (shared or not).
-func SnapshotBytes(s *snap.Snapshot) int64 { return newBytes(s, nil) }
-
-// pictureBytes is SnapshotBytes of s in full form, as the model's Snapshot
-// makes it, whichever form s is in: what one picture of the run takes.
-func pictureBytes(s *snap.Snapshot) int64 {
-	return int64(unsafe.Sizeof(*s)) +
-		int64(s.NumLinks())*int64(unsafe.Sizeof(snap.Link{})) +
-		int64(s.NumFlows())*int64(unsafe.Sizeof(snap.Flow{})) +
-		int64(cap(s.Packets))*int64(unsafe.Sizeof(snap.Packet{})) +
-		int64(cap(s.Controls))*int64(unsafe.Sizeof(snap.Control{})) +
-		int64(cap(s.Activity)) + s.Routing.Bytes() + s.Collective.Size()
-}
-
-// newBytes is what s takes beyond the chunks it shares with prev.
-func newBytes(s, prev *snap.Snapshot) int64 {
-	b := int64(unsafe.Sizeof(*s)) +
-		int64(cap(s.Links))*int64(unsafe.Sizeof(snap.Link{})) +
-		int64(cap(s.Flows))*int64(unsafe.Sizeof(snap.Flow{})) +
-		int64(cap(s.Packets))*int64(unsafe.Sizeof(snap.Packet{})) +
-		int64(cap(s.Controls))*int64(unsafe.Sizeof(snap.Control{})) +
-		int64(cap(s.Activity)) + s.Routing.Bytes() + s.Collective.Size() +
-		int64(cap(s.FlowChunks)+cap(s.LinkChunks))*int64(unsafe.Sizeof([]int{}))
-	for k, ch := range s.FlowChunks {
-		if prev == nil || k >= len(prev.FlowChunks) || !sameChunk(prev.FlowChunks[k], ch) {
-			b += int64(cap(ch)) * int64(unsafe.Sizeof(snap.Flow{}))
-		}
-	}
-	for k, ch := range s.LinkChunks {
-		if prev == nil || k >= len(prev.LinkChunks) || !sameChunk(prev.LinkChunks[k], ch) {
-			b += int64(cap(ch)) * int64(unsafe.Sizeof(snap.Link{}))
-		}
-	}
-	return b
-}
-
-// sameChunk reports whether a and b are one shared chunk.
-func sameChunk[T any](a, b []T) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
-
-// halve keeps every other frame and doubles the resolution step. A kept
-// frame has changed from the one before it if it or the dropped one between
-// had; its bytes are recounted against its new predecessor.
-func (p *Player) halve() {
-	n := 0
-	for i, f := range p.frames {
-		if i%2 == 1 {
-			if i+1 < len(p.marks) {
-				p.marks[i+1].changed = p.marks[i+1].changed || p.marks[i].changed
-			}
-			continue
-		}
-		p.frames[n], p.marks[n] = f, p.marks[i]
-		n++
-	}
-	clear(p.frames[n:])
-	p.frames, p.marks = p.frames[:n], p.marks[:n]
-	p.bytes = 0
-	for i, f := range p.frames {
-		var prev *snap.Snapshot
-		if i > 0 {
-			prev = p.frames[i-1]
-		}
-		p.bytes += newBytes(f, prev)
-	}
-	p.shown = p.shown[:0]
-	p.dt *= 2
 }
 
 // Done reports whether the whole run has been computed.
@@ -739,8 +455,9 @@ func (p *Player) History(n int) []*snap.Snapshot {
 // Frames is how many snapshots are recorded, and their spacing.
 func (p *Player) Frames() (int, unit.Time) { return len(p.frames), p.dt }
 
-// FrameBytes is what the recorded snapshots take, by SnapshotBytes.
-func (p *Player) FrameBytes() int64 { return p.bytes }
+// FrameBytes is what the recorded snapshots take, by SnapshotBytes (the
+// recorder's count).
+func (p *Player) FrameBytes() int64 { return p.rec.FrameBytes() }
 
 // SpeedLevel maps the speed onto a log scale 0…1 for a slider, and back.
 func SpeedLevel(s unit.Time) float64 {

@@ -51,15 +51,15 @@ func TestComputeRecordsBoundedFrames(t *testing.T) {
 // often as it takes, and the running total matches the frames kept.
 func TestComputeBoundsFrameBytes(t *testing.T) {
 	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
-	one := SnapshotBytes(p.frames[0])
-	p.budget = 40 * one
+	one := SnapshotBytes(p.rec.frames[0])
+	p.rec.budget = 40 * one
 	computeAll(t, p)
 	var sum int64
-	for _, f := range p.frames {
+	for _, f := range p.rec.frames {
 		sum += SnapshotBytes(f)
 	}
 	assert.Equal(t, sum, p.FrameBytes())
-	assert.LessOrEqual(t, p.FrameBytes(), p.budget+SnapshotBytes(p.frames[len(p.frames)-1]), "within the budget (the run's last frame may top it)")
+	assert.LessOrEqual(t, p.FrameBytes(), p.rec.budget+SnapshotBytes(p.rec.frames[len(p.rec.frames)-1]), "within the budget (the run's last frame may top it)")
 	n, dt := p.Frames()
 	assert.Greater(t, n, 10, "halving keeps half the budget's frames at least")
 	assert.Greater(t, dt, 100*unit.Nanosecond, "the resolution halved")
@@ -69,7 +69,7 @@ func TestComputeBoundsFrameBytes(t *testing.T) {
 // A snapshot past the limit stops computing with an error that names the way out.
 func TestComputeStopsAtABigSnapshot(t *testing.T) {
 	p := newPlayer(t, "incast", "traffic.bytes=4MiB")
-	p.limit = SnapshotBytes(p.frames[0]) + 1
+	p.rec.limit = SnapshotBytes(p.rec.frames[0]) + 1
 	computeAll(t, p)
 	require.Error(t, p.Err())
 	assert.False(t, p.Done())
@@ -418,26 +418,26 @@ func TestComputeSubStepsKeepFrames(t *testing.T) {
 		{"perm-1024", []string{"until=2us"}}, // 1,025 events at 0
 	} {
 		whole := newPlayer(t, tc.name, tc.sets...)
-		whole.stepWall = 0
+		whole.rec.stepWall = 0
 		for !whole.Compute(time.Hour) {
 		}
 		short := newPlayer(t, tc.name, tc.sets...)
-		short.stepWall = time.Microsecond
+		short.rec.stepWall = time.Microsecond
 		for {
 			// Each call: the snapshot due, then sub-steps from a seventh of
 			// a frame (at most doubling: three at least) to the next frame,
 			// whose snapshot is put off to the next call as if it would not
 			// fit; each sub-step cut after minEvents events, at most doubling.
-			short.rate, short.snapCost = float64(short.dt)/7/float64(short.stepWall), 100*time.Hour
-			short.evRate = 1e-9
+			short.rec.rate, short.rec.snapCost = float64(short.rec.dt)/7/float64(short.rec.stepWall), 100*time.Hour
+			short.rec.evRate = 1e-9
 			if short.Compute(time.Hour) {
 				break
 			}
-			require.True(t, short.snapDue, "%s: the snapshot waits for the next call", tc.name)
+			require.True(t, short.rec.snapDue, "%s: the snapshot waits for the next call", tc.name)
 		}
-		assert.Greater(t, short.advances, 3*whole.advances, "%s: frames reached in sub-steps", tc.name)
-		assert.Positive(t, short.cuts, "%s: sub-steps cut after their events", tc.name)
-		assert.Zero(t, whole.cuts, tc.name)
+		assert.Greater(t, short.rec.advances, 3*whole.rec.advances, "%s: frames reached in sub-steps", tc.name)
+		assert.Positive(t, short.rec.cuts, "%s: sub-steps cut after their events", tc.name)
+		assert.Zero(t, whole.rec.cuts, tc.name)
 		require.Equal(t, len(whole.frames), len(short.frames), tc.name)
 		assert.Equal(t, whole.dt, short.dt, tc.name)
 		for i := range whole.frames {

@@ -15,29 +15,29 @@ import (
 // all-gather and all-to-all (nccl-tests' S, n ranks). Delivered bytes run
 // ahead of time where a run slows at its end (a straggler), so it is an
 // estimate; it never reaches 1 before the run ends.
-func (p *Player) Progress() float64 {
+func (rec *Recorder) Progress() float64 {
 	switch {
-	case p.done:
+	case rec.done:
 		return 1
-	case p.sc.Until > 0:
-		return min(0.999, float64(p.End())/float64(p.sc.Until))
+	case rec.sc.Until > 0:
+		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
-	if p.progressAt != p.latest { // the estimate reads every flow: once a snapshot
-		p.progressAt, p.progress = p.latest, p.estimate()
+	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
+		rec.progressAt, rec.progress = rec.latest, rec.estimate()
 	}
-	return p.progress
+	return rec.progress
 }
 
 // estimate is Progress from the newest snapshot, before the run's end.
-func (p *Player) estimate() float64 {
-	want := p.expectedBytes()
+func (rec *Recorder) estimate() float64 {
+	want := rec.expectedBytes()
 	if want > 0 {
-		return min(0.999, float64(delivered(p.latest))/float64(want))
+		return min(0.999, float64(delivered(rec.latest))/float64(want))
 	}
-	if c := p.latest.Collective; c != nil && c.Bytes > 0 {
+	if c := rec.latest.Collective; c != nil && c.Bytes > 0 {
 		return min(0.999, c.Done) // any algorithm: the share of its transfers' bytes arrived
 	}
-	if tr := p.latest.Training; tr != nil && tr.Iterations > 0 {
+	if tr := rec.latest.Training; tr != nil && tr.Iterations > 0 {
 		// iterations as long as the last one that ended, or before the
 		// first ends as its compute (a lower bound: too early, never late)
 		per := tr.Compute
@@ -45,7 +45,7 @@ func (p *Player) estimate() float64 {
 			per = tr.Steps[n-1].End - tr.Steps[n-1].Start
 		}
 		if per > 0 {
-			return min(0.999, float64(p.End())/(float64(per)*float64(tr.Iterations)))
+			return min(0.999, float64(rec.End())/(float64(per)*float64(tr.Iterations)))
 		}
 	}
 	return -1
@@ -53,24 +53,24 @@ func (p *Player) estimate() float64 {
 
 // ETA is about how many seconds of computing are left at the rate so far,
 // or -1 while Progress is unknown or too small to tell.
-func (p *Player) ETA() float64 {
-	f := p.Progress()
+func (rec *Recorder) ETA() float64 {
+	f := rec.Progress()
 	switch {
 	case f >= 1:
 		return 0
 	case f < 0.005:
 		return -1
 	}
-	return p.computeWall.Seconds() * (1 - f) / f
+	return rec.computeWall.Seconds() * (1 - f) / f
 }
 
 // ComputeTime is the wall time Compute has spent so far.
-func (p *Player) ComputeTime() time.Duration { return p.computeWall }
+func (rec *Recorder) ComputeTime() time.Duration { return rec.computeWall }
 
-func (p *Player) expectedBytes() int64 {
-	sc := &p.sc
+func (rec *Recorder) expectedBytes() int64 {
+	sc := &rec.sc
 	if n := sc.TrafficFlows(); n > 0 {
-		s := p.latest
+		s := rec.latest
 		if s.NumFlows() < n {
 			return -1
 		}

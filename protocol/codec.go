@@ -176,6 +176,8 @@ func jsonKind(t reflect.Type) string {
 		return "a string"
 	case reflect.Float64:
 		return "a number"
+	case reflect.Int:
+		return "a whole number"
 	case reflect.Bool:
 		return "true or false"
 	case reflect.Slice:

@@ -56,16 +56,22 @@ func spans(cell string) []string {
 	return out
 }
 
-// TestREADME: every message type is a row of README's tables with its
-// fields, and every row is a message type.
+// TestREADME: every message type (the worker's too) is a row of README's
+// tables with its fields, and every row is a message type.
 func TestREADME(t *testing.T) {
 	type message struct{ name, typ string }
-	var commands, events []message
+	var commands, events, workerCommands, workerEvents []message
 	for _, c := range Commands {
 		commands = append(commands, message{c.Command(), typeName(c)})
 	}
 	for _, e := range Events {
 		events = append(events, message{e.Event(), typeName(e)})
+	}
+	for _, c := range WorkerCommands {
+		workerCommands = append(workerCommands, message{c.WorkerCommand(), typeName(c)})
+	}
+	for _, e := range WorkerEvents {
+		workerEvents = append(workerEvents, message{e.WorkerEvent(), typeName(e)})
 	}
 	for _, table := range []struct {
 		head     string
@@ -74,6 +80,8 @@ func TestREADME(t *testing.T) {
 	}{
 		{"command", commands, anys(Commands)},
 		{"event", events, anys(Events)},
+		{"worker command", workerCommands, anys(WorkerCommands)},
+		{"worker event", workerEvents, anys(WorkerEvents)},
 	} {
 		rows := readmeTable(t, table.head)
 		has := map[string]bool{} // "name fields" of every type

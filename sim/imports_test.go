@@ -66,6 +66,12 @@ var importRules = []struct {
 		why:       "playback runs and records a scenario for the canvas, export and tests alike, without drawing",
 	},
 	{
+		under: "fabriclab/playback/framewire",
+		forbidden: []string{"fabriclab/playback", "fabriclab/protocol", "fabriclab/i18n", "fabriclab/render", "fabriclab/sim/scenario",
+			"fabriclab/sim/network", "fabriclab/sim/metrics", "fabriclab/sim/plan", "github.com/hajimehoshi/ebiten"},
+		why: "the frame codec is shared by the worker that computes and the canvas that plays: snapshots and units only",
+	},
+	{
 		under:     "fabriclab/render",
 		except:    []string{"fabriclab/render/ebitenrender"},
 		forbidden: []string{"github.com/hajimehoshi/ebiten"},

@@ -48,6 +48,7 @@ type Routes struct {
 	// Truncated: some flow's links went unrecorded, the run being too big (MaxTracked).
 	Truncated bool
 	final     map[int32]int64 // finished flows' reordered packets
+	finals    []FlowCount     // the same, in the order they finished (RouteReader)
 }
 
 // Use is a link and when a flow first took it.
@@ -126,6 +127,7 @@ func (r *Routes) Finished(flow int32, reordered int64) {
 		r.final = map[int32]int64{}
 	}
 	r.final[flow] = reordered
+	r.finals = append(r.finals, FlowCount{flow, reordered})
 }
 
 // AppendPath appends to dst the links flow crossed by time at: its path, or
@@ -148,10 +150,13 @@ func (r *Routes) AppendPath(dst []int32, flow int, at unit.Time) []int32 {
 }
 
 // Path is flow's links as routing chose them (all its minimal paths under
-// per-packet routing at flow level); nil without a path function.
+// per-packet routing at flow level); nil when not known.
 func (r *Routes) Path(flow int) []int32 {
-	if r.path == nil || flow < 0 {
+	if flow < 0 {
 		return nil
+	}
+	if flow < len(r.paths) && r.paths[flow] != nil || r.path == nil {
+		return r.known(flow)
 	}
 	for flow >= len(r.paths) {
 		r.paths = append(r.paths, nil)

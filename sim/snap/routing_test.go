@@ -66,3 +66,26 @@ func TestTookStaysBounded(t *testing.T) {
 	assert.True(t, r.Truncated)
 	assert.Equal(t, MaxTracked, r.uses, "no more uses than the bound")
 }
+
+// A reader returns only what is new; a Routes built from its news answers
+// as the run's, truncation included.
+func TestRouteReaderNews(t *testing.T) {
+	live := NewRoutes(true, 4096, 64*MaxTracked/2, true, nil) // two flows' bitsets fill the bound
+	live.Took(0, 3, 5)
+	var c RouteReader
+	data := RoutesFromData(true, 4096, nil)
+	data.Apply(c.Read(live, 1))
+	live.Took(0, 4, 9)
+	live.Took(1, 2, 9)
+	live.Took(2, 1, 9) // over the bound
+	live.Finished(1, 7)
+	n := c.Read(live, 3)
+	assert.Equal(t, []FlowUse{{0, Use{4, 9}}, {1, Use{2, 9}}}, n.Uses)
+	assert.Equal(t, []FlowCount{{1, 7}}, n.Final)
+	data.Apply(n)
+	assert.True(t, data.Truncated)
+	assert.Equal(t, []int32{3}, data.AppendPath(nil, 0, 8))
+	assert.Equal(t, []int32{3, 4}, data.AppendPath(nil, 0, 9))
+	assert.Equal(t, live.final, data.final)
+	assert.Empty(t, c.Read(live, 3).Uses, "nothing new")
+}

@@ -1,0 +1,153 @@
+// Command worker computes fabriclab's runs in a Web Worker (issue 29): the
+// page sends it protocol's worker commands, and it posts back the frames it
+// records (playback.Recorder), each a recorded message with its binary form
+// (playback/framewire) beside it, for the canvas to play. It links no
+// Ebitengine and no renderer, so it is a fraction of viz.wasm's size.
+// Built for GOOS=js GOARCH=wasm; not used by the page yet.
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"fabriclab/playback"
+	"fabriclab/playback/framewire"
+	"fabriclab/protocol"
+	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// poster sends a message to the page, with a frame's binary form beside it
+// (nil for none).
+type poster func(msg []byte, frame []byte)
+
+// Worker computes one run at a time, in slices (Work) between the page's
+// messages (Handle).
+type Worker struct {
+	post poster
+	run  *run // nil when idle
+}
+
+// run is the run being built or computed.
+type run struct {
+	id    int
+	build *playback.Builder
+	rec   *playback.Recorder // once built
+	enc   framewire.Encoder
+	sent  int // frames posted
+	over  bool
+	w     *Worker
+	heap  int64     // the heap limit, bytes (0: none)
+	first []byte    // the first frame, recorded before begun is posted
+	at    unit.Time // its time
+}
+
+// Handle takes a message from the page.
+func (w *Worker) Handle(data []byte) {
+	c, err := protocol.DecodeWorkerCommand(data)
+	if err != nil {
+		w.event(protocol.WorkerError{Message: err.Error()}, nil)
+		return
+	}
+	switch c := c.(type) {
+	case protocol.Begin:
+		w.begin(c)
+	case protocol.Cancel:
+		if w.run != nil && w.run.id == c.RunID {
+			w.run = nil
+		}
+	}
+}
+
+// begin starts building a run; a run before is dropped.
+func (w *Worker) begin(c protocol.Begin) {
+	w.run = nil
+	side := playback.Side{Scenario: c.Scenario, YAML: c.YAML, Sets: c.Sets}
+	which := c.Side
+	if which == "" {
+		which = "the"
+	}
+	sc, err := side.Load(which)
+	if err == nil {
+		err = playback.FitsBrowser(&sc)
+	}
+	var b *playback.Builder
+	if err == nil {
+		b, err = playback.Begin(sc)
+	}
+	if err != nil {
+		w.event(protocol.WorkerError{RunID: c.RunID, Message: err.Error()}, nil)
+		return
+	}
+	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20}
+}
+
+// Work builds or computes the run for about slice of wall time and
+// reports whether there is more to do.
+func (w *Worker) Work(slice time.Duration) bool {
+	r := w.run
+	switch {
+	case r == nil || r.over:
+		return false
+	case r.rec == nil:
+		if !r.build.Build(slice) {
+			return true
+		}
+		rec, err := r.build.Recorder(r)
+		if err != nil {
+			r.Fail(err)
+			return false
+		}
+		r.rec = rec
+		rec.SetHeapLimit(r.heap)
+		sc := r.build.Scenario()
+		topo := rec.Topology()
+		w.event(protocol.Begun{RunID: r.id, Name: sc.Name, Endpoints: len(topo.Endpoints), Links: len(topo.Links), UntilUs: sc.Until.Micros()}, nil)
+		r.posted(r.first, r.at)
+		return true
+	}
+	return !r.rec.Compute(slice) && w.run == r
+}
+
+func (w *Worker) event(e protocol.WorkerEvent, frame []byte) {
+	msg, err := protocol.EncodeWorkerEvent(e)
+	if err != nil { // a NaN: say so rather than nothing
+		msg, _ = protocol.EncodeWorkerEvent(protocol.WorkerError{Message: err.Error()})
+	}
+	w.post(msg, frame)
+}
+
+// Frame, Halve, Finish and Fail make a run the recorder's Sink.
+func (r *run) Frame(s *snap.Snapshot) {
+	buf := r.enc.Encode(nil, s)
+	if r.rec == nil { // the first frame, recorded as the recorder is made: after begun
+		r.first, r.at = buf, s.Time
+		return
+	}
+	r.posted(buf, s.Time)
+}
+
+// posted posts a frame encoded, at time at.
+func (r *run) posted(buf []byte, at unit.Time) {
+	r.w.event(protocol.Recorded{RunID: r.id, Index: r.sent, TUs: at.Micros(), Bytes: len(buf), Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, buf)
+	r.sent++
+}
+
+func (r *run) Halve() { r.w.event(protocol.Halved{RunID: r.id}, nil) }
+
+func (r *run) Finish(res *simmetrics.Result) {
+	r.over = true
+	data, err := json.Marshal(res)
+	if err != nil {
+		r.Fail(errors.New("the run's report cannot be written as JSON: " + err.Error()))
+		return
+	}
+	r.w.event(protocol.RunResult{RunID: r.id, Result: string(data)}, nil)
+}
+
+func (r *run) Fail(err error) {
+	r.over = true
+	r.w.event(protocol.WorkerError{RunID: r.id, Message: err.Error()}, nil)
+}

@@ -1,0 +1,167 @@
+package framewire
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+)
+
+// writer appends a frame's values: integers as varints, floats as their
+// exact 64 bits, strings and lists with their length first.
+type writer struct{ b []byte }
+
+func (w *writer) int(v int64)   { w.b = binary.AppendVarint(w.b, v) }
+func (w *writer) uint(v uint64) { w.b = binary.AppendUvarint(w.b, v) }
+func (w *writer) f64(v float64) { w.b = binary.LittleEndian.AppendUint64(w.b, math.Float64bits(v)) }
+func (w *writer) str(s string)  { w.uint(uint64(len(s))); w.b = append(w.b, s...) }
+
+func (w *writer) bool(v bool) {
+	if v {
+		w.b = append(w.b, 1)
+	} else {
+		w.b = append(w.b, 0)
+	}
+}
+
+// reader reads what writer wrote. The first error sticks: later reads
+// return zeros, and err names the section and the byte it was at.
+type reader struct {
+	b       []byte
+	off     int
+	section string
+	err     error
+}
+
+func (r *reader) fail(what string) {
+	if r.err == nil {
+		r.err = fmt.Errorf("section %s at byte %d: %s", r.section, r.off, what)
+	}
+}
+
+func (r *reader) int() int64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("a broken number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) uint() uint64 {
+	if r.err != nil {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("a broken count")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+func (r *reader) f64() float64 {
+	if r.err != nil || r.need(8) {
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(r.b[r.off:]))
+	r.off += 8
+	return v
+}
+
+func (r *reader) bool() bool {
+	if r.err != nil || r.need(1) {
+		return false
+	}
+	v := r.b[r.off]
+	if v > 1 {
+		r.fail(fmt.Sprintf("a flag of %d (0 or 1)", v))
+		return false
+	}
+	r.off++
+	return v == 1
+}
+
+func (r *reader) str() string {
+	n := r.count(1)
+	if r.err != nil {
+		return ""
+	}
+	s := string(r.b[r.off : r.off+n])
+	r.off += n
+	return s
+}
+
+// count reads a list's length, each element taking at least min bytes: a
+// length the rest of the frame cannot hold is an error, not an allocation.
+func (r *reader) count(min int) int { return r.fits(r.uint(), min) }
+
+// fits is n if the rest of the frame can hold n elements of min bytes.
+func (r *reader) fits(n uint64, min int) int {
+	if r.err == nil && n > uint64(len(r.b)-r.off)/uint64(min) {
+		r.fail(fmt.Sprintf("%d elements, more than the %d bytes left hold", n, len(r.b)-r.off))
+		return 0
+	}
+	return int(n)
+}
+
+// index reads a count that must lie in [lo, hi].
+func (r *reader) index(lo, hi int, what string) int {
+	v := r.int()
+	if r.err == nil && (v < int64(lo) || v > int64(hi)) {
+		r.fail(fmt.Sprintf("%s %d outside %d…%d", what, v, lo, hi))
+		return lo
+	}
+	return int(v)
+}
+
+// need reports (and records) that fewer than n bytes are left.
+func (r *reader) need(n int) bool {
+	if len(r.b)-r.off < n {
+		r.fail(fmt.Sprintf("the frame ends: %d bytes wanted, %d left", n, len(r.b)-r.off))
+		return true
+	}
+	return false
+}
+
+// list writes a list's length so that a nil list comes back nil: 0 for
+// nil, else the length + 1.
+func (w *writer) list(n int, null bool) {
+	if null {
+		w.uint(0)
+	} else {
+		w.uint(uint64(n) + 1)
+	}
+}
+
+// list reads what writer.list wrote: the length, and whether the list is nil.
+func (r *reader) list(min int) (int, bool) {
+	n := r.uint()
+	if n == 0 || r.err != nil {
+		return 0, true
+	}
+	return r.fits(n-1, min), false
+}
+
+func (w *writer) int32s(v []int32) {
+	w.list(len(v), v == nil)
+	for _, x := range v {
+		w.int(int64(x))
+	}
+}
+
+func (r *reader) int32s() []int32 {
+	n, null := r.list(1)
+	if null || r.err != nil {
+		return nil
+	}
+	out := make([]int32, n)
+	for i := range out {
+		out[i] = int32(r.int())
+	}
+	return out
+}

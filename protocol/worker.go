@@ -1,0 +1,179 @@
+package protocol
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// The worker's messages (issue 29): the page starts a run in a Web Worker
+// that computes it (cmd/worker), and the worker sends back the frames it
+// records for the canvas to play. They travel as the page's messages do, a
+// JSON object named by its "fabriclab" field; a frame's binary form
+// (playback/framewire) travels beside its recorded message, as a
+// transferred ArrayBuffer of its bytes.
+
+// WorkerCommand is a message to the worker.
+type WorkerCommand interface{ WorkerCommand() string }
+
+// WorkerEvent is a message from the worker.
+type WorkerEvent interface{ WorkerEvent() string }
+
+// WorkerCommands and WorkerEvents are every worker message, each a zero
+// value, in the order the README documents them.
+var (
+	WorkerCommands = []WorkerCommand{Begin{}, Cancel{}}
+	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Halved{}, RunResult{}, WorkerError{}}
+)
+
+// Begin starts computing a run: a built-in's name or YAML, with set=
+// overrides; a new begin drops the run before.
+type Begin struct {
+	RunID        int      `json:"run_id"`
+	YAML         string   `json:"yaml,omitempty"`
+	Scenario     string   `json:"scenario,omitempty"`
+	Sets         []string `json:"set,omitempty"`
+	Side         string   `json:"side,omitempty"` // "left" or "right" of a comparison, "" for one run
+	HeapLimitMiB int      `json:"heap_limit_mib"` // the worker's memory limit (0: the default)
+	Lang         string   `json:"lang,omitempty"` // the page's language, for errors: en or zh
+}
+
+// Cancel drops a run.
+type Cancel struct {
+	RunID int `json:"run_id"`
+}
+
+func (Begin) WorkerCommand() string  { return "begin" }
+func (Cancel) WorkerCommand() string { return "cancel" }
+
+// WorkerReady is the worker's first message: the build it is (the site's
+// version), so that the page refuses a worker from another build.
+type WorkerReady struct {
+	Version string `json:"version"`
+}
+
+// Begun says a run is built: what the canvas needs to lay it out.
+type Begun struct {
+	RunID     int     `json:"run_id"`
+	Name      string  `json:"name"`
+	Endpoints int     `json:"endpoints"`
+	Links     int     `json:"links"`
+	UntilUs   float64 `json:"until_us"` // the scenario's time limit, 0 for none
+}
+
+// Recorded is a frame recorded, its binary form beside the message.
+type Recorded struct {
+	RunID    int     `json:"run_id"`
+	Index    int     `json:"index"` // frames sent before it in this run
+	TUs      float64 `json:"t_us"`
+	Bytes    int     `json:"bytes"`    // the binary form's length
+	Progress float64 `json:"progress"` // the share computed, 0…1, or −1 unknown
+	EtaS     float64 `json:"eta_s"`    // seconds of computing left, or −1 unknown
+}
+
+// Halved says every other frame recorded so far is dropped and the spacing doubled.
+type Halved struct {
+	RunID int `json:"run_id"`
+}
+
+// RunResult is the run's report, after its last frame: sim/metrics.Result
+// as JSON (the protocol does not read it).
+type RunResult struct {
+	RunID  int    `json:"run_id"`
+	Result string `json:"result"`
+}
+
+// WorkerError says a run could not start or stopped short, in the page's language.
+type WorkerError struct {
+	RunID   int    `json:"run_id"`
+	Message string `json:"message"`
+}
+
+func (WorkerReady) WorkerEvent() string { return "worker_ready" }
+func (Begun) WorkerEvent() string       { return "begun" }
+func (Recorded) WorkerEvent() string    { return "recorded" }
+func (Halved) WorkerEvent() string      { return "halved" }
+func (RunResult) WorkerEvent() string   { return "result" }
+func (WorkerError) WorkerEvent() string { return "worker_error" }
+
+// EncodeWorkerCommand and EncodeWorkerEvent are a message's JSON.
+func EncodeWorkerCommand(c WorkerCommand) ([]byte, error) { return encode(c.WorkerCommand(), c) }
+func EncodeWorkerEvent(e WorkerEvent) ([]byte, error)     { return encode(e.WorkerEvent(), e) }
+
+// DecodeWorkerCommand reads a message to the worker and checks it.
+func DecodeWorkerCommand(data []byte) (WorkerCommand, error) {
+	c, err := decodeNamed(data, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
+	if err != nil {
+		return nil, err
+	}
+	if ch, ok := c.(interface{ check() error }); ok {
+		err = ch.check()
+	}
+	return c, err
+}
+
+// DecodeWorkerEvent reads a message from the worker.
+func DecodeWorkerEvent(data []byte) (WorkerEvent, error) {
+	return decodeNamed(data, WorkerEvents, WorkerEvent.WorkerEvent, "worker event")
+}
+
+// decodeNamed reads a message of one of list's types, by its name.
+func decodeNamed[T any](data []byte, list []T, name func(T) string, what string) (T, error) {
+	var zero T
+	if len(data) > MaxCommand {
+		return zero, fmt.Errorf("%s too long: at most %d KiB", what, MaxCommand>>10)
+	}
+	var head struct {
+		Name string `json:"fabriclab"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return zero, fmt.Errorf("%s is not JSON like {\"fabriclab\": \"%s\", ...}: %v", what, name(list[0]), err)
+	}
+	var names []string
+	for _, m := range list {
+		names = append(names, name(m))
+		if name(m) != head.Name {
+			continue
+		}
+		p := reflect.New(reflect.TypeOf(m))
+		if err := json.Unmarshal(data, p.Interface()); err != nil {
+			var te *json.UnmarshalTypeError
+			if errors.As(err, &te) && te.Field != "" {
+				return zero, fmt.Errorf("%s %s: field %q is a JSON %s; give %s", what, head.Name, te.Field, te.Value, jsonKind(te.Type))
+			}
+			return zero, fmt.Errorf("%s %s: %v", what, head.Name, err)
+		}
+		return p.Elem().Interface().(T), nil
+	}
+	return zero, fmt.Errorf("unknown %s %q; use one of %s", what, head.Name, strings.Join(names, ", "))
+}
+
+func (c Begin) check() error {
+	switch {
+	case c.RunID < 1:
+		return fmt.Errorf("begin needs run_id, a whole number from 1, e.g. {\"fabriclab\": \"begin\", \"run_id\": 1, \"scenario\": \"incast\"}")
+	case (c.YAML == "") == (c.Scenario == ""):
+		return fmt.Errorf("begin needs yaml (a scenario) or scenario (a built-in name), one of them")
+	case len(c.YAML) > MaxYAML:
+		return fmt.Errorf("begin: the scenario is too long: at most %d KiB", MaxYAML>>10)
+	case c.Side != "" && c.Side != "left" && c.Side != "right":
+		return fmt.Errorf("begin: side %q: use left or right (or leave it out for one run)", c.Side)
+	case c.HeapLimitMiB < 0 || c.HeapLimitMiB > maxHeapMiB:
+		return fmt.Errorf("begin: heap_limit_mib %d: give 0 (the default) up to %d", c.HeapLimitMiB, maxHeapMiB)
+	case c.Lang != "" && c.Lang != "en" && c.Lang != "zh":
+		return fmt.Errorf("begin: lang %q: use en or zh", c.Lang)
+	}
+	return nil
+}
+
+func (c Cancel) check() error {
+	if c.RunID < 1 {
+		return fmt.Errorf("cancel needs the run_id of a begin, a whole number from 1")
+	}
+	return nil
+}
+
+// maxHeapMiB is WebAssembly's 4 GiB of memory.
+const maxHeapMiB = 4096

@@ -1,0 +1,80 @@
+package protocol
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/golden"
+)
+
+// workerExamples are one worker message of each type, every field set;
+// each has its golden file, testdata/worker/TYPE.json.
+var (
+	workerCommandExamples = []WorkerCommand{
+		Begin{RunID: 3, YAML: "name: x\n", Sets: []string{"traffic.senders=4"}, Side: "left", HeapLimitMiB: 1024, Lang: "zh"},
+		Cancel{RunID: 3},
+	}
+	workerEventExamples = []WorkerEvent{
+		WorkerReady{Version: "3f2a9c1e"},
+		Begun{RunID: 3, Name: "incast", Endpoints: 9, Links: 18, UntilUs: 500},
+		Recorded{RunID: 3, Index: 12, TUs: 1.2, Bytes: 1640, Progress: 0.25, EtaS: 2.5},
+		Halved{RunID: 3},
+		RunResult{RunID: 3, Result: `{"totals":{"sim_time_us":10955}}`},
+		WorkerError{RunID: 3, Message: "场景 incast 太大，浏览器画布容纳不下"},
+	}
+)
+
+// Each worker message's JSON is pinned by a golden file and reads back as
+// the same message; every type has an example.
+func TestWorkerGolden(t *testing.T) {
+	for _, c := range workerCommandExamples {
+		data, err := EncodeWorkerCommand(c)
+		require.NoError(t, err)
+		golden.Equal(t, filepath.Join("testdata", "worker", typeName(c)+".json"), append(data, '\n'))
+		back, err := DecodeWorkerCommand(data)
+		require.NoError(t, err, "%s", data)
+		assert.Equal(t, c, back, "%s", data)
+	}
+	for _, e := range workerEventExamples {
+		data, err := EncodeWorkerEvent(e)
+		require.NoError(t, err)
+		golden.Equal(t, filepath.Join("testdata", "worker", typeName(e)+".json"), append(data, '\n'))
+		back, err := DecodeWorkerEvent(data)
+		require.NoError(t, err, "%s", data)
+		assert.Equal(t, e, back, "%s", data)
+	}
+	have := map[string]bool{}
+	for _, c := range workerCommandExamples {
+		have[typeName(c)] = true
+	}
+	for _, e := range workerEventExamples {
+		have[typeName(e)] = true
+	}
+	for _, m := range append(anys(WorkerCommands), anys(WorkerEvents)...) {
+		assert.True(t, have[typeName(m)], "%s has no example", typeName(m))
+	}
+}
+
+// A bad message to the worker is an error that says what to send.
+func TestDecodeWorkerCommandErrors(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"fabriclab":"begin","scenario":"incast"}`:                           "begin needs run_id",
+		`{"fabriclab":"begin","run_id":1}`:                                    "begin needs yaml (a scenario) or scenario",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","yaml":"b"}`:          "one of them",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","side":"top"}`:        `side "top": use left or right`,
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","heap_limit_mib":-1}`: "give 0 (the default) up to 4096",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","lang":"fr"}`:         `lang "fr": use en or zh`,
+		`{"fabriclab":"begin","run_id":"1","scenario":"a"}`:                   `worker command begin: field "run_id" is a JSON string; give a whole number`,
+		`{"fabriclab":"cancel"}`:                                              "cancel needs the run_id of a begin",
+		`{"fabriclab":"play"}`:                                                `unknown worker command "play"; use one of begin, cancel`,
+		`[1]`:                                                                 `worker command is not JSON like {"fabriclab": "begin", ...}`,
+	} {
+		_, err := DecodeWorkerCommand([]byte(in))
+		assert.ErrorContains(t, err, want, in)
+	}
+	_, err := DecodeWorkerEvent([]byte(`{"fabriclab":"ready"}`))
+	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, halved, result, worker_error`)
+}
