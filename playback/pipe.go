@@ -1,32 +1,18 @@
 package playback
 
 import (
-	"fabriclab/playback/framewire"
 	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/snap"
 )
 
-// pipe joins a Recorder to its Player in one process: every frame is
-// encoded and decoded on the way (framewire), as it is when it crosses
-// from a worker to the canvas, so that the canvas plays what the wire
-// carries.
-type pipe struct {
-	p   *Player
-	enc framewire.Encoder
-	dec framewire.Decoder
-	buf []byte
-}
+// pipe joins a Recorder to its Player in one process. It hands frames over
+// as they are: encoding and decoding each one (framewire, as a worker's
+// frames will cross to the canvas) doubled the recording's CPU and memory
+// (BENCHMARKS.md, "frame wire"), and framewire's round trip over every
+// built-in (TestRoundTrip) already holds the wire to the frames.
+type pipe struct{ p *Player }
 
-func (q *pipe) Frame(s *snap.Snapshot) {
-	q.buf = q.enc.Encode(q.buf[:0], s)
-	d, err := q.dec.Decode(q.buf)
-	if err != nil {
-		q.p.err = err
-		return
-	}
-	q.p.append(d)
-}
-
+func (q *pipe) Frame(s *snap.Snapshot)      { q.p.append(s) }
 func (q *pipe) Halve()                      { q.p.halve() }
 func (q *pipe) Finish(r *simmetrics.Result) { q.p.finish(r) }
 func (q *pipe) Fail(err error)              { q.p.err = err }

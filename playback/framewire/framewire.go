@@ -17,7 +17,7 @@ import (
 )
 
 // Version is the format's version; a frame of another is refused.
-const Version = 1
+const Version = 2
 
 // magic starts every frame, followed by the version byte.
 const magic = "FLF"
@@ -29,6 +29,8 @@ const (
 	hasTraining
 	hasInference
 	isDone
+	hasFaults
+	hasClasses
 )
 
 // ErrVersion is the error of a frame written by another version.
@@ -54,7 +56,8 @@ func (e *Encoder) Encode(dst []byte, s *snap.Snapshot) []byte {
 	for _, f := range []struct {
 		on  bool
 		bit byte
-	}{{s.Routing != nil, hasRouting}, {s.Collective != nil, hasCollective}, {s.Training != nil, hasTraining}, {s.Inference != nil, hasInference}, {s.Done, isDone}} {
+	}{{s.Routing != nil, hasRouting}, {s.Collective != nil, hasCollective}, {s.Training != nil, hasTraining}, {s.Inference != nil, hasInference}, {s.Done, isDone},
+		{s.Faults != nil, hasFaults}, {s.Classes != nil, hasClasses}} {
 		if f.on {
 			flags |= f.bit
 		}
@@ -79,6 +82,12 @@ func (e *Encoder) Encode(dst []byte, s *snap.Snapshot) []byte {
 	}
 	if s.Inference != nil {
 		putInference(w, s.Inference)
+	}
+	if s.Faults != nil {
+		putFaults(w, s.Faults)
+	}
+	if s.Classes != nil {
+		putClasses(w, s.Classes)
 	}
 	e.frames++
 	e.prev = s
@@ -139,6 +148,12 @@ func (d *Decoder) Decode(b []byte) (*snap.Snapshot, error) {
 	}
 	if flags&hasInference != 0 {
 		s.Inference = getInference(r)
+	}
+	if flags&hasFaults != 0 {
+		s.Faults = getFaults(r)
+	}
+	if flags&hasClasses != 0 {
+		s.Classes = getClasses(r)
 	}
 	if r.err == nil && r.off != len(b) {
 		r.section = "end"

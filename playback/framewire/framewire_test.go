@@ -162,7 +162,7 @@ func small() []*snap.Snapshot {
 	return []*snap.Snapshot{first, second.Compact(first)}
 }
 
-// The wire form of two small frames, in testdata/frames-v1.golden (go test
+// The wire form of two small frames, in testdata/frames-v2.golden (go test
 // -update rewrites it: only for a change of the format, with Version).
 func TestGolden(t *testing.T) {
 	var enc framewire.Encoder
@@ -174,7 +174,7 @@ func TestGolden(t *testing.T) {
 			out = append(out, '\n')
 		}
 	}
-	goldenfile.Equal(t, filepath.Join("testdata", "frames-v1.golden"), out)
+	goldenfile.Equal(t, filepath.Join("testdata", "frames-v2.golden"), out)
 }
 
 func TestSmallRoundTrip(t *testing.T) {

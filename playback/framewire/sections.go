@@ -116,6 +116,7 @@ func putFlow(w *writer, f *snap.Flow) {
 	w.int(int64(f.Tag))
 	w.int(int64(f.Step))
 	w.f64(f.RateGbps)
+	w.uint(uint64(f.Class))
 }
 
 func getFlow(r *reader, f *snap.Flow) {
@@ -125,6 +126,7 @@ func getFlow(r *reader, f *snap.Flow) {
 	f.Done, f.Started = r.bool(), r.bool()
 	f.Tag, f.Step = int(r.int()), int(r.int())
 	f.RateGbps = r.f64()
+	f.Class = uint8(r.uint())
 }
 
 // putMoving writes what changes every frame: packets, notifications,
