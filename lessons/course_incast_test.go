@@ -130,6 +130,11 @@ func TestCourseIncast(t *testing.T) {
 		assert.Positive(t, dcqcn.Flows[4].CNPs, "the innocent flow gets CNPs of its own")
 		assert.Less(t, dcqcn.Flows[4].MinRateGbps, 0.05*line, "its NIC cuts its rate far down")
 		assert.Less(t, dcqcn.Flows[4].Gbps, pfcOnly.Flows[4].Gbps, "it averages less than under PFC alone")
+		// The quiz's explanation, in words: 8 CNPs, as low as 2.4 Gb/s, about 105 against 156 Gb/s.
+		assert.EqualValues(t, 8, dcqcn.Flows[4].CNPs)
+		assert.InDelta(t, 2.4, dcqcn.Flows[4].MinRateGbps, 0.05)
+		assert.InDelta(t, 105, dcqcn.Flows[4].Gbps, 1)
+		assert.InDelta(t, 156, pfcOnly.Flows[4].Gbps, 1)
 		assert.Equal(t, []int{0}, whenShown(t, "incast", "cost", pfcOnly, dcqcn), "the text says it made it slower")
 		uplinks := 0
 		for _, up := range dcqcn.Links {
