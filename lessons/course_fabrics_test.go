@@ -63,7 +63,7 @@ func TestCourseFabricsVictim(t *testing.T) {
 	// the knob: the paper's rules rescue the victim too, but the incast takes several times as long
 	paper := stepRun(t, "fabrics", "dcqcn", "network.dcqcn.profile=paper")
 	assert.Greater(t, paper.Flows[victim].Gbps, 350.0)
-	assert.Greater(t, paper.Totals.MaxFctUs, 2*dcqcn.Totals.MaxFctUs)
+	assert.Greater(t, paper.Totals.MaxFctUs, 3*dcqcn.Totals.MaxFctUs, "several times as long")
 }
 
 // TestCourseFabricsRouting: ECMP and static tables collide on a permutation

@@ -42,10 +42,15 @@ func TestCourseGoals(t *testing.T) {
 			assert.Positive(t, goalFigure(t, run(g.Answer-1), "totals.drops"))
 		}},
 		{"adaptive-routing", "collisions", "", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
-			// "176 µs, and no seed does better"
+			// "Seed {} does it in 176 µs, and no seed does better": every seed that
+			// meets the goal, the one the learner finds, takes 176 µs.
 			best := 1e18
 			for i := range g.Positions {
-				best = min(best, goalFigure(t, run(i), "totals.max_fct_us"))
+				fct := goalFigure(t, run(i), "totals.max_fct_us")
+				best = min(best, fct)
+				if g.meets(fct) {
+					assert.InDelta(t, 176, fct, 1, "seed position %d meets the goal", i)
+				}
 			}
 			assert.InDelta(t, 176, best, 1, "the best seed's slowest flow")
 		}},

@@ -78,16 +78,35 @@ func TestCourseIncast(t *testing.T) {
 		assert.InEpsilon(t, line, pfc.Totals.GoodputGbps, 0.02, "the receiver's link runs full")
 	})
 
+	// lossy: every position of the buffer knob, the sentence it shows and the
+	// claims of the "more" block: none finishes up to 4 MiB (goodput collapse),
+	// all do from 16 MiB (mostly new data), drops until 64 MiB.
 	t.Run("lossy", func(t *testing.T) {
 		last := 0.0
-		for _, buffer := range []string{"64KiB", "256KiB", "1MiB", "4MiB"} { // the knob's values
+		for _, buffer := range []string{"64KiB", "256KiB", "1MiB", "4MiB", "16MiB", "32MiB", "48MiB", "64MiB"} { // the knob's values
 			r := lessonRun(t, l, "lossy", "network.buffer="+buffer)
-			assert.Zero(t, r.Totals.FlowsFinished, "%s: no transfer finishes in 2 ms", buffer)
-			assert.Positive(t, r.Totals.Drops, buffer)
-			assert.Positive(t, r.Totals.Retransmits, buffer)
-			assert.Greater(t, r.Totals.GoodputGbps, last, "%s: a deeper buffer lets a little more through", buffer)
-			assert.Less(t, r.Totals.GoodputGbps, 0.1*line, "%s: goodput collapses", buffer)
+			assert.Greater(t, r.Totals.GoodputGbps, last, "%s: a deeper buffer lets more through", buffer)
 			last = r.Totals.GoodputGbps
+			shown := whenShown(t, "incast", "lossy", r)
+			switch buffer {
+			case "64KiB", "256KiB", "1MiB", "4MiB":
+				assert.Equal(t, []int{0, 0}, shown, "%s: goodput collapse", buffer)
+				assert.Zero(t, r.Totals.FlowsFinished, "%s: no transfer finishes in 2 ms", buffer)
+				assert.Positive(t, r.Totals.Drops, buffer)
+				assert.Positive(t, r.Totals.Retransmits, buffer)
+				assert.Less(t, r.Totals.GoodputGbps, 0.1*line, "%s: goodput collapses", buffer)
+				assert.Greater(t, courseLink(t, r, "switch→host8").Util, 0.99, "%s: the receiver's link is busy all the same", buffer)
+			case "64MiB":
+				assert.Equal(t, []int{2, 1}, shown, "%s: nothing dropped", buffer)
+				assert.Zero(t, r.Totals.Drops, buffer)
+				assert.Equal(t, 8, r.Totals.FlowsFinished, buffer)
+				assert.InEpsilon(t, pfc.Totals.MaxFctUs, r.Totals.MaxFctUs, 0.02, "%s: as with PFC", buffer)
+			default:
+				assert.Equal(t, []int{1, 1}, shown, "%s: all finish despite drops", buffer)
+				assert.Positive(t, r.Totals.Drops, buffer)
+				assert.Equal(t, 8, r.Totals.FlowsFinished, "%s: every transfer finishes", buffer)
+				assert.Greater(t, r.Totals.GoodputGbps, 0.5*line, "%s: most of what reaches the receiver is new data", buffer)
+			}
 		}
 	})
 
@@ -111,6 +130,11 @@ func TestCourseIncast(t *testing.T) {
 		assert.Positive(t, dcqcn.Flows[4].CNPs, "the innocent flow gets CNPs of its own")
 		assert.Less(t, dcqcn.Flows[4].MinRateGbps, 0.05*line, "its NIC cuts its rate far down")
 		assert.Less(t, dcqcn.Flows[4].Gbps, pfcOnly.Flows[4].Gbps, "it averages less than under PFC alone")
+		// The quiz's explanation, in words: 8 CNPs, as low as 2.4 Gb/s, about 105 against 156 Gb/s.
+		assert.EqualValues(t, 8, dcqcn.Flows[4].CNPs)
+		assert.InDelta(t, 2.4, dcqcn.Flows[4].MinRateGbps, 0.05)
+		assert.InDelta(t, 105, dcqcn.Flows[4].Gbps, 1)
+		assert.InDelta(t, 156, pfcOnly.Flows[4].Gbps, 1)
 		assert.Equal(t, []int{0}, whenShown(t, "incast", "cost", pfcOnly, dcqcn), "the text says it made it slower")
 		uplinks := 0
 		for _, up := range dcqcn.Links {

@@ -62,11 +62,8 @@ func TestBrowserPresenterStepsFit(t *testing.T) {
 // quiz, or the recap's list, in the narrow pane).
 var (
 	longLessons = map[string]bool{"allreduce": true, "nvlink-vs-ib": true}
-	longSteps   = map[string]bool{"incast.en.html#ecn": true, "incast.en.html#recap": true, "incast.en.html#cost": true, // #cost: a compare step with its quiz, since the claims issue
-		// the lesson's opening and a three-option quiz (hash); a knob and a quiz (scale, adaptive); a knob with conditional text (fabrics, dcqcn, hot, routing)
-		"adaptive-routing.en.html#hash": true, "adaptive-routing.zh.html#hash": true, "adaptive-routing.en.html#scale": true,
-		"adaptive-routing.en.html#adaptive": true, "adaptive-routing.en.html#fabrics": true,
-		"fabrics.en.html#victim": true, "fabrics.en.html#dcqcn": true, // victim: the quiz; dcqcn: a knob
+	longSteps   = map[string]bool{"incast.en.html#recap": true, // the recap's list
+		"adaptive-routing.en.html#hash": true,                                                                         // the lesson's opening and a three-option quiz: about 40 px over
 		"moe-alltoall.en.html#one-node": true, "moe-alltoall.en.html#hot": true, "moe-alltoall.en.html#routing": true, // one-node: the lesson's opening
 		"data-parallel.en.html#scale": true, // a knob, a goal and a quiz: about 30 px over
 	}
