@@ -67,7 +67,6 @@ var (
 		"adaptive-routing.en.html#hash": true, "adaptive-routing.zh.html#hash": true, "adaptive-routing.en.html#scale": true,
 		"adaptive-routing.en.html#adaptive": true, "adaptive-routing.en.html#fabrics": true,
 		"fabrics.en.html#victim": true, "fabrics.en.html#dcqcn": true, // victim: the quiz; dcqcn: a knob
-		"data-parallel.en.html#scale": true, // a knob, a goal and the next step's quiz: a few lines over
 	}
 )
 
