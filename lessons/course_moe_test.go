@@ -93,6 +93,24 @@ func TestCourseMoEHotKnob(t *testing.T) {
 		assert.Greater(t, r.Totals.SimTimeUs, last, "%s: the time grows with the extra data", b)
 		last = r.Totals.SimTimeUs
 		assert.Greater(t, courseLink(t, r, "n1.nic7→n1.gpu7").Util, 0.9, "%s: the hot GPU's PCIe link stays busy", b)
+		assert.Greater(t, courseLink(t, r, "rail7→n1.nic7").Util, 0.9, "%s: the link into the hot NIC stays busy", b)
+		// "once the rest of the exchange is through, only the path into node 1's GPU 7
+		// stays lit" (every other NIC busy well under the hot one), or, with 1 MiB,
+		// "the hot NIC finishes only a little after the others"; and "even the
+		// balanced all-to-all ends only then".
+		other := courseLink(t, r, "rail0→n1.nic0").Util
+		if b == "1MiB" {
+			assert.Equal(t, []int{1, 0}, whenShown(t, "moe-alltoall", "hot", r), b)
+			assert.Less(t, r.Totals.SimTimeUs, 1.2*balanced, "%s: a little after the others", b)
+		} else {
+			assert.Equal(t, []int{0, 0}, whenShown(t, "moe-alltoall", "hot", r), b)
+			assert.Less(t, other, 0.6, "%s: the other NICs idle after the balanced share", b)
+		}
+		for _, l := range r.Links {
+			if strings.HasPrefix(l.Name, "rail") && strings.Contains(l.Name, "→n") && l.Name != "rail7→n1.nic7" {
+				assert.InDelta(t, other, l.Util, 0.02, "%s: %s is busy as every other NIC", b, l.Name)
+			}
+		}
 	}
 	ls, err := courseLessons()
 	require.NoError(t, err)

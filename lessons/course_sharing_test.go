@@ -63,6 +63,27 @@ func TestCourseSharing(t *testing.T) {
 	assert.Zero(t, offStorage.Totals.PauseFrames)
 }
 
+// TestCourseSharingVictimKnob walks the victim step's write size: above
+// 2.65 ms (10 % over alone) the text says the ring's packets sat in a paused
+// queue, below it that the ring is barely slower than alone; pauses appear
+// at every position.
+func TestCourseSharingVictimKnob(t *testing.T) {
+	alone := stepRun(t, "sharing", "alone").Collective.TimeUs
+	require.InDelta(t, 1.1, 2650/alone, 0.02, "the text's 2.65 ms is 10 % over alone")
+	for _, b := range []string{"256KiB", "512KiB", "1MiB", "2MiB", "4MiB", "8MiB"} {
+		r := stepRun(t, "sharing", "shared", "traffic.bytes="+b)
+		assert.Positive(t, r.Totals.PauseFrames, "%s: PFC pauses appear", b)
+		assert.Positive(t, sharingLink(t, r, 59, "spine0→leaf1").PauseUs, "%s: on the spine link down to leaf 1", b)
+		if r.Collective.TimeUs > 2650 {
+			assert.Equal(t, []int{0}, whenShown(t, "sharing", "shared", r), b)
+			continue
+		}
+		assert.Equal(t, []int{1}, whenShown(t, "sharing", "shared", r), b)
+		assert.Less(t, r.Collective.TimeUs, 1.06*alone, "%s: barely slower than alone", b)
+		assert.Less(t, r.Totals.SimTimeUs, 1.1*alone, "%s: the writes end soon", b)
+	}
+}
+
 // sharingNeighbourOff is what the try step's neighbour toggle sets when it
 // is off; it starts on, the scenario as it is, in both languages.
 func sharingNeighbourOff(t *testing.T) []string {
