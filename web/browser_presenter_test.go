@@ -61,7 +61,7 @@ func TestBrowserPresenterStepsFit(t *testing.T) {
 // longSteps the steps of shortened lessons still a little over (a knob and a
 // quiz, or the recap's list, in the narrow pane).
 var (
-	longLessons = map[string]bool{"allreduce": true, "nvlink-vs-ib": true}
+	longLessons = map[string]bool{"nvlink-vs-ib": true}
 	longSteps   = map[string]bool{"incast.en.html#ecn": true, "incast.en.html#recap": true, "incast.en.html#cost": true, // #cost: a compare step with its quiz, since the claims issue
 		// the lesson's opening and a three-option quiz (hash); a knob and a quiz (scale, adaptive); a knob with conditional text (fabrics, dcqcn, hot, routing)
 		"adaptive-routing.en.html#hash": true, "adaptive-routing.zh.html#hash": true, "adaptive-routing.en.html#scale": true,
