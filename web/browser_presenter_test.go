@@ -68,8 +68,8 @@ var (
 		"adaptive-routing.en.html#adaptive": true, "adaptive-routing.en.html#fabrics": true,
 		"fabrics.en.html#victim": true, "fabrics.en.html#dcqcn": true, // victim: the quiz; dcqcn: a knob
 		"moe-alltoall.en.html#one-node": true, "moe-alltoall.en.html#hot": true, "moe-alltoall.en.html#routing": true, // one-node: the lesson's opening
-		"data-parallel.en.html#scale": true, // a knob, a goal and a quiz: about 30 px over
-		"nvlink-vs-ib.en.html#node": true, "nvlink-vs-ib.en.html#tp-node": true, // the lesson's opening and a knob (node, about 20 px over); a knob and a quiz (tp-node, about 95 px)
+		"data-parallel.en.html#scale": true,                                       // a knob, a goal and a quiz: about 30 px over
+		"nvlink-vs-ib.en.html#node":   true, "nvlink-vs-ib.en.html#tp-node": true, // the lesson's opening and a knob (node, about 20 px over); a knob and a quiz (tp-node, about 95 px)
 	}
 )
 
