@@ -98,9 +98,17 @@ func TestCourseAllReduce(t *testing.T) {
 	assert.Greater(t, grow, 1.1, "8 GPUs take a little longer than 4")
 	assert.Less(t, grow, 1.4, "but nowhere near twice")
 	assert.Greater(t, ps.Totals.MaxFctUs, 3*r8.Collective.TimeUs, "the parameter server takes several times the ring")
-	for _, n := range []string{"2", "4", "8"} {
-		r := lessonRun(t, l, "ring8", "collective.ranks="+n)
-		assert.Greater(t, r.Collective.BusBwGBps, 0.8*0.82*450, "ranks %s: busbw stays near the link's rate", n)
+	for n := 2; n <= 8; n++ {
+		r := lessonRun(t, l, "ring8", fmt.Sprintf("collective.ranks=%d", n))
+		assert.Greater(t, r.Collective.BusBwGBps, 0.8*0.82*450, "ranks %d: busbw stays near the link's rate", n)
+		assert.InDelta(t, float64(64<<20)/float64(n), float64(r.Flows[0].Bytes), 1, "ranks %d: each transfer is S/N", n)
+		assert.Equal(t, 2*(n-1), r.Collective.Steps, "ranks %d: 2(N−1) steps", n)
+		// "The parameter server took several times as long for the same job": said only on 8 GPUs.
+		want := -1
+		if n == 8 {
+			want = 0
+		}
+		assert.Equal(t, []int{want}, whenShown(t, "allreduce", "ring8", r), "ranks %d", n)
 	}
 
 	// busbw: 1 GiB on 8 H100 gives the measured ≈ 370 GB/s, and the ideal
@@ -120,12 +128,16 @@ func TestCourseAllReduce(t *testing.T) {
 	small := lessonRun(t, l, "latency")
 	speedup := big.Collective.TimeUs / small.Collective.TimeUs
 	assert.Less(t, speedup, 500.0, "1 MiB vs 1 GiB: a few hundred times at most, far from 1,024")
+	// the quiz's "Just as slow" why: tens of microseconds of fixed costs against milliseconds
+	assert.Less(t, small.Collective.TimeUs, 100.0, "1 MiB: tens of microseconds")
+	assert.Greater(t, big.Collective.TimeUs, 1000.0, "1 GiB: milliseconds")
 	assert.Less(t, small.Collective.BusBwGBps, 0.2*big.Collective.BusBwGBps, "small messages' busbw collapses")
 	simple := lessonRun(t, l, "latency", "collective.protocol=simple")
 	assert.Greater(t, simple.Collective.TimeUs, small.Collective.TimeUs, "Simple takes longer at 1 MiB")
 	assert.Equal(t, small.Collective.TimeUs, lessonRun(t, l, "latency", "collective.protocol=ll").Collective.TimeUs, "auto is LL at 1 MiB")
 	llBig := lessonRun(t, l, "latency", "collective.protocol=ll", "collective.bytes=1GiB")
 	assert.InDelta(t, 141, llBig.Collective.BusBwGBps, 3, "LL at 1 GiB: NCCL's cap")
+	assert.Less(t, llBig.Collective.BusBwGBps, 0.45*big.Collective.BusBwGBps, "LL runs at well under half Simple's rate")
 	for _, b := range []string{"1MiB", "16MiB", "1GiB"} {
 		ring := lessonRun(t, l, "latency", "collective.bytes="+b)
 		tree := lessonRun(t, l, "latency", "collective.algo=tree", "collective.bytes="+b)
@@ -143,6 +155,8 @@ func TestCourseAllReduce(t *testing.T) {
 	}
 	assert.Less(t, lessonRun(t, l, "latency", "collective.floor=0").Collective.TimeUs, 35.0, "the LL ring alone is under the floor at 1 MiB")
 	assert.Greater(t, lessonRun(t, l, "latency", "collective.bytes=16MiB").Collective.TimeUs, 2*35.0, "16 MiB: the transfers hide the floor")
+	// the latency quiz: on one server NCCL's tree is a chain, as many steps as the ring's 14
+	assert.Equal(t, small.Collective.Steps, lessonRun(t, l, "latency", "collective.algo=tree").Collective.Steps, "the chain has the ring's steps")
 	treeBig := lessonRun(t, l, "latency", "collective.algo=tree", "collective.bytes=1GiB")
 	assert.Less(t, treeBig.Collective.BusBwGBps, big.Collective.BusBwGBps, "the ring wins at 1 GiB on one server")
 	// ... but only just: the chain keeps every NVLink about as busy as the ring.
@@ -163,6 +177,16 @@ func TestCourseAllReduce(t *testing.T) {
 	nvlsRing := lessonRun(t, l, "in-switch", "collective.algo=ring")
 	assert.InDelta(t, 480, nvls.Collective.BusBwGBps, 480*0.03)
 	assert.InDelta(t, 1.30, nvls.Collective.BusBwGBps/nvlsRing.Collective.BusBwGBps, 0.05, "NVLS ≈ 1.30 × the ring")
+	// "Each GPU's link needs to carry only S each way, not 1.75 × S … the model reproduces that
+	// measurement by loading each GPU's link with about 1.2 × S": the bytes on GPU 0's links.
+	sent := func(r *metrics.Result, name string) float64 {
+		k := courseLink(t, r, name)
+		return k.Util * k.Gbps / 8 * 1e3 * r.Totals.SimTimeUs
+	}
+	for _, name := range []string{"n0.gpu0→n0.nvswitch", "n0.nvswitch→n0.gpu0"} {
+		assert.InDelta(t, 1.2, sent(nvls, name)/float64(nvls.Collective.Bytes), 0.05, "NVLS: %s carries about 1.2 S", name)
+		assert.InDelta(t, 1.75, sent(nvlsRing, name)/float64(nvlsRing.Collective.Bytes), 0.05, "ring: %s carries 1.75 S", name)
+	}
 }
 
 // arKnob is one knob block of a lesson: its step, key and the values it
