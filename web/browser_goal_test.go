@@ -39,7 +39,10 @@ func TestBrowserGoal(t *testing.T) {
 		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/incast."+lang+".html#lossy")))
 		poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.step === "lossy"`, 90*time.Second)
 		poll(t, ctx, `window.fabriclabKnobs && fabriclabKnobs.runs >= 1 && !fabriclabKnobs.pending`, 60*time.Second)
+		// The knob and its goal follow the step's quiz: they show once it is answered.
+		eval[bool](t, ctx, `(() => { document.querySelector('.step[data-step="lossy"] .lesson-quiz-show').click(); return true; })()`)
 		goal := `document.querySelector('.step[data-step="lossy"] .lesson-goal')`
+		poll(t, ctx, goal+`.offsetParent !== null`, 10*time.Second)
 		assert.Equal(t, "", eval[string](t, ctx, goal+`.querySelector(".lesson-goal-status").textContent`), "the step's own run is not an attempt")
 		eval[bool](t, ctx, `(() => { `+goal+`.scrollIntoView({block: "center"}); return true; })()`)
 		goalShot(t, ctx, fmt.Sprintf("goal-%s-start.png", lang))
