@@ -46,7 +46,7 @@ func (m *Model) initFaults(p *plan.Plan) {
 		onLink: make([]int, len(p.Faults.Links)), waitedPs: make([]float64, len(p.Faults.Links))}
 	m.faults = fs
 	for i, lf := range fs.plan {
-		fs.report = append(fs.report, linkFaultReport(&lf))
+		fs.report = append(fs.report, lf.Report())
 		m.eng.At(lf.At, event{kind: evFault, a: int32(4*i + phaseStart)})
 		if lf.Until != unit.Never {
 			m.eng.At(lf.Until, event{kind: evFault, a: int32(4*i + phaseEnd)})
@@ -57,18 +57,6 @@ func (m *Model) initFaults(p *plan.Plan) {
 			}
 		}
 	}
-}
-
-// linkFaultReport is a link fault's report before the run.
-func linkFaultReport(lf *plan.LinkFault) metrics.Fault {
-	r := metrics.Fault{Index: lf.Index, Kind: "link_down", Target: lf.Name, AtUs: metrics.Micros(lf.At)}
-	if !lf.Down {
-		r.Kind, r.Gbps = "link_degraded", metrics.Round(lf.Rate.Gbps(), 3)
-	}
-	if lf.Until != unit.Never {
-		r.UntilUs = metrics.Micros(lf.Until)
-	}
-	return r
 }
 
 // fault handles phase of link fault i.

@@ -44,15 +44,10 @@ func (m *Model) initFaults(p *plan.Plan) {
 	fs := &faults{plan: p.Faults.Links, avoid: make([]bool, len(m.ports)), hops: map[int32][]uint8{}, drops: make([]int64, len(p.Faults.Links))}
 	m.faults = fs
 	for i, lf := range fs.plan {
-		r := metrics.Fault{Index: lf.Index, Kind: "link_down", Target: lf.Name, AtUs: metrics.Micros(lf.At)}
-		if !lf.Down {
-			r.Kind, r.Gbps = "link_degraded", metrics.Round(lf.Rate.Gbps(), 3)
-		}
 		if lf.Until != unit.Never {
-			r.UntilUs = metrics.Micros(lf.Until)
 			m.at(lf.Until, evFault, 0, int32(4*i+phaseEnd), 0)
 		}
-		fs.report = append(fs.report, r)
+		fs.report = append(fs.report, lf.Report())
 		m.at(lf.At, evFault, 0, int32(4*i+phaseStart), 0)
 		if at := lf.At + p.Faults.RerouteDelay; lf.Down && !m.perPacket && at < lf.Until {
 			m.at(at, evFault, 0, int32(4*i+phaseReroute), 0)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
@@ -34,6 +35,19 @@ type LinkFault struct {
 	Rate  unit.Rate
 	At    unit.Time
 	Until unit.Time // unit.Never: for good
+}
+
+// Report is the fault as the run's report starts it (both models fill in
+// what happened).
+func (lf *LinkFault) Report() metrics.Fault {
+	r := metrics.Fault{Index: lf.Index, Kind: "link_down", Target: lf.Name, AtUs: metrics.Micros(lf.At)}
+	if !lf.Down {
+		r.Kind, r.Gbps = "link_degraded", metrics.Round(lf.Rate.Gbps(), 3)
+	}
+	if lf.Until != unit.Never {
+		r.UntilUs = metrics.Micros(lf.Until)
+	}
+	return r
 }
 
 // SlowFactor is how many times as long rank's compute takes (1 if not slow).

@@ -159,30 +159,7 @@ const Unreached = 255
 // HopsTo returns every node's hop count to dst over forwarding nodes
 // (Unreached where unreachable). A minimal next hop from u is a neighbour one
 // hop closer that is dst itself or forwards.
-func (t *Topology) HopsTo(dst int) []uint8 {
-	dist := make([]uint8, len(t.Nodes))
-	for i := range dist {
-		dist[i] = Unreached
-	}
-	dist[dst] = 0
-	queue := make([]int, 1, len(t.Nodes))
-	queue[0] = dst
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		for _, l := range t.Nodes[u].Out {
-			v := t.Links[l].To
-			if dist[v] != Unreached {
-				continue
-			}
-			dist[v] = dist[u] + 1
-			if t.Nodes[v].Role.Forwards() {
-				queue = append(queue, v)
-			}
-		}
-	}
-	return dist
-}
+func (t *Topology) HopsTo(dst int) []uint8 { return t.HopsAvoiding(dst, nil) }
 
 // Uplink is the node every link out of endpoint-like node n leads to, when n
 // does not forward, has links, and they all lead to one forwarding node (a
@@ -203,7 +180,8 @@ func (t *Topology) Uplink(n int) (int, bool) {
 }
 
 // HopsAvoiding is HopsTo over the links avoid does not hold (both
-// directions of a cable count as one): routing around failed links.
+// directions of a cable count as one; nil avoids none): routing around
+// failed links.
 func (t *Topology) HopsAvoiding(dst int, avoid []bool) []uint8 {
 	dist := make([]uint8, len(t.Nodes))
 	for i := range dist {
@@ -217,7 +195,7 @@ func (t *Topology) HopsAvoiding(dst int, avoid []bool) []uint8 {
 		queue = queue[1:]
 		for _, l := range t.Nodes[u].Out {
 			v := t.Links[l].To
-			if dist[v] != Unreached || avoid[l] || avoid[t.Links[l].Reverse] {
+			if dist[v] != Unreached || avoid != nil && (avoid[l] || avoid[t.Links[l].Reverse]) {
 				continue
 			}
 			dist[v] = dist[u] + 1
