@@ -191,16 +191,7 @@ func (m *Model) rerouteFlow(i int32) bool {
 	if !m.routeAround(f) {
 		return false
 	}
-	for k, l := range old { // off the old links, as drainDue takes a flow off
-		ls := &m.links[l]
-		last := len(ls.flows) - 1
-		p := f.pos[k]
-		moved := ls.flows[last]
-		ls.flows[p] = moved
-		m.flows[moved.flow].pos[moved.k] = p
-		ls.flows = ls.flows[:last]
-		m.touch(l)
-	}
+	m.leaveLinks(f, old)
 	n := len(f.links)
 	f.pos = m.take(n)
 	for k, l := range f.links {

@@ -420,16 +420,7 @@ func (m *Model) drainDue() {
 		}
 		f.state, f.remaining, f.rate, f.lastT = drained, 0, 0, now
 		m.rec.flow(i, -1)
-		for k, l := range f.links {
-			ls := &m.links[l]
-			last := len(ls.flows) - 1
-			p := f.pos[k]
-			moved := ls.flows[last]
-			ls.flows[p] = moved
-			m.flows[moved.flow].pos[moved.k] = p
-			ls.flows = ls.flows[:last]
-			m.touch(l)
-		}
+		m.leaveLinks(f, f.links)
 		m.eng.At(now+f.delay, event{kind: evDeliver, a: i})
 		if f.nextInLine >= 0 {
 			m.flows[f.nextInLine].start = now
@@ -437,6 +428,21 @@ func (m *Model) drainDue() {
 		}
 	}
 	m.armDrain()
+}
+
+// leaveLinks takes f off links, the path it was on (f.pos holds its place
+// in each link's list).
+func (m *Model) leaveLinks(f *flow, links []int32) {
+	for k, l := range links {
+		ls := &m.links[l]
+		last := len(ls.flows) - 1
+		p := f.pos[k]
+		moved := ls.flows[last]
+		ls.flows[p] = moved
+		m.flows[moved.flow].pos[moved.k] = p
+		ls.flows = ls.flows[:last]
+		m.touch(l)
+	}
 }
 
 // armDrain makes sure an evDrain is pending for the earliest projected drain.
