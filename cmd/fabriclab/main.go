@@ -19,6 +19,7 @@ usage:
   fabriclab run FILE|NAME [--set key.path=value]... [--seed N] [--json]
   fabriclab sweep FILE|NAME --vary key=v1,v2,... [--csv]   run a scenario over values, on all cores
   fabriclab nccl-tests FILE|NAME [-b 8] [-e 8G] [-f 2]   a collective over sizes, as nccl-tests print it
+  fabriclab explain FILE|-              an nccl-tests output beside a healthy cluster of its shape
   fabriclab export FILE|NAME [--t 500us] [--format svg|png|gif] [--out FILE]   the canvas as a picture or GIF
   fabriclab serve [--addr localhost:8080]   build what is missing and serve the site
   fabriclab build [--out dist/site]   write the static site (precompressed)
@@ -50,6 +51,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdSweep(args[1:], stdout, stderr)
 	case "nccl-tests":
 		err = cmdNCCLTests(args[1:], stdout, stderr)
+	case "explain":
+		err = cmdExplain(args[1:], stdout, stderr)
 	case "export":
 		err = cmdExport(args[1:], stdout, stderr)
 	case "scenarios":

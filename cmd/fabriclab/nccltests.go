@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"fabriclab/sim"
 	"fabriclab/sim/coll"
+	"fabriclab/sim/nccltests"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
@@ -113,13 +113,13 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	if base.Traffic.Pattern != scenario.PatternNone && base.Collective.Op == "" {
 		sets = append(sets, "traffic=") // the collective runs alone: its traffic keys would be ignored, an error
 	}
-	rows, ranks, err := runNCCLSizes(name, read, sets, sizes)
+	rows, ranks, err := nccltests.Run(name, read, sets, sizes)
 	if err != nil {
 		return err
 	}
 	for i := range rows {
-		if rows[i].channels <= 1 { // a streamed run counts its lanes, one for a plain schedule
-			rows[i].channels = max(base.Collective.Channels, 1)
+		if rows[i].Channels <= 1 { // a streamed run counts its lanes, one for a plain schedule
+			rows[i].Channels = max(base.Collective.Channels, 1)
 		}
 	}
 	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
@@ -189,27 +189,27 @@ func printNCCLDevices(stdout io.Writer, ranks, gpn, nGpus, nvlink int) {
 // algorithm and protocol in NCCL's names (collectives.cc:95–126), the
 // bytes of one rank's count (a share for all-gather and reduce-scatter).
 // NCCL prints none for all-to-all, which is point-to-point.
-func ncclTuningLine(host, op string, ranks int, r ncclRow) string {
+func ncclTuningLine(host, op string, ranks int, r nccltests.Expected) string {
 	name := map[string]string{coll.AllReduce: "AllReduce", coll.AllGather: "AllGather", coll.ReduceScatter: "ReduceScatter", coll.Broadcast: "Broadcast"}[op]
 	if name == "" {
 		return ""
 	}
-	bytes := int64(r.size)
+	bytes := int64(r.Size)
 	if op == coll.AllGather || op == coll.ReduceScatter {
 		bytes /= int64(max(ranks, 1))
 	}
-	algo := map[string]string{coll.InNetwork: "NVLS", coll.NVLSTree: "NVLS_TREE"}[r.algo]
-	if r.algo == coll.InNetwork && host != "n0" {
+	algo := map[string]string{coll.InNetwork: "NVLS", coll.NVLSTree: "NVLS_TREE"}[r.Algo]
+	if r.Algo == coll.InNetwork && host != "n0" {
 		algo = "COLLNET_DIRECT" // SHARP on a switch of hosts, as NCCL's CollNet plugin runs it
 	}
 	if algo == "" {
-		algo = strings.ToUpper(r.algo)
+		algo = strings.ToUpper(r.Algo)
 	}
-	proto := strings.ToUpper(r.proto)
+	proto := strings.ToUpper(r.Proto)
 	if proto == "" {
 		proto = "SIMPLE"
 	}
-	return fmt.Sprintf("%s:1000:1000 [0] NCCL INFO %s: %d Bytes -> Algo %s proto %s channel{Lo..Hi}={0..%d}\n", host, name, bytes, algo, proto, max(r.channels-1, 0))
+	return fmt.Sprintf("%s:1000:1000 [0] NCCL INFO %s: %d Bytes -> Algo %s proto %s channel{Lo..Hi}={0..%d}\n", host, name, bytes, algo, proto, max(r.Channels-1, 0))
 }
 
 // ncclCollective is the collective and algorithm to run: the flags', else
@@ -230,43 +230,11 @@ func ncclCollective(base *scenario.Scenario, op, algo string) (string, string) {
 	return op, algo
 }
 
-// ncclRow is one size's line of the table.
-type ncclRow struct {
-	size              unit.Bytes
-	timeUs, alg, busb float64
-	algo, proto       string // what ran: the algorithm auto chose, NCCL's protocol
-	channels          int
-}
-
-// runNCCLSizes runs the scenario name with sets once per size, and returns
-// a row for each and the number of ranks.
-func runNCCLSizes(name string, read func(string) ([]byte, error), sets []string, sizes []unit.Bytes) ([]ncclRow, int, error) {
-	var rows []ncclRow
-	ranks := 0
-	for _, size := range sizes {
-		sc, err := plan.Load(name, read, append(append([]string(nil), sets...), "collective.bytes="+strconv.FormatInt(int64(size), 10)))
-		if err != nil {
-			return nil, 0, err
-		}
-		res, err := sim.Run(sc)
-		if err != nil {
-			return nil, 0, err
-		}
-		c := res.Collective
-		if c == nil {
-			return nil, 0, fmt.Errorf("%s: the collective of %s did not finish (is until too short?)", name, size)
-		}
-		ranks = c.Ranks
-		rows = append(rows, ncclRow{size, c.TimeUs, c.AlgBwGBps, c.BusBwGBps, c.Algo, c.Protocol, c.Channels})
-	}
-	return rows, ranks, nil
-}
-
 // printNCCLTable prints the table as nccl-tests does, below the header
 // lines: the column heads, a row per size (out of place and in place alike)
 // after the line NCCL's TUNING debug output gives its algorithm and
 // protocol, and the average bus bandwidth.
-func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, host string, rows []ncclRow) {
+func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, host string, rows []nccltests.Expected) {
 	fmt.Fprintf(stdout, "#\n")
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s           out-of-place                       in-place          \n", "", "", "", "", "")
 	fmt.Fprintf(stdout, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %6s  %7s  %6s  %6s  %6s \n", "size", "count", "type", "redop", "root",
@@ -283,16 +251,16 @@ func printNCCLTable(stdout io.Writer, op string, bcastRoot, ranks int, host stri
 	var sum float64
 	for _, r := range rows {
 		fmt.Fprint(stdout, ncclTuningLine(host, op, ranks, r))
-		count := int64(r.size) / 4 // float
+		count := int64(r.Size) / 4 // float
 		if op == coll.AllGather || op == coll.ReduceScatter || op == coll.AllToAll {
 			count /= int64(max(ranks, 1)) // nccl-tests counts one rank's share
 		}
-		fmt.Fprintf(stdout, "%12d  %12d  %8s  %6s  %6d", r.size, count, "float", redop, root)
+		fmt.Fprintf(stdout, "%12d  %12d  %8s  %6s  %6d", r.Size, count, "float", redop, root)
 		for range 2 {
-			fmt.Fprintf(stdout, "  %7s  %6s  %6s  %6d", ncclFloat(r.timeUs, 7), ncclFloat(r.alg, 6), ncclFloat(r.busb, 6), 0)
+			fmt.Fprintf(stdout, "  %7s  %6s  %6s  %6d", ncclFloat(r.TimeUs, 7), ncclFloat(r.AlgBw, 6), ncclFloat(r.BusBw, 6), 0)
 		}
 		fmt.Fprintln(stdout)
-		sum += r.busb
+		sum += r.BusBw
 	}
 	fmt.Fprintf(stdout, "# %-20s : %d %s\n", "Out of bounds values", 0, "OK")
 	fmt.Fprintf(stdout, "# %-20s : %s \n", "Avg bus bandwidth", strconv.FormatFloat(sum/float64(len(rows)), 'g', 6, 64))

@@ -1,0 +1,325 @@
+package nccltests
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+
+	"fabriclab/sim/coll"
+	"fabriclab/sim/unit"
+)
+
+// Line is one size measured beside what was expected.
+type Line struct {
+	Size     unit.Bytes
+	Measured Result // out of place, as nccl-tests' average line takes it
+	Expected Expected
+	Ratio    float64 // measured busbw over expected; 0 where either is 0
+}
+
+// Cause is one finding, a sentence the user can act on.
+type Cause struct {
+	Kind     string // latency, bandwidth, algo, gdr, nics, nvlink, faster, knee, unsteady, busbw
+	From, To unit.Bytes
+	Text     string
+}
+
+// Report is an output explained.
+type Report struct {
+	Shape  Shape
+	Lines  []Line
+	Causes []Cause
+}
+
+// Alternative is what another algorithm would give at a size.
+type Alternative struct {
+	Algo string
+	Expected
+}
+
+// Sizes are the output's sizes above 0 (size-0 rows time nothing).
+func (o *Output) Sizes() []unit.Bytes {
+	var out []unit.Bytes
+	for _, r := range o.Rows {
+		if r.Size > 0 {
+			out = append(out, unit.Bytes(r.Size))
+		}
+	}
+	return out
+}
+
+// Explain sets the output's rows beside exp (one per size of Sizes, in
+// order) and finds where and why they part. alts are other algorithms at
+// the largest size (for a run that used one of them).
+func Explain(o *Output, s Shape, exp []Expected, alts []Alternative) Report {
+	rep := Report{Shape: s}
+	i := 0
+	for _, r := range o.Rows {
+		if r.Size <= 0 || i >= len(exp) {
+			continue
+		}
+		l := Line{Size: unit.Bytes(r.Size), Measured: r.Out, Expected: exp[i]}
+		if r.Out.BusBw > 0 && exp[i].BusBw > 0 {
+			l.Ratio = r.Out.BusBw / exp[i].BusBw
+		}
+		rep.Lines = append(rep.Lines, l)
+		i++
+	}
+	rep.Causes = append(rep.Causes, latency(rep.Lines)...)
+	rep.Causes = append(rep.Causes, bandwidth(o, s, rep.Lines, alts)...)
+	rep.Causes = append(rep.Causes, knee(rep.Lines)...)
+	rep.Causes = append(rep.Causes, unsteady(rep.Lines)...)
+	rep.Causes = append(rep.Causes, busbwNote(s, rep.Lines)...)
+	return rep
+}
+
+const (
+	smallMax = 64 << 10 // up to here a call's time is latency
+	largeMin = 64 << 20 // from here busbw is the bandwidth
+	ok       = 0.85     // within this of expected (either way) is healthy
+	tooSlow  = 1.5      // a small call this many times the expected time is latency-bound
+)
+
+// latency compares the small sizes' times.
+func latency(lines []Line) []Cause {
+	var got, want []float64
+	var from, to unit.Bytes
+	for _, l := range lines {
+		if l.Size <= smallMax && l.Expected.TimeUs > 0 {
+			if from == 0 {
+				from = l.Size
+			}
+			to = l.Size
+			got, want = append(got, l.Measured.TimeUs), append(want, l.Expected.TimeUs)
+		}
+	}
+	if len(got) == 0 {
+		return nil
+	}
+	g, w := median(got), median(want)
+	c := Cause{Kind: "latency", From: from, To: to}
+	switch {
+	case g > tooSlow*w:
+		c.Text = fmt.Sprintf("Small messages (%s to %s) take %.0f µs a call against %.0f µs expected: latency-bound. "+
+			"On one node that is the host's work per call (the kernel launch, NCCL's enqueue: nccl-tests -G 1 runs them as a CUDA graph and removes most of it); "+
+			"across nodes also the network's round trip (ib_write_lat between two nodes) and NCCL_PROTO, if it leaves out LL and LL128.", from, to, g, w)
+	case g < w/tooSlow:
+		c.Text = fmt.Sprintf("Small messages (%s to %s) take %.0f µs a call, less than the %.0f µs expected: nccl-tests ran with CUDA graphs (-G) or a lighter host path than NCCL's defaults; latency is not your problem.", from, to, g, w)
+	default:
+		c.Text = fmt.Sprintf("Small messages (%s to %s) take %.0f µs a call, as expected (%.0f µs): latency is healthy.", from, to, g, w)
+	}
+	return []Cause{c}
+}
+
+// large is the lines where bandwidth decides: the largest three from
+// 64 MiB (the curve's plateau), else the largest three.
+func large(lines []Line) []Line {
+	var out []Line
+	for _, l := range lines {
+		if l.Size >= largeMin && l.Ratio > 0 {
+			out = append(out, l)
+		}
+	}
+	if len(out) == 0 {
+		for _, l := range lines {
+			if l.Ratio > 0 {
+				out = append(out, l)
+			}
+		}
+	}
+	return out[max(0, len(out)-3):]
+}
+
+var (
+	hcaRe        = regexp.MustCompile(`NCCL_IB_HCA set to (\S+)`)
+	hostBridgeRe = regexp.MustCompile(`GPU/\w+ :.*NET/\d+ \(\d+/[0-9.]+/(PHB|SYS)\)`)
+)
+
+// bandwidth compares the large sizes' busbw and names the likeliest cause
+// of a shortfall.
+func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
+	big := large(lines)
+	if len(big) == 0 {
+		return nil
+	}
+	var ratios, got, want []float64
+	for _, l := range big {
+		ratios, got, want = append(ratios, l.Ratio), append(got, l.Measured.BusBw), append(want, l.Expected.BusBw)
+	}
+	r, g, w := median(ratios), median(got), median(want)
+	c := Cause{Kind: "bandwidth", From: big[0].Size, To: big[len(big)-1].Size}
+	last := big[len(big)-1]
+	picked := NCCLAlgo(last.Expected.Algo, s.GPUsPerHost == 1)
+	switch {
+	case r > 1/ok:
+		c.Kind = "faster"
+		c.Text = fmt.Sprintf("From %s, busbw reaches %.0f GB/s, more than the %.0f GB/s expected: the cluster has more network per GPU than assumed (%s Gb/s per GPU, %s): pass --nic-gbps with your NICs' rate per GPU (all of a GPU's NICs together).",
+			c.From, g, w, trimFloat(s.NICGbps), s.NICFrom)
+		return []Cause{c}
+	case r >= ok:
+		c.Text = fmt.Sprintf("From %s, busbw reaches %.0f GB/s, %.0f %% of the %.0f GB/s expected with NCCL's %s: the bandwidth is healthy.", c.From, g, 100*r, w, picked)
+		return []Cause{c}
+	}
+	for _, a := range alts {
+		if a.BusBw > 0 && a.Algo != last.Expected.Algo && a.BusBw < ok*last.Expected.BusBw && math.Abs(last.Measured.BusBw/a.BusBw-1) < 0.1 {
+			c.Kind = "algo"
+			c.Text = fmt.Sprintf("At %s, busbw is %.0f GB/s: what NCCL's %s gives (%.0f GB/s expected), not the %s NCCL picks by itself (%.0f GB/s). The run likely used %s: NCCL_ALGO set to it%s does that; unset it to get NCCL's choice.",
+				last.Size, last.Measured.BusBw, NCCLAlgo(a.Algo, s.GPUsPerHost == 1), a.BusBw, picked, last.Expected.BusBw, NCCLAlgo(a.Algo, s.GPUsPerHost == 1), nvlsHint(last.Expected.Algo))
+			return []Cause{c}
+		}
+	}
+	for _, line := range o.Info {
+		if strings.Contains(line, "GPU Direct RDMA Disabled") {
+			c.Kind = "gdr"
+			c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected, and NCCL says GPUDirect RDMA is off (%q): every byte is copied through host memory. "+
+				"Put the GPU and its NIC under one PCIe switch, or raise NCCL_NET_GDR_LEVEL (PHB, SYS) if the platform supports peer-to-peer across the host bridge.", c.From, g, 100*r, w, strings.TrimSpace(line[strings.Index(line, "GPU Direct"):]))
+			return []Cause{c}
+		}
+	}
+	for _, line := range o.Info {
+		if m := hostBridgeRe.FindStringSubmatch(line); m != nil && s.Hosts > 1 {
+			c.Kind = "pcie"
+			c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected, and NCCL's topology puts the GPU and its NIC on either side of the CPU (path %s: %q): "+
+				"GPUDirect RDMA through the CPU's host bridge often runs well under the NIC's rate. Seat the NIC and the GPU under one PCIe switch (nvidia-smi topo -m shows PIX or PXB between them).", c.From, g, 100*r, w, m[1], line[strings.Index(line, "GPU/"):])
+			return []Cause{c}
+		}
+	}
+	switch {
+	case s.Hosts > 1 && s.GPUsPerHost > 1:
+		k := int(math.Round(r * float64(s.GPUsPerHost)))
+		c.Kind = "nics"
+		hcaText, alt := "", ""
+		for _, line := range o.Info {
+			if m := hcaRe.FindStringSubmatch(line); m != nil {
+				hcaText = fmt.Sprintf(" (NCCL_IB_HCA is %s)", m[1])
+			}
+		}
+		for _, a := range alts {
+			if ka := int(math.Round(last.Measured.BusBw / a.BusBw * float64(s.GPUsPerHost))); a.BusBw > 0 && (a.Algo == coll.Ring || a.Algo == coll.Tree) && ka != k && alt == "" {
+				alt = fmt.Sprintf(", or %d of %d against NCCL's %s if the run was held to it (NCCL_ALGO)", ka, s.GPUsPerHost, NCCLAlgo(a.Algo, false))
+				break
+			}
+		}
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected with a %s Gb/s NIC per GPU: as if %d of the %d NICs of each node carried the traffic%s. "+
+			"Check that NCCL_IB_HCA lists every NIC%s, that every port is up at its full rate (ibstat), and that each GPU's NIC is on its own PCIe switch (nvidia-smi topo -m: PIX); "+
+			"if the nodes have fewer or slower NICs, pass --nic-gbps with their rate per GPU.", c.From, g, 100*r, w, trimFloat(s.NICGbps), max(k, 1), s.GPUsPerHost, alt, hcaText)
+	case s.Hosts > 1:
+		c.Kind = "nics"
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s a %s Gb/s NIC gives (%s). Check the port's rate (ibstat), the NIC's PCIe slot (lspci -vv: LnkSta x16 at its generation), and that GPUDirect RDMA is on (NCCL_DEBUG=INFO says so); if the NIC is slower, pass --nic-gbps.",
+			c.From, g, 100*r, w, trimFloat(s.NICGbps), s.NICFrom)
+	default:
+		c.Kind = "nvlink"
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s NVLink gives with NCCL's %s. Check nvidia-smi nvlink --status for a link down or slow, that NCCL_P2P_DISABLE is unset, and that the GPUs are on an NVSwitch (PCIe cards have no NVLink).",
+			c.From, g, 100*r, w, picked)
+	}
+	return []Cause{c}
+}
+
+// nvlsHint adds what turns NVLS off when the expected algorithm is one.
+func nvlsHint(algo string) string {
+	if algo == coll.InNetwork || algo == coll.NVLSTree {
+		return " or NCCL_NVLS_ENABLE=0 (NVLS also needs the fabric manager running, and IMEX across nodes)"
+	}
+	return ""
+}
+
+// knee finds middle sizes well under expected while both ends are healthy.
+func knee(lines []Line) []Cause {
+	var mid []Line
+	for _, l := range lines {
+		if l.Size > smallMax && l.Size < largeMin && l.Ratio > 0 {
+			mid = append(mid, l)
+		}
+	}
+	worst := -1
+	for i, l := range mid {
+		if l.Ratio < 0.7 && (worst < 0 || l.Ratio < mid[worst].Ratio) {
+			worst = i
+		}
+	}
+	if worst < 0 {
+		return nil
+	}
+	from, to := worst, worst
+	for from > 0 && mid[from-1].Ratio < ok {
+		from--
+	}
+	for to < len(mid)-1 && mid[to+1].Ratio < ok {
+		to++
+	}
+	w := mid[worst]
+	return []Cause{{Kind: "knee", From: mid[from].Size, To: mid[to].Size, Text: fmt.Sprintf(
+		"From %s to %s, busbw falls to %.0f %% of expected (%.1f against %.1f GB/s at %s), where NCCL changes protocol or algorithm (fabriclab expects %s with %s there). "+
+			"NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints NCCL's choice per size; a different choice, or NCCL_PROTO or NCCL_ALGO set, explains the dip.",
+		mid[from].Size, mid[to].Size, 100*w.Ratio, w.Measured.BusBw, w.Expected.BusBw, w.Size, NCCLAlgo(w.Expected.Algo, false), strings.ToUpper(orSimple(w.Expected.Proto)))}}
+}
+
+// unsteady finds a large size whose busbw falls well under what a smaller
+// one reached: a healthy curve rises and flattens.
+func unsteady(lines []Line) []Cause {
+	best := 0.0
+	var at unit.Bytes
+	for _, l := range lines {
+		b := l.Measured.BusBw
+		if l.Size >= 1<<20 && best > 0 && b < 0.8*best {
+			return []Cause{{Kind: "unsteady", From: l.Size, To: lines[len(lines)-1].Size, Text: fmt.Sprintf(
+				"At %s, busbw falls to %.1f GB/s after reaching %.1f GB/s at %s: a steady fabric gives a curve that rises and flattens. "+
+					"Something else shares the GPUs or links (another job, a checkpoint), memory runs short, or one rank is slow: run each node alone, then pairs, and watch nvidia-smi for clocks held down and ECC errors.",
+				l.Size, b, best, at)}}
+		}
+		if b > best {
+			best, at = b, l.Size
+		}
+	}
+	return nil
+}
+
+// busbwNote answers "why is busbw above my link rate?" when it is.
+func busbwNote(s Shape, lines []Line) []Cause {
+	nic := s.NICGbps / 8
+	for _, l := range lines {
+		if s.Hosts > 1 && l.Measured.BusBw > 1.05*nic {
+			return []Cause{{Kind: "busbw", From: l.Size, To: l.Size, Text: fmt.Sprintf(
+				"busbw (%.0f GB/s at %s) is above one NIC's %.0f GB/s, and that is normal: busbw is algbw times nccl-tests' factor (2(n−1)/n for all-reduce), the rate each rank's busiest link would need in a ring. "+
+					"Each GPU has its own NIC, and NVLink and in-switch reduction (NVLS, SHARP) carry part of the sum inside the node, so busbw can exceed a NIC's rate.",
+				l.Measured.BusBw, l.Size, nic)}}
+		}
+	}
+	return nil
+}
+
+// NCCLAlgo is fabriclab's algorithm in NCCL's name (in-network reduction
+// is NVLS on a node's NVSwitch, CollNet with SHARP on a switch of hosts).
+func NCCLAlgo(algo string, hosts bool) string {
+	switch algo {
+	case coll.InNetwork:
+		if hosts {
+			return "COLLNET_DIRECT"
+		}
+		return "NVLS"
+	case coll.NVLSTree:
+		return "NVLS_TREE"
+	}
+	return strings.ToUpper(algo)
+}
+
+func orSimple(p string) string {
+	if p == "" {
+		return "simple"
+	}
+	return p
+}
+
+func median(v []float64) float64 {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
+
+func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") }
