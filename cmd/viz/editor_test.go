@@ -158,7 +158,7 @@ func TestSnapshot(t *testing.T) {
 func TestEditorCommandErrors(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	for raw, want := range map[string]string{
-		`{"fabriclab":"check","yaml":3,"id":1}`:                                     `command field "yaml" is a JSON number; give a string`,
+		`{"fabriclab":"check","yaml":3,"id":1}`:                                     `check: field "yaml" is a JSON number; give a string, e.g. {"fabriclab": "check", "yaml":`,
 		`{"fabriclab":"check","yaml":"a: 1","scenario":"incast","id":1}`:            "check takes yaml",
 		`{"fabriclab":"source","id":1}`:                                             "source needs yaml",
 		`{"fabriclab":"source","yaml":"a: 1","scenario":"incast","id":1}`:           "not both",
