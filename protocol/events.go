@@ -116,6 +116,9 @@ type Figures struct {
 type Error struct {
 	Message string `json:"message"`
 	Fatal   bool   `json:"fatal,omitempty"`
+	// Notice: a wrong parameter of the page's address, left out; the canvas
+	// plays the rest.
+	Notice bool `json:"notice,omitempty"`
 }
 
 // CommandError: a command was wrong or failed (the canvas runs on); it
