@@ -101,7 +101,10 @@ func Site(in Inputs) (map[string][]byte, error) {
 	version := contentHash(out)
 
 	// t is bound to a page's language when it is rendered (templates.render).
-	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields, "t": func(key string) string { return key }}
+	// zh is the Chinese text whatever the page's language: for what shows
+	// before any script can switch the page (embed.html's <noscript>).
+	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields, "t": func(key string) string { return key },
+		"zh": func(key string) string { return i18n.T(i18n.ZH, key) }}
 	tmpl, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
