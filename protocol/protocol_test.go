@@ -275,7 +275,8 @@ func FuzzDecodeCommand(f *testing.F) {
 		`{"fabriclab":"seek","t_us":-1}`, `{"fabriclab":"speed","us_per_s":0}`, `{"fabriclab":"load"}`, `{"fabriclab":"dance"}`, `{"fabriclab":"play","set":[1]}`,
 		`{"fabriclab":"load","left":{"scenario":"incast"},"right":{"yaml":"name: x","label":"X"}}`, `{"fabriclab":"load","left":{}}`, `{"fabriclab":"load","left":1,"right":2}`,
 		`{"fabriclab":"check","yaml":"name: x","id":1}`, `{"fabriclab":"source","scenario":"incast","set":["seed=1"],"id":2}`, `{"fabriclab":"snapshot","id":3}`,
-		`{"fabriclab":"tap","x":1,"y":2,"touch":true}`, `{"fabriclab":"keys","parent":false}`, `{"fabriclab":"inspect","dir":1}`, `{"fabriclab":"inspect","dir":2}`} {
+		`{"fabriclab":"tap","x":1,"y":2,"touch":true}`, `{"fabriclab":"keys","parent":false}`, `{"fabriclab":"inspect","dir":1}`, `{"fabriclab":"inspect","dir":2}`,
+		`{"fabriclab":"tap","x":"a"}`, `{"fabriclab":"load","left":{"label":3},"right":{}}`, `{"fabriclab":"speed","us_per_s":-2}`, `{"fabriclab":"source","yaml":"a","scenario":"b"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -285,6 +286,12 @@ func FuzzDecodeCommand(f *testing.F) {
 			readable(t, err.Error(), string(data))
 			named := c != nil && (strings.HasPrefix(err.Error(), c.Command()+" ") || strings.HasPrefix(err.Error(), c.Command()+":"))
 			assert.True(t, strings.Contains(err.Error(), "command") || named, "%q: %v", data, err)
+			// An example in the message is of the command it is about, and reads.
+			if _, example, ok := strings.Cut(err.Error(), "e.g. {"); ok && c != nil {
+				e, err := DecodeCommand([]byte("{" + example))
+				require.NoError(t, err, "the example in the error about %q", data)
+				assert.Equal(t, c.Command(), e.Command(), "the example in the error about %q", data)
+			}
 			return
 		}
 		// What was read writes back as JSON and reads the same.
