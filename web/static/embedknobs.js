@@ -100,6 +100,7 @@ const fabriclabEmbedKnobs = (() => {
     const group = panel.querySelector(".lesson-knobs");
     knobs.forEach((k, n) => { group.insertBefore(control(k, n + 1), group.lastElementChild); show(k); });
     panel.hidden = false;
+    document.body.classList.add("with-knobs"); // a notice goes beside the panel (site.css)
     const status = panel.querySelector(".lesson-knobs-status");
     // What the canvas loads: the address's scenario (or yaml) with its set=, the knobs' in place of theirs.
     const ownSets = params.getAll("set").filter((s) => !knobs.some((k) => s.split("=")[0] === k.key));
