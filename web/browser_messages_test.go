@@ -87,7 +87,7 @@ func TestBrowserWrongCommandsAreNotices(t *testing.T) {
 	ctx, base, console := browser(t)
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/index.html")))
 	eval[bool](t, ctx, framed("scenario=ecmp-collisions&speed=5&play=1"))
-	poll(t, ctx, `got.some((e) => e.fabriclab === "time" && e.playing && e.t_us > 0)`, 90*time.Second)
+	poll(t, ctx, `got.some((e) => e.fabriclab === "time" && e.playing && e.t_us > 0)`, 3*time.Minute)
 	eval[bool](t, ctx, `post({fabriclab: "dance"}); post({fabriclab: "seek", t_us: "3"}); post({fabriclab: "speed", us_per_s: -2}); true`)
 	poll(t, ctx, `got.filter((e) => e.fabriclab === "error").length >= 3`, 30*time.Second)
 	errs := eval[[]map[string]any](t, ctx, `got.filter((e) => e.fabriclab === "error")`)
