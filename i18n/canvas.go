@@ -126,7 +126,7 @@ func canvasWords() map[string]Text {
 		"role.storage":  {"storage node", "存储节点"},
 
 		// the picture shown instead of the scene when the canvas fails, and progress
-		"error.title":         {"The canvas stopped", "画布已停止"},
+		"error.title":         {"This scenario cannot play", "场景无法播放"},
 		"progress.computed":   {"computed to %s", "已计算到 %s"},
 		"progress.going":      {"going to %s · ", "前往 %s · "},
 		"progress.estimating": {" · estimating time left", " · 正在估计剩余时间"},

@@ -23,29 +23,50 @@ func BuildSite(root, out string, log io.Writer, best bool) error {
 	if err := CheckOut(out); err != nil { // before a minute of compiling
 		return err
 	}
-	ls, err := lessons.Load(lessons.Content())
-	if err != nil {
-		return fmt.Errorf("lessons:\n%w", err)
-	}
-	fmt.Fprintf(log, "lessons: %d pages\n", len(ls))
-	wasm, err := compileViz(root)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "viz.wasm: %.1f MiB\n", float64(len(wasm))/(1<<20))
-	goroot, err := goEnv("GOROOT")
+	st := newStages(log, 4)
+	var ls []*lessons.Lesson
+	err := st.run("reading lessons", "running the scenarios their figures quote", func() (made string, err error) {
+		if ls, err = lessons.Load(lessons.Content()); err != nil {
+			return "", fmt.Errorf("lessons:\n%w", err)
+		}
+		return fmt.Sprintf("%d pages", len(ls)), nil
+	})
 	if err != nil {
 		return err
 	}
-	execJS, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
-	}
-	site, err := Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WasmExec: execJS})
+	var wasm, execJS []byte
+	err = st.run("compiling WebAssembly", "cmd/viz; a first build on a cold machine takes minutes", func() (string, error) {
+		if wasm, err = compileViz(root); err != nil {
+			return "", err
+		}
+		goroot, err := goEnv("GOROOT")
+		if err != nil {
+			return "", err
+		}
+		if execJS, err = os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js")); err != nil {
+			return "", fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
+		}
+		return fmt.Sprintf("viz.wasm %.1f MiB", float64(len(wasm))/(1<<20)), nil
+	})
 	if err != nil {
 		return err
 	}
-	if err := Write(out, site, best); err != nil {
+	var site map[string][]byte
+	err = st.run("rendering pages", "", func() (made string, err error) {
+		site, err = Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WasmExec: execJS})
+		return fmt.Sprintf("%d files", len(site)), err
+	})
+	if err != nil {
+		return err
+	}
+	quality := "gzip and brotli 9"
+	if best {
+		quality = "gzip and brotli 11: about a minute"
+	}
+	err = st.run("compressing and writing", quality, func() (string, error) {
+		return out, writeSite(out, site, best, st.share("compressed"))
+	})
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "site: %d files in %s (%.1fs)\n", len(site), out, time.Since(start).Seconds())

@@ -156,20 +156,20 @@ func newGame(h host) (*Game, error) {
 	}
 	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), wake: make(chan struct{}, 1)}
 	q := h.query()
-	params, err := playback.ParseQuery(q)
+	// A wrong parameter is left out, with a notice: the rest plays.
+	params, wrong := playback.ParseQueryKeeping(q)
 	// Ready first: the page then sends what it queued, and every event about
 	// the first scenario (loaded, error) comes after ready.
 	h.event(protocol.Ready{})
-	if err != nil {
-		g.fail(err)
-	} else {
-		g.params = params
-		switch {
-		case params.Compare != nil:
-			g.loadCompare(*params.Compare)
-		case q != "" || !hasLoad(h):
-			g.startLoad(params.Load()) // in the browser, between frames (startup.go)
-		}
+	for _, err := range wrong {
+		h.event(protocol.Error{Message: err.Error(), Notice: true})
+	}
+	g.params = params
+	switch {
+	case params.Compare != nil:
+		g.loadCompare(*params.Compare)
+	case q != "" || !hasLoad(h):
+		g.startLoad(params.Load()) // in the browser, between frames (startup.go)
 	}
 	return g, nil
 }
