@@ -207,7 +207,7 @@ func (g *Game) prepareCompare(cx, cy float64) {
 		pn := &c.panes[i]
 		r := c.split.Panes[i]
 		key := layoutKey{r.W, r.H, p.Topology(), render.Options{Dark: g.params.Theme != "light", Presenter: g.params.Big, Title: c.labels[i],
-			Lang: render.Lang(g.params.Lang), Training: p.Scenario().Training.Model != "", Charts: render.PaneCharts(r, g.params.Big), NoLegend: c.split.Stacked() && i == 0,
+			Lang: render.Lang(g.params.Lang), Training: p.Scenario().Training.Model != "", Charts: render.PaneCharts(r, g.params.Big),
 			SelectiveRepeat: selectiveRepeat(p.Scenario())}}
 		if pn.layout == nil || key != pn.layoutKey {
 			pn.layout, pn.layoutKey = render.NewLayout(key.topo, key.w, key.h, key.opt), key
