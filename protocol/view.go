@@ -14,6 +14,10 @@ type View struct {
 	Flows     []ViewFlow  `json:"flows"` // busiest first, finished last; never null
 	MoreFlows int         `json:"more_flows"`
 	Charts    []ViewChart `json:"charts"` // never null
+	// In a comparison the lists above are empty and Sides holds each run's
+	// view, left then right, with Label its pane's title (the run's name).
+	Label string `json:"label,omitempty"`
+	Sides []View `json:"sides,omitempty"`
 }
 
 // ViewNode is a node as the canvas names it, its kind and its group (a

@@ -135,6 +135,9 @@ func legendRows(L *Layout) int {
 		}
 		x += w
 	}
+	if L.Opt.Training && L.Opt.Presenter && L.H >= 30*L.Type.Small {
+		return min(rows, 2) // the timelines need the room more than the rarer marks
+	}
 	return min(rows, 3)
 }
 
