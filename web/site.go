@@ -14,8 +14,9 @@ import (
 	"fabriclab/sim/scenario"
 )
 
-// BuildSite compiles cmd/viz (from the source tree at root) to WebAssembly,
-// renders the lessons and writes the static site to out with precompressed twins.
+// BuildSite compiles cmd/viz (the canvas) and cmd/worker (the simulation, run
+// in a Web Worker) from the source tree at root to WebAssembly, renders the
+// lessons and writes the static site to out with precompressed twins.
 //
 // best asks for the smallest files (brotli quality 11: about a minute more).
 func BuildSite(root, out string, log io.Writer, best bool) error {
@@ -28,11 +29,16 @@ func BuildSite(root, out string, log io.Writer, best bool) error {
 		return fmt.Errorf("lessons:\n%w", err)
 	}
 	fmt.Fprintf(log, "lessons: %d pages\n", len(ls))
-	wasm, err := compileViz(root)
+	wasm, err := compileWASM(root, "./cmd/viz", vizBuildFlags)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "viz.wasm: %.1f MiB\n", float64(len(wasm))/(1<<20))
+	worker, err := compileWASM(root, "./cmd/worker", workerBuildFlags)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(log, "worker.wasm: %.1f MiB\n", float64(len(worker))/(1<<20))
 	goroot, err := goEnv("GOROOT")
 	if err != nil {
 		return err
@@ -41,7 +47,7 @@ func BuildSite(root, out string, log io.Writer, best bool) error {
 	if err != nil {
 		return fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
 	}
-	site, err := Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WasmExec: execJS})
+	site, err := Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WorkerWASM: worker, WasmExec: execJS})
 	if err != nil {
 		return err
 	}
@@ -66,21 +72,24 @@ func goEnv(key string) (string, error) {
 // WebAssembly.
 var vizBuildFlags = []string{"-trimpath", "-tags=webfonts", "-ldflags=-s -w"}
 
-// compileViz builds cmd/viz for the browser with vizBuildFlags.
-func compileViz(root string) ([]byte, error) {
+// workerBuildFlags build cmd/worker likewise (it draws nothing: no fonts).
+var workerBuildFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
+// compileWASM builds the command pkg for the browser with flags.
+func compileWASM(root, pkg string, flags []string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "fabriclab-wasm")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "viz.wasm")
-	cmd := exec.Command("go", append(append([]string{"build"}, vizBuildFlags...), "-o", out, "./cmd/viz")...)
+	out := filepath.Join(tmp, "out.wasm")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", out, pkg)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("compiling cmd/viz to WebAssembly: %w\n%s", err, stderr.String())
+		return nil, fmt.Errorf("compiling %s to WebAssembly: %w\n%s", pkg, err, stderr.String())
 	}
 	return os.ReadFile(out)
 }
