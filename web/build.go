@@ -27,8 +27,8 @@ var files embed.FS
 
 // Inputs is everything a site is built from.
 type Inputs struct {
-	Lessons   []*lessons.Lesson
-	Scenarios []scenario.BuiltinInfo
+	Lessons    []*lessons.Lesson
+	Scenarios  []scenario.BuiltinInfo
 	VizWASM    []byte // cmd/viz compiled for GOOS=js GOARCH=wasm
 	WorkerWASM []byte // cmd/worker likewise: the simulation, run in a Web Worker
 	WasmExec   []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
