@@ -124,7 +124,11 @@ func (g *Game) fromWorkers() {
 	if !ok {
 		return
 	}
-	for _, a := range h.fromWorkers() {
+	in := h.fromWorkers()
+	if len(in) > 0 {
+		g.grow() // the frames' memory, ahead (memory.go)
+	}
+	for _, a := range in {
 		if err := g.arrived(a); err != nil {
 			g.release()
 			g.fail(err)

@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"fabriclab/cmd/internal/wasmheap"
 	"fabriclab/protocol"
 )
 
@@ -47,6 +48,7 @@ func main() {
 	}))
 	port := ch.Get("port2")
 	for {
+		wasmheap.GrowAhead(memoryLimit) // one grow at a time, ahead of the heap (V8 collects on each)
 		if !w.Work(slice) {
 			w.Handle(<-inbox) // idle: wait for the page
 		}
