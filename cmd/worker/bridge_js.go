@@ -25,9 +25,10 @@ func main() {
 	inbox := make(chan []byte, 256)
 	js.Global().Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
-			if d := args[0].Get("data"); d.Type() == js.TypeString && d.Length() <= protocol.MaxCommand {
+			// The canvas's commands: JSON text (Length would panic on a string).
+			if d := args[0].Get("data"); d.Type() == js.TypeString {
 				select {
-				case inbox <- []byte(d.String()):
+				case inbox <- []byte(d.String()): // DecodeWorkerCommand refuses one too long
 				default:
 					println("fabriclab worker: more than 256 messages waiting; one dropped")
 				}
