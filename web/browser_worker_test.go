@@ -59,6 +59,7 @@ func TestBrowserComputesInAWorker(t *testing.T) {
 		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 		require.NoError(t, err)
 		keep(t, "worker-incast-"+site.name+".png", shot)
+		assert.Greater(t, spread(decode(t, shot)), 0.08, "%s: the run drawn, not the loading picture", site.name)
 	}
 
 	openHooked(t, ctx, base, "compare=1&left=incast&right=incast&right.set=network.cc%3Ddcqcn&play=1")
@@ -70,6 +71,7 @@ func TestBrowserComputesInAWorker(t *testing.T) {
 	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
 	require.NoError(t, err)
 	keep(t, "worker-compare.png", shot)
+	assert.Greater(t, spread(decode(t, shot)), 0.08, "both panes drawn, not the loading picture")
 	assert.Empty(t, errors(console()))
 }
 

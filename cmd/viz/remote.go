@@ -216,7 +216,7 @@ func (g *Game) started() {
 		}
 	}
 	w := g.waiting
-	g.waiting = nil
+	g.waiting, g.loadingPic = nil, nil
 	if len(w) == 2 {
 		g.comparing([2]*playback.Player{w[0].p, w[1].p}, [2]string{w[0].label, w[1].label})
 		if w[0].play {

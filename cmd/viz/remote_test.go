@@ -179,9 +179,11 @@ func TestWorkerComparison(t *testing.T) {
 	h.inbox = first[:2] // the left's begun and first frame only
 	require.NoError(t, g.Update())
 	assert.Nil(t, g.cmp, "waits for the right side")
+	require.NotNil(t, g.loadingPic, "the loading picture meanwhile")
 	h.inbox = first[2:]
 	require.NoError(t, g.Update())
 	require.NotNil(t, g.cmp)
+	assert.Nil(t, g.loadingPic, "not drawn over the comparison")
 	for !h.work(0) || !h.work(1) {
 		require.NoError(t, g.Update())
 	}
