@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"fabriclab/i18n"
 	"fabriclab/playback"
@@ -177,6 +178,10 @@ func (g *Game) arrived(a arrival) error {
 		}
 		r.got.Done = true
 		r.p.Finish(&res)
+		g.page.nextTime = time.Time{} // the page hears at once that it is done
+		if g.cmp != nil {
+			g.cmp.nextTime = time.Time{}
+		}
 	case protocol.WorkerError:
 		err := errors.New(e.Message)
 		if r.side != "" {

@@ -117,11 +117,14 @@ func TestWorkerComputesTheRun(t *testing.T) {
 	require.NotNil(t, g.p)
 	assert.True(t, slices.ContainsFunc(h.events, func(ev map[string]any) bool { return ev["fabriclab"] == "loaded" }))
 	assert.True(t, g.p.Playing(), "play=1")
+	h.send(`{"fabriclab":"pause"}`)
 	for !h.work(0) {
 		require.NoError(t, g.Update())
 	}
+	g.page.nextTime = time.Now().Add(time.Hour) // no time event due but for the end
 	require.NoError(t, g.Update())
 	require.True(t, g.p.Done())
+	assert.Equal(t, true, lastTime(t, &h.pageHost)["done"], "paused, the page hears the run is done")
 	sc, err := scenario.Load("incast", nil, nil)
 	require.NoError(t, err)
 	local, err := playback.New(sc)
