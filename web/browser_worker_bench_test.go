@@ -46,7 +46,7 @@ addEventListener("DOMContentLoaded", () => {
 func TestBrowserWorkerGoals(t *testing.T) {
 	cases := benchScenarios(t, "hierarchical-allreduce&set=topology.nodes%3D1024", "incast", "ecmp-collisions", "perm-1024")
 	for _, q := range cases {
-		ctx, base, _ := ownBrowser(t)
+		ctx, base, _ := openBrowserFor(t, true, "", 30*time.Minute) // the 8,192-GPU run takes minutes
 		require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerWatch})
 			return err
