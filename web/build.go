@@ -29,10 +29,11 @@ var files embed.FS
 
 // Inputs is everything a site is built from.
 type Inputs struct {
-	Lessons   []*lessons.Lesson
-	Scenarios []scenario.BuiltinInfo
-	VizWASM   []byte // cmd/viz compiled for GOOS=js GOARCH=wasm
-	WasmExec  []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
+	Lessons    []*lessons.Lesson
+	Scenarios  []scenario.BuiltinInfo
+	VizWASM    []byte // cmd/viz compiled for GOOS=js GOARCH=wasm
+	WorkerWASM []byte // cmd/worker likewise: the simulation, run in a Web Worker
+	WasmExec   []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
 }
 
 // lessonKeys are the lesson page's ? list, in order: the catalogue has
@@ -78,10 +79,10 @@ func scriptJSON(v any) (template.JS, error) {
 
 // Site renders every page and asset of the site, by path.
 func Site(in Inputs) (map[string][]byte, error) {
-	if len(in.VizWASM) == 0 || len(in.WasmExec) == 0 {
-		return nil, fmt.Errorf("web: the site needs viz.wasm and wasm_exec.js")
+	if len(in.VizWASM) == 0 || len(in.WorkerWASM) == 0 || len(in.WasmExec) == 0 {
+		return nil, fmt.Errorf("web: the site needs viz.wasm, worker.wasm and wasm_exec.js")
 	}
-	out := map[string][]byte{"viz.wasm": in.VizWASM, "wasm_exec.js": in.WasmExec}
+	out := map[string][]byte{"viz.wasm": in.VizWASM, "worker.wasm": in.WorkerWASM, "wasm_exec.js": in.WasmExec}
 	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err

@@ -14,8 +14,9 @@ import (
 	"fabriclab/sim/scenario"
 )
 
-// BuildSite compiles cmd/viz (from the source tree at root) to WebAssembly,
-// renders the lessons and writes the static site to out with precompressed twins.
+// BuildSite compiles cmd/viz (the canvas) and cmd/worker (the simulation, run
+// in a Web Worker) from the source tree at root to WebAssembly, renders the
+// lessons and writes the static site to out with precompressed twins.
 //
 // best asks for the smallest files (brotli quality 11: about a minute more).
 func BuildSite(root, out string, log io.Writer, best bool) error {
@@ -34,9 +35,12 @@ func BuildSite(root, out string, log io.Writer, best bool) error {
 	if err != nil {
 		return err
 	}
-	var wasm, execJS []byte
-	err = st.run("compiling WebAssembly", "cmd/viz; a first build on a cold machine takes minutes", func() (string, error) {
-		if wasm, err = compileViz(root); err != nil {
+	var wasm, worker, execJS []byte
+	err = st.run("compiling WebAssembly", "cmd/viz and cmd/worker; a first build on a cold machine takes minutes", func() (string, error) {
+		if wasm, err = compileWASM(root, "./cmd/viz", vizBuildFlags); err != nil {
+			return "", err
+		}
+		if worker, err = compileWASM(root, "./cmd/worker", workerBuildFlags); err != nil {
 			return "", err
 		}
 		goroot, err := goEnv("GOROOT")
@@ -46,14 +50,14 @@ func BuildSite(root, out string, log io.Writer, best bool) error {
 		if execJS, err = os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js")); err != nil {
 			return "", fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
 		}
-		return fmt.Sprintf("viz.wasm %.1f MiB", float64(len(wasm))/(1<<20)), nil
+		return fmt.Sprintf("viz.wasm %.1f MiB, worker.wasm %.1f MiB", float64(len(wasm))/(1<<20), float64(len(worker))/(1<<20)), nil
 	})
 	if err != nil {
 		return err
 	}
 	var site map[string][]byte
 	err = st.run("rendering pages", "", func() (made string, err error) {
-		site, err = Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WasmExec: execJS})
+		site, err = Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WorkerWASM: worker, WasmExec: execJS})
 		return fmt.Sprintf("%d files", len(site)), err
 	})
 	if err != nil {
@@ -87,21 +91,24 @@ func goEnv(key string) (string, error) {
 // WebAssembly.
 var vizBuildFlags = []string{"-trimpath", "-tags=webfonts", "-ldflags=-s -w"}
 
-// compileViz builds cmd/viz for the browser with vizBuildFlags.
-func compileViz(root string) ([]byte, error) {
+// workerBuildFlags build cmd/worker likewise (it draws nothing: no fonts).
+var workerBuildFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
+// compileWASM builds the command pkg for the browser with flags.
+func compileWASM(root, pkg string, flags []string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "fabriclab-wasm")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "viz.wasm")
-	cmd := exec.Command("go", append(append([]string{"build"}, vizBuildFlags...), "-o", out, "./cmd/viz")...)
+	out := filepath.Join(tmp, "out.wasm")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", out, pkg)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("compiling cmd/viz to WebAssembly: %w\n%s", err, stderr.String())
+		return nil, fmt.Errorf("compiling %s to WebAssembly: %w\n%s", pkg, err, stderr.String())
 	}
 	return os.ReadFile(out)
 }

@@ -94,10 +94,15 @@ func (g *Game) loadCompare(sides [2]playback.Side) {
 		p.SetHeapLimit(heapLimit)
 		ps[i], labels[i] = p, s.Name(p.Scenario())
 	}
+	g.comparing(ps, labels)
+}
+
+// comparing plays a comparison of two new runs, as the page's parameters
+// say, and tells the page.
+func (g *Game) comparing(ps [2]*playback.Player, labels [2]string) {
 	c := &comparison{pair: playback.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
-	g.cmp, g.failure, g.loadedAt, g.tel.yieldTook, g.selected = c, "", time.Now(), 0, 0
+	g.cmp, g.failure, g.loadedAt, g.selected = c, "", time.Now(), 0
 	g.page.view = viewEvents{due: true} // the view of the run before is stale
-	g.woken()
 	q := c.pair
 	if g.params.Speed > 0 {
 		q.SetSpeed(g.params.Speed)
@@ -168,7 +173,7 @@ func (g *Game) compareKeys() {
 func (g *Game) updateCompare(real float64, now time.Time) {
 	c := g.cmp
 	q := c.pair
-	if !g.background {
+	if !g.background { // a remote pair's sides compute nothing here: this takes what came
 		t0 := time.Now()
 		q.Compute(waitBudget)
 		g.computeTook = time.Since(t0)
