@@ -269,12 +269,15 @@ func (b *builder) resolveFigures(f *lessonFile, s section, in inForce, shown res
 			}
 			switch n := n.(type) {
 			case *QuizBlock:
-				line := f.line(n.Offset)
+				line, kind := f.line(n.Offset), "quiz"
+				if n.Drill != nil {
+					kind = "drill"
+				}
 				if n.Info != "" {
-					b.fail(f.name, line, "```quiz takes nothing after its name (found %q); write the question's keys inside the block", n.Info)
+					b.fail(f.name, line, "```%s takes nothing after its name (found %q); write the question's keys inside the block", kind, n.Info)
 				}
 				if n.Err != nil {
-					b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
+					b.fail(f.name, line+n.Err.Line, "%s block: %s", kind, n.Err.Msg)
 				}
 			case *WhenMarker:
 				b.fail(f.name, f.line(n.Offset), "%s", n.Err)

@@ -40,10 +40,9 @@ type Drill struct {
 	// Fixed labels the fixed run's half of the canvas.
 	Fixed string `json:"fixed"`
 
-	cond      figures.Condition
-	lines     map[string]int // block line of symptom and fixed
-	fixLines  []int          // block line of each option's fix (or the option)
-	fixedLine int
+	cond     figures.Condition
+	lines    map[string]int // block line of symptom and fixed
+	fixLines []int          // block line of each option's fix
 }
 
 // HiddenName is the name a drill's scenario runs under: the canvas header
@@ -73,7 +72,7 @@ func ParseDrill(data []byte) (Quiz, Drill, *QuizError) {
 		}
 		c, err := figures.ParseCondition(s)
 		if err != nil {
-			return true, &QuizError{v.Line, "symptom: " + err.Error() + "; write a condition on the run, e.g. symptom: totals.drops > 0"}
+			return true, &QuizError{v.Line, "symptom: " + err.Error()}
 		}
 		d.Symptom, d.cond = s, c
 		return true, nil
@@ -97,22 +96,21 @@ func ParseDrill(data []byte) (Quiz, Drill, *QuizError) {
 		}
 		return true, nil
 	}
-	q, err := parseQuiz(data, quizKeys{top: top, option: option, what: drillKeys})
-	if err != nil {
-		return q, d, err
-	}
-	for _, key := range []string{"symptom", "fixed"} {
-		if d.lines[key] == 0 {
-			return q, d, &QuizError{1, "no " + key + "; " + drillKeys}
+	check := func(q Quiz, optionLines []int) *QuizError {
+		for _, key := range []string{"symptom", "fixed"} {
+			if d.lines[key] == 0 {
+				return &QuizError{1, "no " + key + "; " + drillKeys}
+			}
 		}
-	}
-	d.fixedLine = d.lines["fixed"]
-	for i := range q.Options {
-		if i >= len(d.Fixes) || d.Fixes[i] == nil {
-			return q, d, &QuizError{1, fmt.Sprintf("option %d (%q) has no fix:; give every option the settings that would fix the fault it names, e.g. {text: \"PFC is off\", fix: [network.flow_control=pfc]}", i, q.Options[i].Text)}
+		for i, o := range q.Options {
+			if i >= len(d.Fixes) || d.Fixes[i] == nil {
+				return &QuizError{optionLines[i], fmt.Sprintf("option %d (%q) has no fix:; give every option the settings that would fix the fault it names, e.g. {text: \"PFC is off\", fix: [network.flow_control=pfc]}", i, o.Text)}
+			}
 		}
+		return nil
 	}
-	return q, d, nil
+	q, err := parseQuiz(data, quizKeys{top: top, option: option, what: drillKeys, check: check})
+	return q, d, err
 }
 
 // fixedLabel checks the fixed run's label as a compare side's label is checked.

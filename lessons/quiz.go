@@ -93,6 +93,8 @@ type quizKeys struct {
 	top    func(k, v *yaml.Node) (bool, *QuizError)
 	option func(i int, k, v *yaml.Node) (bool, *QuizError)
 	what   string // the block's keys, for messages; "" for a quiz's
+	// check, if set, checks the quiz read (optionLines: each option's line).
+	check func(q Quiz, optionLines []int) *QuizError
 }
 
 func parseQuiz(data []byte, extra quizKeys) (Quiz, *QuizError) {
@@ -191,12 +193,15 @@ func parseQuiz(data []byte, extra quizKeys) (Quiz, *QuizError) {
 			return q, &QuizError{optionLines[i], fmt.Sprintf("option %d (%q) is wrong but has no why:; write it as {text: \"…\", why: \"what is wrong with it\"} (the page shows the why when a learner picks it)", i, o.Text)}
 		}
 	}
+	if extra.check != nil {
+		return q, extra.check(q, optionLines)
+	}
 	return q, nil
 }
 
-// quizOption reads option i: plain text, or a map with text and why (and
+// quizOption reads option index: plain text, or a map with text and why (and
 // the keys extra takes).
-func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError), i int, extra func(int, *yaml.Node, *yaml.Node) (bool, *QuizError)) (QuizOption, *QuizError) {
+func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError), index int, extra func(int, *yaml.Node, *yaml.Node) (bool, *QuizError)) (QuizOption, *QuizError) {
 	if n.Kind != yaml.MappingNode {
 		s, err := text(n, "options")
 		return QuizOption{Text: s}, err
@@ -211,7 +216,7 @@ func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError)
 		seen[k.Value] = true
 		var err *QuizError
 		if extra != nil {
-			if took, err := extra(i, k, v); took || err != nil {
+			if took, err := extra(index, k, v); took || err != nil {
 				if err != nil {
 					return o, err
 				}
