@@ -14,7 +14,7 @@ import (
 	"fabriclab/i18n"
 )
 
-// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz, ```knob and ```goal
+// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz, ```drill, ```knob and ```goal
 // blocks, ::: more disclosures and {{ path | format }} figures, each with its own node kind and
 // renderer. Lang (en or zh) picks the words of captions and buttons.
 //

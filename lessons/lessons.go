@@ -9,7 +9,9 @@
 // blocks (quiz.go) ask the learner to predict, and {{ path | format }}
 // figures (figure.go) quote numbers from running the step's scenario. A
 // ```compare block (compare.go) takes a scenario block's place to show two
-// scenarios side by side; its figures name their side.
+// scenarios side by side; its figures name their side. A ```drill block
+// (drill.go) is a quiz about a fault hidden in the step's scenario, whose
+// options are fixes the build checks (drill_build.go).
 //
 // A ```knob block (knob.go) is described once, by Knob, from Markdown to the
 // re-run: parseKnob reads the block; the loader (knob_build.go, builder.knobs)
