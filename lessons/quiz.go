@@ -97,8 +97,8 @@ type quizKeys struct {
 	check func(q Quiz, optionLines []int) *QuizError
 }
 
-func parseQuiz(data []byte, extra quizKeys) (Quiz, *QuizError) {
-	var q Quiz
+// quizMapping reads a quiz block's YAML as one mapping.
+func quizMapping(data []byte) (*yaml.Node, *QuizError) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
@@ -109,12 +109,21 @@ func parseQuiz(data []byte, extra quizKeys) (Quiz, *QuizError) {
 				}
 			}
 		}
-		return q, &QuizError{line, "not valid YAML (" + msg + "); write " + quizExample}
+		return nil, &QuizError{line, "not valid YAML (" + msg + "); write " + quizExample}
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return q, &QuizError{1, "a quiz is keys " + quizExample}
+		return nil, &QuizError{1, "a quiz is keys " + quizExample}
 	}
-	m := doc.Content[0]
+	return doc.Content[0], nil
+}
+
+// parseQuiz reads a quiz, letting extra take the keys of a block built on it.
+func parseQuiz(data []byte, extra quizKeys) (Quiz, *QuizError) {
+	var q Quiz
+	m, merr := quizMapping(data)
+	if merr != nil {
+		return q, merr
+	}
 	seen := map[string]bool{}
 	answerLine := 1
 	var answer *yaml.Node
