@@ -78,6 +78,8 @@ func pageWords() map[string]Text {
 		"quiz.shown":              {"Here is the answer.", "答案如下。"},
 		"quiz.mark":               {"the answer", "正确答案"},
 		"quiz.tried":              {"not this one", "不是这个"},
+		"drill.beside":            {"The canvas now shows the run as found beside the fixed one.", "画布上现在并排显示原来的运行和修好之后的运行。"},
+		"drill.found":             {"Faulty run", "出错的运行"},
 		"knob.try":                {"Try it", "动手试试"},
 		"knob.reset":              {"Reset", "复原"},
 		"knob.on":                 {"on", "开"},

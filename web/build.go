@@ -188,10 +188,11 @@ func lessonPage(pages templates, l *lessons.Lesson, alts any, assumes []assumedL
 		Title    string           `json:"title"`
 		Scenario string           `json:"scenario"`
 		Compare  *lessons.Compare `json:"compare,omitempty"` // two scenarios side by side instead
+		Drill    *lessons.Compare `json:"drill,omitempty"`   // a drill's faulty and fixed runs, once answered (drill.js)
 	}
 	steps := make([]step, len(l.Steps))
 	for i, s := range l.Steps {
-		steps[i] = step{s.ID, s.Title, s.Scenario, s.Compare}
+		steps[i] = step{s.ID, s.Title, s.Scenario, s.Compare, s.Drill}
 	}
 	js, err := scriptJSON(steps)
 	if err != nil {
