@@ -70,6 +70,20 @@ func TestCourseGoals(t *testing.T) {
 				prev, lost = e, prev-e
 			}
 		}},
+		{"fabrics", "incast", "5", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "on either fabric the receiver's one 400G link takes in everything at about 50 GB/s,
+			// so each sender adds about 0.17 ms"
+			for i := 1; i < len(g.Positions); i++ {
+				add := goalFigure(t, run(i), "totals.max_fct_us") - goalFigure(t, run(i-1), "totals.max_fct_us")
+				assert.InDelta(t, 170, add, 5, "position %d", i)
+				assert.InDelta(t, 50, 8<<20/add/1e3, 1.5, "GB/s through the receiver's link")
+			}
+			roce := func(i int) float64 {
+				return goalFigure(t, stepRun(t, "fabrics", "incast", append(g.Positions[i].Set, "topology.fabric=roce")...), "totals.max_fct_us")
+			}
+			assert.True(t, g.meets(roce(g.Answer)), "RoCE meets it at the answer")
+			assert.False(t, g.meets(roce(g.Answer+1)), "and not past it")
+		}},
 		{"fabrics", "victim-ib", "ibcc", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
 			// "the victim runs near line rate"
 			assert.Greater(t, goalFigure(t, run(g.Answer), "flows[7].gbps"), 0.9*400)
