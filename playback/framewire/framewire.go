@@ -17,7 +17,8 @@ import (
 )
 
 // Version is the format's version; a frame of another is refused.
-const Version = 2
+// 3: the routes' news carry reroutes (snap.RouteNews.Moves).
+const Version = 3
 
 // magic starts every frame, followed by the version byte.
 const magic = "FLF"
