@@ -17,6 +17,7 @@ func canvasWords() map[string]Text {
 
 		// topology labels
 		"node.host.abbr":          {"h%d", "%d号"},
+		"node.chip":               {"chip %d", "%d号加速器"}, // a torus's endpoint (TPU, Ascend)
 		"node.switch":             {"switch", "交换机"},
 		"node.sw":                 {"sw", "交换机"},
 		"node.dgx":                {"node %d", "节点 %d"},
@@ -124,6 +125,8 @@ func canvasWords() map[string]Text {
 		"role.spine":    {"spine switch", "Spine 交换机"},
 		"role.core":     {"core switch", "核心交换机"},
 		"role.storage":  {"storage node", "存储节点"},
+		"role.ici":      {"ICI router", "ICI 路由"},
+		"role.chip":     {"chip", "加速器"},
 
 		// the picture shown instead of the scene when the canvas fails, and progress
 		"error.title":         {"The canvas stopped", "画布已停止"},

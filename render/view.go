@@ -78,7 +78,7 @@ func (b *Builder) viewNodes() ([]protocol.ViewNode, int) {
 		if len(out) == viewNodes {
 			return out, len(t.Nodes) - viewNodes
 		}
-		out = append(out, protocol.ViewNode{Name: nodeName(L, id), Kind: b.roleName(t.Nodes[id].Role), Group: group[id]})
+		out = append(out, protocol.ViewNode{Name: nodeName(L, id), Kind: b.nodeRole(id), Group: group[id]})
 	}
 	return out, 0
 }
