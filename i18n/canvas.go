@@ -278,6 +278,7 @@ func canvasWords() map[string]Text {
 		"train.bwd.letter":       {"B", "B"},
 		"train.opt.letter":       {"O", "O"},
 		"train.iteration":        {"iteration %d", "第 %d 次迭代"},
+		"train.save":             {"checkpoint → storage", "checkpoint → 存储"},
 		"train.micro":            {"micro-batch %d", "微批次 %d"},
 		"train.micro.short":      {"µb %d", "µb %d"},
 		"train.first":            {"iteration 1 under way · compute %s per iteration; its time, exposed communication and GPU utilisation follow when it ends", "第 1 次迭代进行中 · 每次迭代计算 %s；迭代结束后给出耗时、暴露的通信时间和 GPU 利用率"},

@@ -158,6 +158,7 @@ func small() []*snap.Snapshot {
 	second.LinkChunks, second.FlowChunks, second.LinkCount, second.FlowCount = nil, nil, 0, 0
 	t2 := *tr
 	t2.Starts = []unit.Time{0, 6}
+	t2.SaveStarts = []unit.Time{5} // a checkpoint under way
 	second.Training = &t2
 	routes.Reroute(0, []int32{1, 2}, 2*unit.Microsecond) // flow 0 moves off link 0 at the second frame
 	return []*snap.Snapshot{first, second.Compact(first)}

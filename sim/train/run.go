@@ -201,7 +201,7 @@ func (j *Job) placeStages() error {
 type groups struct {
 	dp, tp, gpusPerNode int
 	spread              bool
-	torus               []int // the torus's shape, when its chips are the ranks
+	torus               []int   // the torus's shape, when its chips are the ranks
 	dpGroups, tpGroups  [][]int // rank indices; a data-parallel group per tensor-parallel rank
 }
 
