@@ -189,6 +189,12 @@ func pageWords() map[string]Text {
 		"embed.table.kind":        {"Kind", "类型"},
 		"embed.table.group":       {"Group", "分组"},
 		"embed.table.time":        {"Time", "时间"},
+
+		// the link state (canvastable.js)
+		"embed.table.links.faults": {"Links at t = {}: down and degraded first, then busiest", "t = {} 时的链路（断开和降速的在前，其余按负载从高到低）"},
+		"embed.table.fault":        {"Fault", "故障"},
+		"embed.table.up":           {"up", "正常"},
+
 		// the page's own error messages (the simulation's stay English)
 		"embed.stopped":        {"The canvas stopped", "画布已停止"},
 		"embed.cannot-play":    {"This scenario cannot play", "这个场景无法播放"},

@@ -29,7 +29,7 @@ type ViewNode struct {
 }
 
 // ViewLink is one direction of a cable: its load (0–100, as its colour
-// shows), its egress queue and whether PFC pauses it.
+// shows), its egress queue, whether PFC pauses it and its fault.
 type ViewLink struct {
 	From       string `json:"from"`
 	To         string `json:"to"`
@@ -37,6 +37,9 @@ type ViewLink struct {
 	QueueBytes int64  `json:"queue_bytes"`
 	Queue      string `json:"queue"` // QueueBytes as the canvas writes it
 	Paused     bool   `json:"paused"`
+	// State is the link's fault now as its tooltip says it (down, or
+	// degraded and its rate); "" when it runs as built.
+	State string `json:"state,omitempty"`
 }
 
 // ViewFlow is a flow (or a collective's transfer): its rate now, whether

@@ -300,6 +300,7 @@ func (b *Builder) training() {
 	}
 	v.visibleComms()
 	v.rows(v.rowSlots())
+	v.saves()
 	v.axis()
 	b.trainLegend(r, v.tr, r.Y+r.H-10*u)
 }
@@ -801,6 +802,13 @@ func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
 			name string
 			idle bool
 		}{colTP, b.t("train.comm.tp"), false})
+	}
+	if len(tr.SaveStarts) > 0 {
+		items = append(items, struct {
+			c    color.RGBA
+			name string
+			idle bool
+		}{b.saveColor(), b.t("train.save"), false})
 	}
 	x := r.X + 10*u
 	for _, it := range items {

@@ -1,5 +1,5 @@
 // The canvas as a table (WCAG 1.1.1): a disclosure under the canvas with the
-// summary, the links busiest first, the flows, the nodes and a data table per
+// summary, the links (down and degraded ones, then the busiest) first, the flows, the nodes and a data table per
 // chart, from the canvas's view events (protocol.View, at most one a second).
 // The tables are drawn only while it is open, without moving the focus; the
 // status line says when they changed, only while playback stands still.
@@ -68,9 +68,10 @@
   // runTables are one run's tables; named(caption) puts its name in a comparison.
   const runTables = (view, at, named) => {
     const yes = (b) => b ? t("embed.table.yes") : t("embed.table.no");
+    const faults = view.links.some((l) => l.state); // a column for down and degraded links when there are some
     const out = [
-      table(t("embed.table.links", at), [t("embed.table.from"), t("embed.table.to"), t("embed.table.load"), t("embed.table.queue"), t("embed.table.paused")],
-        view.links.map((l) => [l.from, l.to, l.load_pct + " %", l.queue, yes(l.paused)]), view.more_links),
+      table(faults ? t("embed.table.links.faults", at) : t("embed.table.links", at), [t("embed.table.from"), t("embed.table.to"), t("embed.table.load"), t("embed.table.queue"), t("embed.table.paused")].concat(faults ? [t("embed.table.fault")] : []),
+        view.links.map((l) => [l.from, l.to, l.load_pct + " %", l.queue, yes(l.paused)].concat(faults ? [l.state || t("embed.table.up")] : [])), view.more_links),
       flowTable(view, at),
     ];
     for (const c of view.charts) { // a table of its lines, or its title and words
