@@ -82,6 +82,11 @@ func TestCourseGoals(t *testing.T) {
 			// "doubling the NIC from 400 Gb/s did not halve the time"
 			assert.Greater(t, goalFigure(t, run(g.Answer), "collective.time_us"), 0.6*goalFigure(t, run(g.Answer-1), "collective.time_us"))
 		}},
+		{"rdma-gpu-server", "pcie", "200", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "the fastest NIC that PCIe Gen4 can fill": the next one is capped by PCIe
+			next := run(g.Answer + 1)
+			assert.Less(t, goalFigure(t, next, "links[name=n0.gpu0→n0.nic0].gbps"), 0.9*goalFigure(t, next, "links[name=n0.nic0→rail0].gbps"))
+		}},
 		{"scaling", "weak", "8", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
 			// "every doubling adds to the wait"
 			prev := 0.0
