@@ -74,6 +74,10 @@ func TestCourseGoals(t *testing.T) {
 			// "the victim runs near line rate"
 			assert.Greater(t, goalFigure(t, run(g.Answer), "flows[7].gbps"), 0.9*400)
 		}},
+		{"lossless-lossy", "go-back-n", "8MiB", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "a good part of the burst": 8 MiB of the 64 MiB burst; the smaller buffers finish nothing
+			assert.Zero(t, goalFigure(t, run(g.Answer-1), "totals.flows_finished"))
+		}},
 		{"moe-alltoall", "two-nodes", "1", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
 			// "several times as long" on two nodes
 			assert.Greater(t, goalFigure(t, run(g.Answer+1), "totals.max_fct_us"), 3*goalFigure(t, run(g.Answer), "totals.max_fct_us"))
