@@ -131,8 +131,8 @@ func TestCourseFabricsAllReduce(t *testing.T) {
 func TestCourseFabricsShape(t *testing.T) {
 	ls, err := courseLessons()
 	require.NoError(t, err)
-	next := map[string]string{"nvlink-vs-ib": "fabrics", "fabrics": "scaling"}
-	order := map[string]int{"nvlink-vs-ib": 5, "fabrics": 6}
+	next := map[string]string{"nvlink-vs-ib": "fabrics", "fabrics": "lossless-lossy"}
+	order := map[string]int{"nvlink-vs-ib": 6, "fabrics": 7}
 	for slug, to := range next {
 		for _, lang := range []string{"en", "zh"} {
 			l := Find(ls, slug, lang)

@@ -89,6 +89,10 @@ func TestCourseGoals(t *testing.T) {
 			// "the victim runs near line rate"
 			assert.Greater(t, goalFigure(t, run(g.Answer), "flows[7].gbps"), 0.9*400)
 		}},
+		{"lossless-lossy", "go-back-n", "8MiB", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "a good part of the burst": 8 MiB of the 64 MiB burst; the smaller buffers finish nothing
+			assert.Zero(t, goalFigure(t, run(g.Answer-1), "totals.flows_finished"))
+		}},
 		{"moe-alltoall", "hot", "4MiB", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
 			// "1.5 × the balanced all-to-all's 1.45 ms"
 			balanced := stepRun(t, "moe-alltoall", "two-nodes").Collective.TimeUs
@@ -119,6 +123,11 @@ func TestCourseGoals(t *testing.T) {
 		}},
 		{"pipelines", "placement", "pp-dp-tp", nil},
 		{"pipelines", "layout", "1", nil},
+		{"rdma-gpu-server", "pcie", "200", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "the fastest NIC that PCIe Gen4 can fill": the next one is capped by PCIe
+			next := run(g.Answer + 1)
+			assert.Less(t, goalFigure(t, next, "links[name=n0.gpu0→n0.nic0].gbps"), 0.9*goalFigure(t, next, "links[name=n0.nic0→rail0].gbps"))
+		}},
 		{"scaling", "weak", "8", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
 			// "every doubling adds to the wait"
 			prev := 0.0
