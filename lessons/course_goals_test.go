@@ -105,7 +105,7 @@ func TestCourseGoals(t *testing.T) {
 		{"stragglers", "adaptive", "150us", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
 			// "while the stall is shorter than h1's own transfer" (174 µs, ending at 170 µs)
 			assert.Less(t, *run(g.Answer).Faults.Faults[0].ReroutedUs, run(g.Answer).Flows[1].FctUs)
-			assert.Greater(t, *run(g.Answer+1).Faults.Faults[0].ReroutedUs, run(g.Answer+1).Flows[1].FctUs)
+			assert.Greater(t, *run(g.Answer + 1).Faults.Faults[0].ReroutedUs, run(g.Answer + 1).Flows[1].FctUs)
 		}},
 	}
 	for _, c := range cases {
