@@ -25,8 +25,8 @@ func TestCourseInference(t *testing.T) {
 		t.Skip("long: the full suite (make test) runs it")
 	}
 	// kv-cache: 32 layers × 8 KV heads × 128 × 2 × 2 bytes = 128 KiB a
-	// token, 256 MiB for 2,048 tokens; decode steps of about 7 ms, about a
-	// second to decode a request.
+	// token, 256 MiB for 2,048 tokens; decode steps of about 7 ms (the
+	// network step's quiz), about a second to decode a request.
 	base := inferenceStep(t, "kv-cache")
 	assert.Equal(t, int64(32*8*128*2*2), base.KVBytesPerToken)
 	assert.Equal(t, int64(128<<10), base.KVBytesPerToken)
@@ -34,6 +34,12 @@ func TestCourseInference(t *testing.T) {
 	assert.Equal(t, 2048, base.PromptTokens)
 	assert.Equal(t, 127, base.OutputTokens-1, "127 decode steps")
 	assert.InDelta(t, 7, base.DecodeStepUs/1000, 0.5, "about 7 ms a step")
+	// the quiz: prefill takes longest, tens of milliseconds; the transfer
+	// and a decode step a few each
+	assert.Greater(t, base.PrefillUs, 10000.0)
+	assert.Less(t, base.PrefillUs, 100000.0)
+	assert.Less(t, base.KVTransferUs, 10000.0)
+	assert.Less(t, base.DecodeStepUs, 10000.0)
 	assert.InDelta(t, 1, base.LatencyP50Us/1e6, 0.15, "about a second")
 
 	// network: the tokens per second barely move; the sentence per outcome.
