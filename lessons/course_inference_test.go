@@ -40,6 +40,7 @@ func TestCourseInference(t *testing.T) {
 	assert.Less(t, base.PrefillUs, 100000.0)
 	assert.Less(t, base.KVTransferUs, 10000.0)
 	assert.Less(t, base.DecodeStepUs, 10000.0)
+	assert.InDelta(t, base.PrefillUs, base.TTFTP50Us, 1, "the first token: its prefill")
 	assert.InDelta(t, 1, base.LatencyP50Us/1e6, 0.15, "about a second")
 
 	// network: the tokens per second barely move; the sentence per outcome.
