@@ -143,6 +143,28 @@ func TestCourseGoals(t *testing.T) {
 			assert.InDelta(t, 1.1, 2650/alone, 0.02)
 			assert.Positive(t, goalFigure(t, run(g.Answer+1), "totals.pause_frames"))
 		}},
+		{"stragglers", "tail", "1.25", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "one GPU a quarter slower already makes the whole job a quarter slower"
+			r := run(g.Answer)
+			assert.InDelta(t, 1.25, r.Training.IterationUs / *r.Faults.BaselineUs, 0.01)
+		}},
+		{"stragglers", "adaptive", "150us", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "while the stall is shorter than h1's own transfer" (174 µs, ending at 170 µs)
+			assert.Less(t, *run(g.Answer).Faults.Faults[0].ReroutedUs, run(g.Answer).Flows[1].FctUs)
+			assert.Greater(t, *run(g.Answer + 1).Faults.Faults[0].ReroutedUs, run(g.Answer + 1).Flows[1].FctUs)
+		}},
+		{"inference-storage", "load", "80", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "the cheapest tokens that still come quickly"
+			for i := range g.Answer {
+				assert.Greater(t, *run(i).Inference.Cost.CostPerMillion, *run(g.Answer).Inference.Cost.CostPerMillion, "position %d", i)
+			}
+		}},
+		{"inference-storage", "storage-speed", "800", func(t *testing.T, g Goal, run func(int) *metrics.Result) {
+			// "the fastest write that still leaves room on the NICs"
+			for i := range g.Answer {
+				assert.Greater(t, run(i).Training.Storage.CheckpointUs, run(g.Answer).Training.Storage.CheckpointUs, "position %d", i)
+			}
+		}},
 	}
 	for _, c := range cases {
 		t.Run(c.slug, func(t *testing.T) {
