@@ -95,7 +95,9 @@
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
       case "summary": canvas.summary = ev.text; if (ev.difference) showDifference(ev.difference); break;
       case "ended": canvas.ended++; progress.ended(); break;
-      case "error": progress.loaded(); canvas.error = ev.message; knobs.failed(ev.message); break;
+      case "error":
+        if (ev.notice || ev.command !== undefined) break; // a notice or a wrong command: the run goes on
+        progress.loaded(); canvas.error = ev.message; knobs.failed(ev.message); break;
       case "figures": knobs.figures(ev); break;
       case "key": key(ev.key, null); break; // a lesson key pressed on the canvas
     }
