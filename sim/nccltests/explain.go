@@ -3,7 +3,6 @@ package nccltests
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -133,8 +132,8 @@ func large(lines []Line) []Line {
 }
 
 var (
-	hcaRe        = regexp.MustCompile(`NCCL_IB_HCA set to (\S+)`)
-	hostBridgeRe = regexp.MustCompile(`GPU/\w+ :.*NET/\d+ \(\d+/[0-9.]+/(PHB|SYS)\)`)
+	hcaRe        = lazy(`NCCL_IB_HCA set to (\S+)`)
+	hostBridgeRe = lazy(`GPU/\w+ :.*NET/\d+ \(\d+/[0-9.]+/(PHB|SYS)\)`)
 )
 
 // bandwidth compares the large sizes' busbw and names the likeliest cause
@@ -179,7 +178,7 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 		}
 	}
 	for _, line := range o.Info {
-		if m := hostBridgeRe.FindStringSubmatch(line); m != nil && s.Hosts > 1 {
+		if m := hostBridgeRe().FindStringSubmatch(line); m != nil && s.Hosts > 1 {
 			c.Kind = "pcie"
 			c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected, and NCCL's topology puts the GPU and its NIC on either side of the CPU (path %s: %q): "+
 				"GPUDirect RDMA through the CPU's host bridge often runs well under the NIC's rate. Seat the NIC and the GPU under one PCIe switch (nvidia-smi topo -m shows PIX or PXB between them).", c.From, g, 100*r, w, m[1], line[strings.Index(line, "GPU/"):])
@@ -192,7 +191,7 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 		c.Kind = "nics"
 		hcaText, alt := "", ""
 		for _, line := range o.Info {
-			if m := hcaRe.FindStringSubmatch(line); m != nil {
+			if m := hcaRe().FindStringSubmatch(line); m != nil {
 				hcaText = fmt.Sprintf(" (NCCL_IB_HCA is %s)", m[1])
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Limits of one output: far above any real run.
@@ -66,14 +67,21 @@ var dataTypes = map[string]bool{"int8": true, "uint8": true, "int32": true, "uin
 	"char": true, "int": true, "half": true, "float": true, "double": true, "bfloat16": true, "f8e4m3": true, "f8e5m2": true}
 
 var (
-	mpiTag    = regexp.MustCompile(`\[\d+,\d+\]<std(?:out|err)>:`)
-	headerRe  = regexp.MustCompile(`nThread\s+(\d+)\s+nGpus\s+(\d+)\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)`)
-	itersRe   = regexp.MustCompile(`(?:^|\s)iters:\s+(\d+)`)
-	deviceRe  = regexp.MustCompile(`^#\s*Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s+(.+)$`)
-	startRe   = regexp.MustCompile(`Collective test starting:\s+(\S+)_perf`)
-	avgRe     = regexp.MustCompile(`^#\s*Avg bus bandwidth\s*:\s*(\S+)`)
-	versionRe = regexp.MustCompile(`^#\s*nccl-tests version\s+(.+)$`)
+	mpiTag    = lazy(`\[\d+,\d+\]<std(?:out|err)>:`)
+	headerRe  = lazy(`nThread\s+(\d+)\s+nGpus\s+(\d+)\s+minBytes\s+(\d+)\s+maxBytes\s+(\d+)`)
+	itersRe   = lazy(`(?:^|\s)iters:\s+(\d+)`)
+	deviceRe  = lazy(`^#\s*Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)\s+device\s+(\d+)\s+\[[^\]]*\]\s+(.+)$`)
+	startRe   = lazy(`Collective test starting:\s+(\S+)_perf`)
+	avgRe     = lazy(`^#\s*Avg bus bandwidth\s*:\s*(\S+)`)
+	versionRe = lazy(`^#\s*nccl-tests version\s+(.+)$`)
 )
+
+// lazy compiles a pattern on first use: nothing is allocated at the
+// start of every program that links the package (cmd/fabriclab's
+// TestPackageInitIsSmall).
+func lazy(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // Parse reads an output. It keeps only what it understands and ignores
 // other lines (mpirun's, kubectl's, ssh's); a result row it cannot read, a
@@ -88,7 +96,7 @@ func Parse(r io.Reader) (*Output, error) {
 	n := 0
 	for sc.Scan() {
 		n++
-		line := strings.TrimSpace(mpiTag.ReplaceAllString(sc.Text(), " "))
+		line := strings.TrimSpace(mpiTag().ReplaceAllString(sc.Text(), " "))
 		if strings.Contains(line, "NCCL INFO") || strings.Contains(line, "NCCL WARN") {
 			o.Info = append(o.Info, line)
 			continue
@@ -130,7 +138,7 @@ func Parse(r io.Reader) (*Output, error) {
 
 // comment reads a line that starts with #.
 func (o *Output) comment(n int, line string, seen map[string]bool) error {
-	if m := headerRe.FindStringSubmatch(line); m != nil {
+	if m := headerRe().FindStringSubmatch(line); m != nil {
 		nt, _ := strconv.Atoi(m[1])
 		ng, _ := strconv.Atoi(m[2])
 		lo, _ := strconv.ParseInt(m[3], 10, 64)
@@ -139,12 +147,12 @@ func (o *Output) comment(n int, line string, seen map[string]bool) error {
 			return fmt.Errorf("line %d: a second run's header (nGpus %d minBytes %d maxBytes %d after nGpus %d minBytes %d maxBytes %d): explain reads one run; split the file", n, ng, lo, hi, o.NGpus, o.MinBytes, o.MaxBytes)
 		}
 		o.NThread, o.NGpus, o.MinBytes, o.MaxBytes = nt, ng, lo, hi
-		if m := itersRe.FindStringSubmatch(line); m != nil {
+		if m := itersRe().FindStringSubmatch(line); m != nil {
 			o.Iters, _ = strconv.Atoi(m[1])
 		}
 		return nil
 	}
-	if m := deviceRe.FindStringSubmatch(line); m != nil {
+	if m := deviceRe().FindStringSubmatch(line); m != nil {
 		key := m[2] + "/" + m[3]
 		if seen[key] { // the same device listed again (a doubled header)
 			return nil
@@ -158,11 +166,11 @@ func (o *Output) comment(n int, line string, seen map[string]bool) error {
 		o.Devices = append(o.Devices, Device{Line: n, Rank: rank, Host: m[2], Device: dev, Name: strings.TrimSpace(m[4])})
 		return nil
 	}
-	if m := startRe.FindStringSubmatch(line); m != nil {
+	if m := startRe().FindStringSubmatch(line); m != nil {
 		o.Test = m[1]
-	} else if m := avgRe.FindStringSubmatch(line); m != nil {
+	} else if m := avgRe().FindStringSubmatch(line); m != nil {
 		o.AvgBusBw, _ = strconv.ParseFloat(m[1], 64)
-	} else if m := versionRe.FindStringSubmatch(line); m != nil {
+	} else if m := versionRe().FindStringSubmatch(line); m != nil {
 		o.Version = strings.TrimSpace(m[1])
 	}
 	return nil

@@ -2,7 +2,6 @@ package nccltests
 
 import (
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,8 +27,8 @@ type Shape struct {
 func (s Shape) Ranks() int { return s.Hosts * s.GPUsPerHost }
 
 var (
-	netSpeedRe = regexp.MustCompile(`NET\[([0-9.]+)\]`)
-	algoEnvRe  = regexp.MustCompile(`NCCL_ALGO set by environment to (\S+)`)
+	netSpeedRe = lazy(`NET\[([0-9.]+)\]`)
+	algoEnvRe  = lazy(`NCCL_ALGO set by environment to (\S+)`)
 )
 
 // ops maps an nccl-tests program to fabriclab's collective.
@@ -67,7 +66,7 @@ func ShapeOf(o *Output, op string, nicGbps float64, fabric string) (Shape, error
 		return s, err
 	}
 	for _, line := range o.Info {
-		if m := netSpeedRe.FindStringSubmatch(line); m != nil && s.NICFrom == "default" {
+		if m := netSpeedRe().FindStringSubmatch(line); m != nil && s.NICFrom == "default" {
 			if gbs, e := strconv.ParseFloat(m[1], 64); e == nil && gbs > 0 {
 				s.NICGbps, s.NICFrom = gbs*8, "NCCL's topology"
 			}
@@ -75,7 +74,7 @@ func ShapeOf(o *Output, op string, nicGbps float64, fabric string) (Shape, error
 		if strings.Contains(line, "/RoCE") {
 			s.Fabric = "roce"
 		}
-		if m := algoEnvRe.FindStringSubmatch(line); m != nil {
+		if m := algoEnvRe().FindStringSubmatch(line); m != nil {
 			s.Algo = strings.ToLower(m[1])
 		}
 	}
