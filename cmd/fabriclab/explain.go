@@ -113,5 +113,5 @@ func assumed(s nccltests.Shape) string {
 		return fmt.Sprintf("a healthy %s, NCCL's own algorithm and protocol per size", node)
 	}
 	return fmt.Sprintf("a healthy cluster of %s, %s at %s Gb/s per GPU (%s), NCCL's own algorithm and protocol per size",
-		node, fab, strings.TrimSuffix(fmt.Sprintf("%.1f", s.NICGbps), ".0"), from)
+		node, fab, s.NICRate(), from)
 }

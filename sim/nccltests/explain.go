@@ -68,7 +68,7 @@ func Explain(o *Output, s Shape, exp []Expected, alts []Alternative) Report {
 	}
 	rep.Causes = append(rep.Causes, latency(rep.Lines)...)
 	rep.Causes = append(rep.Causes, bandwidth(o, s, rep.Lines, alts)...)
-	rep.Causes = append(rep.Causes, knee(rep.Lines)...)
+	rep.Causes = append(rep.Causes, knee(rep.Lines, s.GPUsPerHost == 1)...)
 	rep.Causes = append(rep.Causes, unsteady(rep.Lines)...)
 	rep.Causes = append(rep.Causes, busbwNote(s, rep.Lines)...)
 	return rep
@@ -155,7 +155,7 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 	case r > 1/ok:
 		c.Kind = "faster"
 		c.Text = fmt.Sprintf("From %s, busbw reaches %.0f GB/s, more than the %.0f GB/s expected: the cluster has more network per GPU than assumed (%s Gb/s per GPU, %s): pass --nic-gbps with your NICs' rate per GPU (all of a GPU's NICs together).",
-			c.From, g, w, trimFloat(s.NICGbps), s.NICFrom)
+			c.From, g, w, s.NICRate(), s.NICFrom)
 		return []Cause{c}
 	case r >= ok:
 		c.Text = fmt.Sprintf("From %s, busbw reaches %.0f GB/s, %.0f %% of the %.0f GB/s expected with NCCL's %s: the bandwidth is healthy.", c.From, g, 100*r, w, picked)
@@ -203,11 +203,11 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 		}
 		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected with a %s Gb/s NIC per GPU: as if %d of the %d NICs of each node carried the traffic%s. "+
 			"Check that NCCL_IB_HCA lists every NIC%s, that every port is up at its full rate (ibstat), and that each GPU's NIC is on its own PCIe switch (nvidia-smi topo -m: PIX); "+
-			"if the nodes have fewer or slower NICs, pass --nic-gbps with their rate per GPU.", c.From, g, 100*r, w, trimFloat(s.NICGbps), max(k, 1), s.GPUsPerHost, alt, hcaText)
+			"if the nodes have fewer or slower NICs, pass --nic-gbps with their rate per GPU.", c.From, g, 100*r, w, s.NICRate(), max(k, 1), s.GPUsPerHost, alt, hcaText)
 	case s.Hosts > 1:
 		c.Kind = "nics"
 		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s a %s Gb/s NIC gives (%s). Check the port's rate (ibstat), the NIC's PCIe slot (lspci -vv: LnkSta x16 at its generation), and that GPUDirect RDMA is on (NCCL_DEBUG=INFO says so); if the NIC is slower, pass --nic-gbps.",
-			c.From, g, 100*r, w, trimFloat(s.NICGbps), s.NICFrom)
+			c.From, g, 100*r, w, s.NICRate(), s.NICFrom)
 	default:
 		c.Kind = "nvlink"
 		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s NVLink gives with NCCL's %s. Check nvidia-smi nvlink --status for a link down or slow, that NCCL_P2P_DISABLE is unset, and that the GPUs are on an NVSwitch (PCIe cards have no NVLink).",
@@ -225,7 +225,7 @@ func nvlsHint(algo string) string {
 }
 
 // knee finds middle sizes well under expected while both ends are healthy.
-func knee(lines []Line) []Cause {
+func knee(lines []Line, hosts bool) []Cause {
 	var mid []Line
 	for _, l := range lines {
 		if l.Size > smallMax && l.Size < largeMin && l.Ratio > 0 {
@@ -252,7 +252,7 @@ func knee(lines []Line) []Cause {
 	return []Cause{{Kind: "knee", From: mid[from].Size, To: mid[to].Size, Text: fmt.Sprintf(
 		"From %s to %s, busbw falls to %.0f %% of expected (%.1f against %.1f GB/s at %s), where NCCL changes protocol or algorithm (fabriclab expects %s with %s there). "+
 			"NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=TUNING prints NCCL's choice per size; a different choice, or NCCL_PROTO or NCCL_ALGO set, explains the dip.",
-		mid[from].Size, mid[to].Size, 100*w.Ratio, w.Measured.BusBw, w.Expected.BusBw, w.Size, NCCLAlgo(w.Expected.Algo, false), strings.ToUpper(orSimple(w.Expected.Proto)))}}
+		mid[from].Size, mid[to].Size, 100*w.Ratio, w.Measured.BusBw, w.Expected.BusBw, w.Size, NCCLAlgo(w.Expected.Algo, hosts), strings.ToUpper(orSimple(w.Expected.Proto)))}}
 }
 
 // unsteady finds a large size whose busbw falls well under what a smaller
@@ -320,5 +320,3 @@ func median(v []float64) float64 {
 	}
 	return (v[n/2-1] + v[n/2]) / 2
 }
-
-func trimFloat(v float64) string { return strings.TrimSuffix(fmt.Sprintf("%.1f", v), ".0") }

@@ -23,6 +23,9 @@ type Shape struct {
 	Algo        string // NCCL_ALGO when NCCL's INFO lines say it was set, else ""
 }
 
+// NICRate is NICGbps as the reports write it: "400", "12.5".
+func (s Shape) NICRate() string { return strings.TrimSuffix(fmt.Sprintf("%.1f", s.NICGbps), ".0") }
+
 // Ranks is the number of ranks.
 func (s Shape) Ranks() int { return s.Hosts * s.GPUsPerHost }
 
