@@ -17,6 +17,7 @@ func canvasWords() map[string]Text {
 
 		// topology labels
 		"node.host.abbr":          {"h%d", "%d号"},
+		"node.chip":               {"chip %d", "%d号加速器"}, // a torus's endpoint (TPU, Ascend)
 		"node.switch":             {"switch", "交换机"},
 		"node.sw":                 {"sw", "交换机"},
 		"node.dgx":                {"node %d", "节点 %d"},
@@ -124,9 +125,11 @@ func canvasWords() map[string]Text {
 		"role.spine":    {"spine switch", "Spine 交换机"},
 		"role.core":     {"core switch", "核心交换机"},
 		"role.storage":  {"storage node", "存储节点"},
+		"role.ici":      {"ICI router", "ICI 路由"},
+		"role.chip":     {"chip", "加速器"},
 
 		// the picture shown instead of the scene when the canvas fails, and progress
-		"error.title":         {"The canvas stopped", "画布已停止"},
+		"error.title":         {"This scenario cannot play", "场景无法播放"},
 		"progress.computed":   {"computed to %s", "已计算到 %s"},
 		"progress.going":      {"going to %s · ", "前往 %s · "},
 		"progress.estimating": {" · estimating time left", " · 正在估计剩余时间"},
@@ -275,6 +278,7 @@ func canvasWords() map[string]Text {
 		"train.bwd.letter":       {"B", "B"},
 		"train.opt.letter":       {"O", "O"},
 		"train.iteration":        {"iteration %d", "第 %d 次迭代"},
+		"train.save":             {"checkpoint → storage", "checkpoint → 存储"},
 		"train.micro":            {"micro-batch %d", "微批次 %d"},
 		"train.micro.short":      {"µb %d", "µb %d"},
 		"train.first":            {"iteration 1 under way · compute %s per iteration; its time, exposed communication and GPU utilisation follow when it ends", "第 1 次迭代进行中 · 每次迭代计算 %s；迭代结束后给出耗时、暴露的通信时间和 GPU 利用率"},
@@ -319,6 +323,7 @@ func canvasWords() map[string]Text {
 		// the canvas's own pictures (cmd/viz) and a comparison's summary line
 		// (playback.SummaryIn), drawn on the canvas
 		"viz.building":        {"Building %s…", "正在构建 %s…"},
+		"viz.worker.failed":   {"The simulation's worker could not run: %s. Reload to try again.", "计算模拟的 Worker 无法运行：%s。请重新加载。"},
 		"compare.computing":   {"%s vs %s · computing %d %%", "%s 对 %s · 正在计算 %d %%"},
 		"compare.sooner":      {"%s finished %s sooner (%s vs %s)", "%s 快 %s 完成（%s 对 %s）"},
 		"compare.both":        {"both finished at %s", "双方同时完成（%s）"},

@@ -127,6 +127,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 		step, key := b.stepHeading(f, s, seen)
 		b.readScenario(f, s, &in)
 		b.canon[key] = in.current.canonical
+		b.drill(f, s, &in, &step) // drill_build.go: checks the drill and hides the scenario's name
 		step.Scenario, step.ScenarioName = in.current.yaml, in.current.parsed.Name
 		// Knobs (knob_build.go); figures quote the scenario with the knobs at their defaults.
 		shown, knobs := b.knobs(f, s, in.current, in.broken)
@@ -140,6 +141,7 @@ func (b *builder) build(l *Lesson, f *lessonFile) {
 			step.Title = plainText(s.heading, f.body) // now with its figures
 		}
 		step.HTML = b.renderSection(md, f, s, step.Line)
+		b.checkHidden(f, step)
 		if i == 0 {
 			l.Intro, l.IntroScenario = step.HTML, step.Scenario
 			continue
@@ -267,12 +269,15 @@ func (b *builder) resolveFigures(f *lessonFile, s section, in inForce, shown res
 			}
 			switch n := n.(type) {
 			case *QuizBlock:
-				line := f.line(n.Offset)
+				line, kind := f.line(n.Offset), "quiz"
+				if n.Drill != nil {
+					kind = "drill"
+				}
 				if n.Info != "" {
-					b.fail(f.name, line, "```quiz takes nothing after its name (found %q); write the question's keys inside the block", n.Info)
+					b.fail(f.name, line, "```%s takes nothing after its name (found %q); write the question's keys inside the block", kind, n.Info)
 				}
 				if n.Err != nil {
-					b.fail(f.name, line+n.Err.Line, "quiz block: %s", n.Err.Msg)
+					b.fail(f.name, line+n.Err.Line, "%s block: %s", kind, n.Err.Msg)
 				}
 			case *WhenMarker:
 				b.fail(f.name, f.line(n.Offset), "%s", n.Err)

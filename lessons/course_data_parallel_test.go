@@ -85,6 +85,8 @@ func TestCourseDataParallel(t *testing.T) {
 	assert.Less(t, tree.Buckets[0].FinishUs-tree.Buckets[0].StartUs, 1000.0, "a few hundred µs per bucket")
 	auto := lessonRun(t, l, "tree", "training.algo=auto").Training
 	assert.Greater(t, auto.ScalingEfficiency, 0.98, "NCCL's own choice does as well")
+	// scale's "the textbook hierarchical one, not what NCCL would pick"
+	assert.Less(t, auto.ExposedCommUs, 0.2*sc.ExposedCommUs, "NCCL's choice is not the scale step's all-reduce")
 	ring := lessonRun(t, l, "tree", "training.algo=ring").Training
 	assert.Greater(t, ring.ExposedCommUs, bwd.EndUs-bwd.StartUs, "a flat ring waits longer than backward computes")
 

@@ -1,6 +1,8 @@
 package lessons
 
 import (
+	"fmt"
+
 	"io/fs"
 	"strings"
 	"testing"
@@ -37,6 +39,22 @@ func TestCourseFabricsClaims(t *testing.T) {
 	// The text names the fabric the knob chose (by its pause frames) and tells which way to switch.
 	assert.Equal(t, []int{0, 0}, whenShown(t, "fabrics", "incast", ibIncast), "InfiniBand: switch to RoCE")
 	assert.Equal(t, []int{1, 1}, whenShown(t, "fabrics", "incast", roceIncast), "RoCE: switch back to ib")
+	// The senders knob: at every position, on both fabrics, lossless, the text names the fabric,
+	// "the result is the same within the header difference" and the queue "peaks near X either way".
+	for n := 2; n <= 8; n++ {
+		set := fmt.Sprintf("traffic.senders=%d", n)
+		ib, roce := stepRun(t, "fabrics", "incast", set), stepRun(t, "fabrics", "incast", set, "topology.fabric=roce")
+		for _, r := range []*metrics.Result{ib, roce} {
+			assert.Zero(t, r.Totals.Drops, "%d senders: lossless", n)
+			assert.Equal(t, n, r.Totals.FlowsFinished, "%d senders", n)
+		}
+		assert.Positive(t, roce.Totals.PauseFrames, "%d senders: PFC pauses", n)
+		assert.Equal(t, []int{0, 0}, whenShown(t, "fabrics", "incast", ib), "%d senders on ib", n)
+		assert.Equal(t, []int{1, 1}, whenShown(t, "fabrics", "incast", roce), "%d senders on roce", n)
+		assert.InDelta(t, 1, roce.Totals.MaxFctUs/ib.Totals.MaxFctUs, 0.03, "%d senders: the same within the headers", n)
+		qib, qroce := courseLink(t, ib, "switch→host8").MaxQueueBytes, courseLink(t, roce, "switch→host8").MaxQueueBytes
+		assert.InDelta(t, float64(qib)/(1<<20), float64(qroce)/(1<<20), 0.5, "%d senders: the queue peaks near the same size (MiB)", n)
+	}
 }
 
 // TestCourseFabricsVictim: pauses and credits alike hold an innocent flow to
@@ -113,8 +131,8 @@ func TestCourseFabricsAllReduce(t *testing.T) {
 func TestCourseFabricsShape(t *testing.T) {
 	ls, err := courseLessons()
 	require.NoError(t, err)
-	next := map[string]string{"nvlink-vs-ib": "fabrics", "fabrics": "scaling"}
-	order := map[string]int{"nvlink-vs-ib": 5, "fabrics": 6}
+	next := map[string]string{"nvlink-vs-ib": "fabrics", "fabrics": "lossless-lossy"}
+	order := map[string]int{"nvlink-vs-ib": 6, "fabrics": 7}
 	for slug, to := range next {
 		for _, lang := range []string{"en", "zh"} {
 			l := Find(ls, slug, lang)

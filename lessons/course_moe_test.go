@@ -87,7 +87,7 @@ func TestCourseMoE(t *testing.T) {
 func TestCourseMoEHotKnob(t *testing.T) {
 	balanced := stepRun(t, "moe-alltoall", "two-nodes").Collective.TimeUs
 	last := 0.0
-	for _, b := range []string{"1MiB", "8MiB", "24MiB", "56MiB"} {
+	for _, b := range []string{"1MiB", "2MiB", "4MiB", "8MiB", "16MiB", "24MiB", "56MiB"} {
 		r := stepRun(t, "moe-alltoall", "hot", "traffic.bytes="+b)
 		assert.Greater(t, r.Collective.TimeUs, balanced, "%s: slower than the balanced all-to-all", b)
 		assert.Greater(t, r.Totals.SimTimeUs, last, "%s: the time grows with the extra data", b)
@@ -104,7 +104,7 @@ func TestCourseMoEHotKnob(t *testing.T) {
 			assert.Less(t, r.Totals.SimTimeUs, 1.2*balanced, "%s: a little after the others", b)
 		} else {
 			assert.Equal(t, []int{0, 0}, whenShown(t, "moe-alltoall", "hot", r), b)
-			assert.Less(t, other, 0.6, "%s: the other NICs idle after the balanced share", b)
+			assert.Less(t, other, 0.8, "%s: the other NICs idle after the balanced share", b)
 		}
 		for _, l := range r.Links {
 			if strings.HasPrefix(l.Name, "rail") && strings.Contains(l.Name, "→n") && l.Name != "rail7→n1.nic7" {

@@ -56,13 +56,15 @@ func TestCoursePipelines(t *testing.T) {
 	assert.InDelta(t, 1/3.0, base.BubbleFraction, 0.05, "about a third")
 
 	// micro-batches: the bubble falls with m but stays above the formula;
-	// the goal's answer is 32 (16 is still over 20 %).
+	// the goal's answer is 32 (16 is still over 20 %), and its found line
+	// quotes the formula at 16: 15.8 %.
+	assert.InDelta(t, 0.158, train.BubbleFraction(train.OneFOneB, 4, 16, 1), 0.0005)
 	prev := 1.0
-	for _, m := range []int{4, 8, 16, 32} {
+	for _, m := range []int{4, 8, 16, 32, 64} {
 		r := pipelineStep(t, "micro-batches", "training.accumulation="+strconv.Itoa(m))
 		assert.Less(t, r.BubbleFraction, prev, "m=%d: more micro-batches, smaller bubble", m)
 		assert.Greater(t, r.BubbleFraction, train.BubbleFraction(train.OneFOneB, 4, m, 1), "m=%d: never the equal-stage formula", m)
-		assert.Equal(t, m == 32, r.BubbleFraction < 0.2, "m=%d: only 32 is under 20 %%", m)
+		assert.Equal(t, m >= 32, r.BubbleFraction < 0.2, "m=%d: from 32 on under 20 %%", m)
 		prev = r.BubbleFraction
 	}
 

@@ -1,6 +1,7 @@
 package lessons
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark"
@@ -13,7 +14,7 @@ import (
 	"fabriclab/i18n"
 )
 
-// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz, ```knob and ```goal
+// Extension adds the lesson syntax to goldmark: ```scenario, ```compare, ```quiz, ```drill, ```knob and ```goal
 // blocks, ::: more disclosures and {{ path | format }} figures, each with its own node kind and
 // renderer. Lang (en or zh) picks the words of captions and buttons.
 //
@@ -33,7 +34,12 @@ func (e Extension) Extend(m goldmark.Markdown) {
 	fenceBlocks{"compare", KindCompare, compareRenderer{l}.render, func(_ int, f fence) ast.Node {
 		return &CompareBlock{YAML: f.text, Offset: f.offset, Info: f.info}
 	}}.Extend(m)
-	fenceBlocks{"quiz", KindQuiz, quizRenderer{l}.render, func(i int, f fence) ast.Node {
+	// A drill (drill.go) is a quiz whose options are fixes; both count as quizzes.
+	fenceBlocks{"quiz drill", KindQuiz, quizRenderer{l}.render, func(i int, f fence) ast.Node {
+		if f.lang == "drill" {
+			q, d, err := ParseDrill([]byte(f.text))
+			return &QuizBlock{Quiz: q, Drill: &d, Number: i + 1, Offset: f.offset, Info: f.info, Err: err}
+		}
 		q, err := ParseQuiz([]byte(f.text))
 		return &QuizBlock{Quiz: q, Number: i + 1, Offset: f.offset, Info: f.info, Err: err}
 	}}.Extend(m)
@@ -57,7 +63,7 @@ func (e Extension) Extend(m goldmark.Markdown) {
 // ```lang fence with node(i, fence) (i counts the fences from 0) and a
 // renderer for the node's kind.
 type fenceBlocks struct {
-	lang   string
+	lang   string // or several, separated by spaces
 	kind   ast.NodeKind
 	render renderer.NodeRendererFunc
 	node   func(i int, f fence) ast.Node
@@ -90,6 +96,8 @@ type labels struct {
 	// A quiz's other words: its Show me button, the hint after a wrong
 	// answer, the verdict after Show me, and the marks on the options.
 	ShowMe, Again, Shown, Mark, Tried string
+	// A drill's (drill.go): the line under its explanation, and the run as found's label on the canvas.
+	DrillBeside, DrillFound string
 	// Knobs (knob.go): the group's name, its button, a toggle's states,
 	// and the status line's sentences ({} is a value; Said joins a knob, its value and the outcome).
 	TryIt, Reset, On, Off, Running, Failed, Said string
@@ -109,6 +117,7 @@ func labelsFor(lang string) labels {
 		Check: i18n.T(l, "quiz.check"), Right: i18n.T(l, "quiz.right"), Wrong: i18n.T(l, "quiz.wrong"),
 		ShowMe: i18n.T(l, "quiz.show"), Again: i18n.T(l, "quiz.again"), Shown: i18n.T(l, "quiz.shown"),
 		Mark: i18n.T(l, "quiz.mark"), Tried: i18n.T(l, "quiz.tried"),
+		DrillBeside: i18n.T(l, "drill.beside"), DrillFound: i18n.T(l, "drill.found"),
 		TryIt: i18n.T(l, "knob.try"), Reset: i18n.T(l, "knob.reset"), On: i18n.T(l, "knob.on"), Off: i18n.T(l, "knob.off"),
 		Running: i18n.T(l, "knob.running"), Failed: i18n.T(l, "knob.failed"), Said: i18n.T(l, "knob.said"),
 		Outcome: map[string]string{"flows": i18n.T(l, "knob.outcome.flows"), "collective": i18n.T(l, "knob.outcome.collective"),
@@ -122,6 +131,7 @@ func labelsFor(lang string) labels {
 // fence is a fenced code block of a given language, found anywhere in a document.
 type fence struct {
 	node   *ast.FencedCodeBlock
+	lang   string // the fence's language
 	text   string // content
 	info   string // the fence line after the language
 	offset int    // byte offset of the fence line's info (or first content line)
@@ -132,15 +142,19 @@ func (f fence) replace(n ast.Node) {
 	f.node.Parent().ReplaceChild(f.node.Parent(), f.node, n)
 }
 
-// fences lists the fenced blocks whose language is lang.
-func fences(doc ast.Node, source []byte, lang string) []fence {
+// fences lists the fenced blocks whose language is one of langs (separated by spaces).
+func fences(doc ast.Node, source []byte, langs string) []fence {
 	var found []fence
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		fc, ok := n.(*ast.FencedCodeBlock)
-		if !entering || !ok || string(fc.Language(source)) != lang {
+		if !entering || !ok {
 			return ast.WalkContinue, nil
 		}
-		f := fence{node: fc}
+		lang := string(fc.Language(source))
+		if !slices.Contains(strings.Fields(langs), lang) {
+			return ast.WalkContinue, nil
+		}
+		f := fence{node: fc, lang: lang}
 		if fc.Info != nil {
 			info := fc.Info.Segment
 			f.offset = info.Start

@@ -62,6 +62,33 @@ func FuzzQuiz(f *testing.F) {
 	})
 }
 
+func FuzzDrill(f *testing.F) {
+	f.Add(drillOK)
+	f.Add("question: Q\nsymptom: totals.drops\noptions: [{text: a, fix: [x]}, b]\nanswer: 1\nexplain: E\nfixed: F\n")
+	f.Add("question: Q\nsymptom: a > 1\noptions:\n  - {text: a, why: W, fix: {x: 1}}\n  - {text: b, fix: [y=2], fix: [z=3]}\nanswer: 1\nexplain: E\nfixed: \"x\\ny\"\n")
+	f.Add("symptom: [a]\nfixed: ''\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		q, d, err := ParseDrill([]byte(in))
+		if err != nil {
+			assert.GreaterOrEqual(t, err.Line, 1, "%q: %v", in, err)
+			require.NotEmpty(t, err.Msg)
+			noInternals(t, err.Msg, in)
+			return
+		}
+		// A valid drill is a valid quiz with a fix for every option, a symptom and a label.
+		require.Len(t, d.Fixes, len(q.Options), "%q", in)
+		for i, fix := range d.Fixes {
+			assert.NotEmpty(t, fix, "option %d of %q", i, in)
+			for _, s := range fix {
+				assert.Contains(t, s, "=")
+			}
+		}
+		assert.NotEmpty(t, d.Symptom)
+		assert.NotEmpty(t, d.Fixed)
+		require.True(t, q.Answer >= 0 && q.Answer < len(q.Options))
+	})
+}
+
 // noInternals checks that a message about input has no Go formatting
 // mistakes or internals in it (unless the input itself does).
 func noInternals(t *testing.T, msg, input string) {
@@ -93,6 +120,7 @@ func FuzzLesson(f *testing.F) {
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\ntopology: {kind: star, hosts: 5}\ntraffic: {pattern: incast, senders: 2}\n```\n\n```knob\nkey: traffic.senders\nlabel: S\nrange: 1..4\n```\n\n```goal\nknob: traffic.senders\nwant: flows[0].gbps > 0.5\npick: any\nmeasure: \"{} Gb/s\"\nprompt: P\nfound: \"{} F\"\n```\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n::: more Why\n{{ totals.drops }}\n::: more\n## B {#b}\n")
 	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n\n{{ if flows[0].gbps > 0 }}a {{ flows[0].bytes | bytes }}{{ else if scenario == x }}b{{ else }}c{{ end }} *{{ if totals.drops < 1 }}d{{ end }}* {{ end }}{{ else }}\n")
+	f.Add("---\ntitle: T\nsummary: S\nlevel: beginner\nminutes: 5\nlanguage: en\n---\n## A {#a}\n\n```scenario\nname: x\n```\n\n```drill\n" + drillOK + "```\n\n{{ flows[0].gbps }}\n## B {#b}\n")
 	f.Fuzz(func(t *testing.T, in string) {
 		// The translation is the same text with the language changed.
 		zh := strings.Replace(in, "language: en\n", "language: zh-Hans\n", 1)

@@ -9,7 +9,9 @@
 // blocks (quiz.go) ask the learner to predict, and {{ path | format }}
 // figures (figure.go) quote numbers from running the step's scenario. A
 // ```compare block (compare.go) takes a scenario block's place to show two
-// scenarios side by side; its figures name their side.
+// scenarios side by side; its figures name their side. A ```drill block
+// (drill.go) is a quiz about a fault hidden in the step's scenario, whose
+// options are fixes the build checks (drill_build.go).
 //
 // A ```knob block (knob.go) is described once, by Knob, from Markdown to the
 // re-run: parseKnob reads the block; the loader (knob_build.go, builder.knobs)
@@ -100,6 +102,12 @@ type Step struct {
 	Knobs []Knob `json:"knobs,omitempty"`
 	// Goals are the step's goal blocks, with their answers.
 	Goals []Goal `json:"goals,omitempty"`
+	// Drill, in a step with a drill block (drill.go), is what the canvas
+	// shows once the drill is answered: the run as found beside the fixed run.
+	Drill       *Compare `json:"drill,omitempty"`
+	drill       *Drill
+	drillAnswer int
+	drillHides  string // the name of the scenario the drill hides
 }
 
 // Error is one problem with a lesson file. It prints as
@@ -240,6 +248,10 @@ func (b *builder) crossCheck(lessons []*Lesson) {
 			if !sameKnobs(s.Knobs, ref.Steps[i].Knobs) {
 				b.fail(l.Source, s.Line, "step %q has other knobs than %s:%d; a translation has the same knobs (keys, values, defaults; only the labels change)",
 					s.ID, ref.Source, ref.Steps[i].Line)
+			}
+			if r := ref.Steps[i]; !sameDrill(s.drill, r.drill, s.drillAnswer, r.drillAnswer) {
+				b.fail(l.Source, s.Line, "step %q has another drill than %s:%d; a translation has the same drill (symptom, fixes, answer; only the words change)",
+					s.ID, ref.Source, r.Line)
 			}
 			if !sameGoals(s.Goals, ref.Steps[i].Goals) {
 				b.fail(l.Source, s.Line, "step %q has other goals than %s:%d; a translation has the same goals (knob, want, pick, show; only the words change)",

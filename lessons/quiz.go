@@ -37,6 +37,9 @@ type QuizBlock struct {
 	Info string
 	// Err is the first problem with the block's YAML, located by QuizError.Line.
 	Err *QuizError
+	// Drill is set when the block is a ```drill (drill.go): a quiz whose
+	// options are fixes, checked against the step's scenario.
+	Drill *Drill
 }
 
 // Quiz is a quiz block's content.
@@ -81,7 +84,21 @@ const quizExample = "question: …, options: [{text: a, why: …}, b, {text: c, 
 
 // ParseQuiz reads a quiz block's YAML.
 func ParseQuiz(data []byte) (Quiz, *QuizError) {
-	var q Quiz
+	return parseQuiz(data, quizKeys{})
+}
+
+// quizKeys lets a block built on the quiz (a drill) read keys of its own:
+// top and option are asked first about every key, and say whether they took it.
+type quizKeys struct {
+	top    func(k, v *yaml.Node) (bool, *QuizError)
+	option func(i int, k, v *yaml.Node) (bool, *QuizError)
+	what   string // the block's keys, for messages; "" for a quiz's
+	// check, if set, checks the quiz read (optionLines: each option's line).
+	check func(q Quiz, optionLines []int) *QuizError
+}
+
+// quizMapping reads a quiz block's YAML as one mapping.
+func quizMapping(data []byte) (*yaml.Node, *QuizError) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
@@ -92,12 +109,21 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 				}
 			}
 		}
-		return q, &QuizError{line, "not valid YAML (" + msg + "); write " + quizExample}
+		return nil, &QuizError{line, "not valid YAML (" + msg + "); write " + quizExample}
 	}
 	if len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
-		return q, &QuizError{1, "a quiz is keys " + quizExample}
+		return nil, &QuizError{1, "a quiz is keys " + quizExample}
 	}
-	m := doc.Content[0]
+	return doc.Content[0], nil
+}
+
+// parseQuiz reads a quiz, letting extra take the keys of a block built on it.
+func parseQuiz(data []byte, extra quizKeys) (Quiz, *QuizError) {
+	var q Quiz
+	m, merr := quizMapping(data)
+	if merr != nil {
+		return q, merr
+	}
 	seen := map[string]bool{}
 	answerLine := 1
 	var answer *yaml.Node
@@ -118,6 +144,14 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 		}
 		seen[k.Value] = true
 		var err *QuizError
+		if extra.top != nil {
+			if took, err := extra.top(k, v); took || err != nil {
+				if err != nil {
+					return q, err
+				}
+				continue
+			}
+		}
 		switch k.Value {
 		case "question":
 			q.Question, err = text(v, "question")
@@ -130,14 +164,18 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 				return q, &QuizError{v.Line, "options: must be a list, e.g. options: [the same, twice as long, eight times as long]"}
 			}
 			for _, o := range v.Content {
-				opt, err := quizOption(o, text)
+				opt, err := quizOption(o, text, len(q.Options), extra.option)
 				if err != nil {
 					return q, err
 				}
 				q.Options, optionLines = append(q.Options, opt), append(optionLines, o.Line)
 			}
 		default:
-			err = &QuizError{k.Line, k.Value + ": unknown key; a quiz takes question, options, answer and explain"}
+			what := extra.what
+			if what == "" {
+				what = "a quiz takes question, options, answer and explain"
+			}
+			err = &QuizError{k.Line, k.Value + ": unknown key; " + what}
 		}
 		if err != nil {
 			return q, err
@@ -164,11 +202,15 @@ func ParseQuiz(data []byte) (Quiz, *QuizError) {
 			return q, &QuizError{optionLines[i], fmt.Sprintf("option %d (%q) is wrong but has no why:; write it as {text: \"…\", why: \"what is wrong with it\"} (the page shows the why when a learner picks it)", i, o.Text)}
 		}
 	}
+	if extra.check != nil {
+		return q, extra.check(q, optionLines)
+	}
 	return q, nil
 }
 
-// quizOption reads one option: plain text, or a map with text and why.
-func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError)) (QuizOption, *QuizError) {
+// quizOption reads option index: plain text, or a map with text and why (and
+// the keys extra takes).
+func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError), index int, extra func(int, *yaml.Node, *yaml.Node) (bool, *QuizError)) (QuizOption, *QuizError) {
 	if n.Kind != yaml.MappingNode {
 		s, err := text(n, "options")
 		return QuizOption{Text: s}, err
@@ -182,6 +224,14 @@ func quizOption(n *yaml.Node, text func(*yaml.Node, string) (string, *QuizError)
 		}
 		seen[k.Value] = true
 		var err *QuizError
+		if extra != nil {
+			if took, err := extra(index, k, v); took || err != nil {
+				if err != nil {
+					return o, err
+				}
+				continue
+			}
+		}
 		switch k.Value {
 		case "text":
 			o.Text, err = text(v, "text")
@@ -224,8 +274,12 @@ func (r quizRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 	}
 	esc := func(s string) string { return string(util.EscapeHTML([]byte(s))) }
 	l := r.labels
-	fmt.Fprintf(w, "<form class=\"lesson-quiz\" data-quiz=\"%d\" data-answer=\"%d\" data-right=\"%s\" data-wrong=\"%s\" data-again=\"%s\" data-shown=\"%s\" data-mark=\"%s\" data-tried=\"%s\">\n",
-		n.Number, n.Answer, esc(l.Right), esc(l.Wrong), esc(l.Again), esc(l.Shown), esc(l.Mark), esc(l.Tried))
+	class, beside := "lesson-quiz", ""
+	if n.Drill != nil { // drill.go: after the answer the canvas shows the fixed run beside
+		class, beside = "lesson-quiz lesson-drill", "<p class=\"lesson-drill-beside\">"+esc(l.DrillBeside)+"</p>"
+	}
+	fmt.Fprintf(w, "<form class=\"%s\" data-quiz=\"%d\" data-answer=\"%d\" data-right=\"%s\" data-wrong=\"%s\" data-again=\"%s\" data-shown=\"%s\" data-mark=\"%s\" data-tried=\"%s\">\n",
+		class, n.Number, n.Answer, esc(l.Right), esc(l.Wrong), esc(l.Again), esc(l.Shown), esc(l.Mark), esc(l.Tried))
 	fmt.Fprintf(w, "<fieldset><legend class=\"lesson-quiz-question\">%s</legend>\n", esc(n.Question))
 	for i, o := range n.Options {
 		why := ""
@@ -236,6 +290,6 @@ func (r quizRenderer) render(w util.BufWriter, _ []byte, node ast.Node, entering
 	}
 	fmt.Fprintf(w, "</fieldset>\n<button type=\"submit\" class=\"lesson-quiz-check\">%s</button> <button type=\"button\" class=\"lesson-quiz-show\">%s</button>\n", esc(l.Check), esc(l.ShowMe))
 	fmt.Fprintf(w, "<p class=\"lesson-quiz-hint\" role=\"status\" aria-live=\"polite\"></p>\n")
-	fmt.Fprintf(w, "<div class=\"lesson-quiz-explain\" role=\"status\" aria-live=\"polite\" hidden><p class=\"lesson-quiz-verdict\"></p><p>%s</p></div>\n</form>\n", esc(n.Explain))
+	fmt.Fprintf(w, "<div class=\"lesson-quiz-explain\" role=\"status\" aria-live=\"polite\" hidden><p class=\"lesson-quiz-verdict\"></p><p>%s</p>%s</div>\n</form>\n", esc(n.Explain), beside)
 	return ast.WalkSkipChildren, nil
 }

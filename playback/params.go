@@ -3,6 +3,7 @@ package playback
 import (
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -40,8 +41,10 @@ const (
 	MaxQuery = 256 << 10
 )
 
-// editor (editor=1) is the page's own (editor.js shows the scenario editor); the canvas ignores it.
-var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang", "editor"}
+// editor (editor=1), knobs (knobs=key,key) and knob.KEY (a knob's values)
+// are the page's own (editor.js shows the scenario editor, embedknobs.js the
+// knobs); the canvas ignores them.
+var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang", "editor", "knobs"}
 
 // ParseQuery reads a URL query string such as "?scenario=incast&play=1".
 // Errors name the parameter, the value and what is allowed.
@@ -67,6 +70,42 @@ func ParseQuery(q string) (Params, error) {
 	return p, err
 }
 
+// ParseQueryKeeping reads q as ParseQuery does, but leaves out what is
+// wrong: each parameter whose removal changes the error goes, until the rest
+// reads, and errs says what was left out and why. An address that cannot be
+// read at all, or is too long, keeps nothing (the defaults, and its error).
+func ParseQueryKeeping(q string) (p Params, errs []error) {
+	p, err := ParseQuery(q)
+	if err == nil || len(q) > MaxQuery {
+		return p, nil
+	}
+	vals, perr := url.ParseQuery(strings.TrimPrefix(q, "?"))
+	if perr != nil {
+		return Params{Theme: "dark", Controls: true, Lang: "en"}, []error{err}
+	}
+	for err != nil && len(errs) < 8 {
+		dropped := false
+		for _, k := range slices.Sorted(maps.Keys(vals)) {
+			rest := maps.Clone(vals)
+			delete(rest, k)
+			again, rerr := ParseQuery(rest.Encode())
+			if rerr == nil || rerr.Error() != err.Error() {
+				errs = append(errs, err)
+				vals, p, err, dropped = rest, again, rerr, true
+				break
+			}
+		}
+		if !dropped {
+			break
+		}
+	}
+	if err != nil { // nothing to leave out makes it read
+		p, _ = ParseQuery("")
+		errs = append(errs, err)
+	}
+	return p, errs
+}
+
 // checkParamNames refuses an unknown parameter, or one given twice (set=,
 // left.set= and right.set= may repeat).
 func checkParamNames(vals url.Values) error {
@@ -76,8 +115,8 @@ func checkParamNames(vals url.Values) error {
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !slices.Contains(paramNames, k) && !slices.Contains(compareParams, k) {
-			return fmt.Errorf("unknown parameter %q; the canvas takes %s", k, strings.Join(append(paramNames, compareParams...), ", "))
+		if !slices.Contains(paramNames, k) && !slices.Contains(compareParams, k) && !(strings.HasPrefix(k, "knob.") && len(k) > len("knob.")) {
+			return fmt.Errorf("unknown parameter %q; the canvas takes %s, knob.KEY", k, strings.Join(append(paramNames, compareParams...), ", "))
 		}
 		if k != "set" && !strings.HasSuffix(k, ".set") && len(vals[k]) > 1 {
 			return fmt.Errorf("parameter %s is given %d times; give it once", k, len(vals[k]))
@@ -97,6 +136,9 @@ func parseSource(vals url.Values, p *Params) error {
 			return fmt.Errorf("parameter scenario=%q is not a built-in scenario; use one of %s", s, strings.Join(names, ", "))
 		}
 		p.Scenario = s
+	}
+	if vals.Has("yaml") && vals.Get("yaml") == "" {
+		return fmt.Errorf("parameter yaml= is empty; give a scenario's YAML, base64url-encoded, or leave yaml= out to play scenario= (default incast)")
 	}
 	if y := vals.Get("yaml"); y != "" {
 		y = strings.TrimRight(y, "=")

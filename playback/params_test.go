@@ -119,6 +119,9 @@ func TestParseQueryErrors(t *testing.T) {
 		"set=oops":                      "write set=key.path=value",
 		"%zz":                           "cannot be read",
 		"scenario=incast&yaml=bmFtZTog": "either scenario= or yaml=",
+		"yaml=":                         "parameter yaml= is empty; give a scenario's YAML",
+		"scenario=incast&yaml=":         "parameter yaml= is empty",
+		"knob.=2":                       `unknown parameter "knob."`,
 	} {
 		_, err := ParseQuery(q)
 		require.Error(t, err, q)
@@ -129,6 +132,31 @@ func TestParseQueryErrors(t *testing.T) {
 	require.NoError(t, err)
 	_, err = p.Load()
 	assert.ErrorContains(t, err, "topology.hosts")
+}
+
+// A wrong address leaves out what is wrong and keeps the rest, saying why
+// for each thing left out; a right one keeps all and says nothing.
+func TestParseQueryKeeping(t *testing.T) {
+	p, errs := ParseQueryKeeping("scenario=ecmp-collisions&speed=-5&theme=pink&play=1&knobs=seed&knob.seed=1,2")
+	require.Len(t, errs, 2)
+	assert.Contains(t, errs[0].Error(), `speed="-5"`)
+	assert.Contains(t, errs[1].Error(), `theme="pink"`)
+	assert.Equal(t, "ecmp-collisions", p.Scenario)
+	assert.True(t, p.Play)
+	assert.Equal(t, "dark", p.Theme)
+
+	p, errs = ParseQueryKeeping("scenario=incst&lang=zh")
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0].Error(), `scenario="incst" is not a built-in`)
+	assert.Equal(t, Params{Theme: "dark", Controls: true, Lang: "zh"}, p)
+
+	p, errs = ParseQueryKeeping("scenario=incast&big=1")
+	assert.Empty(t, errs)
+	assert.True(t, p.Big)
+
+	_, errs = ParseQueryKeeping("%zz&big=1")
+	require.Len(t, errs, 1)
+	assert.Contains(t, errs[0].Error(), "cannot be read")
 }
 
 // protocol's limits are the scenario's and the player's.
@@ -207,11 +235,20 @@ func FuzzParseQuery(f *testing.F) {
 	for _, s := range []string{"", "?scenario=incast&play=1", "yaml=bmFtZTogeA", "set=a=b&set=c", "speed=1e9", "t=NaN", "%", "scenario=incast&set=topology.hosts=0",
 		"speed=0.001&t=1.099999&theme=light&controls=no&big=yes&play", "set=until%3D1us&set=seed=2&scenario=permutation", "speed=50&t=10",
 		"theme=pink", "speed=-3", "t=abc", "play=maybe", "big=2", "controls=x", "color=red", "scenario=nope", "yaml=***", "play=1&play=0", "lang=zh&theme=light", "lang=fr", "lang=ZH", "lang=en&lang=zh",
-		"compare=1&left=incast&right=incast-dcqcn&right.set=traffic.senders=2&left.label=A", "compare=1&left=incast", "left=incast", "compare=1&left.yaml=bmFtZTogeA&right=incast"} {
+		"compare=1&left=incast&right=incast-dcqcn&right.set=traffic.senders=2&left.label=A", "compare=1&left=incast", "left=incast", "compare=1&left.yaml=bmFtZTogeA&right=incast",
+		"yaml=", "knobs=traffic.senders,network.pfc&knob.traffic.senders=2,4,8", "knob.=1", "scenario=incast&speed=-5&theme=pink&play=1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		p, err := ParseQuery(q)
+		kept, errs := ParseQueryKeeping(q)
+		// What is kept of a wrong address reads again; each thing left out says why.
+		assert.Equal(t, err != nil, len(errs) > 0, "%q", q)
+		_, kerr := ParseQuery(query(kept))
+		assert.NoError(t, kerr, "%q kept as %q", q, query(kept))
+		for _, e := range errs {
+			readable(t, e.Error(), q)
+		}
 		if err != nil {
 			// Every error names the parameter (or the address) it is about.
 			readable(t, err.Error(), q)

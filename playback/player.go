@@ -4,7 +4,8 @@
 // links that did not change with the frame before), and plays, pauses,
 // steps, seeks and changes speed over them. Scrubbing back is a lookup, so
 // it is instant. A Recorder computes and records; a Player plays what it is
-// sent (in this process through a pipe that encodes and decodes every frame).
+// sent: in this process through a pipe, or from a Web Worker (NewRemote,
+// fed by Append, Halve, Finish and Fail).
 package playback
 
 import (
@@ -48,7 +49,9 @@ const (
 // changes speed over what its Recorder has computed so far.
 type Player struct {
 	sc      scenario.Scenario
-	rec     *Recorder        // computes the frames, in this process
+	rec     *Recorder        // computes the frames, in this process; nil for a remote player
+	topo    *topo.Topology   // a remote player's fabric
+	remote  progress         // a remote player's progress, as its recorder last said
 	frames  []*snap.Snapshot // as the recorder keeps them (decoded)
 	marks   []mark           // what Step needs to know of each frame
 	shown   []shownFrame     // full copies of recently shown frames, newest last
@@ -64,6 +67,9 @@ type Player struct {
 	target      unit.Time // a Seek past what is computed: where to go once it is; -1 for none
 	stepPending bool      // a Step at the computed end: take it once more is computed
 }
+
+// progress is how far a recorder elsewhere has computed (Recorder.Progress, ETA).
+type progress struct{ share, eta float64 }
 
 // mark is what Step and StepBack know of a frame without reading its flows.
 type mark struct {
@@ -148,30 +154,92 @@ func (b *Builder) Recorder(out Sink) (*Recorder, error) {
 	return NewRecorder(b.sc, st, out), nil
 }
 
+// NewRemote is a player of frames recorded elsewhere (a worker's Recorder
+// of sc, over fabric t), paused at time 0 on the first frame: the rest
+// come through Append, Halve, Finish and Fail, in the recorder's order.
+func NewRemote(sc scenario.Scenario, t *topo.Topology, first *snap.Snapshot) *Player {
+	p := &Player{sc: sc, topo: t, dt: FirstDt, auto: true, target: -1, remote: progress{-1, -1}}
+	p.speed = p.guessSpeed()
+	p.append(first)
+	return p
+}
+
+// Append, Halve, Finish and Fail take what a remote player's recorder
+// sent (its Sink); a Seek or Step waiting for frames is taken once they come.
+func (p *Player) Append(s *snap.Snapshot) { p.append(s); p.settle() }
+func (p *Player) Halve()                  { p.halve() }
+func (p *Player) Finish(r *simmetrics.Result) {
+	p.finish(r)
+	p.settle()
+}
+func (p *Player) Fail(err error) { p.err = err; p.settle() }
+
+// SetProgress is what a remote player's recorder last said of its
+// progress and time left (Recorder.Progress, ETA).
+func (p *Player) SetProgress(share, eta float64) { p.remote = progress{share, eta} }
+
 // Scenario is what is playing.
 func (p *Player) Scenario() *scenario.Scenario { return &p.sc }
 
 // Topology is the fabric being played.
-func (p *Player) Topology() *topo.Topology { return p.rec.Topology() }
+func (p *Player) Topology() *topo.Topology {
+	if p.rec == nil {
+		return p.topo
+	}
+	return p.rec.Topology()
+}
 
 // Compute has the recorder compute for about budget of wall time
 // (Recorder.Compute) and reports whether the run is over. A Seek or Step
 // waiting for frames not yet computed is taken as soon as they are.
 func (p *Player) Compute(budget time.Duration) bool {
-	if p.done || p.err != nil {
-		return true
+	if p.done || p.err != nil || p.rec == nil {
+		return p.done || p.err != nil
 	}
 	over := p.rec.Compute(budget)
 	p.settle()
 	return over || p.err != nil
 }
 
-// Progress, ETA, ComputeTime, Slowest and SetHeapLimit are the recorder's.
-func (p *Player) Progress() float64          { return p.rec.Progress() }
-func (p *Player) ETA() float64               { return p.rec.ETA() }
-func (p *Player) ComputeTime() time.Duration { return p.rec.ComputeTime() }
-func (p *Player) SetHeapLimit(limit int64)   { p.rec.SetHeapLimit(limit) }
+// Progress, ETA, ComputeTime, Slowest and SetHeapLimit are the recorder's
+// (a remote player's: what SetProgress was told, and none).
+func (p *Player) Progress() float64 {
+	switch {
+	case p.done:
+		return 1
+	case p.rec == nil:
+		return p.remote.share
+	}
+	return p.rec.Progress()
+}
+
+func (p *Player) ETA() float64 {
+	switch {
+	case p.done:
+		return 0
+	case p.rec == nil:
+		return p.remote.eta
+	}
+	return p.rec.ETA()
+}
+
+func (p *Player) ComputeTime() time.Duration {
+	if p.rec == nil {
+		return 0
+	}
+	return p.rec.ComputeTime()
+}
+
+func (p *Player) SetHeapLimit(limit int64) {
+	if p.rec != nil {
+		p.rec.SetHeapLimit(limit)
+	}
+}
+
 func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time) {
+	if p.rec == nil {
+		return 0, 0, 0, 0
+	}
 	return p.rec.Slowest()
 }
 
@@ -456,8 +524,21 @@ func (p *Player) History(n int) []*snap.Snapshot {
 func (p *Player) Frames() (int, unit.Time) { return len(p.frames), p.dt }
 
 // FrameBytes is what the recorded snapshots take, by SnapshotBytes (the
-// recorder's count).
-func (p *Player) FrameBytes() int64 { return p.rec.FrameBytes() }
+// recorder's count; a remote player's, counted here).
+func (p *Player) FrameBytes() int64 {
+	if p.rec != nil {
+		return p.rec.FrameBytes()
+	}
+	var b int64
+	for i, f := range p.frames {
+		var prev *snap.Snapshot
+		if i > 0 {
+			prev = p.frames[i-1]
+		}
+		b += newBytes(f, prev)
+	}
+	return b
+}
 
 // SpeedLevel maps the speed onto a log scale 0…1 for a slider, and back.
 func SpeedLevel(s unit.Time) float64 {

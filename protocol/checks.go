@@ -7,13 +7,13 @@ import "fmt"
 
 func (c Load) check() error {
 	if (c.Left == nil) != (c.Right == nil) {
-		return fmt.Errorf("load needs both left and right for a comparison, e.g. {\"fabriclab\": \"load\", \"left\": {\"scenario\": \"incast\"}, \"right\": {\"scenario\": \"incast-dcqcn\"}}")
+		return fmt.Errorf("load needs both left and right for a comparison, e.g. %s", Example("load", "left"))
 	}
 	if c.Left != nil {
 		return c.checkSides()
 	}
 	if c.YAML == "" && c.Scenario == "" {
-		return fmt.Errorf("load needs yaml (a scenario) or scenario (a built-in name)")
+		return fmt.Errorf("load needs yaml (a scenario) or scenario (a built-in name), e.g. %s", Example("load", ""))
 	}
 	if len(c.YAML) > MaxYAML {
 		return fmt.Errorf("load: the scenario is too long: at most %d KiB", MaxYAML>>10)
@@ -42,35 +42,38 @@ func (c Load) checkSides() error {
 
 func (c Seek) check() error {
 	if !(c.TUs >= 0) || c.TUs > MaxSeekUs {
-		return fmt.Errorf("seek needs t_us from 0 to %g", float64(MaxSeekUs))
+		return fmt.Errorf("seek needs t_us from 0 to %g, e.g. %s", float64(MaxSeekUs), Example("seek", ""))
 	}
 	return nil
 }
 
 func (c Speed) check() error {
 	if !(c.UsPerS > 0) || c.UsPerS > MaxSpeedUs {
-		return fmt.Errorf("speed needs us_per_s above 0 and at most %g", float64(MaxSpeedUs))
+		return fmt.Errorf("speed needs us_per_s above 0 and at most %g, e.g. %s", float64(MaxSpeedUs), Example("speed", ""))
 	}
 	return nil
 }
 
 func (c Tap) check() error {
 	if !(c.X >= 0 && c.X <= maxTap) || !(c.Y >= 0 && c.Y <= maxTap) {
-		return fmt.Errorf("tap needs x and y from 0 to %d (CSS px from the canvas's top left)", maxTap)
+		return fmt.Errorf("tap needs x and y from 0 to %d (CSS px from the canvas's top left), e.g. %s", maxTap, Example("tap", ""))
 	}
 	return nil
 }
 
 func (c Check) check() error {
 	if c.Scenario != "" || len(c.Sets) > 0 {
-		return fmt.Errorf("check takes yaml (the scenario's text) only")
+		return fmt.Errorf("check takes yaml (the scenario's text) only, e.g. %s", Example("check", ""))
 	}
 	return checkYAML("check", c.YAML)
 }
 
 func (c AskSource) check() error {
-	if (c.YAML == "") == (c.Scenario == "") {
-		return fmt.Errorf("source needs yaml (a scenario) or scenario (a built-in name), not both")
+	if c.YAML == "" && c.Scenario == "" {
+		return fmt.Errorf("source needs yaml (a scenario) or scenario (a built-in name), e.g. %s", Example("source", ""))
+	}
+	if c.YAML != "" && c.Scenario != "" {
+		return fmt.Errorf("source takes yaml (a scenario) or scenario (a built-in name), not both, e.g. %s", Example("source", ""))
 	}
 	return checkYAML("source", c.YAML)
 }
@@ -84,7 +87,7 @@ func checkYAML(op, yaml string) error {
 
 func (c Inspect) check() error {
 	if c.Dir != -1 && c.Dir != 0 && c.Dir != 1 {
-		return fmt.Errorf("inspect needs dir -1 (the previous node or link), 1 (the next) or 0 (close the tooltip)")
+		return fmt.Errorf("inspect needs dir -1 (the previous node or link), 1 (the next) or 0 (close the tooltip), e.g. %s", Example("inspect", ""))
 	}
 	return nil
 }

@@ -130,10 +130,10 @@ func DecodeCommand(data []byte) (Command, error) {
 		}
 	}
 	if zero == nil {
-		return nil, fmt.Errorf("unknown command %q; use one of %s", head.Name, strings.Join(commandNames(), ", "))
+		return nil, fmt.Errorf("unknown command %q; use one of %s, e.g. {\"fabriclab\": \"play\"}", head.Name, strings.Join(commandNames(), ", "))
 	}
 	p := reflect.New(reflect.TypeOf(zero))
-	err := unmarshal(data, p.Interface())
+	err := unmarshalCommand(data, p.Interface(), head.Name)
 	c := p.Elem().Interface().(Command)
 	if err == nil {
 		if ch, ok := c.(interface{ check() error }); ok {
@@ -169,6 +169,50 @@ func unmarshal(data []byte, v any) error {
 	return fmt.Errorf("command is not JSON like {\"fabriclab\": \"play\"}: %v", err)
 }
 
+// unmarshalCommand reads command name's JSON into v; a field of the wrong
+// type is named, with an example of the command that has the field right.
+func unmarshalCommand(data []byte, v any, name string) error {
+	var te *json.UnmarshalTypeError
+	if err := json.Unmarshal(data, v); errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("%s: field %q is a JSON %s; give %s, e.g. %s", name, te.Field, te.Value, jsonKind(te.Type), Example(name, te.Field))
+	}
+	return unmarshal(data, v)
+}
+
+// examples are each command as a page sends it, with every field it takes
+// (those of a load and a source in several examples); a test decodes each.
+var examples = map[string][]string{
+	"load": {`{"fabriclab": "load", "scenario": "incast", "set": ["traffic.senders=4"], "play": true}`,
+		`{"fabriclab": "load", "yaml": "name: mine\ntopology: {kind: star, hosts: 3}", "play": true}`,
+		`{"fabriclab": "load", "scenario": "incast", "step": "s2", "figures": ["totals.max_fct_us | ms"], "report": ["cost.gpu_hour_usd=2"]}`,
+		`{"fabriclab": "load", "left": {"scenario": "incast", "label": "PFC"}, "right": {"scenario": "incast", "set": ["network.dcqcn=true"], "label": "DCQCN"}}`},
+	"seek":      {`{"fabriclab": "seek", "t_us": 12.5}`},
+	"speed":     {`{"fabriclab": "speed", "us_per_s": 50}`},
+	"presenter": {`{"fabriclab": "presenter", "on": true}`},
+	"tap":       {`{"fabriclab": "tap", "x": 120, "y": 80, "touch": false}`},
+	"check":     {`{"fabriclab": "check", "yaml": "name: mine", "id": 1}`},
+	"source":    {`{"fabriclab": "source", "scenario": "incast", "set": ["seed=2"], "id": 2}`, `{"fabriclab": "source", "yaml": "name: mine", "id": 2}`},
+	"snapshot":  {`{"fabriclab": "snapshot", "id": 3}`},
+	"keys":      {`{"fabriclab": "keys", "parent": true, "focus": true, "fullscreen": false}`},
+	"inspect":   {`{"fabriclab": "inspect", "dir": 1}`},
+}
+
+// Example is command name as JSON, one that has field (a JSON name, or a
+// path such as "left.label") when field is not "".
+func Example(name, field string) string {
+	field, _, _ = strings.Cut(field, ".")
+	all := examples[name]
+	for _, e := range all {
+		if field == "" || strings.Contains(e, `"`+field+`":`) {
+			return e
+		}
+	}
+	if len(all) > 0 {
+		return all[0]
+	}
+	return `{"fabriclab": "` + name + `"}`
+}
+
 // jsonKind names what a command field takes, for messages.
 func jsonKind(t reflect.Type) string {
 	switch t.Kind() {
@@ -187,15 +231,19 @@ func jsonKind(t reflect.Type) string {
 }
 
 // ErrorFor is the event that reports err, about command c (nil when it could
-// not be read): an editor command's error carries its name and id.
+// not be read): it names the command, and an editor command's carries its id.
 func ErrorFor(c Command, err error) Event {
+	e := CommandError{Message: err.Error()}
 	switch c := c.(type) {
 	case Check:
-		return CommandError{Message: err.Error(), ID: c.ID, Command: c.Command()}
+		e.ID = c.ID
 	case AskSource:
-		return CommandError{Message: err.Error(), ID: c.ID, Command: c.Command()}
+		e.ID = c.ID
 	case AskSnapshot:
-		return CommandError{Message: err.Error(), ID: c.ID, Command: c.Command()}
+		e.ID = c.ID
 	}
-	return Error{Message: err.Error()}
+	if c != nil {
+		e.Command = c.Command()
+	}
+	return e
 }

@@ -116,13 +116,17 @@ type Figures struct {
 type Error struct {
 	Message string `json:"message"`
 	Fatal   bool   `json:"fatal,omitempty"`
+	// Notice: a wrong parameter of the page's address, left out; the canvas
+	// plays the rest.
+	Notice bool `json:"notice,omitempty"`
 }
 
-// CommandError: an editor command (check, source, snapshot) failed; it
-// carries the command's name and id.
+// CommandError: a command was wrong or failed (the canvas runs on); it
+// carries the command's name ("" when it could not be read as one) and an
+// editor command's (check, source, snapshot) id.
 type CommandError struct {
 	Message string  `json:"message"`
-	ID      float64 `json:"id"`
+	ID      float64 `json:"id,omitempty"`
 	Command string  `json:"command"`
 }
 

@@ -53,11 +53,10 @@ var (
 				Notes: []string{"3 of 8 done"}}}},
 		Tooltip{Text: "sw0→h8 · 100 Gb/s RoCE · load 100%"},
 		Key{Key: "ArrowRight"},
-		Stats{Frames: 60, HeapBytes: 1 << 24, LiveBytes: 1 << 23, SysBytes: 1 << 26, FrameBytes: 1 << 20, ComputeS: 1.5, RunS: 4, YieldS: 0.1,
+		Stats{Frames: 60, HeapBytes: 1 << 24, LiveBytes: 1 << 23, SysBytes: 1 << 26, FrameBytes: 1 << 20, ComputeS: 1.5, RunS: 4,
 			GCCPUS: 0.2, GCs: 7, IntervalP50Ms: 16.7, IntervalP95Ms: 33, IntervalMaxMs: 50, DrawP50Ms: 4, DrawP95Ms: 8, Updates: 61,
 			UpdateP50Ms: 1, UpdateP95Ms: 2, ComputingTicks: 30, ComputingTickP50Ms: 90, ComputingTickP95Ms: 110, ComputingTickMaxMs: 130,
-			FramesAsked: 62, SliceMaxMs: 85, TurnP50Ms: 0.5, TurnP95Ms: 1.5, Turns: 300, AdvanceMaxMs: 12, AdvanceMaxAtUs: 5, AdvanceMaxSpanUs: 0.5,
-			SnapshotMaxMs: 3, GCIdleMaxMs: 2, BuildMaxMs: 40, GCIdleS: 0.05, Grows: 1, GrownBytes: 1 << 28, GrowMaxMs: 0.3},
+			FramesAsked: 62, Workers: []WorkerStats{{RunID: 3, Frames: 1713, Bytes: 2 << 20, Done: true}}, Grows: 1, GrownBytes: 1 << 28, GrowMaxMs: 0.3},
 		Error{Message: "parameter theme=\"pink\": use light or dark", Fatal: true},
 		CommandError{Message: "snapshot: nothing is on the canvas yet; load a scenario first", ID: 5, Command: "snapshot"},
 		Checked{ID: 3, Name: "x", Errors: []CheckedError{{Line: 4, Key: "topology.hosts", Message: "x.yaml:4: topology.hosts: must be at least 2"}}},
@@ -153,26 +152,29 @@ func TestDecodeCommand(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, Seek{TUs: 12.5}, c)
 	for in, want := range map[string]string{
-		`{"fabriclab":"dance"}`:                `unknown command "dance"; use one of load, play,`,
-		`{"fabriclab":"load"}`:                 "load needs yaml",
-		`{"fabriclab":"seek","t_us":-1}`:       "seek needs t_us from 0 to 1e+08",
-		`{"fabriclab":"seek","t_us":1e9}`:      "seek needs t_us",
-		`{"fabriclab":"speed"}`:                "speed needs us_per_s above 0 and at most 1e+07",
-		`{"fabriclab":"speed","us_per_s":1e8}`: "speed needs us_per_s",
-		`{"fabriclab":"tap","x":-3,"y":4}`:     "tap needs x and y",
-		`{"fabriclab":"tap","x":3,"y":1e9}`:    "tap needs x and y",
-		`not json`:                             "not JSON",
-		`[]`:                                   "command is a JSON array; send an object like",
-		`{"fabriclab":"seek","t_us":"3"}`:      `command field "t_us" is a JSON string; give a number`,
-		`{"fabriclab":1}`:                      `command field "fabriclab" is a JSON number; give a string`,
-		`{"fabriclab":"load","set":"a=b"}`:     `command field "set" is a JSON string; give a list of strings`,
+		`{"fabriclab":"dance"}`:                              `unknown command "dance"; use one of load, play,`,
+		`{"fabriclab":"load"}`:                               `load needs yaml (a scenario) or scenario (a built-in name), e.g. {"fabriclab": "load", "scenario": "incast"`,
+		`{"fabriclab":"load","left":{"label":3},"right":{}}`: `load: field "left.label" is a JSON number; give a string, e.g. {"fabriclab": "load", "left": {`,
+		`{"fabriclab":"seek","t_us":-1}`:                     "seek needs t_us from 0 to 1e+08",
+		`{"fabriclab":"seek","t_us":1e9}`:                    "seek needs t_us",
+		`{"fabriclab":"speed"}`:                              "speed needs us_per_s above 0 and at most 1e+07",
+		`{"fabriclab":"speed","us_per_s":1e8}`:               "speed needs us_per_s",
+		`{"fabriclab":"speed","us_per_s":-2}`:                `speed needs us_per_s above 0 and at most 1e+07, e.g. {"fabriclab": "speed", "us_per_s": 50}`,
+		`{"fabriclab":"tap","x":"a","y":4}`:                  `tap: field "x" is a JSON string; give a number, e.g. {"fabriclab": "tap", "x": 120`,
+		`{"fabriclab":"tap","x":-3,"y":4}`:                   "tap needs x and y",
+		`{"fabriclab":"tap","x":3,"y":1e9}`:                  "tap needs x and y",
+		`not json`:                                           "not JSON",
+		`[]`:                                                 "command is a JSON array; send an object like",
+		`{"fabriclab":"seek","t_us":"3"}`:                    `seek: field "t_us" is a JSON string; give a number, e.g. {"fabriclab": "seek", "t_us": 12.5}`,
+		`{"fabriclab":1}`:                                    `command field "fabriclab" is a JSON number; give a string`,
+		`{"fabriclab":"load","set":"a=b"}`:                   `load: field "set" is a JSON string; give a list of strings, e.g. {"fabriclab": "load", "scenario": "incast", "set": [`,
 		`{"fabriclab":"load","yaml":"` + strings.Repeat("x", MaxYAML+1) + `"}`:  "load: the scenario is too long: at most 64 KiB",
 		`{"fabriclab":"load","yaml":"` + strings.Repeat("x", MaxCommand) + `"}`: "command too long: at most 128 KiB",
 		`{"fabriclab":"check","yaml":"a","scenario":"incast"}`:                  "check takes yaml (the scenario's text) only",
 		`{"fabriclab":"check","yaml":"` + strings.Repeat("x", MaxYAML+1) + `"}`: "check: the scenario is too long",
-		`{"fabriclab":"source","id":1}`:                                         "source needs yaml (a scenario) or scenario (a built-in name), not both",
-		`{"fabriclab":"source","yaml":"a","scenario":"incast"}`:                 "source needs yaml",
-		`{"fabriclab":"check","yaml":"a","id":"7"}`:                             `command field "id" is a JSON string; give a number`,
+		`{"fabriclab":"source","id":1}`:                                         "source needs yaml (a scenario) or scenario (a built-in name), e.g.",
+		`{"fabriclab":"source","yaml":"a","scenario":"incast"}`:                 "source takes yaml (a scenario) or scenario (a built-in name), not both",
+		`{"fabriclab":"check","yaml":"a","id":"7"}`:                             `check: field "id" is a JSON string; give a number, e.g. {"fabriclab": "check", "yaml": "name: mine", "id": 1}`,
 		`{"fabriclab":"inspect","dir":0.5}`:                                     "inspect needs dir -1",
 	} {
 		_, err := DecodeCommand([]byte(in))
@@ -200,18 +202,59 @@ func TestDecodeCompareCommand(t *testing.T) {
 	}
 }
 
-// An editor command's error carries its id and name; any other is a plain error.
+// A command's error names the command; an editor command's carries its id
+// too; one that could not be read names none.
 func TestErrorFor(t *testing.T) {
 	c, err := DecodeCommand([]byte(`{"fabriclab":"source","id":9}`))
 	require.Error(t, err)
 	assert.Equal(t, CommandError{Message: err.Error(), ID: 9, Command: "source"}, ErrorFor(c, err))
 	c, err = DecodeCommand([]byte(`{"fabriclab":"seek","t_us":-1}`))
 	require.Error(t, err)
-	assert.Equal(t, Error{Message: err.Error()}, ErrorFor(c, err))
+	assert.Equal(t, CommandError{Message: err.Error(), Command: "seek"}, ErrorFor(c, err))
 	c, err = DecodeCommand([]byte(`nope`))
 	require.Error(t, err)
 	assert.Nil(t, c)
-	assert.Equal(t, Error{Message: err.Error()}, ErrorFor(c, err))
+	assert.Equal(t, CommandError{Message: err.Error()}, ErrorFor(c, err))
+	data, err := EncodeEvent(ErrorFor(c, err))
+	require.NoError(t, err)
+	assert.Contains(t, string(data), `"command":""`, "the page tells a command's error by its command field")
+}
+
+// Every command's examples read as that command, without error, and a field
+// of the wrong type gets an example that has the field; the list of
+// commands in "unknown command" names every command the program reads.
+func TestExamplesFitTheirCommands(t *testing.T) {
+	for _, zero := range Commands {
+		name := zero.Command()
+		fieldNames := fields(reflect.TypeOf(zero))
+		for _, e := range append([]string{Example(name, "")}, examples[name]...) {
+			c, err := DecodeCommand([]byte(e))
+			require.NoError(t, err, e)
+			assert.Equal(t, name, c.Command(), e)
+		}
+		for i, f := range fieldNames {
+			if name == "check" && (f == "scenario" || f == "set") || name == "keys" {
+				continue // taken only to be refused; the page reads keys itself
+			}
+			e := Example(name, f)
+			assert.Contains(t, e, `"`+f+`":`, "%s's example for field %s", name, f)
+			wrong := "true"
+			if reflect.TypeOf(zero).Field(i).Type.Kind() == reflect.Bool {
+				wrong = `"yes"`
+			}
+			_, err := DecodeCommand([]byte(`{"fabriclab":"` + name + `","` + f + `":` + wrong + `}`))
+			require.Error(t, err, "%s with %s an object", name, f)
+			assert.Contains(t, err.Error(), name+`: field "`+f+`"`)
+			assert.Contains(t, err.Error(), e)
+		}
+	}
+	_, err := DecodeCommand([]byte(`{"fabriclab":"dance"}`))
+	require.Error(t, err)
+	for _, c := range Commands {
+		if c.Command() != "keys" { // the page's own
+			assert.Contains(t, err.Error(), " "+c.Command()+",")
+		}
+	}
 }
 
 // readable checks that an error message about input is written for people:
@@ -231,7 +274,8 @@ func FuzzDecodeCommand(f *testing.F) {
 		`{"fabriclab":"seek","t_us":-1}`, `{"fabriclab":"speed","us_per_s":0}`, `{"fabriclab":"load"}`, `{"fabriclab":"dance"}`, `{"fabriclab":"play","set":[1]}`,
 		`{"fabriclab":"load","left":{"scenario":"incast"},"right":{"yaml":"name: x","label":"X"}}`, `{"fabriclab":"load","left":{}}`, `{"fabriclab":"load","left":1,"right":2}`,
 		`{"fabriclab":"check","yaml":"name: x","id":1}`, `{"fabriclab":"source","scenario":"incast","set":["seed=1"],"id":2}`, `{"fabriclab":"snapshot","id":3}`,
-		`{"fabriclab":"tap","x":1,"y":2,"touch":true}`, `{"fabriclab":"keys","parent":false}`, `{"fabriclab":"inspect","dir":1}`, `{"fabriclab":"inspect","dir":2}`} {
+		`{"fabriclab":"tap","x":1,"y":2,"touch":true}`, `{"fabriclab":"keys","parent":false}`, `{"fabriclab":"inspect","dir":1}`, `{"fabriclab":"inspect","dir":2}`,
+		`{"fabriclab":"tap","x":"a"}`, `{"fabriclab":"load","left":{"label":3},"right":{}}`, `{"fabriclab":"speed","us_per_s":-2}`, `{"fabriclab":"source","yaml":"a","scenario":"b"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -241,6 +285,12 @@ func FuzzDecodeCommand(f *testing.F) {
 			readable(t, err.Error(), string(data))
 			named := c != nil && (strings.HasPrefix(err.Error(), c.Command()+" ") || strings.HasPrefix(err.Error(), c.Command()+":"))
 			assert.True(t, strings.Contains(err.Error(), "command") || named, "%q: %v", data, err)
+			// An example in the message is of the command it is about, and reads.
+			if _, example, ok := strings.Cut(err.Error(), "e.g. {"); ok && c != nil {
+				e, err := DecodeCommand([]byte("{" + example))
+				require.NoError(t, err, "the example in the error about %q", data)
+				assert.Equal(t, c.Command(), e.Command(), "the example in the error about %q", data)
+			}
 			return
 		}
 		// What was read writes back as JSON and reads the same.

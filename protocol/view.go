@@ -14,6 +14,10 @@ type View struct {
 	Flows     []ViewFlow  `json:"flows"` // busiest first, finished last; never null
 	MoreFlows int         `json:"more_flows"`
 	Charts    []ViewChart `json:"charts"` // never null
+	// In a comparison the lists above are empty and Sides holds each run's
+	// view, left then right, with Label its pane's title (the run's name).
+	Label string `json:"label,omitempty"`
+	Sides []View `json:"sides,omitempty"`
 }
 
 // ViewNode is a node as the canvas names it, its kind and its group (a
@@ -25,7 +29,7 @@ type ViewNode struct {
 }
 
 // ViewLink is one direction of a cable: its load (0–100, as its colour
-// shows), its egress queue and whether PFC pauses it.
+// shows), its egress queue, whether PFC pauses it and its fault.
 type ViewLink struct {
 	From       string `json:"from"`
 	To         string `json:"to"`
@@ -33,6 +37,9 @@ type ViewLink struct {
 	QueueBytes int64  `json:"queue_bytes"`
 	Queue      string `json:"queue"` // QueueBytes as the canvas writes it
 	Paused     bool   `json:"paused"`
+	// State is the link's fault now as its tooltip says it (down, or
+	// degraded and its rate); "" when it runs as built.
+	State string `json:"state,omitempty"`
 }
 
 // ViewFlow is a flow (or a collective's transfer): its rate now, whether

@@ -332,6 +332,9 @@ func (b *Builder) history() []*snap.Snapshot {
 func (b *Builder) hostName(e int) string {
 	t := b.layout.Topo
 	if e >= 0 && e < len(t.Endpoints) && t.Nodes[t.Endpoints[e]].Role == topo.GPU {
+		if t.Torus != nil {
+			return b.tf("node.chip", e)
+		}
 		return "GPU " + itoa(e)
 	}
 	if e >= 0 && e < len(t.Endpoints) && t.Nodes[t.Endpoints[e]].Role == topo.Storage {

@@ -263,8 +263,8 @@ func (b *Builder) chunks(r Rect, c *snap.Collective) {
 		m.cells = c.Slot
 	}
 	labelW := TextWidth(b.tf("coll.gpu", 0)+"0", b.fs(0.7), 0) + 6*u
-	if c.RowRanks > 1 {
-		labelW = TextWidth("0000–0000", b.fs(0.7), 0) + 6*u
+	if c.RowRanks > 1 || (r.H-80*u)/float64(c.Rows) < b.fs(0.85) { // ranges of ranks
+		labelW = max(labelW, TextWidth(fmt.Sprintf("%d–%d", c.Ranks, c.Ranks), b.fs(0.7), 0)+6*u)
 	}
 	if m.slot {
 		m.meanW = TextWidth(b.t("coll.all-pieces"), b.fs(0.68), 0) + 8*u
@@ -351,18 +351,34 @@ func (m *chunkMatrix) row(row int) {
 		dl.rect(LayerChart, m.mx, by, bw, bh, 0, th.Idle, color.RGBA{}, 0)
 		dl.rect(LayerChart, m.mx, by, bw*mean, bh, 0, b.cellColor(mean), color.RGBA{}, 0)
 	}
+	every := m.every()
+	if row%every != 0 {
+		return
+	}
+	// a label per row, or per group of rows where rows are thinner than
+	// the text: the group's range of ranks, with a bar along its rows
+	lab := b.tf("coll.gpu", row)
+	last := min(row+every, c.Rows) // the rows this label covers: row ..< last
+	if c.RowRanks > 1 || every > 1 {
+		lo := row * c.RowRanks
+		lab = fmt.Sprintf("%d–%d", lo, min(last*c.RowRanks, c.Ranks)-1)
+	}
+	h, x := float64(last-row)*cs-gap, area.X-4*u
+	if every > 1 {
+		dl.line(LayerChart, area.X-2.5*u, y+1, area.X-2.5*u, y+h-1, 1.2*u, th.Muted)
+		x -= u
+	}
+	dl.text(LayerChart, x, y+h/2, lab, b.fs(0.7), End, assets.Regular, th.Muted)
+}
+
+// every is how many rows one label covers: 1, or as many as make the text's
+// height.
+func (m *chunkMatrix) every() int {
 	every := 1
-	for float64(every)*cs < b.fs(0.85) {
+	for float64(every)*m.cs < m.b.fs(0.85) && every < m.c.Rows {
 		every *= 2
 	}
-	if row%every == 0 {
-		lab := b.tf("coll.gpu", row)
-		if c.RowRanks > 1 {
-			lo := row * c.RowRanks
-			lab = fmt.Sprintf("%d–%d", lo, min(lo+c.RowRanks, c.Ranks)-1)
-		}
-		dl.text(LayerChart, area.X-4*u, y+(cs-gap)/2, lab, b.fs(0.7), End, assets.Regular, th.Muted)
-	}
+	return every
 }
 
 // key draws, under the matrix in r, what a column is and the colour scale.

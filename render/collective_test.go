@@ -178,3 +178,35 @@ func TestCollectiveArrowsFollowTheRing(t *testing.T) {
 		assert.Equal(t, (gpu(e[0])+1)%8, gpu(e[1]), "an arrow from GPU %d goes to the next", gpu(e[0]))
 	}
 }
+
+// The all-to-all matrix names every row: a GPU per row where a row is as
+// tall as its text, else each group of rows by its range of ranks.
+func TestChunkMatrixLabelsEveryRow(t *testing.T) {
+	r := play(t, "alltoall-moe", nil, 100*unit.Microsecond, 12)
+	for _, sz := range []struct {
+		w, h      float64
+		presenter bool
+	}{{1280, 720, false}, {1024, 768, false}, {1024, 720, true}} {
+		L := NewLayout(r.topo, sz.w, sz.h, Options{Presenter: sz.presenter})
+		dl := Scene(r.frame(L))
+		require.Contains(t, sceneTexts(dl), "What each GPU has received")
+		covered := map[int]bool{}
+		for _, p := range dl.Prims {
+			var lo, hi int
+			if p.Kind != KindText || p.Layer != LayerChart {
+				continue
+			}
+			if n, _ := fmt.Sscanf(p.Str, "GPU %d", &lo); n == 1 && !strings.Contains(p.Str, "·") {
+				hi = lo
+			} else if n, _ := fmt.Sscanf(p.Str, "%d–%d", &lo, &hi); n != 2 {
+				continue
+			}
+			for k := lo; k <= hi; k++ {
+				covered[k] = true
+			}
+		}
+		for k := range 16 {
+			assert.True(t, covered[k], "%v×%v: GPU %d's row is labelled", sz.w, sz.h, k)
+		}
+	}
+}

@@ -87,18 +87,18 @@ func SideBySide(dst *DisplayList, s Split, dark, big bool, left, right string, s
 	} else {
 		dst.line(LayerTooltip, p.X, p.Y, p.X+p.W, p.Y, 2, th.Border)
 	}
-	size := 14.0
+	size, floor := 14.0, 12.0 // the type scale's floor (TypeScale)
 	if big {
-		size = 19
+		size, floor = 19, 18
 	}
 	cy := st.Y + st.H/2
 	pad := 12.0
 	dst.text(LayerTooltip, st.X+pad, cy, left, size, Start, assets.Bold, th.Text)
 	room := st.W - 3*pad - TextWidth(left, size, assets.Bold)
-	for right != "" && TextWidth(right, size*0.9, assets.Medium) > room && size > 9 {
-		size-- // a long summary gets smaller rather than run over
-	}
-	dst.text(LayerTooltip, st.X+st.W-pad, cy, right, size*0.9, End, assets.Medium, th.Text)
+	small := max(size*0.9, floor)
+	// a long summary is cut short rather than set under the floor: the
+	// page has it in full under the step's caption
+	dst.text(LayerTooltip, st.X+st.W-pad, cy, shorten(right, small, assets.Medium, room), small, End, assets.Medium, th.Text)
 }
 
 // appendMoved appends src's primitives to dst, moved by (dx, dy).

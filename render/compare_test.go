@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"image/color"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -206,5 +207,32 @@ func TestComparePanesNamed(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// The strip's summary is never set under the floor (12 px; 18 presenting):
+// a long one is cut short with "…" and stays clear of the time.
+func TestCompareStripFloor(t *testing.T) {
+	long := "PFC only finished 1.24 ms after PFC + DCQCN (max FCT 2.10 ms vs 861 µs; drops 0 vs 0; pause frames 4,398 vs 0)"
+	for _, sz := range []struct {
+		w, h  float64
+		big   bool
+		floor float32
+	}{{768, 619, false, 12}, {608, 652, true, 18}, {1024, 720, true, 18}} {
+		s := SplitCanvas(sz.w, sz.h, sz.big)
+		var dl DisplayList
+		SideBySide(&dl, s, true, sz.big, "t = 150 µs", long, [2]*DisplayList{})
+		var texts []Prim
+		for _, p := range dl.Prims {
+			if p.Kind == KindText {
+				texts = append(texts, p)
+			}
+		}
+		require.Len(t, texts, 2)
+		for _, p := range texts {
+			assert.GreaterOrEqual(t, p.Size, sz.floor, "%v: %q", sz, p.Str)
+		}
+		assert.True(t, strings.HasSuffix(texts[1].Str, "…"), "%v: cut short: %q", sz, texts[1].Str)
+		assert.False(t, textBox(&texts[0]).Overlaps(textBox(&texts[1])), "%v: the summary clear of the time", sz)
 	}
 }

@@ -28,6 +28,10 @@ func (L *Layout) hgx() {
 		}
 	}
 	pad := 18 * u
+	short := a.H < L.minAreaH() && L.Timeline.H > 0 // over the training timelines: less air, a box per node
+	if short {
+		pad = 4 * u
+	}
 	gap := 14 * u
 	if n > 8 {
 		gap = 6 * u
@@ -51,7 +55,7 @@ func (L *Layout) hgx() {
 	if len(leaves) == 0 {
 		x = a.X + (a.W-(blockW*float64(n)+gap*float64(n-1)))/2
 	}
-	if per := L.dgxGroupSize(n, a.W); len(leaves) > 0 && per > 1 { // too many nodes for a block each
+	if per := L.dgxGroupSize(n, a.W); len(leaves) > 0 && (per > 1 || short) { // too many nodes for a block each
 		members := make([][]int, n)
 		for g := range n {
 			members[g] = append(append(append(members[g], gpusOf[g]...), nicsOf[g]...), nvs[g])
@@ -98,7 +102,7 @@ func (L *Layout) hgx() {
 	if len(leaves) == 0 {
 		return
 	}
-	top := a.Y + pad + 12*u
+	top := a.Y + pad + min(12*u, pad)
 	levels := 1
 	if len(spines) > 0 {
 		levels = 2

@@ -169,6 +169,9 @@ func (L *Layout) dgxGroups(members [][]int, per int, x0, x1, y, h float64) {
 		}
 		box := Rect{x0 + float64(k)*(w+gap), y, w, h}
 		span := i18n.Tf(L.Opt.Lang, "node.dgx.span", first, last)
+		if first == last {
+			span = i18n.Tf(L.Opt.Lang, "node.dgx", first)
+		}
 		count := i18n.Tf(L.Opt.Lang, "node.gpus.count", gpus)
 		L.Pods = append(L.Pods, Pod{Rect: box, Label: span, Count: count, Nodes: ids, Hosts: true})
 		for _, id := range ids {

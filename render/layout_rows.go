@@ -94,13 +94,16 @@ func (L *Layout) labelRow(ids []int) {
 
 // nodeName is what the canvas calls node id everywhere (its box, the
 // tooltip, the charts' keys, a picked flow): "h3" for a host (endpoint 3),
-// "GPU 3" for a GPU, else the topology's name.
+// "GPU 3" for a GPU, "chip 3" for a torus's, else the topology's name.
 func nodeName(L *Layout, id int) string {
 	nd := &L.Topo.Nodes[id]
 	switch nd.Role {
 	case topo.Host:
 		return i18n.Tf(L.Opt.Lang, "node.host.abbr", L.EP[id])
 	case topo.GPU:
+		if L.Topo.Torus != nil {
+			return i18n.Tf(L.Opt.Lang, "node.chip", nd.Index)
+		}
 		return fmt.Sprintf("GPU %d", nd.Index)
 	case topo.Storage:
 		return storageName(L.Opt.Lang, nd.Index)

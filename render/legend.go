@@ -135,6 +135,9 @@ func legendRows(L *Layout) int {
 		}
 		x += w
 	}
+	if L.Opt.Training && L.Opt.Presenter && L.H >= 30*L.Type.Small {
+		return min(rows, 2) // the timelines need the room more than the rarer marks
+	}
 	return min(rows, 3)
 }
 
@@ -216,6 +219,15 @@ func (b *Builder) tooltip() {
 
 // roleName is a node's role in words.
 func (b *Builder) roleName(r topo.Role) string { return b.t("role." + r.String()) }
+
+// nodeRole is node id's kind in words: a torus's GPUs are chips.
+func (b *Builder) nodeRole(id int) string {
+	t := b.layout.Topo
+	if r := t.Nodes[id].Role; r != topo.GPU || t.Torus == nil {
+		return b.roleName(r)
+	}
+	return b.t("role.chip")
+}
 
 func weightOf(line int) assets.Weight {
 	if line == 0 {
@@ -323,7 +335,7 @@ func (b *Builder) nodeLines(id int) []string {
 	nd := &t.Nodes[id]
 	lines := []string{nodeName(L, id)} // as the canvas names it
 	if e := L.EP[id]; e >= 0 {
-		lines = append(lines, b.tf("tip.endpoint", b.roleName(nd.Role), e, b.doing(e)))
+		lines = append(lines, b.tf("tip.endpoint", b.nodeRole(id), e, b.doing(e)))
 		if x := b.slowLine(e); x != "" {
 			lines = append(lines, x)
 		}
@@ -354,7 +366,7 @@ func (b *Builder) nodeLines(id int) []string {
 		}
 		return lines
 	}
-	lines = append(lines, b.tf("tip.ports", b.roleName(nd.Role), len(nd.Out)))
+	lines = append(lines, b.tf("tip.ports", b.nodeRole(id), len(nd.Out)))
 	var q, drops int64
 	paused := 0
 	var busiest float64

@@ -72,3 +72,35 @@ func TestETA(t *testing.T) {
 		assert.Equal(t, want[1], zh.eta(s))
 	}
 }
+
+// The computing pop-up stays in the header where it has room (cut short),
+// clear of the topology's nodes, at the floor size: presenting at 1024×768
+// and on a lesson's stage.
+func TestProgressClearOfTheTopology(t *testing.T) {
+	r := play(t, "ecmp-collisions", nil, 100*unit.Microsecond, 6)
+	for _, sz := range []struct {
+		w, h      float64
+		presenter bool
+	}{{608, 652, true}, {1024, 720, true}, {768, 619, false}} {
+		L := NewLayout(r.topo, sz.w, sz.h, Options{Title: r.name, Presenter: sz.presenter})
+		f := r.frame(L)
+		f.Computing = &Computing{Progress: 0.15, ETA: 1.2, Computed: 30 * unit.Microsecond}
+		dl := Scene(f)
+		var pop []Rect
+		for _, p := range dl.Prims {
+			if p.Layer == LayerTooltip && p.Kind == KindRect {
+				pop = append(pop, Rect{float64(p.X), float64(p.Y), float64(p.W), float64(p.H)})
+			}
+			if p.Layer == LayerTooltip && p.Kind == KindText {
+				assert.GreaterOrEqual(t, float64(p.Size), L.Type.Small-0.01, "%v: %q", sz, p.Str)
+				assert.Contains(t, p.Str, "15 %", "%v: the share computed", sz)
+			}
+		}
+		require.NotEmpty(t, pop, "%v", sz)
+		for i, nb := range L.Nodes {
+			if nb.Shown {
+				assert.False(t, pop[0].Overlaps(nb.Rect), "%v: the pop-up covers node %d", sz, i)
+			}
+		}
+	}
+}

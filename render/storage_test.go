@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/assets"
 	"fabriclab/i18n"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
@@ -60,5 +61,33 @@ func TestStorageNodesDrawn(t *testing.T) {
 			}
 			assert.Equal(t, []string{i18n.Tf(lang, "node.storage", 0), i18n.Tf(lang, "node.storage", 1), i18n.Tf(lang, "node.storage", 2), i18n.Tf(lang, "node.storage", 3)}, listed)
 		}
+	}
+}
+
+// The training timeline marks a checkpoint's span above its plot, in its
+// colour with its name (and the legend's): under way at 800 ms, none yet
+// at 100 ms.
+func TestTimelineMarksTheCheckpoint(t *testing.T) {
+	r := play(t, "checkpoint-llama3-8b", nil, 800*unit.Millisecond, 8)
+	require.NotEmpty(t, r.cur().Training.SaveStarts)
+	saveBars := func(dl *DisplayList) int {
+		n := 0
+		for _, p := range dl.Prims {
+			if p.Kind == KindRect && p.Fill == assets.Light.Flows[len(assets.Light.Flows)-1] {
+				n++
+			}
+		}
+		return n
+	}
+	for _, lang := range []Lang{EN, ZH} {
+		L := NewLayout(r.topo, 1280, 720, Options{Title: r.name, Lang: lang, Training: true})
+		var b Builder
+		dl := b.Scene(r.frame(L))
+		assert.Positive(t, saveBars(dl), "%s: the span", lang)
+		assert.Contains(t, texts(dl), i18n.T(lang, "train.save"), lang)
+		f := r.frame(L)
+		f.Cur = r.history[0] // 100 ms: no checkpoint yet
+		var early Builder
+		assert.Zero(t, saveBars(early.Scene(f)), lang)
 	}
 }

@@ -30,10 +30,12 @@ var (
 )
 
 // timelineRect takes the training timelines' panel from the bottom of the
-// topology area, leaving the topology at least 150 px.
+// topology area, leaving the topology 150 px where it can; on a short area
+// (presenter mode at 1024×768) the timelines keep the room for their header,
+// two rows of GPUs and the axis, and the topology gets smaller.
 func timelineRect(area Rect, m, u float64) (tl, rest Rect) {
 	h := min(max(area.H*0.42, 160*u), 340*u)
-	h = max(min(h, area.H-150*u-m), 0)
+	h = max(min(h, max(area.H-150*u-m, min(125*u, area.H-70*u-m))), 0)
 	tl = Rect{area.X, area.Y + area.H - h, area.W, h}
 	rest = area
 	rest.H -= h + m
@@ -298,6 +300,7 @@ func (b *Builder) training() {
 	}
 	v.visibleComms()
 	v.rows(v.rowSlots())
+	v.saves()
 	v.axis()
 	b.trainLegend(r, v.tr, r.Y+r.H-10*u)
 }
@@ -378,7 +381,7 @@ func (v *trainView) rowSlots() []trainSlot {
 	minH := v.b.fs(0.85) * 1.6
 	fit := max(int(p.H/minH), 2)
 	for i := range tr.Rows {
-		if len(tr.Rows) <= fit || i < fit-2 || i == len(tr.Rows)-1 {
+		if len(tr.Rows) <= fit || i < max(fit-2, 1) || i == len(tr.Rows)-1 {
 			shown = append(shown, i)
 		}
 	}
@@ -394,6 +397,10 @@ func (v *trainView) rowSlots() []trainSlot {
 		}
 		slots = append(slots, trainSlot{row: i})
 		weight++
+	}
+	if weight*minH > p.H && len(slots) > len(shown) { // no room for the "…" row: the labels say what is skipped
+		slots = slices.DeleteFunc(slots, func(s trainSlot) bool { return s.row < 0 })
+		weight = float64(len(slots))
 	}
 	rh := p.H / max(weight, 1)
 	yy := p.Y
@@ -795,6 +802,13 @@ func (b *Builder) trainLegend(r Rect, tr *snap.Training, cy float64) {
 			name string
 			idle bool
 		}{colTP, b.t("train.comm.tp"), false})
+	}
+	if len(tr.SaveStarts) > 0 {
+		items = append(items, struct {
+			c    color.RGBA
+			name string
+			idle bool
+		}{b.saveColor(), b.t("train.save"), false})
 	}
 	x := r.X + 10*u
 	for _, it := range items {

@@ -256,3 +256,27 @@ func TestTrainingAnySize(t *testing.T) {
 		}
 	}
 }
+
+// Presenting at 1024×768 (the canvas pane 608×652), a training run keeps its
+// GPU timelines, with the first and last rows, the charts and the topology's
+// detail giving way first: the lessons point at the timelines.
+func TestTrainingTimelinesPresenting(t *testing.T) {
+	for _, v := range []struct {
+		name       string
+		until      unit.Time
+		first, end string
+	}{
+		{"dp-resnet50", 14200 * unit.Microsecond, "node 0", "node 3"},
+		{"pp-gpt-1f1b", 400 * unit.Millisecond, "stage 0", "stage 3"},
+	} {
+		t.Run(v.name, func(t *testing.T) {
+			r, _ := playTo(t, v.name, nil, v.until, 6)
+			L := NewLayout(r.topo, 608, 652, Options{Title: r.name, Training: true, Presenter: true, Dark: true})
+			require.Positive(t, L.Timeline.H, "the timelines have a panel")
+			texts := trainingTexts(Scene(r.frame(L)), L)
+			assert.Contains(t, texts, "GPU timelines")
+			assert.Contains(t, texts, v.first)
+			assert.Contains(t, texts, v.end)
+		})
+	}
+}

@@ -78,26 +78,31 @@ func (b *Builder) viewNodes() ([]protocol.ViewNode, int) {
 		if len(out) == viewNodes {
 			return out, len(t.Nodes) - viewNodes
 		}
-		out = append(out, protocol.ViewNode{Name: nodeName(L, id), Kind: b.roleName(t.Nodes[id].Role), Group: group[id]})
+		out = append(out, protocol.ViewNode{Name: nodeName(L, id), Kind: b.nodeRole(id), Group: group[id]})
 	}
 	return out, 0
 }
 
-// viewLinks are the links by load (as their colours show), then queue.
+// viewLinks are the links down or degraded first, then by load (as their
+// colours show), then queue.
 func (b *Builder) viewLinks() ([]protocol.ViewLink, int) {
 	L, cur := b.layout, b.drawn.Cur
 	ids := make([]int, len(L.Topo.Links))
+	faulted := make([]int, len(ids))
 	for i := range ids {
 		ids[i] = i
+		if cur.Faults.LinkDown(i) || cur.Faults.LinkGbps(i) > 0 {
+			faulted[i] = 1
+		}
 	}
 	slices.SortStableFunc(ids, func(i, j int) int {
-		return cmp.Or(cmp.Compare(b.util[j], b.util[i]), cmp.Compare(cur.Links[j].QueueBytes, cur.Links[i].QueueBytes))
+		return cmp.Or(faulted[j]-faulted[i], cmp.Compare(b.util[j], b.util[i]), cmp.Compare(cur.Links[j].QueueBytes, cur.Links[i].QueueBytes))
 	})
 	out := []protocol.ViewLink{}
 	for _, id := range ids[:min(len(ids), viewLinks)] {
 		l, s := &L.Topo.Links[id], &cur.Links[id]
 		out = append(out, protocol.ViewLink{From: nodeName(L, l.From), To: nodeName(L, l.To), LoadPct: int(b.util[id]*100 + 0.5),
-			QueueBytes: s.QueueBytes, Queue: fmtBytes(float64(s.QueueBytes)), Paused: s.Paused})
+			QueueBytes: s.QueueBytes, Queue: fmtBytes(float64(s.QueueBytes)), Paused: s.Paused, State: b.faultLinkLine(id)})
 	}
 	return out, len(ids) - len(out)
 }

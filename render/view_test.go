@@ -164,3 +164,32 @@ func TestViewBeforeAScene(t *testing.T) {
 	_, err := json.Marshal(protocol.View{})
 	require.NoError(t, err)
 }
+
+// A down or degraded link heads the view's links with its state (as its
+// tooltip says it), though it carries less than the busiest.
+func TestViewListsFaultedLinksFirst(t *testing.T) {
+	for _, tc := range []struct {
+		sets []string
+		want func(Lang) string
+	}{
+		{nil, func(l Lang) string { return i18n.T(l, "tip.link.down") }},
+		{[]string{"faults=[{kind: link_degraded, link: leaf0->spine0, gbps: 100, at: 20us}]"},
+			func(l Lang) string { return i18n.Tf(l, "tip.link.degraded", fmtRate(100e9)) }},
+	} {
+		r := play(t, "link-down", tc.sets, 100*unit.Microsecond, 10)
+		for _, lang := range []Lang{EN, ZH} {
+			L := NewLayout(r.topo, 1280, 720, Options{Title: "link-down", Lang: lang})
+			var b Builder
+			b.Scene(r.frame(L))
+			v := b.View()
+			require.NotNil(t, v)
+			require.GreaterOrEqual(t, len(v.Links), 3)
+			names := []string{v.Links[0].From + "→" + v.Links[0].To, v.Links[1].From + "→" + v.Links[1].To}
+			assert.ElementsMatch(t, []string{"leaf0→spine0", "spine0→leaf0"}, names, "%v: both directions of the cable first", tc.sets)
+			assert.Equal(t, tc.want(lang), v.Links[0].State)
+			assert.Equal(t, tc.want(lang), v.Links[1].State)
+			assert.Empty(t, v.Links[2].State, "a link that runs as built")
+			assert.Less(t, v.Links[0].LoadPct, v.Links[2].LoadPct, "first though less busy")
+		}
+	}
+}

@@ -2,14 +2,19 @@ package sim_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
 	"fabriclab/sim/train"
+	"fabriclab/sim/unit"
 )
 
 // flowFct is flow i's completion time, or 0 if it did not finish.
@@ -114,5 +119,70 @@ func TestDegradedLinkRunsAtItsRate(t *testing.T) {
 		want := 20 + (float64(8<<20)-sent)*8/(100e3*0.97) // the rest at 100 Gb/s (payload share ≈ 0.97)
 		assert.InEpsilon(t, want, flowFct(r, 0), 0.03, "%s: %.1f µs", fid, flowFct(r, 0))
 		assert.Equal(t, "link_degraded", r.Faults.Faults[0].Kind)
+	}
+}
+
+// REFERENCE.md, "Stragglers and failures (issue 30)", "routes follow a
+// reroute", both models: the routing picture follows h0's flow off the dead
+// leaf0–spine0 cable at the reroute (its path, the flows each uplink
+// carries) and back onto it when the cable returns.
+func TestRoutesFollowTheReroute(t *testing.T) {
+	for _, fid := range []string{"packet", "flow"} {
+		t.Run(fid, func(t *testing.T) {
+			sc, err := scenario.Load("link-down", os.ReadFile, []string{"sim.fidelity=" + fid, "faults[0].until=300us"})
+			require.NoError(t, err)
+			st, err := sim.Start(sc)
+			require.NoError(t, err)
+			tp := st.Model.Topology()
+			id := func(name string) int32 {
+				for l := range tp.Links {
+					if tp.LinkName(l) == name {
+						return int32(l)
+					}
+				}
+				require.Failf(t, "no link", name)
+				return -1
+			}
+			dead, other := id("leaf0→spine0"), id("leaf0→spine1")
+			at := func(us float64) *snap.Snapshot {
+				st.Model.Advance(unit.Time(us * float64(unit.Microsecond)))
+				s := st.Snapshot()
+				require.NotNil(t, s.Routing)
+				return s
+			}
+			for _, c := range []struct {
+				us      float64
+				on, off int32
+				what    string
+			}{
+				{100, dead, other, "stalled on the dead link before the reroute"},
+				{250, other, dead, "over spine 1 after the reroute at 220 µs"},
+				{310, dead, other, "back over spine 0 once the cable returns at 300 µs"},
+			} {
+				s := at(c.us)
+				require.False(t, s.Flows[0].Done, "at %g µs", c.us)
+				path := s.Routing.Routes.AppendPath(nil, 0, s.Time)
+				assert.Contains(t, path, c.on, "%s: h0's path", c.what)
+				assert.NotContains(t, path, c.off, "%s: h0's path", c.what)
+				assert.Positive(t, s.Routing.LinkFlows[c.on], "%s: flows on the uplink it takes", c.what)
+				if c.off == dead {
+					assert.Zero(t, s.Routing.LinkFlows[dead], "%s: no flow counted on the dead uplink", c.what)
+				}
+			}
+		})
+	}
+}
+
+// REFERENCE.md, "Stragglers and failures (issue 30)": the packet model
+// counts the flows a down link stalls as the flow model does.
+func TestBothModelsCountStalledFlows(t *testing.T) {
+	for _, fid := range []string{"packet", "flow"} {
+		r := builtin(t, "link-down", "sim.fidelity="+fid)
+		f := r.Faults.Faults[0]
+		assert.Equal(t, 1, f.FlowsStalled, "%s: h0's flow", fid)
+		assert.Positive(t, f.StalledBytes, fid)
+		assert.InDelta(t, 200, f.StalledFlowUs, 1, "%s: from the failure at 20 µs to the reroute at 220 µs", fid)
+		adaptive := builtin(t, "link-down", "sim.fidelity="+fid, "network.routing=adaptive")
+		assert.Zero(t, adaptive.Faults.Faults[0].FlowsStalled, "%s: adaptive routing moves off at once", fid)
 	}
 }

@@ -60,3 +60,21 @@ sim: {fidelity: %s}
 		}
 	}
 }
+
+// REFERENCE.md, "Tori: TPU ICI (issue 30)", collectives on a torus:
+// training.algo: torus all-reduces (or, with FSDP, reduce-scatters and
+// all-gathers) the gradients with the torus's rings, one dimension after
+// another, when the data-parallel group is the whole torus; it exposes less
+// communication than a flat ring over the same chips, in both models.
+func TestTrainingRunsTheTorusRings(t *testing.T) {
+	base := []string{"topology.dims=[4,4]", "traffic.pattern=none",
+		"collective=", "training.model=resnet50", "training.iterations=1"}
+	for _, fid := range []string{"flow", "packet"} {
+		for _, sharding := range []string{"none", "fsdp"} {
+			ring := builtin(t, "tpu-torus-allreduce", append(base, "sim.fidelity="+fid, "training.sharding="+sharding, "training.algo=ring")...)
+			torus := builtin(t, "tpu-torus-allreduce", append(base, "sim.fidelity="+fid, "training.sharding="+sharding, "training.algo=torus")...)
+			require.NotNil(t, torus.Training)
+			assert.Less(t, torus.Training.ExposedCommUs, ring.Training.ExposedCommUs, "%s, %s: the torus's rings beat one ring over its chips", fid, sharding)
+		}
+	}
+}

@@ -77,3 +77,24 @@ func TestBrowserCanvasTable(t *testing.T) { // a Chromium of its own: the focus 
 		t.Errorf("console: %s", m)
 	}
 }
+
+// On a comparison step the canvas's tables cover both runs, each under its
+// run's name (the compare block's labels), in its captions too.
+func TestBrowserCanvasTableCompare(t *testing.T) {
+	ctx, base, console := browser(t)
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720), chromedp.Navigate(base+"/incast.en.html#cost")))
+	poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.ready && fabriclabCanvas.loaded !== ""`, 90*time.Second)
+	eval[bool](t, ctx, frameDoc+`.querySelector("#canvas-table summary").click(); true`)
+	poll(t, ctx, frameDoc+`.querySelectorAll("#canvas-table-tables h3").length === 2`, 90*time.Second)
+	assert.Equal(t, []string{"PFC only", "PFC + DCQCN"}, eval[[]string](t, ctx, `Array.from(`+frameDoc+`.querySelectorAll("#canvas-table-tables h3")).map((h) => h.textContent)`))
+	captions := eval[[]string](t, ctx, `Array.from(`+frameDoc+`.querySelectorAll("#canvas-table-tables caption")).map((c) => c.textContent)`)
+	assert.Contains(t, captions[0], "PFC only: Links at t = ")
+	var right bool
+	for _, c := range captions {
+		right = right || strings.HasPrefix(c, "PFC + DCQCN: Links at t = ")
+	}
+	assert.True(t, right, "the right run's links: %v", captions)
+	for _, m := range errors(console()) {
+		t.Errorf("console: %s", m)
+	}
+}

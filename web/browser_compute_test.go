@@ -94,7 +94,7 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 	cpu1 := browserCPU(pid)
 	eval[bool](t, ctx, `window.fabriclabStats = null; postMessage({fabriclab: "stats"}, "*"); true`)
 	poll(t, ctx, `window.fabriclabStats !== null`, 30*time.Second)
-	s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
+	s := eval[map[string]float64](t, ctx, `(({fabriclab, workers, ...rest}) => rest)(fabriclabStats)`)
 	raf := eval[[]float64](t, ctx, `fabriclabRAF`)
 	var iv []float64
 	over := 0
@@ -113,8 +113,8 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 		}
 		return iv[min(len(iv)-1, int(f*float64(len(iv))))]
 	}
-	fmt.Printf("%s play=%s (load %s): page frames while computing: %d, p50 %.0f ms, p95 %.0f ms, max %.0f ms, %d over 100 ms; %.0f canvas frames asked for, the longest slice %.0f ms; the last %.0f turns between slices: p50 %.1f ms, p95 %.1f ms; CPU from navigation to done: renderer %.1f s, GPU process %.1f s\n",
-		name, play, loadAverage(), len(iv), q(0.5), q(0.95), q(1), over, s["frames_asked"], s["slice_max_ms"], s["turns"], s["turn_p50_ms"], s["turn_p95_ms"],
+	fmt.Printf("%s play=%s (load %s): page frames while computing: %d, p50 %.0f ms, p95 %.0f ms, max %.0f ms, %d over 100 ms; %.0f canvas frames asked for; CPU from navigation to done: renderer %.1f s, GPU process %.1f s\n",
+		name, play, loadAverage(), len(iv), q(0.5), q(0.95), q(1), over, s["frames_asked"],
 		(cpu1["renderer"]-cpu0["renderer"])/1000, (cpu1["gpu-process"]-cpu0["gpu-process"])/1000)
 	mark := func(m string) float64 {
 		return eval[float64](t, ctx, `(performance.getEntriesByName("fabriclab-`+m+`")[0] || {startTime: 0}).startTime`) - raf[0]
@@ -153,9 +153,9 @@ func computeFrames(t *testing.T, siteName, dir, name, play string, round int) {
 			}
 		}
 	}
-	fmt.Printf("result site=%s round=%d scenario=%s play=%s load=%s after_over_100=%d after_max_ms=%.0f first_picture_frame_ms=%.0f startup_frame_ms=%.0f first_picture_at_ms=%.0f startup_task_ms=%.0f after_ready_task_ms=%.0f slice_max_ms=%.0f advance_max_ms=%.0f (at %.1f us over %.3f us) snapshot_max_ms=%.0f build_max_ms=%.0f gc_idle_max_ms=%.0f gc_idle_s=%.2f grows=%.0f grow_max_ms=%.0f run_s=%.2f compute_s=%.2f\n",
-		siteName, round, name, play, loadAverage(), after, afterMax, firstFrame, startup, first, startTask, readyTask, s["slice_max_ms"], s["advance_max_ms"], s["advance_max_at_us"], s["advance_max_span_us"], s["snapshot_max_ms"], s["build_max_ms"], s["gc_idle_max_ms"], s["gc_idle_s"], s["grows"], s["grow_max_ms"], s["run_s"], s["compute_s"])
-	fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing, %.1f s between slices; GC %.1f s (%.0f collections); %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
-		name, play, took.Seconds(), s["run_s"], s["compute_s"], s["yield_s"], s["gc_cpu_s"], s["gcs"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
+	fmt.Printf("result site=%s round=%d scenario=%s play=%s load=%s after_over_100=%d after_max_ms=%.0f first_picture_frame_ms=%.0f startup_frame_ms=%.0f first_picture_at_ms=%.0f startup_task_ms=%.0f after_ready_task_ms=%.0f grows=%.0f grow_max_ms=%.0f run_s=%.2f compute_s=%.2f\n",
+		siteName, round, name, play, loadAverage(), after, afterMax, firstFrame, startup, first, startTask, readyTask, s["grows"], s["grow_max_ms"], s["run_s"], s["compute_s"])
+	fmt.Printf("%s play=%s: done %.1f s after navigation, %.1f s after load, %.1f s of it computing in the canvas; GC %.1f s (%.0f collections); %.0f frames while computing: p50 %.0f ms, p95 %.0f ms, max %.0f ms; the last %.0f draws: p50 %.0f ms, p95 %.0f ms; the last %.0f Updates: p50 %.0f ms, p95 %.0f ms\n",
+		name, play, took.Seconds(), s["run_s"], s["compute_s"], s["gc_cpu_s"], s["gcs"], s["computing_ticks"], s["computing_tick_p50_ms"], s["computing_tick_p95_ms"], s["computing_tick_max_ms"],
 		s["frames"], s["draw_p50_ms"], s["draw_p95_ms"], s["updates"], s["update_p50_ms"], s["update_p95_ms"])
 }

@@ -4,10 +4,16 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -55,9 +61,12 @@ func TestBrowserYAMLParameterLimit(t *testing.T) {
 	assert.Greater(t, spread(decode(t, shot)), 0.05, "the canvas is not blank")
 	assert.Empty(t, errors(console()), "the console shows no errors")
 
-	text := shownError(t, ctx, base+"/embed.html?yaml="+base64.RawURLEncoding.EncodeToString([]byte(bigYAML(64<<10+1))), "embed-yaml-too-big.png")
+	// One byte more is a parameter left out, with a notice.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?yaml="+base64.RawURLEncoding.EncodeToString([]byte(bigYAML(64<<10+1))))))
+	poll(t, ctx, `!document.getElementById('notice').hidden`, 90*time.Second)
+	text := eval[string](t, ctx, `document.getElementById('notice-list').textContent`)
 	assert.Contains(t, text, "parameter yaml is 65537 bytes of YAML, more than the 64 KiB")
-	assert.NotContains(t, text, "viz.wasm", "the program started and refused the parameter itself")
+	assert.True(t, eval[bool](t, ctx, `document.getElementById('error').hidden`))
 }
 
 // shownError opens url, waits for the error over the canvas, keeps a
@@ -173,4 +182,84 @@ func TestBrowserTooBigScenario(t *testing.T) {
 	eval[bool](t, ctx, `postMessage({fabriclab: "load", scenario: "incast"}, "*"); true`)
 	poll(t, ctx, `document.getElementById('status').textContent === "Loaded scenario incast"`, 60*time.Second)
 	assert.True(t, eval[bool](t, ctx, `document.getElementById('error').hidden`), "the next load clears the message")
+}
+
+// knobs= shows a lesson's knob controls over the canvas, knob.KEY= their
+// values; each starts where the address's set= puts it (else at its first
+// value, which the canvas then plays), and moving one loads the scenario
+// again with the knob's value. A knob without values is a notice.
+func TestBrowserEmbedKnobs(t *testing.T) {
+	t.Parallel()
+	ctx, base, console := browser(t)
+	q := "scenario=incast&set=until=30us&set=network.flow_control=none&knobs=traffic.senders,network.flow_control,network.buffer&knob.traffic.senders=2..8&knob.network.flow_control=none,pfc"
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?"+q)))
+	eval[bool](t, ctx, record)
+	poll(t, ctx, `document.getElementById("status").textContent === "Loaded scenario incast"`, 90*time.Second)
+	knobs := eval[[]string](t, ctx, `[...document.querySelectorAll("#embed-knobs .lesson-knob")].map((k) => k.className + " " + k.dataset.key)`)
+	assert.Equal(t, []string{"lesson-knob lesson-knob-range traffic.senders", "lesson-knob lesson-knob-select network.flow_control"}, knobs)
+	assert.Equal(t, "2", eval[string](t, ctx, `document.querySelector("#embed-knobs output").textContent`), "no set=: the first value")
+	assert.Equal(t, "none", eval[string](t, ctx, `document.querySelector("#embed-knobs select").value`), "where set= puts it")
+	assert.Contains(t, eval[string](t, ctx, `location.search`), "set=traffic.senders%3D2", "the canvas plays the knob's position")
+	poll(t, ctx, `document.getElementById("summary").textContent.includes("2 senders")`, 30*time.Second)
+	notice := eval[string](t, ctx, `document.getElementById("notice-list").textContent`)
+	assert.Contains(t, notice, "knob network.buffer has no values; write knob.network.buffer=1..16")
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-knobs.png", shot)
+
+	// Moving the slider runs the scenario again with its value.
+	eval[bool](t, ctx, `(() => { const s = document.querySelector("#embed-knobs input[type=range]"); s.value = 4; s.dispatchEvent(new Event("input")); return true; })()`)
+	assert.Equal(t, "6", eval[string](t, ctx, `document.querySelector("#embed-knobs output").textContent`))
+	poll(t, ctx, `fabriclabEvents.filter((e) => e.fabriclab === "loaded").length >= 1 && document.getElementById("summary").textContent.includes("6 senders")`, 60*time.Second)
+	assert.Equal(t, "Showing traffic.senders = 6, network.flow_control = none", eval[string](t, ctx, `document.querySelector("#embed-knobs .lesson-knobs-status").textContent`))
+	// Reset goes back to where the address put them.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#embed-knobs .lesson-knobs-reset")))
+	poll(t, ctx, `document.getElementById("summary").textContent.includes("2 senders")`, 60*time.Second)
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}
+
+// On a static host that sends no Access-Control-Allow-Origin, a sandboxed
+// embed (allow-scripts, an opaque origin) says which header is missing and
+// where the recipe is; framed with sandbox="" (no scripts) it says that
+// scripts are needed, in both languages.
+func TestBrowserEmbedSandboxHosting(t *testing.T) {
+	t.Parallel()
+	ctx, _, _ := browser(t)
+	plain := httptest.NewServer(http.FileServer(http.Dir(siteDir(t)))) // no headers of its own
+	t.Cleanup(plain.Close)
+	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		io.WriteString(w, `<!doctype html><title>doc</title><iframe id="f" width="800" height="450" sandbox="`+html.EscapeString(r.URL.Query().Get("sandbox"))+`" src="`+plain.URL+`/embed.html?scenario=incast"></iframe>
+<script>window.events = []; addEventListener("message", (e) => { if (e.data && e.data.fabriclab) events.push(e.data.fabriclab + (e.data.message ? ": " + e.data.message : "")); });</script>`)
+	}))
+	t.Cleanup(host.Close)
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(host.URL+"/?sandbox=allow-scripts")))
+	poll(t, ctx, `events.some((e) => e.startsWith("error"))`, 90*time.Second)
+	msg := eval[string](t, ctx, `events.find((e) => e.startsWith("error"))`)
+	assert.Contains(t, msg, "Could not load viz.wasm")
+	assert.Contains(t, msg, "did not send the header Access-Control-Allow-Origin: *")
+	shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-sandbox-no-cors.png", shot)
+
+	// sandbox="": no script runs in the frame; its <noscript> says why. (The
+	// frame cannot be read from here: the page itself is opened with scripts off.)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(host.URL+"/?sandbox=")))
+	require.NoError(t, chromedp.Do(ctx, chromedp.WaitReady("body")))
+	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-sandbox-empty.png", shot)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+		return err
+	})))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(plain.URL+"/embed.html?scenario=incast")))
+	text := eval[string](t, ctx, `document.body.innerText`)
+	assert.Contains(t, text, "The canvas needs JavaScript")
+	assert.Contains(t, text, `add allow-scripts to it: sandbox="allow-scripts"`)
+	assert.Contains(t, text, "画布需要 JavaScript")
+	shot, err = chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	require.NoError(t, err)
+	keep(t, "embed-noscript.png", shot)
 }

@@ -28,6 +28,7 @@ const parentPage = `(() => {
 	document.body.prepend(f);
 	window.post = (m) => f.contentWindow.postMessage(m, "*");
 	window.overlayShown = () => !f.contentDocument.getElementById("error").hidden;
+	window.noticeShown = () => !f.contentDocument.getElementById("notice").hidden;
 	return true; })()`
 
 func framed(query string) string {
@@ -59,9 +60,10 @@ func lastEvent[T protocol.Event](t *testing.T, ctx context.Context) T {
 	return got
 }
 
-// The parent sees ready before loaded; an error (an unknown command, bad YAML)
-// shows over the canvas and reaches the parent, a good load clears it, and a
-// later error still arrives; played to its end, the canvas says ended.
+// The parent sees ready before loaded; an error reaches the parent and shows
+// over the canvas (a wrong command as a notice, bad YAML over the whole
+// canvas), a good load clears it, and a later error still arrives; played to
+// its end, the canvas says ended.
 func TestBrowserEmbedEvents(t *testing.T) {
 	t.Parallel()
 	ctx, base, console := browser(t)
@@ -83,7 +85,12 @@ func TestBrowserEmbedEvents(t *testing.T) {
 		before := count("error")
 		eval[bool](t, ctx, `post(`+bad+`), true`)
 		poll(t, ctx, `got.filter((e) => e.fabriclab === "error").length > `+strconv.Itoa(before), 30*time.Second)
-		poll(t, ctx, `overlayShown()`, 5*time.Second)
+		if strings.Contains(bad, "yaml") {
+			poll(t, ctx, `overlayShown()`, 5*time.Second)
+		} else {
+			poll(t, ctx, `noticeShown()`, 5*time.Second)
+			assert.False(t, eval[bool](t, ctx, `overlayShown()`), bad)
+		}
 		name := "good-" + strconv.Itoa(i)
 		eval[bool](t, ctx, `post({fabriclab: "load", scenario: "incast", set: ["until=30us", "name=`+name+`"]}), true`)
 		loaded(name)

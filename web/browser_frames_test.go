@@ -126,7 +126,7 @@ func measureFrames(t *testing.T, ctx context.Context, base, name string) frameFi
 	raf := eval[[]float64](t, ctx, `fabriclabRAF`)
 	eval[bool](t, ctx, `delete window.fabriclabStats; window.fabriclabCommand(JSON.stringify({fabriclab: "stats"})), true`)
 	poll(t, ctx, `window.fabriclabStats !== undefined`, 30*time.Second)
-	s := eval[map[string]float64](t, ctx, `(({fabriclab, ...rest}) => rest)(fabriclabStats)`)
+	s := eval[map[string]float64](t, ctx, `(({fabriclab, workers, ...rest}) => rest)(fabriclabStats)`)
 	var iv []float64
 	for i := 1; i < len(raf); i++ {
 		iv = append(iv, raf[i]-raf[i-1])

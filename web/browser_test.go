@@ -395,13 +395,6 @@ func TestBrowserIndexAndLesson(t *testing.T) {
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
 
-func TestBrowserBadParameterShowsError(t *testing.T) {
-	t.Parallel()
-	ctx, base, _ := browser(t)
-	text := shownError(t, ctx, base+"/embed.html?scenario=nosuch", "embed-error.png")
-	assert.Contains(t, text, `scenario="nosuch" is not a built-in scenario`)
-}
-
 // A congestion-control scenario plays in the browser: DCQCN on the victim-flow
 // fabric draws marked packets, CNPs and rate gauges without errors.
 func TestBrowserCongestionScenario(t *testing.T) {

@@ -9,8 +9,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -27,10 +29,11 @@ var files embed.FS
 
 // Inputs is everything a site is built from.
 type Inputs struct {
-	Lessons   []*lessons.Lesson
-	Scenarios []scenario.BuiltinInfo
-	VizWASM   []byte // cmd/viz compiled for GOOS=js GOARCH=wasm
-	WasmExec  []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
+	Lessons    []*lessons.Lesson
+	Scenarios  []scenario.BuiltinInfo
+	VizWASM    []byte // cmd/viz compiled for GOOS=js GOARCH=wasm
+	WorkerWASM []byte // cmd/worker likewise: the simulation, run in a Web Worker
+	WasmExec   []byte // $(go env GOROOT)/lib/wasm/wasm_exec.js, from the same Go
 }
 
 // lessonKeys are the lesson page's ? list, in order: the catalogue has
@@ -76,10 +79,10 @@ func scriptJSON(v any) (template.JS, error) {
 
 // Site renders every page and asset of the site, by path.
 func Site(in Inputs) (map[string][]byte, error) {
-	if len(in.VizWASM) == 0 || len(in.WasmExec) == 0 {
-		return nil, fmt.Errorf("web: the site needs viz.wasm and wasm_exec.js")
+	if len(in.VizWASM) == 0 || len(in.WorkerWASM) == 0 || len(in.WasmExec) == 0 {
+		return nil, fmt.Errorf("web: the site needs viz.wasm, worker.wasm and wasm_exec.js")
 	}
-	out := map[string][]byte{"viz.wasm": in.VizWASM, "wasm_exec.js": in.WasmExec}
+	out := map[string][]byte{"viz.wasm": in.VizWASM, "worker.wasm": in.WorkerWASM, "wasm_exec.js": in.WasmExec}
 	err := fs.WalkDir(files, "static", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -99,7 +102,10 @@ func Site(in Inputs) (map[string][]byte, error) {
 	version := contentHash(out)
 
 	// t is bound to a page's language when it is rendered (templates.render).
-	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields, "t": func(key string) string { return key }}
+	// zh is the Chinese text whatever the page's language: for what shows
+	// before any script can switch the page (embed.html's <noscript>).
+	funcs := template.FuncMap{"inc": func(i int) int { return i + 1 }, "fields": strings.Fields, "t": func(key string) string { return key },
+		"zh": func(key string) string { return i18n.T(i18n.ZH, key) }}
 	tmpl, err := template.New("").Funcs(funcs).ParseFS(files, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("web: templates: %w", err)
@@ -182,10 +188,11 @@ func lessonPage(pages templates, l *lessons.Lesson, alts any, assumes []assumedL
 		Title    string           `json:"title"`
 		Scenario string           `json:"scenario"`
 		Compare  *lessons.Compare `json:"compare,omitempty"` // two scenarios side by side instead
+		Drill    *lessons.Compare `json:"drill,omitempty"`   // a drill's faulty and fixed runs, once answered (drill.js)
 	}
 	steps := make([]step, len(l.Steps))
 	for i, s := range l.Steps {
-		steps[i] = step{s.ID, s.Title, s.Scenario, s.Compare}
+		steps[i] = step{s.ID, s.Title, s.Scenario, s.Compare, s.Drill}
 	}
 	js, err := scriptJSON(steps)
 	if err != nil {
@@ -230,39 +237,44 @@ func compressible(name string) bool {
 // quality (11) shrinks the WebAssembly by another 13 % but takes about a
 // minute for it, so only release builds ask for it.
 func Compress(data []byte, best bool) (gz, br []byte, err error) {
-	var g bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
-	if _, err = zw.Write(data); err == nil {
-		err = zw.Close()
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if best {
-		br, err = brotli11(data)
-		return g.Bytes(), br, err
-	}
-	var b bytes.Buffer
-	bw := brotli.NewWriterLevel(&b, 9)
-	if _, err = bw.Write(data); err == nil {
-		err = bw.Close()
-	}
-	return g.Bytes(), b.Bytes(), err
+	return compress(data, best, nil)
 }
 
-// brotli11 is brotli's best quality with its largest standard window (16 MiB,
-// which every browser's decoder takes): about 1 % smaller than at the
-// default 4 MiB window.
-func brotli11(raw []byte) ([]byte, error) {
+// compress is Compress that calls step with the bytes of data each encoder
+// has taken so far (each encoder takes all of data: 2·len(data) in all).
+func compress(data []byte, best bool, step func(n int)) (gz, br []byte, err error) {
+	var g bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&g, gzip.BestCompression)
+	if err = writeSteps(zw, data, step); err != nil {
+		return nil, nil, err
+	}
 	var b bytes.Buffer
-	w := brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
-	if _, err := w.Write(raw); err != nil {
-		return nil, err
+	var bw io.WriteCloser = brotli.NewWriterLevel(&b, 9)
+	if best {
+		// Brotli's best quality with its largest standard window (16 MiB,
+		// which every browser's decoder takes): about 1 % smaller than at the
+		// default 4 MiB window.
+		bw = brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: brotli.BestCompression, LGWin: 24})
 	}
-	if err := w.Close(); err != nil {
-		return nil, err
+	if err = writeSteps(bw, data, step); err != nil {
+		return nil, nil, err
 	}
-	return b.Bytes(), nil
+	return g.Bytes(), b.Bytes(), nil
+}
+
+// writeSteps writes data to w a MiB at a time, calling step after each, and closes w.
+func writeSteps(w io.WriteCloser, data []byte, step func(n int)) error {
+	const chunk = 1 << 20
+	for len(data) > 0 {
+		n := min(chunk, len(data))
+		if _, err := w.Write(data[:n]); err != nil {
+			return err
+		}
+		if data = data[n:]; step != nil {
+			step(n)
+		}
+	}
+	return w.Close()
 }
 
 // Write puts the site in dir with precompressed .gz and .br twins of text and
@@ -270,16 +282,33 @@ func brotli11(raw []byte) ([]byte, error) {
 // (see CheckOut); files of an earlier build that this one does not write are
 // removed, and nothing else in dir is touched.
 func Write(dir string, site map[string][]byte, best bool) error {
+	return writeSite(dir, site, best, nil)
+}
+
+// writeSite is Write that reports how far compressing has got, in bytes of
+// the files to compress (progress may be nil).
+func writeSite(dir string, site map[string][]byte, best bool, progress func(done, total int64)) error {
 	if err := CheckOut(dir); err != nil {
 		return err
 	}
 	out := make(map[string][]byte, 3*len(site))
+	var todo []string
+	var total, done int64
 	for name, data := range site {
 		out[name] = data
-		if !compressible(name) || len(data) < 512 {
-			continue
+		if compressible(name) && len(data) >= 512 {
+			todo = append(todo, name)
+			total += 2 * int64(len(data)) // gzip, then brotli
 		}
-		gz, br, err := Compress(data, best)
+	}
+	slices.Sort(todo)
+	step := func(n int) {
+		if done += int64(n); progress != nil {
+			progress(done, total)
+		}
+	}
+	for _, name := range todo {
+		gz, br, err := compress(site[name], best, step)
 		if err != nil {
 			return fmt.Errorf("compressing %s: %w", name, err)
 		}

@@ -21,7 +21,7 @@ import (
 // embed.html preload exactly those names, and they must be served compressed,
 // with a font type, cached for good under the site's version.
 func TestCanvasFontsAreSiteFiles(t *testing.T) {
-	files, err := Site(Inputs{VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	files, err := Site(Inputs{VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
 	js, html := string(files["static/embed.js"]), string(files["embed.html"])
 	require.Len(t, assets.WebFonts(), len(assets.WebFontNames))

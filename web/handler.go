@@ -86,8 +86,11 @@ const (
 	// ('wasm-unsafe-eval' allows WebAssembly and nothing else of eval), and any
 	// page may frame it, so it has no frame-ancestors: "frame-ancestors *"
 	// would still shut out documents opened from file: and sandboxed frames.
+	// Its Web Workers are made from blob: URLs (worker-client.js: a sandboxed
+	// frame's opaque origin may not start one from the site's URL); they
+	// inherit this policy.
 	embedCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-		"form-action 'none'; base-uri 'none'; object-src 'none'"
+		"worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'"
 	// assetCSP is for every other file, should one be opened as a document
 	// (an SVG could otherwise run script as the site).
 	assetCSP = "default-src 'none'"
@@ -153,8 +156,8 @@ func Handler(site fs.FS) http.Handler {
 		default:
 			h.Set("Content-Security-Policy", assetCSP)
 			// The files are public and carry no credentials; an embed.html in
-			// a sandboxed frame has an opaque origin and fetches viz.wasm
-			// across origins.
+			// a sandboxed frame has an opaque origin and fetches viz.wasm,
+			// worker.wasm and the worker's scripts across origins.
 			h.Set("Access-Control-Allow-Origin", "*")
 		}
 		if v := r.URL.Query().Get("v"); v != "" && path.Ext(name) != ".html" && v == version.current() {

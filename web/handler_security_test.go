@@ -106,7 +106,7 @@ func TestHandlerHidesMarker(t *testing.T) {
 // builtSite writes a small site as fabriclab build does and returns its
 // directory and version (the ?v= on its asset URLs).
 func builtSite(t *testing.T) (dir, version string) {
-	files, err := web.Site(web.Inputs{VizWASM: bytes.Repeat([]byte("\x00asm wasm "), 200), WasmExec: []byte("// wasm_exec")})
+	files, err := web.Site(web.Inputs{VizWASM: bytes.Repeat([]byte("\x00asm wasm "), 200), WorkerWASM: []byte("\x00asm"), WasmExec: []byte("// wasm_exec")})
 	require.NoError(t, err)
 	dir = filepath.Join(t.TempDir(), "site")
 	require.NoError(t, web.Write(dir, files, false))
@@ -121,7 +121,7 @@ func TestHandlerSecurityHeaders(t *testing.T) {
 	h := openDir(t, dir)
 	const (
 		page  = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
-		embed = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'none'; base-uri 'none'; object-src 'none'"
+		embed = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'"
 		asset = "default-src 'none'"
 	)
 	for _, tc := range []struct {
@@ -135,6 +135,8 @@ func TestHandlerSecurityHeaders(t *testing.T) {
 		{"/viz.wasm?v=" + version, asset, "", "public, max-age=31536000, immutable"},
 		{"/static/site.css?v=" + version, asset, "", "public, max-age=31536000, immutable"},
 		{"/wasm_exec.js?v=" + version, asset, "", "public, max-age=31536000, immutable"},
+		{"/worker.wasm?v=" + version, asset, "", "public, max-age=31536000, immutable"},
+		{"/static/worker.js?v=" + version, asset, "", "public, max-age=31536000, immutable"},
 		{"/viz.wasm", asset, "", "no-cache"},
 		{"/viz.wasm?v=0123456789ab", asset, "", "no-cache"},
 		{"/static/lesson.js?v=", asset, "", "no-cache"},

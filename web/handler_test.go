@@ -70,7 +70,7 @@ func TestHandler(t *testing.T) {
 }
 
 func TestSiteAssemblesPages(t *testing.T) {
-	files, err := Site(Inputs{VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	files, err := Site(Inputs{VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
 	for _, name := range []string{"index.html", "embed.html", "viz.wasm", "wasm_exec.js", "static/site.css", "static/embed.js", "static/lesson.js"} {
 		assert.Contains(t, files, name)

@@ -22,7 +22,7 @@ func TestScenarioSummaries(t *testing.T) {
 			assert.Equal(t, b.Summary, i18n.T(i18n.EN, key), "%s: the catalogue's English is not the YAML's first line; copy it", key)
 		}
 	}
-	files, err := Site(Inputs{Scenarios: builtins, VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	files, err := Site(Inputs{Scenarios: builtins, VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
 	assert.Contains(t, string(files["index.zh.html"]), `<td lang="zh-Hans">`+i18n.T(i18n.ZH, "scenario.summary.victim-flow")+`</td>`)
 	assert.Contains(t, string(files["index.html"]), `<td lang="en">`+template.HTMLEscapeString(builtins[0].Summary)+`</td>`)
@@ -31,7 +31,7 @@ func TestScenarioSummaries(t *testing.T) {
 // TestGlossaryPages: each index links its language's glossary, which lists
 // every term of i18n.Glossary with the other language's beside it.
 func TestGlossaryPages(t *testing.T) {
-	files, err := Site(Inputs{VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	files, err := Site(Inputs{VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
 	assert.Contains(t, string(files["index.html"]), `href="glossary.en.html"`)
 	assert.Contains(t, string(files["index.zh.html"]), `href="glossary.zh.html"`)

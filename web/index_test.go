@@ -27,7 +27,7 @@ func TestIndexIsTheCourse(t *testing.T) {
 		{Slug: "b", Lang: "zh", Language: "zh-Hans", Title: "蜜蜂", Summary: "蜜蜂的事。", Level: "beginner", Minutes: 10, Order: 1, Steps: steps("x", "y"), Assumes: []string{}},
 		{Slug: "a", Lang: "en", Title: "Ant", Summary: "Ant things.", Level: "advanced", Minutes: 25, Order: 2, Steps: steps("p", "q", "r"), Assumes: []string{"b"}},
 	}
-	files, err := Site(Inputs{Lessons: ls, VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	files, err := Site(Inputs{Lessons: ls, VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
 	cards := regexp.MustCompile(`(?s)<li class="card" data-slug="([^"]+)" data-steps="([^"]*)" data-href="([^"]+)">.*?class="num"[^>]*>(\d+)<.*?<h3 lang="([^"]+)"><a href="[^"]+">([^<]+)</a>.*?class="meta">([^<]+)<`)
 	type card struct{ slug, steps, href, num, lang, title, meta string }

@@ -13,7 +13,7 @@ import (
 // lang= to embed.html (playback reads it).
 func TestLessonPassesItsLanguageToTheCanvas(t *testing.T) {
 	ls := []*lessons.Lesson{{Slug: "incast", Lang: "en", Title: "Incast"}, {Slug: "incast", Lang: "zh", Title: "Incast"}}
-	files, err := Site(Inputs{Lessons: ls, VizWASM: []byte("wasm"), WasmExec: []byte("js")})
+	files, err := Site(Inputs{Lessons: ls, VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
 	for page, want := range map[string]string{"incast.zh.html": "embed.html?controls=1&amp;lang=zh", "incast.en.html": "embed.html?controls=1&amp;lang=en"} {
 		html, ok := files[page]

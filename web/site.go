@@ -14,8 +14,9 @@ import (
 	"fabriclab/sim/scenario"
 )
 
-// BuildSite compiles cmd/viz (from the source tree at root) to WebAssembly,
-// renders the lessons and writes the static site to out with precompressed twins.
+// BuildSite compiles cmd/viz (the canvas) and cmd/worker (the simulation, run
+// in a Web Worker) from the source tree at root to WebAssembly, renders the
+// lessons and writes the static site to out with precompressed twins.
 //
 // best asks for the smallest files (brotli quality 11: about a minute more).
 func BuildSite(root, out string, log io.Writer, best bool) error {
@@ -23,29 +24,53 @@ func BuildSite(root, out string, log io.Writer, best bool) error {
 	if err := CheckOut(out); err != nil { // before a minute of compiling
 		return err
 	}
-	ls, err := lessons.Load(lessons.Content())
-	if err != nil {
-		return fmt.Errorf("lessons:\n%w", err)
-	}
-	fmt.Fprintf(log, "lessons: %d pages\n", len(ls))
-	wasm, err := compileViz(root)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(log, "viz.wasm: %.1f MiB\n", float64(len(wasm))/(1<<20))
-	goroot, err := goEnv("GOROOT")
+	st := newStages(log, 4)
+	var ls []*lessons.Lesson
+	err := st.run("reading lessons", "running the scenarios their figures quote", func() (made string, err error) {
+		if ls, err = lessons.Load(lessons.Content()); err != nil {
+			return "", fmt.Errorf("lessons:\n%w", err)
+		}
+		return fmt.Sprintf("%d pages", len(ls)), nil
+	})
 	if err != nil {
 		return err
 	}
-	execJS, err := os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js"))
-	if err != nil {
-		return fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
-	}
-	site, err := Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WasmExec: execJS})
+	var wasm, worker, execJS []byte
+	err = st.run("compiling WebAssembly", "cmd/viz and cmd/worker; a first build on a cold machine takes minutes", func() (string, error) {
+		if wasm, err = compileWASM(root, "./cmd/viz", vizBuildFlags); err != nil {
+			return "", err
+		}
+		if worker, err = compileWASM(root, "./cmd/worker", workerBuildFlags); err != nil {
+			return "", err
+		}
+		goroot, err := goEnv("GOROOT")
+		if err != nil {
+			return "", err
+		}
+		if execJS, err = os.ReadFile(filepath.Join(goroot, "lib", "wasm", "wasm_exec.js")); err != nil {
+			return "", fmt.Errorf("reading wasm_exec.js from the Go installation: %w", err)
+		}
+		return fmt.Sprintf("viz.wasm %.1f MiB, worker.wasm %.1f MiB", float64(len(wasm))/(1<<20), float64(len(worker))/(1<<20)), nil
+	})
 	if err != nil {
 		return err
 	}
-	if err := Write(out, site, best); err != nil {
+	var site map[string][]byte
+	err = st.run("rendering pages", "", func() (made string, err error) {
+		site, err = Site(Inputs{Lessons: ls, Scenarios: scenario.Builtins(), VizWASM: wasm, WorkerWASM: worker, WasmExec: execJS})
+		return fmt.Sprintf("%d files", len(site)), err
+	})
+	if err != nil {
+		return err
+	}
+	quality := "gzip and brotli 9"
+	if best {
+		quality = "gzip and brotli 11: about a minute"
+	}
+	err = st.run("compressing and writing", quality, func() (string, error) {
+		return out, writeSite(out, site, best, st.share("compressed"))
+	})
+	if err != nil {
 		return err
 	}
 	fmt.Fprintf(log, "site: %d files in %s (%.1fs)\n", len(site), out, time.Since(start).Seconds())
@@ -66,21 +91,24 @@ func goEnv(key string) (string, error) {
 // WebAssembly.
 var vizBuildFlags = []string{"-trimpath", "-tags=webfonts", "-ldflags=-s -w"}
 
-// compileViz builds cmd/viz for the browser with vizBuildFlags.
-func compileViz(root string) ([]byte, error) {
+// workerBuildFlags build cmd/worker likewise (it draws nothing: no fonts).
+var workerBuildFlags = []string{"-trimpath", "-ldflags=-s -w"}
+
+// compileWASM builds the command pkg for the browser with flags.
+func compileWASM(root, pkg string, flags []string) ([]byte, error) {
 	tmp, err := os.MkdirTemp("", "fabriclab-wasm")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "viz.wasm")
-	cmd := exec.Command("go", append(append([]string{"build"}, vizBuildFlags...), "-o", out, "./cmd/viz")...)
+	out := filepath.Join(tmp, "out.wasm")
+	cmd := exec.Command("go", append(append([]string{"build"}, flags...), "-o", out, pkg)...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("compiling cmd/viz to WebAssembly: %w\n%s", err, stderr.String())
+		return nil, fmt.Errorf("compiling %s to WebAssembly: %w\n%s", pkg, err, stderr.String())
 	}
 	return os.ReadFile(out)
 }

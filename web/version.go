@@ -12,7 +12,7 @@ import (
 )
 
 // versionCache knows the version of the site being served: the ?v= the build
-// put on every asset URL, a hash of the WebAssembly, wasm_exec.js and static/
+// put on every asset URL, a hash of the WebAssembly (viz.wasm, worker.wasm), wasm_exec.js and static/
 // (Site's contentHash). Only a request carrying that version is cached as
 // immutable, so a stale or made-up ?v= never pins other content in a browser.
 // The files are hashed again when their sizes or times change (a rebuild
@@ -43,7 +43,7 @@ func versionedFiles(site fs.FS) (names []string, stamp string) {
 		names = append(names, name)
 		b.WriteString(name + " " + strconv.FormatInt(info.Size(), 10) + " " + strconv.FormatInt(info.ModTime().UnixNano(), 10) + "\n")
 	}
-	for _, name := range []string{"viz.wasm", "wasm_exec.js"} {
+	for _, name := range []string{"viz.wasm", "worker.wasm", "wasm_exec.js"} {
 		if info, err := fs.Stat(site, name); err == nil && info.Mode().IsRegular() {
 			add(name, info)
 		}

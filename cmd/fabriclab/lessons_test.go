@@ -24,7 +24,7 @@ func TestLessonsCheck(t *testing.T) {
 
 	code, out, errOut = cli("lessons", "check", "../../lessons/testdata/golden")
 	assert.Equal(t, 0, code, errOut)
-	assert.Contains(t, out, "../../lessons/testdata/golden: 9 lesson files, 21 steps, 19 knobs: no problems")
+	assert.Contains(t, out, "../../lessons/testdata/golden: 11 lesson files, 25 steps, 19 knobs: no problems")
 
 	code, out, _ = cli("lessons", "check")
 	assert.Equal(t, 0, code)

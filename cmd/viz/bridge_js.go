@@ -5,6 +5,7 @@ package main
 import (
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -14,13 +15,22 @@ import (
 
 // jsBridge talks to embed.js: commands arrive through window.fabriclabCommand
 // (a js.FuncOf callback that only queues: it must never block) and events
-// leave through window.fabriclabEvent.
+// leave through window.fabriclabEvent. The runs' workers (worker-client.js)
+// get commands through window.fabriclabWorker and send back through
+// window.fabriclabFrame and fabriclabWorkerFailed, queued likewise; a
+// frame's bytes are copied into Go when Update takes them.
 type jsBridge struct {
 	queue *commandQueue
-	// port and turn: a MessageChannel whose message comes back as soon as
-	// the event loop has run what waits before it (no setTimeout clamp).
-	port js.Value
-	turn chan struct{}
+	mu    sync.Mutex
+	inbox []jsArrival
+}
+
+// jsArrival is a worker's message as it came: the bytes still JavaScript's.
+type jsArrival struct {
+	worker int
+	msg    string
+	frame  js.Value // a Uint8Array, or null
+	failed string
 }
 
 // maxCommand is the longest command protocol.DecodeCommand reads, in bytes.
@@ -37,16 +47,19 @@ const heapLimit = memoryLimit
 
 func bridge() *jsBridge {
 	debug.SetMemoryLimit(memoryLimit)
-	b := &jsBridge{queue: &commandQueue{}, turn: make(chan struct{}, 1)}
-	ch := js.Global().Get("MessageChannel").New()
-	ch.Get("port1").Set("onmessage", js.FuncOf(func(js.Value, []js.Value) any {
-		select {
-		case b.turn <- struct{}{}:
-		default:
+	b := &jsBridge{queue: &commandQueue{}}
+	js.Global().Set("fabriclabFrame", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 3 && args[1].Type() == js.TypeString {
+			b.arrive(jsArrival{worker: args[0].Int(), msg: args[1].String(), frame: args[2]})
 		}
 		return nil
 	}))
-	b.port = ch.Get("port2")
+	js.Global().Set("fabriclabWorkerFailed", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) == 2 {
+			b.arrive(jsArrival{worker: args[0].Int(), failed: args[1].String()})
+		}
+		return nil
+	}))
 	stringType := js.Global().Get("String")
 	js.Global().Set("fabriclabCommand", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) == 0 {
@@ -94,10 +107,42 @@ func (b *jsBridge) event(ev protocol.Event) {
 
 func (b *jsBridge) browser() bool { return true }
 
-// yield gives the page's event loop a turn: a frame due, input, commands.
-func (b *jsBridge) yield() {
-	b.port.Call("postMessage", nil)
-	<-b.turn
+// arrive queues a worker's message and asks for the frame that takes it.
+func (b *jsBridge) arrive(a jsArrival) {
+	b.mu.Lock()
+	b.inbox = append(b.inbox, a)
+	b.mu.Unlock()
+	ebiten.ScheduleFrame()
+}
+
+// toWorker hands a command to worker i (worker-client.js).
+func (b *jsBridge) toWorker(i int, c protocol.WorkerCommand) {
+	data, err := protocol.EncodeWorkerCommand(c)
+	if err != nil {
+		println("fabriclab:", err.Error())
+		return
+	}
+	js.Global().Call("fabriclabWorker", i, string(data))
+}
+
+// fromWorkers takes the workers' messages, their frames copied into Go.
+func (b *jsBridge) fromWorkers() []arrival {
+	b.mu.Lock()
+	in := b.inbox
+	b.inbox = nil
+	b.mu.Unlock()
+	out := make([]arrival, len(in))
+	for i, a := range in {
+		out[i] = arrival{worker: a.worker, failed: a.failed}
+		if a.failed == "" {
+			out[i].msg = []byte(a.msg)
+		}
+		if a.frame.Type() == js.TypeObject {
+			out[i].frame = make([]byte, a.frame.Length())
+			js.CopyBytesToGo(out[i].frame, a.frame)
+		}
+	}
+	return out
 }
 
 // framesOnDemand: Ebitengine runs a frame only once asked (scheduleFrame),

@@ -94,9 +94,15 @@ func (g *Game) loadCompare(sides [2]playback.Side) {
 		p.SetHeapLimit(heapLimit)
 		ps[i], labels[i] = p, s.Name(p.Scenario())
 	}
+	g.comparing(ps, labels)
+}
+
+// comparing plays a comparison of two new runs, as the page's parameters
+// say, and tells the page.
+func (g *Game) comparing(ps [2]*playback.Player, labels [2]string) {
 	c := &comparison{pair: playback.NewPair(ps[0], ps[1]), labels: labels, lang: g.params.Lang}
-	g.cmp, g.failure, g.loadedAt, g.tel.yieldTook, g.selected = c, "", time.Now(), 0, 0
-	g.woken()
+	g.cmp, g.failure, g.loadedAt, g.selected = c, "", time.Now(), 0
+	g.page.view = viewEvents{due: true} // the view of the run before is stale
 	q := c.pair
 	if g.params.Speed > 0 {
 		q.SetSpeed(g.params.Speed)
@@ -167,7 +173,7 @@ func (g *Game) compareKeys() {
 func (g *Game) updateCompare(real float64, now time.Time) {
 	c := g.cmp
 	q := c.pair
-	if !g.background {
+	if !g.background { // a remote pair's sides compute nothing here: this takes what came
 		t0 := time.Now()
 		q.Compute(waitBudget)
 		g.computeTook = time.Since(t0)
@@ -356,6 +362,7 @@ func (g *Game) compareEvents(now time.Time) {
 		g.out.event(protocol.CompareDone{Compare: true, SimTimeUs: max(l.SimTimeUs, r.SimTimeUs), Left: l, Right: r, Difference: c.diff})
 		c.textDue = true
 	}
+	g.compareView(now)
 	atEnd := q.Done() && q.Pos() >= q.End()
 	if atEnd && !c.ended {
 		c.ended = true
@@ -370,6 +377,29 @@ func (g *Game) compareEvents(now time.Time) {
 	if c.textDue || q.Playing() && now.Sub(c.lastText) >= summaryEvery || c.lastText.IsZero() {
 		g.sendCompareSummary(now)
 	}
+}
+
+// compareView sends the view (the page's "Canvas as a table") of both
+// panes, each named by its label, when viewEvents would send one run's and
+// both panes have drawn the frame they show.
+func (g *Game) compareView(now time.Time) {
+	c, ev := g.cmp, &g.page.view
+	q := c.pair
+	if !ev.due && !(q.Playing() && now.Sub(ev.last) >= viewEvery) && (q.Playing() || ev.sent && q.Pos() == ev.sentAt) {
+		return
+	}
+	v := protocol.View{TUs: q.Pos().Micros(), Nodes: []protocol.ViewNode{}, Links: []protocol.ViewLink{}, Flows: []protocol.ViewFlow{}, Charts: []protocol.ViewChart{}}
+	for i := range c.panes {
+		pn := &c.panes[i]
+		side := pn.builder.View()
+		if side == nil || pn.frame.Cur == nil || side.TUs != pn.frame.Cur.Time.Micros() {
+			return // not drawn yet
+		}
+		side.Label = c.labels[i]
+		v.Sides = append(v.Sides, *side)
+	}
+	ev.due, ev.last, ev.sent, ev.sentAt = false, now, true, q.Pos()
+	g.out.event(v)
 }
 
 // sendCompareSummary tells the page, in words, what both panes show.

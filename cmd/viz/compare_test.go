@@ -163,3 +163,33 @@ func TestCompareSharesAxes(t *testing.T) {
 		assert.Positive(t, l.builder.Peaks()[0], "t=%s: four senders send", us) // the pane's one chart: throughput
 	}
 }
+
+// A comparison's view (the page's "Canvas as a table") holds both runs,
+// each named by its pane's label, once both panes are drawn.
+func TestCompareView(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	draw(g)
+	require.NoError(t, g.Update())
+	require.NotEmpty(t, eventsNamed(h, "view"), "the run before the comparison sent its view")
+	h.send(`{"fabriclab":"load","left":{"scenario":"incast","label":"PFC only"},"right":{"scenario":"incast-dcqcn","label":"DCQCN"}}`)
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.cmp)
+	for i := 0; lastEvent(h, "done") == nil; i++ {
+		require.Less(t, i, 2000, "both sides are computed")
+		require.NoError(t, g.Update())
+	}
+	g.compareScene()
+	require.NoError(t, g.Update())
+	v := lastEvent(h, "view")
+	require.NotNil(t, v, "a view once both panes are drawn")
+	sides, ok := v["sides"].([]any)
+	require.True(t, ok, "the view has sides: %v", v)
+	require.Len(t, sides, 2)
+	for i, label := range []string{"PFC only", "DCQCN"} {
+		s := sides[i].(map[string]any)
+		assert.Equal(t, label, s["label"])
+		assert.NotEmpty(t, s["links"], "side %d lists its links", i)
+		assert.NotEmpty(t, s["nodes"], "side %d lists its nodes", i)
+	}
+	assert.Empty(t, v["links"], "the lists are the sides'")
+}

@@ -40,6 +40,29 @@ func command(t *testing.T, v map[string]any) string {
 	return string(data)
 }
 
+// check lists every problem at once: an unknown key beside a value out of
+// range (two layers of checks), each at its line; an indentation error at its
+// own line.
+func TestCheckListsEveryProblem(t *testing.T) {
+	g, h := started(t, "?scenario=incast")
+	bad := "name: x\ntopology:\n  kind: star\n  hosts: 0\nnetwork:\n  buffr: 2MiB\n"
+	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": bad, "id": 1}))
+	h.send(command(t, map[string]any{"fabriclab": "check", "yaml": "name: x\ntraffic:\n  flows:\n    - src: 0\n      dst: 1\n     bytes: 1MiB\n", "id": 2}))
+	require.NoError(t, g.Update())
+	var got [][]protocol.CheckedError
+	for _, ev := range h.events {
+		if ev["fabriclab"] == "checked" {
+			got = append(got, checkedErrors(t, ev))
+		}
+	}
+	require.Len(t, got, 2)
+	require.Len(t, got[0], 2)
+	assert.Equal(t, []int{6, 4}, []int{got[0][0].Line, got[0][1].Line})
+	assert.Equal(t, []string{"network.buffr", "topology.hosts"}, []string{got[0][0].Key, got[0][1].Key})
+	require.Len(t, got[1], 1)
+	assert.Equal(t, 6, got[1][0].Line, "the line out of step, not where its list began")
+}
+
 // TestCheck: check validates without running and names each problem's line.
 func TestCheck(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
@@ -158,7 +181,7 @@ func TestSnapshot(t *testing.T) {
 func TestEditorCommandErrors(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	for raw, want := range map[string]string{
-		`{"fabriclab":"check","yaml":3,"id":1}`:                                     `command field "yaml" is a JSON number; give a string`,
+		`{"fabriclab":"check","yaml":3,"id":1}`:                                     `check: field "yaml" is a JSON number; give a string, e.g. {"fabriclab": "check", "yaml":`,
 		`{"fabriclab":"check","yaml":"a: 1","scenario":"incast","id":1}`:            "check takes yaml",
 		`{"fabriclab":"source","id":1}`:                                             "source needs yaml",
 		`{"fabriclab":"source","yaml":"a: 1","scenario":"incast","id":1}`:           "not both",

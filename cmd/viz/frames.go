@@ -1,8 +1,6 @@
 package main
 
 import (
-	"time"
-
 	"fabriclab/sim/unit"
 )
 
@@ -11,12 +9,11 @@ import (
 // software WebGL), during which nothing computes; and Ebitengine, run at
 // 60 Hz, presents the unchanged screen on the next few frames after each
 // change. So there, frames run only when asked for (ebiten.FPSModeVsyncOffMinimum
-// and ScheduleFrame): every frame while playback moves; otherwise only when
-// the picture changes: a command (commandQueue.wake), input on the canvas
-// and resizes (Ebitengine runs a frame for those itself), the progress
-// bar's once-a-second tick, the run getting computed, a seek or step that
-// computing settled. Between frames the computing goroutine sends the page
-// its events (time on its cadence), which Update sends otherwise.
+// and ScheduleFrame): every frame while playback moves; otherwise for a
+// command (commandQueue.wake), a message from a worker (bridge_js.go), input
+// on the canvas and resizes (Ebitengine runs a frame for those itself). A
+// frame whose picture has not changed draws nothing (Draw), so Ebitengine
+// presents nothing either: it only takes what came and sends the events.
 
 // frameHost is a host whose frames can run on demand: after framesOnDemand,
 // a frame runs only once scheduleFrame asks for it.
@@ -32,41 +29,7 @@ type frameState struct {
 	playing bool      // the last Update asked for the next frame to play on
 	pos     unit.Time // where playback was after the last Update
 	done    bool      // whether the run was computed then
-	// For stats: frames asked for, and the longest slice of computing (the
-	// page's thread does nothing else meanwhile).
-	asks     int
-	sliceMax time.Duration
-	// the longest call of the model's Advance (the simulated time it started
-	// at and went over) and the longest snapshot
-	advanceMax, snapshotMax time.Duration
-	advanceAt, advanceSpan  unit.Time
-	gcIdleMax               time.Duration // the most the collector's idle worker took of a turn
-	buildMax                time.Duration // the longest slice of building a scenario (startup.go)
-	turns                   []float64     // the turns given to the event loop between slices, ms
-	// The progress bar's frames: when the last was asked for, whether the
-	// turn after it is still to be measured, and what the last one cost
-	// (that turn). tickGap keeps them to a tenth of the time.
-	tickAt      time.Time
-	tickPending bool
-	tickCost    time.Duration
-}
-
-// tickShare is the most of the time the progress bar's frames may take while
-// playback waits (on software WebGL a frame costs 100–300 ms).
-const tickShare = 0.1
-
-// tickGap is the least time between two frames asked for the progress bar:
-// redrawEvery, longer when a frame costs more than a tenth of it.
-func (f *frameState) tickGap() time.Duration {
-	return max(redrawEvery, time.Duration(float64(f.tickCost)/tickShare))
-}
-
-// measured records a turn given to the event loop: the cost of a progress
-// frame when one was asked for before it.
-func (f *frameState) measured(turn time.Duration) {
-	if f.tickPending {
-		f.tickCost, f.tickPending = turn, false
-	}
+	asks    int       // frames asked for, for stats
 }
 
 // playable is what frames depend on, of a run or a comparison's pair.
@@ -135,42 +98,6 @@ func (g *Game) afterUpdate() {
 // s on software WebGL, the whole picture drawn again and read back).
 func (g *Game) firstPictureDue() bool {
 	return !g.firstFrame && (g.failure != "" || g.cmp == nil && g.frame.Layout == nil)
-}
-
-// between runs between slices of computing and while the computing
-// goroutine waits: it asks for a frame when the picture is due to change,
-// and sends the page its events while no frame runs.
-func (g *Game) between(now time.Time) {
-	f := &g.frames
-	if !f.on || f.asked {
-		return
-	}
-	pb := g.playable()
-	if pb == nil {
-		return
-	}
-	if g.firstPictureDue() || pb.Err() != nil || pb.Done() != f.done || pb.Pos() != f.pos {
-		g.askFrame(false)
-		return
-	}
-	if !pb.Done() && !g.pageShowsProgress() && now.UnixNano()/int64(redrawEvery) != g.shownTick() && now.Sub(f.tickAt) >= f.tickGap() {
-		f.tickAt, f.tickPending = now, true
-		g.askFrame(false)
-		return
-	}
-	if g.cmp != nil {
-		g.compareEvents(now)
-	} else {
-		g.events(now)
-	}
-}
-
-// shownTick is the redraw tick of the picture prepared last.
-func (g *Game) shownTick() int64 {
-	if g.cmp != nil {
-		return g.key.cmp.tick
-	}
-	return g.key.tick
 }
 
 // pageShowsProgress says that the page's own playback bar shows how far

@@ -29,8 +29,8 @@ type host interface {
 }
 
 const (
-	// Simulation work per tick when Update computes (without the computing
-	// goroutine of compute.go, as in tests; see budget): at least playBudget while
+	// Simulation work per tick when Update computes (on a desktop and in
+	// tests; in the browser workers compute: see budget): at least playBudget while
 	// playback has computed frames ahead of it, so frames stay smooth;
 	// waitBudget while it waits for computing (paused, at the computed end,
 	// or seeking past it), so computing gets most of the time yet a frame
@@ -52,13 +52,10 @@ const (
 // advances playback and prepares the frame; Draw only draws it; LayoutF
 // only sizes.
 type Game struct {
-	// mu keeps Update and Draw apart from the computing goroutine
-	// (compute.go); background says it runs, so Update does not compute;
-	// wake tells it of a new run.
+	// mu keeps Update and Draw apart (a desktop window runs them on
+	// threads); background says that Update does not compute (a test does).
 	mu         sync.Mutex
 	background bool
-	idle       bool // the goroutine waits for a new run
-	wake       chan struct{}
 
 	out     host
 	params  playback.Params
@@ -118,9 +115,12 @@ type Game struct {
 	frames  frameState    // frames on demand (frames.go)
 	memory  memoryGrowth  // the WebAssembly memory grown ahead (memory.go)
 
-	// A scenario slow to build until it is built, and the picture shown
-	// meanwhile, with the size it was made for (startup.go).
-	first      *firstLoad
+	// Runs computed by the browser's workers (remote.go): by worker, the
+	// last run_id given, and the runs whose first frame is still to come;
+	// the picture shown meanwhile, with the size it was made for.
+	runs       [2]*remoteRun
+	runID      int
+	waiting    []*remoteRun
 	loadingPic *render.DisplayList
 	loadingKey [2]float64
 }
@@ -154,22 +154,31 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), wake: make(chan struct{}, 1)}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
 	q := h.query()
-	params, err := playback.ParseQuery(q)
+	// A wrong parameter is left out, with a notice: the rest plays.
+	params, wrong := playback.ParseQueryKeeping(q)
 	// Ready first: the page then sends what it queued, and every event about
 	// the first scenario (loaded, error) comes after ready.
 	h.event(protocol.Ready{})
-	if err != nil {
-		g.fail(err)
-	} else {
-		g.params = params
-		switch {
-		case params.Compare != nil:
-			g.loadCompare(*params.Compare)
-		case q != "" || !hasLoad(h):
-			g.startLoad(params.Load()) // in the browser, between frames (startup.go)
+	for _, err := range wrong {
+		h.event(protocol.Error{Message: err.Error(), Notice: true})
+	}
+	g.params = params
+	switch {
+	case params.Compare != nil && g.runsRemotely():
+		g.loadCompareRemote(*params.Compare)
+	case params.Compare != nil:
+		g.loadCompare(*params.Compare)
+	case (q != "" || !hasLoad(h)) && g.runsRemotely():
+		sc, err := params.Load()
+		src := protocol.Begin{YAML: params.YAML, Scenario: params.Scenario, Sets: params.Sets}
+		if src.YAML == "" && src.Scenario == "" {
+			src.Scenario = sc.Name // the default, incast
 		}
+		g.loadRemote(sc, err, src, false) // params.Play is taken once it plays
+	case q != "" || !hasLoad(h):
+		g.load(params.Load())
 	}
 	return g, nil
 }
@@ -179,7 +188,6 @@ func newGame(h host) (*Game, error) {
 // memory (WebAssembly memory only grows); in the browser a scenario too big
 // for the tab is refused before anything is built.
 func (g *Game) load(sc scenario.Scenario, err error) {
-	g.first, g.loadingPic = nil, nil // built now (startup.go)
 	g.release()
 	b := g.begin(sc, err)
 	if b == nil {
@@ -215,10 +223,14 @@ func (g *Game) loaded(b *playback.Builder) {
 		g.fail(err)
 		return
 	}
-	sc := p.Scenario()
-	g.p, g.failure, g.sentDone, g.loadedAt, g.tel.yieldTook = p, "", false, time.Now(), 0
-	g.woken()
 	p.SetHeapLimit(heapLimit)
+	g.playing(p)
+}
+
+// playing plays p, a new run, as the page's parameters say, and tells the page.
+func (g *Game) playing(p *playback.Player) {
+	sc := p.Scenario()
+	g.p, g.failure, g.sentDone, g.loadedAt = p, "", false, time.Now()
 	g.selected = 0 // a new run: its flows are others
 	g.loadedEvents()
 	if g.params.Speed > 0 {
@@ -238,6 +250,12 @@ func (g *Game) loaded(b *playback.Builder) {
 // release drops the playing run and everything drawn from it, and collects.
 // The scene builder goes too: its chart cache is keyed by the run's snapshots.
 func (g *Game) release() {
+	for i, r := range g.runs {
+		if r != nil && (r.p == nil || !r.p.Done()) {
+			g.out.(runner).toWorker(i, protocol.Cancel{RunID: r.id})
+		}
+	}
+	g.runs, g.waiting, g.loadingPic = [2]*remoteRun{}, nil, nil
 	g.p, g.frame, g.layout, g.layoutKey = nil, render.Frame{}, nil, layoutKey{}
 	g.builder = render.Builder{}
 	g.releaseCompare()
@@ -317,8 +335,8 @@ func (g *Game) handle(c protocol.Command, err error) {
 	}
 	p := g.p
 	if p == nil {
-		if _, ok := c.(protocol.Play); ok && g.first != nil { // being built (startup.go)
-			g.first.play = true
+		if _, ok := c.(protocol.Play); ok && len(g.waiting) > 0 { // its first frame to come (remote.go)
+			g.waiting[0].play = true
 		}
 		return
 	}
@@ -332,7 +350,15 @@ func (g *Game) handle(c protocol.Command, err error) {
 func (g *Game) handleLoad(c protocol.Load) {
 	if c.Left != nil {
 		g.step = c.Step
-		g.loadCompare([2]playback.Side{playback.Side(*c.Left), playback.Side(*c.Right)})
+		sides := [2]playback.Side{playback.Side(*c.Left), playback.Side(*c.Right)}
+		if g.runsRemotely() {
+			g.loadCompareRemote(sides)
+			if len(g.waiting) > 0 {
+				g.waiting[0].play = c.Play
+			}
+			return
+		}
+		g.loadCompare(sides)
 		if g.cmp != nil && c.Play {
 			g.cmp.pair.Play()
 		}
@@ -345,7 +371,14 @@ func (g *Game) handleLoad(c protocol.Load) {
 	g.figures = figureRequest{specs: c.Figures, step: c.Step, sets: c.Sets}
 	g.ran = keyOf(c)
 	sc, err := playback.LoadCommand(c)
-	g.loadLater(sc, err, c.Play) // startup.go
+	if g.runsRemotely() {
+		g.loadRemote(sc, err, protocol.Begin{YAML: c.YAML, Scenario: c.Scenario, Sets: c.Sets}, c.Play)
+		return
+	}
+	g.load(sc, err)
+	if g.p != nil && c.Play {
+		g.p.Play()
+	}
 }
 
 // handlePlayback runs a playback command on p.
@@ -452,6 +485,7 @@ func (g *Game) Update() (err error) {
 		g.fail(g.drawErr)
 		g.drawErr = nil
 	}
+	g.fromWorkers() // remote.go
 	cmds, dropped := g.out.commands().drain()
 	if dropped > 0 {
 		g.out.event(protocol.Error{Message: fmt.Sprintf(
@@ -527,7 +561,7 @@ func (g *Game) prepare(cx, cy float64) {
 	p := g.p
 	if p == nil {
 		g.frame = render.Frame{}
-		g.showLoading(w, h) // startup.go
+		g.showLoading(w, h) // loading.go
 		return
 	}
 	if g.out.browser() && g.params.Controls {
@@ -584,7 +618,7 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	switch {
 	case g.failure != "":
 		g.pic = g.errorPic.pic
-	case g.p == nil && g.loadingPic != nil: // startup.go
+	case g.p == nil && g.loadingPic != nil: // loading.go
 		g.pic = g.loadingPic
 	case g.cmp != nil:
 		g.pic, g.picScene = g.compareScene(), true

@@ -90,7 +90,7 @@ func TestUpdatePreparesWhatDrawShows(t *testing.T) {
 
 // A failure is pictured by Update too: Draw only draws the picture.
 func TestUpdatePicturesAFailure(t *testing.T) {
-	g, _ := started(t, "?scenario=no-such-scenario")
+	g, _ := started(t, "?scenario=incast&set=topology.hosts=0")
 	require.NotNil(t, g.errorPic.pic)
 	assert.Equal(t, float32(800), g.errorPic.pic.W)
 	pic := g.errorPic.pic
@@ -100,7 +100,7 @@ func TestUpdatePicturesAFailure(t *testing.T) {
 
 // A second failure at the same size shows its own message, not the first's.
 func TestUpdatePicturesTheNewFailure(t *testing.T) {
-	g, h := started(t, "?scenario=no-such-scenario")
+	g, h := started(t, "?scenario=incast&set=topology.hosts=0")
 	require.NotNil(t, g.errorPic.pic)
 	h.send(`{"fabriclab":"load","scenario":"another-missing-one"}`)
 	for i := 0; i < 10 && !strings.Contains(g.failure, "another-missing-one"); i++ {
@@ -288,4 +288,19 @@ func TestErrorListTheme(t *testing.T) {
 			assert.Greater(t, math.Abs(lum(p.Fill)-bg), 100.0, "light=%v: %q on its background", light, p.Str)
 		}
 	}
+}
+
+// A wrong parameter is a notice, and the rest of the address plays.
+func TestWrongParameterIsANotice(t *testing.T) {
+	g, h := started(t, "?scenario=ecmp-collisions&speed=-5")
+	ev := h.last("error")
+	require.NotNil(t, ev)
+	assert.Contains(t, ev["message"], `parameter speed="-5"`)
+	assert.Equal(t, true, ev["notice"])
+	for i := 0; i < 50 && h.last("loaded") == nil; i++ {
+		require.NoError(t, g.Update())
+	}
+	require.NotNil(t, h.last("loaded"), "the rest of the address plays")
+	assert.Equal(t, "ecmp-collisions", h.last("loaded")["name"])
+	assert.Empty(t, g.failure)
 }

@@ -10,17 +10,13 @@
 // In the browser Go has one thread, the page's, and on software WebGL every
 // frame presented costs that thread a read-back of the canvas. So:
 //
-//   - Computing runs in a goroutine in slices between frames, each ending by
-//     giving the event loop a turn (compute.go): while playback waits a
-//     slice is sized so that computing keeps 85 % of the time (20–60 ms),
-//     with frames ahead twice a turn (8–60 ms). Within a slice the
-//     simulation advances in steps of about 4 ms of work (AdvanceEvents
-//     splits even one busy instant). A scenario slow to build is built in
-//     slices too (startup.go).
+//   - The canvas computes nothing: each run is computed in a Web Worker
+//     (cmd/worker, by worker-client.js), which sends the frames it records;
+//     the canvas plays them (remote.go). A comparison's sides are two
+//     workers. On a desktop, Update computes (budget).
 //   - Frames run only when asked for (frames.go: FPSModeVsyncOffMinimum and
-//     ScheduleFrame): while playback moves, for a command, input or a
-//     resize, and for the progress about once a second (none paused in an
-//     embed with its bar: the page shows the progress).
+//     ScheduleFrame): while playback moves, for a command, a worker's
+//     message, input or a resize.
 //   - A picture is three draw calls or fewer straight onto the screen
 //     (final.go), which is transparent over a CSS background of the
 //     picture's colour; the WebGL context is made without antialiasing
@@ -58,7 +54,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "viz:", err)
 		os.Exit(1)
 	}
-	g.startComputing() // computing goes on between frames (compute.go)
+	g.framesOnDemand() // in the browser (frames.go)
 	ebiten.SetWindowTitle("fabriclab")
 	ebiten.SetWindowSize(1280, 720)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)

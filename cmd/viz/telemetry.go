@@ -20,8 +20,7 @@ type telemetry struct {
 	updates   []float64 // time spent in Update
 	// ticks are the intervals between Updates (one a frame) while the run
 	// computes: what a frame takes then, drawn or not.
-	ticks     []float64
-	yieldTook time.Duration // what the computing goroutine's turns to the event loop took
+	ticks []float64
 }
 
 // keptFrames is how many timings each series keeps.
@@ -62,23 +61,19 @@ func (g *Game) stats() {
 	}
 	g.out.event(protocol.Stats{Frames: len(g.tel.intervals),
 		HeapBytes: m.HeapAlloc, LiveBytes: playback.LiveHeap(), SysBytes: m.Sys, FrameBytes: frameBytes,
-		ComputeS: computeS, RunS: runS, YieldS: g.tel.yieldTook.Seconds(), GCCPUS: gcCPU(), GCs: m.NumGC,
+		ComputeS: computeS, RunS: runS, GCCPUS: gcCPU(), GCs: m.NumGC,
 		IntervalP50Ms: percentile(g.tel.intervals, 0.5), IntervalP95Ms: percentile(g.tel.intervals, 0.95), IntervalMaxMs: percentile(g.tel.intervals, 1),
 		DrawP50Ms: percentile(g.tel.drawTimes, 0.5), DrawP95Ms: percentile(g.tel.drawTimes, 0.95),
 		Updates: len(g.tel.updates), UpdateP50Ms: percentile(g.tel.updates, 0.5), UpdateP95Ms: percentile(g.tel.updates, 0.95),
 		ComputingTicks: len(g.tel.ticks), ComputingTickP50Ms: percentile(g.tel.ticks, 0.5),
 		ComputingTickP95Ms: percentile(g.tel.ticks, 0.95), ComputingTickMaxMs: percentile(g.tel.ticks, 1),
-		FramesAsked: g.frames.asks, SliceMaxMs: g.frames.sliceMax.Seconds() * 1000,
-		TurnP50Ms: percentile(g.frames.turns, 0.5), TurnP95Ms: percentile(g.frames.turns, 0.95), Turns: len(g.frames.turns),
-		// the parts of computing (compute.go, memory.go)
-		AdvanceMaxMs: ms(g.frames.advanceMax), AdvanceMaxAtUs: g.frames.advanceAt.Micros(),
-		AdvanceMaxSpanUs: g.frames.advanceSpan.Micros(), SnapshotMaxMs: ms(g.frames.snapshotMax),
-		GCIdleMaxMs: ms(g.frames.gcIdleMax), BuildMaxMs: ms(g.frames.buildMax), GCIdleS: gcIdle().Seconds(),
+		FramesAsked: g.frames.asks, Workers: g.workerStats(),
 		Grows: g.memory.grows, GrownBytes: g.memory.bytes, GrowMaxMs: ms(g.memory.longest)})
 	g.tel.intervals, g.tel.drawTimes, g.tel.updates, g.tel.ticks = g.tel.intervals[:0], g.tel.drawTimes[:0], g.tel.updates[:0], g.tel.ticks[:0]
-	g.frames.asks, g.frames.sliceMax, g.frames.turns = 0, 0, g.frames.turns[:0]
-	g.frames.advanceMax, g.frames.snapshotMax, g.frames.gcIdleMax = 0, 0, 0
+	g.frames.asks = 0
 }
+
+func ms(d time.Duration) float64 { return d.Seconds() * 1000 }
 
 // gcCPU is the CPU time the collector has taken (on WebAssembly, where Go
 // has one thread, wall time).

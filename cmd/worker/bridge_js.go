@@ -7,6 +7,7 @@ import (
 	"syscall/js"
 	"time"
 
+	"fabriclab/cmd/internal/wasmheap"
 	"fabriclab/protocol"
 )
 
@@ -24,9 +25,10 @@ func main() {
 	inbox := make(chan []byte, 256)
 	js.Global().Set("onmessage", js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
-			if d := args[0].Get("data"); d.Type() == js.TypeString && d.Length() <= protocol.MaxCommand {
+			// The canvas's commands: JSON text (Length would panic on a string).
+			if d := args[0].Get("data"); d.Type() == js.TypeString {
 				select {
-				case inbox <- []byte(d.String()):
+				case inbox <- []byte(d.String()): // DecodeWorkerCommand refuses one too long
 				default:
 					println("fabriclab worker: more than 256 messages waiting; one dropped")
 				}
@@ -47,6 +49,7 @@ func main() {
 	}))
 	port := ch.Get("port2")
 	for {
+		wasmheap.GrowAhead(memoryLimit) // one grow at a time, ahead of the heap (V8 collects on each)
 		if !w.Work(slice) {
 			w.Handle(<-inbox) // idle: wait for the page
 		}

@@ -3,7 +3,8 @@
 // records (playback.Recorder), each a recorded message with its binary form
 // (playback/framewire) beside it, for the canvas to play. It links no
 // Ebitengine and no renderer, so it is a fraction of viz.wasm's size.
-// Built for GOOS=js GOARCH=wasm; not used by the page yet.
+// Built for GOOS=js GOARCH=wasm by the site's build (web.BuildSite);
+// web/static/worker-client.js starts it.
 package main
 
 import (

@@ -17,7 +17,9 @@ import (
 )
 
 // Version is the format's version; a frame of another is refused.
-const Version = 2
+// 3: the routes' news carry reroutes (snap.RouteNews.Moves), training its
+// checkpoints' spans.
+const Version = 3
 
 // magic starts every frame, followed by the version byte.
 const magic = "FLF"
@@ -43,7 +45,7 @@ type Encoder struct {
 	routes  snap.RouteReader
 	routed  bool   // the routes' static part was written
 	trained bool   // the training's static part was written
-	logs    [4]int // Training's Tasks, Comms, Starts and Steps written
+	logs    [6]int // Training's Tasks, Comms, Starts, Steps, SaveStarts and SaveEnds written
 }
 
 // Encode appends frame s to dst, against the frame written before.

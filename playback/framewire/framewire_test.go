@@ -158,11 +158,13 @@ func small() []*snap.Snapshot {
 	second.LinkChunks, second.FlowChunks, second.LinkCount, second.FlowCount = nil, nil, 0, 0
 	t2 := *tr
 	t2.Starts = []unit.Time{0, 6}
+	t2.SaveStarts = []unit.Time{5} // a checkpoint under way
 	second.Training = &t2
+	routes.Reroute(0, []int32{1, 2}, 2*unit.Microsecond) // flow 0 moves off link 0 at the second frame
 	return []*snap.Snapshot{first, second.Compact(first)}
 }
 
-// The wire form of two small frames, in testdata/frames-v2.golden (go test
+// The wire form of two small frames, in testdata/frames-v3.golden (go test
 // -update rewrites it: only for a change of the format, with Version).
 func TestGolden(t *testing.T) {
 	var enc framewire.Encoder
@@ -174,7 +176,7 @@ func TestGolden(t *testing.T) {
 			out = append(out, '\n')
 		}
 	}
-	goldenfile.Equal(t, filepath.Join("testdata", "frames-v2.golden"), out)
+	goldenfile.Equal(t, filepath.Join("testdata", "frames-v3.golden"), out)
 }
 
 func TestSmallRoundTrip(t *testing.T) {
@@ -201,6 +203,11 @@ func TestDecodeErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.True(t, errors.Is(err, framewire.ErrVersion))
 	assert.Contains(t, err.Error(), "reload the page")
+	old := append([]byte(nil), first...)
+	old[3] = 2 // before reroutes were sent
+	_, err = new(framewire.Decoder).Decode(old)
+	assert.ErrorIs(t, err, framewire.ErrVersion)
+	assert.ErrorContains(t, err, "a frame of version 2, this build reads 3")
 
 	_, err = new(framewire.Decoder).Decode(second)
 	assert.ErrorContains(t, err, "frame 1 came where frame 0 was due")

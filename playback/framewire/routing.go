@@ -49,6 +49,12 @@ func (e *Encoder) putRouting(w *writer, s *snap.Snapshot) {
 		w.int(int64(c.Flow))
 		w.int(c.N)
 	}
+	w.uint(uint64(len(n.Moves)))
+	for _, m := range n.Moves {
+		w.int(int64(m.Flow))
+		w.int(int64(m.At))
+		w.int32s(m.Links)
+	}
 }
 
 // getRouting reads what putRouting wrote into s, with d's routes (made by
@@ -113,6 +119,17 @@ func readNews(r *reader, flows, links int) snap.RouteNews {
 		c := snap.FlowCount{Flow: flow()}
 		c.N = r.int()
 		n.Final = append(n.Final, c)
+	}
+	for range r.count(3) { // since version 3: reroutes
+		m := snap.FlowMove{Flow: flow()}
+		m.At = unit.Time(r.int())
+		m.Links = r.int32s()
+		for _, l := range m.Links {
+			if l < 0 || int(l) >= links {
+				r.fail("a rerouted path over a link that is not there")
+			}
+		}
+		n.Moves = append(n.Moves, m)
 	}
 	return n
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // A training run's static part (model, sharding, rows) is written with its
-// first frame; its logs (Tasks, Comms, Starts, Steps) grow, never change
+// first frame; its logs (Tasks, Comms, Starts, Steps, SaveStarts, SaveEnds) grow, never change
 // below their length: each frame writes their lengths and the entries the
 // decoder does not have yet.
 func (e *Encoder) putTraining(w *writer, tr *snap.Training) {
@@ -29,8 +29,10 @@ func (e *Encoder) putTraining(w *writer, tr *snap.Training) {
 	}
 	e.logs[0] = putLog(w, tr.Tasks, e.logs[0], putTask)
 	e.logs[1] = putLog(w, tr.Comms, e.logs[1], putComm)
-	e.logs[2] = putLog(w, tr.Starts, e.logs[2], func(w *writer, t *unit.Time) { w.int(int64(*t)) })
+	e.logs[2] = putLog(w, tr.Starts, e.logs[2], putTime)
 	e.logs[3] = putLog(w, tr.Steps, e.logs[3], putStep)
+	e.logs[4] = putLog(w, tr.SaveStarts, e.logs[4], putTime) // since version 3
+	e.logs[5] = putLog(w, tr.SaveEnds, e.logs[5], putTime)
 	putComm(w, &tr.Running[0])
 	putComm(w, &tr.Running[1])
 }
@@ -94,13 +96,18 @@ func (d *Decoder) getTraining(r *reader, s *snap.Snapshot) {
 	tr := logs
 	tr.Tasks, logs.Tasks = getLog(r, logs.Tasks, getTask)
 	tr.Comms, logs.Comms = getLog(r, logs.Comms, getComm)
-	tr.Starts, logs.Starts = getLog(r, logs.Starts, func(r *reader, t *unit.Time) { *t = unit.Time(r.int()) })
+	tr.Starts, logs.Starts = getLog(r, logs.Starts, getTime)
 	tr.Steps, logs.Steps = getLog(r, logs.Steps, getStep)
+	tr.SaveStarts, logs.SaveStarts = getLog(r, logs.SaveStarts, getTime)
+	tr.SaveEnds, logs.SaveEnds = getLog(r, logs.SaveEnds, getTime)
 	getComm(r, &tr.Running[0])
 	getComm(r, &tr.Running[1])
 	d.training = &logs
 	s.Training = &tr
 }
+
+func putTime(w *writer, t *unit.Time) { w.int(int64(*t)) }
+func getTime(r *reader, t *unit.Time) { *t = unit.Time(r.int()) }
 
 func putTask(w *writer, t *snap.Task) {
 	w.int(int64(t.Start))

@@ -14,7 +14,9 @@ import (
 // once under adaptive routing and spraying, after the plan's reroute delay
 // under static and ECMP routing: then the flows on it take paths that
 // avoid it (the fewest hops without it) and new flows route around it too.
-// A flow with no path left waits where it is. A model without link faults
+// A flow with no path left waits where it is. When the link returns, the
+// flows moved off it move back to the paths routing gives them with it (as
+// after the subnet manager's sweep or BGP's re-convergence: see initFaults). A model without link faults
 // has no faults state and pays for none of this.
 
 // Fault phases (evFault's a is fault index × 4 + phase).
@@ -35,6 +37,7 @@ type faults struct {
 	// Σ (leave − join) so far, in picoseconds (joins subtract their time)
 	onLink   []int
 	waitedPs []float64
+	moved    [][]int32 // per fault: the flows rerouted off its link
 }
 
 // initFaults schedules the plan's link faults.
@@ -43,7 +46,7 @@ func (m *Model) initFaults(p *plan.Plan) {
 		return
 	}
 	fs := &faults{plan: p.Faults.Links, avoid: make([]bool, len(m.links)), hops: map[int][]uint8{},
-		onLink: make([]int, len(p.Faults.Links)), waitedPs: make([]float64, len(p.Faults.Links))}
+		onLink: make([]int, len(p.Faults.Links)), waitedPs: make([]float64, len(p.Faults.Links)), moved: make([][]int32, len(p.Faults.Links))}
 	m.faults = fs
 	for i, lf := range fs.plan {
 		fs.report = append(fs.report, lf.Report())
@@ -92,6 +95,10 @@ func (m *Model) fault(i int, phase int) {
 		fs.waitedPs[i] += float64(fs.onLink[i]) * float64(now)
 		fs.onLink[i] = 0
 		m.setAvoid(both, false)
+		for _, f := range fs.moved[i] { // back, as routing now routes them
+			m.rerouteFlow(f)
+		}
+		fs.moved[i] = nil
 	case phaseReroute:
 		m.rerouteOff(i, true)
 	}
@@ -114,7 +121,11 @@ func (m *Model) rerouteOff(i int, stalled bool) {
 		}
 	}
 	for _, f := range moved {
-		if m.rerouteFlow(f) && stalled {
+		if !m.rerouteFlow(f) {
+			continue
+		}
+		fs.moved[i] = append(fs.moved[i], f)
+		if stalled {
 			fs.waitedPs[i] += float64(now)
 			fs.onLink[i]--
 		}
@@ -181,16 +192,18 @@ func (m *Model) crossesAvoided(f *flow) bool {
 }
 
 // rerouteFlow moves active flow i to a path around the avoided links, and
-// reports whether it found one.
+// reports whether it found one. The viewer's routes record the move.
 func (m *Model) rerouteFlow(i int32) bool {
 	f := &m.flows[i]
 	if f.state != active {
 		return false
 	}
 	old := f.links
+	m.routes.Path(int(i)) // the path it had, kept before it changes
 	if !m.routeAround(f) {
 		return false
 	}
+	m.routes.Reroute(i, f.links, m.eng.Now())
 	m.leaveLinks(f, old)
 	n := len(f.links)
 	f.pos = m.take(n)

@@ -1,6 +1,8 @@
 package packet
 
 import (
+	"slices"
+
 	"fabriclab/sim/metrics"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/topo"
@@ -16,8 +18,11 @@ import (
 // their paths into it until the plan's reroute delay has passed, then every
 // flow crossing it is routed hop by hop over the fewest hops that avoid it
 // (choose, with around's candidates), and the packets a switch held for the
-// down link move to the ports of their new routes. A model without link
-// faults has no faults state.
+// down link move to the ports of their new routes. When the link returns,
+// those flows take it again (routing hop by hop without it to avoid, as the
+// subnet manager's recomputed tables or BGP's restored ECMP group route
+// them). The viewer's routes record each move. A model without link faults
+// has no faults state.
 
 // Fault phases (evFault's a is fault index × 4 + phase).
 const (
@@ -34,6 +39,9 @@ type faults struct {
 	report   []metrics.Fault
 	drops    []int64 // per fault: the ports' drops when it started
 	buf      []int32
+	// per fault: the flows waiting on its down link now, and since when
+	waiting [][]int32
+	since   []unit.Time
 }
 
 // initFaults schedules the plan's link faults.
@@ -41,7 +49,8 @@ func (m *Model) initFaults(p *plan.Plan) {
 	if p.Faults == nil || len(p.Faults.Links) == 0 {
 		return
 	}
-	fs := &faults{plan: p.Faults.Links, avoid: make([]bool, len(m.ports)), hops: map[int32][]uint8{}, drops: make([]int64, len(p.Faults.Links))}
+	fs := &faults{plan: p.Faults.Links, avoid: make([]bool, len(m.ports)), hops: map[int32][]uint8{}, drops: make([]int64, len(p.Faults.Links)),
+		waiting: make([][]int32, len(p.Faults.Links)), since: make([]unit.Time, len(p.Faults.Links))}
 	m.faults = fs
 	for i, lf := range fs.plan {
 		if lf.Until != unit.Never {
@@ -75,28 +84,106 @@ func (m *Model) fault(i, phase int) {
 			for _, p := range both {
 				m.rehome(p)
 			}
+		} else if lf.Down {
+			m.stallOn(i)
 		}
 	case phaseReroute:
 		m.endFault(i) // what it held until now
-		m.avoidLink(i, true)
+		m.unstall(i)
+		var moved []int32
 		for k := range m.flows { // the flows into it: hop by hop from now
 			f := &m.flows[k]
 			if f.path >= 0 && !f.done && m.pathCrosses(f, lf.Link) {
+				m.routes.Path(k) // the path it had, kept before it changes
 				f.path = -1
+				moved = append(moved, int32(k))
 			}
 		}
+		m.avoidLink(i, true)
+		m.recordMoves(moved)
 		for _, p := range both {
 			m.rehome(p)
 		}
 	case phaseEnd:
 		m.endFault(i)
+		m.unstall(i)
 		for _, p := range both {
 			p.down = false
 			m.setRate(p, m.topo.Links[p.id].Rate)
 			m.try(p)
 		}
 		m.avoidLink(i, false)
+		var back []int32 // rerouted flows: hop by hop, they take it again
+		for k := range m.flows {
+			if f := &m.flows[k]; f.path < 0 && !f.done && !m.perPacket {
+				back = append(back, int32(k))
+			}
+		}
+		m.recordMoves(back)
 	}
+}
+
+// recordMoves records, for the viewer, the paths flows take from now on
+// where they differ from the paths they had.
+func (m *Model) recordMoves(flows []int32) {
+	now := m.eng.Now()
+	for _, k := range flows {
+		p := m.flowPath(int(k))
+		if !slices.Equal(p, m.routes.AppendPath(nil, int(k), now)) {
+			m.routes.Reroute(k, p, now)
+		}
+	}
+}
+
+// stallOn counts the started flows whose static paths cross down link
+// fault i as waiting there from now (flows_stalled, as the flow model
+// counts them); starting counts those that start while it is down.
+func (m *Model) stallOn(i int) {
+	fs := m.faults
+	fs.since[i] = m.eng.Now()
+	for k := range m.flows {
+		if f := &m.flows[k]; !f.done && f.path >= 0 && (f.onPort || f.nextSeq > 0) && m.pathCrosses(f, fs.plan[i].Link) {
+			m.stall(i, int32(k))
+		}
+	}
+}
+
+// stall counts flow k as waiting on down link fault i.
+func (m *Model) stall(i int, k int32) {
+	fs := m.faults
+	f := &m.flows[k]
+	fs.waiting[i] = append(fs.waiting[i], k)
+	fs.report[i].FlowsStalled++
+	fs.report[i].StalledBytes += f.bytes - f.received
+	fs.report[i].StalledFlowUs -= metrics.Micros(m.eng.Now())
+}
+
+// starting counts flow k, starting now, as stalled on each down link its
+// static path crosses before routing has moved off it.
+func (m *Model) starting(k int32) {
+	fs := m.faults
+	f := &m.flows[k]
+	for i, lf := range fs.plan {
+		if lf.Down && !m.perPacket && m.ports[lf.Link].down && !fs.avoid[lf.Link] && f.path >= 0 && m.pathCrosses(f, lf.Link) {
+			m.stall(i, k)
+		}
+	}
+}
+
+// unstall ends the wait of the flows stalled on fault i: the reroute or
+// the link's return (or the run's end: faultReport).
+func (m *Model) unstall(i int) {
+	fs := m.faults
+	now := metrics.Micros(m.eng.Now())
+	for _, k := range fs.waiting[i] {
+		if f := &m.flows[k]; f.done {
+			now := metrics.Micros(f.finish)
+			fs.report[i].StalledFlowUs += now
+			continue
+		}
+		fs.report[i].StalledFlowUs += now
+	}
+	fs.waiting[i] = nil
 }
 
 // endFault notes what link fault i held and dropped, as it ends (or the run does).
@@ -217,10 +304,21 @@ func (m *Model) faultReport() []metrics.Fault {
 	if fs == nil {
 		return nil
 	}
+	out := append([]metrics.Fault(nil), fs.report...)
+	now := metrics.Micros(m.eng.Now())
 	for i, lf := range fs.plan {
 		if lf.At <= m.eng.Now() && (lf.Until == unit.Never || lf.Until > m.eng.Now()) {
 			m.endFault(i)
+			out[i].HeldBytes, out[i].Drops = fs.report[i].HeldBytes, fs.report[i].Drops
 		}
+		for _, k := range fs.waiting[i] { // still waiting: until now
+			if f := &m.flows[k]; f.done {
+				out[i].StalledFlowUs += metrics.Micros(f.finish)
+			} else {
+				out[i].StalledFlowUs += now
+			}
+		}
+		out[i].StalledFlowUs = metrics.Round(out[i].StalledFlowUs, 3)
 	}
-	return append([]metrics.Fault(nil), fs.report...)
+	return out
 }

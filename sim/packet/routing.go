@@ -17,12 +17,22 @@ func (m *Model) initRoutes(names []string, workload bool) {
 	m.workload = workload
 }
 
-// flowPath is the links of flow i's path under static or ECMP routing: the
-// links choose picks for the whole flow.
+// flowPath is the links of flow i's path under static or ECMP routing:
+// those it was given at its start, or, once rerouted (hop by hop), those
+// choose picks now.
 func (m *Model) flowPath(i int) []int32 {
 	f := &m.flows[i]
 	if m.perPacket {
 		return nil // recorded as packets go (took)
+	}
+	if f.path >= 0 {
+		var path []int32
+		for k := f.path; ; k++ {
+			path = append(path, m.paths[k])
+			if int32(m.topo.Links[m.paths[k]].To) == f.dstNode {
+				return path
+			}
+		}
 	}
 	path := []int32{f.port}
 	for n := int32(m.topo.Links[f.port].To); n != f.dstNode; {

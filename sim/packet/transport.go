@@ -80,6 +80,9 @@ func (m *Model) activate(i int32, f *flow) {
 	if f.onPort || f.spent() {
 		return
 	}
+	if f.maxSent == 0 && m.faults != nil { // its start: nothing sent yet
+		m.starting(i)
+	}
 	f.onPort = true
 	p := &m.ports[f.port]
 	if p.cls != nil {

@@ -97,8 +97,8 @@ func checkTraining(sc *scenario.Scenario, k *scenario.Check, cfg *train.Config, 
 	if tpOK {
 		tp = cfg.TP
 	}
-	if tr.Algo == coll.TorusAlgo {
-		k.Fail("training.algo", "torus is not modelled for training's data-parallel groups (collective.algo: torus all-reduces a whole torus); use ring or auto")
+	if tr.Algo == coll.TorusAlgo && (sc.TorusDims() == nil || tp > 1 || cfg.PP > 1) {
+		k.Fail("training.algo", "torus runs the torus's rings, so the data-parallel group must be the whole torus: use it on topology.kind: torus with training.tp and training.pp at 1, or use ring")
 		return
 	}
 	algo, params := tr.Algo, collParams(sc, ranks, 0)

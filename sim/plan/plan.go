@@ -106,6 +106,13 @@ func wiring(sc *scenario.Scenario, kind link.Kind) topo.Wiring {
 		Storage: topo.LinkRate(t.StorageGbps)}
 }
 
+// Topology is the fabric Resolve builds for a validated scenario, without
+// the rest of its plan: what a canvas lays out while a worker runs it.
+func Topology(sc *scenario.Scenario) *topo.Topology {
+	kind, _ := topo.FabricKind(sc.Topology.Fabric)
+	return topo.Build(sc.Topology.Shape(), wiring(sc, kind))
+}
+
 // Endpoints is the number of traffic endpoints.
 func (p *Plan) Endpoints() int { return len(p.Topology.Endpoints) }
 

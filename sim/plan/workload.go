@@ -144,7 +144,7 @@ func training(sc *scenario.Scenario, k *scenario.Check) *Training {
 		return nil
 	}
 	cfg.Algo, cfg.GPUsPerNode, cfg.OneSwitch, cfg.Coll = t.Algo, sc.NodeGPUs(), sc.OneSwitch(), options(sc, t.Algo, coll.Simple, coll.Params{})
-	cfg.NVSwitch = sc.NVSwitch()
+	cfg.NVSwitch, cfg.Torus = sc.NVSwitch(), sc.TorusDims()
 	cfg.MaxFlows = MaxRunFlows
 	cfg.Slow = slowRanks(sc, ranks)
 	storage(sc, &cfg)

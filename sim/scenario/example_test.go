@@ -39,6 +39,7 @@ network:
 	fmt.Println(err)
 	// Output:
 	// small.yaml:5: network.buffr: unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay
+	// small.yaml:3: topology.hosts: 1 is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)
 }
 
 func ExampleParseWith() {

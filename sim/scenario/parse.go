@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,12 +63,20 @@ func ParseChecked(data []byte, source string, sets []string, more func(s *Scenar
 	}
 	s := Default()
 	d.mapping(root, reflect.ValueOf(&s).Elem(), "", "", 0)
-	if err := d.errs.err(); err != nil {
-		return Scenario{}, err
-	}
 	s.fillDefaults(d.present)
 	c := checker{s: &s, source: source, at: d.at}
 	c.run()
+	// Every problem at once: the checks run on what did decode too, less
+	// those about a key that did not (it holds its default).
+	if len(d.errs) > 0 {
+		all := d.errs
+		for _, e := range c.errs {
+			if !slices.ContainsFunc(d.errs, func(f *Error) bool { return related(e.Key, f.Key) }) {
+				all = append(all, e)
+			}
+		}
+		return Scenario{}, all.err()
+	}
 	if err := c.errs.err(); err != nil {
 		return Scenario{}, err
 	}
@@ -90,9 +99,13 @@ func parseDocument(data []byte, source string) (*yaml.Node, error) {
 			num, what, _ := strings.Cut(rest, ": ")
 			if line, err := strconv.Atoi(num); err == nil && line > 0 {
 				e.Line, e.Msg = line, "not valid YAML: "+what
-				// The parser (not the scanner) counts this context line from 0.
+				// The parser (not the scanner) counts this context line from 0,
+				// and names where the block began: the line out of step is later.
 				if strings.HasPrefix(what, "did not find expected") && !strings.HasSuffix(what, "node content") {
-					e.Line = min(line+1, bytes.Count(data, []byte("\n"))+1)
+					e.Line = misindented(data, min(line+1, bytes.Count(data, []byte("\n"))+1))
+				}
+				if strings.Contains(what, "tab character") {
+					e.Line = misindented(data, line)
 				}
 			}
 		}
@@ -125,6 +138,67 @@ func parseDocument(data []byte, source string) (*yaml.Node, error) {
 		return nil, &Error{Source: source, Line: root.Line, Msg: "the top level must be keys such as " + topLevelExample + "; found " + describe(root)}
 	}
 	return root, nil
+}
+
+// misindented is the first line from line from on whose indentation fits
+// no block the lines before it opened (a tab in it, a key between two
+// levels, a key among a list's items), or from if none: YAML names the line
+// where the block it could not close began.
+func misindented(data []byte, from int) int {
+	type level struct {
+		indent int
+		seq    bool // its lines are list items
+	}
+	stack := []level{{0, false}}
+	opens := false // the line before ends with "key:"
+	for n, line := range strings.Split(string(data), "\n") {
+		n++
+		text := strings.TrimLeft(line, " ")
+		if text == "" || text[0] == '#' {
+			continue
+		}
+		if text[0] == '\t' {
+			if n >= from {
+				return n
+			}
+			continue
+		}
+		ind, seq := len(line)-len(text), strings.HasPrefix(text, "- ") || text == "-"
+		top := stack[len(stack)-1]
+		switch {
+		case ind > top.indent && opens:
+			stack = append(stack, level{ind, seq})
+		case ind > top.indent:
+			if n >= from {
+				return n
+			}
+		default:
+			for len(stack) > 1 && stack[len(stack)-1].indent > ind {
+				stack = stack[:len(stack)-1]
+			}
+			if top = stack[len(stack)-1]; (top.indent != ind || top.seq != seq) && n >= from {
+				return n
+			}
+		}
+		if seq && strings.Contains(text, ": ") { // "- key: value": its next keys are two further in
+			stack = append(stack, level{ind + 2, false})
+		}
+		body, _, _ := strings.Cut(text, " #")
+		opens = strings.HasSuffix(strings.TrimSpace(body), ":")
+	}
+	return from
+}
+
+// related says whether key paths a and b are one, or one holds the other
+// (traffic and traffic.flows[0].src); "" (the whole document) is related to all.
+func related(a, b string) bool {
+	if a == "" || b == "" {
+		return true
+	}
+	in := func(x, y string) bool {
+		return strings.HasPrefix(x, y) && (len(x) == len(y) || x[len(y)] == '.' || x[len(y)] == '[')
+	}
+	return in(a, b) || in(b, a)
 }
 
 const topLevelExample = "name, topology, network and traffic (e.g. topology: {kind: star, hosts: 9})"

@@ -39,7 +39,7 @@ var theReader = []string{"sim/scenario/file.go", "sim/scenario/open_linux.go", "
 // function"), each with why what it reads is not the user's.
 var readsAllowed = map[string]string{
 	"web/site.go: os.ReadFile in BuildSite":                          "wasm_exec.js of the Go installation (GOROOT)",
-	"web/site.go: os.ReadFile in compileViz":                         "the viz.wasm the build has just compiled into its own temporary directory",
+	"web/site.go: os.ReadFile in compileWASM":                        "the WebAssembly the build has just compiled into its own temporary directory",
 	"web/output.go: os.OpenRoot in writeFiles":                       "the output directory, opened to write the site into it",
 	"web/server.go: os.OpenRoot in OpenDir":                          "the site serve serves, read through os.Root with the server's limits",
 	"cmd/fabriclab/srctree.go: os.ReadFile in moduleRoot":            "go.mod of the directories at and above the working directory, to find the source tree",

@@ -12,6 +12,7 @@ type RouteNews struct {
 	Paths              []FlowPath  // flows whose path is new: each flow's once (static and ECMP routing, or flow level)
 	Uses               []FlowUse   // links flows took for the first time (per-packet routing, tracked)
 	Final              []FlowCount // flows that finished with packets out of order
+	Moves              []FlowMove  // flows rerouted (Reroute), in the order recorded
 }
 
 // FlowPath is a flow's links.
@@ -32,6 +33,7 @@ type RouteReader struct {
 	paths int     // flows whose paths were read
 	uses  []int32 // by flow: how many of its uses were read
 	final int     // finals read
+	moves int     // moves read
 }
 
 // Read is what r learned since the last Read, for a frame of flows flows.
@@ -55,6 +57,8 @@ func (c *RouteReader) Read(r *Routes, flows int) RouteNews {
 	}
 	n.Final = r.finals[c.final:len(r.finals):len(r.finals)]
 	c.final = len(r.finals)
+	n.Moves = r.moveLog[c.moves:len(r.moveLog):len(r.moveLog)]
+	c.moves = len(r.moveLog)
 	return n
 }
 
@@ -88,6 +92,9 @@ func (r *Routes) Apply(n RouteNews) {
 		}
 		r.final[f.Flow] = f.N
 		r.finals = append(r.finals, f)
+	}
+	for _, m := range n.Moves {
+		r.addMove(m)
 	}
 }
 

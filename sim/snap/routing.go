@@ -28,10 +28,10 @@ type FlowCount struct {
 }
 
 // Routes is a run's table of flow paths and names, by flow ID. A model
-// fills it as the run goes: entries are added, never changed, except the
-// links a per-packet flow takes, which carry the time they were first taken
-// so that an earlier snapshot sees only its own. One goroutine (the
-// model's) writes and reads it.
+// fills it as the run goes: entries are added, never changed; the links a
+// per-packet flow takes carry the time they were first taken, and a
+// rerouted flow's new path the time it moved (Reroute), so that an earlier
+// snapshot sees only its own. One goroutine (the model's) writes and reads it.
 type Routes struct {
 	// PerPacket: adaptive routing or spraying, a flow's packets take several paths.
 	PerPacket bool
@@ -49,6 +49,49 @@ type Routes struct {
 	Truncated bool
 	final     map[int32]int64 // finished flows' reordered packets
 	finals    []FlowCount     // the same, in the order they finished (RouteReader)
+	moves     [][]Move        // by flow: the paths it moved to, in time order
+	moveLog   []FlowMove      // the same, in the order recorded (RouteReader)
+}
+
+// Move is a path a flow moved to at a time (a reroute around a failed link,
+// or back once it returns).
+type Move struct {
+	At    unit.Time
+	Links []int32
+}
+
+// FlowMove is a flow's move.
+type FlowMove struct {
+	Flow int32
+	Move
+}
+
+// Reroute records that flow's path is links from time at on (at no earlier
+// than its last move). Its path until then stays what Path answered.
+func (r *Routes) Reroute(flow int32, links []int32, at unit.Time) {
+	r.Path(int(flow)) // pinned: the path before the move
+	r.addMove(FlowMove{flow, Move{at, links}})
+}
+
+func (r *Routes) addMove(m FlowMove) {
+	for int(m.Flow) >= len(r.moves) {
+		r.moves = append(r.moves, nil)
+	}
+	r.moves[m.Flow] = append(r.moves[m.Flow], m.Move)
+	r.moveLog = append(r.moveLog, m)
+}
+
+// pathAt is flow's path at time at: its last move by then, else Path.
+func (r *Routes) pathAt(flow int, at unit.Time) []int32 {
+	if flow < len(r.moves) {
+		ms := r.moves[flow]
+		for k := len(ms) - 1; k >= 0; k-- {
+			if ms[k].At <= at {
+				return ms[k].Links
+			}
+		}
+	}
+	return r.Path(flow)
 }
 
 // Use is a link and when a flow first took it.
@@ -130,8 +173,8 @@ func (r *Routes) Finished(flow int32, reordered int64) {
 	r.finals = append(r.finals, FlowCount{flow, reordered})
 }
 
-// AppendPath appends to dst the links flow crossed by time at: its path, or
-// under per-packet routing the links its packets had taken by then.
+// AppendPath appends to dst the links flow crossed by time at: its path at
+// that time, or under per-packet routing the links its packets had taken by then.
 func (r *Routes) AppendPath(dst []int32, flow int, at unit.Time) []int32 {
 	if flow < 0 {
 		return dst
@@ -146,11 +189,12 @@ func (r *Routes) AppendPath(dst []int32, flow int, at unit.Time) []int32 {
 		}
 		return dst
 	}
-	return append(dst, r.Path(flow)...)
+	return append(dst, r.pathAt(flow, at)...)
 }
 
-// Path is flow's links as routing chose them (all its minimal paths under
-// per-packet routing at flow level); nil when not known.
+// Path is flow's links as routing first chose them (all its minimal paths
+// under per-packet routing at flow level); nil when not known. A reroute's
+// path is in AppendPath.
 func (r *Routes) Path(flow int) []int32 {
 	if flow < 0 {
 		return nil

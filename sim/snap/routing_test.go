@@ -89,3 +89,20 @@ func TestRouteReaderNews(t *testing.T) {
 	assert.Equal(t, live.final, data.final)
 	assert.Empty(t, c.Read(live, 3).Uses, "nothing new")
 }
+
+func TestRerouteKeepsTheEarlierPath(t *testing.T) {
+	links := []int32{1, 2}
+	r := NewRoutes(false, 4096, 8, false, func(int) []int32 { return links })
+	r.Reroute(0, []int32{3, 4}, 10) // the model changes its links after
+	links = []int32{3, 4}
+	r.Reroute(0, []int32{1, 2}, 20)
+	assert.Equal(t, []int32{1, 2}, r.AppendPath(nil, 0, 9), "before the move: the first path")
+	assert.Equal(t, []int32{3, 4}, r.AppendPath(nil, 0, 10))
+	assert.Equal(t, []int32{1, 2}, r.AppendPath(nil, 0, 25), "moved back")
+	assert.Equal(t, []int32{1, 2}, r.Path(0), "Path is the first")
+	var c RouteReader
+	d := RoutesFromData(false, 4096, nil)
+	d.Apply(c.Read(r, 1))
+	assert.Equal(t, []int32{3, 4}, d.AppendPath(nil, 0, 15), "the moves travel with the news")
+	assert.Empty(t, c.Read(r, 1).Moves, "read once")
+}

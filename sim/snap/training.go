@@ -28,6 +28,9 @@ type Training struct {
 	Running    [2]Comm    // under way now on the data-parallel and tensor-parallel streams (Label "" when none)
 	Starts     []unit.Time
 	Steps      []Step // iterations that have ended
+	// Checkpoints begun and ended so far (training.checkpoint_every): the
+	// i-th runs from SaveStarts[i] to SaveEnds[i], under way past SaveEnds.
+	SaveStarts, SaveEnds []unit.Time
 }
 
 // MaxTrainRows bounds Training.Rows: with more groups the first

@@ -40,6 +40,7 @@ func needed(sharding string) []string {
 func Schedules(sharding, algo string, p coll.Params, tp int, spread bool) ([]*coll.Schedule, error) {
 	tp = max(tp, 1)
 	g := newGroups(p.Ranks, tp, p.GPUsPerNode, spread)
+	g.torus = p.Torus
 	var out []*coll.Schedule
 	if g.dp > 1 {
 		c, err := newComms(sharding, g.dpAlgo(algo, p.OneSwitch, p.NVSwitch), g.dpParams(p.OneSwitch, p.NVSwitch))
@@ -99,12 +100,12 @@ func newComms(sharding, algo string, p coll.Params) (*comms, error) {
 			continue
 		}
 		a := coll.Ring
-		if algo == coll.Rabenseifner {
-			a = coll.Rabenseifner
+		if algo == coll.Rabenseifner || algo == coll.TorusAlgo {
+			a = algo
 		}
 		// With the node layout, a ring over whole nodes is NCCL's rail-aligned
 		// rings, as collective.algo: ring builds.
-		s, err := coll.Build(op, a, coll.Params{Ranks: n, GPUsPerNode: g})
+		s, err := coll.Build(op, a, coll.Params{Ranks: n, GPUsPerNode: g, Torus: p.Torus})
 		if err != nil {
 			return nil, err
 		}

@@ -48,6 +48,7 @@ type Config struct {
 	GPUsPerNode int
 	OneSwitch   bool         // innetwork all-reduce is possible
 	NVSwitch    bool         // each node's GPUs share a reducing NVSwitch: nvlstree is possible
+	Torus       []int        // a torus's chips per dimension (topology.kind: torus), nil on others
 	Coll        coll.Options // channels, chunk, alpha, streamed; Bytes is set per bucket
 	MaxFlows    int64        // the model's flow budget: a job whose transfers would pass it is refused (0: none)
 	// Slow maps a rank (its index in ranks) to how many times as long its
@@ -88,6 +89,7 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 		cfg.PPVirtual = 1
 	}
 	g := newGroups(n/cfg.PP, cfg.TP, cfg.GPUsPerNode, cfg.TPSpread)
+	g.torus = cfg.Torus
 	j := &Job{f: f, cfg: cfg, ranks: ranks, groups: g, done: done}
 	if err := j.placeStages(); err != nil {
 		return nil, err
@@ -199,6 +201,7 @@ func (j *Job) placeStages() error {
 type groups struct {
 	dp, tp, gpusPerNode int
 	spread              bool
+	torus               []int   // the torus's shape, when its chips are the ranks
 	dpGroups, tpGroups  [][]int // rank indices; a data-parallel group per tensor-parallel rank
 }
 
@@ -259,7 +262,19 @@ func (g *groups) dpParams(oneSwitch, nvSwitch bool) coll.Params {
 	if per < 2 {
 		per = 0
 	}
-	return coll.Params{Ranks: g.dp, GPUsPerNode: per, OneSwitch: oneSwitch && g.tp == 1, NVSwitch: nvSwitch && per == g.gpusPerNode}
+	p := coll.Params{Ranks: g.dp, GPUsPerNode: per, OneSwitch: oneSwitch && g.tp == 1, NVSwitch: nvSwitch && per == g.gpusPerNode}
+	if g.tp == 1 && len(g.torus) > 0 && g.dp == product(g.torus) { // the group is the whole torus: its rings can run
+		p.Torus = g.torus
+	}
+	return p
+}
+
+func product(dims []int) int {
+	n := 1
+	for _, d := range dims {
+		n *= d
+	}
+	return n
 }
 
 // Job is a training run on a fabric.

@@ -108,5 +108,6 @@ func (j *Job) Timeline() *snap.Training {
 	return &snap.Training{Model: j.cfg.Model.Name, Ranks: len(j.ranks), Sharding: j.cfg.Sharding, TP: j.cfg.TP, PP: j.cfg.PP, PPSchedule: j.cfg.PPSchedule, PPVirtual: j.cfg.PPVirtual,
 		Iterations: max(j.cfg.Iterations, 1), Compute: compute, Rows: tl.rows,
 		Tasks: tl.tasks[:len(tl.tasks):len(tl.tasks)], Comms: tl.comms[:len(tl.comms):len(tl.comms)],
-		Running: tl.running, Starts: tl.starts[:len(tl.starts):len(tl.starts)], Steps: tl.steps[:len(tl.steps):len(tl.steps)]}
+		Running: tl.running, Starts: tl.starts[:len(tl.starts):len(tl.starts)], Steps: tl.steps[:len(tl.steps):len(tl.steps)],
+		SaveStarts: j.io.ckptStart[:len(j.io.ckptStart):len(j.io.ckptStart)], SaveEnds: j.io.ckptEnd[:len(j.io.ckptEnd):len(j.io.ckptEnd)]}
 }

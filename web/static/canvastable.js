@@ -1,5 +1,5 @@
 // The canvas as a table (WCAG 1.1.1): a disclosure under the canvas with the
-// summary, the links busiest first, the flows, the nodes and a data table per
+// summary, the links (down and degraded ones, then the busiest) first, the flows, the nodes and a data table per
 // chart, from the canvas's view events (protocol.View, at most one a second).
 // The tables are drawn only while it is open, without moving the focus; the
 // status line says when they changed, only while playback stands still.
@@ -41,7 +41,7 @@
   };
 
   // flowTable lists the flows, with their traffic class when the run has several.
-  const flowTable = (at) => {
+  const flowTable = (view, at) => {
     const classes = view.flows.some((f) => f.class);
     const heads = [t("embed.table.flow"), t("embed.table.rate"), t("embed.table.state")].concat(classes ? [t("embed.table.class")] : []);
     return table(t("embed.table.flows", at), heads, view.flows.map((f) =>
@@ -52,11 +52,27 @@
     if (!root.open || !view || shown === view) return;
     shown = view;
     const at = fmtTime(view.t_us);
+    const out = [];
+    for (const v of view.sides || [view]) { // a comparison: each run under its name
+      if (view.sides) {
+        const h = document.createElement("h3");
+        h.textContent = v.label;
+        out.push(h);
+      }
+      out.push(...runTables(v, at, view.sides ? (c) => t("embed.table.side", v.label, c) : (c) => c));
+    }
+    $("canvas-table-tables").replaceChildren(...out.filter((el) => el.tagName !== "TABLE" || el.tBodies[0].rows.length));
+    if (!playing) $("canvas-table-status").textContent = t("embed.table.updated", at);
+  };
+
+  // runTables are one run's tables; named(caption) puts its name in a comparison.
+  const runTables = (view, at, named) => {
     const yes = (b) => b ? t("embed.table.yes") : t("embed.table.no");
+    const faults = view.links.some((l) => l.state); // a column for down and degraded links when there are some
     const out = [
-      table(t("embed.table.links", at), [t("embed.table.from"), t("embed.table.to"), t("embed.table.load"), t("embed.table.queue"), t("embed.table.paused")],
-        view.links.map((l) => [l.from, l.to, l.load_pct + " %", l.queue, yes(l.paused)]), view.more_links),
-      flowTable(at),
+      table(faults ? t("embed.table.links.faults", at) : t("embed.table.links", at), [t("embed.table.from"), t("embed.table.to"), t("embed.table.load"), t("embed.table.queue"), t("embed.table.paused")].concat(faults ? [t("embed.table.fault")] : []),
+        view.links.map((l) => [l.from, l.to, l.load_pct + " %", l.queue, yes(l.paused)].concat(faults ? [l.state || t("embed.table.up")] : [])), view.more_links),
+      flowTable(view, at),
     ];
     for (const c of view.charts) { // a table of its lines, or its title and words
       const p = document.createElement("p");
@@ -67,15 +83,15 @@
     }
     out.push(table(t("embed.table.nodes"), [t("embed.table.node"), t("embed.table.kind"), t("embed.table.group")],
       view.nodes.map((n) => [n.name, n.kind, n.group]), view.more_nodes));
-    $("canvas-table-tables").replaceChildren(...out.filter((el) => el.tagName !== "TABLE" || el.tBodies[0].rows.length));
-    if (!playing) $("canvas-table-status").textContent = t("embed.table.updated", at);
+    for (const el of out) if (el.tagName === "TABLE") el.caption.textContent = named(el.caption.textContent);
+    return out;
   };
   root.addEventListener("toggle", draw);
 
   // Hooks for embed.js: view and summary events, and whether playback plays.
   window.fabriclabCanvasTable = {
     view(ev) { view = ev; draw(); },
-    // A new run: no tables until its first view; a comparison has none (its summary names both sides).
+    // A new run: no tables until its first view.
     loaded(compare) {
       view = shown = null;
       const p = document.createElement("p");

@@ -65,6 +65,7 @@
     stopped = !recoverable;
     $("loading").hidden = true;
     $("play-hint").hidden = true;
+    $("error").querySelector("h2").textContent = recoverable ? t("embed.cannot-play") : t("embed.stopped");
     $("error-text").textContent = message;
     $("error-hint").textContent = recoverable
       ? t("embed.error.recoverable")
@@ -96,6 +97,10 @@
     history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
     holdPlay = true;
   }
+  // knobs=: the panel (embedknobs.js); a knob without set= puts its first value in the address.
+  if (fabriclabEmbedKnobs.setup(params, t, (c) => command(c), (m) => { post({ fabriclab: "error", message: m, notice: true }); fabriclabNotice.show(m); })) {
+    history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
+  }
   const hint = $("play-hint");
   hint.addEventListener("click", () => { hint.hidden = true; command({ fabriclab: "play" }); });
 
@@ -117,7 +122,7 @@
       }
       if (v === null || typeof v !== "object") return;
       if (within.includes(v)) {
-        throw new Error("its field " + at + " holds an object it is part of (a cycle), which JSON cannot carry: send plain data, e.g. {fabriclab: \"seek\", t_us: 12.5}");
+        throw new Error("its field " + at + " holds an object it is part of (a cycle), which JSON cannot carry: send plain data (numbers, strings, lists and objects that contain no object twice)");
       }
       within.push(v);
       for (const k of Object.keys(v)) walk(v[k], Array.isArray(v) ? at + "[" + k + "]" : at + "." + k, depth + 1);
@@ -133,8 +138,12 @@
       return new Error("Command " + name + " not sent: " + err.message);
     }
   };
-  // A command the page cannot send is an error event, and the canvas runs on.
-  const refuse = (message) => showError(message, true);
+  // A command the page cannot send is an error event about it, shown as a
+  // notice (notice.js), and the canvas runs on.
+  const refuse = (message, name) => {
+    post({ fabriclab: "error", message, command: typeof name === "string" ? name : "" });
+    fabriclabNotice.show(message);
+  };
 
   // Commands reach Go through fabriclabCommand once it is ready; until then
   // they queue (at most maxQueued: a parent should wait for ready).
@@ -143,15 +152,18 @@
   let ready = false;
   const command = (c) => {
     const json = encode(c);
-    if (json instanceof Error) { refuse(json.message); return; }
+    if (json instanceof Error) { refuse(json.message, c.fabriclab); return; }
     if (ready && typeof window.fabriclabCommand === "function") window.fabriclabCommand(json);
     else if (queue.length < maxQueued) queue.push(json);
-    else refuse("Command not sent: " + maxQueued + " commands already wait for the canvas to start; wait for its ready event.");
+    else refuse("Command not sent: " + maxQueued + " commands already wait for the canvas to start; wait for its ready event.", c.fabriclab);
   };
   window.addEventListener("message", (e) => {
     const d = e.data;
     if (typeof d === "string" && d.includes("fabriclab")) {
-      refuse("A message is text, not a command: send the object itself, e.g. postMessage({fabriclab: \"play\"}, \"*\"), not JSON text.");
+      // The example is the command itself, when the text is one.
+      let example = "{fabriclab: \"play\"}", name = "";
+      try { const o = JSON.parse(d); if (o && typeof o.fabriclab === "string" && d.length <= 200) { example = d; name = o.fabriclab; } } catch (_) { /* not JSON: the general example */ }
+      refuse("A message is text, not a command: send the object itself, e.g. postMessage(" + example + ", \"*\"), not JSON text.", name);
       return;
     }
     if (!d || typeof d !== "object" || !("fabriclab" in d)) return; // not for the canvas
@@ -240,6 +252,7 @@
         $("faster").title = t("embed.faster.now", fmtTime(ev.speed_us));
         $("slower").title = t("embed.slower.now", fmtTime(ev.speed_us));
         if (ev.playing) hint.hidden = true;
+        fabriclabEmbedKnobs.playing(ev.playing);
         fabriclabCanvasTable.playing(ev.playing);
         break;
       }
@@ -250,6 +263,7 @@
         nameCanvas();
         $("status").textContent = t("embed.loaded", ev.name);
         fabriclabCanvasTable.loaded(!!ev.compare);
+        fabriclabEmbedKnobs.loaded();
         if (holdPlay && !stopped) { holdPlay = false; hint.hidden = false; }
         break;
       case "summary": // in the page's language (lang=zh: Chinese), marked so
@@ -266,8 +280,10 @@
         window.fabriclabStats = ev;
         break;
       case "error":
-        showError(ev.message, true);
-        return;
+        // A wrong command or parameter (left out): a notice over the canvas, which plays on.
+        if (ev.notice || "command" in ev) fabriclabNotice.show(ev.message);
+        else { showError(ev.message, true); return; }
+        break;
     }
     post(ev);
   };
@@ -331,6 +347,7 @@
     const tag = e.target && e.target.tagName;
     const text = tag === "SELECT" || tag === "TEXTAREA";
     if ((e.key === "Escape" || e.key === "?") && !keys.hidden) { e.preventDefault(); showKeys(false); return; }
+    if (e.key === "Escape" && fabriclabNotice.shown() && !inspecting && !parentKeys) { e.preventDefault(); fabriclabNotice.hide(); return; }
     if (!fabriclabShortcuts.acts(e.key, e.target)) return; // shortcuts.js: not on a control, and not when turned off
     if (e.key === "?" && parentKeys && keys.hidden) { e.preventDefault(); post({ fabriclab: "key", key: e.key }); return; }
     if (e.key === "?") { e.preventDefault(); showKeys(keys.hidden); return; }
@@ -465,5 +482,5 @@
   });
   $("progress").style.width = "60%";
   loading.then((result) => fonts.then(() => start(result), (err) => showError(t("embed.error.fonts", err.message))))
-    .catch((err) => showError(/memory/i.test(String(err)) ? explain(String(err)) : t("embed.error.wasm", err)));
+    .catch((err) => fabriclabHostTrouble(url, err, t).then((why) => showError(why || (/memory/i.test(String(err)) ? explain(String(err)) : t("embed.error.wasm", err)))));
 })();

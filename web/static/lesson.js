@@ -14,7 +14,8 @@
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
   const scenarioFor = (i) => { for (let k = i; k >= 0; k--) if (steps[k].scenario) return steps[k].scenario; return null; };
   // A compare step (and the steps after it, until a scenario block) shows two scenarios side by side.
-  const compareFor = (i) => steps[i].compare || null;
+  // An answered drill (drill.js) shows its faulty and fixed runs side by side.
+  const compareFor = (i) => steps[i].compare || window.fabriclabDrill.compare(steps[i], sections[i]);
 
   function show(i, push) {
     i = Math.max(0, Math.min(steps.length - 1, i));
@@ -68,7 +69,7 @@
   // A comparison's one-line difference goes under the step's compare caption.
   function showDifference(text) {
     canvas.difference = text;
-    const cap = sections[current] && sections[current].querySelector(".lesson-compare");
+    const cap = sections[current] && sections[current].querySelector(".lesson-compare, .lesson-drill-beside");
     if (!cap) return;
     let d = cap.querySelector(".lesson-compare-diff");
     if (!d) {
@@ -94,12 +95,15 @@
       case "time": canvas.playing = ev.playing; canvas.t_us = ev.t_us; canvas.end_us = ev.end_us; break;
       case "summary": canvas.summary = ev.text; if (ev.difference) showDifference(ev.difference); break;
       case "ended": canvas.ended++; progress.ended(); break;
-      case "error": progress.loaded(); canvas.error = ev.message; knobs.failed(ev.message); break;
+      case "error":
+        if (ev.notice || ev.command !== undefined) break; // a notice or a wrong command: the run goes on
+        progress.loaded(); canvas.error = ev.message; knobs.failed(ev.message); break;
       case "figures": knobs.figures(ev); break;
       case "key": key(ev.key, null); break; // a lesson key pressed on the canvas
     }
   });
 
+  document.addEventListener("fabriclab:answered", () => { if (steps[current].drill) loadScenario(); });
   document.getElementById("prev").addEventListener("click", () => show(current - 1, true));
   document.getElementById("next").addEventListener("click", () => show(current + 1, true));
   links.forEach((a, k) => a.addEventListener("click", (e) => { e.preventDefault(); show(k, true); }));

@@ -1,0 +1,260 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"fabriclab/i18n"
+	"fabriclab/playback"
+	"fabriclab/playback/framewire"
+	"fabriclab/protocol"
+	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/plan"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/topo"
+)
+
+// In the browser the canvas computes nothing: each run is computed by
+// cmd/worker in a Web Worker (worker-client.js), which sends back the
+// frames it records (playback/framewire), and the canvas plays them
+// (playback.NewRemote). Worker 0 computes one run, or a comparison's left
+// side; worker 1 the right side. A new run's begin makes the worker drop
+// the run before it, and what still comes of that run is dropped here by
+// its run_id.
+
+// runner is a host whose runs are computed elsewhere.
+type runner interface {
+	// toWorker sends worker i a command.
+	toWorker(i int, c protocol.WorkerCommand)
+	// fromWorkers is what the workers sent since the last call, in order.
+	fromWorkers() []arrival
+}
+
+// arrival is a message from worker i: an event with a frame's bytes beside
+// it, or why the worker failed (msg nil).
+type arrival struct {
+	worker int
+	msg    []byte
+	frame  []byte
+	failed string
+}
+
+// remoteRun is a run a worker computes for the canvas, with the fabric the
+// canvas lays out (plan.Topology: the worker's is the same) and, once its
+// first frame has come, the player.
+type remoteRun struct {
+	id    int
+	side  string // "left" or "right" of a comparison, "" for one run
+	label string
+	sc    scenario.Scenario
+	topo  *topo.Topology
+	dec   framewire.Decoder
+	p     *playback.Player
+	play  bool // play once it plays (the load asked, or a play since)
+	got   protocol.WorkerStats
+}
+
+// runsRemotely says whether the host computes runs elsewhere.
+func (g *Game) runsRemotely() bool {
+	_, ok := g.out.(runner)
+	return ok
+}
+
+// loadRemote replaces what plays with src's run, computed by a worker;
+// sc is src loaded (err its error). The loading picture shows until the
+// first frame comes.
+func (g *Game) loadRemote(sc scenario.Scenario, err error, src protocol.Begin, play bool) {
+	if g.waiting != nil {
+		g.skipped++ // dropped before it played
+	}
+	g.release()
+	if err == nil {
+		err = playback.FitsBrowser(&sc)
+	}
+	if err != nil {
+		g.fail(err)
+		return
+	}
+	g.failure = ""
+	r := g.beginRemote(0, sc, src)
+	r.play = play
+	g.waiting = []*remoteRun{r}
+}
+
+// beginRemote asks worker i for src's run.
+func (g *Game) beginRemote(i int, sc scenario.Scenario, src protocol.Begin) *remoteRun {
+	g.runID++
+	src.RunID, src.HeapLimitMiB, src.Lang = g.runID, heapLimit>>20, g.params.Lang
+	r := &remoteRun{id: g.runID, side: src.Side, sc: sc, topo: plan.Topology(&sc)}
+	g.runs[i] = r
+	g.out.(runner).toWorker(i, src)
+	return r
+}
+
+// loadCompareRemote replaces what plays with a comparison whose sides two
+// workers compute; it plays once both have sent their first frame.
+func (g *Game) loadCompareRemote(sides [2]playback.Side) {
+	g.release()
+	var scs [2]scenario.Scenario
+	for i, s := range sides {
+		which := [2]string{"left", "right"}[i]
+		sc, err := s.Load(which)
+		if err == nil {
+			err = playback.FitsBrowser(&sc)
+		}
+		if err != nil {
+			g.fail(fmt.Errorf("%s side: %w", which, err))
+			return
+		}
+		scs[i] = sc
+	}
+	g.failure = ""
+	g.waiting = nil
+	for i, s := range sides {
+		r := g.beginRemote(i, scs[i], protocol.Begin{Scenario: s.Scenario, YAML: s.YAML, Sets: s.Sets, Side: [2]string{"left", "right"}[i]})
+		r.label = s.Name(&scs[i])
+		g.waiting = append(g.waiting, r)
+	}
+}
+
+// fromWorkers takes what the workers sent.
+func (g *Game) fromWorkers() {
+	h, ok := g.out.(runner)
+	if !ok {
+		return
+	}
+	in := h.fromWorkers()
+	if len(in) > 0 {
+		g.grow() // the frames' memory, ahead (memory.go)
+	}
+	for _, a := range in {
+		if err := g.arrived(a); err != nil {
+			g.release()
+			g.fail(err)
+		}
+	}
+}
+
+// arrived takes one message from a worker; an error stops what plays.
+func (g *Game) arrived(a arrival) error {
+	r := g.runs[a.worker%2]
+	if a.msg == nil {
+		if r == nil {
+			return nil
+		}
+		return errors.New(i18n.Tf(i18n.Lang(g.params.Lang), "viz.worker.failed", a.failed))
+	}
+	e, err := protocol.DecodeWorkerEvent(a.msg)
+	if err != nil {
+		return fmt.Errorf("a message from the simulation's worker: %w", err)
+	}
+	if r == nil || runOf(e) != r.id {
+		return nil // of a run dropped since, or worker_ready
+	}
+	switch e := e.(type) {
+	case protocol.Recorded:
+		r.got.Frames++
+		r.got.Bytes += int64(len(a.frame))
+		s, err := r.dec.Decode(a.frame)
+		if err != nil {
+			return fmt.Errorf("frame %d of %s: %w", e.Index, r.sc.Name, err)
+		}
+		if r.p == nil {
+			r.p = playback.NewRemote(r.sc, r.topo, s)
+			r.p.SetHeapLimit(heapLimit)
+			g.started()
+		} else {
+			r.p.Append(s)
+		}
+		r.p.SetProgress(e.Progress, e.EtaS)
+	case protocol.Halved:
+		r.p.Halve()
+	case protocol.RunResult:
+		var res simmetrics.Result
+		if err := json.Unmarshal([]byte(e.Result), &res); err != nil {
+			return fmt.Errorf("the report of %s: %w", r.sc.Name, err)
+		}
+		r.got.Done = true
+		r.p.Finish(&res)
+		g.page.nextTime = time.Time{} // the page hears at once that it is done
+		if g.cmp != nil {
+			g.cmp.nextTime = time.Time{}
+		}
+	case protocol.WorkerError:
+		err := errors.New(e.Message)
+		if r.side != "" {
+			err = fmt.Errorf("%s side: %w", r.side, err)
+		}
+		if r.p == nil {
+			return err
+		}
+		r.p.Fail(err)
+	}
+	return nil
+}
+
+// runOf is the run a worker's event is about (0: none).
+func runOf(e protocol.WorkerEvent) int {
+	switch e := e.(type) {
+	case protocol.Begun:
+		return e.RunID
+	case protocol.Recorded:
+		return e.RunID
+	case protocol.Halved:
+		return e.RunID
+	case protocol.RunResult:
+		return e.RunID
+	case protocol.WorkerError:
+		return e.RunID
+	}
+	return 0
+}
+
+// started plays the waiting run, or comparison, once every side has its
+// first frame.
+func (g *Game) started() {
+	for _, r := range g.waiting {
+		if r.p == nil {
+			return
+		}
+	}
+	w := g.waiting
+	g.waiting, g.loadingPic = nil, nil
+	if len(w) == 2 {
+		g.comparing([2]*playback.Player{w[0].p, w[1].p}, [2]string{w[0].label, w[1].label})
+		if w[0].play {
+			g.cmp.pair.Play()
+		}
+		return
+	}
+	g.playing(w[0].p)
+	if w[0].play {
+		w[0].p.Play()
+	}
+}
+
+// waitingName is the name of the run the loading picture is for ("" for none).
+func (g *Game) waitingName() string {
+	if len(g.waiting) == 0 {
+		return ""
+	}
+	if len(g.waiting) == 2 {
+		return g.waiting[0].label + " vs " + g.waiting[1].label
+	}
+	return g.waiting[0].sc.Name
+}
+
+// workerStats is what the workers sent of the runs that play, for stats.
+func (g *Game) workerStats() []protocol.WorkerStats {
+	var out []protocol.WorkerStats
+	for _, r := range g.runs {
+		if r != nil {
+			st := r.got
+			st.RunID = r.id
+			out = append(out, st)
+		}
+	}
+	return out
+}

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/playback"
+	"fabriclab/playback/framewire"
+	"fabriclab/protocol"
+	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
+	"fabriclab/sim/snap"
+)
+
+// workerPage is a page whose runs two workers compute: what the canvas
+// asked of them, and a run per worker that the test computes (work) as
+// cmd/worker does, its messages queued for the canvas.
+type workerPage struct {
+	pageHost
+	t     *testing.T
+	asked [2][]protocol.WorkerCommand
+	runs  [2]*fakeRun
+	inbox []arrival
+}
+
+// fakeRun is a worker's run: its recorder sends through framewire.
+type fakeRun struct {
+	h      *workerPage
+	worker int
+	id     int
+	rec    *playback.Recorder
+	enc    framewire.Encoder
+	first  []byte
+	sent   int
+}
+
+func (h *workerPage) toWorker(i int, c protocol.WorkerCommand) {
+	h.asked[i] = append(h.asked[i], c)
+	b, ok := c.(protocol.Begin)
+	if !ok {
+		return
+	}
+	side := playback.Side{Scenario: b.Scenario, YAML: b.YAML, Sets: b.Sets}
+	sc, err := side.Load("the")
+	require.NoError(h.t, err)
+	build, err := playback.Begin(sc)
+	require.NoError(h.t, err)
+	for !build.Build(time.Hour) {
+	}
+	r := &fakeRun{h: h, worker: i, id: b.RunID}
+	r.rec, err = build.Recorder(r)
+	require.NoError(h.t, err)
+	r.post(protocol.Begun{RunID: r.id, Name: sc.Name}, nil)
+	r.post(protocol.Recorded{RunID: r.id, Bytes: len(r.first), Progress: -1, EtaS: -1}, r.first)
+	h.runs[i] = r
+}
+
+func (h *workerPage) fromWorkers() []arrival {
+	in := h.inbox
+	h.inbox = nil
+	return in
+}
+
+// work computes worker i's run for a while; it reports whether it is over.
+func (h *workerPage) work(i int) bool { return h.runs[i].rec.Compute(5 * time.Millisecond) }
+
+func (r *fakeRun) post(e protocol.WorkerEvent, frame []byte) {
+	msg, err := protocol.EncodeWorkerEvent(e)
+	require.NoError(r.h.t, err)
+	r.h.inbox = append(r.h.inbox, arrival{worker: r.worker, msg: msg, frame: frame})
+}
+
+func (r *fakeRun) Frame(s *snap.Snapshot) {
+	b := r.enc.Encode(nil, s)
+	if r.rec == nil {
+		r.first = b
+		return
+	}
+	r.sent++
+	r.post(protocol.Recorded{RunID: r.id, Index: r.sent, Bytes: len(b), Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, b)
+}
+func (r *fakeRun) Halve() { r.post(protocol.Halved{RunID: r.id}, nil) }
+func (r *fakeRun) Finish(res *simmetrics.Result) {
+	data, err := json.Marshal(res)
+	require.NoError(r.h.t, err)
+	r.post(protocol.RunResult{RunID: r.id, Result: string(data)}, nil)
+}
+func (r *fakeRun) Fail(err error) {
+	r.post(protocol.WorkerError{RunID: r.id, Message: err.Error()}, nil)
+}
+
+func workerGame(t *testing.T, q string) (*Game, *workerPage) {
+	t.Helper()
+	h := &workerPage{pageHost: pageHost{q: q}, t: t}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	return g, h
+}
+
+// In the browser a worker computes the run and the canvas plays what it
+// sends: loaded once the first frame comes, done with the report, the
+// figures from the report as the worker wrote it.
+func TestWorkerComputesTheRun(t *testing.T) {
+	g, h := workerGame(t, "?scenario=incast&play=1")
+	require.Len(t, h.asked[0], 1)
+	begin := h.asked[0][0].(protocol.Begin)
+	assert.Equal(t, protocol.Begin{RunID: 1, Scenario: "incast", HeapLimitMiB: heapLimit >> 20, Lang: "en"}, begin)
+	assert.Nil(t, g.p, "nothing plays before the first frame")
+	assert.Equal(t, "incast", g.waitingName(), "the loading picture says what comes")
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.p)
+	assert.True(t, slices.ContainsFunc(h.events, func(ev map[string]any) bool { return ev["fabriclab"] == "loaded" }))
+	assert.True(t, g.p.Playing(), "play=1")
+	h.send(`{"fabriclab":"pause"}`)
+	for !h.work(0) {
+		require.NoError(t, g.Update())
+	}
+	g.page.nextTime = time.Now().Add(time.Hour) // no time event due but for the end
+	require.NoError(t, g.Update())
+	require.True(t, g.p.Done())
+	assert.Equal(t, true, lastTime(t, &h.pageHost)["done"], "paused, the page hears the run is done")
+	sc, err := scenario.Load("incast", nil, nil)
+	require.NoError(t, err)
+	local, err := playback.New(sc)
+	require.NoError(t, err)
+	for !local.Compute(time.Hour) {
+	}
+	n, _ := local.Frames()
+	m, _ := g.p.Frames()
+	assert.Equal(t, n, m, "the frames the worker recorded")
+	assert.Equal(t, local.Result(), g.p.Result(), "the report, through JSON")
+	st := g.workerStats()
+	require.Len(t, st, 1)
+	assert.True(t, st[0].Done)
+	assert.Equal(t, 1, st[0].RunID)
+}
+
+// A load drops the run before (its worker is told; what still comes of it
+// is not played); a worker's error stops the run with its message.
+func TestWorkerRunsReplaced(t *testing.T) {
+	g, h := workerGame(t, "?scenario=incast")
+	require.NoError(t, g.Update())
+	h.send(`{"fabriclab":"load","scenario":"ecmp-collisions"}`)
+	h.work(0) // frames of run 1 come after the load
+	old := h.inbox
+	require.NoError(t, g.Update())
+	assert.Equal(t, protocol.Cancel{RunID: 1}, h.asked[0][1], "the old run is cancelled")
+	assert.Equal(t, 2, h.asked[0][2].(protocol.Begin).RunID)
+	h.inbox = append(old, h.inbox...)
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.p)
+	assert.Equal(t, "ecmp-collisions", g.p.Scenario().Name, "run 1's frames are dropped")
+
+	h.runs[0].Fail(assert.AnError)
+	require.NoError(t, g.Update())
+	assert.Nil(t, g.p)
+	assert.Equal(t, assert.AnError.Error(), g.failure)
+
+	h.send(`{"fabriclab":"load","scenario":"incast"}`)
+	require.NoError(t, g.Update())
+	h.inbox = []arrival{{worker: 0, failed: "SecurityError"}}
+	require.NoError(t, g.Update())
+	assert.Contains(t, g.failure, "SecurityError")
+	assert.Contains(t, g.failure, "worker could not run")
+}
+
+// A comparison's sides are two workers; it plays once both have sent a frame.
+func TestWorkerComparison(t *testing.T) {
+	g, h := workerGame(t, "?compare=1&left=incast&right=incast&right.set=network.cc%3Ddcqcn")
+	require.Empty(t, g.failure)
+	require.Len(t, h.asked[0], 1)
+	require.Len(t, h.asked[1], 1)
+	assert.Equal(t, "left", h.asked[0][0].(protocol.Begin).Side)
+	assert.Equal(t, []string{"network.cc=dcqcn"}, h.asked[1][0].(protocol.Begin).Sets)
+	first := h.inbox
+	h.inbox = first[:2] // the left's begun and first frame only
+	require.NoError(t, g.Update())
+	assert.Nil(t, g.cmp, "waits for the right side")
+	require.NotNil(t, g.loadingPic, "the loading picture meanwhile")
+	h.inbox = first[2:]
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.cmp)
+	assert.Nil(t, g.loadingPic, "not drawn over the comparison")
+	for !h.work(0) || !h.work(1) {
+		require.NoError(t, g.Update())
+	}
+	require.NoError(t, g.Update())
+	assert.True(t, g.cmp.pair.Done())
+	assert.Len(t, g.workerStats(), 2)
+}

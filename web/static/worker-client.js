@@ -1,0 +1,49 @@
+// The runs' Web Workers (issue 29). The canvas (cmd/viz) computes nothing:
+// it sends a worker a command through fabriclabWorker(i, json) and gets the
+// worker's messages through fabriclabFrame(i, msg, bytes), a recorded
+// frame's bytes beside its message (a transferred ArrayBuffer), or
+// fabriclabWorkerFailed(i, why). Worker 0 computes a run, worker 1 a
+// comparison's right side. A worker is made on first use from a Blob of
+// wasm_exec.js and static/worker.js, fetched (a sandboxed frame's opaque
+// origin may not start one from the site's URL; embed.html's policy allows
+// blob: workers), and handed worker.wasm, compiled once here while the
+// canvas's own module still compiles.
+(() => {
+  "use strict";
+  const version = (document.querySelector('script[src^="static/worker-client.js"]').src.split("?v=")[1]) || "";
+  const at = (p) => new URL(p + (version ? "?v=" + version : ""), location.href).href;
+  const get = (p) => fetch(at(p)).then((r) => {
+    if (!r.ok) throw new Error(p + ": " + r.status + " " + r.statusText);
+    return r;
+  });
+  const module = (WebAssembly.compileStreaming ? WebAssembly.compileStreaming(get("worker.wasm")) : Promise.reject(new Error("no compileStreaming")))
+    .catch(() => get("worker.wasm").then((r) => r.arrayBuffer()).then((b) => WebAssembly.compile(b)));
+  const source = Promise.all([get("wasm_exec.js"), get("static/worker.js")].map((p) => p.then((r) => r.text())))
+    .then((parts) => URL.createObjectURL(new Blob(parts, { type: "text/javascript" })));
+  module.catch(() => {}); // a failure is reported when a worker is asked for
+  source.catch(() => {});
+
+  // For tests and stats: workers made, frames received.
+  const counts = window.fabriclabWorkerCounts = { made: 0, frames: 0 };
+  const fail = (i, why) => {
+    if (typeof window.fabriclabWorkerFailed === "function") window.fabriclabWorkerFailed(i, String(why));
+  };
+  const make = (i) => Promise.all([source, module]).then(([url, mod]) => {
+    const w = new Worker(url);
+    counts.made++;
+    w.onmessage = (e) => {
+      const d = e.data;
+      if (d.failed) { fail(i, d.failed); return; }
+      if (d.buf) counts.frames++;
+      if (typeof window.fabriclabFrame === "function") window.fabriclabFrame(i, d.msg, d.buf ? new Uint8Array(d.buf) : null);
+    };
+    w.onerror = (e) => { e.preventDefault(); fail(i, e.message || "script error"); };
+    w.postMessage(mod);
+    return w;
+  });
+  const workers = [];
+  window.fabriclabWorker = (i, json) => {
+    if (!workers[i]) workers[i] = make(i);
+    workers[i].then((w) => w.postMessage(json), (err) => fail(i, err && err.message || err));
+  };
+})();
