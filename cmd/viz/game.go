@@ -335,8 +335,16 @@ func (g *Game) handle(c protocol.Command, err error) {
 	}
 	p := g.p
 	if p == nil {
-		if _, ok := c.(protocol.Play); ok && len(g.waiting) > 0 { // its first frame to come (remote.go)
-			g.waiting[0].play = true
+		if len(g.waiting) > 0 { // its first frame to come (remote.go): play, pause and Space then
+			w := g.waiting[0]
+			switch c.(type) {
+			case protocol.Play:
+				w.play = true
+			case protocol.Pause:
+				w.play = false
+			case protocol.Toggle:
+				w.play = !w.play
+			}
 		}
 		return
 	}
@@ -354,7 +362,7 @@ func (g *Game) handleLoad(c protocol.Load) {
 		if g.runsRemotely() {
 			g.loadCompareRemote(sides)
 			if len(g.waiting) > 0 {
-				g.waiting[0].play = c.Play
+				g.waiting[0].play = c.Play || g.params.Play
 			}
 			return
 		}

@@ -52,7 +52,7 @@ type remoteRun struct {
 	topo  *topo.Topology
 	dec   framewire.Decoder
 	p     *playback.Player
-	play  bool // play once it plays (the load asked, or a play since)
+	play  bool // play once it plays (the load or the page asked, or play, pause, Space since)
 	got   protocol.WorkerStats
 }
 
@@ -79,7 +79,7 @@ func (g *Game) loadRemote(sc scenario.Scenario, err error, src protocol.Begin, p
 	}
 	g.failure = ""
 	r := g.beginRemote(0, sc, src)
-	r.play = play
+	r.play = play || g.params.Play
 	g.waiting = []*remoteRun{r}
 }
 
@@ -115,6 +115,7 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 	for i, s := range sides {
 		r := g.beginRemote(i, scs[i], protocol.Begin{Scenario: s.Scenario, YAML: s.YAML, Sets: s.Sets, Side: [2]string{"left", "right"}[i]})
 		r.label = s.Name(&scs[i])
+		r.play = g.params.Play
 		g.waiting = append(g.waiting, r)
 	}
 }
@@ -226,12 +227,16 @@ func (g *Game) started() {
 		g.comparing([2]*playback.Player{w[0].p, w[1].p}, [2]string{w[0].label, w[1].label})
 		if w[0].play {
 			g.cmp.pair.Play()
+		} else {
+			g.cmp.pair.Pause()
 		}
 		return
 	}
 	g.playing(w[0].p)
 	if w[0].play {
 		w[0].p.Play()
+	} else {
+		w[0].p.Pause()
 	}
 }
 

@@ -194,3 +194,33 @@ func TestWorkerComparison(t *testing.T) {
 	assert.True(t, g.cmp.pair.Done())
 	assert.Len(t, g.workerStats(), 2)
 }
+
+// Play, pause and Space before a run's first frame has come are kept for
+// when it comes: a learner who changes step and presses Space at once sees
+// it play (Space was lost while the worker started the run).
+func TestWorkerPlayBeforeTheFirstFrame(t *testing.T) {
+	for _, c := range []struct {
+		q    string
+		cmds []string
+		want bool
+	}{
+		{"?scenario=incast", []string{"toggle"}, true},
+		{"?scenario=incast", []string{"toggle", "toggle"}, false},
+		{"?scenario=incast&play=1", []string{"toggle"}, false},
+		{"?scenario=incast", []string{"play"}, true},
+		{"?scenario=incast&play=1", []string{"pause"}, false},
+	} {
+		g, h := workerGame(t, c.q)
+		first := h.inbox
+		h.inbox = nil
+		for _, cmd := range c.cmds {
+			h.send(`{"fabriclab":"` + cmd + `"}`)
+		}
+		require.NoError(t, g.Update())
+		require.Nil(t, g.p, "the first frame has not come")
+		h.inbox = first
+		require.NoError(t, g.Update())
+		require.NotNil(t, g.p)
+		assert.Equal(t, c.want, g.p.Playing(), "%s then %v", c.q, c.cmds)
+	}
+}
