@@ -104,7 +104,7 @@ func EncodeWorkerEvent(e WorkerEvent) ([]byte, error)     { return encode(e.Work
 
 // DecodeWorkerCommand reads a message to the worker and checks it.
 func DecodeWorkerCommand(data []byte) (WorkerCommand, error) {
-	c, err := decodeNamed(data, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
+	c, err := decodeNamed(data, MaxCommand, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
 	if err != nil {
 		return nil, err
 	}
@@ -114,16 +114,21 @@ func DecodeWorkerCommand(data []byte) (WorkerCommand, error) {
 	return c, err
 }
 
+// MaxWorkerEvent is the longest message from the worker, in bytes: a run's
+// report (run_result) holds every flow and the series, 1.7 MB for perm-1024
+// and 24 MB for 16,384 GPUs.
+const MaxWorkerEvent = 256 << 20
+
 // DecodeWorkerEvent reads a message from the worker.
 func DecodeWorkerEvent(data []byte) (WorkerEvent, error) {
-	return decodeNamed(data, WorkerEvents, WorkerEvent.WorkerEvent, "worker event")
+	return decodeNamed(data, MaxWorkerEvent, WorkerEvents, WorkerEvent.WorkerEvent, "worker event")
 }
 
-// decodeNamed reads a message of one of list's types, by its name.
-func decodeNamed[T any](data []byte, list []T, name func(T) string, what string) (T, error) {
+// decodeNamed reads a message of one of list's types, by its name, of at most max bytes.
+func decodeNamed[T any](data []byte, max int, list []T, name func(T) string, what string) (T, error) {
 	var zero T
-	if len(data) > MaxCommand {
-		return zero, fmt.Errorf("%s too long: at most %d KiB", what, MaxCommand>>10)
+	if len(data) > max {
+		return zero, fmt.Errorf("%s too long: at most %d KiB", what, max>>10)
 	}
 	var head struct {
 		Name string `json:"fabriclab"`

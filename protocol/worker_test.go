@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -77,4 +78,16 @@ func TestDecodeWorkerCommandErrors(t *testing.T) {
 	}
 	_, err := DecodeWorkerEvent([]byte(`{"fabriclab":"ready"}`))
 	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, halved, result, worker_error`)
+}
+
+// A run's report goes whole from the worker, however long (perm-1024's is
+// 1.7 MB: it was refused as longer than a command, and the run never ended);
+// commands to the worker keep a command's limit.
+func TestWorkerEventsCarryLongReports(t *testing.T) {
+	long := strings.Repeat("x", 2<<20)
+	e, err := DecodeWorkerEvent([]byte(`{"fabriclab":"result","run_id":1,"result":"` + long + `"}`))
+	require.NoError(t, err)
+	assert.Len(t, e.(RunResult).Result, len(long))
+	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"begin","run_id":1,"yaml":"` + long + `"}`))
+	assert.ErrorContains(t, err, "worker command too long: at most 128 KiB")
 }

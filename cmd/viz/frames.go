@@ -88,8 +88,15 @@ func (g *Game) afterUpdate() {
 	f.pos, f.done = pb.Pos(), pb.Done()
 	if f.on && (pb.Playing() && pb.Pos() < pb.End() || g.firstPictureDue()) {
 		g.askFrame(true)
+		return
+	}
+	if f.on && g.drawDue() && (g.page.view.due || g.page.view.tooltipDue) {
+		g.askFrame(false) // the view and the tooltip are of the picture drawn: sent the frame after (view.go)
 	}
 }
+
+// drawDue says that this frame's Draw has a new picture to draw.
+func (g *Game) drawDue() bool { return g.key != g.drawn || !g.firstFrame }
 
 // firstPictureDue says that the first picture is still to be drawn and
 // not yet prepared: Draw paints the one Update prepared in the same frame.

@@ -33,7 +33,7 @@ func onDemand(t *testing.T, q string) (*Game, *framePage) {
 	require.True(t, h.onDemand)
 	require.NoError(t, g.Update())
 	require.NotNil(t, g.frame.Layout, "the first picture prepared")
-	assert.Zero(t, h.asked, "no frame asked for after the one that draws it")
+	assert.Equal(t, 1, h.asked, "one frame after the one that draws it, for its view (it draws nothing)")
 	g.drawn, g.firstFrame = g.key, true // as Draw and DrawFinalScreen do
 	require.NoError(t, g.Update())
 	return g, h
@@ -107,4 +107,41 @@ func TestPausedProgressIsThePages(t *testing.T) {
 
 	g2, _ := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB&play=1")
 	require.NotNil(t, g2.frame.Computing, "playing: the box")
+}
+
+// The tooltip and the view go to the page once the picture they describe
+// is drawn, so after a command that changes the picture (↓ on the canvas,
+// a seek while paused) the canvas asks for the frame after the one that
+// draws it; then none. (Frames on demand ran none: the tooltip never came.)
+func TestFramesForTheTooltipAndTheView(t *testing.T) {
+	g, h := onDemand(t, "?scenario=incast")
+	for !g.p.Done() {
+		g.p.Compute(100 * time.Millisecond)
+	}
+	frame := func() { // a frame: Update, then Draw as the game's Draw does
+		t.Helper()
+		require.NoError(t, g.Update())
+		draw(g)
+		g.drawn = g.key
+	}
+	frame()
+	frame()
+	asked := h.asked
+	frame()
+	assert.Equal(t, asked, h.asked, "nothing to draw: no frame asked for")
+
+	for _, c := range []struct{ cmd, event string }{
+		{`{"fabriclab":"inspect","dir":1}`, "tooltip"},
+		{`{"fabriclab":"seek","t_us":50}`, "view"},
+	} {
+		before := len(eventsNamed(&h.pageHost, c.event))
+		h.send(c.cmd)
+		asked = h.asked // the command's own frame counted
+		frame()
+		assert.Equal(t, asked+1, h.asked, "%s: the frame after the one that draws it", c.cmd)
+		frame()
+		assert.Len(t, eventsNamed(&h.pageHost, c.event), before+1, "%s: the %s follows", c.cmd, c.event)
+		frame()
+		assert.Equal(t, asked+1, h.asked, "%s: then no frame", c.cmd)
+	}
 }

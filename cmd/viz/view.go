@@ -22,15 +22,24 @@ type viewEvents struct {
 	tooltipDue bool
 }
 
-// sendView sends the view of the scene on screen once it is the frame
-// prepared (the scene Draw built last); until then the view stays due.
+// sendView sends the view of the scene on screen (the scene Draw built
+// last). Paused, only once it is the frame prepared (after a seek, say):
+// until then the view stays due. Playing, the frame on screen is always
+// the one before the frame prepared, and is sent as it is.
 func (g *Game) sendView(now time.Time) {
 	v := g.builder.View()
-	if v == nil || g.frame.Cur == nil || v.TUs != g.frame.Cur.Time.Micros() {
+	if v == nil || g.frame.Cur == nil {
+		return
+	}
+	shown := v.TUs == g.frame.Cur.Time.Micros()
+	if !shown && !g.p.Playing() {
 		return
 	}
 	ev := &g.page.view
 	ev.due, ev.last, ev.sent, ev.sentAt = false, now, true, g.frame.Cur.Time
+	if !shown {
+		ev.sentAt = -1 // of another frame: paused, the one shown goes
+	}
 	g.out.event(*v)
 	g.page.summaryDue = true // the live summary follows (sent only if its text changed)
 }

@@ -10,7 +10,8 @@
     if (!(e.data instanceof WebAssembly.Module)) { waiting.push(e); return; }
     const go = new Go();
     WebAssembly.instantiate(e.data, go.importObject).then((instance) => {
-      go.run(instance).then(() => self.postMessage({ failed: "the program ended" }));
+      const ended = (why) => self.postMessage({ failed: why });
+      go.run(instance).then(() => ended("the program ended"), (err) => ended(String(err && err.message || err)));
       for (const w of waiting.splice(0)) self.onmessage(w);
     }, (err) => self.postMessage({ failed: String(err && err.message || err) }));
   };
