@@ -73,7 +73,7 @@ func canvasWords() map[string]Text {
 		"chart.waiting":          {"waiting for data", "等待数据"},
 		"chart.no-queues":        {"no queues yet", "尚无排队"},
 		"chart.no-traffic":       {"no traffic yet", "尚无流量"},
-		"chart.none-done":        {"0 of %d flows finished", "%d 条流均未完成"},
+		"chart.none-done":        {"none of %d flows finished yet", "%d 条流都还没有完成"},
 		"chart.no-flows":         {"no flows yet", "尚无流"},
 		"chart.fct.figures":      {"%d of %d done · median %s · p99 %s", "%[2]d 条中已完成 %[1]d 条 · 中位数 %[3]s · p99 %[4]s"},
 		"chart.fct.short":        {"%d/%d · med %s", "%d/%d · 中位数 %s"},

@@ -197,7 +197,7 @@ func TestFCTChartNothingFinished(t *testing.T) {
 		want  string
 	}{
 		{"dp-resnet50", 2 * unit.Millisecond, "\nno flows yet\n"},
-		{"incast", 20 * unit.Microsecond, "\n0 of 8 flows finished\n"},
+		{"incast", 20 * unit.Microsecond, "\nnone of 8 flows finished yet\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := play(t, c.name, nil, c.until, 2)
