@@ -325,6 +325,7 @@ func canvasWords() map[string]Text {
 		"viz.building":        {"Building %s…", "正在构建 %s…"},
 		"viz.worker.failed":   {"The simulation's worker could not run: %s. Reload to try again.", "计算模拟的 Worker 无法运行：%s。请重新加载。"},
 		"compare.computing":   {"%s vs %s · computing %d %%", "%s 对 %s · 正在计算 %d %%"},
+		"compare.held":        {"both computed · the difference shows once the quiz is answered", "两边都已算完 · 回答测验后显示差别"},
 		"compare.sooner":      {"%s finished %s sooner (%s vs %s)", "%s 快 %s 完成（%s 对 %s）"},
 		"compare.both":        {"both finished at %s", "双方同时完成（%s）"},
 		"compare.vs":          {" vs ", " 对 "},

@@ -24,7 +24,7 @@ const (
 // the README documents them.
 var (
 	Commands = []Command{Load{}, Play{}, Pause{}, Toggle{}, Step{}, Back{}, Reset{}, Seek{}, Faster{}, Slower{}, Speed{},
-		Presenter{}, NextFlow{}, PrevFlow{}, Tap{}, AskStats{}, Check{}, AskSource{}, AskSnapshot{}, Keys{}, Inspect{}}
+		Presenter{}, Quiz{}, NextFlow{}, PrevFlow{}, Tap{}, AskStats{}, Check{}, AskSource{}, AskSnapshot{}, Keys{}, Inspect{}}
 	Events = []Event{Ready{}, Loaded{}, CompareLoaded{}, Time{}, CompareTime{}, Frame{}, Done{}, CompareDone{}, Ended{},
 		Summary{}, CompareSummary{}, Figures{}, View{}, Tooltip{}, Key{}, Stats{}, Error{}, CommandError{}, Checked{}, Source{}, Snapshot{}}
 )
@@ -189,6 +189,7 @@ var examples = map[string][]string{
 	"seek":      {`{"fabriclab": "seek", "t_us": 12.5}`},
 	"speed":     {`{"fabriclab": "speed", "us_per_s": 50}`},
 	"presenter": {`{"fabriclab": "presenter", "on": true}`},
+	"quiz":      {`{"fabriclab": "quiz", "pending": true}`},
 	"tap":       {`{"fabriclab": "tap", "x": 120, "y": 80, "touch": false}`},
 	"check":     {`{"fabriclab": "check", "yaml": "name: mine", "id": 1}`},
 	"source":    {`{"fabriclab": "source", "scenario": "incast", "set": ["seed=2"], "id": 2}`, `{"fabriclab": "source", "yaml": "name: mine", "id": 2}`},

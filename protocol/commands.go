@@ -60,6 +60,13 @@ type Presenter struct {
 	On bool `json:"on"`
 }
 
+// Quiz says whether the lesson step on screen has a quiz still to be
+// answered: while one is, the canvas keeps back what would give the answer
+// away (the run's end time in the bar, a comparison's difference).
+type Quiz struct {
+	Pending bool `json:"pending"`
+}
+
 // Tap is a click or touch on the canvas, in CSS px from its top left; Touch
 // says a finger (the tooltip then shows there).
 type Tap struct {
@@ -114,6 +121,7 @@ func (Slower) Command() string      { return "slower" }
 func (Speed) Command() string       { return "speed" }
 func (AskStats) Command() string    { return "stats" }
 func (Presenter) Command() string   { return "presenter" }
+func (Quiz) Command() string        { return "quiz" }
 func (NextFlow) Command() string    { return "nextflow" }
 func (PrevFlow) Command() string    { return "prevflow" }
 func (Tap) Command() string         { return "tap" }

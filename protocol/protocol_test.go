@@ -25,7 +25,7 @@ var (
 		Load{Step: "s1", Play: true, Left: &Side{Label: "PFC alone", Scenario: "incast"},
 			Right: &Side{Label: "PFC + DCQCN", YAML: "name: y\n", Sets: []string{"traffic.bytes=8MiB"}}},
 		Play{}, Pause{}, Toggle{}, Step{}, Back{}, Reset{}, Seek{TUs: 12.5}, Faster{}, Slower{}, Speed{UsPerS: 250},
-		Presenter{On: true}, NextFlow{}, PrevFlow{}, Tap{X: 120, Y: 48.5, Touch: true}, AskStats{},
+		Presenter{On: true}, Quiz{Pending: true}, NextFlow{}, PrevFlow{}, Tap{X: 120, Y: 48.5, Touch: true}, AskStats{},
 		Check{YAML: "name: x\n", ID: 3}, AskSource{Scenario: "incast", Sets: []string{"seed=2"}, ID: 4}, AskSnapshot{ID: 5},
 		Keys{Parent: ptr(true), Focus: true, Fullscreen: ptr(true)}, Inspect{Dir: -1},
 	}

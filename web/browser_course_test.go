@@ -174,6 +174,10 @@ func checkQuiz(t *testing.T, ctx context.Context, where string) {
 	poll(t, ctx, `Array.from(document.querySelectorAll(".step.current .lesson-knobs-status")).every((p) => p.textContent.trim() !== "" && p.textContent !== JSON.parse(p.dataset.status).running)`, 10*time.Minute)
 	before := eval[quizView](t, ctx, quizViewJS)
 	assert.Empty(t, before.Shown, "%s: nothing gives the answer away before it is answered", where)
+	const barTime = lessonCanvas + `.document.getElementById("time").textContent`
+	if !waitFor(t, ctx, barTime+`.includes(" / ?")`, 30*time.Second) {
+		assert.Contains(t, eval[string](t, ctx, barTime), " / ?", "%s: the bar keeps the run's end back (often the answer)", where)
+	}
 	why := eval[string](t, ctx, `(() => {
 	  const wrong = document.querySelector(".step.current form.lesson-quiz input[data-why]");
 	  wrong.click(); document.querySelector(".step.current .lesson-quiz-check").click();
@@ -191,6 +195,9 @@ func checkQuiz(t *testing.T, ctx context.Context, where string) {
 	assert.Empty(t, right.Hidden, "%s: answered, the explanation, the verdict, the status lines and the text after the quiz show", where)
 	assert.True(t, strings.HasPrefix(right.Marked, "✓ "), "%s: the answer is marked: %q", where, right.Marked)
 	assert.Empty(t, right.Hint, "%s: the hint goes once answered", where)
+	if !waitFor(t, ctx, `!`+barTime+`.includes(" / ?")`, 30*time.Second) {
+		assert.NotContains(t, eval[string](t, ctx, barTime), " / ?", "%s: answered, the bar shows the run's end", where)
+	}
 }
 
 // loadingSteps gives, for each step, the step whose load the canvas shows

@@ -28,6 +28,7 @@ type comparison struct {
 	split    render.Split
 	dl       render.DisplayList
 	diff     string // the difference summary, once both are computed
+	held     bool   // the strip keeps diff back: a lesson's quiz waits for its answer
 	sentDone bool
 	ended    bool // ended sent, and playback has not left the end since
 	nextTime time.Time
@@ -234,6 +235,7 @@ func (g *Game) prepareCompare(cx, cy float64) {
 	if q.Done() && c.diff == "" {
 		c.diff = playback.SummaryIn(g.params.Lang, c.labels, q.Sides[0].Result(), q.Sides[1].Result())
 	}
+	c.held = g.quizPending
 	k.strip = c.stripLeft() + "\x00" + c.stripRight()
 	g.key = drawKey{cmp: k, scale: g.scale}
 }
@@ -289,6 +291,9 @@ func (c *comparison) mirror(i int) {
 func (c *comparison) stripLeft() string { return "t = " + micros(c.pair.Pos()) }
 
 func (c *comparison) stripRight() string {
+	if c.diff != "" && c.held {
+		return i18n.T(i18n.Lang(c.lang), "compare.held")
+	}
 	if c.diff != "" {
 		return c.diff
 	}

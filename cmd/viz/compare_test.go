@@ -193,3 +193,25 @@ func TestCompareView(t *testing.T) {
 	}
 	assert.Empty(t, v["links"], "the lists are the sides'")
 }
+
+// While a lesson's quiz waits for its answer (the quiz command), the strip
+// keeps the difference back: on incast#cost it said which side finished
+// sooner above the question that asks it. Answered, the difference shows.
+func TestCompareStripHoldsTheDifferenceForAQuiz(t *testing.T) {
+	const sets = "&left.set=traffic.bytes=256KiB&right.set=traffic.bytes=256KiB&right.set=traffic.senders=2"
+	g, h := started(t, "?compare=1&left=incast&right=incast"+sets)
+	h.send(`{"fabriclab":"quiz","pending":true}`)
+	for i := 0; lastEvent(h, "done") == nil; i++ {
+		require.Less(t, i, 500, "both sides are computed")
+		require.NoError(t, g.Update())
+	}
+	require.NoError(t, g.Update())
+	diff := g.cmp.diff
+	require.NotEmpty(t, diff)
+	assert.Equal(t, "both computed · the difference shows once the quiz is answered", g.cmp.stripRight())
+	held := g.key
+	h.send(`{"fabriclab":"quiz","pending":false}`)
+	require.NoError(t, g.Update())
+	assert.Equal(t, diff, g.cmp.stripRight(), "answered: the difference")
+	assert.NotEqual(t, held, g.key, "the strip is drawn again")
+}

@@ -123,6 +123,8 @@ type Game struct {
 	waiting    []*remoteRun
 	loadingPic *render.DisplayList
 	loadingKey [2]float64
+
+	quizPending bool // the lesson step shown has a quiz to answer (protocol.Quiz)
 }
 
 // controlsHeight is the embed page's playback bar, in CSS pixels.
@@ -326,6 +328,15 @@ func (g *Game) handle(c protocol.Command, err error) {
 		return
 	case protocol.Presenter:
 		g.params.Big = c.On
+		return
+	case protocol.Quiz:
+		g.quizPending = c.Pending
+		switch { // a time event, as after every command: the page's bar shows the end again, or not
+		case g.cmp != nil:
+			g.sendCompareTime()
+		case g.p != nil:
+			g.sendTime()
+		}
 		return
 	case protocol.Keys:
 		return // the page's own (embed.js)

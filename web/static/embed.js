@@ -183,11 +183,15 @@
     }
     if (d.fabriclab === "load" && d.play && reduced) { d.play = false; holdPlay = true; }
     if (d.fabriclab === "presenter") document.body.classList.toggle("presenter", !!d.on); // big text in the page's parts too
+    if (d.fabriclab === "quiz") quizPending = !!d.pending; // the program answers with a time event, shown so
     command(d);
   });
 
   const fmtTime = (us) => us >= 1e6 ? (us / 1e6).toFixed(3) + " s" : us >= 1000 ? (us / 1000).toFixed(3) + " ms" : us.toFixed(us < 10 ? 3 : 1) + " µs";
   let endUs = 0, scrubbing = false, scenarioName = "";
+  // quiz: the lesson's step has a quiz to answer: the bar's end time shows as "?" (it is often the answer).
+  let quizPending = false;
+  const fmtEnd = (us) => quizPending ? "?" : fmtTime(us);
   // The canvas Ebitengine made: first in the tab order (tabindex 0, not its
   // 1), with a name, described by the live summary.
   const canvas = () => document.querySelector("canvas");
@@ -235,10 +239,10 @@
         // in a line of its own over the timeline, so the bar's buttons keep their room.
         const pct = computing && ev.progress >= 0 ? " " + Math.floor(100 * ev.progress) + " %" : "";
         const time = $("time"), status = $("computing-status");
-        time.textContent = fmtTime(ev.t_us) + " / " + fmtTime(ev.end_us) + (ev.done || computing ? "" : left || " …");
+        time.textContent = fmtTime(ev.t_us) + " / " + fmtEnd(ev.end_us) + (ev.done || computing ? "" : left || " …");
         status.textContent = computing ? t("embed.computing") + pct + left : "";
         status.hidden = !computing;
-        $("timeline").setAttribute("aria-valuetext", t("embed.timeline.value", fmtTime(ev.t_us), fmtTime(ev.end_us)));
+        $("timeline").setAttribute("aria-valuetext", t("embed.timeline.value", fmtTime(ev.t_us), fmtEnd(ev.end_us)));
         const bar = $("computing");
         bar.hidden = !computing;
         if (computing) {

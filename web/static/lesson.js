@@ -42,7 +42,13 @@
     clicker.shown(i);
     loadScenario();
   }
+  // The canvas keeps back what gives a quiz away (the run's end, a comparison's
+  // difference) while the step shown has one to answer.
+  const tellQuiz = () => {
+    if (ready) send({ fabriclab: "quiz", pending: !!sections[current].querySelector('form.lesson-quiz:not([data-result="right"]):not([data-result="shown"])') });
+  };
   function loadScenario() {
+    tellQuiz();
     const cmp = compareFor(current);
     if (cmp) {
       const ckey = JSON.stringify(cmp);
@@ -103,7 +109,7 @@
     }
   });
 
-  document.addEventListener("fabriclab:answered", () => { if (steps[current].drill) loadScenario(); });
+  document.addEventListener("fabriclab:answered", () => { if (steps[current].drill) loadScenario(); else tellQuiz(); });
   document.getElementById("prev").addEventListener("click", () => show(current - 1, true));
   document.getElementById("next").addEventListener("click", () => show(current + 1, true));
   links.forEach((a, k) => a.addEventListener("click", (e) => { e.preventDefault(); show(k, true); }));
