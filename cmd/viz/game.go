@@ -346,15 +346,19 @@ func (g *Game) handle(c protocol.Command, err error) {
 	}
 	p := g.p
 	if p == nil {
-		if len(g.waiting) > 0 { // its first frame to come (remote.go): play, pause and Space then
+		if len(g.waiting) > 0 { // its first frame to come (remote.go): play, pause, Space, seek and reset then
 			w := g.waiting[0]
-			switch c.(type) {
+			switch c := c.(type) {
 			case protocol.Play:
 				w.play = true
 			case protocol.Pause:
 				w.play = false
 			case protocol.Toggle:
 				w.play = !w.play
+			case protocol.Seek:
+				w.seek = unitMicros(c.TUs)
+			case protocol.Reset:
+				w.play, w.seek = false, 0
 			}
 		}
 		return

@@ -14,6 +14,7 @@ import (
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
+	"fabriclab/sim/unit"
 )
 
 // In the browser the canvas computes nothing: each run is computed by
@@ -52,7 +53,8 @@ type remoteRun struct {
 	topo  *topo.Topology
 	dec   framewire.Decoder
 	p     *playback.Player
-	play  bool // play once it plays (the load or the page asked, or play, pause, Space since)
+	play  bool      // play once it plays (the load or the page asked, or play, pause, Space since)
+	seek  unit.Time // where to go once it plays (a seek since the load; 0: the start)
 	got   protocol.WorkerStats
 }
 
@@ -225,6 +227,9 @@ func (g *Game) started() {
 	g.waiting, g.loadingPic = nil, nil
 	if len(w) == 2 {
 		g.comparing([2]*playback.Player{w[0].p, w[1].p}, [2]string{w[0].label, w[1].label})
+		if w[0].seek > 0 {
+			g.cmp.pair.Seek(w[0].seek)
+		}
 		if w[0].play {
 			g.cmp.pair.Play()
 		} else {
@@ -233,6 +238,9 @@ func (g *Game) started() {
 		return
 	}
 	g.playing(w[0].p)
+	if w[0].seek > 0 {
+		w[0].p.Seek(w[0].seek)
+	}
 	if w[0].play {
 		w[0].p.Play()
 	} else {

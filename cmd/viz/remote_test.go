@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
 )
 
 // workerPage is a page whose runs two workers compute: what the canvas
@@ -195,9 +197,10 @@ func TestWorkerComparison(t *testing.T) {
 	assert.Len(t, g.workerStats(), 2)
 }
 
-// Play, pause and Space before a run's first frame has come are kept for
-// when it comes: a learner who changes step and presses Space at once sees
-// it play (Space was lost while the worker started the run).
+// Play, pause, Space, a seek and reset before a run's first frame has come
+// are kept for when it comes: a learner who changes step and presses Space
+// at once sees it play (Space was lost while the worker started the run),
+// and a seek to the end right after a load gets there.
 func TestWorkerPlayBeforeTheFirstFrame(t *testing.T) {
 	for _, c := range []struct {
 		q    string
@@ -209,12 +212,17 @@ func TestWorkerPlayBeforeTheFirstFrame(t *testing.T) {
 		{"?scenario=incast&play=1", []string{"toggle"}, false},
 		{"?scenario=incast", []string{"play"}, true},
 		{"?scenario=incast&play=1", []string{"pause"}, false},
+		{"?scenario=incast", []string{`{"fabriclab":"seek","t_us":50}`}, false},
+		{"?scenario=incast&play=1", []string{`{"fabriclab":"seek","t_us":50}`, "reset"}, false},
 	} {
 		g, h := workerGame(t, c.q)
 		first := h.inbox
 		h.inbox = nil
 		for _, cmd := range c.cmds {
-			h.send(`{"fabriclab":"` + cmd + `"}`)
+			if !strings.HasPrefix(cmd, "{") {
+				cmd = `{"fabriclab":"` + cmd + `"}`
+			}
+			h.send(cmd)
 		}
 		require.NoError(t, g.Update())
 		require.Nil(t, g.p, "the first frame has not come")
@@ -222,5 +230,11 @@ func TestWorkerPlayBeforeTheFirstFrame(t *testing.T) {
 		require.NoError(t, g.Update())
 		require.NotNil(t, g.p)
 		assert.Equal(t, c.want, g.p.Playing(), "%s then %v", c.q, c.cmds)
+		want := unit.Time(0)
+		if c.cmds[len(c.cmds)-1] != "reset" && strings.Contains(c.cmds[0], "seek") {
+			want = 50 * unit.Microsecond
+		}
+		target, _ := g.p.Seeking()
+		assert.Equal(t, want, max(g.p.Pos(), target), "%s then %v: where it goes", c.q, c.cmds)
 	}
 }
