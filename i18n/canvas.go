@@ -12,7 +12,7 @@ func canvasWords() map[string]Text {
 		"head.switches":    {" · %d switches", " · %d 台交换机"},
 		"head.fabric":      {" · %g Gb/s %s", " · %g Gb/s %s"},
 		"head.finished":    {"finished", "已结束"},
-		"head.recovery.sr": {" · selective repeat", " · 选择重传"},
+		"head.recovery.sr": {" · selective repeat", " · 选择性重传"},
 		"head.storage":     {" · %d storage nodes", " · %d 台存储节点"},
 
 		// topology labels

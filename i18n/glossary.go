@@ -50,6 +50,12 @@ var Glossary = []Term{
 	{Concept: "adaptive-routing", EN: "adaptive routing", ZH: "自适应路由",
 		Def:   Text{"Switches pick each packet's next hop by how full the queues are, not by a fixed hash.", "交换机按队列的占用为每个数据包选下一跳，而不是按固定的哈希。"},
 		Avoid: []string{"适应性路由", "自适应选路"}},
+	{Concept: "rail", EN: "rail", ZH: "轨道",
+		Def:   Text{"The NICs of the same number in every node and the leaf they share: NCCL's rings stay on one rail.", "每个节点里编号相同的网卡及它们共用的 Leaf：NCCL 的环只在一条轨道上走。"},
+		Avoid: []string{"导轨", "轨线"}},
+	{Concept: "selective-repeat", EN: "selective repeat", ZH: "选择性重传",
+		Def:   Text{"Loss recovery that resends only the packets lost, where go-back-N resends everything after the gap.", "只重发丢掉的包的丢包恢复方式；go-back-N 则重发缺口之后的全部。"},
+		Avoid: []string{"选择重传"}},
 }
 
 // glossaryWords are the glossary page's own words (web/templates/glossary.html).

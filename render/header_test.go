@@ -24,7 +24,7 @@ func headerTexts(dl *DisplayList, L *Layout) string {
 // canvas's language; go-back-N (the default) goes unsaid.
 func TestHeaderNamesSelectiveRepeat(t *testing.T) {
 	r := play(t, "incast-lossy", []string{"network.recovery=sr"}, 200*unit.Microsecond, 2)
-	for lang, want := range map[Lang]string{EN: "selective repeat", ZH: "选择重传"} {
+	for lang, want := range map[Lang]string{EN: "selective repeat", ZH: "选择性重传"} {
 		L := NewLayout(r.topo, 1280, 720, Options{Title: r.name, Lang: lang, SelectiveRepeat: true})
 		assert.Contains(t, headerTexts(Scene(r.frame(L)), L), want, lang)
 		L = NewLayout(r.topo, 1280, 720, Options{Title: r.name, Lang: lang})
