@@ -91,6 +91,7 @@ func pageWords() map[string]Text {
 		"knob.outcome.collective": {"the collective took {}", "集合通信用时 {}"},
 		"knob.outcome.training":   {"one iteration takes {}", "每次迭代用时 {}"},
 		"knob.outcome.mixed":      {"the collective took {}, the last transfer arrived after {last}", "集合通信用时 {}，最后一次传输在 {last} 后到达"},
+		"knob.outcome.inference":  {"the first token comes after {} (p99), {last} tokens a second", "首个 token 在 {} 后到达（p99），每秒 {last} 个 token"},
 		"knob.unfinished":         {"{done} of {all} flows finished in {end}", "{end} 内 {all} 个流完成了 {done} 个"},
 
 		// the index (index.html, index.js)

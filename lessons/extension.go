@@ -121,7 +121,7 @@ func labelsFor(lang string) labels {
 		TryIt: i18n.T(l, "knob.try"), Reset: i18n.T(l, "knob.reset"), On: i18n.T(l, "knob.on"), Off: i18n.T(l, "knob.off"),
 		Running: i18n.T(l, "knob.running"), Failed: i18n.T(l, "knob.failed"), Said: i18n.T(l, "knob.said"),
 		Outcome: map[string]string{"flows": i18n.T(l, "knob.outcome.flows"), "collective": i18n.T(l, "knob.outcome.collective"),
-			"training": i18n.T(l, "knob.outcome.training"), "mixed": i18n.T(l, "knob.outcome.mixed")},
+			"training": i18n.T(l, "knob.outcome.training"), "mixed": i18n.T(l, "knob.outcome.mixed"), "inference": i18n.T(l, "knob.outcome.inference")},
 		Unfinished: i18n.T(l, "knob.unfinished"),
 		Goal:       i18n.T(l, "goal.label"), GoalLead: i18n.T(l, "goal.lead"),
 		GoalWords: GoalWords{FoundIt: i18n.T(l, "goal.found"), NotYet: i18n.T(l, "goal.notyet"), Other: i18n.T(l, "goal.other")},

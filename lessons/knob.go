@@ -122,7 +122,8 @@ var outcomes = map[string]string{
 	"flows":      "totals.max_fct_us | time",
 	"collective": "collective.time_us | time",
 	"training":   "training.iteration_us | time",
-	"mixed":      "collective.time_us | time", // and Last
+	"mixed":      "collective.time_us | time",    // and Last
+	"inference":  "inference.ttft_p99_us | time", // and Last, the tokens a second
 }
 
 // knobStatus is the status line of a step whose scenario runs outcome, in l's language.
@@ -133,6 +134,9 @@ func knobStatus(l labels, outcome string) *KnobStatus {
 	s := &KnobStatus{Figure: outcomes[outcome], Sentence: l.Outcome[outcome], Said: l.Said, Running: l.Running, Failed: l.Failed}
 	if outcome == "mixed" { // the collective may end long before the traffic beside it
 		s.Last = "totals.sim_time_us | time"
+	}
+	if outcome == "inference" { // requests, not flows: the first token's wait and the service's rate
+		s.Last = "inference.tokens_per_s | 0"
 	}
 	if outcome == "flows" { // a lossy run stopped by until: says how many flows finished, not "finished at 0 ms"
 		s.Done, s.All, s.End, s.Unfinished = "totals.flows_finished", "totals.flows", "totals.sim_time_us | time", l.Unfinished

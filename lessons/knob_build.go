@@ -47,6 +47,8 @@ func (b *builder) knobs(f *lessonFile, s section, sc resolvedScenario, broken bo
 	switch {
 	case sc.parsed.Training.Model != "":
 		outcome = "training"
+	case sc.parsed.Inference.Model != "":
+		outcome = "inference"
 	case sc.parsed.Collective.Op != "" && sc.parsed.Traffic.Pattern != scenario.PatternNone:
 		outcome = "mixed"
 	case sc.parsed.Collective.Op != "":

@@ -134,6 +134,9 @@ func checkKnobStatus(t *testing.T, where, lang string, sc scenario.Scenario, s *
 	switch {
 	case sc.Training.Model != "":
 		want = "training.iteration_us | time"
+	case sc.Inference.Model != "": // requests, not flows ("the last flow" was said of them)
+		want = "inference.ttft_p99_us | time"
+		assert.Equal(t, "inference.tokens_per_s | 0", s.Last, where)
 	case sc.Collective.Op != "":
 		want = "collective.time_us | time"
 	}
