@@ -92,6 +92,9 @@ func (b *Builder) iterBreakdown(r Rect, tr *snap.Training) {
 		return
 	}
 	compute := min(tr.Compute.Micros(), s.IterationUs)
+	if mean := s.GPUUtil * s.IterationUs; mean > 0 && mean < 0.99*compute { // a straggler: the others compute less and wait for it
+		compute = mean
+	}
 	exposed := min(s.ExposedCommUs, s.IterationUs-compute)
 	wait := max(0, s.IterationUs-compute-exposed)
 	waitName := b.tf("iter.waiting", fmtMicros(wait))

@@ -52,6 +52,16 @@ func TestStragglerSetsTheIteration(t *testing.T) {
 	}
 	assert.False(t, waits(3), "the slow GPU computes")
 	assert.True(t, waits(0), "a fast GPU waits for it")
+
+	// The GPUs' busy share counts each GPU's own compute: fifteen of sixteen
+	// compute for 1/1.5 of the slow one's time and wait the rest (it said
+	// 99.8 %, the slow GPU's share, for all of them); scaling efficiency is
+	// what the iteration would need at full speed over what it took.
+	tr, ev := one.Training, every.Training
+	share := tr.ComputeUs / tr.IterationUs
+	assert.InDelta(t, ev.GPUUtil, share, 1e-4, "every GPU slow: each is busy the whole compute")
+	assert.InDelta(t, share*(15/1.5+1)/16, tr.GPUUtil, 1e-4, "one slow GPU: the others wait a third of its compute")
+	assert.InDelta(t, share/1.5, tr.ScalingEfficiency, 1e-4, "at full speed the compute takes 1/1.5 of it")
 }
 
 // REFERENCE.md, "Stragglers and failures (issue 30)", "static routing

@@ -496,10 +496,20 @@ func (j *Job) report() {
 		compute = max(compute, st.plan.compute)
 		busy += st.plan.compute
 	}
+	// Each GPU's own compute, and what it would be at full speed: a stage's
+	// tasks take its slowest rank's time (faults: slow_gpu), the others wait.
+	var own, ideal float64
+	for g, s := range j.stageOf {
+		st := j.stages[s]
+		c, f := float64(st.plan.compute), max(st.slow, 1)
+		own += c * j.factor(g) / f
+		ideal += c / f
+	}
+	ranks := float64(max(len(j.stageOf), 1))
 	t.IterationUs = metrics.Micros(iter)
 	t.ExposedCommUs = metrics.Micros(iter - compute)
-	t.GPUUtil = math.Round(float64(busy)/float64(len(j.stages))/float64(iter)*1e4) / 1e4
-	t.ScalingEfficiency = t.GPUUtil // one GPU needs exactly the compute time
+	t.GPUUtil = math.Round(own/ranks/float64(iter)*1e4) / 1e4
+	t.ScalingEfficiency = math.Round(ideal/ranks/float64(iter)*1e4) / 1e4 // one GPU at full speed needs exactly the compute time
 	t.SamplesPerSecond = math.Round(float64(j.cfg.Batch*max(j.cfg.Accumulation, 1)*j.groups.dp) / iter.Seconds())
 	t.Buckets = append([]metrics.Bucket(nil), j.bucketReports...)
 	if j.cfg.PP > 1 { // exposed: neither a stage's compute (on average) nor its bubble
