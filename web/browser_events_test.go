@@ -161,7 +161,7 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	keep(t, "embed-390-reduced-motion.png", shot)
 
 	// A tap shows what hover shows (here host 0's tooltip), and it stays.
-	tap(t, ctx, 36, 349) // host 0, above the legend
+	tap(t, ctx, 36, 349)                                                // host 0, above the legend
 	tapped := changedShot(t, ctx, "window", "", decode(t, shot), 0.003) // the tooltip shows
 	keep(t, "embed-390-tap.png", tapped)
 
