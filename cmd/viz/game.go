@@ -304,11 +304,12 @@ func (g *Game) handleAll(raws [][]byte) {
 	}
 }
 
-// aboutThePage says c is not about a run (stats, presenter): a later load
-// does not drop it.
+// aboutThePage says c is not about a run (stats, presenter, the step's
+// quiz): a later load does not drop it. A lesson sends quiz, then load, so
+// both often arrive in one frame.
 func aboutThePage(c protocol.Command) bool {
 	switch c.(type) {
-	case protocol.AskStats, protocol.Presenter:
+	case protocol.AskStats, protocol.Presenter, protocol.Quiz:
 		return true
 	}
 	return false

@@ -118,18 +118,21 @@ func TestUpdatePicturesTheNewFailure(t *testing.T) {
 
 // A burst of loads builds only the last one: the others are dropped before
 // anything is built, and so are playback commands meant for them.
-// In a burst of loads, stats and presenter are not dropped: they are about
-// the page, not a run.
-func TestBurstKeepsStatsAndPresenter(t *testing.T) {
+// In a burst of loads, stats, presenter and quiz are not dropped: they are
+// about the page, not a run (a lesson's step sends quiz, then load, and
+// with the quiz dropped incast#cost's strip gave the answer away).
+func TestBurstKeepsStatsPresenterAndQuiz(t *testing.T) {
 	g, h := started(t, "?scenario=incast")
 	h.events = nil
 	h.send(`{"fabriclab":"load","scenario":"permutation"}`)
 	h.send(`{"fabriclab":"stats"}`)
 	h.send(`{"fabriclab":"presenter","on":true}`)
+	h.send(`{"fabriclab":"quiz","pending":true}`)
 	h.send(`{"fabriclab":"load","scenario":"ecmp-collisions"}`)
 	require.NoError(t, g.Update())
 	assert.Equal(t, []string{"stats", "loaded"}, slices.DeleteFunc(kinds(h), func(k string) bool { return k != "stats" && k != "loaded" }))
 	assert.True(t, g.params.Big, "presenter ran")
+	assert.True(t, g.quizPending, "quiz ran")
 }
 
 func TestBurstOfLoadsBuildsTheLast(t *testing.T) {
