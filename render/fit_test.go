@@ -106,6 +106,11 @@ func fitScene(runs [2]*run, c fitCase, k int, w, h float64, presenter bool, lang
 	if runs[1] == nil {
 		return frame(runs[0], w, h, runs[0].name, 0)
 	}
+	if presenter && w < 900 {
+		// presenting on a narrow screen, a comparison takes the lesson's
+		// whole width (presenter.js: wide), the step's text a drawer over it
+		w = 1024
+	}
 	s := SplitCanvas(w, h, presenter)
 	var scenes [2]*DisplayList
 	for i, r := range runs {

@@ -243,3 +243,66 @@ func TestBrowserClicker(t *testing.T) { // a Chromium of its own: it moves the f
 	poll(t, ctx, `document.fullscreenElement === null`, 5*time.Second)
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
+
+// wideState is the page's layout for a comparison in presenter mode.
+type wideState struct {
+	Wide, TextShown, ToggleShown bool
+	Pressed                      string
+	Stage, Page                  float64 // the canvas frame's width, the window's
+	Hash                         string
+}
+
+const wideStateJS = `(() => {
+  const f = document.getElementById("canvas").getBoundingClientRect(), b = document.getElementById("text-toggle");
+  return { Wide: document.body.classList.contains("stage-wide"), TextShown: document.getElementById("text").getBoundingClientRect().width > 0,
+    ToggleShown: !b.hidden && b.getBoundingClientRect().width > 0, Pressed: b.getAttribute("aria-pressed"),
+    Stage: f.width, Page: window.innerWidth, Hash: location.hash };
+})()`
+
+// Presenting on a 1024×768 projector, a comparison takes the lesson's whole
+// width (beside the text, its panes sat one over the other and their
+// topologies ran into their labels: render's TestTextFits checks them at
+// that width); the step's text is a drawer over it that T and the header's
+// Text button close and open, and PageDown with it closed goes on to the
+// next step, which has the text beside the canvas again. Not presenting, or
+// on a wide screen, the comparison stays beside the text.
+func TestBrowserPresenterWideComparison(t *testing.T) {
+	ctx, base, console := browser(t)
+	state := func() wideState { return eval[wideState](t, ctx, wideStateJS) }
+	presenting(t, ctx, base, "incast.en.html", 1024, 768)
+	assert.False(t, state().ToggleShown, "no Text button on a step without a comparison")
+	eval[bool](t, ctx, `location.hash = "#cost", true`)
+	poll(t, ctx, `document.body.classList.contains("stage-wide")`, 30*time.Second)
+	s := state()
+	assert.Equal(t, s.Page, s.Stage, "the comparison takes the whole width")
+	assert.True(t, s.TextShown && s.ToggleShown, "the step's text shows over it, and the Text button")
+	assert.Equal(t, "true", s.Pressed)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#text .step.current h2")))
+	press(t, ctx, "t")
+	poll(t, ctx, `!document.getElementById("text").getBoundingClientRect().width`, 5*time.Second)
+	assert.Equal(t, "false", state().Pressed, "T closes the text")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#text-toggle")))
+	poll(t, ctx, `document.getElementById("text").getBoundingClientRect().width > 0`, 5*time.Second)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#text-toggle")))
+	poll(t, ctx, `!document.getElementById("text").getBoundingClientRect().width`, 5*time.Second)
+	press(t, ctx, kb.PageDown)
+	poll(t, ctx, `location.hash !== "#cost"`, 5*time.Second)
+	s = state()
+	assert.False(t, s.Wide || s.ToggleShown, "the next step, without a comparison: %+v", s)
+	assert.True(t, s.TextShown, "with its text")
+	assert.Less(t, s.Stage, 0.7*s.Page, "beside the canvas")
+
+	eval[bool](t, ctx, `location.hash = "#cost", true`)
+	poll(t, ctx, `document.body.classList.contains("stage-wide")`, 30*time.Second)
+	assert.True(t, state().TextShown, "back on the comparison, the text opens again")
+	press(t, ctx, "p") // presenter mode off
+	poll(t, ctx, `!document.body.classList.contains("stage-wide")`, 5*time.Second)
+	s = state()
+	assert.Less(t, s.Stage, 0.7*s.Page, "not presenting, the comparison stays beside the text")
+	require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1600, 900)))
+	press(t, ctx, "p")
+	poll(t, ctx, `document.body.classList.contains("presenter")`, 5*time.Second)
+	s = state()
+	assert.False(t, s.Wide, "presenting on a wide screen, the comparison has room beside the text")
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}

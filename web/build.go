@@ -39,7 +39,7 @@ type Inputs struct {
 // lessonKeys are the lesson page's ? list, in order: the catalogue has
 // lesson.key.<id>.keys (the keys, space-separated) and lesson.key.<id> (what
 // they do).
-var lessonKeys = []string{"next", "page", "ends", "jump", "blank", "overview", "play", "step", "reset", "speed", "flow", "presenter", "fullscreen", "inspect", "tab", "help"}
+var lessonKeys = []string{"next", "page", "ends", "jump", "blank", "overview", "play", "step", "reset", "speed", "flow", "presenter", "text", "fullscreen", "inspect", "tab", "help"}
 
 // keyList is the lesson page's ? list in lang: keys, what they do.
 func keyList(lang i18n.Lang) [][2]string {

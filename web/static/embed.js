@@ -342,8 +342,9 @@
   // the parent page, which acts as if they were pressed there.
   const lessonKeys = ["ArrowLeft", "ArrowRight", "PageUp", "PageDown", "p", "P"];
   // A clicker's and a presenter's keys, for the lesson only: Home End, a step's number
-  // then Enter, b and . (blank), o and Esc (the overview), F (full screen with the step's title).
-  const presenterKeys = /^([0-9]|Home|End|Enter|Escape|[bBoO.fF])$/;
+  // then Enter, b and . (blank), o and Esc (the overview), F (full screen with the step's title),
+  // T (the step's text over a comparison that takes the whole width).
+  const presenterKeys = /^([0-9]|Home|End|Enter|Escape|[bBoO.fFtT])$/;
   const playKeys = { " ": "toggle", ".": "step", ",": "back", "r": "reset", "R": "reset", "+": "faster", "=": "faster", "-": "slower", "]": "nextflow", "[": "prevflow" };
   window.addEventListener("keydown", (e) => {
     e.stopPropagation();

@@ -145,7 +145,7 @@
   document.getElementById("keys-close").addEventListener("click", () => showKeys(false));
   keys.addEventListener("click", (e) => { if (e.target === keys) showKeys(false); });
   // The clicker's keys, the overview, blanking and full screen: static/presenter.js.
-  const clicker = window.fabriclabPresenter({ steps, send, toCanvas, current: () => current, show: (i) => show(i, true),
+  const clicker = window.fabriclabPresenter({ steps, send, toCanvas, current: () => current, show: (i) => show(i, true), compare: () => !!compareFor(current),
     finished: () => (window.fabriclabProgress ? window.fabriclabProgress.finished() : []) });
   keys.addEventListener("cancel", (e) => { e.preventDefault(); showKeys(false); }); // Esc
 

@@ -4,6 +4,10 @@
 // End; a number then Enter; b (and . in presenter mode) blanks the screen
 // until the next key; o or Esc shows the steps' overview; the stage's full
 // screen keeps the step's number, title and first sentence above the canvas.
+// On a screen too narrow for a comparison beside the text (a 1024×768
+// projector), a comparison step takes the lesson's whole width and its text
+// is a drawer over the left, which T and the header's Text button close and
+// open (presenter.css: body.stage-wide).
 // lesson.js calls fabriclabPresenter once and hands it every lesson key.
 window.fabriclabPresenter = (lesson) => {
   "use strict";
@@ -90,6 +94,7 @@ window.fabriclabPresenter = (lesson) => {
 
   // The stage's context in full screen: "3 / 9 · title" and the step's first sentence.
   function shown(i) {
+    layout();
     const sec = document.querySelectorAll(".step")[i];
     $("context-title").textContent = (i + 1) + " / " + lesson.steps.length + " · " + lesson.steps[i].title;
     const p = sec && Array.from(sec.querySelectorAll(":scope > p")).find((e) => !e.className && e.textContent.trim());
@@ -101,6 +106,26 @@ window.fabriclabPresenter = (lesson) => {
     else if (stage.requestFullscreen) stage.requestFullscreen().catch(() => {});
   }
   document.addEventListener("fullscreenchange", () => lesson.send({ fabriclab: "keys", fullscreen: full() }));
+
+  // wide: presenting a comparison where the stage beside the text would be
+  // under 900 px (the panes sit one above the other there, and at the
+  // presenter's text size their topologies do not fit).
+  const toggle = $("text-toggle");
+  const wide = () => presenting() && lesson.compare() && window.innerWidth < 1400;
+  function setText(open) {
+    document.body.classList.toggle("text-closed", !open);
+    toggle.setAttribute("aria-pressed", String(open));
+  }
+  function layout() {
+    const on = wide();
+    if (on !== document.body.classList.contains("stage-wide")) setText(true); // each wide step opens with its text
+    document.body.classList.toggle("stage-wide", on);
+    toggle.hidden = !on;
+  }
+  toggle.addEventListener("click", () => setText(document.body.classList.contains("text-closed")));
+  window.addEventListener("resize", layout);
+  document.addEventListener("fabriclab:answered", layout); // a drill's answer shows its two runs
+  new MutationObserver(layout).observe(document.body, { attributes: true, attributeFilter: ["class"] }); // presenter mode on or off
 
   return {
     shown, fullscreen,
@@ -121,6 +146,7 @@ window.fabriclabPresenter = (lesson) => {
         case "b": case "B": setBlank(true, fromCanvas); return true;
         case ".": if (!presenting()) return false; setBlank(true, fromCanvas); return true;
         case "o": case "O": case "Escape": showOverview(true, fromCanvas); return true;
+        case "t": case "T": if (!document.body.classList.contains("stage-wide")) return false; setText(document.body.classList.contains("text-closed")); return true;
       }
       return false;
     },
