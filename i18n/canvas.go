@@ -31,6 +31,7 @@ func canvasWords() map[string]Text {
 		"node.dgx.span":           {"nodes %d–%d", "节点 %d–%d"},
 		"node.gpus.count":         {"%d GPUs", "%d 张 GPU"},
 		"node.spines.span":        {"spine%d–%d", "spine%d–%d"},
+		"node.cores.span":         {"core%d–%d", "core%d–%d"},
 		"node.switches.count":     {"%d switches", "%d 台交换机"},
 
 		// legend

@@ -96,11 +96,18 @@ func (L *Layout) fatTreeCondensed() {
 	top := a.Y + pad + 12*u
 	groupGap := 10 * u
 	gw := (a.W*0.92 - groupGap*float64(h-1)) / float64(h)
+	grouped := L.spinesCrowded(cores[:h], gw) // too many to draw apart: a box per group ("core 0–7 · 8 switches")
 	for g := range h {
 		gx := a.X + a.W*0.04 + float64(g)*(gw+groupGap)
-		L.row(cores[g*h:(g+1)*h], gx, gx+gw, top)
+		if grouped {
+			L.spineGroup(cores[g*h:(g+1)*h], gx, gx+gw, top)
+		} else {
+			L.row(cores[g*h:(g+1)*h], gx, gx+gw, top)
+		}
 	}
-	L.labelRow(cores)
+	if !grouped {
+		L.labelRow(cores)
+	}
 	// Bundles: pod p's aggregation switch g to core group g.
 	for p := range k {
 		for g := range h {
@@ -122,6 +129,10 @@ func (L *Layout) fatTreeCondensed() {
 			first, last := L.Nodes[cores[g*h]], L.Nodes[cores[(g+1)*h-1]]
 			cx := (first.X + last.X + last.W) / 2
 			cy := first.Y + first.H
+			if grouped {
+				box := L.Pods[first.Pod]
+				cy = box.Y + box.H
+			}
 			b.Up = L.offsetLine(ax, L.Pods[p].Y, cx, cy, +1)
 			b.Down = L.offsetLine(ax, L.Pods[p].Y, cx, cy, -1)
 			b.Up.Shown, b.Down.Shown = true, true

@@ -132,12 +132,17 @@ func (L *Layout) spinesCrowded(spines []int, w float64) bool {
 	return L.fitLabel(spines[n-1], box, 24*L.U) == ""
 }
 
-// spineGroup draws spines as one box between x0 and x1, centred on y.
+// spineGroup draws spines (or a fat tree's core switches) as one box
+// between x0 and x1, centred on y.
 func (L *Layout) spineGroup(spines []int, x0, x1, y float64) {
 	h := L.Type.Main*1.3 + 8*L.U
 	box := Rect{x0, y - h/2, x1 - x0, h}
 	t := L.Topo
-	span := i18n.Tf(L.Opt.Lang, "node.spines.span", t.Nodes[spines[0]].Index, t.Nodes[spines[len(spines)-1]].Index)
+	key := "node.spines.span"
+	if t.Nodes[spines[0]].Role == topo.Core {
+		key = "node.cores.span"
+	}
+	span := i18n.Tf(L.Opt.Lang, key, t.Nodes[spines[0]].Index, t.Nodes[spines[len(spines)-1]].Index)
 	count := i18n.Tf(L.Opt.Lang, "node.switches.count", len(spines))
 	L.Pods = append(L.Pods, Pod{Rect: box, Label: span, Count: count, Nodes: spines, Hosts: true})
 	for _, id := range spines {

@@ -108,19 +108,35 @@ func TestFatTreeCondensesAbove128Hosts(t *testing.T) {
 	for _, p := range small.Pods {
 		assert.True(t, p.Hosts, "only hosts too many for their labels are grouped")
 	}
-	big := NewLayout(build(t, "perm-1024"), 1280, 720, Options{})
-	require.Len(t, big.Pods, 16)
-	assert.Len(t, big.Bundles, 16*8, "each pod reaches each of the 8 core groups")
-	for _, b := range big.Bundles {
-		assert.Len(t, b.UpIDs, 8)
+	shown := func(L *Layout) (n int) {
+		for _, nb := range L.Nodes {
+			if nb.Shown {
+				n++
+			}
+		}
+		return n
 	}
-	shown := 0
-	for _, nb := range big.Nodes {
-		if nb.Shown {
-			shown++
+	for _, sz := range [][2]float64{{1280, 720}, {3840, 2160}} {
+		big := NewLayout(build(t, "perm-1024"), sz[0], sz[1], Options{})
+		assert.Len(t, big.Bundles, 16*8, "each pod reaches each of the 8 core groups")
+		for _, b := range big.Bundles {
+			assert.Len(t, b.UpIDs, 8)
+		}
+		if sz[0] > 2000 {
+			require.Len(t, big.Pods, 16)
+			assert.Equal(t, 64, shown(big), "on a large canvas only the 64 core switches are drawn on their own")
+			continue
+		}
+		// 64 cores in 1,280 px: a box per group of 8 (drawn one by one they
+		// were 17 px wide, unnamed, and staggered down into the pods)
+		require.Len(t, big.Pods, 16+8)
+		assert.Zero(t, shown(big), "no switch on its own")
+		assert.Equal(t, "core0–7", big.Pods[16].Label)
+		assert.Equal(t, "core56–63", big.Pods[23].Label)
+		for _, b := range big.Bundles {
+			assert.InDelta(t, big.Pods[16].Y+big.Pods[16].H, b.Up.Y2, 3*big.U, "a bundle reaches its group's box")
 		}
 	}
-	assert.Equal(t, 64, shown, "only the 64 core switches are drawn on their own")
 }
 
 func TestHitTest(t *testing.T) {
