@@ -32,8 +32,6 @@ const stepScreens = `(() => {
 
 // Every step of every lesson, in both languages, fits in two screens in
 // presenter mode at 1024×768 (what does not moves into a ::: more block).
-// The lessons in longLessons are not shortened yet: their steps are
-// measured and logged, not held to it.
 func TestBrowserPresenterStepsFit(t *testing.T) {
 	ls, err := shippedLessons()
 	require.NoError(t, err)
@@ -47,26 +45,12 @@ func TestBrowserPresenterStepsFit(t *testing.T) {
 				poll(t, ctx, fmt.Sprintf(`document.querySelectorAll(".step")[%d].classList.contains("current")`, i), 30*time.Second) // a loaded machine takes seconds to switch a step
 				n := eval[int](t, ctx, stepScreens)
 				t.Logf("%s#%s: %d screens (%.0f px)", page, s.ID, n, eval[float64](t, ctx, `document.getElementById("text").scrollHeight`))
-				if !longLessons[l.Slug] && !longSteps[page+"#"+s.ID] {
-					assert.LessOrEqual(t, n, 2, "%s#%s: the step takes %d screens in presenter mode at 1024×768: move some of it into a ::: more block", page, s.ID, n)
-				}
+				assert.LessOrEqual(t, n, 2, "%s#%s: the step takes %d screens in presenter mode at 1024×768: move some of it into a ::: more block", page, s.ID, n)
 			}
 			assert.Empty(t, errors(console()), "the console shows no errors")
 		})
 	}
 }
-
-// longLessons have steps over two screens in presenter mode at 1024×768, to
-// be shortened with ::: more blocks (then taken off this list), and
-// longSteps the steps of shortened lessons still a little over (a knob and a
-// quiz, or the recap's list, in the narrow pane).
-var (
-	longLessons = map[string]bool{}
-	longSteps   = map[string]bool{"incast.en.html#recap": true, // the recap's list
-		"adaptive-routing.en.html#hash": true,                                       // the lesson's opening and a three-option quiz: about 40 px over
-		"nvlink-vs-ib.en.html#node":     true, "nvlink-vs-ib.en.html#tp-node": true, // the lesson's opening and a knob (node, about 20 px over); a knob and a quiz (tp-node, about 95 px)
-	}
-)
 
 // barFits is, in the canvas's window, what of the playback bar sticks out of
 // the frame: "" when every control (and the time) is inside it.
