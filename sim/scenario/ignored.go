@@ -35,6 +35,7 @@ var keyUses = []keyUse{
 	{key: "topology.hosts", used: kindIs(Star), with: "topology.kind: star", has: kindHas},
 	{key: "topology.nodes", used: kindIs(DGX), with: "topology.kind: dgx", has: kindHas},
 	{key: "topology.gpus_per_node", used: kindIs(DGX, LeafSpine), with: "topology.kind: dgx or leafspine", has: kindHas},
+	{key: "topology.nics_per_node", used: kindIs(DGX), with: "topology.kind: dgx", has: kindHas},
 	{key: "topology.leaves", used: kindIs(LeafSpine), with: "topology.kind: leafspine", has: kindHas},
 	{key: "topology.hosts_per_leaf", used: kindIs(LeafSpine), with: "topology.kind: leafspine", has: kindHas},
 	{key: "topology.rail_optimized", used: kindIs(LeafSpine), with: "topology.kind: leafspine", has: kindHas},
