@@ -130,7 +130,7 @@ func TestErrors(t *testing.T) {
 		{"speed", strings.Replace(xml, `speed="400000"`, `speed="fast"`, 1), `line 14: <net name="mlx5_0" speed="fast">: expected the port's speed in Mb/s, e.g. 400000 for 400 Gb/s`},
 		{"speeds differ", strings.Replace(xml, `speed="400000"`, `speed="200000"`, 1), "line 29: NIC mlx5_1 runs at 400 Gb/s and mlx5_0 at 200: fabriclab's NICs are alike"},
 		{"no gpu", "<system version=\"1\"><cpu numaid=\"0\"/></system>", "the file has no <gpu>: dump the topology on a GPU node (NCCL_TOPO_DUMP_FILE)"},
-		{"smi no header", "GPU0 X\n", "line 1: no header of GPU0, GPU1, … columns: not nvidia-smi topo -m output (nor NCCL's topology XML, which starts with <system>)"},
+		{"smi no header", "GPU0 X\n", "no header of GPU0, GPU1, … columns: not nvidia-smi topo -m output (nor NCCL's topology XML, which starts with <system>)"},
 		{"smi cut short", cut(text, 5), "line 5: no row for GPU4: the matrix is cut short"},
 		{"smi row cut", cut(text, 3) + "GPU2\tNV18\tNV18\n", "line 4: row GPU2 has 2 cells where the header (line 1) has 16 devices: the matrix is cut short"},
 		{"smi cell", strings.Replace(text, "PIX", "PCI", 1), `line 2: GPU0 to NIC0 is "PCI": expected PIX, PXB, PHB, NODE or SYS`},

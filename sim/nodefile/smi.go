@@ -108,7 +108,7 @@ func ParseSMI(data []byte) (*Node, error) {
 		return nil, fmt.Errorf("line %d: %v", line+1, err)
 	}
 	if cols == nil {
-		return nil, fmt.Errorf("line %d: no header of GPU0, GPU1, … columns: not nvidia-smi topo -m output (nor NCCL's topology XML, which starts with <system>)", max(line, 1))
+		return nil, fmt.Errorf("no header of GPU0, GPU1, … columns: not nvidia-smi topo -m output (nor NCCL's topology XML, which starts with <system>)")
 	}
 	if gpus > MaxGPUs {
 		return nil, fmt.Errorf("line %d: %d GPUs in one node; at most %d", header, gpus, MaxGPUs)

@@ -51,6 +51,7 @@ var keyUses = []keyUse{
 	{key: "topology.nvlink", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nvlink_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.nic_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
+	{key: "topology.from"},
 	{key: "topology.storage_nodes"},
 	{key: "topology.storage_gbps", used: func(s *Scenario) bool { return s.Topology.StorageNodes > 0 }, with: "topology.storage_nodes above 0",
 		has: func(s *Scenario) string { return "topology.storage_nodes: 0" }},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/nodefile"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -63,6 +64,11 @@ type Topology struct {
 	// StorageGbps is each one's read and write rate, in Gb/s like link_gbps.
 	StorageNodes int     `yaml:"storage_nodes"`
 	StorageGbps  float64 `yaml:"storage_gbps"`
+	// From is a file describing the user's node (NCCL's topology dump or
+	// nvidia-smi topo -m), relative to the scenario's file; see from.go.
+	From string `yaml:"from"`
+	// Node is what From's file says, nil without one.
+	Node *nodefile.Node `yaml:"-"`
 }
 
 // DefaultStorageGbps is 50 GB/s, the sequential read the source text asks of
