@@ -28,6 +28,9 @@ type TopologyReader func(name string) ([]byte, error)
 // relativeReader reads topology.from relative to the scenario file at path
 // through read.
 func relativeReader(path string, read func(string) ([]byte, error)) TopologyReader {
+	if read == nil {
+		return nil
+	}
 	return func(name string) ([]byte, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(path), name)
