@@ -6,8 +6,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
-
-	"fabriclab/sim/nodefile"
 )
 
 // topology.from names a file that describes the user's own node: NCCL's
@@ -68,7 +66,7 @@ func (d *decoder) fromFile(s *Scenario, read TopologyReader) {
 		fail("%s: %v", strconv.Quote(t.From), err)
 		return
 	}
-	n, err := nodefile.Parse(data)
+	n, err := parseNode(data)
 	if err != nil {
 		fail("%s: %v", t.From, err)
 		return
