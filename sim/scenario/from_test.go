@@ -1,3 +1,7 @@
+//go:build !js
+
+// The browser build reads no topology files (from_js.go).
+
 package scenario
 
 import (
