@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -203,4 +204,25 @@ func checkNode(t *testing.T, n *Node) {
 	}
 	require.Contains(t, []string{"a100", "h100", "h200", "b200"}, n.GPU)
 	require.LessOrEqual(t, n.Path, SYS)
+}
+
+// Older nvidia-smi names the NIC columns by device (mlx5_0) and prints no
+// NIC legend; a copy from a terminal may have spaces where the tabs were.
+// Both read as the original.
+func TestSMIVariants(t *testing.T) {
+	data, err := os.ReadFile("testdata/h100-hgx.txt")
+	require.NoError(t, err)
+	want, err := Parse(data)
+	require.NoError(t, err)
+	text, _, _ := strings.Cut(string(data), "\nLegend:")
+	for j := 7; j >= 0; j-- {
+		n := strconv.Itoa(j)
+		text = strings.ReplaceAll(text, "NIC"+n, "mlx5_"+n)
+	}
+	got, err := Parse([]byte(text))
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "NICs named in the columns")
+	got, err = Parse([]byte(strings.ReplaceAll(text, "\t", "   ")))
+	require.NoError(t, err)
+	assert.Equal(t, want, got, "spaces for tabs")
 }
