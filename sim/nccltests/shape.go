@@ -49,7 +49,7 @@ func (s *Shape) UseNode(n *nodefile.Node, nicGbps float64) error {
 	switch {
 	case s.GPU == "":
 		s.GPU = n.GPU
-	case s.GPU != n.GPU && !(n.GPUGuess && nvlinkOf(s.GPU) == nvlinkOf(n.GPU)):
+	case !n.Admits(s.GPU):
 		return fmt.Errorf("the output's GPUs are %s and the topology file's %s (%s): give the topology of the nodes the test ran on", s.GPUName, strings.ToUpper(n.GPU), n.GPUFrom)
 	}
 	s.Node, s.NICsPerHost = n, n.NICsPerNode()
@@ -58,9 +58,6 @@ func (s *Shape) UseNode(n *nodefile.Node, nicGbps float64) error {
 	}
 	return nil
 }
-
-// nvlinkOf is a GPU's NVLink generation.
-func nvlinkOf(gpu string) int { return map[string]int{"a100": 3, "h100": 4, "h200": 4, "b200": 5}[gpu] }
 
 // NICRate is NICGbps as the reports write it: "400", "12.5".
 func (s Shape) NICRate() string { return strings.TrimSuffix(fmt.Sprintf("%.1f", s.NICGbps), ".0") }

@@ -74,6 +74,22 @@ type Node struct {
 	Unused  []string // NICs no GPU is nearest to (storage or management NICs)
 }
 
+// Admits reports whether gpu (a topology.gpu) fits what the file says: its
+// GPU, or where the file cannot tell, another with the same SM version (sm
+// 90: H100 or H200) or, from NVLinks alone, the same count of them (NV18:
+// H100, H200 or B200).
+func (n *Node) Admits(gpu string) bool {
+	switch {
+	case gpu == n.GPU:
+		return true
+	case !n.GPUGuess:
+		return false
+	case strings.HasPrefix(n.GPUFrom, "sm "):
+		return n.GPU == "h100" && gpu == "h200"
+	}
+	return slices.Contains([]string{"a100", "h100", "h200", "b200"}, gpu) && NVLinkFull(gpu) == n.NVLinks
+}
+
 // NICsPerNode is the number of NICs that serve GPUs.
 func (n *Node) NICsPerNode() int { return len(n.NICs) }
 

@@ -81,6 +81,30 @@ func TestWhatTheFilesSay(t *testing.T) {
 	}
 }
 
+// TestAdmits: where the file cannot tell two GPUs apart, the scenario may
+// name either; never one the file rules out.
+func TestAdmits(t *testing.T) {
+	read := func(file string) *Node {
+		data, err := os.ReadFile("testdata/" + file)
+		require.NoError(t, err)
+		n, err := Parse(data)
+		require.NoError(t, err)
+		return n
+	}
+	sm90, nv18, a100 := read("h100-hgx.xml"), read("h100-hgx.txt"), read("a100-dgx.txt")
+	for _, tc := range []struct {
+		n    *Node
+		gpu  string
+		want bool
+	}{
+		{sm90, "h100", true}, {sm90, "h200", true}, {sm90, "b200", false}, {sm90, "a100", false},
+		{nv18, "h100", true}, {nv18, "h200", true}, {nv18, "b200", true}, {nv18, "a100", false},
+		{a100, "a100", true}, {a100, "h100", false}, {a100, "b200", false},
+	} {
+		assert.Equal(t, tc.want, tc.n.Admits(tc.gpu), "%s from %s", tc.gpu, tc.n.GPUFrom)
+	}
+}
+
 // TestPathBetween: where a GPU and a NIC meet names their path.
 func TestPathBetween(t *testing.T) {
 	sys := &element{tag: "system"}

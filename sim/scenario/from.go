@@ -86,10 +86,20 @@ func (d *decoder) fromFile(s *Scenario, read TopologyReader) {
 	set("topology.gpus_per_node", t.GPUsPerNode, n.GPUs, fmt.Sprintf("has %d GPUs", n.GPUs), func() { t.GPUsPerNode = n.GPUs })
 	set("topology.nics_per_node", t.NICsPerNode, n.NICsPerNode(), fmt.Sprintf("has %d NICs that serve them", n.NICsPerNode()), func() { t.NICsPerNode = n.NICsPerNode() })
 	gpu := n.GPU
-	if _, ok := d.at["topology.gpu"]; ok && n.GPUGuess && TopologyGPUs[t.GPU].NVLink == TopologyGPUs[n.GPU].NVLink {
-		gpu = t.GPU // sm 90 is an H100's or an H200's: the scenario says which
+	if _, ok := d.at["topology.gpu"]; ok && n.Admits(t.GPU) {
+		gpu = t.GPU // sm 90 is an H100's or an H200's, NV18 theirs or a B200's: the scenario says which
 	}
-	set("topology.gpu", t.GPU, gpu, fmt.Sprintf("has %s GPUs (%s)", gpu, n.GPUFrom), func() { t.GPU = gpu })
+	gpus := fmt.Sprintf("has %s GPUs (%s)", gpu, n.GPUFrom)
+	if n.GPUGuess {
+		var fit []string
+		for _, g := range []string{"a100", "h100", "h200", "b200"} {
+			if n.Admits(g) {
+				fit = append(fit, g)
+			}
+		}
+		gpus = fmt.Sprintf("has GPUs of %s: %s", n.GPUFrom, list(fit, "or"))
+	}
+	set("topology.gpu", t.GPU, gpu, gpus, func() { t.GPU = gpu })
 	if n.NICGbps > 0 {
 		set("topology.link_gbps", t.LinkGbps, n.NICGbps, fmt.Sprintf("has NICs at %g Gb/s", n.NICGbps), func() { t.LinkGbps = n.NICGbps })
 	}

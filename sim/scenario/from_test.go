@@ -82,7 +82,7 @@ func TestFromErrors(t *testing.T) {
 		{"gpus", base, []string{"topology.gpus_per_node=4"}, "--set topology.gpus_per_node=4: topology.gpus_per_node: 4, but topology.from (nodes/h100-shared-nic.xml) has 8 GPUs: remove one of them"},
 		{"nics", "name: mine\ntopology:\n  from: nodes/h100-shared-nic.xml\n  nodes: 2\n  nics_per_node: 8\n", nil,
 			"run.yaml:5: topology.nics_per_node: 8, but topology.from (nodes/h100-shared-nic.xml) has 4 NICs that serve them: remove one of them"},
-		{"gpu", base, []string{"topology.gpu=a100"}, "--set topology.gpu=a100: topology.gpu: a100, but topology.from (nodes/h100-shared-nic.xml) has h100 GPUs (sm 90): remove one of them"},
+		{"gpu", base, []string{"topology.gpu=a100"}, "--set topology.gpu=a100: topology.gpu: a100, but topology.from (nodes/h100-shared-nic.xml) has GPUs of sm 90: h100 or h200: remove one of them"},
 		{"kind", base, []string{"topology.kind=star"}, "--set topology.kind=star: topology.kind: star, but topology.from (nodes/h100-shared-nic.xml) describes a dgx node (GPUs on an NVSwitch): remove one of them"},
 		{"speed", base, []string{"topology.link_gbps=200"}, "--set topology.link_gbps=200: topology.link_gbps: 200, but topology.from (nodes/h100-shared-nic.xml) has NICs at 400 Gb/s: remove one of them"},
 		{"missing", "name: mine\ntopology: {from: nodes/nope.xml}\n", nil,
@@ -99,6 +99,14 @@ func TestFromErrors(t *testing.T) {
 	s, err := fromScenario(t, base, "h100-shared-nic.xml", "topology.gpu=h200")
 	require.NoError(t, err)
 	assert.Equal(t, "h200", s.Topology.GPU)
+	// NV18 without names: H100, H200 or B200.
+	s, err = fromScenario(t, "name: mine\ntopology: {from: nodes/sys-nic.txt, nodes: 2}\n", "sys-nic.txt", "topology.gpu=b200")
+	require.NoError(t, err)
+	assert.Equal(t, "b200", s.Topology.GPU)
+	assert.Equal(t, 5, s.Topology.NVLink)
+	_, err = fromScenario(t, "name: mine\ntopology: {from: nodes/sys-nic.txt, nodes: 2}\n", "sys-nic.txt", "topology.gpu=a100")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "topology.gpu: a100, but topology.from (nodes/sys-nic.txt) has GPUs of NV18: h100, h200 or b200: remove one of them")
 
 	// Parse has no files: the browser, lessons and built-ins.
 	_, err = Parse([]byte(base), "page")
