@@ -2,6 +2,7 @@ package nodefile
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -249,4 +250,36 @@ func TestSMIVariants(t *testing.T) {
 	got, err = Parse([]byte(strings.ReplaceAll(text, "\t", "   ")))
 	require.NoError(t, err)
 	assert.Equal(t, want, got, "spaces for tabs")
+}
+
+// TestMutations runs the parsers on a few thousand seeded mutations of the
+// test files (bytes changed, cut, repeated) in every test run, for what the
+// fuzz targets look for: no panic, and only nodes fabriclab can build.
+func TestMutations(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, file := range testFiles(t) {
+		seed, err := os.ReadFile(file)
+		require.NoError(t, err)
+		for range 500 {
+			d := append([]byte(nil), seed...)
+			for range 1 + r.IntN(4) {
+				a := r.IntN(len(d))
+				switch r.IntN(3) {
+				case 0:
+					d[a] = byte(r.IntN(256))
+				case 1:
+					d = append(d[:a], d[min(len(d), a+r.IntN(64)):]...)
+				default:
+					b := min(len(d), a+r.IntN(256))
+					d = append(d[:b:b], append(append([]byte(nil), d[a:b]...), d[b:]...)...)
+				}
+				if len(d) == 0 {
+					d = []byte{'<'}
+				}
+			}
+			if n, err := Parse(d); err == nil {
+				checkNode(t, n)
+			}
+		}
+	}
 }
