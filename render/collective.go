@@ -170,6 +170,25 @@ func collStatus(lang Lang, c *snap.Collective, rails string) string {
 
 // railsOf names the rails the current step's transfers between nodes use:
 // a rail is a GPU's index in its node, and its NIC.
+// railOf is the rail (leaf) a GPU's NIC is on: the GPU's index on a node
+// with a NIC per GPU, fewer where GPUs share a NIC (topology.nics_per_node,
+// dgx only: elsewhere the GPU's index, as before).
+func railOf(t *topo.Topology, gpu int) int {
+	if t.Kind != topo.DGX {
+		return t.Nodes[gpu].Index
+	}
+	for _, l := range t.Nodes[gpu].Out {
+		if nic := t.Links[l].To; t.Nodes[nic].Role == topo.NIC {
+			for _, m := range t.Nodes[nic].Out {
+				if leaf := t.Links[m].To; t.Nodes[leaf].Role == topo.Leaf {
+					return t.Nodes[leaf].Index
+				}
+			}
+		}
+	}
+	return t.Nodes[gpu].Index
+}
+
 func (b *Builder) railsOf(c *snap.Collective) string {
 	t := b.layout.Topo
 	if t.Torus != nil {
@@ -180,7 +199,7 @@ func (b *Builder) railsOf(c *snap.Collective) string {
 		if !s.Net || s.Src < 0 || int(s.Src) >= len(t.Endpoints) {
 			continue
 		}
-		r := t.Nodes[t.Endpoints[s.Src]].Index
+		r := railOf(t, t.Endpoints[s.Src])
 		if !slices.Contains(rails, r) {
 			rails = append(rails, r)
 		}

@@ -131,6 +131,8 @@ func TestCollectiveViewSays(t *testing.T) {
 	assert.Contains(t, h, "hierarchical all-reduce · 4 phases at once, pipelined")
 	assert.Contains(t, h, "on rails 0–7")
 	assert.Contains(t, h, "all-gather across nodes (rail) · ")
+	shared := scene(play(t, "hierarchical-allreduce", []string{"topology.nics_per_node=4"}, 2500*unit.Microsecond, 12))
+	assert.Contains(t, shared, "on rails 0–3", "two GPUs a NIC: four rails")
 
 	a := scene(play(t, "alltoall-moe", []string{"collective.pxn=false"}, 100*unit.Microsecond, 12))
 	assert.Contains(t, a, "direct all-to-all · every GPU sends to every other at once")

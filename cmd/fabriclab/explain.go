@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"fabriclab/sim/nccltests"
+	"fabriclab/sim/nodefile"
 	"fabriclab/sim/scenario"
 )
 
@@ -15,8 +17,9 @@ import (
 // cluster of the same shape gives, size by size, and where and why the two
 // part.
 func cmdExplain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("explain", "fabriclab explain FILE|- [--nic-gbps 400] [--fabric ib|roce] [--op OP]", stderr)
-	nic := fs.Float64("nic-gbps", 0, "each GPU's network rate in Gb/s, all its NICs together (default: NCCL's topology lines if the output has them, else 400)")
+	fs := newFlags("explain", "fabriclab explain FILE|- [--topo NODEFILE] [--nic-gbps 400] [--fabric ib|roce] [--op OP]", stderr)
+	nic := fs.Float64("nic-gbps", 0, "each GPU's network rate in Gb/s, all its NICs together; with --topo each NIC's (default: the topology file's, else NCCL's topology lines if the output has them, else 400)")
+	topoFile := fs.String("topo", "", "the nodes' topology: NCCL's dump (NCCL_TOPO_DUMP_FILE) or nvidia-smi topo -m's output; sets the GPU, the NICs and which GPUs share one, and their speed")
 	fabric := fs.String("fabric", "", "ib or roce (default: roce if NCCL's lines name RoCE, else ib)")
 	op := fs.String("op", "", "the collective when the output does not name its program: allreduce, allgather, reducescatter, alltoall, broadcast")
 	name, err := parseWithName(fs, args)
@@ -40,6 +43,19 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	s, err := nccltests.ShapeOf(o, *op, *nic, *fabric)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
+	}
+	if *topoFile != "" {
+		data, err := scenario.ReadUserFile(*topoFile, nodefile.MaxBytes)
+		if err != nil {
+			return fmt.Errorf("--topo: %w", err)
+		}
+		n, err := nodefile.Parse(data)
+		if err != nil {
+			return fmt.Errorf("--topo %s: %w", *topoFile, err)
+		}
+		if err := s.UseNode(n, *nic); err != nil {
+			return fmt.Errorf("--topo %s: %w", *topoFile, err)
+		}
 	}
 	rep, err := nccltests.Compare(o, s)
 	if err != nil {
@@ -70,6 +86,9 @@ func printExplain(w io.Writer, name string, o *nccltests.Output, rep nccltests.R
 		}
 	}
 	fmt.Fprintf(w, "# fabriclab explain %s: %s, %d ranks on %d host(s) × %d %s\n", name, prog, s.Ranks(), s.Hosts, s.GPUsPerHost, s.GPUName)
+	if n := s.Node; n != nil {
+		fmt.Fprintf(w, "# node: %s\n", nodeText(n))
+	}
 	fmt.Fprintf(w, "# expected: %s\n", assumed(s))
 	if o.AvgBusBw == 0 {
 		fmt.Fprintf(w, "# the output has no \"# Avg bus bandwidth\" line: it may be cut short (the comparison covers the rows it has)\n")
@@ -102,16 +121,56 @@ func assumed(s nccltests.Shape) string {
 		gpu = "H100 (the GPU is not one fabriclab knows)"
 	}
 	var node string
-	if s.GPUsPerHost > 1 {
+	switch {
+	case s.GPUsPerHost > 1 && s.NICs() < s.GPUsPerHost:
+		node = fmt.Sprintf("%d node(s) of %d %s on an NVSwitch, %d NICs per node each shared by %d GPUs", s.Hosts, s.GPUsPerHost, gpu, s.NICs(), s.GPUsPerHost/s.NICs())
+	case s.GPUsPerHost > 1:
 		node = fmt.Sprintf("%d node(s) of %d %s on an NVSwitch, a NIC per GPU", s.Hosts, s.GPUsPerHost, gpu)
-	} else {
+	default:
 		node = fmt.Sprintf("%d hosts of one GPU on one switch (the GPU's PCIe path is not modelled)", s.Hosts)
 	}
 	fab := map[string]string{"ib": "InfiniBand", "roce": "RoCE"}[s.Fabric]
-	from := map[string]string{"default": "the default: pass --nic-gbps", "flag": "--nic-gbps", "NCCL's topology": "from NCCL's topology lines"}[s.NICFrom]
+	from := map[string]string{"default": "the default: pass --nic-gbps", "flag": "--nic-gbps", "NCCL's topology": "from NCCL's topology lines", "topology file": "from the topology file"}[s.NICFrom]
 	if s.Hosts == 1 {
 		return fmt.Sprintf("a healthy %s, NCCL's own algorithm and protocol per size", node)
 	}
-	return fmt.Sprintf("a healthy cluster of %s, %s at %s Gb/s per GPU (%s), NCCL's own algorithm and protocol per size",
-		node, fab, s.NICRate(), from)
+	per := "per GPU"
+	if s.Node != nil {
+		per = "per NIC"
+	}
+	return fmt.Sprintf("a healthy cluster of %s, %s at %s Gb/s %s (%s), NCCL's own algorithm and protocol per size",
+		node, fab, s.NICRate(), per, from)
+}
+
+// nodeText says what a topology file describes, and what fabriclab made of it.
+func nodeText(n *nodefile.Node) string {
+	gpu := strings.ToUpper(n.GPU)
+	if n.GPUGuess {
+		gpu += " (or another GPU of its NVLink: the file does not say)"
+	}
+	speed := "speed not given"
+	if n.NICGbps > 0 {
+		speed = strconv.FormatFloat(n.NICGbps, 'f', -1, 64) + " Gb/s"
+	}
+	share := "a NIC per GPU"
+	if n.NICsPerNode() < n.GPUs {
+		share = fmt.Sprintf("each shared by %d GPUs", n.GPUs/n.NICsPerNode())
+	}
+	gdr := "GPUDirect RDMA"
+	if !n.Path.GDR() {
+		gdr = "no GPUDirect RDMA by default: staged through host memory"
+	}
+	from := n.GPUFrom
+	if nv := "NV" + strconv.Itoa(n.NVLinks); from != nv {
+		from += ", " + nv
+	}
+	text := fmt.Sprintf("%s: %d × %s from %s; %d NICs (%s, %s), %s; GPU to NIC up to %s (%s)",
+		n.Format, n.GPUs, gpu, from, n.NICsPerNode(), strings.Join(n.NICs, ", "), speed, share, n.Path, gdr)
+	if len(n.Unused) > 0 {
+		text += fmt.Sprintf("; %s nearest no GPU, left out", strings.Join(n.Unused, ", "))
+	}
+	if full := nodefile.NVLinkFull(n.GPU); n.NVLinks != full {
+		text += fmt.Sprintf("; NV%d where the model's %s has %d NVLinks: the expected NVLink figures are its", n.NVLinks, strings.ToUpper(n.GPU), full)
+	}
+	return text
 }

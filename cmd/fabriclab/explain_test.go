@@ -66,3 +66,37 @@ func TestExplainErrors(t *testing.T) {
 		assert.Contains(t, errOut, c.want, c.args)
 	}
 }
+
+// --topo takes the node from a topology file: with 4 NICs per node, each
+// shared by two GPUs (sim/nodefile's test file), the sample's ring is what
+// the node gives (it had 4 of 8 NICs against a NIC per GPU), and the
+// header says what the file described.
+func TestExplainTopo(t *testing.T) {
+	shared := filepath.Join("..", "..", "sim", "nodefile", "testdata", "h100-shared-nic.xml")
+	code, out, errOut := cli("explain", "testdata/explain-half-nics.txt", "--topo", shared)
+	require.Equal(t, 0, code, errOut)
+	golden.Equal(t, "testdata/explain-topo-shared-nic.golden", []byte(out))
+	assert.Contains(t, out, "# node: NCCL topology (XML): 8 × H100")
+	assert.Contains(t, out, "4 NICs per node each shared by 2 GPUs, InfiniBand at 400 Gb/s per NIC (from the topology file)")
+	assert.Contains(t, out, "what NCCL's RING gives (192 GB/s expected)", "the ring's expected busbw is the 4 NICs' 4 × 48 GB/s")
+	assert.NotContains(t, out, "NICs of each node carried")
+
+	// A node whose NICs are across the CPU: explain says NCCL stages through
+	// host memory there, and that the figures do not model it.
+	code, out, errOut = cli("explain", "testdata/explain-half-nics.txt", "--topo", filepath.Join("..", "..", "sim", "nodefile", "testdata", "sys-nic.txt"))
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "2 NICs per node each shared by 4 GPUs")
+	assert.Contains(t, out, "The topology file puts GPU 0 NODE from its NIC mlx5_0 (across the CPU)")
+	assert.Contains(t, out, "fabriclab does not model the staging")
+
+	for _, c := range []struct {
+		file, want string
+	}{
+		{"a100-dgx.txt", "the output's GPUs are NVIDIA H100 80GB HBM3 and the topology file's A100 (NVIDIA A100-SXM4-80GB)"},
+		{"missing.xml", "--topo: stat"},
+	} {
+		code, _, errOut := cli("explain", "testdata/explain-half-nics.txt", "--topo", filepath.Join("..", "..", "sim", "nodefile", "testdata", c.file))
+		assert.NotEqual(t, 0, code, c.file)
+		assert.Contains(t, errOut, c.want, c.file)
+	}
+}

@@ -68,6 +68,7 @@ func Explain(o *Output, s Shape, exp []Expected, alts []Alternative) Report {
 	}
 	rep.Causes = append(rep.Causes, latency(rep.Lines)...)
 	rep.Causes = append(rep.Causes, bandwidth(o, s, rep.Lines, alts)...)
+	rep.Causes = append(rep.Causes, stagedPath(s)...)
 	rep.Causes = append(rep.Causes, knee(rep.Lines, s.GPUsPerHost == 1)...)
 	rep.Causes = append(rep.Causes, unsteady(rep.Lines)...)
 	rep.Causes = append(rep.Causes, busbwNote(s, rep.Lines)...)
@@ -187,7 +188,8 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 	}
 	switch {
 	case s.Hosts > 1 && s.GPUsPerHost > 1:
-		k := int(math.Round(r * float64(s.GPUsPerHost)))
+		nics := s.NICs()
+		k := int(math.Round(r * float64(nics)))
 		c.Kind = "nics"
 		hcaText, alt := "", ""
 		for _, line := range o.Info {
@@ -196,14 +198,18 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 			}
 		}
 		for _, a := range alts {
-			if ka := int(math.Round(last.Measured.BusBw / a.BusBw * float64(s.GPUsPerHost))); a.BusBw > 0 && (a.Algo == coll.Ring || a.Algo == coll.Tree) && ka != k && alt == "" {
-				alt = fmt.Sprintf(", or %d of %d against NCCL's %s if the run was held to it (NCCL_ALGO)", ka, s.GPUsPerHost, NCCLAlgo(a.Algo, false))
+			if ka := int(math.Round(last.Measured.BusBw / a.BusBw * float64(nics))); a.BusBw > 0 && (a.Algo == coll.Ring || a.Algo == coll.Tree) && ka != k && alt == "" {
+				alt = fmt.Sprintf(", or %d of %d against NCCL's %s if the run was held to it (NCCL_ALGO)", ka, nics, NCCLAlgo(a.Algo, false))
 				break
 			}
 		}
-		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected with a %s Gb/s NIC per GPU: as if %d of the %d NICs of each node carried the traffic%s. "+
-			"Check that NCCL_IB_HCA lists every NIC%s, that every port is up at its full rate (ibstat), and that each GPU's NIC is on its own PCIe switch (nvidia-smi topo -m: PIX); "+
-			"if the nodes have fewer or slower NICs, pass --nic-gbps with their rate per GPU.", c.From, g, 100*r, w, s.NICRate(), max(k, 1), s.GPUsPerHost, alt, hcaText)
+		per, fix := "a %s Gb/s NIC per GPU", "if the nodes have fewer or slower NICs, pass --nic-gbps with their rate per GPU."
+		if s.Node != nil {
+			per, fix = fmt.Sprintf("%d NICs of %%s Gb/s per node (the topology file's)", nics), "if the NICs are slower than the file says, pass --nic-gbps."
+		}
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected with "+fmt.Sprintf(per, s.NICRate())+": as if %d of the %d NICs of each node carried the traffic%s. "+
+			"Check that NCCL_IB_HCA lists every NIC%s, that every port is up at its full rate (ibstat), and that each GPU's NIC is on its own PCIe switch (nvidia-smi topo -m: PIX); "+fix,
+			c.From, g, 100*r, w, max(k, 1), nics, alt, hcaText)
 	case s.Hosts > 1:
 		c.Kind = "nics"
 		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s a %s Gb/s NIC gives (%s). Check the port's rate (ibstat), the NIC's PCIe slot (lspci -vv: LnkSta x16 at its generation), and that GPUDirect RDMA is on (NCCL_DEBUG=INFO says so); if the NIC is slower, pass --nic-gbps.",
@@ -275,15 +281,32 @@ func unsteady(lines []Line) []Cause {
 	return nil
 }
 
+// stagedPath says what the topology file says of GPUDirect RDMA, when a GPU
+// is further from its NIC than PXB: NCCL then stages the data through host
+// memory by default (NCCL_NET_GDR_LEVEL), which fabriclab does not model.
+func stagedPath(s Shape) []Cause {
+	n := s.Node
+	if n == nil || n.Path.GDR() || s.Hosts < 2 {
+		return nil
+	}
+	return []Cause{{Kind: "gdr", Text: fmt.Sprintf("The topology file puts GPU %d %s from its NIC %s (across the CPU): NCCL uses GPUDirect RDMA only up to PXB by default (NCCL_NET_GDR_LEVEL), so across nodes that GPU's data is staged through host memory. "+
+		"The expected figures assume GPUDirect RDMA (fabriclab does not model the staging, whose cost depends on the host's memory and PCIe): a shortfall across nodes may be this. Seat each NIC under its GPUs' PCIe switch (PIX or PXB).",
+		n.PathGPU, n.Path, n.NICs[n.NICOf[n.PathGPU]])}}
+}
+
 // busbwNote answers "why is busbw above my link rate?" when it is.
 func busbwNote(s Shape, lines []Line) []Cause {
 	nic := s.NICGbps / 8
+	ownNIC := "Each GPU has its own NIC"
+	if s.NICs() < s.GPUsPerHost {
+		ownNIC = fmt.Sprintf("Each node has %d NICs", s.NICs())
+	}
 	for _, l := range lines {
 		if s.Hosts > 1 && l.Measured.BusBw > 1.05*nic {
 			return []Cause{{Kind: "busbw", From: l.Size, To: l.Size, Text: fmt.Sprintf(
 				"busbw (%.0f GB/s at %s) is above one NIC's %.0f GB/s, and that is normal: busbw is algbw times nccl-tests' factor (2(n−1)/n for all-reduce), the rate each rank's busiest link would need in a ring. "+
-					"Each GPU has its own NIC, and NVLink and in-switch reduction (NVLS, SHARP) carry part of the sum inside the node, so busbw can exceed a NIC's rate.",
-				l.Measured.BusBw, l.Size, nic)}}
+					"%s, and NVLink and in-switch reduction (NVLS, SHARP) carry part of the sum inside the node, so busbw can exceed a NIC's rate.",
+				l.Measured.BusBw, l.Size, nic, ownNIC)}}
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fabriclab/sim/coll"
+	"fabriclab/sim/nodefile"
 )
 
 // Shape is the cluster an output ran on, as far as the output says, and
@@ -21,6 +22,41 @@ type Shape struct {
 	NICGbps     float64
 	NICFrom     string // where NICGbps comes from: "flag", "NCCL's topology" or "default"
 	Algo        string // NCCL_ALGO when NCCL's INFO lines say it was set, else ""
+	// Node is the node a topology file describes (explain --topo), nil
+	// without one; NICsPerHost is its NICs that serve GPUs (0: one per
+	// GPU), and NICGbps each one's rate.
+	Node        *nodefile.Node
+	NICsPerHost int
+}
+
+// NICs is the number of NICs per host: one per GPU unless a topology file
+// says otherwise.
+func (s Shape) NICs() int {
+	if s.NICsPerHost > 0 {
+		return s.NICsPerHost
+	}
+	return s.GPUsPerHost
+}
+
+// UseNode takes the node a topology file describes: its NICs (and which
+// GPUs share one), their speed unless nicGbps (the flag's) is set, and its
+// GPU where the output does not name one fabriclab knows. The file and the
+// output must agree on the GPUs per host and on the GPU.
+func (s *Shape) UseNode(n *nodefile.Node, nicGbps float64) error {
+	if s.GPUsPerHost != n.GPUs {
+		return fmt.Errorf("the output has %d GPUs per host and the topology file %d: give the topology of the nodes the test ran on", s.GPUsPerHost, n.GPUs)
+	}
+	switch {
+	case s.GPU == "":
+		s.GPU = n.GPU
+	case !n.Admits(s.GPU):
+		return fmt.Errorf("the output's GPUs are %s and the topology file's %s (%s): give the topology of the nodes the test ran on", s.GPUName, strings.ToUpper(n.GPU), n.GPUFrom)
+	}
+	s.Node, s.NICsPerHost = n, n.NICsPerNode()
+	if n.NICGbps > 0 && nicGbps == 0 {
+		s.NICGbps, s.NICFrom = n.NICGbps, "topology file"
+	}
+	return nil
 }
 
 // NICRate is NICGbps as the reports write it: "400", "12.5".
@@ -148,6 +184,9 @@ func (s Shape) YAML(algo string) string {
 	switch {
 	case s.GPUsPerHost > 1:
 		fmt.Fprintf(&b, "  kind: dgx\n  nodes: %d\n  gpus_per_node: %d\n", s.Hosts, s.GPUsPerHost)
+		if s.NICsPerHost > 0 {
+			fmt.Fprintf(&b, "  nics_per_node: %d\n", s.NICsPerHost)
+		}
 		if s.GPU != "" {
 			fmt.Fprintf(&b, "  gpu: %s\n", s.GPU)
 		}

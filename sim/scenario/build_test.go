@@ -175,6 +175,8 @@ func TestSectionDocs(t *testing.T) {
 			}
 		case typ.Kind() == reflect.Slice:
 			walk(typ.Elem(), path+"[]")
+		case path == "topology.from":
+			// It reads a file, which Parse has no way to: from_test.go.
 		default:
 			assert.True(t, written[path], "no document of testdata/sections.yaml writes %s", path)
 		}

@@ -85,5 +85,5 @@ func LoadChecked(nameOrPath string, readFile func(string) ([]byte, error), sets 
 	case err != nil:
 		return Scenario{}, fmt.Errorf("reading scenario: %w", err)
 	}
-	return ParseChecked(data, nameOrPath, sets, more)
+	return parseChecked(data, nameOrPath, sets, more, relativeReader(nameOrPath, readFile))
 }

@@ -7,7 +7,8 @@ import (
 )
 
 // MarshalYAML prints a scenario without the keys its settings ignore
-// (keyUses): what yaml.Marshal writes is read back as the same run, and
+// (keyUses), and without topology.from once its file has been read (the
+// keys it set are there): what yaml.Marshal writes is read back as the same run, and
 // never refused for a key the run does not use.
 func (s Scenario) MarshalYAML() (any, error) {
 	type plain Scenario // no MarshalYAML: encodes the fields
@@ -26,6 +27,9 @@ func (s Scenario) MarshalYAML() (any, error) {
 			top := !strings.Contains(key, ".") && isSection(key) // its keys have their own say
 			if u := useOf(key); !top && u.used != nil && !u.used(&s) {
 				continue
+			}
+			if key == "topology.from" && s.Topology.Node != nil {
+				continue // the keys it set are written out, and the reader may have no files (the browser)
 			}
 			prune(n.Content[i+1], key)
 			kept = append(kept, n.Content[i], n.Content[i+1])

@@ -37,6 +37,12 @@ func ParseWith(data []byte, source string, sets []string) (Scenario, error) {
 // its own (sim/plan's, which need an algorithm): they report through k,
 // whose problems are located in the document as ParseWith's are.
 func ParseChecked(data []byte, source string, sets []string, more func(s *Scenario, k *Check)) (Scenario, error) {
+	return parseChecked(data, source, sets, more, nil)
+}
+
+// parseChecked is ParseChecked with the reader of topology.from's file (nil:
+// none, and topology.from is an error that says so).
+func parseChecked(data []byte, source string, sets []string, more func(s *Scenario, k *Check), readTopology TopologyReader) (Scenario, error) {
 	if len(data) > MaxSourceBytes {
 		return Scenario{}, &Error{Source: source, Msg: fmt.Sprintf("is %d bytes; a scenario may have at most %d", len(data), MaxSourceBytes)}
 	}
@@ -63,6 +69,9 @@ func ParseChecked(data []byte, source string, sets []string, more func(s *Scenar
 	}
 	s := Default()
 	d.mapping(root, reflect.ValueOf(&s).Elem(), "", "", 0)
+	if s.Topology.From != "" && len(d.errs) == 0 {
+		d.fromFile(&s, readTopology)
+	}
 	s.fillDefaults(d.present)
 	c := checker{s: &s, source: source, at: d.at}
 	c.run()

@@ -39,6 +39,7 @@ func TestRanges(t *testing.T) {
 		{flowSim, "topology.hosts", []string{"2", "65536"}, []string{"1", "65537"}},
 		{dgx + flowSim, "topology.nodes", []string{"1", "8192"}, []string{"0", "8193"}},
 		{dgx, "topology.gpus_per_node", []string{"2", "16"}, []string{"1", "17"}},
+		{dgx, "topology.nics_per_node", []string{"1", "2", "8"}, []string{"0", "3", "9", "-1"}},
 		{leafsp, "topology.leaves", []string{"1", "2"}, []string{"0"}},
 		{leafsp, "topology.hosts_per_leaf", []string{"2", "4"}, []string{"0"}},
 		{leafsp, "topology.spines", []string{"1", "4"}, []string{"0", "3"}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/nodefile"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -31,6 +32,7 @@ type Topology struct {
 	Hosts         int     `yaml:"hosts"`            // star
 	Nodes         int     `yaml:"nodes"`            // dgx: HGX-style nodes
 	GPUsPerNode   int     `yaml:"gpus_per_node"`    // dgx (8), leafspine (1: plain hosts)
+	NICsPerNode   int     `yaml:"nics_per_node"`    // dgx: NICs per node, each shared by gpus_per_node/nics_per_node GPUs (default: one per GPU)
 	Leaves        int     `yaml:"leaves"`           // leafspine
 	Spines        int     `yaml:"spines"`           // leafspine; dgx with several nodes
 	HostsPerLeaf  int     `yaml:"hosts_per_leaf"`   // leafspine: endpoints per leaf (hosts_per_leaf/gpus_per_node whole nodes; rail_optimized: one NIC of each of hosts_per_leaf nodes)
@@ -62,6 +64,11 @@ type Topology struct {
 	// StorageGbps is each one's read and write rate, in Gb/s like link_gbps.
 	StorageNodes int     `yaml:"storage_nodes"`
 	StorageGbps  float64 `yaml:"storage_gbps"`
+	// From is a file describing the user's node (NCCL's topology dump or
+	// nvidia-smi topo -m), relative to the scenario's file; see from.go.
+	From string `yaml:"from"`
+	// Node is what From's file says, nil without one.
+	Node *nodefile.Node `yaml:"-"`
 }
 
 // DefaultStorageGbps is 50 GB/s, the sequential read the source text asks of
@@ -96,7 +103,7 @@ const MinNVLinkEfficiency = 0.01
 
 // Shape is the topology's kind and dimensions, which sim/topo checks and builds.
 func (t *Topology) Shape() topo.Shape {
-	return topo.Shape{Kind: t.Kind, Hosts: t.Hosts, Nodes: t.Nodes, GPUsPerNode: t.GPUsPerNode, Leaves: t.Leaves,
+	return topo.Shape{Kind: t.Kind, Hosts: t.Hosts, Nodes: t.Nodes, GPUsPerNode: t.GPUsPerNode, NICsPerNode: t.NICsPerNode, Leaves: t.Leaves,
 		Spines: t.Spines, HostsPerLeaf: t.HostsPerLeaf, K: t.K, Oversub: t.Oversub, RailOptimized: t.RailOptimized, Dims: t.Dims,
 		StorageNodes: t.StorageNodes}
 }
@@ -129,6 +136,9 @@ func (t *Topology) fillDefaults(present func(key string) bool) {
 		if !present("topology.nodes") {
 			t.Nodes = 1
 		}
+		if !present("topology.nics_per_node") {
+			t.NICsPerNode = t.GPUsPerNode
+		}
 		if !present("topology.spines") && t.Nodes > 1 {
 			if u, ok := topo.Uplinks(t.Nodes, t.Oversub); ok {
 				t.Spines = u
@@ -157,6 +167,9 @@ func (t *Topology) fillDefaults(present func(key string) bool) {
 func (c *checker) topology() (int, bool) {
 	sh := c.s.Topology.Shape()
 	problems := sh.Check()
+	if sh.Kind == DGX && sh.NICsPerNode == 0 && len(problems) == 0 {
+		problems = []*topo.Problem{{Field: "nics_per_node", Value: 0, Msg: fmt.Sprintf("is not allowed: a node needs a NIC (e.g. nics_per_node: %d, a NIC per GPU; leave it out for that)", sh.GPUsPerNode)}}
+	}
 	for _, p := range problems {
 		key := "topology." + p.Field
 		msg := p.Msg

@@ -33,6 +33,7 @@ type Shape struct {
 	Hosts         int     // hosts: star
 	Nodes         int     // nodes: dgx
 	GPUsPerNode   int     // gpus_per_node: dgx, leafspine
+	NICsPerNode   int     // nics_per_node: dgx (0: one per GPU)
 	Leaves        int     // leaves: leafspine
 	Spines        int     // spines: leafspine, dgx with several nodes
 	HostsPerLeaf  int     // hosts_per_leaf: leafspine

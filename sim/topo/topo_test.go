@@ -268,3 +268,67 @@ func TestStorageLeaf(t *testing.T) {
 	s.Nodes = 1
 	assert.NotEmpty(t, s.Check(), "one node has no spines")
 }
+
+// TestSharedNICs: with nics_per_node below gpus_per_node each NIC serves a
+// run of GPUs. Each GPU keeps a slice of its NIC (its PCIe link and its port
+// to the rail at 1/share of the NIC's rates), all of a NIC's slices on that
+// NIC's rail, and a GPU's way to another GPU of its node is still the
+// NVSwitch (two hops, never through a NIC).
+func TestSharedNICs(t *testing.T) {
+	tp := build(t, Shape{Kind: DGX, Nodes: 2, GPUsPerNode: 8, NICsPerNode: 4, Spines: 2})
+	assert.Equal(t, 4, count(tp, Leaf), "a rail per NIC")
+	assert.Equal(t, 16, count(tp, NIC), "a slice per GPU")
+	byName := map[string]int{}
+	for _, nd := range tp.Nodes {
+		byName[nd.Name] = nd.ID
+	}
+	rail := map[string]string{}
+	for _, l := range tp.Links {
+		from, to := tp.Nodes[l.From], tp.Nodes[l.To]
+		switch {
+		case from.Role == GPU && to.Role == NIC:
+			assert.Equal(t, link.PCIe5Rate/2, l.Rate, "%s: half the PCIe link", tp.LinkName(l.ID))
+		case from.Role == NIC && to.Role == Leaf:
+			assert.Equal(t, 200*unit.Gbps, l.Rate, "%s: half the port", tp.LinkName(l.ID))
+			rail[from.Name] = to.Name
+		case from.Role == Leaf && to.Role == Spine:
+			assert.Equal(t, 400*unit.Gbps, l.Rate, "%s: uplinks at the full rate", tp.LinkName(l.ID))
+		}
+	}
+	assert.Equal(t, map[string]string{
+		"n0.nic0.0": "rail0", "n0.nic0.1": "rail0", "n0.nic1.0": "rail1", "n0.nic1.1": "rail1",
+		"n0.nic2.0": "rail2", "n0.nic2.1": "rail2", "n0.nic3.0": "rail3", "n0.nic3.1": "rail3",
+		"n1.nic0.0": "rail0", "n1.nic0.1": "rail0", "n1.nic1.0": "rail1", "n1.nic1.1": "rail1",
+		"n1.nic2.0": "rail2", "n1.nic2.1": "rail2", "n1.nic3.0": "rail3", "n1.nic3.1": "rail3",
+	}, rail)
+	// Rail by rail: rail 0 holds GPUs 0 and 1 of both nodes.
+	assert.Equal(t, []int32{0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15}, tp.LIDs)
+	h := tp.HopsTo(byName["n0.gpu1"])
+	assert.EqualValues(t, 2, h[byName["n0.gpu0"]])
+	assert.EqualValues(t, 1, h[byName["n0.nvswitch"]])
+	assert.EqualValues(t, 3, h[byName["n0.nic0.0"]], "the NIC slice of GPU 0 is no shortcut to GPU 1")
+	// Two uplinks per rail at oversubscription 1: one per node's port.
+	up := 0
+	for _, l := range tp.Links {
+		if tp.Nodes[l.From].Name == "rail0" && tp.Nodes[l.To].Role == Spine {
+			up++
+		}
+	}
+	assert.Equal(t, 2, up)
+
+	for _, tc := range []struct {
+		nics int
+		want string
+	}{
+		{3, "nics_per_node: 3 does not divide the 8 GPUs of a node: each NIC serves the same number of GPUs; use 1, 2, 4 or 8"},
+		{9, "nics_per_node: 9 is not allowed: a node of 8 GPUs has from 1 to 8 NICs (e.g. nics_per_node: 8)"},
+		{-1, "nics_per_node: -1 is not allowed: a node of 8 GPUs has from 1 to 8 NICs (e.g. nics_per_node: 8)"},
+	} {
+		ps := Shape{Kind: DGX, Nodes: 2, GPUsPerNode: 8, NICsPerNode: tc.nics, Spines: 2, Oversub: 1}.Check()
+		require.Len(t, ps, 1)
+		assert.Equal(t, tc.want, ps[0].Error())
+	}
+	tp = build(t, Shape{Kind: DGX, Nodes: 2, GPUsPerNode: 8, NICsPerNode: 8, Spines: 2})
+	def := build(t, Shape{Kind: DGX, Nodes: 2, GPUsPerNode: 8, Spines: 2})
+	assert.Equal(t, def, tp, "nics_per_node = gpus_per_node is the default node, link for link")
+}
