@@ -138,11 +138,11 @@ func (L *Layout) spineGroup(spines []int, x0, x1, y float64) {
 	h := L.Type.Main*1.3 + 8*L.U
 	box := Rect{x0, y - h/2, x1 - x0, h}
 	t := L.Topo
-	key := "node.spines.span"
+	first, last := t.Nodes[spines[0]].Index, t.Nodes[spines[len(spines)-1]].Index
+	span := i18n.Tf(L.Opt.Lang, "node.spines.span", first, last)
 	if t.Nodes[spines[0]].Role == topo.Core {
-		key = "node.cores.span"
+		span = i18n.Tf(L.Opt.Lang, "node.cores.span", first, last)
 	}
-	span := i18n.Tf(L.Opt.Lang, key, t.Nodes[spines[0]].Index, t.Nodes[spines[len(spines)-1]].Index)
 	count := i18n.Tf(L.Opt.Lang, "node.switches.count", len(spines))
 	L.Pods = append(L.Pods, Pod{Rect: box, Label: span, Count: count, Nodes: spines, Hosts: true})
 	for _, id := range spines {
