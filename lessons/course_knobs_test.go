@@ -16,7 +16,7 @@ import (
 )
 
 var (
-	statusRE     = regexp.MustCompile(`data-status="([^"]*)"`)
+	statusRE = regexp.MustCompile(`data-status="([^"]*)"`)
 	// badFigure is what a figure must never show: a number that is not one,
 	// a missing value, or a size rounded to nothing ("0 GiB" for 1 MiB).
 	badFigure = regexp.MustCompile(`NaN|Inf|undefined|null|^0(\.0+)?[\s\x{00a0}][KMGT]i?B$`)
@@ -89,12 +89,12 @@ func TestEveryKnobPositionShowsItsFigures(t *testing.T) {
 }
 
 var (
-	spanRE      = regexp.MustCompile(`<span[^>]*>|</span>`)
-	figureAttr  = regexp.MustCompile(`data-figure="([^"]*)"`)
-	whenAttr    = regexp.MustCompile(`data-when="([^"]*)"`)
-	whenGroupTag   = `<span class="lesson-when">`
-	whenBranchTag  = `<span class="lesson-when-branch"`
-	statusAttrs = []string{"figure", "done", "all", "end"}
+	spanRE        = regexp.MustCompile(`<span[^>]*>|</span>`)
+	figureAttr    = regexp.MustCompile(`data-figure="([^"]*)"`)
+	whenAttr      = regexp.MustCompile(`data-when="([^"]*)"`)
+	whenGroupTag  = `<span class="lesson-when">`
+	whenBranchTag = `<span class="lesson-when-branch"`
+	statusAttrs   = []string{"figure", "done", "all", "end"}
 )
 
 // shownFigureSpecs are the figures a step's HTML shows for the run src, as
