@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -32,7 +33,7 @@ func (c *checker) sim(endpoints int, topoOK bool) {
 				r, MaxPacketEndpoints, s.Topology.Shape(), endpoints)
 		}
 	default:
-		c.oneOf("sim.fidelity", s.Sim.Fidelity, "a fidelity", Packet, FlowLevel)
+		c.oneOf("sim.fidelity", s.Sim.Fidelity, msg.F("a fidelity"), Packet, FlowLevel)
 	}
 	if si := s.Sim.SampleInterval; si != 0 {
 		c.duration("sim.sample_interval", si, MinSampleInterval, MaxUntil, "10us")

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -73,7 +74,7 @@ func (tr *Traffic) fillDefaults(present func(key string) bool, s *Scenario) {
 func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 	s := c.s
 	tr := &s.Traffic
-	patternOK := c.oneOf("traffic.pattern", tr.Pattern, "a traffic pattern", PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll, PatternNone)
+	patternOK := c.oneOf("traffic.pattern", tr.Pattern, msg.F("a traffic pattern"), PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll, PatternNone)
 	if tr.Pattern == PatternNone {
 		return
 	}
@@ -151,7 +152,7 @@ func (c *checker) start(key string, t unit.Time) bool {
 
 func (c *checker) incast(endpoints int) bool {
 	tr := &c.s.Traffic
-	if !c.between("traffic.senders", tr.Senders, 1, endpoints-1, endpoints-1, "with "+strconv.Itoa(endpoints)+" endpoints, senders") {
+	if !c.between("traffic.senders", tr.Senders, 1, endpoints-1, endpoints-1, msg.F("with %d endpoints, senders", endpoints)) {
 		return false
 	}
 	r, last := tr.Receiver, endpoints-1

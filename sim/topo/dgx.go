@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -28,9 +29,9 @@ func checkDGX(s *Shape) []*Problem {
 	}
 	switch n := s.Nodes * s.GPUsPerNode; {
 	case n < 2:
-		return []*Problem{{Field: "gpus_per_node", Msg: "1 node with 1 GPU has nobody to talk to: use at least 2 GPUs in all (e.g. gpus_per_node: 8)"}}
+		return []*Problem{{Field: "gpus_per_node", Msg: msg.F("1 node with 1 GPU has nobody to talk to: use at least 2 GPUs in all (e.g. gpus_per_node: 8)")}}
 	case n > MaxEndpoints:
-		return []*Problem{{Field: "nodes", Msg: fmt.Sprintf("%s gives %d endpoints; at most %d are allowed", s, n, MaxEndpoints)}}
+		return []*Problem{{Field: "nodes", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", s, n, MaxEndpoints)}}
 	}
 	if s.Nodes > 1 {
 		return problems(checkSpines(s, s.GPUsPerNode, s.Nodes, "nodes"))

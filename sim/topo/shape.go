@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -72,15 +73,15 @@ type Problem struct {
 	// Value is the field's value when Msg follows it ("0 is not allowed: …"
 	// is Value, a space and Msg); nil when Msg stands alone.
 	Value any
-	Msg   string
+	Msg   msg.Text
 	// Unset, when not empty, is the whole message instead when the field was
 	// not written and its zero value applies.
-	Unset string
+	Unset msg.Text
 }
 
 func (p *Problem) Error() string {
 	if p.Value == nil {
-		return p.Field + ": " + p.Msg
+		return p.Field + ": " + p.Msg.String()
 	}
 	return fmt.Sprintf("%s: %v %s", p.Field, p.Value, p.Msg)
 }
@@ -94,7 +95,7 @@ func (s Shape) Check() []*Problem {
 		for i, k := range kinds {
 			names[i] = k.name
 		}
-		return []*Problem{{Field: "kind", Msg: fmt.Sprintf("%q is not a topology kind; use %s", s.Kind, orList(names))}}
+		return []*Problem{{Field: "kind", Msg: msg.F("%q is not a topology kind; use %s", s.Kind, orList(names))}}
 	}
 	if ps := k.check(&s); len(ps) > 0 {
 		return ps
@@ -172,9 +173,9 @@ func Build(s Shape, w Wiring) *Topology {
 func between(field string, v, lo, hi, example int) *Problem {
 	switch {
 	case v < lo:
-		return &Problem{Field: field, Value: v, Msg: fmt.Sprintf("is not allowed: %s must be at least %d (e.g. %s: %d)", field, lo, field, example)}
+		return &Problem{Field: field, Value: v, Msg: msg.F("is not allowed: %s must be at least %d (e.g. %s: %d)", field, lo, field, example)}
 	case v > hi:
-		return &Problem{Field: field, Value: v, Msg: fmt.Sprintf("is too many: %s must be at most %d (e.g. %s: %d)", field, hi, field, example)}
+		return &Problem{Field: field, Value: v, Msg: msg.F("is too many: %s must be at most %d (e.g. %s: %d)", field, hi, field, example)}
 	}
 	return nil
 }
@@ -191,7 +192,7 @@ func problems(ps ...*Problem) []*Problem {
 }
 
 // divisors lists the divisors of n ("1, 2, 4 or 8"), at most a dozen of them.
-func divisors(n int) string {
+func divisors(n int) msg.Text {
 	var ds []string
 	for d := 1; d <= n && len(ds) < 12; d++ {
 		if n%d == 0 {
@@ -202,9 +203,9 @@ func divisors(n int) string {
 }
 
 // orList prints words as "a, b or c".
-func orList(words []string) string {
+func orList(words []string) msg.Text {
 	if len(words) < 2 {
-		return strings.Join(words, "")
+		return msg.F("%s", strings.Join(words, ""))
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	return msg.F("%s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
 }

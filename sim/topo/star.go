@@ -1,6 +1,10 @@
 package topo
 
-import "fmt"
+import (
+	"fmt"
+
+	"fabriclab/sim/msg"
+)
 
 // A star is hosts on one switch.
 var starKind = kind{
@@ -15,9 +19,9 @@ var starKind = kind{
 func checkStar(s *Shape) []*Problem {
 	switch {
 	case s.Hosts < 2:
-		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: "is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)"}}
+		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: msg.F("is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)")}}
 	case s.Hosts > MaxEndpoints:
-		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: fmt.Sprintf("is too many: at most %d endpoints (e.g. hosts: 1024)", MaxEndpoints)}}
+		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: msg.F("is too many: at most %d endpoints (e.g. hosts: 1024)", MaxEndpoints)}}
 	}
 	return nil
 }
