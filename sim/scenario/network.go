@@ -388,7 +388,7 @@ func (c *checker) pfc() bool {
 	}
 	pkt, buffer, minHead := s.packet(), s.Network.Buffer, s.minHeadroom()
 	_, rate := s.wire()
-	why := fmt.Sprintf("2 × %s link latency, %s switch latency, a pause quantum and a quarter packet of NIC jitter at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
+	why := msg.F("2 × %s link latency, %s switch latency, a pause quantum and a quarter packet of NIC jitter at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
 	if p.Headroom != 0 && p.Headroom < minHead {
 		c.fail("network.pfc.headroom", "%s is too small: after xoff the link still delivers %d bytes (%s); use headroom: %s or more",
 			c.text("network.pfc.headroom", p.Headroom), minHead, why, sizeText(roundUp(minHead)))

@@ -30,7 +30,7 @@ func (c *checker) sim(endpoints int, topoOK bool) {
 	case FlowLevel:
 		if r := s.Network.Routing; (r == RouteSpray || r == RouteAdaptive) && topoOK && endpoints > MaxPacketEndpoints {
 			c.fail("network.routing", "%s at flow level splits every flow over all shortest paths, which takes too much memory past %d endpoints (%s has %d); use routing: ecmp or static",
-				r, MaxPacketEndpoints, s.Topology.Shape(), endpoints)
+				r, MaxPacketEndpoints, s.Topology.Shape().Describe(), endpoints)
 		}
 	default:
 		c.oneOf("sim.fidelity", s.Sim.Fidelity, msg.F("a fidelity"), Packet, FlowLevel)

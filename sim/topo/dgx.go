@@ -1,8 +1,6 @@
 package topo
 
 import (
-	"fmt"
-
 	"fabriclab/sim/link"
 	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
@@ -16,7 +14,7 @@ var dgxKind = kind{
 	sizeField: "nodes",
 	check:     checkDGX,
 	endpoints: func(s *Shape) int { return s.Nodes * s.GPUsPerNode },
-	describe:  func(s *Shape) string { return fmt.Sprintf("%d nodes × %d GPUs", s.Nodes, s.GPUsPerNode) },
+	describe:  describeDGX,
 	build:     (*builder).dgx,
 }
 
@@ -31,7 +29,7 @@ func checkDGX(s *Shape) []*Problem {
 	case n < 2:
 		return []*Problem{{Field: "gpus_per_node", Msg: msg.F("1 node with 1 GPU has nobody to talk to: use at least 2 GPUs in all (e.g. gpus_per_node: 8)")}}
 	case n > MaxEndpoints:
-		return []*Problem{{Field: "nodes", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", s, n, MaxEndpoints)}}
+		return []*Problem{{Field: "nodes", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", describeDGX(s), n, MaxEndpoints)}}
 	}
 	if s.Nodes > 1 {
 		return problems(checkSpines(s, s.GPUsPerNode, s.Nodes, "nodes"))
@@ -78,3 +76,5 @@ func (b *builder) hgx(n, g int, nicLatency unit.Time) []int {
 	}
 	return nics
 }
+
+func describeDGX(s *Shape) msg.Text { return msg.F("%d nodes × %d GPUs", s.Nodes, s.GPUsPerNode) }

@@ -1,8 +1,6 @@
 package topo
 
 import (
-	"fmt"
-
 	"fabriclab/sim/msg"
 )
 
@@ -13,7 +11,7 @@ var fatTreeKind = kind{
 	sizeField: "k",
 	check:     checkFatTree,
 	endpoints: func(s *Shape) int { return s.K * s.K * s.K / 4 },
-	describe:  func(s *Shape) string { return fmt.Sprintf("a k=%d fat tree", s.K) },
+	describe:  func(s *Shape) msg.Text { return msg.F("a k=%d fat tree", s.K) },
 	build:     (*builder).fatTree,
 }
 

@@ -1,8 +1,6 @@
 package topo
 
 import (
-	"fmt"
-
 	"fabriclab/sim/msg"
 )
 
@@ -14,7 +12,7 @@ var leafSpineKind = kind{
 	sizeField: "hosts_per_leaf",
 	check:     checkLeafSpine,
 	endpoints: func(s *Shape) int { return s.Leaves * s.HostsPerLeaf },
-	describe:  func(s *Shape) string { return fmt.Sprintf("%d leaves × %d hosts_per_leaf", s.Leaves, s.HostsPerLeaf) },
+	describe:  describeLeafSpine,
 	build:     (*builder).leafSpine,
 }
 
@@ -43,7 +41,7 @@ func checkLeafSpine(s *Shape) []*Problem {
 	case n < 2:
 		return []*Problem{{Field: "hosts_per_leaf", Msg: msg.F("1 leaf with 1 host has nobody to talk to: use at least 2 hosts in all (e.g. hosts_per_leaf: 16)")}}
 	case n > MaxEndpoints:
-		return []*Problem{{Field: "hosts_per_leaf", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", s, n, MaxEndpoints)}}
+		return []*Problem{{Field: "hosts_per_leaf", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", describeLeafSpine(s), n, MaxEndpoints)}}
 	}
 	if s.Leaves > 1 || s.Spines > 0 {
 		return problems(checkSpines(s, s.Leaves, s.HostsPerLeaf, "hosts_per_leaf"))
@@ -86,4 +84,8 @@ func (b *builder) leafSpine(s *Shape) {
 	if s.Leaves > 1 || s.Spines > 0 {
 		b.spines(leaves, s.HostsPerLeaf, s)
 	}
+}
+
+func describeLeafSpine(s *Shape) msg.Text {
+	return msg.F("%d leaves × %d hosts_per_leaf", s.Leaves, s.HostsPerLeaf)
 }

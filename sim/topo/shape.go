@@ -50,7 +50,7 @@ type kind struct {
 	sizeField string // the field that sets the endpoint count
 	check     func(s *Shape) []*Problem
 	endpoints func(s *Shape) int
-	describe  func(s *Shape) string // how the endpoint count comes about
+	describe  func(s *Shape) msg.Text // how the endpoint count comes about
 	build     func(b *builder, s *Shape)
 }
 
@@ -122,11 +122,14 @@ func (s Shape) SizeField() string {
 }
 
 // String says how the endpoint count comes about, e.g. "a k=8 fat tree".
-func (s Shape) String() string {
+func (s Shape) String() string { return s.Describe().String() }
+
+// Describe is String as a msg.Text, for messages.
+func (s Shape) Describe() msg.Text {
 	if k := kindOf(s.Kind); k != nil {
 		return k.describe(&s)
 	}
-	return fmt.Sprintf("a %q topology", s.Kind)
+	return msg.F("a %q topology", s.Kind)
 }
 
 // Wiring is what a topology's links are: the fabric's kind and rate for host

@@ -1,8 +1,6 @@
 package topo
 
 import (
-	"fmt"
-
 	"fabriclab/sim/msg"
 )
 
@@ -12,7 +10,7 @@ var starKind = kind{
 	sizeField: "hosts",
 	check:     checkStar,
 	endpoints: func(s *Shape) int { return s.Hosts },
-	describe:  func(s *Shape) string { return fmt.Sprintf("a star of %d hosts", s.Hosts) },
+	describe:  func(s *Shape) msg.Text { return msg.F("a star of %d hosts", s.Hosts) },
 	build:     (*builder).star,
 }
 

@@ -20,7 +20,7 @@ var torusKind = kind{
 	sizeField: "dims",
 	check:     checkTorus,
 	endpoints: func(s *Shape) int { return product(s.Dims) },
-	describe:  func(s *Shape) string { return "a " + DimsText(s.Dims) + " torus" },
+	describe:  func(s *Shape) msg.Text { return msg.F("a %s torus", DimsText(s.Dims)) },
 	build:     (*builder).torus,
 }
 

@@ -1,7 +1,6 @@
 package train
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -668,17 +667,17 @@ func flowBudget(perIter, iters, maxFlows int64, streamed bool) error {
 	if perIter*iters <= maxFlows {
 		return nil
 	}
-	var fix string
+	var fix msg.Text
 	switch {
 	case perIter <= maxFlows:
-		fix = fmt.Sprintf("use training.iterations: %d or fewer (the report is the last iteration's)", maxFlows/perIter)
+		fix = msg.F("use training.iterations: %d or fewer (the report is the last iteration's)", maxFlows/perIter)
 		if !streamed {
-			fix += ", or sim: {fidelity: flow}"
+			fix = msg.F("%s, or sim: {fidelity: flow}", fix)
 		}
 	case !streamed:
-		fix = "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap"
+		fix = msg.F("use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap")
 	default:
-		fix = "use fewer training.ranks or a larger training.bucket_cap"
+		fix = msg.F("use fewer training.ranks or a larger training.bucket_cap")
 	}
 	if iters == 1 {
 		return msg.Errorf("training: an iteration's collectives make %d transfers, more than the %d flows a run may make: %s",

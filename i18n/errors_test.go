@@ -1,0 +1,147 @@
+package i18n
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// errorSources are where the messages errorWords says in Chinese are made:
+// every package of the simulation but nccltests (the explain command's reader
+// of nccl-tests output, which no page shows), and playback's messages that the
+// canvas shows for a scenario (too big for the browser).
+var errorSources = []string{"../sim", "../playback"}
+
+// errorFormat is a message format found in the source, and where.
+type errorFormat struct{ format, at string }
+
+// errorFormats scans the source for the formats of the messages the page may
+// show: in sim, the format (a string literal) of every fail and Fail (the
+// checkers'), msg.F and msg.Errorf; in playback, of msg.F and msg.Errorf. It
+// also lists the errors made without a kept format (fmt.Errorf, errors.New)
+// in sim.
+func errorFormats(t *testing.T) (formats []errorFormat, plain []string) {
+	fset := token.NewFileSet()
+	for _, root := range errorSources {
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && (d.Name() == "nccltests" || d.Name() == "testdata") {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") || strings.Contains(path, "sim/msg/") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, 0)
+			if err != nil {
+				return err
+			}
+			inSim := strings.HasPrefix(path, "../sim")
+			ast.Inspect(f, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				pkg := ""
+				if id, ok := sel.X.(*ast.Ident); ok {
+					pkg = id.Name
+				}
+				at := fset.Position(call.Pos()).String()
+				switch name := sel.Sel.Name; {
+				case pkg == "msg" && (name == "F" || name == "Errorf"):
+					if len(call.Args) > 0 {
+						if s, ok := literal(call.Args[0]); ok {
+							formats = append(formats, errorFormat{s, at})
+						}
+					}
+				case inSim && (name == "fail" || name == "Fail"):
+					// The format is the first literal with a space or a verb
+					// in it: a key path has neither.
+					for _, a := range call.Args {
+						if s, ok := literal(a); ok && strings.ContainsAny(s, " %") {
+							formats = append(formats, errorFormat{s, at})
+							break
+						}
+					}
+				case inSim && (pkg == "fmt" && name == "Errorf" || pkg == "errors" && name == "New"):
+					plain = append(plain, at)
+				}
+				return true
+			})
+			return nil
+		})
+		require.NoError(t, err)
+	}
+	return formats, plain
+}
+
+// literal is the string a string literal (or a sum of them) holds.
+func literal(e ast.Expr) (string, bool) {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		if e.Kind == token.STRING {
+			s, err := strconv.Unquote(e.Value)
+			return s, err == nil
+		}
+	case *ast.BinaryExpr:
+		if e.Op == token.ADD {
+			x, ok1 := literal(e.X)
+			y, ok2 := literal(e.Y)
+			return x + y, ok1 && ok2
+		}
+	case *ast.ParenExpr:
+		return literal(e.X)
+	}
+	return "", false
+}
+
+// wordless says whether a format has nothing to translate ("%s", "%s %s", "").
+func wordless(format string) bool {
+	return !strings.ContainsFunc(verbRE.ReplaceAllString(format, ""), unicode.IsLetter)
+}
+
+// TestErrorWordsComplete: every message format the simulation shows has its
+// Chinese, with the same verbs, and every Chinese is of a format in use.
+func TestErrorWordsComplete(t *testing.T) {
+	formats, plain := errorFormats(t)
+	require.NotEmpty(t, formats)
+	assert.Empty(t, plain, "errors made with fmt.Errorf or errors.New keep no format to say in Chinese: use msg.Errorf")
+	words := errorWords()
+	used := map[string]bool{}
+	var missing []string
+	for _, f := range formats {
+		if wordless(f.format) {
+			continue
+		}
+		used[f.format] = true
+		zh, ok := words[f.format]
+		if !ok {
+			missing = append(missing, strconv.Quote(f.format)+": \"\", // "+f.at)
+			continue
+		}
+		assert.Equal(t, verbs(f.format), verbs(zh), "%s: %q and %q take different arguments", f.at, f.format, zh)
+		assert.True(t, strings.ContainsFunc(zh, func(r rune) bool { return unicode.Is(unicode.Han, r) }) || !strings.ContainsFunc(f.format, unicode.IsLower),
+			"%q: the Chinese %q has no Chinese in it", f.format, zh)
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	assert.Empty(t, missing, "error formats with no Chinese in errorWords (i18n/errors_zh.go):\n%s", strings.Join(missing, "\n"))
+	for en := range words {
+		assert.True(t, used[en], "errorWords has %q, which no message uses: remove it", en)
+	}
+}
