@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -77,4 +78,18 @@ func sayf(lang Lang, format string, args []any) string {
 		}
 	}
 	return fmt.Sprintf(format, said...)
+}
+
+// ErrorTexts is every error format of the catalogue in both languages,
+// sorted by the English: the canvas draws errors over itself, so the CJK
+// subset font has their characters (cmd/cjkchars, render's
+// TestCatalogueGlyphs).
+func ErrorTexts() []Text {
+	words := errorWords()
+	out := make([]Text, 0, len(words))
+	for en, zh := range words {
+		out = append(out, Text{en, zh})
+	}
+	slices.SortFunc(out, func(a, b Text) int { return strings.Compare(a.EN, b.EN) })
+	return out
 }

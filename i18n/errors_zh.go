@@ -126,7 +126,7 @@ var errorWords = sync.OnceValue(func() map[string]string {
 		"%s is too long: it must be at most %s (e.g. %s: %s)":                                                                                                "%s 太长：它最多为 %s（例如 %s: %s）",
 		"%s is too many: %s must be at most %d (e.g. %s: %d)":                                                                                                "%s 太多：%s 最多为 %d（例如 %s: %d）",
 		"%s is too short: it must be from %s to %s (e.g. %s: %s)":                                                                                            "%s 太短：它必须在 %s 到 %s 之间（例如 %s: %s）",
-		"%s is too small for PFC: the headroom alone is %d bytes (%s); use buffer: %s or more, or flow_control: none":                                        "%s 对 PFC 来说太小：仅预留空间（headroom）就要 %d 字节（%s）；请用 buffer: %s 或更大，或 flow_control: none",
+		"%s is too small for PFC: the headroom alone is %d bytes (%s); use buffer: %s or more, or flow_control: none":                                        "%s 对 PFC 来说太小：光是预留空间（headroom）就要 %d 字节（%s）；请用 buffer: %s 或更大，或 flow_control: none",
 		"%s is too small: a port must hold 2 packets of %d bytes (e.g. buffer: %s)":                                                                          "%s 太小：一个端口至少要能存下 2 个 %d 字节的数据包（例如 buffer: %s）",
 		"%s is too small: a switch must hold 2 packets of %d bytes (e.g. switch_buffer: 32MiB, or 0 for ports × buffer)":                                     "%s 太小：一台交换机至少要能存下 2 个 %d 字节的数据包（例如 switch_buffer: 32MiB，或 0 表示端口数 × buffer）",
 		"%s is too small: after xoff the link still delivers %d bytes (%s); use headroom: %s or more":                                                        "%s 太小：发出 xoff 之后链路仍会送来 %d 字节（%s）；请用 headroom: %s 或更大",

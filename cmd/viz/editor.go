@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/protocol"
 	"fabriclab/render"
@@ -36,7 +37,7 @@ func (g *Game) answerEditor(c protocol.Command, err error) protocol.Event {
 	}
 	switch c := c.(type) {
 	case protocol.Check:
-		return check(c)
+		return check(c, i18n.Lang(g.params.Lang))
 	case protocol.AskSource:
 		return source(c)
 	}
@@ -44,8 +45,8 @@ func (g *Game) answerEditor(c protocol.Command, err error) protocol.Event {
 }
 
 // check parses and validates c.YAML as the canvas would load it (including
-// what the browser can play), without running it.
-func check(c protocol.Check) protocol.Event {
+// what the browser can play), without running it; the messages are in lang.
+func check(c protocol.Check, lang i18n.Lang) protocol.Event {
 	ev := protocol.Checked{ID: c.ID, OK: true, Errors: []protocol.CheckedError{}}
 	sc, err := plan.ParseWith([]byte(c.YAML), "scenario", nil)
 	if err == nil {
@@ -53,13 +54,14 @@ func check(c protocol.Check) protocol.Event {
 		err = playback.FitsBrowser(&sc)
 	}
 	if err != nil {
-		ev.OK, ev.Errors = false, problems(err)
+		ev.OK, ev.Errors = false, problems(err, lang)
 	}
 	return ev
 }
 
-// problems lists the scenario errors err holds, each with its line.
-func problems(err error) []protocol.CheckedError {
+// problems lists the scenario errors err holds, each with its line, said in
+// lang.
+func problems(err error, lang i18n.Lang) []protocol.CheckedError {
 	var out []protocol.CheckedError
 	var walk func(error)
 	walk = func(err error) {
@@ -71,10 +73,10 @@ func problems(err error) []protocol.CheckedError {
 		}
 		var se *scenario.Error
 		if errors.As(err, &se) {
-			out = append(out, protocol.CheckedError{Line: se.Line, Key: se.Key, Message: se.Error()})
+			out = append(out, protocol.CheckedError{Line: se.Line, Key: se.Key, Message: i18n.Error(lang, se)})
 			return
 		}
-		out = append(out, protocol.CheckedError{Message: err.Error()})
+		out = append(out, protocol.CheckedError{Message: i18n.Error(lang, err)})
 	}
 	walk(err)
 	return out

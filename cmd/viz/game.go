@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/protocol"
 	"fabriclab/render"
@@ -264,9 +265,10 @@ func (g *Game) release() {
 	runtime.GC()
 }
 
-// fail shows an error over the canvas and tells the page.
+// fail shows an error over the canvas and tells the page, in the page's
+// language.
 func (g *Game) fail(err error) {
-	g.failure = err.Error()
+	g.failure = i18n.Error(i18n.Lang(g.params.Lang), err)
 	g.p, g.cmp = nil, nil
 	g.out.event(protocol.Error{Message: g.failure})
 }
