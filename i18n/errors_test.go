@@ -27,7 +27,7 @@ type errorFormat struct{ format, at string }
 
 // errorFormats scans the source for the formats of the messages the page may
 // show: in sim, the format (a string literal) of every fail and Fail (the
-// checkers'), msg.F and msg.Errorf; in playback, of msg.F and msg.Errorf. It
+// checkers'), newError (scenario's), msg.F and msg.Errorf; in playback, of msg.F and msg.Errorf. It
 // also lists the errors made without a kept format (fmt.Errorf, errors.New)
 // in sim.
 func errorFormats(t *testing.T) (formats []errorFormat, plain []string) {
@@ -53,23 +53,25 @@ func errorFormats(t *testing.T) (formats []errorFormat, plain []string) {
 				if !ok {
 					return true
 				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
-				}
-				pkg := ""
-				if id, ok := sel.X.(*ast.Ident); ok {
-					pkg = id.Name
+				pkg, name := "", ""
+				switch fun := call.Fun.(type) {
+				case *ast.SelectorExpr:
+					name = fun.Sel.Name
+					if id, ok := fun.X.(*ast.Ident); ok {
+						pkg = id.Name
+					}
+				case *ast.Ident:
+					name = fun.Name
 				}
 				at := fset.Position(call.Pos()).String()
-				switch name := sel.Sel.Name; {
+				switch {
 				case pkg == "msg" && (name == "F" || name == "Errorf"):
 					if len(call.Args) > 0 {
 						if s, ok := literal(call.Args[0]); ok {
 							formats = append(formats, errorFormat{s, at})
 						}
 					}
-				case inSim && (name == "fail" || name == "Fail"):
+				case inSim && (name == "fail" || name == "Fail" || name == "newError"):
 					// The format is the first literal with a space or a verb
 					// in it: a key path has neither.
 					for _, a := range call.Args {
@@ -132,10 +134,10 @@ func TestErrorWordsComplete(t *testing.T) {
 	used := map[string]bool{}
 	var missing []string
 	for _, f := range formats {
+		used[f.format] = true
 		if wordless(f.format) {
 			continue
 		}
-		used[f.format] = true
 		zh, ok := words[f.format]
 		if !ok {
 			missing = append(missing, strconv.Quote(f.format)+": \"\", // "+f.at)

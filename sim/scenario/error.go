@@ -102,7 +102,7 @@ func (l errorList) err() error {
 	errs := make([]error, 0, maxErrors+1)
 	for i, e := range l {
 		if i == maxErrors {
-			errs = append(errs, msg.Errorf("… and %d more", len(l)-maxErrors))
+			errs = append(errs, &moreErrors{Text: msg.F("… and %d more", len(l)-maxErrors), rest: l[maxErrors:]})
 			break
 		}
 		errs = append(errs, e)
@@ -113,6 +113,25 @@ func (l errorList) err() error {
 	return errors.Join(errs...)
 }
 
+// moreErrors stands for the problems past the first maxErrors: it prints as
+// "… and 5 more", and unwraps to them, for a reader that lists every problem
+// (the editor: a learner fixing ten must not uncover the next batch).
+type moreErrors struct {
+	msg.Text
+	rest []*Error
+}
+
+func (m *moreErrors) Error() string { return m.String() }
+
+// Unwrap is the problems it stands for.
+func (m *moreErrors) Unwrap() []error {
+	errs := make([]error, len(m.rest))
+	for i, e := range m.rest {
+		errs[i] = e
+	}
+	return errs
+}
+
 // orList says words as "a, b or c".
 func orList(words []string) msg.Text {
 	switch len(words) {
@@ -121,5 +140,9 @@ func orList(words []string) msg.Text {
 	case 1:
 		return msg.F("%s", words[0])
 	}
-	return msg.F("%s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
+	head := msg.F("%s", words[0])
+	for _, w := range words[1 : len(words)-1] {
+		head = msg.F("%s, %s", head, w)
+	}
+	return msg.F("%s or %s", head, words[len(words)-1])
 }

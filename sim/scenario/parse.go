@@ -94,12 +94,12 @@ func ParseChecked(data []byte, source string, sets []string, more func(s *Scenar
 func parseDocument(data []byte, source string) (*yaml.Node, error) {
 	syntax := func(err error) error {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
-		e := newError(source, 0, "", "not valid YAML: %s", msg)
+		e := newError(source, 0, "", "not valid YAML: %s", yamlProblem(msg))
 		// go.yaml.in/yaml/v3 says "yaml: line 3: did not find expected key".
 		if rest, ok := strings.CutPrefix(msg, "line "); ok {
 			num, what, _ := strings.Cut(rest, ": ")
 			if line, err := strconv.Atoi(num); err == nil && line > 0 {
-				e = newError(source, line, "", "not valid YAML: %s", what)
+				e = newError(source, line, "", "not valid YAML: %s", yamlProblem(what))
 				// The parser (not the scanner) counts this context line from 0,
 				// and names where the block began: the line out of step is later.
 				if strings.HasPrefix(what, "did not find expected") && !strings.HasSuffix(what, "node content") {
@@ -139,6 +139,43 @@ func parseDocument(data []byte, source string) (*yaml.Node, error) {
 		return nil, newError(source, root.Line, "", "the top level must be keys such as %s; found %s", topLevelExample, describe(root))
 	}
 	return root, nil
+}
+
+// yamlProblem is go.yaml.in/yaml/v3's message as a msg.Text: the problems a
+// hand-written scenario meets are phrases the catalogue says in Chinese, the
+// rest stay as YAML wrote them.
+func yamlProblem(what string) msg.Text {
+	switch what {
+	case "mapping values are not allowed in this context":
+		return msg.F("mapping values are not allowed in this context")
+	case "did not find expected key":
+		return msg.F("did not find expected key")
+	case "did not find expected '-' indicator":
+		return msg.F("did not find expected '-' indicator")
+	case "did not find expected node content":
+		return msg.F("did not find expected node content")
+	case "did not find expected ',' or '}'":
+		return msg.F("did not find expected ',' or '}'")
+	case "did not find expected ',' or ']'":
+		return msg.F("did not find expected ',' or ']'")
+	case "could not find expected ':'":
+		return msg.F("could not find expected ':'")
+	case "found character that cannot start any token":
+		return msg.F("found character that cannot start any token")
+	case "found a tab character that violates indentation":
+		return msg.F("found a tab character that violates indentation")
+	case "found a tab character where an indentation space is expected":
+		return msg.F("found a tab character where an indentation space is expected")
+	case "block sequence entries are not allowed in this context":
+		return msg.F("block sequence entries are not allowed in this context")
+	case "found unexpected end of stream":
+		return msg.F("found unexpected end of stream")
+	case "found unknown escape character":
+		return msg.F("found unknown escape character")
+	case "did not find expected comment or line break":
+		return msg.F("did not find expected comment or line break")
+	}
+	return msg.F("%s", what)
 }
 
 // misindented is the first line from line from on whose indentation fits

@@ -210,5 +210,9 @@ func orList(words []string) msg.Text {
 	if len(words) < 2 {
 		return msg.F("%s", strings.Join(words, ""))
 	}
-	return msg.F("%s or %s", strings.Join(words[:len(words)-1], ", "), words[len(words)-1])
+	head := msg.F("%s", words[0])
+	for _, w := range words[1 : len(words)-1] {
+		head = msg.F("%s, %s", head, w)
+	}
+	return msg.F("%s or %s", head, words[len(words)-1])
 }
