@@ -1,6 +1,8 @@
 package i18n
 
 import (
+	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -153,4 +155,37 @@ func TestErrorWordsComplete(t *testing.T) {
 	for en := range words {
 		assert.True(t, used[en], "errorWords has %q, which no message uses: remove it", en)
 	}
+}
+
+// text and placedError stand for sim/msg's Text and scenario.Error, which
+// i18n does not import.
+type text struct {
+	format string
+	args   []any
+}
+
+func (t text) Message() (string, []any) { return t.format, t.args }
+func (t text) Error() string            { return fmt.Sprintf(strings.ReplaceAll(t.format, "%w", "%v"), t.args...) }
+
+type placedError struct{ text }
+
+func (e placedError) At(message string) string { return "x.yaml:4: network.routing: " + message }
+func (e placedError) Error() string            { return e.At(e.text.Error()) }
+
+// Error says a message in Chinese with its phrases, the errors it wraps and
+// those joined to it, at its place; English is the error's own text; a
+// format the catalogue lacks stays English.
+func TestErrorSaysPhrases(t *testing.T) {
+	routing := placedError{text{"%q is not %s; use %s", []any{"zigzag", text{"a routing mode", nil},
+		text{"%s or %s", []any{text{"%s, %s", []any{"static", "ecmp"}}, "spray"}}}}}
+	assert.Equal(t, `x.yaml:4: network.routing: "zigzag" 不是有效的路由方式；可用 static、ecmp 或 spray`, Error(ZH, routing))
+	assert.Equal(t, routing.Error(), Error(EN, routing))
+	assert.Equal(t, `x.yaml:4: network.routing: "zigzag" is not a routing mode; use static, ecmp or spray`, Error("", routing))
+
+	wrapped := text{"training.algo: %w", []any{text{"unknown algorithm %q; use one of %s", []any{"rign", "ring, tree"}}}}
+	assert.Equal(t, `training.algo: 未知的算法 "rign"；可用 ring, tree 之一`, Error(ZH, wrapped))
+
+	joined := errors.Join(routing, text{"… and %d more", []any{3}}, errors.New("plain"), text{"no such format %d", []any{1}})
+	assert.Equal(t, "x.yaml:4: network.routing: \"zigzag\" 不是有效的路由方式；可用 static、ecmp 或 spray\n…… 还有 3 个\nplain\nno such format 1", Error(ZH, joined))
+	assert.Empty(t, Error(ZH, nil))
 }
