@@ -3,7 +3,9 @@ package i18n
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Error is err's message in lang. The simulation's errors keep their English
@@ -68,16 +70,69 @@ func sayf(lang Lang, format string, args []any) string {
 	if len(args) == 0 {
 		return format
 	}
-	said := make([]any, len(args))
+	said, marked := make([]any, len(args)), make([]any, len(args))
+	phrases := map[string]string{} // mark → phrase
 	for i, a := range args {
 		switch a.(type) {
 		case message, interface{ Unwrap() []error }:
 			said[i] = say(lang, a)
+			mark := "\x00" + strconv.Itoa(i) + "\x00"
+			marked[i], phrases[mark] = mark, said[i].(string)
 		default:
-			said[i] = a
+			said[i], marked[i] = a, a
 		}
 	}
-	return fmt.Sprintf(format, said...)
+	text := fmt.Sprintf(format, marked...)
+	for mark, phrase := range phrases {
+		if !strings.Contains(text, mark) { // quoted (%q): no joining
+			return fmt.Sprintf(format, said...)
+		}
+		text = strings.ReplaceAll(text, mark, joinable(phrase))
+	}
+	return joinHan(text)
+}
+
+// joinable marks phrase's ends that may join the Chinese around it.
+func joinable(phrase string) string { return "\x01" + phrase + "\x01" }
+
+// joinHan drops the space the format puts between a phrase and the sentence
+// around it where both sides are Chinese ("请用 HBM" keeps it, "请用 更大的"
+// loses it), and the phrases' marks.
+func joinHan(text string) string {
+	han := func(r rune) bool { return unicode.Is(unicode.Han, r) }
+	rs := []rune(text)
+	out := make([]rune, 0, len(rs))
+	for i := 0; i < len(rs); i++ {
+		if rs[i] == '\x01' {
+			continue
+		}
+		if rs[i] == ' ' && (i+1 < len(rs) && rs[i+1] == '\x01' || i > 0 && rs[i-1] == '\x01') {
+			if han(prev(rs, i)) && han(next(rs, i)) {
+				continue
+			}
+		}
+		out = append(out, rs[i])
+	}
+	return string(out)
+}
+
+// prev and next are the runes before and after i, past the phrases' marks.
+func prev(rs []rune, i int) rune {
+	for i--; i >= 0; i-- {
+		if rs[i] != '\x01' {
+			return rs[i]
+		}
+	}
+	return 0
+}
+
+func next(rs []rune, i int) rune {
+	for i++; i < len(rs); i++ {
+		if rs[i] != '\x01' {
+			return rs[i]
+		}
+	}
+	return 0
 }
 
 // ErrorTexts is every error format of the catalogue in both languages,

@@ -188,4 +188,13 @@ func TestErrorSaysPhrases(t *testing.T) {
 	joined := errors.Join(routing, text{"… and %d more", []any{3}}, errors.New("plain"), text{"no such format %d", []any{1}})
 	assert.Equal(t, "x.yaml:4: network.routing: \"zigzag\" 不是有效的路由方式；可用 static、ecmp 或 spray\n…… 还有 3 个\nplain\nno such format 1", Error(ZH, joined))
 	assert.Empty(t, Error(ZH, nil))
+
+	// A phrase joins the Chinese around it without a space; beside a key
+	// or a value the space stays.
+	star := text{"%s gives %d endpoints; at most %d are allowed", []any{text{"a star of %d hosts", []any{2000}}, 2000, 1024}}
+	assert.Equal(t, "2000 台主机的星形拓扑共有 2000 个端点；最多允许 1024 个", Error(ZH, star))
+	fits := text{"%s, or %s", []any{text{"training.sharding: %s (%.0f GB)", []any{"zero2", 70.0}}, text{"a smaller batch (at most %d %ss per GPU)", []any{3, "token"}}}}
+	assert.Equal(t, "training.sharding: zero2（70 GB），或更小的 batch（每张 GPU 最多 3 个 token）", Error(ZH, fits))
+	quoted := text{"%q is not %s; use %s", []any{"中 文", text{"a fabric", nil}, "ib"}}
+	assert.Equal(t, `"中 文" 不是有效的网络类型；可用 ib`, Error(ZH, quoted), "a value from the input keeps its spaces")
 }

@@ -271,7 +271,7 @@ func TestCheckSaysErrorsInThePagesLanguage(t *testing.T) {
 		{"a training that does not fit", fit, []string{
 			"scenario:10: training.batch: 16384 does not fit: llama3-8b with sharding fsdp, checkpointing none and batch 16384 needs 102 GB per GPU (weights 6.1, gradients 6.1, Adam state 8.0, activations 81.4 GB), more than h100's 80 GB; use training.checkpointing: selective (63 GB), or a smaller batch (at most 12020 tokens per GPU)",
 		}, []string{
-			"scenario:10: training.batch: 16384 放不下：llama3-8b 在 sharding fsdp、checkpointing none、batch 16384 下每张 GPU 需要 102 GB（权重 6.1、梯度 6.1、Adam 状态 8.0、激活 81.4 GB），超过了 h100 的 80 GB；请用 training.checkpointing: selective（63 GB），或 batch 调小到每张 GPU 最多 12020 个 token",
+			"scenario:10: training.batch: 16384 放不下：llama3-8b 在 sharding fsdp、checkpointing none、batch 16384 下每张 GPU 需要 102 GB（权重 6.1、梯度 6.1、Adam 状态 8.0、激活 81.4 GB），超过了 h100 的 80 GB；请用 training.checkpointing: selective（63 GB），或更小的 batch（每张 GPU 最多 12020 个 token）",
 		}},
 		{"a YAML syntax error", "name: x\ntopology:\n  kind: star\n   hosts: 9\n", []string{
 			"scenario:4: not valid YAML: mapping values are not allowed in this context",
