@@ -347,3 +347,22 @@ func TestFailureInThePagesLanguage(t *testing.T) {
 	g, _ = started(t, "?scenario=incast&set=topology.hosts=0")
 	assert.Equal(t, "--set topology.hosts=0: topology.hosts: 0 is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)", g.failure)
 }
+
+// A key the scenario ignores does not hold back the checks that need a valid
+// scenario: a training that does not fit shows beside it, not after it.
+func TestCheckListsAnIgnoredKeyWithTheLaterChecks(t *testing.T) {
+	yaml := "name: fit\ntopology:\n  kind: dgx\n  nodes: 1\n  hosts: 4\nsim:\n  fidelity: flow\ntraining:\n  model: llama3-8b\n  gpu: h100\n  batch: 16384\n  checkpointing: none\n"
+	ev, ok := check(protocol.Check{ID: 1, YAML: yaml}, i18n.EN).(protocol.Checked)
+	require.True(t, ok)
+	var keys []string
+	for _, e := range ev.Errors {
+		keys = append(keys, e.Key)
+	}
+	assert.Equal(t, []string{"topology.hosts", "training.batch"}, keys)
+	require.Len(t, ev.Errors, 2)
+	assert.Contains(t, ev.Errors[0].Message, "ignored: it is used only with topology.kind: star")
+	assert.Contains(t, ev.Errors[1].Message, "does not fit")
+	_, err := scenario.Parse([]byte(yaml), "scenario")
+	require.Error(t, err, "the scenario's own checks report the ignored key")
+	assert.NotContains(t, err.Error(), "does not fit", "without sim/plan's checks")
+}

@@ -16,6 +16,9 @@ type checker struct {
 	source string           // file name for keys the document does not have
 	at     map[string]place // where each key was written; nil for a scenario built in Go
 	errs   errorList
+	// valid says the scenario passed every check but ignored's: a key it
+	// does not use does not stop the checks that need a valid scenario.
+	valid bool
 }
 
 func (c *checker) fail(key, format string, args ...any) {

@@ -78,14 +78,18 @@ func ParseChecked(data []byte, source string, sets []string, more func(s *Scenar
 		}
 		return Scenario{}, all.err()
 	}
-	if err := c.errs.err(); err != nil {
-		return Scenario{}, err
-	}
-	if more != nil {
-		k := &Check{c: checker{s: &s, source: source, at: d.at}}
-		if more(&s, k); k.Err() != nil {
-			return Scenario{}, k.Err()
+	// A scenario valid but for keys it ignores has the later checks too, so
+	// that their problems show with the ignored keys', not after them.
+	if len(c.errs) > 0 && !c.valid || more == nil {
+		if err := c.errs.err(); err != nil {
+			return Scenario{}, err
 		}
+		return s, nil
+	}
+	k := &Check{c: checker{s: &s, source: source, at: d.at}}
+	more(&s, k)
+	if all := append(c.errs, k.c.errs...); len(all) > 0 {
+		return Scenario{}, all.err()
 	}
 	return s, nil
 }

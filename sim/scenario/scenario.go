@@ -142,5 +142,6 @@ func (c *checker) run() {
 	c.nvlinkEfficiency()
 	c.nicEfficiency()
 	c.sim(endpoints, topoOK)
+	c.valid = len(c.errs) == 0
 	c.ignored()
 }
