@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"fabriclab/i18n"
@@ -39,7 +38,7 @@ func (g *Game) answerEditor(c protocol.Command, err error) protocol.Event {
 	case protocol.Check:
 		return check(c, i18n.Lang(g.params.Lang))
 	case protocol.AskSource:
-		return source(c)
+		return source(c, i18n.Lang(g.params.Lang))
 	}
 	return g.snapshot(c.(protocol.AskSnapshot))
 }
@@ -83,19 +82,20 @@ func problems(err error, lang i18n.Lang) []protocol.CheckedError {
 }
 
 // source is the YAML to edit for what a load would load: a built-in's file
-// or the given YAML, with the set= overrides written in.
-func source(c protocol.AskSource) protocol.Event {
+// or the given YAML, with the set= overrides written in; its errors are in
+// lang.
+func source(c protocol.AskSource, lang i18n.Lang) protocol.Event {
 	data, from := []byte(c.YAML), "scenario"
 	if c.Scenario != "" {
 		var ok bool
 		if data, ok = scenario.Builtin(c.Scenario); !ok {
-			return protocol.ErrorFor(c, fmt.Errorf("source: %q is not a built-in scenario", c.Scenario))
+			return protocol.ErrorFor(c, errors.New(i18n.Tf(lang, "editor.source.unknown", c.Scenario)))
 		}
 		from = "builtin/" + c.Scenario + ".yaml"
 	}
 	out, err := scenario.Resolve(data, from, c.Sets)
 	if err != nil {
-		return protocol.ErrorFor(c, err)
+		return protocol.ErrorFor(c, errors.New(i18n.Error(lang, err)))
 	}
 	return protocol.Source{ID: c.ID, YAML: string(out)}
 }
@@ -104,7 +104,7 @@ func source(c protocol.AskSource) protocol.Event {
 // the hover tooltip (the pointer is on the button that asked).
 func (g *Game) snapshot(c protocol.AskSnapshot) protocol.Event {
 	if g.failure != "" || g.p == nil || g.frame.Layout == nil || g.frame.Cur == nil {
-		return protocol.ErrorFor(c, errors.New("snapshot: nothing is on the canvas yet; load a scenario first"))
+		return protocol.ErrorFor(c, errors.New(i18n.T(i18n.Lang(g.params.Lang), "editor.snapshot.empty")))
 	}
 	f := g.frame
 	f.Hover = render.Hover{}
@@ -112,7 +112,7 @@ func (g *Game) snapshot(c protocol.AskSnapshot) protocol.Event {
 	dl := b.Scene(&f)
 	var svg strings.Builder
 	if err := dl.SVG(&svg); err != nil {
-		return protocol.ErrorFor(c, fmt.Errorf("snapshot: %w", err))
+		return protocol.ErrorFor(c, errors.New(i18n.Tf(i18n.Lang(g.params.Lang), "editor.snapshot.failed", err)))
 	}
 	return protocol.Snapshot{ID: c.ID, SVG: svg.String(), Name: g.p.Scenario().Name,
 		TUs: f.Cur.Time.Micros(), Width: dl.W, Height: dl.H}

@@ -366,3 +366,15 @@ func TestCheckListsAnIgnoredKeyWithTheLaterChecks(t *testing.T) {
 	require.Error(t, err, "the scenario's own checks report the ignored key")
 	assert.NotContains(t, err.Error(), "does not fit", "without sim/plan's checks")
 }
+
+// The editor's other answers are in the page's language too: a source whose
+// set= does not apply, a snapshot with nothing on the canvas.
+func TestEditorAnswersInThePagesLanguage(t *testing.T) {
+	ev, ok := source(protocol.AskSource{ID: 2, Scenario: "incast", Sets: []string{"topology.hostz=3"}}, i18n.ZH).(protocol.CommandError)
+	require.True(t, ok)
+	assert.Equal(t, "--set topology.hostz=3: 未知的键；topology 可用 kind, hosts, nodes, gpus_per_node, leaves, spines, hosts_per_leaf, k, oversubscription, rail_optimized, dims, fabric, link_gbps, link_latency, switch_latency, nvlink_efficiency, nvlink, gpu, nic_efficiency, storage_nodes, storage_gbps", ev.Message)
+	g, _ := started(t, "?scenario=incast&set=topology.hosts=0&lang=zh")
+	snap, ok := g.snapshot(protocol.AskSnapshot{ID: 3}).(protocol.CommandError)
+	require.True(t, ok)
+	assert.Equal(t, "快照：画布上还没有内容；请先加载一个场景", snap.Message)
+}
