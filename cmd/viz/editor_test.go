@@ -3,8 +3,12 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,6 +16,8 @@ import (
 	"fabriclab/i18n"
 	"fabriclab/protocol"
 	"fabriclab/render"
+	"fabriclab/sim/golden"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -377,4 +383,65 @@ func TestEditorAnswersInThePagesLanguage(t *testing.T) {
 	snap, ok := g.snapshot(protocol.AskSnapshot{ID: 3}).(protocol.CommandError)
 	require.True(t, ok)
 	assert.Equal(t, "快照：画布上还没有内容；请先加载一个场景", snap.Message)
+}
+
+// Every error of the loader's cases (sim/scenario/testdata/errors), with
+// sim/plan's checks, has a Chinese for its format and for each phrase in it:
+// none is left English inside a Chinese sentence.
+func TestEveryErrorCaseHasChinese(t *testing.T) {
+	zh := map[string]bool{}
+	for _, tx := range i18n.ErrorTexts() {
+		zh[tx.EN] = true
+	}
+	verb := regexp.MustCompile(`%[-+# 0]*(\[\d+\])?[\d.]*(\[\d+\])?[a-zA-Z%]`)
+	var missing func(where string, v any) []string
+	missing = func(where string, v any) []string {
+		var out []string
+		switch v := v.(type) {
+		case interface{ Message() (string, []any) }:
+			format, args := v.Message()
+			if !zh[format] && strings.ContainsFunc(verb.ReplaceAllString(format, ""), unicode.IsLetter) {
+				out = append(out, where+": "+format)
+			}
+			for _, a := range args {
+				out = append(out, missing(where, a)...)
+			}
+		case interface{ Unwrap() []error }:
+			for _, e := range v.Unwrap() {
+				out = append(out, missing(where, e)...)
+			}
+		}
+		return out
+	}
+	paths, err := filepath.Glob("../../sim/scenario/testdata/errors/*.txtar")
+	require.NoError(t, err)
+	require.NotEmpty(t, paths)
+	var gaps []string
+	cases := 0
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		_, files := golden.Archive(string(data))
+		for _, f := range files {
+			if !strings.HasSuffix(f.Name, ".yaml") {
+				continue
+			}
+			var sets []string
+			for line := range strings.Lines(f.Text) {
+				set, ok := strings.CutPrefix(line, "# --set ")
+				if !ok {
+					break
+				}
+				sets = append(sets, strings.TrimSpace(set))
+			}
+			_, err := plan.ParseWith([]byte(f.Text), f.Name, sets)
+			if err == nil {
+				continue
+			}
+			cases++
+			gaps = append(gaps, missing(f.Name, err)...)
+		}
+	}
+	assert.Greater(t, cases, 200, "the cases are read")
+	assert.Empty(t, gaps, "formats without Chinese (i18n/errors_zh.go)")
 }
