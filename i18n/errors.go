@@ -95,37 +95,35 @@ func sayf(lang Lang, format string, args []any) string {
 // joinable marks phrase's ends that may join the Chinese around it.
 func joinable(phrase string) string { return "\x01" + phrase + "\x01" }
 
-// joinHan drops the space the format puts between a phrase and the sentence
-// around it where both sides are Chinese ("请用 HBM" keeps it, "请用 更大的"
-// loses it), and the phrases' marks.
+// joinHan joins each phrase to the sentence around it as Chinese is set:
+// no space between two Chinese characters (the format's "请用 %s" before
+// "更小的 batch" loses its space, "星形拓扑 共有" too), a space between a
+// Chinese character and a Latin letter or digit ("有效的 DCQCN 配置"); and
+// drops the phrases' marks. Only a phrase's edges change: the format's own
+// text and the values quoted from the input stay as they are.
 func joinHan(text string) string {
-	han := func(r rune) bool { return unicode.Is(unicode.Han, r) }
 	rs := []rune(text)
-	out := make([]rune, 0, len(rs))
-	for i := 0; i < len(rs); i++ {
-		if rs[i] == '\x01' {
+	out := make([]rune, 0, len(rs)+4)
+	for i, r := range rs {
+		switch {
+		case r == '\x01':
+			after, n := next(rs, i), len(out)
+			switch {
+			case n > 1 && out[n-1] == ' ' && chinese(out[n-2]) && chinese(after):
+				out = out[:n-1]
+			case n > 0 && (han(out[n-1]) && latin(after) || latin(out[n-1]) && han(after)):
+				out = append(out, ' ')
+			}
+			continue
+		case r == ' ' && i > 0 && rs[i-1] == '\x01' && len(out) > 0 && chinese(out[len(out)-1]) && chinese(next(rs, i)):
 			continue
 		}
-		if rs[i] == ' ' && (i+1 < len(rs) && rs[i+1] == '\x01' || i > 0 && rs[i-1] == '\x01') {
-			if han(prev(rs, i)) && han(next(rs, i)) {
-				continue
-			}
-		}
-		out = append(out, rs[i])
+		out = append(out, r)
 	}
 	return string(out)
 }
 
-// prev and next are the runes before and after i, past the phrases' marks.
-func prev(rs []rune, i int) rune {
-	for i--; i >= 0; i-- {
-		if rs[i] != '\x01' {
-			return rs[i]
-		}
-	}
-	return 0
-}
-
+// next is the rune after i, past the phrases' marks.
 func next(rs []rune, i int) rune {
 	for i++; i < len(rs); i++ {
 		if rs[i] != '\x01' {
@@ -134,6 +132,15 @@ func next(rs []rune, i int) rune {
 	}
 	return 0
 }
+
+func han(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// chinese says whether r is a Chinese character or punctuation (，（）).
+func chinese(r rune) bool {
+	return han(r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef
+}
+
+func latin(r rune) bool { return r < 0x80 && (unicode.IsLetter(r) || unicode.IsDigit(r)) }
 
 // ErrorTexts is every error format of the catalogue in both languages,
 // sorted by the English: the canvas draws errors over itself, so the CJK

@@ -121,11 +121,6 @@ func wordless(format string) bool {
 	return !strings.ContainsFunc(verbRE.ReplaceAllString(format, ""), unicode.IsLetter)
 }
 
-// chinese says whether r is a Chinese character or punctuation (，（）).
-func chinese(r rune) bool {
-	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303f || r >= 0xff00 && r <= 0xffef
-}
-
 // TestErrorWordsComplete: every message format the simulation shows has its
 // Chinese, with the same verbs, and every Chinese is of a format in use.
 func TestErrorWordsComplete(t *testing.T) {
@@ -195,6 +190,10 @@ func TestErrorSaysPhrases(t *testing.T) {
 	assert.Equal(t, "2000 台主机的星形拓扑共有 2000 个端点；最多允许 1024 个", Error(ZH, star))
 	fits := text{"%s, or %s", []any{text{"training.sharding: %s (%.0f GB)", []any{"zero2", 70.0}}, text{"a smaller batch (at most %d %ss per GPU)", []any{3, "token"}}}}
 	assert.Equal(t, "training.sharding: zero2（70 GB），或更小的 batch（每张 GPU 最多 3 个 token）", Error(ZH, fits))
+	dcqcn := text{"%q is not %s; use %s", []any{"firmware", text{"a DCQCN profile", nil}, text{"%s or %s", []any{"nic", "paper"}}}}
+	assert.Equal(t, `"firmware" 不是有效的 DCQCN 配置；可用 nic 或 paper`, Error(ZH, dcqcn), "a space between Chinese and Latin")
+	marking := text{"%s is not allowed: %s must be at least %d (e.g. %s: %d)", []any{"0", text{"marking_rate (mark 1 in this many packets)", nil}, 1, "marking_rate", 1}}
+	assert.Equal(t, "0 无效：marking_rate（每这么多个数据包标记 1 个）至少为 1（例如 marking_rate: 1）", Error(ZH, marking))
 	quoted := text{"%q is not %s; use %s", []any{"中 文", text{"a fabric", nil}, "ib"}}
 	assert.Equal(t, `"中 文" 不是有效的网络类型；可用 ib`, Error(ZH, quoted), "a value from the input keeps its spaces")
 }

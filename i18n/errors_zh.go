@@ -442,5 +442,8 @@ var errorWords = sync.OnceValue(func() map[string]string {
 		"found unexpected end of stream":                               "文档意外结束（引号或括号没有闭合？）",
 		"found unknown escape character":                               "发现了未知的转义字符",
 		"mapping values are not allowed in this context":               "此处不允许出现映射值（key: value；缩进是否对齐？）",
+		"α's gain":                           "α 的增益",
+		"α at the first CNP":                 "第一个 CNP 时的 α",
+		"the value is not YAML: line %d: %s": "这个值不是 YAML：第 %d 行：%s",
 	}
 })

@@ -212,9 +212,9 @@ func (c *checker) dcqcn(rate unit.Rate) bool {
 	for _, f := range []struct {
 		key  string
 		v    float64
-		what string
+		what msg.Text
 		eg   string
-	}{{"network.dcqcn.g", d.G, "α's gain", "0.00390625 (1/256)"}, {"network.dcqcn.initial_alpha", d.InitialAlpha, "α at the first CNP", "1"}} {
+	}{{"network.dcqcn.g", d.G, msg.F("α's gain"), "0.00390625 (1/256)"}, {"network.dcqcn.initial_alpha", d.InitialAlpha, msg.F("α at the first CNP"), "1"}} {
 		if !(f.v > 0 && f.v <= 1) {
 			c.fail(f.key, "%s is not allowed: %s is above 0 and at most 1 (e.g. %s: %s)", c.text(f.key, f.v), f.what, leaf(f.key), f.eg)
 			ok = false

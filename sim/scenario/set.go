@@ -237,7 +237,14 @@ func joinSteps(steps []step) string {
 func parseSetValue(text string) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return nil, msg.Errorf("the value is not YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		what := strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(what, "line "); ok {
+			num, problem, _ := strings.Cut(rest, ": ")
+			if line, err := strconv.Atoi(num); err == nil {
+				return nil, msg.Errorf("the value is not YAML: line %d: %s", line, yamlProblem(problem))
+			}
+		}
+		return nil, msg.Errorf("the value is not YAML: %s", yamlProblem(what))
 	}
 	if len(doc.Content) != 1 {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}, nil
