@@ -445,5 +445,7 @@ var errorWords = sync.OnceValue(func() map[string]string {
 		"α's gain":                           "α 的增益",
 		"α at the first CNP":                 "第一个 CNP 时的 α",
 		"the value is not YAML: line %d: %s": "这个值不是 YAML：第 %d 行：%s",
+		"left side: %w":                      "左侧：%w",
+		"right side: %w":                     "右侧：%w",
 	}
 })
