@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -493,7 +494,7 @@ func (g *Game) Update() (err error) {
 	defer g.afterUpdate() // asks for the next frame when one is due (frames.go)
 	defer func() {
 		if r := recover(); r != nil {
-			g.fail(fmt.Errorf("internal error (please report it): %v", r))
+			g.fail(errors.New(i18n.Tf(i18n.Lang(g.params.Lang), "viz.internal", r)))
 		}
 	}()
 	now := time.Now()
