@@ -107,7 +107,7 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 			err = playback.FitsBrowser(&sc)
 		}
 		if err != nil {
-			g.fail(fmt.Errorf("%s side: %w", which, err))
+			g.fail(sideError(i18n.Lang(g.params.Lang), which, err))
 			return
 		}
 		scs[i] = sc
@@ -186,9 +186,9 @@ func (g *Game) arrived(a arrival) error {
 			g.cmp.nextTime = time.Time{}
 		}
 	case protocol.WorkerError:
-		err := errors.New(e.Message)
+		err := errors.New(e.Message) // in the page's language (Begin.Lang)
 		if r.side != "" {
-			err = fmt.Errorf("%s side: %w", r.side, err)
+			err = sideError(i18n.Lang(g.params.Lang), r.side, err)
 		}
 		if r.p == nil {
 			return err
@@ -270,4 +270,13 @@ func (g *Game) workerStats() []protocol.WorkerStats {
 		}
 	}
 	return out
+}
+
+// sideError is err of a comparison's side ("left" or "right"), said in lang
+// after the side's name.
+func sideError(lang i18n.Lang, side string, err error) error {
+	if side == "right" {
+		return errors.New(i18n.Tf(lang, "viz.side.right", i18n.Error(lang, err)))
+	}
+	return errors.New(i18n.Tf(lang, "viz.side.left", i18n.Error(lang, err)))
 }

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"time"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/playback/framewire"
 	"fabriclab/protocol"
@@ -43,6 +44,7 @@ type run struct {
 	heap  int64     // the heap limit, bytes (0: none)
 	first []byte    // the first frame, recorded before begun is posted
 	at    unit.Time // its time
+	lang  i18n.Lang // the page's, for errors
 }
 
 // Handle takes a message from the page.
@@ -79,10 +81,10 @@ func (w *Worker) begin(c protocol.Begin) {
 		b, err = playback.Begin(sc)
 	}
 	if err != nil {
-		w.event(protocol.WorkerError{RunID: c.RunID, Message: err.Error()}, nil)
+		w.event(protocol.WorkerError{RunID: c.RunID, Message: i18n.Error(i18n.Lang(c.Lang), err)}, nil)
 		return
 	}
-	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20}
+	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20, lang: i18n.Lang(c.Lang)}
 }
 
 // Work builds or computes the run for about slice of wall time and
@@ -150,5 +152,5 @@ func (r *run) Finish(res *simmetrics.Result) {
 
 func (r *run) Fail(err error) {
 	r.over = true
-	r.w.event(protocol.WorkerError{RunID: r.id, Message: err.Error()}, nil)
+	r.w.event(protocol.WorkerError{RunID: r.id, Message: i18n.Error(r.lang, err)}, nil)
 }
