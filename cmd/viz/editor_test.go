@@ -378,7 +378,7 @@ func TestCheckListsAnIgnoredKeyWithTheLaterChecks(t *testing.T) {
 func TestEditorAnswersInThePagesLanguage(t *testing.T) {
 	ev, ok := source(protocol.AskSource{ID: 2, Scenario: "incast", Sets: []string{"topology.hostz=3"}}, i18n.ZH).(protocol.CommandError)
 	require.True(t, ok)
-	assert.Equal(t, "--set topology.hostz=3: 未知的键；topology 可用 kind, hosts, nodes, gpus_per_node, leaves, spines, hosts_per_leaf, k, oversubscription, rail_optimized, dims, fabric, link_gbps, link_latency, switch_latency, nvlink_efficiency, nvlink, gpu, nic_efficiency, storage_nodes, storage_gbps", ev.Message)
+	assert.Equal(t, "--set topology.hostz=3: 未知的键；topology 可用 kind, hosts, nodes, gpus_per_node, nics_per_node, leaves, spines, hosts_per_leaf, k, oversubscription, rail_optimized, dims, fabric, link_gbps, link_latency, switch_latency, nvlink_efficiency, nvlink, gpu, nic_efficiency, storage_nodes, storage_gbps, from", ev.Message)
 	g, _ := started(t, "?scenario=incast&set=topology.hosts=0&lang=zh")
 	snap, ok := g.snapshot(protocol.AskSnapshot{ID: 3}).(protocol.CommandError)
 	require.True(t, ok)
