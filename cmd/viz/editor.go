@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
+	"math"
+	"slices"
 	"strings"
 
 	"fabriclab/i18n"
@@ -78,7 +81,20 @@ func problems(err error, lang i18n.Lang) []protocol.CheckedError {
 		out = append(out, protocol.CheckedError{Message: i18n.Error(lang, err)})
 	}
 	walk(err)
+	// in the order of the text (the decoder's and the checks' problems come
+	// in two runs), those of no line last
+	slices.SortStableFunc(out, func(a, b protocol.CheckedError) int {
+		return cmp.Compare(lineOrder(a.Line), lineOrder(b.Line))
+	})
 	return out
+}
+
+// lineOrder sorts a problem of no line (0) after those of a line.
+func lineOrder(line int) int {
+	if line <= 0 {
+		return math.MaxInt
+	}
+	return line
 }
 
 // source is the YAML to edit for what a load would load: a built-in's file

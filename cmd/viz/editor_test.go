@@ -65,8 +65,8 @@ func TestCheckListsEveryProblem(t *testing.T) {
 	}
 	require.Len(t, got, 2)
 	require.Len(t, got[0], 2)
-	assert.Equal(t, []int{6, 4}, []int{got[0][0].Line, got[0][1].Line})
-	assert.Equal(t, []string{"network.buffr", "topology.hosts"}, []string{got[0][0].Key, got[0][1].Key})
+	assert.Equal(t, []int{4, 6}, []int{got[0][0].Line, got[0][1].Line}, "in the order of the text (the decoder found line 6's)")
+	assert.Equal(t, []string{"topology.hosts", "network.buffr"}, []string{got[0][0].Key, got[0][1].Key})
 	require.Len(t, got[1], 1)
 	assert.Equal(t, 6, got[1][0].Line, "the line out of step, not where its list began")
 }
@@ -261,18 +261,18 @@ func TestCheckSaysErrorsInThePagesLanguage(t *testing.T) {
 		en, zh     []string
 	}{
 		{"unknown key and a value out of range", "name: x\ntopology:\n  kind: star\n  hosts: 0\nnetwork:\n  rto: 1ms\n  ruoting: ecmp\n", []string{
-			"scenario:7: network.ruoting: unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay",
 			"scenario:4: topology.hosts: 0 is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)",
+			"scenario:7: network.ruoting: unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay",
 		}, []string{
-			"scenario:7: network.ruoting: 未知的键；network 可用 mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay",
 			"scenario:4: topology.hosts: 0 无效：星形拓扑至少需要 2 台主机（例如 hosts: 9）",
+			"scenario:7: network.ruoting: 未知的键；network 可用 mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay",
 		}},
 		{"a phrase and a list in the sentence", "name: x\ntopology:\n  kind: star\n  hosts: 9\ntraffic:\n  senders: 20\nnetwork:\n  routing: zigzag\n", []string{
-			`scenario:8: network.routing: "zigzag" is not a routing mode; use static, ecmp, adaptive or spray`,
 			"scenario:6: traffic.senders: 20 is too many: with 9 endpoints, senders must be at most 8 (e.g. senders: 8)",
+			`scenario:8: network.routing: "zigzag" is not a routing mode; use static, ecmp, adaptive or spray`,
 		}, []string{
-			`scenario:8: network.routing: "zigzag" 不是有效的路由方式；可用 static、ecmp、adaptive 或 spray`,
 			"scenario:6: traffic.senders: 20 太多：共 9 个端点时，senders 最多为 8（例如 senders: 8）",
+			`scenario:8: network.routing: "zigzag" 不是有效的路由方式；可用 static、ecmp、adaptive 或 spray`,
 		}},
 		{"a training that does not fit", fit, []string{
 			"scenario:10: training.batch: 16384 does not fit: llama3-8b with sharding fsdp, checkpointing none and batch 16384 needs 102 GB per GPU (weights 6.1, gradients 6.1, Adam state 8.0, activations 81.4 GB), more than h100's 80 GB; use training.checkpointing: selective (63 GB), or a smaller batch (at most 12020 tokens per GPU)",
