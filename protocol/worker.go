@@ -25,7 +25,7 @@ type WorkerEvent interface{ WorkerEvent() string }
 // value, in the order the README documents them.
 var (
 	WorkerCommands = []WorkerCommand{Begin{}, Cancel{}}
-	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Halved{}, RunResult{}, WorkerError{}}
+	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, WorkerError{}}
 )
 
 // Begin starts computing a run: a built-in's name or YAML, with set=
@@ -73,6 +73,15 @@ type Recorded struct {
 	EtaS     float64 `json:"eta_s"`    // seconds of computing left, or −1 unknown
 }
 
+// Computing says how far a run has got when no frame has been recorded for
+// a while (a long stretch of simulated time between two frames), so that
+// the page's progress moves between frames.
+type Computing struct {
+	RunID    int     `json:"run_id"`
+	Progress float64 `json:"progress"` // the share computed, 0…1, or −1 unknown
+	EtaS     float64 `json:"eta_s"`    // seconds of computing left, or −1 unknown
+}
+
 // Halved says every other frame recorded so far is dropped and the spacing doubled.
 type Halved struct {
 	RunID int `json:"run_id"`
@@ -94,6 +103,7 @@ type WorkerError struct {
 func (WorkerReady) WorkerEvent() string { return "worker_ready" }
 func (Begun) WorkerEvent() string       { return "begun" }
 func (Recorded) WorkerEvent() string    { return "recorded" }
+func (Computing) WorkerEvent() string   { return "computing" }
 func (Halved) WorkerEvent() string      { return "halved" }
 func (RunResult) WorkerEvent() string   { return "result" }
 func (WorkerError) WorkerEvent() string { return "worker_error" }

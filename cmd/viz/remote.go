@@ -172,6 +172,10 @@ func (g *Game) arrived(a arrival) error {
 			r.p.Append(s)
 		}
 		r.p.SetProgress(e.Progress, e.EtaS)
+	case protocol.Computing:
+		if r.p != nil {
+			r.p.SetProgress(e.Progress, e.EtaS)
+		}
 	case protocol.Halved:
 		r.p.Halve()
 	case protocol.RunResult:
@@ -204,6 +208,8 @@ func runOf(e protocol.WorkerEvent) int {
 	case protocol.Begun:
 		return e.RunID
 	case protocol.Recorded:
+		return e.RunID
+	case protocol.Computing:
 		return e.RunID
 	case protocol.Halved:
 		return e.RunID

@@ -30,7 +30,16 @@ type poster func(msg []byte, frame []byte)
 type Worker struct {
 	post poster
 	run  *run // nil when idle
+	// every is how long the page may wait for a word of a run's progress:
+	// after that without a frame, Work posts a computing event (0: the
+	// default, progressEvery).
+	every    time.Duration
+	lastPost time.Time
 }
+
+// progressEvery is how often the page hears how far a run has got when no
+// frame comes (the progress and time left in its bar).
+const progressEvery = 250 * time.Millisecond
 
 // run is the run being built or computed.
 type run struct {
@@ -111,7 +120,15 @@ func (w *Worker) Work(slice time.Duration) bool {
 		r.posted(r.first, r.at)
 		return true
 	}
-	return !r.rec.Compute(slice) && w.run == r
+	more := !r.rec.Compute(slice) && w.run == r
+	every := w.every
+	if every == 0 {
+		every = progressEvery
+	}
+	if more && time.Since(w.lastPost) >= every {
+		w.event(protocol.Computing{RunID: r.id, Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, nil)
+	}
+	return more
 }
 
 func (w *Worker) event(e protocol.WorkerEvent, frame []byte) {
@@ -120,6 +137,7 @@ func (w *Worker) event(e protocol.WorkerEvent, frame []byte) {
 		msg, _ = protocol.EncodeWorkerEvent(protocol.WorkerError{Message: err.Error()})
 	}
 	w.post(msg, frame)
+	w.lastPost = time.Now()
 }
 
 // Frame, Halve, Finish and Fail make a run the recorder's Sink.
