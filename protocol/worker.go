@@ -13,7 +13,8 @@ import (
 // records for the canvas to play. They travel as the page's messages do, a
 // JSON object named by its "fabriclab" field; a frame's binary form
 // (playback/framewire) travels beside its recorded message, as a
-// transferred ArrayBuffer of its bytes.
+// transferred ArrayBuffer of its bytes; the worker posts a slice's messages
+// together (cmd/worker's bridge).
 
 // WorkerCommand is a message to the worker.
 type WorkerCommand interface{ WorkerCommand() string }

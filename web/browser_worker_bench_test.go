@@ -102,8 +102,9 @@ func TestBrowserWorkerGoals(t *testing.T) {
 				etaErr = append(etaErr, math.Abs(eta-left)/left)
 			}
 		}
-		fmt.Printf("worker %s (load %s): done %.1f s after the first picture (%.1f s after navigation); Space answered in %s ms (n %d); frames while computing %s ms (n %d); |time left − truth|/truth after 10 %%: %s (n %d)\n",
-			q, loadAverage(), (done-loaded)/1000, done/1000, pcts(answers), len(answers), pcts(iv), len(iv), pcts(etaErr), len(etaErr))
+		msgs := eval[[]float64](t, ctx, `[fabriclabWorkerCounts.messages || 0, fabriclabWorkerCounts.frames]`)
+		fmt.Printf("worker %s (load %s): done %.1f s after the first picture (%.1f s after navigation); Space answered in %s ms (n %d); frames while computing %s ms (n %d); |time left − truth|/truth after 10 %%: %s (n %d); %.0f frames in %.0f messages\n",
+			q, loadAverage(), (done-loaded)/1000, done/1000, pcts(answers), len(answers), pcts(iv), len(iv), pcts(etaErr), len(etaErr), msgs[1], msgs[0])
 	}
 }
 

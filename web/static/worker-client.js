@@ -24,18 +24,23 @@
   source.catch(() => {});
 
   // For tests and stats: workers made, frames received.
-  const counts = window.fabriclabWorkerCounts = { made: 0, frames: 0 };
+  const counts = window.fabriclabWorkerCounts = { made: 0, frames: 0, messages: 0 };
   const fail = (i, why) => {
     if (typeof window.fabriclabWorkerFailed === "function") window.fabriclabWorkerFailed(i, String(why));
   };
   const make = (i) => Promise.all([source, module]).then(([url, mod]) => {
     const w = new Worker(url);
     counts.made++;
+    // The worker sends a slice's messages together: {batch: [{msg, buf}, …]}.
+    const one = (d) => {
+      if (d.buf) counts.frames++;
+      if (typeof window.fabriclabFrame === "function") window.fabriclabFrame(i, d.msg, d.buf ? new Uint8Array(d.buf) : null);
+    };
     w.onmessage = (e) => {
       const d = e.data;
       if (d.failed) { fail(i, d.failed); return; }
-      if (d.buf) counts.frames++;
-      if (typeof window.fabriclabFrame === "function") window.fabriclabFrame(i, d.msg, d.buf ? new Uint8Array(d.buf) : null);
+      counts.messages++;
+      if (Array.isArray(d.batch)) d.batch.forEach(one); else one(d);
     };
     w.onerror = (e) => { e.preventDefault(); fail(i, e.message || "script error"); };
     w.postMessage(mod);
