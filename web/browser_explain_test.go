@@ -111,6 +111,14 @@ func TestBrowserExplainPage(t *testing.T) {
 	keep(t, "explain-1024x768-dark.png", screenshot(t, ctx, "", "the explain page, dark"))
 	assert.LessOrEqual(t, eval[int](t, ctx, `document.documentElement.scrollWidth`), 1024, "nothing wider than the window at 1024×768")
 
+	// The link opens the canvas on that scenario.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#explain-open")))
+	poll(t, ctx, `location.pathname === "/embed.html" && (window.fabriclabFirstFrameMs > 0 || !document.getElementById("error").hidden)`, 90*time.Second)
+	assert.Equal(t, "", eval[string](t, ctx, `document.getElementById("error-text").textContent`))
+	assert.Equal(t, "Loaded scenario explain", eval[string](t, ctx, `document.getElementById("status").textContent`))
+	keep(t, "explain-canvas-1024x768.png", screenshot(t, ctx, "", "the canvas"))
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/explain.html"), chromedp.WaitReady("#explain-run")))
+
 	// A cut output: the CLI's message, naming the line, and no result.
 	cut := text[:strings.Index(text, "   268435456 ")+40]
 	_, _, cliErr := nccltests.Read([]byte(cut), nccltests.Options{})
@@ -124,6 +132,18 @@ func TestBrowserExplainPage(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/explain.zh.html"), chromedp.WaitReady("#explain-run")))
 	assert.Equal(t, "我的数字正常吗？", eval[string](t, ctx, `document.querySelector("h1").textContent`))
 	assert.Equal(t, "解读", eval[string](t, ctx, `document.getElementById("explain-run").textContent`))
+	// The example is healthy.
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#explain-example")))
+	poll(t, ctx, `document.getElementById("explain-output").value.startsWith("# Collective test starting: all_reduce_perf")`, 30*time.Second)
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click("#explain-run")))
+	poll(t, ctx, `!document.getElementById("explain-result").hidden`, time.Minute)
+	kinds := eval[[]string](t, ctx, `[...document.querySelectorAll("#explain-findings li")].map((li) => li.dataset.kind)`)
+	assert.Contains(t, kinds, "bandwidth")
+	assert.NotContains(t, kinds, "nics")
+	assert.Contains(t, eval[string](t, ctx, `document.querySelector("#explain-findings li[data-kind=bandwidth]").textContent`), "the bandwidth is healthy")
+	assert.Contains(t, eval[string](t, ctx, `document.getElementById("explain-open").href`), "&lang=zh")
+	eval[bool](t, ctx, top)
+	keep(t, "explain-zh-1024x768-dark.png", screenshot(t, ctx, "", "the Chinese page"))
 	for page, link := range map[string]string{"index.html": "explain.html", "index.zh.html": "explain.zh.html"} {
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+page), chromedp.WaitReady("body")))
 		assert.True(t, eval[bool](t, ctx, `!!document.querySelector('a[href="`+link+`"]')`), "%s links %s", page, link)

@@ -81,14 +81,22 @@ func (r Report) Pick(l Line) string {
 }
 
 // Parting is the size where measured and expected busbw part the most (the
-// ratio furthest from 1, either way), 0 when no size has both.
+// ratio furthest from 1, either way); when every size is within the healthy
+// band (ok), the largest, where bandwidth decides. 0 when no size has both.
 func (r Report) Parting() unit.Bytes {
-	var at unit.Bytes
+	var at, last unit.Bytes
 	worst := 0.0
 	for _, l := range r.Lines {
-		if d := math.Abs(math.Log(l.Ratio)); l.Ratio > 0 && (at == 0 || d > worst) {
+		if l.Ratio <= 0 {
+			continue
+		}
+		last = l.Size
+		if d := math.Abs(math.Log(l.Ratio)); d > worst {
 			at, worst = l.Size, d
 		}
+	}
+	if worst <= -math.Log(ok) {
+		return last
 	}
 	return at
 }
