@@ -147,6 +147,7 @@ func TestBrowserExplainPage(t *testing.T) {
 	for page, link := range map[string]string{"index.html": "explain.html", "index.zh.html": "explain.zh.html"} {
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/"+page), chromedp.WaitReady("body")))
 		assert.True(t, eval[bool](t, ctx, `!!document.querySelector('a[href="`+link+`"]')`), "%s links %s", page, link)
+		keep(t, "explain-link-"+page+".png", screenshot(t, ctx, "", page))
 	}
 	assert.Empty(t, errors(console()))
 }
