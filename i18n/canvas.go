@@ -324,6 +324,9 @@ func canvasWords() map[string]Text {
 		// the canvas's own pictures (cmd/viz) and a comparison's summary line
 		// (playback.SummaryIn), drawn on the canvas
 		"viz.building":        {"Building %s…", "正在构建 %s…"},
+		"viz.side.left":       {"left side: %s", "左侧：%s"},
+		"viz.internal":        {"internal error (please report it): %v", "内部错误（请报告）：%v"},
+		"viz.side.right":      {"right side: %s", "右侧：%s"},
 		"viz.worker.failed":   {"The simulation's worker could not run: %s. Reload to try again.", "计算模拟的 Worker 无法运行：%s。请重新加载。"},
 		"compare.computing":   {"%s vs %s · computing %d %%", "%s 对 %s · 正在计算 %d %%"},
 		"compare.held":        {"both computed · the difference shows once the quiz is answered", "两边都已算完 · 回答测验后显示差别"},

@@ -22,6 +22,9 @@ func TestGlossaryAvoided(t *testing.T) {
 	for _, term := range Glossary {
 		texts["glossary "+term.Concept] = term.Def.ZH
 	}
+	for en, zh := range errorWords() {
+		texts["error format "+en] = zh
+	}
 	for _, pattern := range []string{"../lessons/content/*.zh.md", "../web/templates/*.html", "../web/static/*.js"} {
 		files, err := filepath.Glob(pattern)
 		require.NoError(t, err)

@@ -20,9 +20,12 @@
 // canvas or page rather than crashing it; TestCatalogueKeys finds the keys
 // that code, templates and scripts use and the catalogue lacks.
 //
-// Errors from the simulation and from the canvas's parameters stay English:
-// they name YAML keys and parameters. The page's own messages to the learner
-// (the canvas stopped, ran out of memory, could not load) are here.
+// The simulation's errors are said in the page's language too (Error,
+// errors.go): they keep their English format and args, and errors_zh.go has
+// each format in Chinese, with the keys, values and units as they are. The
+// canvas's parameters' errors stay English (they name the address's
+// parameters). The page's own messages to the learner (the canvas stopped,
+// ran out of memory, could not load) are here.
 package i18n
 
 import (

@@ -12,6 +12,7 @@ import (
 	"fabriclab/i18n"
 	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/unit"
@@ -147,7 +148,10 @@ func (q *Pair) Done() bool { return q.Sides[0].Done() && q.Sides[1].Done() }
 func (q *Pair) Err() error {
 	for i, p := range q.Sides {
 		if p.Err() != nil {
-			return fmt.Errorf("%s side: %w", [2]string{"left", "right"}[i], p.Err())
+			if i == 1 {
+				return msg.Errorf("right side: %w", p.Err())
+			}
+			return msg.Errorf("left side: %w", p.Err())
 		}
 	}
 	return nil

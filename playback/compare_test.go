@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/i18n"
 	"fabriclab/sim"
 	goldenfile "fabriclab/sim/golden"
 	simmetrics "fabriclab/sim/metrics"
@@ -139,6 +140,7 @@ func TestPairErrorNamesTheSide(t *testing.T) {
 	}
 	require.Error(t, q.Err())
 	assert.Contains(t, q.Err().Error(), "right side: scenario incast is too big")
+	assert.Contains(t, i18n.Error(i18n.ZH, q.Err()), "右侧：场景 incast 对浏览器画布来说太大", "said in Chinese on a Chinese page")
 	assert.False(t, q.Done())
 }
 

@@ -1,8 +1,7 @@
 package playback
 
 import (
-	"fmt"
-
+	"fabriclab/sim/msg"
 	"fabriclab/sim/scenario"
 )
 
@@ -25,11 +24,11 @@ func FitsBrowser(sc *scenario.Scenario) error {
 	if sc.Sim.Fidelity == scenario.Packet {
 		switch {
 		case endpoints > BrowserPacketEndpoints:
-			return fmt.Errorf("scenario %s is too big for the browser canvas: %s has %d endpoints, and the canvas plays at most %d at packet level; "+
+			return msg.Errorf("scenario %s is too big for the browser canvas: %s has %d endpoints, and the canvas plays at most %d at packet level; "+
 				"use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow), which plays up to %d, or run it with `fabriclab run`",
-				sc.Name, shape, endpoints, BrowserPacketEndpoints, BrowserEndpoints)
+				sc.Name, shape.Describe(), endpoints, BrowserPacketEndpoints, BrowserEndpoints)
 		case flows > BrowserPacketFlows:
-			return fmt.Errorf("scenario %s is too big for the browser canvas: its traffic is %d flows, and the canvas plays at most %d at packet level; "+
+			return msg.Errorf("scenario %s is too big for the browser canvas: its traffic is %d flows, and the canvas plays at most %d at packet level; "+
 				"use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow), which plays up to %d, or run it with `fabriclab run`",
 				sc.Name, flows, BrowserPacketFlows, BrowserFlows)
 		}
@@ -37,10 +36,10 @@ func FitsBrowser(sc *scenario.Scenario) error {
 	}
 	switch {
 	case endpoints > BrowserEndpoints:
-		return fmt.Errorf("scenario %s is too big for the browser canvas: %s has %d endpoints, and the canvas plays at most %d even with the flow-level model (sim.fidelity: flow); run it with `fabriclab run`",
-			sc.Name, shape, endpoints, BrowserEndpoints)
+		return msg.Errorf("scenario %s is too big for the browser canvas: %s has %d endpoints, and the canvas plays at most %d even with the flow-level model (sim.fidelity: flow); run it with `fabriclab run`",
+			sc.Name, shape.Describe(), endpoints, BrowserEndpoints)
 	case flows > BrowserFlows:
-		return fmt.Errorf("scenario %s is too big for the browser canvas: its traffic is %d flows, and the canvas plays at most %d even with the flow-level model (sim.fidelity: flow); run it with `fabriclab run`",
+		return msg.Errorf("scenario %s is too big for the browser canvas: its traffic is %d flows, and the canvas plays at most %d even with the flow-level model (sim.fidelity: flow); run it with `fabriclab run`",
 			sc.Name, flows, BrowserFlows)
 	}
 	return nil

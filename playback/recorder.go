@@ -1,13 +1,13 @@
 package playback
 
 import (
-	"fmt"
 	"runtime/metrics"
 	"time"
 	"unsafe"
 
 	"fabriclab/sim"
 	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/topo"
@@ -279,11 +279,11 @@ func LiveHeap() int64 {
 }
 
 func (rec *Recorder) outOfMemory() error {
-	way := "try a smaller scenario (fewer hosts, ranks or bytes), the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow), or run it with `fabriclab run`"
+	way := msg.F("try a smaller scenario (fewer hosts, ranks or bytes), the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow), or run it with `fabriclab run`")
 	if rec.sc.Sim.Fidelity != scenario.Packet {
-		way = "try a smaller scenario (fewer hosts, ranks or bytes) or run it with `fabriclab run`"
+		way = msg.F("try a smaller scenario (fewer hosts, ranks or bytes) or run it with `fabriclab run`")
 	}
-	return fmt.Errorf("scenario %s ran out of memory in the browser canvas: at %s of simulated time (%d flows so far) the program holds %d MiB of its %d MiB; %s",
+	return msg.Errorf("scenario %s ran out of memory in the browser canvas: at %s of simulated time (%d flows so far) the program holds %d MiB of its %d MiB; %s",
 		rec.sc.Name, rec.End(), rec.latest.NumFlows(), LiveHeap()>>20, rec.heapLimit>>20, way)
 }
 
@@ -291,11 +291,11 @@ func (rec *Recorder) outOfMemory() error {
 func (rec *Recorder) Err() error { return rec.err }
 
 func (rec *Recorder) tooBig(s *snap.Snapshot, b int64) error {
-	way := "use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow) or run it with `fabriclab run`"
+	way := msg.F("use the flow-level model (sim.fidelity: flow, or set=sim.fidelity=flow) or run it with `fabriclab run`")
 	if rec.sc.Sim.Fidelity != scenario.Packet {
-		way = "run it with `fabriclab run`"
+		way = msg.F("run it with `fabriclab run`")
 	}
-	return fmt.Errorf("scenario %s is too big for the browser canvas: at %s one picture of it (%d flows so far, %d packets on the wire) takes %d MiB, more than the %d MiB the canvas allows; %s",
+	return msg.Errorf("scenario %s is too big for the browser canvas: at %s one picture of it (%d flows so far, %d packets on the wire) takes %d MiB, more than the %d MiB the canvas allows; %s",
 		rec.sc.Name, s.Time, s.NumFlows(), len(s.Packets), b>>20, rec.limit>>20, way)
 }
 

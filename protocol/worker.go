@@ -25,7 +25,7 @@ type WorkerEvent interface{ WorkerEvent() string }
 // value, in the order the README documents them.
 var (
 	WorkerCommands = []WorkerCommand{Begin{}, Cancel{}, Explain{}}
-	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Halved{}, RunResult{}, WorkerError{}, Explained{}}
+	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, WorkerError{}, Explained{}}
 )
 
 // Begin starts computing a run: a built-in's name or YAML, with set=
@@ -82,6 +82,15 @@ type Recorded struct {
 	Index    int     `json:"index"` // frames sent before it in this run
 	TUs      float64 `json:"t_us"`
 	Bytes    int     `json:"bytes"`    // the binary form's length
+	Progress float64 `json:"progress"` // the share computed, 0…1, or −1 unknown
+	EtaS     float64 `json:"eta_s"`    // seconds of computing left, or −1 unknown
+}
+
+// Computing says how far a run has got when no frame has been recorded for
+// a while (a long stretch of simulated time between two frames), so that
+// the page's progress moves between frames.
+type Computing struct {
+	RunID    int     `json:"run_id"`
 	Progress float64 `json:"progress"` // the share computed, 0…1, or −1 unknown
 	EtaS     float64 `json:"eta_s"`    // seconds of computing left, or −1 unknown
 }
@@ -143,6 +152,7 @@ type Finding struct {
 func (WorkerReady) WorkerEvent() string { return "worker_ready" }
 func (Begun) WorkerEvent() string       { return "begun" }
 func (Recorded) WorkerEvent() string    { return "recorded" }
+func (Computing) WorkerEvent() string   { return "computing" }
 func (Halved) WorkerEvent() string      { return "halved" }
 func (RunResult) WorkerEvent() string   { return "result" }
 func (WorkerError) WorkerEvent() string { return "worker_error" }

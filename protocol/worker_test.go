@@ -23,6 +23,7 @@ var (
 		WorkerReady{Version: "3f2a9c1e"},
 		Begun{RunID: 3, Name: "incast", Endpoints: 9, Links: 18, UntilUs: 500},
 		Recorded{RunID: 3, Index: 12, TUs: 1.2, Bytes: 1640, Progress: 0.25, EtaS: 2.5},
+		Computing{RunID: 3, Progress: 0.42, EtaS: 1.5},
 		Halved{RunID: 3},
 		RunResult{RunID: 3, Result: `{"totals":{"sim_time_us":10955}}`},
 		WorkerError{RunID: 3, Message: "场景 incast 太大，浏览器画布容纳不下"},
@@ -85,7 +86,7 @@ func TestDecodeWorkerCommandErrors(t *testing.T) {
 		assert.ErrorContains(t, err, want, in)
 	}
 	_, err := DecodeWorkerEvent([]byte(`{"fabriclab":"ready"}`))
-	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, halved, result, worker_error, explained`)
+	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, computing, halved, result, worker_error, explained`)
 }
 
 // A run's report goes whole from the worker, however long (perm-1024's is

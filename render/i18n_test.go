@@ -11,8 +11,8 @@ import (
 	"fabriclab/i18n"
 )
 
-// Every glyph of every string the canvas draws, in both languages and all
-// weights, is in the Go font or in the CJK subset: a Chinese string with a
+// Every glyph of every string the canvas draws (its words and the errors it
+// shows), in both languages and all weights, is in the Go font or in the CJK subset: a Chinese string with a
 // character the subset lacks would draw as a box. (The fix: make fonts.)
 func TestCatalogueGlyphs(t *testing.T) {
 	var buf sfnt.Buffer
@@ -27,8 +27,13 @@ func TestCatalogueGlyphs(t *testing.T) {
 			gi, err := f.GlyphIndex(&buf, r)
 			return err == nil && gi != 0
 		}
+		texts := i18n.ErrorTexts() // the canvas shows a load's error
+		require.NotEmpty(t, texts)
 		for _, k := range keys {
-			for _, s := range []string{i18n.T(EN, k), i18n.T(ZH, k)} {
+			texts = append(texts, i18n.Text{EN: i18n.T(EN, k), ZH: i18n.T(ZH, k)})
+		}
+		for _, tx := range texts {
+			for _, s := range []string{tx.EN, tx.ZH} {
 				for _, r := range s {
 					if r == ' ' || has(latin, r) {
 						continue

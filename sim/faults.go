@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
@@ -57,7 +58,7 @@ func withBaseline(res *metrics.Result, sc scenario.Scenario) error {
 	sc.Faults = nil
 	base, err := Run(sc)
 	if err != nil {
-		return fmt.Errorf("the run without faults: %w", err)
+		return msg.Errorf("the run without faults: %w", err)
 	}
 	_, b := measure(base)
 	d := metrics.Round(res.Faults.MeasureUs-b, 3)

@@ -1,5 +1,6 @@
 // Command cjkchars prints the characters the CJK subset font must have: those
-// of the words the canvas draws (i18n.CanvasKeys) that the Go font lacks, and those
+// of the words the canvas draws (i18n.CanvasKeys, and the errors it shows:
+// i18n.ErrorTexts) that the Go font lacks, and those
 // of the margin file given as its argument. assets/fonts/subset.sh (make
 // fonts) runs it.
 package main
@@ -50,6 +51,10 @@ func run() error {
 	for _, k := range i18n.CanvasKeys() {
 		add(i18n.T(i18n.ZH, k))
 		add(i18n.T(i18n.EN, k))
+	}
+	for _, t := range i18n.ErrorTexts() { // the canvas draws a load's error
+		add(t.ZH)
+		add(t.EN)
 	}
 	add(string(margin))
 	out := make([]rune, 0, len(seen))

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 	"time"
@@ -89,7 +88,7 @@ func (g *Game) loadCompare(sides [2]playback.Side) {
 			p, err = playback.New(sc)
 		}
 		if err != nil {
-			g.fail(fmt.Errorf("%s side: %w", which, err))
+			g.fail(sideError(i18n.Lang(g.params.Lang), which, err))
 			return
 		}
 		p.SetHeapLimit(heapLimit)

@@ -2,14 +2,22 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/i18n"
 	"fabriclab/protocol"
 	"fabriclab/render"
+	"fabriclab/sim/golden"
+	"fabriclab/sim/plan"
 	"fabriclab/sim/scenario"
 )
 
@@ -57,8 +65,8 @@ func TestCheckListsEveryProblem(t *testing.T) {
 	}
 	require.Len(t, got, 2)
 	require.Len(t, got[0], 2)
-	assert.Equal(t, []int{6, 4}, []int{got[0][0].Line, got[0][1].Line})
-	assert.Equal(t, []string{"network.buffr", "topology.hosts"}, []string{got[0][0].Key, got[0][1].Key})
+	assert.Equal(t, []int{4, 6}, []int{got[0][0].Line, got[0][1].Line}, "in the order of the text (the decoder found line 6's)")
+	assert.Equal(t, []string{"topology.hosts", "network.buffr"}, []string{got[0][0].Key, got[0][1].Key})
 	require.Len(t, got[1], 1)
 	assert.Equal(t, 6, got[1][0].Line, "the line out of step, not where its list began")
 }
@@ -242,4 +250,198 @@ func FuzzEditorCommand(f *testing.F) {
 			t.Fatalf("%q: answered %#v", raw, ev)
 		}
 	})
+}
+
+// The editor's messages are in the page's language, at the same place, with
+// the keys, values and units as they are; English is as before.
+func TestCheckSaysErrorsInThePagesLanguage(t *testing.T) {
+	fit := "name: fit\ntopology:\n  kind: dgx\n  nodes: 1\nsim:\n  fidelity: flow\ntraining:\n  model: llama3-8b\n  gpu: h100\n  batch: 16384\n  checkpointing: none\n"
+	for _, c := range []struct {
+		name, yaml string
+		en, zh     []string
+	}{
+		{"unknown key and a value out of range", "name: x\ntopology:\n  kind: star\n  hosts: 0\nnetwork:\n  rto: 1ms\n  ruoting: ecmp\n", []string{
+			"scenario:4: topology.hosts: 0 is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)",
+			"scenario:7: network.ruoting: unknown key; network takes mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay",
+		}, []string{
+			"scenario:4: topology.hosts: 0 无效：星形拓扑至少需要 2 台主机（例如 hosts: 9）",
+			"scenario:7: network.ruoting: 未知的键；network 可用 mtu, buffer, flow_control, routing, cc, ecn, cnp_interval, clamp_target_rate, dcqcn, ibcc, pfc, rto, recovery, ack_every, buffer_model, switch_buffer, dt_alpha, classes, reroute_delay",
+		}},
+		{"a phrase and a list in the sentence", "name: x\ntopology:\n  kind: star\n  hosts: 9\ntraffic:\n  senders: 20\nnetwork:\n  routing: zigzag\n", []string{
+			"scenario:6: traffic.senders: 20 is too many: with 9 endpoints, senders must be at most 8 (e.g. senders: 8)",
+			`scenario:8: network.routing: "zigzag" is not a routing mode; use static, ecmp, adaptive or spray`,
+		}, []string{
+			"scenario:6: traffic.senders: 20 太多：共 9 个端点时，senders 最多为 8（例如 senders: 8）",
+			`scenario:8: network.routing: "zigzag" 不是有效的路由方式；可用 static、ecmp、adaptive 或 spray`,
+		}},
+		{"a training that does not fit", fit, []string{
+			"scenario:10: training.batch: 16384 does not fit: llama3-8b with sharding fsdp, checkpointing none and batch 16384 needs 102 GB per GPU (weights 6.1, gradients 6.1, Adam state 8.0, activations 81.4 GB), more than h100's 80 GB; use training.checkpointing: selective (63 GB), or a smaller batch (at most 12020 tokens per GPU)",
+		}, []string{
+			"scenario:10: training.batch: 16384 放不下：llama3-8b 在 sharding fsdp、checkpointing none、batch 16384 下每张 GPU 需要 102 GB（权重 6.1、梯度 6.1、Adam 状态 8.0、激活 81.4 GB），超过了 h100 的 80 GB；请用 training.checkpointing: selective（63 GB），或更小的 batch（每张 GPU 最多 12020 个 token）",
+		}},
+		{"a YAML syntax error", "name: x\ntopology:\n  kind: star\n   hosts: 9\n", []string{
+			"scenario:4: not valid YAML: mapping values are not allowed in this context",
+		}, []string{
+			"scenario:4: 不是有效的 YAML：此处不允许出现映射值（key: value；缩进是否对齐？）",
+		}},
+		{"a value that is not a number", "name: x\ntopology: {kind: star, hosts: nine}\n", []string{
+			`scenario:2: topology.hosts: "nine" is not a whole number`,
+		}, []string{
+			`scenario:2: topology.hosts: "nine" 不是整数`,
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			for lang, want := range map[i18n.Lang][]string{i18n.EN: c.en, i18n.ZH: c.zh} {
+				ev, ok := check(protocol.Check{ID: 1, YAML: c.yaml}, lang).(protocol.Checked)
+				require.True(t, ok)
+				var got []string
+				for _, e := range ev.Errors {
+					got = append(got, e.Message)
+				}
+				assert.Equal(t, want, got, lang)
+			}
+		})
+	}
+}
+
+// An indentation error points at its own line: the key out of step, not the
+// document's first line or where its block began.
+func TestCheckPointsAtTheMisindentedLine(t *testing.T) {
+	for _, c := range []struct {
+		yaml string
+		line int
+	}{
+		{"name: x\ntopology:\n  kind: star\n   hosts: 9\n", 4},                                              // deeper than its sibling
+		{"name: x\ntopology:\n  kind: star\n hosts: 9\n", 4},                                                // between two levels
+		{"name: x\nseed: 1\ntopology:\n  kind: star\n  hosts: 9\nnetwork:\n  mtu: 4096\n    rto: 1ms\n", 8}, // late in the document
+		{"name: x\ntraffic:\n  flows:\n    - src: 0\n      dst: 1\n     bytes: 1MiB\n", 6},                  // inside a list's item
+		{"name: x\ntopology:\n  kind: star\n\thosts: 9\n", 4},                                               // a tab
+	} {
+		ev, ok := check(protocol.Check{ID: 1, YAML: c.yaml}, i18n.ZH).(protocol.Checked)
+		require.True(t, ok)
+		require.Len(t, ev.Errors, 1, c.yaml)
+		assert.Equal(t, c.line, ev.Errors[0].Line, "%q: %s", c.yaml, ev.Errors[0].Message)
+		assert.Contains(t, ev.Errors[0].Message, "不是有效的 YAML", c.yaml)
+	}
+}
+
+// The editor lists every problem, past the ten a command line prints (which
+// ends with "… and 2 more").
+func TestCheckListsPastTen(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: x\nnetwork:\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "  key%d: 1\n", i)
+	}
+	_, err := scenario.Parse([]byte(b.String()), "scenario")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "… and 2 more")
+	ev, ok := check(protocol.Check{ID: 1, YAML: b.String()}, i18n.EN).(protocol.Checked)
+	require.True(t, ok)
+	require.Len(t, ev.Errors, 12)
+	for i, e := range ev.Errors {
+		assert.Equal(t, i+3, e.Line)
+		assert.Equal(t, fmt.Sprintf("network.key%d", i), e.Key)
+	}
+}
+
+// The canvas says a load's error in the page's language.
+func TestFailureInThePagesLanguage(t *testing.T) {
+	g, _ := started(t, "?scenario=incast&set=topology.hosts=0&lang=zh")
+	assert.Equal(t, "--set topology.hosts=0: topology.hosts: 0 无效：星形拓扑至少需要 2 台主机（例如 hosts: 9）", g.failure)
+	require.NotNil(t, g.errorPic.pic, "the canvas pictures it")
+	g, _ = started(t, "?scenario=incast&set=topology.hosts=0")
+	assert.Equal(t, "--set topology.hosts=0: topology.hosts: 0 is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)", g.failure)
+}
+
+// A key the scenario ignores does not hold back the checks that need a valid
+// scenario: a training that does not fit shows beside it, not after it.
+func TestCheckListsAnIgnoredKeyWithTheLaterChecks(t *testing.T) {
+	yaml := "name: fit\ntopology:\n  kind: dgx\n  nodes: 1\n  hosts: 4\nsim:\n  fidelity: flow\ntraining:\n  model: llama3-8b\n  gpu: h100\n  batch: 16384\n  checkpointing: none\n"
+	ev, ok := check(protocol.Check{ID: 1, YAML: yaml}, i18n.EN).(protocol.Checked)
+	require.True(t, ok)
+	var keys []string
+	for _, e := range ev.Errors {
+		keys = append(keys, e.Key)
+	}
+	assert.Equal(t, []string{"topology.hosts", "training.batch"}, keys)
+	require.Len(t, ev.Errors, 2)
+	assert.Contains(t, ev.Errors[0].Message, "ignored: it is used only with topology.kind: star")
+	assert.Contains(t, ev.Errors[1].Message, "does not fit")
+	_, err := scenario.Parse([]byte(yaml), "scenario")
+	require.Error(t, err, "the scenario's own checks report the ignored key")
+	assert.NotContains(t, err.Error(), "does not fit", "without sim/plan's checks")
+}
+
+// The editor's other answers are in the page's language too: a source whose
+// set= does not apply, a snapshot with nothing on the canvas.
+func TestEditorAnswersInThePagesLanguage(t *testing.T) {
+	ev, ok := source(protocol.AskSource{ID: 2, Scenario: "incast", Sets: []string{"topology.hostz=3"}}, i18n.ZH).(protocol.CommandError)
+	require.True(t, ok)
+	assert.Equal(t, "--set topology.hostz=3: 未知的键；topology 可用 kind, hosts, nodes, gpus_per_node, nics_per_node, leaves, spines, hosts_per_leaf, k, oversubscription, rail_optimized, dims, fabric, link_gbps, link_latency, switch_latency, nvlink_efficiency, nvlink, gpu, nic_efficiency, storage_nodes, storage_gbps, from", ev.Message)
+	g, _ := started(t, "?scenario=incast&set=topology.hosts=0&lang=zh")
+	snap, ok := g.snapshot(protocol.AskSnapshot{ID: 3}).(protocol.CommandError)
+	require.True(t, ok)
+	assert.Equal(t, "快照：画布上还没有内容；请先加载一个场景", snap.Message)
+}
+
+// Every error of the loader's cases (sim/scenario/testdata/errors), with
+// sim/plan's checks, has a Chinese for its format and for each phrase in it:
+// none is left English inside a Chinese sentence.
+func TestEveryErrorCaseHasChinese(t *testing.T) {
+	zh := map[string]bool{}
+	for _, tx := range i18n.ErrorTexts() {
+		zh[tx.EN] = true
+	}
+	verb := regexp.MustCompile(`%[-+# 0]*(\[\d+\])?[\d.]*(\[\d+\])?[a-zA-Z%]`)
+	var missing func(where string, v any) []string
+	missing = func(where string, v any) []string {
+		var out []string
+		switch v := v.(type) {
+		case interface{ Message() (string, []any) }:
+			format, args := v.Message()
+			if !zh[format] && strings.ContainsFunc(verb.ReplaceAllString(format, ""), unicode.IsLetter) {
+				out = append(out, where+": "+format)
+			}
+			for _, a := range args {
+				out = append(out, missing(where, a)...)
+			}
+		case interface{ Unwrap() []error }:
+			for _, e := range v.Unwrap() {
+				out = append(out, missing(where, e)...)
+			}
+		}
+		return out
+	}
+	paths, err := filepath.Glob("../../sim/scenario/testdata/errors/*.txtar")
+	require.NoError(t, err)
+	require.NotEmpty(t, paths)
+	var gaps []string
+	cases := 0
+	for _, path := range paths {
+		data, err := os.ReadFile(path)
+		require.NoError(t, err)
+		_, files := golden.Archive(string(data))
+		for _, f := range files {
+			if !strings.HasSuffix(f.Name, ".yaml") {
+				continue
+			}
+			var sets []string
+			for line := range strings.Lines(f.Text) {
+				set, ok := strings.CutPrefix(line, "# --set ")
+				if !ok {
+					break
+				}
+				sets = append(sets, strings.TrimSpace(set))
+			}
+			_, err := plan.ParseWith([]byte(f.Text), f.Name, sets)
+			if err == nil {
+				continue
+			}
+			cases++
+			gaps = append(gaps, missing(f.Name, err)...)
+		}
+	}
+	assert.Greater(t, cases, 200, "the cases are read")
+	assert.Empty(t, gaps, "formats without Chinese (i18n/errors_zh.go)")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"image"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/protocol"
 	"fabriclab/render"
@@ -264,9 +266,10 @@ func (g *Game) release() {
 	runtime.GC()
 }
 
-// fail shows an error over the canvas and tells the page.
+// fail shows an error over the canvas and tells the page, in the page's
+// language.
 func (g *Game) fail(err error) {
-	g.failure = err.Error()
+	g.failure = i18n.Error(i18n.Lang(g.params.Lang), err)
 	g.p, g.cmp = nil, nil
 	g.out.event(protocol.Error{Message: g.failure})
 }
@@ -492,7 +495,7 @@ func (g *Game) Update() (err error) {
 	defer g.afterUpdate() // asks for the next frame when one is due (frames.go)
 	defer func() {
 		if r := recover(); r != nil {
-			g.fail(fmt.Errorf("internal error (please report it): %v", r))
+			g.fail(errors.New(i18n.Tf(i18n.Lang(g.params.Lang), "viz.internal", r)))
 		}
 	}()
 	now := time.Now()

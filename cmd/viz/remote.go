@@ -107,7 +107,7 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 			err = playback.FitsBrowser(&sc)
 		}
 		if err != nil {
-			g.fail(fmt.Errorf("%s side: %w", which, err))
+			g.fail(sideError(i18n.Lang(g.params.Lang), which, err))
 			return
 		}
 		scs[i] = sc
@@ -172,6 +172,10 @@ func (g *Game) arrived(a arrival) error {
 			r.p.Append(s)
 		}
 		r.p.SetProgress(e.Progress, e.EtaS)
+	case protocol.Computing:
+		if r.p != nil {
+			r.p.SetProgress(e.Progress, e.EtaS)
+		}
 	case protocol.Halved:
 		r.p.Halve()
 	case protocol.RunResult:
@@ -186,9 +190,9 @@ func (g *Game) arrived(a arrival) error {
 			g.cmp.nextTime = time.Time{}
 		}
 	case protocol.WorkerError:
-		err := errors.New(e.Message)
+		err := errors.New(e.Message) // in the page's language (Begin.Lang)
 		if r.side != "" {
-			err = fmt.Errorf("%s side: %w", r.side, err)
+			err = sideError(i18n.Lang(g.params.Lang), r.side, err)
 		}
 		if r.p == nil {
 			return err
@@ -204,6 +208,8 @@ func runOf(e protocol.WorkerEvent) int {
 	case protocol.Begun:
 		return e.RunID
 	case protocol.Recorded:
+		return e.RunID
+	case protocol.Computing:
 		return e.RunID
 	case protocol.Halved:
 		return e.RunID
@@ -270,4 +276,13 @@ func (g *Game) workerStats() []protocol.WorkerStats {
 		}
 	}
 	return out
+}
+
+// sideError is err of a comparison's side ("left" or "right"), said in lang
+// after the side's name.
+func sideError(lang i18n.Lang, side string, err error) error {
+	if side == "right" {
+		return errors.New(i18n.Tf(lang, "viz.side.right", i18n.Error(lang, err)))
+	}
+	return errors.New(i18n.Tf(lang, "viz.side.left", i18n.Error(lang, err)))
 }

@@ -143,6 +143,23 @@ func TestWorkerComputesTheRun(t *testing.T) {
 	assert.Equal(t, 1, st[0].RunID)
 }
 
+// A worker's computing event moves the bar's progress and time left between
+// two frames.
+func TestWorkerProgressBetweenFrames(t *testing.T) {
+	g, h := workerGame(t, "?scenario=incast")
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.p)
+	r := h.runs[0]
+	r.post(protocol.Computing{RunID: r.id, Progress: 0.42, EtaS: 3}, nil)
+	r.post(protocol.Computing{RunID: r.id + 1, Progress: 0.99, EtaS: 0.1}, nil) // of another run: not ours
+	g.page.nextTime = time.Time{}
+	require.NoError(t, g.Update())
+	assert.InDelta(t, 0.42, g.p.Progress(), 1e-9)
+	assert.InDelta(t, 3, g.p.ETA(), 1e-9)
+	ev := lastTime(t, &h.pageHost)
+	assert.InDelta(t, 0.42, ev["progress"], 1e-9, "the page hears it")
+}
+
 // A load drops the run before (its worker is told; what still comes of it
 // is not played); a worker's error stops the run with its message.
 func TestWorkerRunsReplaced(t *testing.T) {

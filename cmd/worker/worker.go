@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"fabriclab/i18n"
 	"fabriclab/playback"
 	"fabriclab/playback/framewire"
 	"fabriclab/protocol"
@@ -31,7 +32,16 @@ type poster func(msg []byte, frame []byte)
 type Worker struct {
 	post poster
 	run  *run // nil when idle
+	// every is how long the page may wait for a word of a run's progress:
+	// after that without a frame, Work posts a computing event (0: the
+	// default, progressEvery).
+	every    time.Duration
+	lastPost time.Time
 }
+
+// progressEvery is how often the page hears how far a run has got when no
+// frame comes (the progress and time left in its bar).
+const progressEvery = 250 * time.Millisecond
 
 // run is the run being built or computed.
 type run struct {
@@ -45,6 +55,7 @@ type run struct {
 	heap  int64     // the heap limit, bytes (0: none)
 	first []byte    // the first frame, recorded before begun is posted
 	at    unit.Time // its time
+	lang  i18n.Lang // the page's, for errors
 }
 
 // Handle takes a message from the page.
@@ -110,10 +121,10 @@ func (w *Worker) begin(c protocol.Begin) {
 		b, err = playback.Begin(sc)
 	}
 	if err != nil {
-		w.event(protocol.WorkerError{RunID: c.RunID, Message: err.Error()}, nil)
+		w.event(protocol.WorkerError{RunID: c.RunID, Message: i18n.Error(i18n.Lang(c.Lang), err)}, nil)
 		return
 	}
-	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20}
+	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20, lang: i18n.Lang(c.Lang)}
 }
 
 // Work builds or computes the run for about slice of wall time and
@@ -140,7 +151,15 @@ func (w *Worker) Work(slice time.Duration) bool {
 		r.posted(r.first, r.at)
 		return true
 	}
-	return !r.rec.Compute(slice) && w.run == r
+	more := !r.rec.Compute(slice) && w.run == r
+	every := w.every
+	if every == 0 {
+		every = progressEvery
+	}
+	if more && time.Since(w.lastPost) >= every {
+		w.event(protocol.Computing{RunID: r.id, Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, nil)
+	}
+	return more
 }
 
 func (w *Worker) event(e protocol.WorkerEvent, frame []byte) {
@@ -149,6 +168,7 @@ func (w *Worker) event(e protocol.WorkerEvent, frame []byte) {
 		msg, _ = protocol.EncodeWorkerEvent(protocol.WorkerError{Message: err.Error()})
 	}
 	w.post(msg, frame)
+	w.lastPost = time.Now()
 }
 
 // Frame, Halve, Finish and Fail make a run the recorder's Sink.
@@ -181,5 +201,5 @@ func (r *run) Finish(res *simmetrics.Result) {
 
 func (r *run) Fail(err error) {
 	r.over = true
-	r.w.event(protocol.WorkerError{RunID: r.id, Message: err.Error()}, nil)
+	r.w.event(protocol.WorkerError{RunID: r.id, Message: i18n.Error(r.lang, err)}, nil)
 }

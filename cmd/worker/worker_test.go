@@ -206,3 +206,34 @@ func TestWorkerExplainErrors(t *testing.T) {
 		assert.Equal(t, err.Error(), got.Error)
 	}
 }
+
+// While it computes without recording a frame for a while, the worker says
+// how far it has got, so that the page's progress moves between frames; a
+// frame posted resets the wait.
+func TestWorkerSaysItsProgressBetweenFrames(t *testing.T) {
+	count := func(evs []protocol.WorkerEvent) (n int, last protocol.Computing) {
+		for _, e := range evs {
+			if c, ok := e.(protocol.Computing); ok {
+				n, last = n+1, c
+			}
+		}
+		return n, last
+	}
+	pg := &page{t: t}
+	w := &Worker{post: pg.post, every: time.Nanosecond} // every slice is "a while"
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":5,"scenario":"incast","set":["traffic.bytes=16MiB"]}`))
+	work(w)
+	n, last := count(pg.events)
+	assert.Positive(t, n, "a computing event between frames")
+	assert.Equal(t, 5, last.RunID)
+	assert.Greater(t, last.Progress, 0.0)
+	assert.LessOrEqual(t, last.Progress, 1.0)
+	require.IsType(t, protocol.RunResult{}, pg.events[len(pg.events)-1], "none after the run is over")
+
+	pg = &page{t: t}
+	w = &Worker{post: pg.post, every: time.Hour}
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":6,"scenario":"incast","set":["traffic.bytes=16MiB"]}`))
+	work(w)
+	n, _ = count(pg.events)
+	assert.Zero(t, n, "frames came often enough: no computing event")
+}

@@ -15,11 +15,12 @@
 package coll
 
 import (
-	"fmt"
 	"math"
 	"math/bits"
 	"slices"
 	"strings"
+
+	"fabriclab/sim/msg"
 )
 
 // Operations.
@@ -172,7 +173,7 @@ type Params struct {
 func Build(op, algo string, p Params) (*Schedule, error) {
 	n := p.Ranks
 	if n < 2 {
-		return nil, fmt.Errorf("a collective needs at least 2 ranks, got %d", n)
+		return nil, msg.Errorf("a collective needs at least 2 ranks, got %d", n)
 	}
 	if algo == Auto && len(p.Torus) > 0 && (op == AllReduce || op == ReduceScatter || op == AllGather) {
 		algo = TorusAlgo
@@ -249,13 +250,13 @@ func checkSupported(op, algo string) error {
 	}
 	algos, ok := supported[op]
 	if !ok {
-		return fmt.Errorf("unknown operation %q; use one of %s", op, strings.Join(Ops, ", "))
+		return msg.Errorf("unknown operation %q; use one of %s", op, strings.Join(Ops, ", "))
 	}
 	if !slices.Contains(algos, algo) {
 		if !slices.Contains(Algos, algo) {
-			return fmt.Errorf("unknown algorithm %q; use one of %s", algo, strings.Join(Algos, ", "))
+			return msg.Errorf("unknown algorithm %q; use one of %s", algo, strings.Join(Algos, ", "))
 		}
-		return fmt.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(algos, ", "))
+		return msg.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(algos, ", "))
 	}
 	return nil
 }
@@ -263,34 +264,34 @@ func checkSupported(op, algo string) error {
 // checkShape says why algo cannot run on the ranks p describes, or nil.
 func checkShape(algo string, n int, p Params) error {
 	if len(p.Torus) > 0 && (algo == Hierarchical || algo == InNetwork || algo == NVLSTree) {
-		return fmt.Errorf("%s needs GPU nodes and switches, which a torus has none of; on a torus use torus or ring", algo)
+		return msg.Errorf("%s needs GPU nodes and switches, which a torus has none of; on a torus use torus or ring", algo)
 	}
 	switch algo {
 	case TorusAlgo:
 		return torusShape(n, p)
 	case Rabenseifner:
 		if n&(n-1) != 0 {
-			return fmt.Errorf("rabenseifner needs a power-of-two rank count, got %d; use ring, or %d or %d ranks",
+			return msg.Errorf("rabenseifner needs a power-of-two rank count, got %d; use ring, or %d or %d ranks",
 				n, 1<<(bits.Len(uint(n))-1), 1<<bits.Len(uint(n)))
 		}
 	case Hierarchical:
 		g := p.GPUsPerNode
 		if g < 2 || n%g != 0 || n/g < 2 {
-			return fmt.Errorf("hierarchical needs ranks spanning at least 2 whole multi-GPU nodes (a dgx topology with nodes ≥ 2, or leafspine with gpus_per_node); got %d ranks with %d per node; use ring", n, g)
+			return msg.Errorf("hierarchical needs ranks spanning at least 2 whole multi-GPU nodes (a dgx topology with nodes ≥ 2, or leafspine with gpus_per_node); got %d ranks with %d per node; use ring", n, g)
 		}
 	case InNetwork:
 		if !p.OneSwitch {
-			return fmt.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
+			return msg.Errorf("innetwork is modelled on one switch (a star, or the NVSwitch of one dgx node: NVLS); across several dgx nodes use nvlstree, else hierarchical or ring")
 		}
 		if p.NVSwitch && p.Arch == Ampere {
-			return fmt.Errorf("innetwork on an NVSwitch is NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use ring, or topology.gpu: h100")
+			return msg.Errorf("innetwork on an NVSwitch is NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use ring, or topology.gpu: h100")
 		}
 	case NVLSTree:
 		if p.Arch == Ampere {
-			return fmt.Errorf("nvlstree needs NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use hierarchical or ring, or topology.gpu: h100")
+			return msg.Errorf("nvlstree needs NVLS, which A100's NVSwitch does not have (NCCL runs it from Hopper on); use hierarchical or ring, or topology.gpu: h100")
 		}
 		if !p.NVSwitch || !spansNodes(p) {
-			return fmt.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
+			return msg.Errorf("nvlstree needs ranks spanning at least 2 whole dgx nodes (NVSwitch in each node; a dgx topology with nodes ≥ 2); got %d ranks with %d per node; on one node use innetwork, else hierarchical or ring", n, p.GPUsPerNode)
 		}
 	}
 	return nil

@@ -1,6 +1,8 @@
 package coll
 
-import "fmt"
+import (
+	"fabriclab/sim/msg"
+)
 
 // TorusAlgo is the all-reduce, reduce-scatter and all-gather of a torus (TPU
 // ICI): a bidirectional ring in each dimension, one dimension after another.
@@ -16,13 +18,13 @@ var dimNames = [...]string{"x", "y", "z"}
 // torusShape says why algo torus cannot run on n ranks of p, or nil.
 func torusShape(n int, p Params) error {
 	if len(p.Torus) == 0 {
-		return fmt.Errorf("torus runs on a torus (topology.kind: torus); use ring")
+		return msg.Errorf("torus runs on a torus (topology.kind: torus); use ring")
 	}
 	if all := product(p.Torus); n != all {
-		return fmt.Errorf("torus needs every chip of the torus: %d ranks, not %d; leave collective.ranks out, or use ring", all, n)
+		return msg.Errorf("torus needs every chip of the torus: %d ranks, not %d; leave collective.ranks out, or use ring", all, n)
 	}
 	if t := torusTransfers(p.Torus); t > MaxStepTransfers {
-		return fmt.Errorf("torus lists every step: this torus needs %d transfers, at most %d; use a smaller torus or ring", t, MaxStepTransfers)
+		return msg.Errorf("torus lists every step: this torus needs %d transfers, at most %d; use a smaller torus or ring", t, MaxStepTransfers)
 	}
 	return nil
 }

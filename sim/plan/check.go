@@ -3,9 +3,9 @@ package plan
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"fabriclab/sim/coll"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
@@ -65,17 +65,17 @@ func transfersFit(sc *scenario.Scenario, k *scenario.Check, sched *coll.Schedule
 	if n <= MaxRunFlows {
 		return true
 	}
-	fix := "use fewer collective.ranks"
+	fix := msg.F("use fewer collective.ranks")
 	if !streamed {
-		fix = "use collective.execution: streamed (one transfer per pair per phase)"
+		fix = msg.F("use collective.execution: streamed (one transfer per pair per phase)")
 		if sc.Sim.Fidelity == scenario.Packet {
-			fix = "use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase)"
+			fix = msg.F("use sim: {fidelity: flow} or collective.execution: streamed (one transfer per pair per phase)")
 		}
 		one := sched.TransferCount(coll.Options{Bytes: co.Bytes, Channels: co.Channels, Chunk: 0}) // one piece per channel
 		if one <= MaxRunFlows {
 			perChannel := (co.Bytes + unit.Bytes(max(co.Channels, 1)) - 1) / unit.Bytes(max(co.Channels, 1))
 			pieces := unit.Bytes(MaxRunFlows / one)
-			fix += fmt.Sprintf(", or collective.chunk: %s or more", scenario.SizeText(scenario.RoundUp((perChannel+pieces-1)/pieces)))
+			fix = msg.F("%s, or collective.chunk: %s or more", fix, scenario.SizeText(scenario.RoundUp((perChannel+pieces-1)/pieces)))
 		}
 	}
 	key := k.Blame("collective.chunk", "collective.bytes", "collective.channels", "collective.ranks", sc.Topology.SizeKey(), "collective.execution")
@@ -211,10 +211,10 @@ func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks i
 	if mem.Total() <= hbm {
 		return
 	}
-	var fits []string
+	var fits []msg.Text
 	if cfg.PP > 1 && cfg.PPSchedule == train.GPipe {
 		if m := need(cfg.Sharding, cfg.Checkpointing, train.OneFOneB); m.Total() <= hbm {
-			fits = append(fits, fmt.Sprintf("training.pp_schedule: 1f1b (%.0f GB)", m.Total()/1e9))
+			fits = append(fits, msg.F("training.pp_schedule: 1f1b (%.0f GB)", m.Total()/1e9))
 		}
 	}
 	for _, sh := range train.Shardings {
@@ -222,40 +222,44 @@ func memory(k *scenario.Check, tr *scenario.Training, cfg *train.Config, ranks i
 			continue
 		}
 		if m := need(sh, cfg.Checkpointing, cfg.PPSchedule); sh != cfg.Sharding && m.Total() <= hbm {
-			fits = append(fits, fmt.Sprintf("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
+			fits = append(fits, msg.F("training.sharding: %s (%.0f GB)", sh, m.Total()/1e9))
 			break
 		}
 	}
 	if cfg.Model.Blocks > 0 {
 		for _, ck := range train.Checkpointings[slices.Index(train.Checkpointings, cfg.Checkpointing)+1:] {
 			if m := need(cfg.Sharding, ck, cfg.PPSchedule); m.Total() <= hbm {
-				fits = append(fits, fmt.Sprintf("training.checkpointing: %s (%.0f GB)", ck, m.Total()/1e9))
+				fits = append(fits, msg.F("training.checkpointing: %s (%.0f GB)", ck, m.Total()/1e9))
 				break
 			}
 		}
 	}
 	if a := mem.Activations / float64(cfg.Batch); a > 0 {
 		if most := int((hbm - (mem.Total() - mem.Activations)) / a); most >= 1 {
-			fits = append(fits, fmt.Sprintf("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
+			fits = append(fits, msg.F("a smaller batch (at most %d %ss per GPU)", most, cfg.Model.Sample))
 		}
 	}
 	if len(fits) == 0 {
-		fits = append(fits, "a GPU with more memory")
+		fits = append(fits, msg.F("a GPU with more memory"))
 	}
 	first, causes := "training.batch", []string{"training.sharding", "training.checkpointing", "training.gpu", "training.model", "training.layers"}
 	if cfg.PP > 1 && cfg.PPSchedule == train.GPipe { // GPipe's activations grow with the micro-batches
 		first, causes = "training.accumulation", append([]string{"training.pp_schedule", "training.batch"}, causes...)
 	}
 	key := k.Blame(first, causes...)
-	with := "sharding " + cfg.Sharding
+	with := msg.F("sharding %s", cfg.Sharding)
 	if cfg.Model.Blocks > 0 {
-		with += ", checkpointing " + cfg.Checkpointing
+		with = msg.F("%s, checkpointing %s", with, cfg.Checkpointing)
 	}
 	if cfg.PP > 1 {
-		with += fmt.Sprintf(", %d pipeline stages (%s, %d micro-batches)", cfg.PP, cfg.PPSchedule, max(cfg.Accumulation, 1))
+		with = msg.F("%s, %d pipeline stages (%s, %d micro-batches)", with, cfg.PP, cfg.PPSchedule, max(cfg.Accumulation, 1))
+	}
+	use := fits[0]
+	for _, f := range fits[1:] {
+		use = msg.F("%s, or %s", use, f)
 	}
 	k.Fail(key, "%s does not fit: %s with %s and batch %d needs %.0f GB per GPU (%s), more than %s's %.0f GB; use %s",
-		k.Text(key, valueOf(key, tr)), cfg.Model.Name, with, cfg.Batch, mem.Total()/1e9, mem, tr.GPU, hbm/1e9, strings.Join(fits, ", or "))
+		k.Text(key, valueOf(key, tr)), cfg.Model.Name, with, cfg.Batch, mem.Total()/1e9, mem.Text(), tr.GPU, hbm/1e9, use)
 }
 
 // maxComputeParts is forward and backward (2 × forward).
@@ -270,17 +274,17 @@ func computeTime(k *scenario.Check, tr *scenario.Training, cfg *train.Config) bo
 	if sec <= MaxUntil.Seconds() {
 		return true
 	}
-	fits := "use fewer parameters"
+	fits := msg.F("use fewer parameters")
 	recompute := m.RecomputeFLOPs(cfg.Checkpointing)
 	if f := m.FwdFLOPs(); f > 0 {
 		most := (MaxUntil.Seconds() - float64(m.Params())*train.OptimizerBytesPerParam/gpu.HBM) * gpu.PeakFLOPS * cfg.MFU / ((maxComputeParts*f + recompute) * float64(cfg.Accumulation))
 		if most >= 1 {
-			fits = fmt.Sprintf("e.g. batch: %d", int(most))
+			fits = msg.F("e.g. batch: %d", int(most))
 		}
 	}
-	backward := "× 3 for backward"
+	backward := msg.F("× 3 for backward")
 	if recompute > 0 {
-		backward = fmt.Sprintf("× 3 for backward plus %.4g recomputed (checkpointing %s)", recompute, cfg.Checkpointing)
+		backward = msg.F("× 3 for backward plus %.4g recomputed (checkpointing %s)", recompute, cfg.Checkpointing)
 	}
 	key := k.Blame("training.batch", "training.accumulation", "training.mfu", "training.layers", "training.gpu", "training.model")
 	k.Fail(key, "%s makes one step's compute take %.4gs (%.4g FLOPs per sample forward, %s, × batch %d × accumulation %d at %g of %s's %g TFLOP/s, plus the optimizer); a run simulates at most %s: %s",

@@ -1,10 +1,10 @@
 package plan
 
 import (
-	"fmt"
 	"reflect"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/traffic"
@@ -60,7 +60,7 @@ func (p *Plan) Equal(q *Plan) bool { return reflect.DeepEqual(p, q) }
 func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	kind, ok := topo.FabricKind(sc.Topology.Fabric)
 	if !ok {
-		return nil, fmt.Errorf("topology.fabric %q is not a fabric; validate the scenario first (scenario.Parse does)", sc.Topology.Fabric)
+		return nil, msg.Errorf("topology.fabric %q is not a fabric; validate the scenario first (scenario.Parse does)", sc.Topology.Fabric)
 	}
 	t := &sc.Topology
 	rate := topo.LinkRate(t.LinkGbps)
@@ -78,7 +78,7 @@ func Resolve(sc *scenario.Scenario) (*Plan, error) {
 	case scenario.FlowLevel:
 		p.FlowLevel = true
 	default:
-		return nil, fmt.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
+		return nil, msg.Errorf("sim.fidelity %q is not implemented yet; use packet", sc.Sim.Fidelity)
 	}
 	p.Names = traffic.Names(p.Flows)
 	k := sc.Check()

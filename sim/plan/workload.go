@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"fabriclab/sim/coll"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/train"
 	"fabriclab/sim/unit"
@@ -41,7 +42,7 @@ func (c *Collective) ScheduleFor(track bool) (*coll.Schedule, error) {
 	p.SummaryOnly = false
 	sched, err := coll.Build(c.Op, c.Algo, p)
 	if err != nil {
-		return nil, fmt.Errorf("collective: %w", err)
+		return nil, msg.Errorf("collective: %w", err)
 	}
 	return sched, nil
 }

@@ -9,6 +9,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"fabriclab/sim/msg"
 )
 
 // builtinFiles holds the built-in scenarios, one YAML file each, whose first
@@ -76,14 +78,14 @@ func LoadChecked(nameOrPath string, readFile func(string) ([]byte, error), sets 
 		return ParseChecked(data, "builtin/"+nameOrPath+".yaml", sets, more)
 	}
 	if readFile == nil {
-		return Scenario{}, fmt.Errorf("scenario %q is not a built-in; built-ins are %s", nameOrPath, builtinNames())
+		return Scenario{}, msg.Errorf("scenario %q is not a built-in; built-ins are %s", nameOrPath, builtinNames())
 	}
 	data, err := readFile(nameOrPath)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !looksLikePath:
-		return Scenario{}, fmt.Errorf("scenario %q is neither a file nor a built-in; built-ins are %s: %w", nameOrPath, builtinNames(), err)
+		return Scenario{}, msg.Errorf("scenario %q is neither a file nor a built-in; built-ins are %s: %w", nameOrPath, builtinNames(), err)
 	case err != nil:
-		return Scenario{}, fmt.Errorf("reading scenario: %w", err)
+		return Scenario{}, msg.Errorf("reading scenario: %w", err)
 	}
 	return parseChecked(data, nameOrPath, sets, more, relativeReader(nameOrPath, readFile))
 }

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -15,10 +16,13 @@ type checker struct {
 	source string           // file name for keys the document does not have
 	at     map[string]place // where each key was written; nil for a scenario built in Go
 	errs   errorList
+	// valid says the scenario passed every check but ignored's: a key it
+	// does not use does not stop the checks that need a valid scenario.
+	valid bool
 }
 
 func (c *checker) fail(key, format string, args ...any) {
-	e := &Error{Source: c.source, Key: key, Msg: fmt.Sprintf(format, args...)}
+	e := newError(c.source, 0, key, format, args...)
 	if p, ok := c.at[key]; ok {
 		e.Source, e.Line = p.source, p.line
 	}
@@ -59,7 +63,7 @@ func (c *checker) blame(key string, causes ...string) string {
 
 // share checks lo ≤ v ≤ hi for a fractional key; what says what it is and
 // example is a value that works.
-func (c *checker) share(key string, v, lo, hi float64, what string, example float64) bool {
+func (c *checker) share(key string, v, lo, hi float64, what msg.Text, example float64) bool {
 	if v >= lo && v <= hi {
 		return true
 	}
@@ -92,18 +96,18 @@ func unprintable(r rune) bool {
 }
 
 // oneOf checks that v is one of allowed.
-func (c *checker) oneOf(key, v, what string, allowed ...string) bool {
+func (c *checker) oneOf(key, v string, what msg.Text, allowed ...string) bool {
 	for _, a := range allowed {
 		if v == a {
 			return true
 		}
 	}
-	c.fail(key, "%q is not %s; use %s", v, what, list(allowed, "or"))
+	c.fail(key, "%q is not %s; use %s", v, what, orList(allowed))
 	return false
 }
 
 // between checks lo ≤ v ≤ hi for a whole-number key; example is a value that works.
-func (c *checker) between(key string, v, lo, hi, example int, what string) bool {
+func (c *checker) between(key string, v, lo, hi, example int, what msg.Text) bool {
 	switch {
 	case v < lo:
 		c.fail(key, "%s is not allowed: %s must be at least %d (e.g. %s: %d)", c.text(key, v), what, lo, leaf(key), example)

@@ -1,8 +1,7 @@
 package scenario
 
 import (
-	"strconv"
-
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -103,20 +102,20 @@ func (c *checker) collective(endpoints int, topoOK bool) {
 	}
 	c.classRef("collective.class", co.Class)
 	c.flowBytes("collective.bytes", co.Bytes)
-	c.between("collective.channels", co.Channels, 1, 64, 8, "channels")
+	c.between("collective.channels", co.Channels, 1, 64, 8, msg.F("channels"))
 	if co.Chunk < 0 || co.Chunk > 0 && co.Chunk < 4*unit.KiB || co.Chunk > MaxFlowBytes {
 		c.fail("collective.chunk", "%s is not allowed: a pipeline piece is from 4KiB to %s (default 4MiB; 0 sends each channel's share in one piece)", c.text("collective.chunk", co.Chunk), sizeText(MaxFlowBytes))
 	}
 	c.duration("collective.alpha", co.Alpha, 0, MaxLatency, "1us")
 	c.duration("collective.floor", co.Floor, 0, MaxLatency, "35us")
 	if co.Execution != "" {
-		c.oneOf("collective.execution", co.Execution, "an execution", "steps", "streamed")
+		c.oneOf("collective.execution", co.Execution, msg.F("an execution"), "steps", "streamed")
 	}
 	if co.Latency != "" {
-		c.oneOf("collective.latency", co.Latency, "a latency model", LatencyNCCL, LatencyAlpha)
+		c.oneOf("collective.latency", co.Latency, msg.F("a latency model"), LatencyNCCL, LatencyAlpha)
 	}
 	if co.Protocol != "" {
-		c.oneOf("collective.protocol", co.Protocol, "an NCCL protocol", ProtocolAuto, ProtocolLL, ProtocolLL128, ProtocolSimple)
+		c.oneOf("collective.protocol", co.Protocol, msg.F("an NCCL protocol"), ProtocolAuto, ProtocolLL, ProtocolLL128, ProtocolSimple)
 	}
 	if !topoOK {
 		return
@@ -139,5 +138,5 @@ func (c *checker) ranks(key string, ranks, endpoints int) (int, bool) {
 	if ranks == 0 {
 		ranks = endpoints
 	}
-	return ranks, c.between(key, ranks, 2, endpoints, endpoints, "with "+strconv.Itoa(endpoints)+" endpoints, ranks")
+	return ranks, c.between(key, ranks, 2, endpoints, endpoints, msg.F("with %d endpoints, ranks", endpoints))
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"math"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -198,7 +199,7 @@ func (d *DCQCN) fillDefaults(present func(key string) bool, n *Network) {
 // dcqcn checks network.dcqcn; rate is the line rate, 0 if unknown.
 func (c *checker) dcqcn(rate unit.Rate) bool {
 	d := c.s.Network.DCQCN
-	ok := c.oneOf("network.dcqcn.profile", d.Profile, "a DCQCN profile", DCQCNNIC, DCQCNPaper)
+	ok := c.oneOf("network.dcqcn.profile", d.Profile, msg.F("a DCQCN profile"), DCQCNNIC, DCQCNPaper)
 	ok = c.duration("network.dcqcn.time_reset", d.TimeReset, unit.Microsecond, MaxDCQCNTimer, "300us") && ok
 	ok = c.duration("network.dcqcn.alpha_update_period", d.AlphaUpdatePeriod, unit.Microsecond, MaxDCQCNTimer, "1us") && ok
 	ok = c.duration("network.dcqcn.rate_reduce_period", d.RateReducePeriod, 0, MaxDCQCNTimer, "4us") && ok
@@ -206,14 +207,14 @@ func (c *checker) dcqcn(rate unit.Rate) bool {
 		c.fail("network.dcqcn.byte_reset", "%s is not allowed: the byte counter is from 0 (off) to %s (e.g. byte_reset: 10MB)", c.text("network.dcqcn.byte_reset", d.ByteReset), MaxByteReset)
 		ok = false
 	}
-	ok = c.between("network.dcqcn.threshold", d.Threshold, 1, MaxDCQCNThreshold, 1, "threshold (F, the fast-recovery stages)") && ok
-	ok = c.between("network.dcqcn.min_dec_fac", d.MinDecFac, 0, 100, 50, "min_dec_fac (the percentage of the rate a cut keeps)") && ok
+	ok = c.between("network.dcqcn.threshold", d.Threshold, 1, MaxDCQCNThreshold, 1, msg.F("threshold (F, the fast-recovery stages)")) && ok
+	ok = c.between("network.dcqcn.min_dec_fac", d.MinDecFac, 0, 100, 50, msg.F("min_dec_fac (the percentage of the rate a cut keeps)")) && ok
 	for _, f := range []struct {
 		key  string
 		v    float64
-		what string
+		what msg.Text
 		eg   string
-	}{{"network.dcqcn.g", d.G, "α's gain", "0.00390625 (1/256)"}, {"network.dcqcn.initial_alpha", d.InitialAlpha, "α at the first CNP", "1"}} {
+	}{{"network.dcqcn.g", d.G, msg.F("α's gain"), "0.00390625 (1/256)"}, {"network.dcqcn.initial_alpha", d.InitialAlpha, msg.F("α at the first CNP"), "1"}} {
 		if !(f.v > 0 && f.v <= 1) {
 			c.fail(f.key, "%s is not allowed: %s is above 0 and at most 1 (e.g. %s: %s)", c.text(f.key, f.v), f.what, leaf(f.key), f.eg)
 			ok = false
@@ -235,7 +236,7 @@ func (c *checker) dcqcn(rate unit.Rate) bool {
 			ok = false
 		}
 	}
-	ok = c.oneOf("network.dcqcn.mark_at", d.MarkAt, "a marking point", MarkEnqueue, MarkDequeue) && ok
+	ok = c.oneOf("network.dcqcn.mark_at", d.MarkAt, msg.F("a marking point"), MarkEnqueue, MarkDequeue) && ok
 	if c.present("network.dcqcn.clamp_target_rate") && c.present("network.clamp_target_rate") && c.s.Network.ClampTargetRate != d.ClampTargetRate {
 		c.fail("network.clamp_target_rate", "%s contradicts network.dcqcn.clamp_target_rate; network.clamp_target_rate is deprecated: set only network.dcqcn.clamp_target_rate",
 			c.text("network.clamp_target_rate", c.s.Network.ClampTargetRate))
@@ -400,12 +401,12 @@ func (c *checker) ibcc(bufferOK bool) bool {
 			c.text("network.ibcc.threshold", t), sizeText(s.Network.Buffer), sizeText(roundDown(s.Network.Buffer/4)))
 		ok = false
 	}
-	ok = c.between("network.ibcc.marking_rate", b.MarkingRate, 1, MaxMarkingRate, 1, "marking_rate (mark 1 in this many packets)") && ok
+	ok = c.between("network.ibcc.marking_rate", b.MarkingRate, 1, MaxMarkingRate, 1, msg.F("marking_rate (mark 1 in this many packets)")) && ok
 	ok = c.duration("network.ibcc.becn_interval", b.BECNInterval, 0, MaxLatency, "0us") && ok
 	ok = c.duration("network.ibcc.timer", b.Timer, MinIBCCTimer, MaxLatency, "10us") && ok
-	limitOK := c.between("network.ibcc.ccti_limit", b.CCTILimit, 1, MaxCCTILimit, DefaultCCTILimit, "ccti_limit")
+	limitOK := c.between("network.ibcc.ccti_limit", b.CCTILimit, 1, MaxCCTILimit, DefaultCCTILimit, msg.F("ccti_limit"))
 	ok = limitOK && ok
-	ok = c.between("network.ibcc.ccti_increase", b.CCTIIncrease, 1, MaxCCTILimit, 1, "ccti_increase") && ok
+	ok = c.between("network.ibcc.ccti_increase", b.CCTIIncrease, 1, MaxCCTILimit, 1, msg.F("ccti_increase")) && ok
 	switch {
 	case b.CCTIMin < 0:
 		c.fail("network.ibcc.ccti_min", "%s is negative: it must be ≥ 0 (e.g. ccti_min: 0)", c.text("network.ibcc.ccti_min", b.CCTIMin))

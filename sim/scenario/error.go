@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"fabriclab/sim/msg"
 )
 
 // Error is one problem with a scenario, located by source line and key path.
@@ -20,11 +22,32 @@ type Error struct {
 	// Key is the key path, e.g. "traffic.flows[3].src"; empty when the problem
 	// is with the document as a whole.
 	Key string
-	// Msg says what is wrong and what would work.
+	// Msg says what is wrong and what would work, in English.
 	Msg string
+	// Format and Args are Msg's English format and its args (msg.Text
+	// phrases among them), for i18n to say Msg in the page's language.
+	Format string
+	Args   []any
 }
 
-func (e *Error) Error() string {
+// newError is the Error with the message format says of args.
+func newError(source string, line int, key, format string, args ...any) *Error {
+	return &Error{Source: source, Line: line, Key: key, Msg: msg.F(format, args...).String(), Format: format, Args: args}
+}
+
+func (e *Error) Error() string { return e.At(e.Msg) }
+
+// Message is the English format of Msg and its args.
+func (e *Error) Message() (string, []any) {
+	if e.Format == "" {
+		return "%s", []any{e.Msg}
+	}
+	return e.Format, e.Args
+}
+
+// At is message (Msg, or Msg in another language) at the error's place:
+// "incast.yaml:4: topology.hosts: " and message.
+func (e *Error) At(message string) string {
 	var b strings.Builder
 	b.WriteString(e.Source)
 	if e.Line > 0 {
@@ -36,7 +59,7 @@ func (e *Error) Error() string {
 	if e.Key != "" {
 		b.WriteString(e.Key + ": ")
 	}
-	b.WriteString(e.Msg)
+	b.WriteString(message)
 	return escapeUnprintable(b.String())
 }
 
@@ -79,7 +102,7 @@ func (l errorList) err() error {
 	errs := make([]error, 0, maxErrors+1)
 	for i, e := range l {
 		if i == maxErrors {
-			errs = append(errs, fmt.Errorf("… and %d more", len(l)-maxErrors))
+			errs = append(errs, &moreErrors{Text: msg.F("… and %d more", len(l)-maxErrors), rest: l[maxErrors:]})
 			break
 		}
 		errs = append(errs, e)
@@ -90,13 +113,36 @@ func (l errorList) err() error {
 	return errors.Join(errs...)
 }
 
-// list prints words as "a, b or c".
-func list(words []string, last string) string {
+// moreErrors stands for the problems past the first maxErrors: it prints as
+// "… and 5 more", and unwraps to them, for a reader that lists every problem
+// (the editor: a learner fixing ten must not uncover the next batch).
+type moreErrors struct {
+	msg.Text
+	rest []*Error
+}
+
+func (m *moreErrors) Error() string { return m.String() }
+
+// Unwrap is the problems it stands for.
+func (m *moreErrors) Unwrap() []error {
+	errs := make([]error, len(m.rest))
+	for i, e := range m.rest {
+		errs[i] = e
+	}
+	return errs
+}
+
+// orList says words as "a, b or c".
+func orList(words []string) msg.Text {
 	switch len(words) {
 	case 0:
-		return ""
+		return msg.F("")
 	case 1:
-		return words[0]
+		return msg.F("%s", words[0])
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
+	head := msg.F("%s", words[0])
+	for _, w := range words[1 : len(words)-1] {
+		head = msg.F("%s, %s", head, w)
+	}
+	return msg.F("%s or %s", head, words[len(words)-1])
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -66,7 +67,7 @@ func (c *checker) faults(endpoints int, topoOK bool) {
 func (c *checker) fault(i, endpoints int, topoOK bool) {
 	f := &c.s.Faults[i]
 	key := fmt.Sprintf("faults[%d]", i)
-	if !c.oneOf(key+".kind", f.Kind, "a fault kind", FaultKinds...) {
+	if !c.oneOf(key+".kind", f.Kind, msg.F("a fault kind"), FaultKinds...) {
 		return
 	}
 	not := func(field string, set bool) {

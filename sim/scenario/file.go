@@ -3,15 +3,16 @@ package scenario
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"fabriclab/sim/msg"
 )
 
 // ErrTooBig is what ReadUserFile wraps when a file holds more bytes than it may.
-var ErrTooBig = errors.New("is too big")
+var ErrTooBig = msg.Errorf("is too big")
 
 // A NotRegularError is a path ReadUserFile refuses before any read: a
 // device, a FIFO, a socket or a directory.
@@ -67,7 +68,7 @@ func checkRegular(path string, info fs.FileInfo, limit int64) error {
 }
 
 func tooBigFor(path string, limit int64) error {
-	return fmt.Errorf("%s %w: it has more than %d bytes", path, ErrTooBig, limit)
+	return msg.Errorf("%s %w: it has more than %d bytes", path, ErrTooBig, limit)
 }
 
 // UserDir is the directory dir as a file system whose files are read as
@@ -151,7 +152,7 @@ func ReadFile(path string) ([]byte, error) {
 	var nr *NotRegularError
 	switch {
 	case errors.As(err, &nr):
-		return nil, fmt.Errorf("%w: give the path of a scenario YAML file (or a built-in name)", err)
+		return nil, msg.Errorf("%w: give the path of a scenario YAML file (or a built-in name)", err)
 	case errors.Is(err, ErrTooBig):
 		return nil, tooBig(path)
 	}
@@ -172,7 +173,7 @@ func ReadLimited(r io.Reader, path string) ([]byte, error) {
 }
 
 func tooBig(path string) error {
-	return fmt.Errorf("%s %w: a scenario file may have at most %d bytes (8 MiB); generate flows with traffic.pattern instead of listing them",
+	return msg.Errorf("%s %w: a scenario file may have at most %d bytes (8 MiB); generate flows with traffic.pattern instead of listing them",
 		path, ErrTooBig, MaxSourceBytes)
 }
 

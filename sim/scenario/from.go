@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strconv"
+
+	"fabriclab/sim/msg"
 )
 
 // topology.from names a file that describes the user's own node: NCCL's
@@ -44,7 +46,7 @@ func (d *decoder) fromFile(s *Scenario, read TopologyReader) {
 	t := &s.Topology
 	at := d.at["topology.from"]
 	fail := func(format string, args ...any) {
-		d.errs.add(&Error{Source: at.source, Line: at.line, Key: "topology.from", Msg: fmt.Sprintf(format, args...)})
+		d.errs.add(newError(at.source, at.line, "topology.from", format, args...))
 	}
 	if _, ok := d.at["topology.kind"]; !ok {
 		t.Kind = DGX // whatever the file says: a file that fails still describes a GPU node, not the default star
@@ -72,24 +74,24 @@ func (d *decoder) fromFile(s *Scenario, read TopologyReader) {
 		return
 	}
 	t.Node = n
-	set := func(key string, written, want any, describe string, apply func()) {
+	set := func(key string, written, want any, describe msg.Text, apply func()) {
 		if p, ok := d.at[key]; ok {
 			if fmt.Sprint(written) != fmt.Sprint(want) {
-				d.errs.add(&Error{Source: p.source, Line: p.line, Key: key, Msg: fmt.Sprintf("%s, but topology.from (%s) %s: remove one of them", p.text, t.From, describe)})
+				d.errs.add(newError(p.source, p.line, key, "%s, but topology.from (%s) %s: remove one of them", p.text, t.From, describe))
 			}
 			return
 		}
 		apply()
 		d.at[key] = place{source: t.From, text: fmt.Sprint(want)}
 	}
-	set("topology.kind", t.Kind, DGX, "describes a dgx node (GPUs on an NVSwitch)", func() { t.Kind = DGX })
-	set("topology.gpus_per_node", t.GPUsPerNode, n.GPUs, fmt.Sprintf("has %d GPUs", n.GPUs), func() { t.GPUsPerNode = n.GPUs })
-	set("topology.nics_per_node", t.NICsPerNode, n.NICsPerNode(), fmt.Sprintf("has %d NICs that serve them", n.NICsPerNode()), func() { t.NICsPerNode = n.NICsPerNode() })
+	set("topology.kind", t.Kind, DGX, msg.F("describes a dgx node (GPUs on an NVSwitch)"), func() { t.Kind = DGX })
+	set("topology.gpus_per_node", t.GPUsPerNode, n.GPUs, msg.F("has %d GPUs", n.GPUs), func() { t.GPUsPerNode = n.GPUs })
+	set("topology.nics_per_node", t.NICsPerNode, n.NICsPerNode(), msg.F("has %d NICs that serve them", n.NICsPerNode()), func() { t.NICsPerNode = n.NICsPerNode() })
 	gpu := n.GPU
 	if _, ok := d.at["topology.gpu"]; ok && n.Admits(t.GPU) {
 		gpu = t.GPU // sm 90 is an H100's or an H200's, NV18 theirs or a B200's: the scenario says which
 	}
-	gpus := fmt.Sprintf("has %s GPUs (%s)", gpu, n.GPUFrom)
+	gpus := msg.F("has %s GPUs (%s)", gpu, n.GPUFrom)
 	if n.GPUGuess {
 		var fit []string
 		for _, g := range []string{"a100", "h100", "h200", "b200"} {
@@ -97,10 +99,10 @@ func (d *decoder) fromFile(s *Scenario, read TopologyReader) {
 				fit = append(fit, g)
 			}
 		}
-		gpus = fmt.Sprintf("has GPUs of %s: %s", n.GPUFrom, list(fit, "or"))
+		gpus = msg.F("has GPUs of %s: %s", n.GPUFrom, orList(fit))
 	}
 	set("topology.gpu", t.GPU, gpu, gpus, func() { t.GPU = gpu })
 	if n.NICGbps > 0 {
-		set("topology.link_gbps", t.LinkGbps, n.NICGbps, fmt.Sprintf("has NICs at %g Gb/s", n.NICGbps), func() { t.LinkGbps = n.NICGbps })
+		set("topology.link_gbps", t.LinkGbps, n.NICGbps, msg.F("has NICs at %g Gb/s", n.NICGbps), func() { t.LinkGbps = n.NICGbps })
 	}
 }

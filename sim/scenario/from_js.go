@@ -3,8 +3,7 @@
 package scenario
 
 import (
-	"errors"
-
+	"fabriclab/sim/msg"
 	"fabriclab/sim/nodefile"
 )
 
@@ -12,5 +11,5 @@ import (
 // (its reader is nil); leaving the parsers out keeps encoding/xml out of
 // viz.wasm (≈ 270 KB).
 func parseNode([]byte) (*nodefile.Node, error) {
-	return nil, errors.New("the browser reads no topology files: write the keys topology.from would set")
+	return nil, msg.Errorf("the browser reads no topology files: write the keys topology.from would set")
 }

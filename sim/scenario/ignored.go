@@ -2,10 +2,11 @@ package scenario
 
 import (
 	"encoding"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
+
+	"fabriclab/sim/msg"
 )
 
 // keyUse says when the model reads a key: used reports it for a scenario
@@ -16,9 +17,9 @@ import (
 type keyUse struct {
 	key  string // a key path, or a section whose keys share the rule
 	used func(s *Scenario) bool
-	with string
-	has  func(s *Scenario) string
-	fix  string // what to do instead of removing it; "" is "set " + with
+	with msg.Text
+	has  func(s *Scenario) msg.Text
+	fix  msg.Text // what to do instead of removing it; none is "set " + with
 }
 
 // keyUses lists every scenario key: a key without its own entry takes its
@@ -32,17 +33,17 @@ var keyUses = []keyUse{
 
 	{key: "topology"},
 	{key: "topology.kind"},
-	{key: "topology.hosts", used: kindIs(Star), with: "topology.kind: star", has: kindHas},
-	{key: "topology.nodes", used: kindIs(DGX), with: "topology.kind: dgx", has: kindHas},
-	{key: "topology.gpus_per_node", used: kindIs(DGX, LeafSpine), with: "topology.kind: dgx or leafspine", has: kindHas},
-	{key: "topology.nics_per_node", used: kindIs(DGX), with: "topology.kind: dgx", has: kindHas},
-	{key: "topology.leaves", used: kindIs(LeafSpine), with: "topology.kind: leafspine", has: kindHas},
-	{key: "topology.hosts_per_leaf", used: kindIs(LeafSpine), with: "topology.kind: leafspine", has: kindHas},
-	{key: "topology.rail_optimized", used: kindIs(LeafSpine), with: "topology.kind: leafspine", has: kindHas},
-	{key: "topology.spines", used: twoTier, with: "topology.kind: leafspine, or dgx with nodes above 1", has: tierHas},
-	{key: "topology.oversubscription", used: twoTier, with: "topology.kind: leafspine, or dgx with nodes above 1", has: tierHas},
-	{key: "topology.k", used: kindIs(FatTree), with: "topology.kind: fattree", has: kindHas},
-	{key: "topology.dims", used: kindIs(Torus), with: "topology.kind: torus", has: kindHas},
+	{key: "topology.hosts", used: kindIs(Star), with: msg.F("topology.kind: star"), has: kindHas},
+	{key: "topology.nodes", used: kindIs(DGX), with: msg.F("topology.kind: dgx"), has: kindHas},
+	{key: "topology.gpus_per_node", used: kindIs(DGX, LeafSpine), with: msg.F("topology.kind: dgx or leafspine"), has: kindHas},
+	{key: "topology.nics_per_node", used: kindIs(DGX), with: msg.F("topology.kind: dgx"), has: kindHas},
+	{key: "topology.leaves", used: kindIs(LeafSpine), with: msg.F("topology.kind: leafspine"), has: kindHas},
+	{key: "topology.hosts_per_leaf", used: kindIs(LeafSpine), with: msg.F("topology.kind: leafspine"), has: kindHas},
+	{key: "topology.rail_optimized", used: kindIs(LeafSpine), with: msg.F("topology.kind: leafspine"), has: kindHas},
+	{key: "topology.spines", used: twoTier, with: msg.F("topology.kind: leafspine, or dgx with nodes above 1"), has: tierHas},
+	{key: "topology.oversubscription", used: twoTier, with: msg.F("topology.kind: leafspine, or dgx with nodes above 1"), has: tierHas},
+	{key: "topology.k", used: kindIs(FatTree), with: msg.F("topology.kind: fattree"), has: kindHas},
+	{key: "topology.dims", used: kindIs(Torus), with: msg.F("topology.kind: torus"), has: kindHas},
 	{key: "topology.fabric"},
 	{key: "topology.link_gbps"},
 	{key: "topology.link_latency"},
@@ -53,37 +54,37 @@ var keyUses = []keyUse{
 	{key: "topology.nic_efficiency", used: gpuNodes, with: gpuNodesText, has: gpuHas, fix: gpuNodesFix},
 	{key: "topology.from"},
 	{key: "topology.storage_nodes"},
-	{key: "topology.storage_gbps", used: func(s *Scenario) bool { return s.Topology.StorageNodes > 0 }, with: "topology.storage_nodes above 0",
-		has: func(s *Scenario) string { return "topology.storage_nodes: 0" }},
+	{key: "topology.storage_gbps", used: func(s *Scenario) bool { return s.Topology.StorageNodes > 0 }, with: msg.F("topology.storage_nodes above 0"),
+		has: func(s *Scenario) msg.Text { return msg.F("topology.storage_nodes: 0") }},
 
 	// The flow-level model reads only mtu and routing, but the rest still
 	// describes the network it approximates: a switch of sim.fidelity keeps it.
 	{key: "network"},
-	{key: "network.ecn", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
-	{key: "network.cnp_interval", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
-	{key: "network.clamp_target_rate", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
-	{key: "network.dcqcn", used: ccIs(CCDCQCN), with: "network.cc: dcqcn", has: ccHas},
-	{key: "network.ibcc", used: ccIs(CCIBCC), with: "network.cc: ibcc", has: ccHas},
-	{key: "network.pfc", used: pfc, with: "network.flow_control: pfc", has: func(s *Scenario) string { return "network.flow_control: " + s.Network.FlowControl }},
-	{key: "network.switch_buffer", used: shared, with: "network.buffer_model: shared", has: func(s *Scenario) string { return "network.buffer_model: " + s.Network.BufferModel }},
-	{key: "network.dt_alpha", used: shared, with: "network.buffer_model: shared", has: func(s *Scenario) string { return "network.buffer_model: " + s.Network.BufferModel }},
+	{key: "network.ecn", used: ccIs(CCDCQCN), with: msg.F("network.cc: dcqcn"), has: ccHas},
+	{key: "network.cnp_interval", used: ccIs(CCDCQCN), with: msg.F("network.cc: dcqcn"), has: ccHas},
+	{key: "network.clamp_target_rate", used: ccIs(CCDCQCN), with: msg.F("network.cc: dcqcn"), has: ccHas},
+	{key: "network.dcqcn", used: ccIs(CCDCQCN), with: msg.F("network.cc: dcqcn"), has: ccHas},
+	{key: "network.ibcc", used: ccIs(CCIBCC), with: msg.F("network.cc: ibcc"), has: ccHas},
+	{key: "network.pfc", used: pfc, with: msg.F("network.flow_control: pfc"), has: func(s *Scenario) msg.Text { return msg.F("network.flow_control: %s", s.Network.FlowControl) }},
+	{key: "network.switch_buffer", used: shared, with: msg.F("network.buffer_model: shared"), has: func(s *Scenario) msg.Text { return msg.F("network.buffer_model: %s", s.Network.BufferModel) }},
+	{key: "network.dt_alpha", used: shared, with: msg.F("network.buffer_model: shared"), has: func(s *Scenario) msg.Text { return msg.F("network.buffer_model: %s", s.Network.BufferModel) }},
 
-	{key: "network.recovery", used: func(s *Scenario) bool { return s.Sim.Fidelity != FlowLevel }, with: "sim.fidelity: packet",
-		fix: "set sim.fidelity: packet (flows at flow level lose nothing)", has: func(s *Scenario) string { return "sim.fidelity: " + s.Sim.Fidelity }},
+	{key: "network.recovery", used: func(s *Scenario) bool { return s.Sim.Fidelity != FlowLevel }, with: msg.F("sim.fidelity: packet"),
+		fix: msg.F("set sim.fidelity: packet (flows at flow level lose nothing)"), has: func(s *Scenario) msg.Text { return msg.F("sim.fidelity: %s", s.Sim.Fidelity) }},
 
 	{key: "network.reroute_delay"},
 	{key: "faults"},
 
 	{key: "traffic.pattern"},
-	{key: "traffic", used: traffic, with: "a traffic.pattern other than none", has: patternHas},
-	{key: "traffic.senders", used: patternIs(PatternIncast), with: "traffic.pattern: incast", has: patternHas},
-	{key: "traffic.receiver", used: patternIs(PatternIncast), with: "traffic.pattern: incast", has: patternHas},
-	{key: "traffic.flows", used: patternIs(PatternFlows), with: "traffic.pattern: flows", has: patternHas},
-	{key: "traffic.start", used: patternIs(PatternIncast, PatternPermutation, PatternAllToAll), with: "traffic.pattern: incast, permutation or alltoall", has: patternHas,
-		fix: "give each flow its own start, or set traffic.pattern: incast, permutation or alltoall"},
+	{key: "traffic", used: traffic, with: msg.F("a traffic.pattern other than none"), has: patternHas},
+	{key: "traffic.senders", used: patternIs(PatternIncast), with: msg.F("traffic.pattern: incast"), has: patternHas},
+	{key: "traffic.receiver", used: patternIs(PatternIncast), with: msg.F("traffic.pattern: incast"), has: patternHas},
+	{key: "traffic.flows", used: patternIs(PatternFlows), with: msg.F("traffic.pattern: flows"), has: patternHas},
+	{key: "traffic.start", used: patternIs(PatternIncast, PatternPermutation, PatternAllToAll), with: msg.F("traffic.pattern: incast, permutation or alltoall"), has: patternHas,
+		fix: msg.F("give each flow its own start, or set traffic.pattern: incast, permutation or alltoall")},
 
 	{key: "collective.op"},
-	{key: "collective", used: collective, with: "collective.op", has: func(*Scenario) string { return "no collective.op" }},
+	{key: "collective", used: collective, with: msg.F("collective.op"), has: func(*Scenario) msg.Text { return msg.F("no collective.op") }},
 	// Training's all-reduces run with the collective's options too. A
 	// streamed run moves each phase as one transfer per pair: no channels,
 	// no pieces; only an explicit execution counts, not sim.fidelity's default.
@@ -93,87 +94,87 @@ var keyUses = []keyUse{
 	{key: "collective.latency", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
 	{key: "collective.class", used: collectiveOrTraining, with: collTrainText, has: collTrainHas},
 	{key: "collective.alpha", used: func(s *Scenario) bool { return collectiveOrTraining(s) && s.StepLatency() == LatencyAlpha },
-		with: "collective.latency: alpha",
-		fix:  "set collective.latency: alpha (under nccl, NCCL's step latencies stand in for alpha)", has: func(s *Scenario) string {
+		with: msg.F("collective.latency: alpha"),
+		fix:  msg.F("set collective.latency: alpha (under nccl, NCCL's step latencies stand in for alpha)"), has: func(s *Scenario) msg.Text {
 			if !collectiveOrTraining(s) {
 				return collTrainHas(s)
 			}
-			return "collective.latency: " + s.StepLatency()
+			return msg.F("collective.latency: %s", s.StepLatency())
 		}},
 	{key: "collective.floor", used: func(s *Scenario) bool { return s.Collective.Op != "" && s.StepLatency() == LatencyNCCL },
-		with: "a collective under collective.latency: nccl",
-		fix:  "set collective.latency: nccl (the floor is part of NCCL's model; training's collectives have none)", has: func(s *Scenario) string {
+		with: msg.F("a collective under collective.latency: nccl"),
+		fix:  msg.F("set collective.latency: nccl (the floor is part of NCCL's model; training's collectives have none)"), has: func(s *Scenario) msg.Text {
 			if s.Collective.Op == "" {
 				return collTrainHas(s)
 			}
-			return "collective.latency: " + s.StepLatency()
+			return msg.F("collective.latency: %s", s.StepLatency())
 		}},
-	{key: "collective.root", used: func(s *Scenario) bool { return s.Collective.Op == "broadcast" }, with: "collective.op: broadcast",
-		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
-	{key: "collective.pxn", used: func(s *Scenario) bool { return s.Collective.Op == "alltoall" }, with: "collective.op: alltoall",
-		has: func(s *Scenario) string { return "collective.op: " + orNone(s.Collective.Op) }},
+	{key: "collective.root", used: func(s *Scenario) bool { return s.Collective.Op == "broadcast" }, with: msg.F("collective.op: broadcast"),
+		has: func(s *Scenario) msg.Text { return msg.F("collective.op: %s", orNone(s.Collective.Op)) }},
+	{key: "collective.pxn", used: func(s *Scenario) bool { return s.Collective.Op == "alltoall" }, with: msg.F("collective.op: alltoall"),
+		has: func(s *Scenario) msg.Text { return msg.F("collective.op: %s", orNone(s.Collective.Op)) }},
 
 	{key: "inference.model"},
-	{key: "inference", used: inference, with: "inference.model", has: func(*Scenario) string { return "no inference.model" }},
+	{key: "inference", used: inference, with: msg.F("inference.model"), has: func(*Scenario) msg.Text { return msg.F("no inference.model") }},
 
 	{key: "training.model"},
-	{key: "training", used: training, with: "training.model", has: func(*Scenario) string { return "no training.model" }},
-	{key: "training.layers", used: func(s *Scenario) bool { return s.Training.Model == "custom" }, with: "training.model: custom",
-		has: func(s *Scenario) string { return "training.model: " + orNone(s.Training.Model) }},
+	{key: "training", used: training, with: msg.F("training.model"), has: func(*Scenario) msg.Text { return msg.F("no training.model") }},
+	{key: "training.layers", used: func(s *Scenario) bool { return s.Training.Model == "custom" }, with: msg.F("training.model: custom"),
+		has: func(s *Scenario) msg.Text { return msg.F("training.model: %s", orNone(s.Training.Model)) }},
 	{key: "training.tp_layout", used: func(s *Scenario) bool { return training(s) && s.Training.TP > 1 && s.Training.PP <= 1 },
-		with: "training.tp above 1 without training.pp", fix: "set training.tp above 1 (with training.pp above 1, training.placement places the groups instead)",
-		has: func(s *Scenario) string {
+		with: msg.F("training.tp above 1 without training.pp"), fix: msg.F("set training.tp above 1 (with training.pp above 1, training.placement places the groups instead)"),
+		has: func(s *Scenario) msg.Text {
 			if !training(s) {
-				return "no training.model"
+				return msg.F("no training.model")
 			}
 			if s.Training.PP > 1 {
-				return fmt.Sprintf("training.pp: %d", s.Training.PP)
+				return msg.F("training.pp: %d", s.Training.PP)
 			}
-			return fmt.Sprintf("training.tp: %d", s.Training.TP)
+			return msg.F("training.tp: %d", s.Training.TP)
 		}},
-	{key: "training.pp_schedule", used: pipelined, with: "training.pp above 1", has: ppHas},
-	{key: "training.pp_virtual", used: pipelined, with: "training.pp above 1", has: ppHas},
-	{key: "training.placement", used: pipelined, with: "training.pp above 1", has: ppHas},
+	{key: "training.pp_schedule", used: pipelined, with: msg.F("training.pp above 1"), has: ppHas},
+	{key: "training.pp_virtual", used: pipelined, with: msg.F("training.pp above 1"), has: ppHas},
+	{key: "training.placement", used: pipelined, with: msg.F("training.pp above 1"), has: ppHas},
 	{key: "training.storage_class", used: func(s *Scenario) bool {
 		return training(s) && (s.Training.CheckpointEvery > 0 || s.Training.SampleBytes > 0)
-	}, with: "training.checkpoint_every or training.sample_bytes above 0", has: func(s *Scenario) string {
+	}, with: msg.F("training.checkpoint_every or training.sample_bytes above 0"), has: func(s *Scenario) msg.Text {
 		if !training(s) {
-			return "no training.model"
+			return msg.F("no training.model")
 		}
-		return "neither checkpoints nor reads"
+		return msg.F("neither checkpoints nor reads")
 	}},
 }
 
 func pipelined(s *Scenario) bool { return training(s) && s.Training.PP > 1 }
 
-func ppHas(s *Scenario) string {
+func ppHas(s *Scenario) msg.Text {
 	if !training(s) {
-		return "no training.model"
+		return msg.F("no training.model")
 	}
-	return fmt.Sprintf("training.pp: %d", s.Training.PP)
+	return msg.F("training.pp: %d", s.Training.PP)
 }
 
 func kindIs(kinds ...string) func(*Scenario) bool {
 	return func(s *Scenario) bool { return slices.Contains(kinds, s.Topology.Kind) }
 }
 
-func kindHas(s *Scenario) string { return "topology.kind: " + s.Topology.Kind }
+func kindHas(s *Scenario) msg.Text { return msg.F("topology.kind: %s", s.Topology.Kind) }
 
 func twoTier(s *Scenario) bool {
 	t := &s.Topology
 	return t.Kind == LeafSpine || t.Kind == DGX && t.Nodes > 1
 }
 
-func tierHas(s *Scenario) string {
+func tierHas(s *Scenario) msg.Text {
 	if s.Topology.Kind == DGX {
-		return fmt.Sprintf("topology.kind: dgx with nodes: %d", s.Topology.Nodes)
+		return msg.F("topology.kind: dgx with nodes: %d", s.Topology.Nodes)
 	}
 	return kindHas(s)
 }
 
-const (
-	gpuNodesText = "GPU nodes (topology.kind: dgx, or leafspine with gpus_per_node above 1)"
-	gpuNodesFix  = "use topology.kind: dgx, or leafspine with gpus_per_node above 1"
+var (
+	gpuNodesText = msg.F("GPU nodes (topology.kind: dgx, or leafspine with gpus_per_node above 1)")
+	gpuNodesFix  = msg.F("use topology.kind: dgx, or leafspine with gpus_per_node above 1")
 )
 
 func gpuNodes(s *Scenario) bool {
@@ -181,9 +182,9 @@ func gpuNodes(s *Scenario) bool {
 	return t.Kind == DGX || t.Kind == LeafSpine && t.GPUsPerNode > 1
 }
 
-func gpuHas(s *Scenario) string {
+func gpuHas(s *Scenario) msg.Text {
 	if s.Topology.Kind == LeafSpine {
-		return fmt.Sprintf("topology.kind: leafspine with gpus_per_node: %d", s.Topology.GPUsPerNode)
+		return msg.F("topology.kind: leafspine with gpus_per_node: %d", s.Topology.GPUsPerNode)
 	}
 	return kindHas(s)
 }
@@ -192,7 +193,7 @@ func ccIs(cc string) func(*Scenario) bool {
 	return func(s *Scenario) bool { return s.Network.CC == cc }
 }
 
-func ccHas(s *Scenario) string { return "network.cc: " + s.Network.CC }
+func ccHas(s *Scenario) msg.Text { return msg.F("network.cc: %s", s.Network.CC) }
 
 func pfc(s *Scenario) bool { return s.Network.FlowControl == FCPFC }
 
@@ -204,7 +205,7 @@ func patternIs(patterns ...string) func(*Scenario) bool {
 	return func(s *Scenario) bool { return slices.Contains(patterns, s.Traffic.Pattern) }
 }
 
-func patternHas(s *Scenario) string { return "traffic.pattern: " + s.Traffic.Pattern }
+func patternHas(s *Scenario) msg.Text { return msg.F("traffic.pattern: %s", s.Traffic.Pattern) }
 
 func collective(s *Scenario) bool { return s.Collective.Op != "" }
 
@@ -212,21 +213,21 @@ func training(s *Scenario) bool { return s.Training.Model != "" }
 
 func collectiveOrTraining(s *Scenario) bool { return collective(s) || training(s) }
 
-const collTrainText = "collective.op or training.model"
+var collTrainText = msg.F("collective.op or training.model")
 
-func collTrainHas(*Scenario) string { return "neither a collective.op nor a training.model" }
+func collTrainHas(*Scenario) msg.Text { return msg.F("neither a collective.op nor a training.model") }
 
-const stepwiseText = "collective.execution: steps"
+var stepwiseText = msg.F("collective.execution: steps")
 
 func stepwise(s *Scenario) bool {
 	return collectiveOrTraining(s) && s.Collective.Execution != "streamed"
 }
 
-func stepwiseHas(s *Scenario) string {
+func stepwiseHas(s *Scenario) msg.Text {
 	if !collectiveOrTraining(s) {
 		return collTrainHas(s)
 	}
-	return "collective.execution: streamed"
+	return msg.F("collective.execution: streamed")
 }
 
 func orNone(v string) string {
@@ -274,12 +275,12 @@ func (c *checker) ignored() {
 		}
 		done[k] = true
 		fix := u.fix
-		if fix == "" {
-			fix = "set " + u.with
+		if fix.Format == "" {
+			fix = msg.F("set %s", u.with)
 		}
-		remove := "remove it"
+		remove := msg.F("remove it")
 		if p := c.at[k]; sets && !strings.HasPrefix(p.source, "--set ") {
-			remove = "remove it (--set " + k + "= does)"
+			remove = msg.F("remove it (--set %s= does)", k)
 		}
 		c.fail(k, "ignored: it is used only with %s, and this scenario has %s; %s, or %s", u.with, u.has(c.s), remove, fix)
 	}

@@ -1,6 +1,8 @@
 package scenario
 
-import "strconv"
+import (
+	"fabriclab/sim/msg"
+)
 
 // Inference serves LLM requests disaggregated (sim/infer): the first
 // PrefillGPUs ranks run prefill, the rest decode, and each request's KV cache
@@ -48,10 +50,10 @@ func (c *checker) inference(endpoints int, topoOK bool) {
 	if s.Traffic.Pattern != PatternNone {
 		c.fail("traffic.pattern", "%s cannot run beside inference: remove the traffic keys or set pattern: none", c.text("traffic.pattern", s.Traffic.Pattern))
 	}
-	c.oneOf("inference.model", in.Model, "a transformer model", InferenceModels...)
-	c.between("inference.prompt_tokens", in.PromptTokens, 1, 1<<20, 1024, "prompt_tokens")
-	c.between("inference.output_tokens", in.OutputTokens, 1, 1<<20, 256, "output_tokens")
-	c.between("inference.requests", in.Requests, 1, MaxInferenceRequests, 64, "requests")
+	c.oneOf("inference.model", in.Model, msg.F("a transformer model"), InferenceModels...)
+	c.between("inference.prompt_tokens", in.PromptTokens, 1, 1<<20, 1024, msg.F("prompt_tokens"))
+	c.between("inference.output_tokens", in.OutputTokens, 1, 1<<20, 256, msg.F("output_tokens"))
+	c.between("inference.requests", in.Requests, 1, MaxInferenceRequests, 64, msg.F("requests"))
 	if in.Requests > 0 && in.OutputTokens > 0 && in.Requests*in.OutputTokens > MaxInferenceTokens {
 		c.fail(c.blame("inference.requests", "inference.output_tokens"), "%d requests × %d output tokens are %d tokens to decode; a run decodes at most %d (e.g. requests: %d)",
 			in.Requests, in.OutputTokens, in.Requests*in.OutputTokens, MaxInferenceTokens, max(MaxInferenceTokens/in.OutputTokens, 1))
@@ -59,11 +61,11 @@ func (c *checker) inference(endpoints int, topoOK bool) {
 	if !(in.RequestsPerS > 0 && in.RequestsPerS <= 1e6) {
 		c.fail("inference.requests_per_s", "%s is not allowed: requests arriving per second, above 0 and at most 1000000 (e.g. requests_per_s: 20)", c.text("inference.requests_per_s", in.RequestsPerS))
 	}
-	c.between("inference.batch", in.Batch, 0, 4096, DefaultInferenceBatch, "batch (0 picks what fits in HBM, at most 256)")
+	c.between("inference.batch", in.Batch, 0, 4096, DefaultInferenceBatch, msg.F("batch (0 picks what fits in HBM, at most 256)"))
 	if in.MFU != 0 {
-		c.share("inference.mfu", in.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
+		c.share("inference.mfu", in.MFU, MinMFU, 1, msg.F("a share of peak FLOPs (0 picks the model's calibrated one)"), 0.4)
 	}
-	c.share("inference.mbu", in.MBU, MinMFU, 1, "a share of the GPU's HBM bandwidth", DefaultMBU)
+	c.share("inference.mbu", in.MBU, MinMFU, 1, msg.F("a share of the GPU's HBM bandwidth"), DefaultMBU)
 	c.gpuHourPrice("inference.gpu_hour_price", in.GPUHourPrice)
 	if !topoOK {
 		return
@@ -73,6 +75,6 @@ func (c *checker) inference(endpoints int, topoOK bool) {
 		return
 	}
 	if in.PrefillGPUs != 0 {
-		c.between("inference.prefill_gpus", in.PrefillGPUs, 1, ranks-1, ranks/2, "with "+strconv.Itoa(ranks)+" ranks, prefill_gpus (the rest decode; 0 picks half)")
+		c.between("inference.prefill_gpus", in.PrefillGPUs, 1, ranks-1, ranks/2, msg.F("with %d ranks, prefill_gpus (the rest decode; 0 picks half)", ranks))
 	}
 }

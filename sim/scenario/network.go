@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -227,7 +228,7 @@ func (c *checker) network(linkOK bool) bool {
 		c.fail("network.buffer", "%s is too small: a port must hold 2 packets of %d bytes (e.g. buffer: %s)", c.text("network.buffer", n.Buffer), s.packet(), sizeText(roundUp(2*s.packet())))
 		ok, bufferOK = false, false
 	}
-	fcOK := c.oneOf("network.flow_control", n.FlowControl, "a flow control", FCNone, FCCredit, FCPFC)
+	fcOK := c.oneOf("network.flow_control", n.FlowControl, msg.F("a flow control"), FCNone, FCCredit, FCPFC)
 	fabric := s.Topology.Fabric
 	switch {
 	case !fcOK:
@@ -241,7 +242,7 @@ func (c *checker) network(linkOK bool) bool {
 	case n.FlowControl == FCPFC && bufferOK:
 		ok = c.pfc() && ok
 	}
-	ok = c.oneOf("network.routing", n.Routing, "a routing mode", RouteStatic, RouteECMP, RouteAdaptive, RouteSpray) && ok
+	ok = c.oneOf("network.routing", n.Routing, msg.F("a routing mode"), RouteStatic, RouteECMP, RouteAdaptive, RouteSpray) && ok
 	ok = c.cc(fcOK) && ok
 	if bufferOK {
 		ok = c.ecn() && ok
@@ -255,9 +256,9 @@ func (c *checker) network(linkOK bool) bool {
 	ok = c.ibcc(bufferOK) && ok
 	ok = c.duration("network.rto", n.RTO, MinRTO, MaxLatency, "100us") && ok
 	if n.Recovery != "" {
-		ok = c.oneOf("network.recovery", n.Recovery, "a loss recovery", RecoveryGBN, RecoverySR) && ok
+		ok = c.oneOf("network.recovery", n.Recovery, msg.F("a loss recovery"), RecoveryGBN, RecoverySR) && ok
 	}
-	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, "ack_every") && ok
+	ok = c.between("network.ack_every", n.AckEvery, 1, MaxAckEvery, 16, msg.F("ack_every")) && ok
 	ok = c.duration("network.reroute_delay", n.RerouteDelay, 0, MaxRerouteTime, "1s") && ok
 	ok = c.bufferModel(bufferOK) && ok
 	ok = c.classes(fcOK) && ok
@@ -267,7 +268,7 @@ func (c *checker) network(linkOK bool) bool {
 // bufferModel checks network.buffer_model and the shared pool's keys.
 func (c *checker) bufferModel(bufferOK bool) bool {
 	n := &c.s.Network
-	if !c.oneOf("network.buffer_model", n.BufferModel, "a buffer model", BufferStatic, BufferShared) {
+	if !c.oneOf("network.buffer_model", n.BufferModel, msg.F("a buffer model"), BufferStatic, BufferShared) {
 		return false
 	}
 	ok := true
@@ -368,7 +369,7 @@ func (c *checker) classRef(key, name string) bool {
 	for i, cl := range n.Classes {
 		names[i] = cl.Name
 	}
-	c.fail(key, "%q is not a class; use %s (from network.classes)", name, list(names, "or"))
+	c.fail(key, "%q is not a class; use %s (from network.classes)", name, orList(names))
 	return false
 }
 
@@ -387,7 +388,7 @@ func (c *checker) pfc() bool {
 	}
 	pkt, buffer, minHead := s.packet(), s.Network.Buffer, s.minHeadroom()
 	_, rate := s.wire()
-	why := fmt.Sprintf("2 × %s link latency, %s switch latency, a pause quantum and a quarter packet of NIC jitter at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
+	why := msg.F("2 × %s link latency, %s switch latency, a pause quantum and a quarter packet of NIC jitter at %s, plus 2 packets", s.Topology.LinkLatency, s.Topology.SwitchLatency, rate)
 	if p.Headroom != 0 && p.Headroom < minHead {
 		c.fail("network.pfc.headroom", "%s is too small: after xoff the link still delivers %d bytes (%s); use headroom: %s or more",
 			c.text("network.pfc.headroom", p.Headroom), minHead, why, sizeText(roundUp(minHead)))

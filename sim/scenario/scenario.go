@@ -130,7 +130,7 @@ func (c *checker) run() {
 	netOK := c.network(linkOK)
 	packet := s.Sim.Fidelity == Packet
 	if topoOK && packet && endpoints > MaxPacketEndpoints {
-		c.fail(s.Topology.sizeKey(), "%s gives %d endpoints; packet-level runs (sim.fidelity: packet) allow at most %d", s.Topology.Shape(), endpoints, MaxPacketEndpoints)
+		c.fail(s.Topology.sizeKey(), "%s gives %d endpoints; packet-level runs (sim.fidelity: packet) allow at most %d", s.Topology.Shape().Describe(), endpoints, MaxPacketEndpoints)
 		topoOK = false
 	}
 	c.traffic(endpoints, topoOK, netOK && packet)
@@ -142,5 +142,6 @@ func (c *checker) run() {
 	c.nvlinkEfficiency()
 	c.nicEfficiency()
 	c.sim(endpoints, topoOK)
+	c.valid = len(c.errs) == 0
 	c.ignored()
 }

@@ -1,12 +1,13 @@
 package scenario
 
 import (
-	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"fabriclab/sim/msg"
 )
 
 // step is one element of a --set key path: a key, and a list index or -1.
@@ -51,7 +52,7 @@ type setter struct {
 }
 
 func (s *setter) fail(format string, args ...any) error {
-	return &Error{Source: s.from, Msg: fmt.Sprintf(format, args...)}
+	return newError(s.from, 0, "", format, args...)
 }
 
 // walk follows the key path through the node tree from root and fills its
@@ -181,25 +182,25 @@ func parseSetPath(path string) ([]step, error) {
 		if k, idx, ok := strings.Cut(part, "["); ok {
 			n, err := strconv.Atoi(strings.TrimSuffix(idx, "]"))
 			if !strings.HasSuffix(idx, "]") || err != nil || n < 0 || n > MaxFlows {
-				return nil, fmt.Errorf("%q is not a key or a list item such as flows[3]", part)
+				return nil, msg.Errorf("%q is not a key or a list item such as flows[3]", part)
 			}
 			st = step{key: k, index: n}
 		}
 		switch t.Kind() {
 		case reflect.Struct:
 		case reflect.Slice:
-			return nil, fmt.Errorf("%s is a list; name an item, e.g. %s[0].%s", joinSteps(steps), joinSteps(steps), part)
+			return nil, msg.Errorf("%s is a list; name an item, e.g. %s[0].%s", joinSteps(steps), joinSteps(steps), part)
 		default:
-			return nil, fmt.Errorf("%s has no keys below it", joinSteps(steps))
+			return nil, msg.Errorf("%s has no keys below it", joinSteps(steps))
 		}
 		f, ok := fieldByKey(t, st.key)
 		if !ok {
-			return nil, fmt.Errorf("unknown key; %s takes %s", owner(joinSteps(steps)), keysOf(t))
+			return nil, msg.Errorf("unknown key; %s takes %s", owner(joinSteps(steps)), keysOf(t))
 		}
 		t = f.Type
 		if st.index >= 0 {
 			if t.Kind() != reflect.Slice {
-				return nil, fmt.Errorf("%s is not a list", joinSteps(append(steps, step{st.key, -1})))
+				return nil, msg.Errorf("%s is not a list", joinSteps(append(steps, step{st.key, -1})))
 			}
 			t = t.Elem()
 		}
@@ -236,7 +237,14 @@ func joinSteps(steps []step) string {
 func parseSetValue(text string) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(text), &doc); err != nil {
-		return nil, fmt.Errorf("the value is not YAML: %s", strings.TrimPrefix(err.Error(), "yaml: "))
+		what := strings.TrimPrefix(err.Error(), "yaml: ")
+		if rest, ok := strings.CutPrefix(what, "line "); ok {
+			num, problem, _ := strings.Cut(rest, ": ")
+			if line, err := strconv.Atoi(num); err == nil {
+				return nil, msg.Errorf("the value is not YAML: line %d: %s", line, yamlProblem(problem))
+			}
+		}
+		return nil, msg.Errorf("the value is not YAML: %s", yamlProblem(what))
 	}
 	if len(doc.Content) != 1 {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null"}, nil

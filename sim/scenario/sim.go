@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -29,10 +30,10 @@ func (c *checker) sim(endpoints int, topoOK bool) {
 	case FlowLevel:
 		if r := s.Network.Routing; (r == RouteSpray || r == RouteAdaptive) && topoOK && endpoints > MaxPacketEndpoints {
 			c.fail("network.routing", "%s at flow level splits every flow over all shortest paths, which takes too much memory past %d endpoints (%s has %d); use routing: ecmp or static",
-				r, MaxPacketEndpoints, s.Topology.Shape(), endpoints)
+				r, MaxPacketEndpoints, s.Topology.Shape().Describe(), endpoints)
 		}
 	default:
-		c.oneOf("sim.fidelity", s.Sim.Fidelity, "a fidelity", Packet, FlowLevel)
+		c.oneOf("sim.fidelity", s.Sim.Fidelity, msg.F("a fidelity"), Packet, FlowLevel)
 	}
 	if si := s.Sim.SampleInterval; si != 0 {
 		c.duration("sim.sample_interval", si, MinSampleInterval, MaxUntil, "10us")

@@ -1,6 +1,9 @@
 package scenario
 
-import "fabriclab/sim/unit"
+import (
+	"fabriclab/sim/msg"
+	"fabriclab/sim/unit"
+)
 
 // MaxSampleBytes bounds training.sample_bytes: a 4K video clip's worth.
 const MaxSampleBytes = unit.GiB
@@ -11,7 +14,7 @@ const MaxCheckpointEvery = 100
 // trainingStorage checks the training keys that use topology.storage_nodes.
 func (c *checker) trainingStorage() {
 	tr, nodes := &c.s.Training, c.s.Topology.StorageNodes
-	if !c.between("training.checkpoint_every", tr.CheckpointEvery, 0, MaxCheckpointEvery, 2, "checkpoint_every (0: no checkpoint)") {
+	if !c.between("training.checkpoint_every", tr.CheckpointEvery, 0, MaxCheckpointEvery, 2, msg.F("checkpoint_every (0: no checkpoint)")) {
 		return
 	}
 	if tr.SampleBytes < 0 || tr.SampleBytes > MaxSampleBytes {

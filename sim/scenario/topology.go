@@ -5,6 +5,7 @@ import (
 
 	"fabriclab/sim/link"
 	"fabriclab/sim/nodefile"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
@@ -168,18 +169,18 @@ func (c *checker) topology() (int, bool) {
 	sh := c.s.Topology.Shape()
 	problems := sh.Check()
 	if sh.Kind == DGX && sh.NICsPerNode == 0 && len(problems) == 0 {
-		problems = []*topo.Problem{{Field: "nics_per_node", Value: 0, Msg: fmt.Sprintf("is not allowed: a node needs a NIC (e.g. nics_per_node: %d, a NIC per GPU; leave it out for that)", sh.GPUsPerNode)}}
+		problems = []*topo.Problem{{Field: "nics_per_node", Value: 0, Msg: msg.F("is not allowed: a node needs a NIC (e.g. nics_per_node: %d, a NIC per GPU; leave it out for that)", sh.GPUsPerNode)}}
 	}
 	for _, p := range problems {
 		key := "topology." + p.Field
-		msg := p.Msg
 		switch {
-		case p.Unset != "" && !c.present(key):
-			msg = p.Unset
+		case p.Unset.Format != "" && !c.present(key):
+			c.fail(key, "%s", p.Unset)
 		case p.Value != nil:
-			msg = c.text(key, p.Value) + " " + p.Msg
+			c.fail(key, "%s %s", c.text(key, p.Value), p.Msg)
+		default:
+			c.fail(key, "%s", p.Msg)
 		}
-		c.fail(key, "%s", msg)
 	}
 	if len(problems) > 0 {
 		return 0, false
@@ -190,7 +191,7 @@ func (c *checker) topology() (int, bool) {
 // link checks the fabric, link rate and latencies.
 func (c *checker) link() bool {
 	t := &c.s.Topology
-	ok := c.oneOf("topology.fabric", t.Fabric, "a fabric", IB, RoCE, Ethernet)
+	ok := c.oneOf("topology.fabric", t.Fabric, msg.F("a fabric"), IB, RoCE, Ethernet)
 	if !(t.LinkGbps >= MinLinkGbps && t.LinkGbps <= MaxLinkGbps) {
 		c.fail("topology.link_gbps", "%s is not allowed: the link rate must be from %d to %d Gb/s (e.g. link_gbps: 400)", c.text("topology.link_gbps", t.LinkGbps), MinLinkGbps, MaxLinkGbps)
 		ok = false

@@ -3,9 +3,9 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"unicode"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -73,7 +73,7 @@ func (tr *Traffic) fillDefaults(present func(key string) bool, s *Scenario) {
 func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 	s := c.s
 	tr := &s.Traffic
-	patternOK := c.oneOf("traffic.pattern", tr.Pattern, "a traffic pattern", PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll, PatternNone)
+	patternOK := c.oneOf("traffic.pattern", tr.Pattern, msg.F("a traffic pattern"), PatternFlows, PatternIncast, PatternPermutation, PatternAllToAll, PatternNone)
 	if tr.Pattern == PatternNone {
 		return
 	}
@@ -97,7 +97,7 @@ func (c *checker) traffic(endpoints int, topoOK, countPackets bool) {
 		if flows > MaxFlows {
 			most := int((1 + math.Sqrt(1+4*MaxFlows)) / 2) // most × (most − 1) ≤ MaxFlows
 			c.fail(s.Topology.sizeKey(), "%s gives %d endpoints; pattern alltoall is then %d flows, more than the %d allowed (alltoall takes at most %d endpoints)",
-				s.Topology.Shape(), endpoints, flows, MaxFlows, most)
+				s.Topology.Shape().Describe(), endpoints, flows, MaxFlows, most)
 			return
 		}
 	case PatternFlows:
@@ -151,7 +151,7 @@ func (c *checker) start(key string, t unit.Time) bool {
 
 func (c *checker) incast(endpoints int) bool {
 	tr := &c.s.Traffic
-	if !c.between("traffic.senders", tr.Senders, 1, endpoints-1, endpoints-1, "with "+strconv.Itoa(endpoints)+" endpoints, senders") {
+	if !c.between("traffic.senders", tr.Senders, 1, endpoints-1, endpoints-1, msg.F("with %d endpoints, senders", endpoints)) {
 		return false
 	}
 	r, last := tr.Receiver, endpoints-1
@@ -160,9 +160,9 @@ func (c *checker) incast(endpoints int) bool {
 		c.fail("traffic.receiver", "%s is not an endpoint: use -1 (the endpoint after the senders) or 0 to %d", c.text("traffic.receiver", r), last)
 		return false
 	case r >= 0 && r < tr.Senders:
-		free := strconv.Itoa(tr.Senders)
+		free := msg.F("%d", tr.Senders)
 		if tr.Senders < last {
-			free = fmt.Sprintf("one of %d to %d", tr.Senders, last)
+			free = msg.F("one of %d to %d", tr.Senders, last)
 		}
 		c.fail("traffic.receiver", "%s is one of the senders (endpoints 0 to %d); use receiver: -1 (endpoint %d) or %s",
 			c.text("traffic.receiver", r), tr.Senders-1, tr.Senders, free)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -100,24 +101,24 @@ func (c *checker) training(endpoints int, topoOK bool) {
 	if tr.Model == "custom" {
 		c.layers()
 	} else if !slices.Contains(TrainingModels, tr.Model) {
-		c.oneOf("training.model", tr.Model, "a model", append(slices.Clone(TrainingModels), "custom")...)
+		c.oneOf("training.model", tr.Model, msg.F("a model"), append(slices.Clone(TrainingModels), "custom")...)
 	}
-	c.oneOf("training.gpu", tr.GPU, "a GPU", "a100", "h100", "h200", "b200")
+	c.oneOf("training.gpu", tr.GPU, msg.F("a GPU"), "a100", "h100", "h200", "b200")
 	if g := s.Topology.GPU; c.present("training.gpu") && c.present("topology.gpu") && tr.GPU != g {
 		c.fail("training.gpu", "%s is not topology.gpu (%s): one cluster has one GPU generation; set one of the two (the other follows it)", c.text("training.gpu", tr.GPU), g)
 	}
 	if tr.MFU != 0 {
-		c.share("training.mfu", tr.MFU, MinMFU, 1, "a share of peak FLOPs (0 picks the model's calibrated one)", 0.4)
+		c.share("training.mfu", tr.MFU, MinMFU, 1, msg.F("a share of peak FLOPs (0 picks the model's calibrated one)"), 0.4)
 	}
-	c.between("training.batch", tr.Batch, 0, MaxBatch, 256, "batch (0 picks the model's default)")
-	c.between("training.accumulation", tr.Accumulation, 0, MaxAccumulation, 8, "accumulation (0 picks the model's default)")
+	c.between("training.batch", tr.Batch, 0, MaxBatch, 256, msg.F("batch (0 picks the model's default)"))
+	c.between("training.accumulation", tr.Accumulation, 0, MaxAccumulation, 8, msg.F("accumulation (0 picks the model's default)"))
 	if tr.Sharding != "" {
-		c.oneOf("training.sharding", tr.Sharding, "a sharding mode", Shardings...)
+		c.oneOf("training.sharding", tr.Sharding, msg.F("a sharding mode"), Shardings...)
 	}
 	if tr.Checkpointing != "" { // "": none, for a scenario built in Go
-		c.oneOf("training.checkpointing", tr.Checkpointing, "an activation-checkpointing mode", Checkpointings...)
+		c.oneOf("training.checkpointing", tr.Checkpointing, msg.F("an activation-checkpointing mode"), Checkpointings...)
 	}
-	c.between("training.iterations", tr.Iterations, 1, 100, 1, "iterations")
+	c.between("training.iterations", tr.Iterations, 1, 100, 1, msg.F("iterations"))
 	if tr.BucketCap < unit.KiB || tr.BucketCap > unit.GiB {
 		c.fail("training.bucket_cap", "%s is not allowed: 1KiB to 1GiB (PyTorch's default is 25MiB)", c.text("training.bucket_cap", tr.BucketCap))
 	}
@@ -133,7 +134,7 @@ func (c *checker) training(endpoints int, topoOK bool) {
 		c.fail("training.compression", "%s is not something PyTorch DDP runs: its compression hooks all-reduce fp16 or bf16, and its quantization hooks all-gather instead of all-reducing; use fp32, bf16 or fp16", c.text("training.compression", tr.Compression))
 	default:
 		if _, ok := GradientBytes(tr.Compression); !ok {
-			c.oneOf("training.compression", tr.Compression, "a gradient format", Compressions...)
+			c.oneOf("training.compression", tr.Compression, msg.F("a gradient format"), Compressions...)
 		}
 	}
 	if !topoOK {
@@ -177,9 +178,9 @@ const MaxTP = 64
 // model is a transformer to split, and not sharded with FSDP).
 func (c *checker) tensorParallel() bool {
 	tr := &c.s.Training
-	ok := c.between("training.tp", tr.TP, 0, MaxTP, 8, "tp (0 or 1: no tensor parallelism)")
+	ok := c.between("training.tp", tr.TP, 0, MaxTP, 8, msg.F("tp (0 or 1: no tensor parallelism)"))
 	if tr.TPLayout != "" {
-		ok = c.oneOf("training.tp_layout", tr.TPLayout, "a tensor-parallel layout", "node", "spread") && ok
+		ok = c.oneOf("training.tp_layout", tr.TPLayout, msg.F("a tensor-parallel layout"), "node", "spread") && ok
 	}
 	return ok
 }
@@ -201,14 +202,14 @@ var Placements = []string{"tp-pp-dp", "tp-dp-pp", "pp-tp-dp", "pp-dp-tp", "dp-tp
 // placement (sim/plan checks that the model's layers split into the stages).
 func (c *checker) pipelineParallel() bool {
 	tr := &c.s.Training
-	ok := c.between("training.pp", tr.PP, 0, MaxPP, 4, "pp (0 or 1: no pipeline parallelism)")
+	ok := c.between("training.pp", tr.PP, 0, MaxPP, 4, msg.F("pp (0 or 1: no pipeline parallelism)"))
 	if tr.PPSchedule != "" { // "": 1f1b, for a scenario built in Go
-		ok = c.oneOf("training.pp_schedule", tr.PPSchedule, "a pipeline schedule", PPSchedules...) && ok
+		ok = c.oneOf("training.pp_schedule", tr.PPSchedule, msg.F("a pipeline schedule"), PPSchedules...) && ok
 	}
 	if tr.Placement != "" { // "": tp-pp-dp
-		ok = c.oneOf("training.placement", tr.Placement, "a placement (parallel dimensions, fastest first)", Placements...) && ok
+		ok = c.oneOf("training.placement", tr.Placement, msg.F("a placement (parallel dimensions, fastest first)"), Placements...) && ok
 	}
-	if !c.between("training.pp_virtual", tr.PPVirtual, 0, MaxPPVirtual, 2, "pp_virtual (model chunks per stage)") {
+	if !c.between("training.pp_virtual", tr.PPVirtual, 0, MaxPPVirtual, 2, msg.F("pp_virtual (model chunks per stage)")) {
 		return false
 	}
 	switch {

@@ -1,9 +1,8 @@
 package topo
 
 import (
-	"fmt"
-
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -16,7 +15,7 @@ var dgxKind = kind{
 	sizeField: "nodes",
 	check:     checkDGX,
 	endpoints: func(s *Shape) int { return s.Nodes * s.GPUsPerNode },
-	describe:  func(s *Shape) string { return fmt.Sprintf("%d nodes × %d GPUs", s.Nodes, s.GPUsPerNode) },
+	describe:  describeDGX,
 	build:     (*builder).dgx,
 }
 
@@ -32,9 +31,9 @@ func checkDGX(s *Shape) []*Problem {
 	}
 	switch n := s.Nodes * s.GPUsPerNode; {
 	case n < 2:
-		return []*Problem{{Field: "gpus_per_node", Msg: "1 node with 1 GPU has nobody to talk to: use at least 2 GPUs in all (e.g. gpus_per_node: 8)"}}
+		return []*Problem{{Field: "gpus_per_node", Msg: msg.F("1 node with 1 GPU has nobody to talk to: use at least 2 GPUs in all (e.g. gpus_per_node: 8)")}}
 	case n > MaxEndpoints:
-		return []*Problem{{Field: "nodes", Msg: fmt.Sprintf("%s gives %d endpoints; at most %d are allowed", s, n, MaxEndpoints)}}
+		return []*Problem{{Field: "nodes", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", describeDGX(s), n, MaxEndpoints)}}
 	}
 	if s.Nodes > 1 {
 		return problems(checkSpines(s, s.NICs(), s.Nodes, "nodes"))
@@ -50,9 +49,9 @@ func checkNICs(s *Shape) *Problem {
 	case k == 0:
 		return nil
 	case k < 1 || k > g:
-		return &Problem{Field: "nics_per_node", Value: k, Msg: fmt.Sprintf("is not allowed: a node of %d GPUs has from 1 to %d NICs (e.g. nics_per_node: %d)", g, g, g)}
+		return &Problem{Field: "nics_per_node", Value: k, Msg: msg.F("is not allowed: a node of %d GPUs has from 1 to %d NICs (e.g. nics_per_node: %d)", g, g, g)}
 	case g%k != 0:
-		return &Problem{Field: "nics_per_node", Value: k, Msg: fmt.Sprintf("does not divide the %d GPUs of a node: each NIC serves the same number of GPUs; use %s", g, divisors(g))}
+		return &Problem{Field: "nics_per_node", Value: k, Msg: msg.F("does not divide the %d GPUs of a node: each NIC serves the same number of GPUs; use %s", g, divisors(g))}
 	}
 	return nil
 }
@@ -140,3 +139,5 @@ func (b *builder) hgx(n, g int, nicLatency unit.Time) []int {
 	}
 	return nics
 }
+
+func describeDGX(s *Shape) msg.Text { return msg.F("%d nodes × %d GPUs", s.Nodes, s.GPUsPerNode) }

@@ -1,6 +1,8 @@
 package topo
 
-import "fmt"
+import (
+	"fabriclab/sim/msg"
+)
 
 // A fattree is the 3-tier k-ary fat tree of Al-Fares et al.: k pods of k/2
 // edge and k/2 aggregation switches, (k/2)² cores, k³/4 hosts.
@@ -9,17 +11,17 @@ var fatTreeKind = kind{
 	sizeField: "k",
 	check:     checkFatTree,
 	endpoints: func(s *Shape) int { return s.K * s.K * s.K / 4 },
-	describe:  func(s *Shape) string { return fmt.Sprintf("a k=%d fat tree", s.K) },
+	describe:  func(s *Shape) msg.Text { return msg.F("a k=%d fat tree", s.K) },
 	build:     (*builder).fatTree,
 }
 
 func checkFatTree(s *Shape) []*Problem {
 	var ps []*Problem
 	if s.K < 4 || s.K > 64 || s.K%2 != 0 {
-		ps = append(ps, &Problem{Field: "k", Value: s.K, Msg: "is not allowed: k must be even, from 4 to 64 (k³/4 hosts; e.g. k: 8 for 128 hosts)"})
+		ps = append(ps, &Problem{Field: "k", Value: s.K, Msg: msg.F("is not allowed: k must be even, from 4 to 64 (k³/4 hosts; e.g. k: 8 for 128 hosts)")})
 	}
 	if s.Oversub != 1 {
-		ps = append(ps, &Problem{Field: "oversubscription", Value: s.Oversub, Msg: "is not allowed: a fat tree has full bisection bandwidth; use oversubscription: 1, or a leafspine"})
+		ps = append(ps, &Problem{Field: "oversubscription", Value: s.Oversub, Msg: msg.F("is not allowed: a fat tree has full bisection bandwidth; use oversubscription: 1, or a leafspine")})
 	}
 	return ps
 }

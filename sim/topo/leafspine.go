@@ -1,6 +1,8 @@
 package topo
 
-import "fmt"
+import (
+	"fabriclab/sim/msg"
+)
 
 // A leafspine topology is leaves of hosts_per_leaf endpoints joined by
 // spines. With gpus_per_node > 1 the endpoints are GPUs of HGX-style nodes:
@@ -10,7 +12,7 @@ var leafSpineKind = kind{
 	sizeField: "hosts_per_leaf",
 	check:     checkLeafSpine,
 	endpoints: func(s *Shape) int { return s.Leaves * s.HostsPerLeaf },
-	describe:  func(s *Shape) string { return fmt.Sprintf("%d leaves × %d hosts_per_leaf", s.Leaves, s.HostsPerLeaf) },
+	describe:  describeLeafSpine,
 	build:     (*builder).leafSpine,
 }
 
@@ -20,7 +22,7 @@ func checkLeafSpine(s *Shape) []*Problem {
 		between("hosts_per_leaf", s.HostsPerLeaf, 1, MaxEndpoints, 16),
 		between("gpus_per_node", s.GPUsPerNode, 1, MaxGPUsPerNode, 8))
 	if s.Spines < 0 {
-		ps = append(ps, &Problem{Field: "spines", Value: s.Spines, Msg: "is negative: it must be ≥ 0"})
+		ps = append(ps, &Problem{Field: "spines", Value: s.Spines, Msg: msg.F("is negative: it must be ≥ 0")})
 	}
 	if len(ps) > 0 {
 		return ps
@@ -28,18 +30,18 @@ func checkLeafSpine(s *Shape) []*Problem {
 	g := s.GPUsPerNode
 	switch {
 	case s.RailOptimized && g == 1:
-		return []*Problem{{Field: "rail_optimized", Msg: "true needs nodes with several GPUs (e.g. gpus_per_node: 8)"}}
+		return []*Problem{{Field: "rail_optimized", Msg: msg.F("true needs nodes with several GPUs (e.g. gpus_per_node: 8)")}}
 	case s.RailOptimized && s.Leaves != g:
-		return []*Problem{{Field: "leaves", Value: s.Leaves, Msg: fmt.Sprintf("is not allowed with rail_optimized: there is one leaf per GPU of a node (leaves: %d)", g)}}
+		return []*Problem{{Field: "leaves", Value: s.Leaves, Msg: msg.F("is not allowed with rail_optimized: there is one leaf per GPU of a node (leaves: %d)", g)}}
 	case !s.RailOptimized && s.HostsPerLeaf%g != 0:
 		return []*Problem{{Field: "hosts_per_leaf", Value: s.HostsPerLeaf,
-			Msg: fmt.Sprintf("does not hold whole nodes of %d GPUs: use a multiple of %d (e.g. hosts_per_leaf: %d), or rail_optimized: true", g, g, max(g, s.HostsPerLeaf/g*g))}}
+			Msg: msg.F("does not hold whole nodes of %d GPUs: use a multiple of %d (e.g. hosts_per_leaf: %d), or rail_optimized: true", g, g, max(g, s.HostsPerLeaf/g*g))}}
 	}
 	switch n := s.Leaves * s.HostsPerLeaf; {
 	case n < 2:
-		return []*Problem{{Field: "hosts_per_leaf", Msg: "1 leaf with 1 host has nobody to talk to: use at least 2 hosts in all (e.g. hosts_per_leaf: 16)"}}
+		return []*Problem{{Field: "hosts_per_leaf", Msg: msg.F("1 leaf with 1 host has nobody to talk to: use at least 2 hosts in all (e.g. hosts_per_leaf: 16)")}}
 	case n > MaxEndpoints:
-		return []*Problem{{Field: "hosts_per_leaf", Msg: fmt.Sprintf("%s gives %d endpoints; at most %d are allowed", s, n, MaxEndpoints)}}
+		return []*Problem{{Field: "hosts_per_leaf", Msg: msg.F("%s gives %d endpoints; at most %d are allowed", describeLeafSpine(s), n, MaxEndpoints)}}
 	}
 	if s.Leaves > 1 || s.Spines > 0 {
 		return problems(checkSpines(s, s.Leaves, s.HostsPerLeaf, "hosts_per_leaf"))
@@ -82,4 +84,8 @@ func (b *builder) leafSpine(s *Shape) {
 	if s.Leaves > 1 || s.Spines > 0 {
 		b.spines(leaves, s.HostsPerLeaf, s)
 	}
+}
+
+func describeLeafSpine(s *Shape) msg.Text {
+	return msg.F("%d leaves × %d hosts_per_leaf", s.Leaves, s.HostsPerLeaf)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -50,7 +51,7 @@ type kind struct {
 	sizeField string // the field that sets the endpoint count
 	check     func(s *Shape) []*Problem
 	endpoints func(s *Shape) int
-	describe  func(s *Shape) string // how the endpoint count comes about
+	describe  func(s *Shape) msg.Text // how the endpoint count comes about
 	build     func(b *builder, s *Shape)
 }
 
@@ -73,15 +74,15 @@ type Problem struct {
 	// Value is the field's value when Msg follows it ("0 is not allowed: …"
 	// is Value, a space and Msg); nil when Msg stands alone.
 	Value any
-	Msg   string
+	Msg   msg.Text
 	// Unset, when not empty, is the whole message instead when the field was
 	// not written and its zero value applies.
-	Unset string
+	Unset msg.Text
 }
 
 func (p *Problem) Error() string {
 	if p.Value == nil {
-		return p.Field + ": " + p.Msg
+		return p.Field + ": " + p.Msg.String()
 	}
 	return fmt.Sprintf("%s: %v %s", p.Field, p.Value, p.Msg)
 }
@@ -95,7 +96,7 @@ func (s Shape) Check() []*Problem {
 		for i, k := range kinds {
 			names[i] = k.name
 		}
-		return []*Problem{{Field: "kind", Msg: fmt.Sprintf("%q is not a topology kind; use %s", s.Kind, orList(names))}}
+		return []*Problem{{Field: "kind", Msg: msg.F("%q is not a topology kind; use %s", s.Kind, orList(names))}}
 	}
 	if ps := k.check(&s); len(ps) > 0 {
 		return ps
@@ -122,11 +123,14 @@ func (s Shape) SizeField() string {
 }
 
 // String says how the endpoint count comes about, e.g. "a k=8 fat tree".
-func (s Shape) String() string {
+func (s Shape) String() string { return s.Describe().String() }
+
+// Describe is String as a msg.Text, for messages.
+func (s Shape) Describe() msg.Text {
 	if k := kindOf(s.Kind); k != nil {
 		return k.describe(&s)
 	}
-	return fmt.Sprintf("a %q topology", s.Kind)
+	return msg.F("a %q topology", s.Kind)
 }
 
 // Wiring is what a topology's links are: the fabric's kind and rate for host
@@ -173,9 +177,9 @@ func Build(s Shape, w Wiring) *Topology {
 func between(field string, v, lo, hi, example int) *Problem {
 	switch {
 	case v < lo:
-		return &Problem{Field: field, Value: v, Msg: fmt.Sprintf("is not allowed: %s must be at least %d (e.g. %s: %d)", field, lo, field, example)}
+		return &Problem{Field: field, Value: v, Msg: msg.F("is not allowed: %s must be at least %d (e.g. %s: %d)", field, lo, field, example)}
 	case v > hi:
-		return &Problem{Field: field, Value: v, Msg: fmt.Sprintf("is too many: %s must be at most %d (e.g. %s: %d)", field, hi, field, example)}
+		return &Problem{Field: field, Value: v, Msg: msg.F("is too many: %s must be at most %d (e.g. %s: %d)", field, hi, field, example)}
 	}
 	return nil
 }
@@ -192,7 +196,7 @@ func problems(ps ...*Problem) []*Problem {
 }
 
 // divisors lists the divisors of n ("1, 2, 4 or 8"), at most a dozen of them.
-func divisors(n int) string {
+func divisors(n int) msg.Text {
 	var ds []string
 	for d := 1; d <= n && len(ds) < 12; d++ {
 		if n%d == 0 {
@@ -203,9 +207,13 @@ func divisors(n int) string {
 }
 
 // orList prints words as "a, b or c".
-func orList(words []string) string {
+func orList(words []string) msg.Text {
 	if len(words) < 2 {
-		return strings.Join(words, "")
+		return msg.F("%s", strings.Join(words, ""))
 	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+	head := msg.F("%s", words[0])
+	for _, w := range words[1 : len(words)-1] {
+		head = msg.F("%s, %s", head, w)
+	}
+	return msg.F("%s or %s", head, words[len(words)-1])
 }

@@ -3,6 +3,8 @@ package topo
 import (
 	"fmt"
 	"math"
+
+	"fabriclab/sim/msg"
 )
 
 // The spine layer joins the leaves of a leafspine topology, and the rail
@@ -26,7 +28,7 @@ func Uplinks(down int, oversub float64) (int, bool) {
 // checkOversub checks the oversubscription of a two-tier shape.
 func checkOversub(s *Shape) *Problem {
 	if !(s.Oversub >= 1) || math.IsInf(s.Oversub, 0) {
-		return &Problem{Field: "oversubscription", Value: s.Oversub, Msg: "is not allowed: it must be ≥ 1 (1: no oversubscription)"}
+		return &Problem{Field: "oversubscription", Value: s.Oversub, Msg: msg.F("is not allowed: it must be ≥ 1 (1: no oversubscription)")}
 	}
 	return nil
 }
@@ -38,13 +40,13 @@ func checkSpines(s *Shape, leaves, down int, downField string) *Problem {
 	switch {
 	case !ok:
 		return &Problem{Field: "oversubscription", Value: s.Oversub,
-			Msg: fmt.Sprintf("does not give a whole number of uplinks per leaf for %d %s: use %s", down, downField, divisors(down))}
+			Msg: msg.F("does not give a whole number of uplinks per leaf for %d %s: use %s", down, downField, divisors(down))}
 	case s.Spines < 1:
 		return &Problem{Field: "spines", Value: s.Spines,
-			Msg:   fmt.Sprintf("is not allowed: leaves need spines to join them (e.g. spines: %d)", u),
-			Unset: fmt.Sprintf("not set: %d leaves need spines to join them (e.g. spines: %d)", leaves, u)}
+			Msg:   msg.F("is not allowed: leaves need spines to join them (e.g. spines: %d)", u),
+			Unset: msg.F("not set: %d leaves need spines to join them (e.g. spines: %d)", leaves, u)}
 	case u%s.Spines != 0:
-		return &Problem{Field: "spines", Value: s.Spines, Msg: fmt.Sprintf("does not divide the %d uplinks of each leaf evenly: use %s", u, divisors(u))}
+		return &Problem{Field: "spines", Value: s.Spines, Msg: msg.F("does not divide the %d uplinks of each leaf evenly: use %s", u, divisors(u))}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package topo
 
-import "fmt"
+import (
+	"fabriclab/sim/msg"
+)
 
 // A star is hosts on one switch.
 var starKind = kind{
@@ -8,16 +10,16 @@ var starKind = kind{
 	sizeField: "hosts",
 	check:     checkStar,
 	endpoints: func(s *Shape) int { return s.Hosts },
-	describe:  func(s *Shape) string { return fmt.Sprintf("a star of %d hosts", s.Hosts) },
+	describe:  func(s *Shape) msg.Text { return msg.F("a star of %d hosts", s.Hosts) },
 	build:     (*builder).star,
 }
 
 func checkStar(s *Shape) []*Problem {
 	switch {
 	case s.Hosts < 2:
-		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: "is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)"}}
+		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: msg.F("is not allowed: a star needs at least 2 hosts (e.g. hosts: 9)")}}
 	case s.Hosts > MaxEndpoints:
-		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: fmt.Sprintf("is too many: at most %d endpoints (e.g. hosts: 1024)", MaxEndpoints)}}
+		return []*Problem{{Field: "hosts", Value: s.Hosts, Msg: msg.F("is too many: at most %d endpoints (e.g. hosts: 1024)", MaxEndpoints)}}
 	}
 	return nil
 }

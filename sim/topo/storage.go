@@ -1,8 +1,7 @@
 package topo
 
 import (
-	"fmt"
-
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -30,7 +29,7 @@ func checkStorage(s *Shape) *Problem {
 	spines := s.Kind == DGX && s.Nodes > 1 || s.Kind == LeafSpine && (s.Leaves > 1 || s.Spines > 0)
 	if !spines {
 		return &Problem{Field: "storage_nodes", Value: s.StorageNodes,
-			Msg: fmt.Sprintf("needs a fabric with spines (%s has none): storage nodes sit on a storage leaf joined to the spines; use kind: dgx with nodes ≥ 2, or kind: leafspine with spines, or storage_nodes: 0", s)}
+			Msg: msg.F("needs a fabric with spines (%s has none): storage nodes sit on a storage leaf joined to the spines; use kind: dgx with nodes ≥ 2, or kind: leafspine with spines, or storage_nodes: 0", s.Describe())}
 	}
 	return nil
 }

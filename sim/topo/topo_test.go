@@ -156,7 +156,7 @@ func TestCheck(t *testing.T) {
 	ps := Shape{Kind: LeafSpine, Leaves: 4, HostsPerLeaf: 8, GPUsPerNode: 1, Oversub: 1}.Check()
 	require.Len(t, ps, 1)
 	assert.Equal(t, "spines: 0 is not allowed: leaves need spines to join them (e.g. spines: 8)", ps[0].Error())
-	assert.Equal(t, "not set: 4 leaves need spines to join them (e.g. spines: 8)", ps[0].Unset, "when spines is not written")
+	assert.Equal(t, "not set: 4 leaves need spines to join them (e.g. spines: 8)", ps[0].Unset.String(), "when spines is not written")
 
 	ps = Shape{Kind: DGX, Nodes: 0, GPUsPerNode: 17, Oversub: 0.5}.Check()
 	var got []string

@@ -1,11 +1,11 @@
 package topo
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"fabriclab/sim/link"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -20,7 +20,7 @@ var torusKind = kind{
 	sizeField: "dims",
 	check:     checkTorus,
 	endpoints: func(s *Shape) int { return product(s.Dims) },
-	describe:  func(s *Shape) string { return "a " + DimsText(s.Dims) + " torus" },
+	describe:  func(s *Shape) msg.Text { return msg.F("a %s torus", DimsText(s.Dims)) },
 	build:     (*builder).torus,
 }
 
@@ -49,19 +49,19 @@ func DimsText(dims []int) string {
 
 func checkTorus(s *Shape) []*Problem {
 	if len(s.Dims) < 1 || len(s.Dims) > MaxTorusDims {
-		return []*Problem{{Field: "dims", Msg: fmt.Sprintf("has %d sizes: a torus has 1 to %d dimensions (e.g. dims: [4, 4, 4])", len(s.Dims), MaxTorusDims),
-			Unset: "is missing: a torus needs its size in each dimension (e.g. dims: [4, 4, 4])"}}
+		return []*Problem{{Field: "dims", Msg: msg.F("has %d sizes: a torus has 1 to %d dimensions (e.g. dims: [4, 4, 4])", len(s.Dims), MaxTorusDims),
+			Unset: msg.F("is missing: a torus needs its size in each dimension (e.g. dims: [4, 4, 4])")}}
 	}
 	for _, d := range s.Dims {
 		if d < 2 {
-			return []*Problem{{Field: "dims", Value: DimsText(s.Dims), Msg: "is not allowed: each dimension needs at least 2 chips (e.g. dims: [4, 4, 4])"}}
+			return []*Problem{{Field: "dims", Value: DimsText(s.Dims), Msg: msg.F("is not allowed: each dimension needs at least 2 chips (e.g. dims: [4, 4, 4])")}}
 		}
 	}
 	if n := product(s.Dims); n > MaxEndpoints {
-		return []*Problem{{Field: "dims", Value: DimsText(s.Dims), Msg: fmt.Sprintf("is too many: at most %d chips in all (e.g. dims: [16, 16, 16])", MaxEndpoints)}}
+		return []*Problem{{Field: "dims", Value: DimsText(s.Dims), Msg: msg.F("is too many: at most %d chips in all (e.g. dims: [16, 16, 16])", MaxEndpoints)}}
 	}
 	if s.Oversub != 1 && s.Oversub != 0 {
-		return []*Problem{{Field: "oversubscription", Value: s.Oversub, Msg: "is not allowed: a torus has no switches to oversubscribe; use oversubscription: 1"}}
+		return []*Problem{{Field: "oversubscription", Value: s.Oversub, Msg: msg.F("is not allowed: a torus has no switches to oversubscribe; use oversubscription: 1")}}
 	}
 	return nil
 }

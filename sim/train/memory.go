@@ -1,8 +1,7 @@
 package train
 
 import (
-	"fmt"
-
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -17,8 +16,11 @@ type Memory struct {
 // Total is the sum.
 func (m Memory) Total() float64 { return m.Weights + m.Gradients + m.Optimizer + m.Activations }
 
-func (m Memory) String() string {
-	return fmt.Sprintf("weights %.1f, gradients %.1f, Adam state %.1f, activations %.1f GB",
+func (m Memory) String() string { return m.Text().String() }
+
+// Text is String as a msg.Text, for messages.
+func (m Memory) Text() msg.Text {
+	return msg.F("weights %.1f, gradients %.1f, Adam state %.1f, activations %.1f GB",
 		m.Weights/1e9, m.Gradients/1e9, m.Optimizer/1e9, m.Activations/1e9)
 }
 

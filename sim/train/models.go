@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"fabriclab/sim/msg"
 )
 
 // Tensor is one parameter tensor, in the order the model defines it.
@@ -116,7 +118,7 @@ func Preset(name string) (*Model, error) {
 	case "llama3-8b":
 		return llama3_8B(), nil
 	}
-	return nil, fmt.Errorf("unknown model %q; use one of %s, or custom with layers", name, strings.Join(Presets(), ", "))
+	return nil, msg.Errorf("unknown model %q; use one of %s, or custom with layers", name, strings.Join(Presets(), ", "))
 }
 
 // resNet50 is torchvision's resnet50 at 224×224: 25,557,032 parameters and
@@ -343,5 +345,5 @@ func GPUPreset(name string) (GPU, error) {
 		names[i] = g.Name
 	}
 	sort.Strings(names)
-	return GPU{}, fmt.Errorf("unknown gpu %q; use one of %s", name, strings.Join(names, ", "))
+	return GPU{}, msg.Errorf("unknown gpu %q; use one of %s", name, strings.Join(names, ", "))
 }

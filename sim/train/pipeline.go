@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"fabriclab/sim/msg"
 	"fabriclab/sim/unit"
 )
 
@@ -109,13 +110,13 @@ func NewPlacement(order string, tp, pp, dp int) (Placement, error) {
 	seen := map[string]bool{}
 	for i, s := range parts {
 		if i >= 3 || seen[s] || s != "tp" && s != "pp" && s != "dp" {
-			return Placement{}, fmt.Errorf("placement %q is not an order of tp, pp and dp (e.g. tp-pp-dp)", order)
+			return Placement{}, msg.Errorf("placement %q is not an order of tp, pp and dp (e.g. tp-pp-dp)", order)
 		}
 		seen[s] = true
 		pl.order[i] = s[0]
 	}
 	if len(seen) != 3 {
-		return Placement{}, fmt.Errorf("placement %q is not an order of tp, pp and dp (e.g. tp-pp-dp)", order)
+		return Placement{}, msg.Errorf("placement %q is not an order of tp, pp and dp (e.g. tp-pp-dp)", order)
 	}
 	return pl, nil
 }

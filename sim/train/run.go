@@ -1,13 +1,13 @@
 package train
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
 	"fabriclab/sim/coll"
 	"fabriclab/sim/fabric"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/msg"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -101,14 +101,14 @@ func Start(f fabric.Fabric, cfg Config, ranks []int, done func(metrics.Training)
 		}
 		c, err := newComms(cfg.Sharding, algo, params)
 		if err != nil {
-			return nil, fmt.Errorf("training.algo: %w", err)
+			return nil, msg.Errorf("training.algo: %w", err)
 		}
 		j.comms = c
 	}
 	if cfg.TP > 1 {
 		c, err := newComms(NoSharding, coll.Ring, coll.Params{Ranks: cfg.TP})
 		if err != nil {
-			return nil, fmt.Errorf("training.tp: %w", err)
+			return nil, msg.Errorf("training.tp: %w", err)
 		}
 		j.tpComms = c
 	}
@@ -169,7 +169,7 @@ func (j *Job) placeStages() error {
 	}
 	pl, err := NewPlacement(cfg.Placement, cfg.TP, cfg.PP, g.dp)
 	if err != nil {
-		return fmt.Errorf("training.placement: %w", err)
+		return msg.Errorf("training.placement: %w", err)
 	}
 	j.place = pl
 	for s := range cfg.PP {
@@ -667,22 +667,22 @@ func flowBudget(perIter, iters, maxFlows int64, streamed bool) error {
 	if perIter*iters <= maxFlows {
 		return nil
 	}
-	var fix string
+	var fix msg.Text
 	switch {
 	case perIter <= maxFlows:
-		fix = fmt.Sprintf("use training.iterations: %d or fewer (the report is the last iteration's)", maxFlows/perIter)
+		fix = msg.F("use training.iterations: %d or fewer (the report is the last iteration's)", maxFlows/perIter)
 		if !streamed {
-			fix += ", or sim: {fidelity: flow}"
+			fix = msg.F("%s, or sim: {fidelity: flow}", fix)
 		}
 	case !streamed:
-		fix = "use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap"
+		fix = msg.F("use sim: {fidelity: flow} (one transfer per pair per phase), fewer training.ranks or a larger training.bucket_cap")
 	default:
-		fix = "use fewer training.ranks or a larger training.bucket_cap"
+		fix = msg.F("use fewer training.ranks or a larger training.bucket_cap")
 	}
 	if iters == 1 {
-		return fmt.Errorf("training: an iteration's collectives make %d transfers, more than the %d flows a run may make: %s",
+		return msg.Errorf("training: an iteration's collectives make %d transfers, more than the %d flows a run may make: %s",
 			perIter, maxFlows, fix)
 	}
-	return fmt.Errorf("training: %d iterations of %d collective transfers each make %d flows, more than the %d flows a run may make: %s",
+	return msg.Errorf("training: %d iterations of %d collective transfers each make %d flows, more than the %d flows a run may make: %s",
 		iters, perIter, perIter*iters, maxFlows, fix)
 }

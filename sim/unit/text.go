@@ -1,10 +1,11 @@
 package unit
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"fabriclab/sim/msg"
 )
 
 // MarshalText prints t as String does ("1.5us", "never") when that reads back
@@ -33,7 +34,7 @@ func (t *Time) UnmarshalText(text []byte) error {
 		return err
 	}
 	if v < 0 {
-		return fmt.Errorf("time %q is negative: it must be ≥ 0", s)
+		return msg.Errorf("time %q is negative: it must be ≥ 0", s)
 	}
 	*t = v
 	return nil
@@ -58,7 +59,7 @@ func (b *Bytes) UnmarshalText(text []byte) error {
 		return err
 	}
 	if v < 0 {
-		return fmt.Errorf("size %q is negative: it must be ≥ 0", s)
+		return msg.Errorf("size %q is negative: it must be ≥ 0", s)
 	}
 	*b = v
 	return nil
@@ -83,10 +84,10 @@ func ParseRate(s string) (Rate, error) {
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("rate %q is not a rate such as 5Mbps or 1Gbps", s)
+		return 0, msg.Errorf("rate %q is not a rate such as 5Mbps or 1Gbps", s)
 	}
 	if v*scale == 0 && nonZero(num) {
-		return 0, fmt.Errorf("rate %q is too small to hold: write 0, or at least 1bps", s)
+		return 0, msg.Errorf("rate %q is too small to hold: write 0, or at least 1bps", s)
 	}
 	return Rate(v * scale), nil
 }
@@ -98,7 +99,7 @@ func (r *Rate) UnmarshalText(text []byte) error {
 		return err
 	}
 	if v < 0 {
-		return fmt.Errorf("rate %q is negative: it must be ≥ 0", strings.TrimSpace(string(text)))
+		return msg.Errorf("rate %q is negative: it must be ≥ 0", strings.TrimSpace(string(text)))
 	}
 	*r = v
 	return nil

@@ -4,10 +4,11 @@
 package unit
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"fabriclab/sim/msg"
 )
 
 // Time is simulated time in picoseconds. It covers about 106 days.
@@ -76,7 +77,7 @@ func ParseTime(s string) (Time, error) {
 			num = strings.TrimSpace(num)
 			if n, err := strconv.ParseInt(num, 10, 64); err == nil { // exact: no float rounding
 				if n > maxExact/int64(u.scale) || n < -maxExact/int64(u.scale) {
-					return 0, fmt.Errorf("time %q is too large (at most about 50 days)", s)
+					return 0, msg.Errorf("time %q is too large (at most about 50 days)", s)
 				}
 				return Time(n) * u.scale, nil
 			}
@@ -86,15 +87,15 @@ func ParseTime(s string) (Time, error) {
 			}
 			ps := v * float64(u.scale)
 			if math.Abs(ps) > maxExact {
-				return 0, fmt.Errorf("time %q is too large (at most about 50 days)", s)
+				return 0, msg.Errorf("time %q is too large (at most about 50 days)", s)
 			}
 			if math.Round(ps) == 0 && nonZero(num) {
-				return 0, fmt.Errorf("time %q is less than 1ps, the smallest step of simulated time: write 0, or at least 1ps", s)
+				return 0, msg.Errorf("time %q is less than 1ps, the smallest step of simulated time: write 0, or at least 1ps", s)
 			}
 			return Time(math.Round(ps)), nil
 		}
 	}
-	return 0, fmt.Errorf("time %q is not a duration: write a number with a unit, e.g. 1us, 2.5ms, 500ns, 0", s)
+	return 0, msg.Errorf("time %q is not a duration: write a number with a unit, e.g. 1us, 2.5ms, 500ns, 0", s)
 }
 
 // nonZero reports whether the number num (as written) is not zero, so that a
@@ -161,23 +162,23 @@ func ParseBytes(s string) (Bytes, error) {
 	}
 	if n, err := strconv.ParseInt(num, 10, 64); err == nil { // exact: no float rounding
 		if n > maxExact/int64(scale) || n < -maxExact/int64(scale) {
-			return 0, fmt.Errorf("size %q is too large", s)
+			return 0, msg.Errorf("size %q is too large", s)
 		}
 		return Bytes(n) * scale, nil
 	}
 	v, err := strconv.ParseFloat(num, 64)
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, fmt.Errorf("size %q is not a size: write a number with a unit, e.g. 4096, 2MB, 64MiB, 1GiB", s)
+		return 0, msg.Errorf("size %q is not a size: write a number with a unit, e.g. 4096, 2MB, 64MiB, 1GiB", s)
 	}
 	b := v * float64(scale)
 	if math.Abs(b) > maxExact {
-		return 0, fmt.Errorf("size %q is too large", s)
+		return 0, msg.Errorf("size %q is too large", s)
 	}
 	if math.Round(b) == 0 && nonZero(num) {
-		return 0, fmt.Errorf("size %q is less than 1 byte: write 0, or at least 1B", s)
+		return 0, msg.Errorf("size %q is less than 1 byte: write 0, or at least 1B", s)
 	}
 	if r := math.Round(b); math.Abs(b-r) > max(1e-6, math.Abs(b)*1e-12) { // tolerate float noise such as 1.1KB
-		return 0, fmt.Errorf("size %q is not a whole number of bytes", s)
+		return 0, msg.Errorf("size %q is not a whole number of bytes", s)
 	}
 	return Bytes(math.Round(b)), nil
 }
