@@ -61,7 +61,7 @@ func (t Text) In(lang Lang) string {
 // with the goal box's, the glossary's and the scenario summaries' words.
 var catalogue = sync.OnceValues(func() (canvas, page map[string]Text) {
 	page = pageWords()
-	for _, m := range []map[string]Text{goalWords(), glossaryWords(), scenarioSummaries()} {
+	for _, m := range []map[string]Text{goalWords(), glossaryWords(), explainWords(), scenarioSummaries()} {
 		maps.Copy(page, m)
 	}
 	return canvasWords(), page

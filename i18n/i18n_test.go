@@ -15,7 +15,7 @@ import (
 // halves of the catalogue.
 func TestCatalogueComplete(t *testing.T) {
 	canvas, page := catalogue()
-	parts := []map[string]Text{canvasWords(), pageWords(), goalWords(), glossaryWords(), scenarioSummaries()}
+	parts := []map[string]Text{canvasWords(), pageWords(), goalWords(), glossaryWords(), explainWords(), scenarioSummaries()}
 	seen := map[string]bool{}
 	for _, m := range parts {
 		for k := range m {

@@ -25,8 +25,8 @@ type WorkerEvent interface{ WorkerEvent() string }
 // WorkerCommands and WorkerEvents are every worker message, each a zero
 // value, in the order the README documents them.
 var (
-	WorkerCommands = []WorkerCommand{Begin{}, Cancel{}}
-	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, WorkerError{}}
+	WorkerCommands = []WorkerCommand{Begin{}, Cancel{}, Explain{}}
+	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, WorkerError{}, Explained{}}
 )
 
 // Begin starts computing a run: a built-in's name or YAML, with set=
@@ -46,8 +46,21 @@ type Cancel struct {
 	RunID int `json:"run_id"`
 }
 
-func (Begin) WorkerCommand() string  { return "begin" }
-func (Cancel) WorkerCommand() string { return "cancel" }
+// Explain sets an nccl-tests output beside a healthy cluster of its shape
+// (issue 32), as fabriclab explain does; answered by Explained. NICGbps,
+// Fabric and Op are explain's --nic-gbps, --fabric and --op (zero: from
+// the output).
+type Explain struct {
+	ID      int     `json:"id"` // echoed back, so the page knows the latest answer
+	Text    string  `json:"text"`
+	NICGbps float64 `json:"nic_gbps,omitempty"`
+	Fabric  string  `json:"fabric,omitempty"`
+	Op      string  `json:"op,omitempty"`
+}
+
+func (Begin) WorkerCommand() string   { return "begin" }
+func (Cancel) WorkerCommand() string  { return "cancel" }
+func (Explain) WorkerCommand() string { return "explain" }
 
 // WorkerReady is the worker's first message: the build it is (the site's
 // version), so that the page refuses a worker from another build.
@@ -101,6 +114,42 @@ type WorkerError struct {
 	Message string `json:"message"`
 }
 
+// Explained answers Explain: what was assumed (Header, a line each), a row
+// per size, the findings, the scenario of the healthy cluster (YAML, its
+// collective.bytes to be set per size) and the size where the two curves
+// part the most (PartBytes, 0 when none has both); or Error, the message
+// fabriclab explain would give (naming the line), and nothing else.
+type Explained struct {
+	ID        int            `json:"id"`
+	Error     string         `json:"error,omitempty"`
+	Header    []string       `json:"header"`
+	Rows      []ExplainedRow `json:"rows"`
+	Findings  []Finding      `json:"findings"`
+	YAML      string         `json:"yaml"`
+	PartBytes int64          `json:"part_bytes"`
+}
+
+// ExplainedRow is one size: measured (out of place) and expected time and
+// busbw, their busbw ratio (0 where either is 0) and what NCCL would pick
+// there.
+type ExplainedRow struct {
+	Bytes          int64   `json:"bytes"`
+	MeasuredTimeUs float64 `json:"measured_time_us"`
+	ExpectedTimeUs float64 `json:"expected_time_us"`
+	MeasuredBusBw  float64 `json:"measured_busbw"` // GB/s
+	ExpectedBusBw  float64 `json:"expected_busbw"`
+	Ratio          float64 `json:"ratio"`
+	Algo           string  `json:"algo"`  // NCCL's name: RING, NVLS_TREE
+	Proto          string  `json:"proto"` // LL, LL128, SIMPLE
+}
+
+// Finding is one cause found: its kind (latency, bandwidth, algo, gdr,
+// pcie, nics, nvlink, faster, knee, unsteady, busbw) and its sentence.
+type Finding struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
 func (WorkerReady) WorkerEvent() string { return "worker_ready" }
 func (Begun) WorkerEvent() string       { return "begun" }
 func (Recorded) WorkerEvent() string    { return "recorded" }
@@ -108,6 +157,7 @@ func (Computing) WorkerEvent() string   { return "computing" }
 func (Halved) WorkerEvent() string      { return "halved" }
 func (RunResult) WorkerEvent() string   { return "result" }
 func (WorkerError) WorkerEvent() string { return "worker_error" }
+func (Explained) WorkerEvent() string   { return "explained" }
 
 // EncodeWorkerCommand and EncodeWorkerEvent are a message's JSON.
 func EncodeWorkerCommand(c WorkerCommand) ([]byte, error) { return encode(c.WorkerCommand(), c) }
@@ -115,7 +165,7 @@ func EncodeWorkerEvent(e WorkerEvent) ([]byte, error)     { return encode(e.Work
 
 // DecodeWorkerCommand reads a message to the worker and checks it.
 func DecodeWorkerCommand(data []byte) (WorkerCommand, error) {
-	c, err := decodeNamed(data, MaxCommand, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
+	c, err := decodeNamed(data, MaxOutput+MaxCommand, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
 	if err != nil {
 		return nil, err
 	}
@@ -174,6 +224,8 @@ func (c Begin) check() error {
 		return fmt.Errorf("begin needs yaml (a scenario) or scenario (a built-in name), one of them")
 	case len(c.YAML) > MaxYAML:
 		return fmt.Errorf("begin: the scenario is too long: at most %d KiB", MaxYAML>>10)
+	case len(strings.Join(c.Sets, "")) > MaxYAML:
+		return fmt.Errorf("begin: the set overrides are too long: at most %d KiB in all", MaxYAML>>10)
 	case c.Side != "" && c.Side != "left" && c.Side != "right":
 		return fmt.Errorf("begin: side %q: use left or right (or leave it out for one run)", c.Side)
 	case c.HeapLimitMiB < 0 || c.HeapLimitMiB > maxHeapMiB:
@@ -190,6 +242,22 @@ func (c Cancel) check() error {
 	}
 	return nil
 }
+
+func (c Explain) check() error {
+	switch {
+	case c.ID < 1:
+		return fmt.Errorf("explain needs id, a whole number from 1, e.g. {\"fabriclab\": \"explain\", \"id\": 1, \"text\": \"…\"}")
+	case strings.TrimSpace(c.Text) == "":
+		return fmt.Errorf("explain needs text: an nccl-tests output (all_reduce_perf and the like) as it printed it")
+	case len(c.Text) > MaxOutput:
+		return fmt.Errorf("explain: the output is %d KiB: at most %d KiB (leave out NCCL's INFO lines but those of its topology)", len(c.Text)>>10, MaxOutput>>10)
+	}
+	return nil
+}
+
+// MaxOutput is the longest nccl-tests output explain takes from the page,
+// in bytes: a 16-rank run with NCCL_DEBUG=INFO is about 100 KiB.
+const MaxOutput = 1 << 20
 
 // maxHeapMiB is WebAssembly's 4 GiB of memory.
 const maxHeapMiB = 4096

@@ -17,6 +17,7 @@ var (
 	workerCommandExamples = []WorkerCommand{
 		Begin{RunID: 3, YAML: "name: x\n", Sets: []string{"traffic.senders=4"}, Side: "left", HeapLimitMiB: 1024, Lang: "zh"},
 		Cancel{RunID: 3},
+		Explain{ID: 2, Text: "# nccl-tests version 2.13.8\n#  Rank  0 Group  0 Pid 1 on node-a device  0 [0x29] NVIDIA H100 80GB HBM3\n", NICGbps: 200, Fabric: "roce", Op: "allreduce"},
 	}
 	workerEventExamples = []WorkerEvent{
 		WorkerReady{Version: "3f2a9c1e"},
@@ -26,6 +27,10 @@ var (
 		Halved{RunID: 3},
 		RunResult{RunID: 3, Result: `{"totals":{"sim_time_us":10955}}`},
 		WorkerError{RunID: 3, Message: "场景 incast 太大，浏览器画布容纳不下"},
+		Explained{ID: 2, Header: []string{"all_reduce_perf, 16 ranks on 2 host(s) × 8 NVIDIA H100 80GB HBM3", "expected: a healthy cluster of 2 node(s) of 8 H100 on an NVSwitch"},
+			Rows:     []ExplainedRow{{Bytes: 1 << 30, MeasuredTimeUs: 10314, ExpectedTimeUs: 4392.75, MeasuredBusBw: 195.2, ExpectedBusBw: 458.32, Ratio: 0.43, Algo: "NVLS_TREE", Proto: "SIMPLE"}},
+			Findings: []Finding{{Kind: "nics", Text: "From 1GiB, busbw is 195 GB/s, 43 % of the 458 GB/s expected"}},
+			YAML:     "name: explain\ntopology:\n  kind: dgx\n", PartBytes: 1 << 30, Error: "line 53: a result row of 12 columns"},
 	}
 )
 
@@ -63,22 +68,25 @@ func TestWorkerGolden(t *testing.T) {
 // A bad message to the worker is an error that says what to send.
 func TestDecodeWorkerCommandErrors(t *testing.T) {
 	for in, want := range map[string]string{
-		`{"fabriclab":"begin","scenario":"incast"}`:                           "begin needs run_id",
-		`{"fabriclab":"begin","run_id":1}`:                                    "begin needs yaml (a scenario) or scenario",
-		`{"fabriclab":"begin","run_id":1,"scenario":"a","yaml":"b"}`:          "one of them",
-		`{"fabriclab":"begin","run_id":1,"scenario":"a","side":"top"}`:        `side "top": use left or right`,
-		`{"fabriclab":"begin","run_id":1,"scenario":"a","heap_limit_mib":-1}`: "give 0 (the default) up to 4096",
-		`{"fabriclab":"begin","run_id":1,"scenario":"a","lang":"fr"}`:         `lang "fr": use en or zh`,
-		`{"fabriclab":"begin","run_id":"1","scenario":"a"}`:                   `worker command begin: field "run_id" is a JSON string; give a whole number`,
-		`{"fabriclab":"cancel"}`:                                              "cancel needs the run_id of a begin",
-		`{"fabriclab":"play"}`:                                                `unknown worker command "play"; use one of begin, cancel`,
-		`[1]`:                                                                 `worker command is not JSON like {"fabriclab": "begin", ...}`,
+		`{"fabriclab":"begin","scenario":"incast"}`:                                                     "begin needs run_id",
+		`{"fabriclab":"begin","run_id":1}`:                                                              "begin needs yaml (a scenario) or scenario",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","yaml":"b"}`:                                    "one of them",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","side":"top"}`:                                  `side "top": use left or right`,
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","heap_limit_mib":-1}`:                           "give 0 (the default) up to 4096",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","lang":"fr"}`:                                   `lang "fr": use en or zh`,
+		`{"fabriclab":"begin","run_id":"1","scenario":"a"}`:                                             `worker command begin: field "run_id" is a JSON string; give a whole number`,
+		`{"fabriclab":"cancel"}`:                                                                        "cancel needs the run_id of a begin",
+		`{"fabriclab":"explain","text":"# nccl-tests"}`:                                                 "explain needs id",
+		`{"fabriclab":"explain","id":1,"text":" \n"}`:                                                   "explain needs text: an nccl-tests output",
+		`{"fabriclab":"begin","run_id":1,"scenario":"a","set":["` + strings.Repeat("x", 65<<10) + `"]}`: "begin: the set overrides are too long: at most 64 KiB in all",
+		`{"fabriclab":"play"}`:                                                                          `unknown worker command "play"; use one of begin, cancel, explain`,
+		`[1]`:                                                                                           `worker command is not JSON like {"fabriclab": "begin", ...}`,
 	} {
 		_, err := DecodeWorkerCommand([]byte(in))
 		assert.ErrorContains(t, err, want, in)
 	}
 	_, err := DecodeWorkerEvent([]byte(`{"fabriclab":"ready"}`))
-	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, computing, halved, result, worker_error`)
+	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, computing, halved, result, worker_error, explained`)
 }
 
 // A run's report goes whole from the worker, however long (perm-1024's is
@@ -90,5 +98,7 @@ func TestWorkerEventsCarryLongReports(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, e.(RunResult).Result, len(long))
 	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"begin","run_id":1,"yaml":"` + long + `"}`))
-	assert.ErrorContains(t, err, "worker command too long: at most 128 KiB")
+	assert.ErrorContains(t, err, "worker command too long: at most 1152 KiB")
+	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"explain","id":1,"text":"` + long[:MaxOutput+1] + `"}`))
+	assert.ErrorContains(t, err, "explain: the output is 1024 KiB: at most 1024 KiB")
 }

@@ -168,6 +168,13 @@ func Site(in Inputs) (map[string][]byte, error) {
 	for name, page := range glossary {
 		out[name] = page
 	}
+	explain, err := explainPages(pages, version) // explain.go
+	if err != nil {
+		return nil, err
+	}
+	for name, page := range explain {
+		out[name] = page
+	}
 	return out, nil
 }
 

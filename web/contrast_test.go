@@ -72,7 +72,7 @@ func TestSiteColoursContrast(t *testing.T) {
 		{"accent", "bg"}, {"accent", "panel"}, {"accent", "code"}, {"accent-fg", "accent"},
 		{"good", "panel"}, {"good", "bg"}, {"bad", "panel"}, {"bad", "bg"}, {"panel", "good"},
 	}
-	graphics := []pair{{"accent", "bg"}, {"accent", "panel"}, {"good", "code"}}
+	graphics := []pair{{"accent", "bg"}, {"accent", "panel"}, {"good", "code"}, {"series-measured", "panel"}, {"series-measured", "bg"}}
 	check := func(theme string, p map[string]string, pairs []pair, min float64) {
 		for _, c := range pairs {
 			require.Contains(t, p, c.fg, theme)

@@ -91,6 +91,11 @@ const (
 	// inherit this policy.
 	embedCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
 		"worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'"
+	// explainCSP is for the explain pages: like the index, and the
+	// simulation's Web Worker, made from a blob: URL as the canvas's are
+	// (worker-client.js), whose WebAssembly the page compiles.
+	explainCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+		"worker-src blob:; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
 	// assetCSP is for every other file, should one be opened as a document
 	// (an SVG could otherwise run script as the site).
 	assetCSP = "default-src 'none'"
@@ -150,6 +155,9 @@ func Handler(site fs.FS) http.Handler {
 		switch {
 		case name == "embed.html":
 			h.Set("Content-Security-Policy", embedCSP)
+		case strings.HasPrefix(name, "explain.") && path.Ext(name) == ".html":
+			h.Set("Content-Security-Policy", explainCSP)
+			h.Set("X-Frame-Options", "SAMEORIGIN")
 		case path.Ext(name) == ".html":
 			h.Set("Content-Security-Policy", pageCSP)
 			h.Set("X-Frame-Options", "SAMEORIGIN")

@@ -118,11 +118,14 @@ func builtSite(t *testing.T) (dir, version string) {
 func TestHandlerSecurityHeaders(t *testing.T) {
 	dir, version := builtSite(t)
 	writeFile(t, filepath.Join(dir, "incast.en.html"), "<!doctype html>lesson")
+	writeFile(t, filepath.Join(dir, "explain.zh.html"), "<!doctype html>explain")
 	h := openDir(t, dir)
 	const (
 		page  = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
 		embed = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'"
 		asset = "default-src 'none'"
+		// the explain page starts the simulation's worker in itself
+		explain = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
 	)
 	for _, tc := range []struct {
 		target, csp, frame, cache string
@@ -131,6 +134,7 @@ func TestHandlerSecurityHeaders(t *testing.T) {
 		{"/index.html", page, "SAMEORIGIN", "no-cache"},
 		{"/incast.en.html", page, "SAMEORIGIN", "no-cache"},
 		{"/embed.html?scenario=incast", embed, "", "no-cache"},
+		{"/explain.zh.html", explain, "SAMEORIGIN", "no-cache"},
 		{"/embed.html?v=" + version, embed, "", "no-cache"},
 		{"/viz.wasm?v=" + version, asset, "", "public, max-age=31536000, immutable"},
 		{"/static/site.css?v=" + version, asset, "", "public, max-age=31536000, immutable"},

@@ -72,7 +72,8 @@ func TestHandler(t *testing.T) {
 func TestSiteAssemblesPages(t *testing.T) {
 	files, err := Site(Inputs{VizWASM: []byte("wasm"), WorkerWASM: []byte("wasm"), WasmExec: []byte("js")})
 	require.NoError(t, err)
-	for _, name := range []string{"index.html", "embed.html", "viz.wasm", "wasm_exec.js", "static/site.css", "static/embed.js", "static/lesson.js"} {
+	for _, name := range []string{"index.html", "embed.html", "viz.wasm", "wasm_exec.js", "static/site.css", "static/embed.js", "static/lesson.js",
+		"explain.html", "explain.zh.html", "static/explain.js", "static/explain-example.txt"} {
 		assert.Contains(t, files, name)
 	}
 	_, err = Site(Inputs{})

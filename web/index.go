@@ -14,11 +14,12 @@ import (
 type indexLinks struct {
 	Lang, OtherHref, OtherLang, EmbedLang string
 	Glossary                              string // the glossary page in this language
+	Explain                               string // the explain page (issue 32) in this language
 }
 
 var indexLangs = map[i18n.Lang]indexLinks{
-	i18n.EN: {Lang: "en", OtherHref: "index.zh.html", OtherLang: "zh", Glossary: "glossary.en.html"},
-	i18n.ZH: {Lang: "zh-Hans", OtherHref: "index.html", OtherLang: "en", EmbedLang: "zh", Glossary: "glossary.zh.html"},
+	i18n.EN: {Lang: "en", OtherHref: "index.zh.html", OtherLang: "zh", Glossary: "glossary.en.html", Explain: "explain.html"},
+	i18n.ZH: {Lang: "zh-Hans", OtherHref: "index.html", OtherLang: "en", EmbedLang: "zh", Glossary: "glossary.zh.html", Explain: "explain.zh.html"},
 }
 
 // indexPageName is the index in a language: index.html, index.zh.html.

@@ -17,7 +17,7 @@ import (
 var messageName = regexp.MustCompile(`(typeof [\w.]+)?fabriclab(?:: | === | !== )"(\w+)"`)
 
 // The scripts speak the protocol: every message they name is a command or an
-// event of package protocol.
+// event of package protocol (the page's or the worker's).
 func TestScriptsSpeakTheProtocol(t *testing.T) {
 	known := map[string]bool{}
 	for _, c := range protocol.Commands {
@@ -25,6 +25,12 @@ func TestScriptsSpeakTheProtocol(t *testing.T) {
 	}
 	for _, e := range protocol.Events {
 		known[e.Event()] = true
+	}
+	for _, c := range protocol.WorkerCommands { // the explain page talks to the worker
+		known[c.WorkerCommand()] = true
+	}
+	for _, e := range protocol.WorkerEvents {
+		known[e.WorkerEvent()] = true
 	}
 	scripts, err := filepath.Glob("static/*.js")
 	require.NoError(t, err)

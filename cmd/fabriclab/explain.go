@@ -1,12 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
-	"strings"
 
 	"fabriclab/sim/nccltests"
 	"fabriclab/sim/nodefile"
@@ -26,21 +23,15 @@ func cmdExplain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *nic < 0 || *nic > 100000 {
-		return fmt.Errorf("--nic-gbps %g: want a rate from 1 to 100000 Gb/s", *nic)
-	}
-	if *fabric != "" && *fabric != "ib" && *fabric != "roce" {
-		return fmt.Errorf("--fabric %q: want ib or roce", *fabric)
+	opt := nccltests.Options{Op: *op, NICGbps: *nic, Fabric: *fabric}
+	if err := opt.Check(); err != nil {
+		return err
 	}
 	data, err := readOutput(name)
 	if err != nil {
 		return err
 	}
-	o, err := nccltests.Parse(bytes.NewReader(data))
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	s, err := nccltests.ShapeOf(o, *op, *nic, *fabric)
+	o, s, err := nccltests.Read(data, opt)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
@@ -77,21 +68,11 @@ func readOutput(name string) ([]byte, error) {
 // printExplain prints the comparison: a header that says what was assumed,
 // a row per size, then the findings.
 func printExplain(w io.Writer, name string, o *nccltests.Output, rep nccltests.Report) {
-	s := rep.Shape
-	prog := o.Test + "_perf"
-	if o.Test == "" {
-		prog = ncclTestName(s.Op) + "_perf"
-		if s.OpAssumed {
-			prog += " (read from the columns: pass --op if it was another test)"
+	for i, h := range rep.Header(o) {
+		if i == 0 {
+			h = "fabriclab explain " + name + ": " + h
 		}
-	}
-	fmt.Fprintf(w, "# fabriclab explain %s: %s, %d ranks on %d host(s) × %d %s\n", name, prog, s.Ranks(), s.Hosts, s.GPUsPerHost, s.GPUName)
-	if n := s.Node; n != nil {
-		fmt.Fprintf(w, "# node: %s\n", nodeText(n))
-	}
-	fmt.Fprintf(w, "# expected: %s\n", assumed(s))
-	if o.AvgBusBw == 0 {
-		fmt.Fprintf(w, "# the output has no \"# Avg bus bandwidth\" line: it may be cut short (the comparison covers the rows it has)\n")
+		fmt.Fprintf(w, "# %s\n", h)
 	}
 	fmt.Fprintf(w, "#\n")
 	fmt.Fprintf(w, "# %12s  %20s  %27s  %s\n", "size", "time (us)", "busbw (GB/s)", "NCCL would pick")
@@ -101,76 +82,11 @@ func printExplain(w io.Writer, name string, o *nccltests.Output, rep nccltests.R
 		if l.Ratio > 0 {
 			ratio = fmt.Sprintf("%.2f", l.Ratio)
 		}
-		pick := nccltests.NCCLAlgo(l.Expected.Algo, s.GPUsPerHost == 1)
-		if l.Expected.Proto != "" {
-			pick += "/" + strings.ToUpper(l.Expected.Proto)
-		}
 		fmt.Fprintf(w, "  %12d  %9s %10s  %9s %9s %7s  %s\n", int64(l.Size), ncclFloat(l.Measured.TimeUs, 9), ncclFloat(l.Expected.TimeUs, 10),
-			ncclFloat(l.Measured.BusBw, 9), ncclFloat(l.Expected.BusBw, 9), ratio, pick)
+			ncclFloat(l.Measured.BusBw, 9), ncclFloat(l.Expected.BusBw, 9), ratio, rep.Pick(l))
 	}
 	fmt.Fprintf(w, "#\nWhat the comparison says:\n")
 	for _, c := range rep.Causes {
 		fmt.Fprintf(w, "- %s\n", c.Text)
 	}
-}
-
-// assumed says what the expected column is the figure of.
-func assumed(s nccltests.Shape) string {
-	gpu := strings.ToUpper(s.GPU)
-	if gpu == "" {
-		gpu = "H100 (the GPU is not one fabriclab knows)"
-	}
-	var node string
-	switch {
-	case s.GPUsPerHost > 1 && s.NICs() < s.GPUsPerHost:
-		node = fmt.Sprintf("%d node(s) of %d %s on an NVSwitch, %d NICs per node each shared by %d GPUs", s.Hosts, s.GPUsPerHost, gpu, s.NICs(), s.GPUsPerHost/s.NICs())
-	case s.GPUsPerHost > 1:
-		node = fmt.Sprintf("%d node(s) of %d %s on an NVSwitch, a NIC per GPU", s.Hosts, s.GPUsPerHost, gpu)
-	default:
-		node = fmt.Sprintf("%d hosts of one GPU on one switch (the GPU's PCIe path is not modelled)", s.Hosts)
-	}
-	fab := map[string]string{"ib": "InfiniBand", "roce": "RoCE"}[s.Fabric]
-	from := map[string]string{"default": "the default: pass --nic-gbps", "flag": "--nic-gbps", "NCCL's topology": "from NCCL's topology lines", "topology file": "from the topology file"}[s.NICFrom]
-	if s.Hosts == 1 {
-		return fmt.Sprintf("a healthy %s, NCCL's own algorithm and protocol per size", node)
-	}
-	per := "per GPU"
-	if s.Node != nil {
-		per = "per NIC"
-	}
-	return fmt.Sprintf("a healthy cluster of %s, %s at %s Gb/s %s (%s), NCCL's own algorithm and protocol per size",
-		node, fab, s.NICRate(), per, from)
-}
-
-// nodeText says what a topology file describes, and what fabriclab made of it.
-func nodeText(n *nodefile.Node) string {
-	gpu := strings.ToUpper(n.GPU)
-	if n.GPUGuess {
-		gpu += " (or another GPU of its NVLink: the file does not say)"
-	}
-	speed := "speed not given"
-	if n.NICGbps > 0 {
-		speed = strconv.FormatFloat(n.NICGbps, 'f', -1, 64) + " Gb/s"
-	}
-	share := "a NIC per GPU"
-	if n.NICsPerNode() < n.GPUs {
-		share = fmt.Sprintf("each shared by %d GPUs", n.GPUs/n.NICsPerNode())
-	}
-	gdr := "GPUDirect RDMA"
-	if !n.Path.GDR() {
-		gdr = "no GPUDirect RDMA by default: staged through host memory"
-	}
-	from := n.GPUFrom
-	if nv := "NV" + strconv.Itoa(n.NVLinks); from != nv {
-		from += ", " + nv
-	}
-	text := fmt.Sprintf("%s: %d × %s from %s; %d NICs (%s, %s), %s; GPU to NIC up to %s (%s)",
-		n.Format, n.GPUs, gpu, from, n.NICsPerNode(), strings.Join(n.NICs, ", "), speed, share, n.Path, gdr)
-	if len(n.Unused) > 0 {
-		text += fmt.Sprintf("; %s nearest no GPU, left out", strings.Join(n.Unused, ", "))
-	}
-	if full := nodefile.NVLinkFull(n.GPU); n.NVLinks != full {
-		text += fmt.Sprintf("; NV%d where the model's %s has %d NVLinks: the expected NVLink figures are its", n.NVLinks, strings.ToUpper(n.GPU), full)
-	}
-	return text
 }

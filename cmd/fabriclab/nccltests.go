@@ -124,7 +124,7 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "# fabriclab nccl-tests: %s, %s/%s on %d ranks (flow control %s, routing %s, sim.fidelity %s)\n",
 		base.Name, opName, algoName, ranks, base.Network.FlowControl, base.Network.Routing, fidelity(&base))
-	fmt.Fprintf(stdout, "# Collective test starting: %s_perf\n", ncclTestName(opName))
+	fmt.Fprintf(stdout, "# Collective test starting: %s_perf\n", nccltests.Program(opName))
 	gpn := base.NodeGPUs()
 	nGpus := 1 // one process per GPU across nodes, as under mpirun
 	if gpn > 1 && ranks <= gpn {
@@ -138,23 +138,8 @@ func cmdNCCLTests(args []string, stdout, stderr io.Writer) error {
 		host = "n0"
 	}
 	printNCCLTable(stdout, opName, base.Collective.Root, ranks, host, rows)
-	fmt.Fprintf(stdout, "# Collective test concluded: %s_perf\n#\n", ncclTestName(opName))
+	fmt.Fprintf(stdout, "# Collective test concluded: %s_perf\n#\n", nccltests.Program(opName))
 	return nil
-}
-
-// ncclTestName is the nccl-tests program that runs op, less its _perf.
-func ncclTestName(op string) string {
-	switch op {
-	case coll.ReduceScatter:
-		return "reduce_scatter"
-	case coll.AllGather:
-		return "all_gather"
-	case coll.AllToAll:
-		return "alltoall"
-	case coll.Broadcast:
-		return "broadcast"
-	}
-	return "all_reduce"
 }
 
 // ncclBusIDs are the PCI bus numbers of an HGX H100 board's eight GPUs, as

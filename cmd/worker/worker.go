@@ -10,6 +10,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"time"
 
 	"fabriclab/i18n"
@@ -17,6 +18,7 @@ import (
 	"fabriclab/playback/framewire"
 	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/nccltests"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -70,7 +72,36 @@ func (w *Worker) Handle(data []byte) {
 		if w.run != nil && w.run.id == c.RunID {
 			w.run = nil
 		}
+	case protocol.Explain:
+		w.event(explain(c), nil)
 	}
+}
+
+// explain answers an explain command with what fabriclab explain prints
+// for the same text (sim/nccltests does the work for both): the header,
+// the rows, the findings, the healthy cluster's scenario and the size
+// where the curves part; or the command's error.
+func explain(c protocol.Explain) protocol.Explained {
+	out := protocol.Explained{ID: c.ID}
+	o, s, err := nccltests.Read([]byte(c.Text), nccltests.Options{Op: c.Op, NICGbps: c.NICGbps, Fabric: c.Fabric})
+	var rep nccltests.Report
+	if err == nil {
+		rep, err = nccltests.Compare(o, s)
+	}
+	if err != nil {
+		out.Error = err.Error()
+		return out
+	}
+	out.Header, out.YAML, out.PartBytes = rep.Header(o), s.YAML(""), int64(rep.Parting())
+	for _, l := range rep.Lines {
+		algo, proto, _ := strings.Cut(rep.Pick(l), "/")
+		out.Rows = append(out.Rows, protocol.ExplainedRow{Bytes: int64(l.Size), MeasuredTimeUs: l.Measured.TimeUs, ExpectedTimeUs: l.Expected.TimeUs,
+			MeasuredBusBw: l.Measured.BusBw, ExpectedBusBw: l.Expected.BusBw, Ratio: l.Ratio, Algo: algo, Proto: proto})
+	}
+	for _, f := range rep.Causes {
+		out.Findings = append(out.Findings, protocol.Finding{Kind: f.Kind, Text: f.Text})
+	}
+	return out
 }
 
 // begin starts building a run; a run before is dropped.

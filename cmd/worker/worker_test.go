@@ -2,6 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +16,7 @@ import (
 	"fabriclab/playback/framewire"
 	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
+	"fabriclab/sim/nccltests"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 )
@@ -108,6 +113,98 @@ func TestWorkerHeapLimit(t *testing.T) {
 	last := pg.events[len(pg.events)-1]
 	require.IsType(t, protocol.WorkerError{}, last)
 	assert.Contains(t, last.(protocol.WorkerError).Message, "ran out of memory in the browser canvas")
+}
+
+// ncclOutput is an all_reduce_perf output of 2 nodes × 8 H100 with a row
+// per size at the busbw given (GB/s), as nccl-tests prints it.
+func ncclOutput(busbw map[int64]float64) string {
+	var b strings.Builder
+	b.WriteString("# Collective test starting: all_reduce_perf\n# nThread 1 nGpus 1 minBytes 65536 maxBytes 1073741824 step: 4(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n#\n# Using devices\n")
+	for r := range 16 {
+		fmt.Fprintf(&b, "#  Rank %2d Group  0 Pid %6d on node-%d device %2d [0x%02x] NVIDIA H100 80GB HBM3\n", r, 4000+r, r/8, r%8, 0x18+r%8)
+	}
+	b.WriteString("#\n#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n")
+	sizes := slices.Sorted(maps.Keys(busbw))
+	for _, size := range sizes {
+		alg := busbw[size] / 1.875
+		t := float64(size) / alg / 1e3
+		fmt.Fprintf(&b, "%12d  %12d     float     sum      -1  %7.2f  %6.2f  %6.2f      0  %7.2f  %6.2f  %6.2f      0\n", size, size/4, t, alg, busbw[size], t, alg, busbw[size])
+	}
+	b.WriteString("# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 100\n#\n")
+	return b.String()
+}
+
+// explain in the worker gives what fabriclab explain prints for the same
+// text: here a run at half the expected busbw from 64 MiB gets the NICs'
+// finding, and the curves part most at the largest size.
+func TestWorkerExplain(t *testing.T) {
+	text := ncclOutput(map[int64]float64{64 << 10: 3.5, 64 << 20: 220, 256 << 20: 227, 1 << 30: 229})
+	cmd, err := protocol.EncodeWorkerCommand(protocol.Explain{ID: 5, Text: text})
+	require.NoError(t, err)
+	pg := &page{t: t}
+	w := &Worker{post: pg.post}
+	w.Handle(cmd)
+	require.Len(t, pg.events, 1)
+	got, ok := pg.events[0].(protocol.Explained)
+	require.True(t, ok, "%#v", pg.events[0])
+	require.Empty(t, got.Error)
+	assert.Equal(t, 5, got.ID)
+
+	o, s, err := nccltests.Read([]byte(text), nccltests.Options{})
+	require.NoError(t, err)
+	rep, err := nccltests.Compare(o, s)
+	require.NoError(t, err)
+	require.Len(t, got.Rows, 4)
+	for i, l := range rep.Lines {
+		r := got.Rows[i]
+		assert.Equal(t, int64(l.Size), r.Bytes)
+		assert.Equal(t, l.Expected.BusBw, r.ExpectedBusBw, "at %d", r.Bytes)
+		assert.Equal(t, l.Measured.BusBw, r.MeasuredBusBw, "at %d", r.Bytes)
+		assert.Equal(t, rep.Pick(l), r.Algo+"/"+r.Proto, "at %d", r.Bytes)
+	}
+	assert.InDelta(t, 0.5, got.Rows[3].Ratio, 0.05, "the sample is at half the expected busbw")
+	assert.Equal(t, []int64{64 << 10, 64 << 20, 256 << 20, 1 << 30}, []int64{got.Rows[0].Bytes, got.Rows[1].Bytes, got.Rows[2].Bytes, got.Rows[3].Bytes})
+	assert.Equal(t, rep.Header(o), got.Header)
+	assert.Contains(t, got.Header[0], "all_reduce_perf, 16 ranks on 2 host(s) × 8 NVIDIA H100 80GB HBM3")
+	kinds := map[string]string{}
+	for _, f := range got.Findings {
+		kinds[f.Kind] = f.Text
+	}
+	require.Contains(t, kinds, "nics", "%v", got.Findings)
+	assert.Contains(t, kinds["nics"], "as if 4 of the 8 NICs of each node carried the traffic")
+	assert.Contains(t, got.YAML, "kind: dgx\n  nodes: 2\n  gpus_per_node: 8\n")
+	assert.Greater(t, got.PartBytes, int64(64<<10), "the curves part where bandwidth decides, not at 64 KiB")
+}
+
+// A wrong or cut output comes back as the command's error, naming the
+// line; options out of range name the flag the command would take.
+func TestWorkerExplainErrors(t *testing.T) {
+	text := ncclOutput(map[int64]float64{64 << 10: 3.5, 1 << 30: 229})
+	cut := text[:strings.Index(text, "  1073741824 ")+40]
+	for _, c := range []struct {
+		cmd  protocol.Explain
+		want string
+	}{
+		{protocol.Explain{ID: 1, Text: cut}, "line 25: a result row of 3 columns"},
+		{protocol.Explain{ID: 2, Text: text, Fabric: "ethernet"}, `--fabric "ethernet": want ib or roce`},
+		{protocol.Explain{ID: 3, Text: text, NICGbps: 1e6}, "--nic-gbps 1e+06"},
+		{protocol.Explain{ID: 4, Text: "hello\n"}, "no result rows in 1 lines: paste the whole output"},
+	} {
+		pg := &page{t: t}
+		w := &Worker{post: pg.post}
+		data, err := protocol.EncodeWorkerCommand(c.cmd)
+		require.NoError(t, err)
+		w.Handle(data)
+		require.Len(t, pg.events, 1)
+		got := pg.events[0].(protocol.Explained)
+		assert.Equal(t, c.cmd.ID, got.ID)
+		assert.Contains(t, got.Error, c.want)
+		assert.Empty(t, got.Rows)
+		// the CLI's message for the same text
+		_, _, err = nccltests.Read([]byte(c.cmd.Text), nccltests.Options{Fabric: c.cmd.Fabric, NICGbps: c.cmd.NICGbps})
+		require.Error(t, err)
+		assert.Equal(t, err.Error(), got.Error)
+	}
 }
 
 // While it computes without recording a frame for a while, the worker says
