@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"fabriclab/sim/link"
-	"fabriclab/sim/nodefile"
 	"fabriclab/sim/msg"
+	"fabriclab/sim/nodefile"
 	"fabriclab/sim/topo"
 	"fabriclab/sim/unit"
 )
