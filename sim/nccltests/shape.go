@@ -99,7 +99,7 @@ func ShapeOf(o *Output, op string, nicGbps float64, fabric string) (Shape, error
 		return s, fmt.Errorf("line %d: one rank: a collective on one GPU moves nothing over a link; run the test on 2 or more GPUs", o.Devices[0].Line)
 	}
 	s.GPUName = o.Devices[0].Name
-	s.GPU = gpuOf(s.GPUName)
+	s.GPU = nodefile.GPUOfName(s.GPUName)
 	var err error
 	if s.Op, s.OpAssumed, err = opOf(o, op); err != nil {
 		return s, err
@@ -127,18 +127,6 @@ func ShapeOf(o *Output, op string, nicGbps float64, fabric string) (Shape, error
 		s.Fabric = fabric
 	}
 	return s, nil
-}
-
-// gpuOf is fabriclab's topology.gpu for a device name, "" when none fits
-// (H800 and A800 are the export versions: the same NVLink generation).
-func gpuOf(name string) string {
-	up := strings.ToUpper(name)
-	for _, g := range [][2]string{{"B200", "b200"}, {"H200", "h200"}, {"H100", "h100"}, {"H800", "h100"}, {"A100", "a100"}, {"A800", "a100"}} {
-		if strings.Contains(up, g[0]) {
-			return g[1]
-		}
-	}
-	return ""
 }
 
 // opOf is the collective: the flag's, the program's, else read from the

@@ -131,9 +131,10 @@ func gpuOfSM(sm int) (gpu string, guess bool, ok bool) {
 	return "", false, false
 }
 
-// gpuOfName is the GPU of a device name ("NVIDIA H100 80GB HBM3"); H800
-// and A800 are their NVLink twins' export versions.
-func gpuOfName(name string) string {
+// GPUOfName is fabriclab's topology.gpu for a device name ("NVIDIA H100
+// 80GB HBM3"), "" when none fits; H800 and A800 are their NVLink twins'
+// export versions. nccltests reads nccl-tests' device lines with it too.
+func GPUOfName(name string) string {
 	up := strings.ToUpper(name)
 	for _, g := range [][2]string{{"B200", "b200"}, {"H200", "h200"}, {"H100", "h100"}, {"H800", "h100"}, {"A100", "a100"}, {"A800", "a100"}} {
 		if strings.Contains(up, g[0]) {

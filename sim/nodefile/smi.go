@@ -170,12 +170,12 @@ func ParseSMI(data []byte) (*Node, error) {
 		return nil, err
 	}
 	if name, ok := names[0]; ok {
-		n.GPU, n.GPUFrom = gpuOfName(name), name
+		n.GPU, n.GPUFrom = GPUOfName(name), name
 		if n.GPU == "" {
 			return nil, fmt.Errorf("line %d: GPU 0 is %s: fabriclab models A100, H100, H200 and B200 (and A800, H800)", nameLine[0], name)
 		}
 		for i, other := range names {
-			if gpuOfName(other) != n.GPU {
+			if GPUOfName(other) != n.GPU {
 				return nil, fmt.Errorf("line %d: GPU %d is %s and GPU 0 %s: fabriclab's nodes have one kind of GPU", nameLine[i], i, other, name)
 			}
 		}
