@@ -89,12 +89,9 @@ func TestEveryKnobPositionShowsItsFigures(t *testing.T) {
 }
 
 var (
-	spanRE        = regexp.MustCompile(`<span[^>]*>|</span>`)
-	figureAttr    = regexp.MustCompile(`data-figure="([^"]*)"`)
-	whenAttr      = regexp.MustCompile(`data-when="([^"]*)"`)
-	whenGroupTag  = `<span class="lesson-when">`
-	whenBranchTag = `<span class="lesson-when-branch"`
-	statusAttrs   = []string{"figure", "done", "all", "end"}
+	spanRE      = regexp.MustCompile(`<span[^>]*>|</span>`)
+	figureAttr  = regexp.MustCompile(`data-figure="([^"]*)"`)
+	statusAttrs = []string{"figure", "done", "all", "end"}
 )
 
 // shownFigureSpecs are the figures a step's HTML shows for the run src, as
@@ -105,8 +102,8 @@ var (
 func shownFigureSpecs(t *testing.T, h string, src figures.Source, where string) []string {
 	t.Helper()
 	type frame struct {
-		group, shown bool // a {{ if }} group; the frame (and all around it) is shown
-		taken        bool // a group whose variant is chosen
+		shown bool // the span (and all around it) is shown
+		taken bool // a {{ if }} group whose variant is chosen
 	}
 	stack := []frame{{shown: true}}
 	var out []string
@@ -118,11 +115,11 @@ func shownFigureSpecs(t *testing.T, h string, src figures.Source, where string) 
 			if len(stack) > 1 {
 				stack = stack[:len(stack)-1]
 			}
-		case tag == whenGroupTag:
-			stack = append(stack, frame{group: true, shown: top.shown})
-		case strings.HasPrefix(tag, whenBranchTag):
+		case whenGroupRE.MatchString(tag):
+			stack = append(stack, frame{shown: top.shown})
+		case whenBranchRE.MatchString(tag):
 			holds := !top.taken
-			if m := whenAttr.FindStringSubmatch(tag); m != nil && holds && top.shown {
+			if m := whenBranchRE.FindStringSubmatch(tag); m[1] != "" && holds && top.shown {
 				v, err := figures.Evaluate(html.UnescapeString(m[1]), src)
 				require.NoError(t, err, "%s: %s", where, m[1])
 				holds = v == "true"
