@@ -36,6 +36,9 @@ func TestBrowserCanvasTable(t *testing.T) { // a Chromium of its own: the focus 
 		}
 	}
 	require.Equal(t, "canvas:summary", eval[string](t, ctx, focused), "Tab reaches the table's disclosure")
+	assert.True(t, eval[bool](t, ctx, `((d) => ((s, b) => s.top >= b.top && s.bottom <= b.bottom && s.right <= b.right)(
+		d.querySelector("#canvas-table summary").getBoundingClientRect(), d.querySelector(".controls").getBoundingClientRect()))(`+frameDoc+`)`),
+		"the toggle is in the playback bar, where it covers none of the canvas")
 	press(t, ctx, kb.Enter)
 	poll(t, ctx, frameDoc+`.getElementById("canvas-table").open`, 5*time.Second)
 	poll(t, ctx, frameDoc+`.querySelectorAll("#canvas-table-tables table").length >= 3`, 30*time.Second)

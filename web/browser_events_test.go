@@ -131,6 +131,10 @@ func TestBrowserEmbedEvents(t *testing.T) {
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
 
+// inBar says whether the canvas table's toggle lies inside the playback bar.
+const inBar = `((s, b) => s.top >= b.top && s.bottom <= b.bottom && s.left >= b.left && s.right <= b.right)(
+	document.querySelector("#canvas-table summary").getBoundingClientRect(), document.querySelector(".controls").getBoundingClientRect())`
+
 // On a 390 px phone the playback bar fits with its buttons big enough to
 // tap; ? lists the keys; with reduced motion play=1 waits, with a hint, for
 // a click; a time event with progress fields shows the computing bar.
@@ -151,10 +155,11 @@ func TestBrowserEmbedPhoneAndMotion(t *testing.T) {
 	animationFrames(t, ctx, "window", 3)
 	assert.Equal(t, "0.000 µs", eval[string](t, ctx, `document.getElementById("time").textContent.split(" / ")[0]`), "nothing played")
 	assert.LessOrEqual(t, eval[float64](t, ctx, `document.querySelector(".controls").scrollWidth`), 390.0, "the bar fits")
-	narrow := eval[[]string](t, ctx, `Array.from(document.querySelectorAll(".controls button")).filter((b) => b.offsetParent && b.getBoundingClientRect().width < 28).map((b) => b.id)`)
+	narrow := eval[[]string](t, ctx, `Array.from(document.querySelectorAll(".controls button, .controls summary")).filter((b) => b.offsetParent && b.getBoundingClientRect().width < 28).map((b) => b.id)`)
 	assert.Empty(t, narrow, "every button is wide enough to tap")
 	right := eval[float64](t, ctx, `Math.max(...Array.from(document.querySelectorAll(".controls > *")).filter((e) => e.offsetParent).map((e) => e.getBoundingClientRect().right))`)
 	assert.LessOrEqual(t, right, 390.0, "nothing hangs off the right edge")
+	assert.True(t, eval[bool](t, ctx, inBar), "the table's toggle is in the bar, not over the canvas")
 	assert.Equal(t, "Simulation canvas: incast", eval[string](t, ctx, `document.querySelector("canvas").getAttribute("aria-label")`))
 	assert.Equal(t, "0", eval[string](t, ctx, `document.querySelector("canvas").getAttribute("tabindex")`))
 	shot := stillShot(t, ctx, "window", "")
