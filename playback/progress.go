@@ -1,9 +1,11 @@
 package playback
 
 import (
+	"math"
 	"time"
 
 	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
 )
 
 // Progress is how much of the run is computed, 0…1, or -1 while that is
@@ -51,8 +53,13 @@ func (rec *Recorder) estimate() float64 {
 	return -1
 }
 
-// ETA is about how many seconds of computing are left at the rate so far,
-// or -1 while Progress is unknown or too small to tell.
+// ETA is about how many seconds of computing are left, or -1 while
+// Progress is unknown or too small to tell. What is left of the run is
+// taken to be like what is done (events and simulated time in proportion
+// to Progress), at what events and snapshots cost lately: a run's frames
+// thin out as they halve, and in a browser the first seconds of a module
+// run slower (its code is optimised while it runs), so the average so far
+// overstates what is left.
 func (rec *Recorder) ETA() float64 {
 	f := rec.Progress()
 	switch {
@@ -61,7 +68,55 @@ func (rec *Recorder) ETA() float64 {
 	case f < 0.005:
 		return -1
 	}
-	return rec.computeWall.Seconds() * (1 - f) / f
+	left := (1 - f) / f
+	c := rec.cost
+	if c.events <= 0 || c.snaps <= 0 {
+		return rec.computeWall.Seconds() * left
+	}
+	now := rec.End()
+	events := float64(rec.run.Model.Events()) * left
+	return events*c.eventWall/c.events + rec.snapshotsUntil(now+unit.Time(float64(now)*left))*c.snapWall/c.snaps
+}
+
+// snapshotsUntil is how many snapshots recording to end takes from here,
+// halving the frames as Compute does whenever there are too many.
+func (rec *Recorder) snapshotsUntil(end unit.Time) float64 {
+	most := rec.maxFrames(rec.latest)
+	n, dt := len(rec.frames), rec.dt
+	t := unit.Time(n-1) * dt
+	snaps := 0.0
+	for range 64 {
+		if t >= end || dt <= 0 {
+			break
+		}
+		togo, room := float64(end-t)/float64(dt), float64(most-n+1)
+		if togo <= room {
+			return snaps + togo
+		}
+		snaps += room
+		t += unit.Time(room) * dt
+		n, dt = (most+2)/2, 2*dt
+	}
+	return snaps
+}
+
+// costWindow is about how much computing the ETA's costs remember.
+const costWindow = time.Second
+
+// measureCost adds to the recent costs events handled, or snapshots
+// taken, in took; the older ones fade.
+func (rec *Recorder) measureCost(events uint64, snapshots int, took time.Duration) {
+	keep := math.Exp(-took.Seconds() / costWindow.Seconds())
+	c := &rec.cost
+	c.eventWall, c.events = c.eventWall*keep, c.events*keep
+	c.snapWall, c.snaps = c.snapWall*keep, c.snaps*keep
+	if snapshots > 0 {
+		c.snapWall += took.Seconds()
+		c.snaps += float64(snapshots)
+		return
+	}
+	c.eventWall += took.Seconds()
+	c.events += float64(events)
 }
 
 // ComputeTime is the wall time Compute has spent so far.

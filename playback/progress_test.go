@@ -6,6 +6,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
 )
 
 // Collectives of every algorithm and training runs say how far computing has
@@ -45,4 +48,34 @@ func TestProgressKnownForCollectivesAndTraining(t *testing.T) {
 			assert.Equal(t, 1.0, p.Progress())
 		})
 	}
+}
+
+// Time left counts the snapshots still to take as the frames halve: from
+// 1,500 frames 100 ns apart (2,000 kept at most), 200 µs more are 501
+// snapshots to the halving at 2,001, then 749.5 at 200 ns.
+func TestSnapshotsLeftThinOut(t *testing.T) {
+	p := newPlayer(t, "incast")
+	rec := p.rec
+	require.Equal(t, 2000, rec.maxFrames(rec.latest), "incast's snapshots are small")
+	rec.frames = make([]*snap.Snapshot, 1500)
+	rec.dt = 100 * unit.Nanosecond
+	assert.InDelta(t, 1250.5, rec.snapshotsUntil(349900*unit.Nanosecond), 0.01)
+	assert.InDelta(t, 400, rec.snapshotsUntil(189900*unit.Nanosecond), 0.01, "no halving before 40 µs more")
+	assert.Zero(t, rec.snapshotsUntil(0), "nothing left")
+}
+
+// The costs time left is reckoned at fade: after a slow second (1 ms an
+// event) and a fast one (100 µs), an event costs nearer the fast second's
+// than the average of the two (182 µs).
+func TestRecentCostsWeighMore(t *testing.T) {
+	var rec Recorder
+	rec.measureCost(1000, 0, time.Second)
+	for range 10 {
+		rec.measureCost(1000, 0, 100*time.Millisecond)
+	}
+	perEvent := rec.cost.eventWall / rec.cost.events
+	assert.InDelta(t, 147e-6, perEvent, 2e-6)
+	rec.measureCost(0, 4, 4*time.Millisecond)
+	assert.InDelta(t, 1e-3, rec.cost.snapWall/rec.cost.snaps, 1e-9, "a snapshot's cost is kept apart")
+	assert.InDelta(t, perEvent, rec.cost.eventWall/rec.cost.events, 1e-9, "fading leaves the ratio")
 }

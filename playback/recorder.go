@@ -58,6 +58,12 @@ type Recorder struct {
 	cuts     int
 	cutShort bool      // the last sub-step was cut: the next goes on to its time
 	cutTo    unit.Time // that time
+
+	// What the last second or so of computing cost (ETA): the wall seconds
+	// spent advancing the model and the events handled in them, and the
+	// wall seconds spent on snapshots and how many, each sum fading as
+	// computing goes on.
+	cost struct{ eventWall, events, snapWall, snaps float64 }
 }
 
 // A Sink takes what a Recorder records, in order.
@@ -129,6 +135,7 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 			}
 			rec.advances++
 			rec.measureEvents(m.Events()-e0, took)
+			rec.measureCost(m.Events()-e0, 0, took)
 			rec.cutShort, rec.cutTo = !reached, to
 			if !reached { // cut after its events: the rest of the step follows
 				rec.cuts++
@@ -164,6 +171,7 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 		}
 		took := time.Since(t0)
 		rec.snapCost += (took - rec.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
+		rec.measureCost(0, 1, took)
 		rec.steps.snapshot = max(rec.steps.snapshot, took)
 	}
 	return false
