@@ -187,6 +187,14 @@ func TestCourseAllReduce(t *testing.T) {
 		assert.InDelta(t, 1.2, sent(nvls, name)/float64(nvls.Collective.Bytes), 0.05, "NVLS: %s carries about 1.2 S", name)
 		assert.InDelta(t, 1.75, sent(nvlsRing, name)/float64(nvlsRing.Collective.Bytes), 0.05, "ring: %s carries 1.75 S", name)
 	}
+	// "… and it charges NVLS's rounds of chunks, about 7 µs each, as one wait before the bytes
+	// move (about half a millisecond at 1 GiB: the idle start on the canvas)": every GPU's
+	// transfer starts after that wait, the ring's at once.
+	require.Equal(t, int64(1<<30), nvls.Collective.Bytes)
+	for _, f := range nvls.Flows {
+		assert.InDelta(t, 500, f.StartUs, 100, "NVLS: the bytes move after about half a millisecond")
+	}
+	assert.Less(t, nvlsRing.Flows[0].StartUs, 50.0, "the ring starts at once")
 }
 
 // arKnob is one knob block of a lesson: its step, key and the values it

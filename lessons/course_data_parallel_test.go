@@ -42,6 +42,10 @@ func TestCourseDataParallel(t *testing.T) {
 	fwd, bwd := dpInterval(t, it, "forward"), dpInterval(t, it, "backward")
 	assert.InDelta(t, 2, (bwd.EndUs-bwd.StartUs)/(fwd.EndUs-fwd.StartUs), 0.05, "backward is twice the forward")
 	first, last := it.Buckets[0], it.Buckets[len(it.Buckets)-1]
+	// "A bucket closes once a tensor takes it past its cap, so the first bucket is the whole
+	// classifier layer": fc's 1,000 biases and 2,048 × 1,000 weights in fp32, past the 1 MiB cap.
+	assert.EqualValues(t, 4*(1000+2048*1000), first.Bytes, "the first bucket is the classifier layer")
+	assert.Greater(t, first.Bytes, int64(1<<20), "past its 1 MiB cap")
 	assert.Less(t, first.ReadyUs-bwd.StartUs, 0.01*(bwd.EndUs-bwd.StartUs), "the first bucket is ready a moment after backward starts")
 	assert.Less(t, first.FinishUs, bwd.EndUs, "and is done long before it ends")
 	assert.InDelta(t, bwd.EndUs, last.ReadyUs, 1, "the last bucket is ready when backward ends")

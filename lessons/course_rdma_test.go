@@ -32,6 +32,13 @@ func TestCourseRDMA(t *testing.T) {
 	one := stepRun(t, "rdma-gpu-server", "nic-per-gpu", "traffic.pattern=incast", "traffic.senders=8", "traffic.receiver=8", "traffic.flows=")
 	require.Len(t, one.Flows, 8)
 	assert.InDelta(t, 8, one.Totals.MaxFctUs/nic.FctUs, 0.5, "about eight times the single transfer")
+	// "GPU 0's own transfer ends first …: it enters rail0 on a port of its own, and the leaf shares
+	// its way out between input ports": half the port while it runs, the other seven the other half.
+	require.Equal(t, 0, one.Flows[0].Src)
+	for _, f := range one.Flows[1:] {
+		assert.Less(t, one.Flows[0].FctUs, 0.3*f.FctUs, "GPU 0's transfer ends first (flow from %d)", f.Src)
+	}
+	assert.InDelta(t, 0.5, one.Flows[0].Gbps/courseLink(t, one, "rail0→n1.nic0").Gbps, 0.05, "GPU 0 gets half the port")
 	assert.Equal(t, []int{1}, whenShown(t, "rdma-gpu-server", "nic-per-gpu", pairs), "the pairs' sentence")
 	assert.Equal(t, []int{0}, whenShown(t, "rdma-gpu-server", "nic-per-gpu", one), "one NIC's sentence")
 
