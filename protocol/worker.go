@@ -155,7 +155,8 @@ type ExplainedRow struct {
 // topology (XML)" or "nvidia-smi topo -m"), its GPUs (GPU is fabriclab's
 // topology.gpu, GPUGuess set when the file cannot tell it from another of
 // the same NVLink), the NICs that serve them and their speed (0: the file
-// does not say), and how far the furthest GPU is from its NIC on PCIe
+// does not say; RateGbps is each NIC's rate the expected column takes: the
+// file's, else nic_gbps, NCCL's lines or the default), and how far the furthest GPU is from its NIC on PCIe
 // (PIX … SYS; GDR whether NCCL uses GPUDirect RDMA over it by default).
 type ExplainedNode struct {
 	Format   string  `json:"format"`
@@ -164,6 +165,7 @@ type ExplainedNode struct {
 	GPUGuess bool    `json:"gpu_guess,omitempty"`
 	NICs     int     `json:"nics"`
 	NICGbps  float64 `json:"nic_gbps"`
+	RateGbps float64 `json:"rate_gbps"`
 	Path     string  `json:"path"`
 	GDR      bool    `json:"gdr"`
 }

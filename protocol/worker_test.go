@@ -29,7 +29,7 @@ var (
 		RunResult{RunID: 3, Result: `{"totals":{"sim_time_us":10955}}`},
 		WorkerError{RunID: 3, Message: "场景 incast 太大，浏览器画布容纳不下"},
 		Explained{ID: 2, Header: []string{"all_reduce_perf, 16 ranks on 2 host(s) × 8 NVIDIA H100 80GB HBM3", "expected: a healthy cluster of 2 node(s) of 8 H100 on an NVSwitch"},
-			Node: &ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", GPUGuess: true, NICs: 4, NICGbps: 400, Path: "PXB", GDR: true}, ErrorIn: "topo",
+			Node: &ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", GPUGuess: true, NICs: 4, NICGbps: 400, RateGbps: 400, Path: "PXB", GDR: true}, ErrorIn: "topo",
 			Rows:     []ExplainedRow{{Bytes: 1 << 30, MeasuredTimeUs: 10314, ExpectedTimeUs: 4392.75, MeasuredBusBw: 195.2, ExpectedBusBw: 458.32, Ratio: 0.43, Algo: "NVLS_TREE", Proto: "SIMPLE"}},
 			Findings: []Finding{{Kind: "nics", Text: "From 1GiB, busbw is 195 GB/s, 43 % of the 458 GB/s expected"}},
 			YAML:     "name: explain\ntopology:\n  kind: dgx\n", PartBytes: 1 << 30, Error: "line 53: a result row of 12 columns"},

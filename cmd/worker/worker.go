@@ -104,7 +104,7 @@ func explain(c protocol.Explain) protocol.Explained {
 			return fail("topo", fmt.Errorf("your topology: %w", err))
 		}
 		out.Node = &protocol.ExplainedNode{Format: n.Format, GPUs: n.GPUs, GPU: s.GPU, GPUGuess: n.GPUGuess && !named,
-			NICs: n.NICsPerNode(), NICGbps: n.NICGbps, Path: n.Path.String(), GDR: n.Path.GDR()}
+			NICs: n.NICsPerNode(), NICGbps: n.NICGbps, RateGbps: s.NICGbps, Path: n.Path.String(), GDR: n.Path.GDR()}
 	}
 	rep, err := nccltests.Compare(o, s)
 	if err != nil {

@@ -240,7 +240,7 @@ func TestWorkerExplainTopo(t *testing.T) {
 	for i, l := range rep.Lines {
 		assert.Equal(t, l.Expected.BusBw, got.Rows[i].ExpectedBusBw, "at %d", l.Size)
 	}
-	assert.Equal(t, &protocol.ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", NICs: 4, NICGbps: 400, Path: "PIX", GDR: true}, got.Node)
+	assert.Equal(t, &protocol.ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", NICs: 4, NICGbps: 400, RateGbps: 400, Path: "PIX", GDR: true}, got.Node)
 	assert.Contains(t, got.YAML, "  gpus_per_node: 8\n  nics_per_node: 4\n  gpu: h100\n")
 	assert.Contains(t, got.YAML, "  link_gbps: 400\n")
 	assert.NotContains(t, got.YAML, "from:")
@@ -261,6 +261,7 @@ func TestWorkerExplainTopo(t *testing.T) {
 	require.NotNil(t, got.Node)
 	assert.Equal(t, "nvidia-smi topo -m", got.Node.Format)
 	assert.Zero(t, got.Node.NICGbps)
+	assert.Equal(t, 400.0, got.Node.RateGbps, "the default")
 	assert.Contains(t, got.YAML, "  link_gbps: 400\n")
 }
 
