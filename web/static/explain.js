@@ -140,7 +140,7 @@
     let nics = n.nic_gbps > 0 ? t("explain.node.nics", { n: n.nics, rate: rate(n.nic_gbps) })
       : t("explain.node.nics.none", { n: n.nics, rate: rate(n.rate_gbps) });
     if (n.nics < n.gpus) nics = t("explain.node.shared", { nics, k: n.gpus / n.nics });
-    const gdr = t(n.gdr ? "explain.node.gdr" : "explain.node.nogdr", { path: n.path });
+    const gdr = n.gdr ? t("explain.node.gdr", { path: n.path }) : t("explain.node.nogdr", { path: n.path });
     return t("explain.node", { format: n.format, gpus: n.gpus, gpu, nics, gdr });
   };
 
