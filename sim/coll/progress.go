@@ -26,9 +26,10 @@ type Progress struct {
 	pos         float64
 	stepTotal   []int64 // per step (streamed: per phase) transfers in all
 	stepGot     []int64
-	phaseOf     []int // per step: index into s.Phases
-	phaseStart  []int // per phase: its first step
-	sendsOf     int   // the step Sends were made for, or −1
+	phaseOf     []int       // per step: index into s.Phases
+	phaseStart  []int       // per phase: its first step
+	sendsOf     int         // the step Sends were made for, or −1
+	routeList   []snap.Send // Routes as endpoint pairs, once made
 	sends       []snap.Send
 	rows, cols  int
 	rowRanks    int
@@ -679,6 +680,7 @@ func (p *Progress) Snapshot(now unit.Time, flows *snap.Snapshot) *snap.Collectiv
 		}
 		c.Sends = p.sendsAt(cur)
 	}
+	c.Routes = p.routes()
 	if p.all > 0 {
 		c.Done = float64(moved) / float64(p.all)
 	}
@@ -808,6 +810,30 @@ func share(v, m int64) uint8 {
 		return 0
 	}
 	return uint8(min(255, max(0, (v*255+m/2)/m)))
+}
+
+// routes are the schedule's channels as endpoint pairs, whole lanes from
+// lane 0 while they fit in snap.MaxCollRoutes, made once.
+func (p *Progress) routes() []snap.Send {
+	s := p.s
+	if p.routeList != nil || len(s.Routes) == 0 {
+		return p.routeList
+	}
+	p.routeList = []snap.Send{}
+	for i := 0; i < len(s.Routes); {
+		j := i
+		for j < len(s.Routes) && s.Routes[j].Lane == s.Routes[i].Lane {
+			j++
+		}
+		if len(p.routeList)+j-i > snap.MaxCollRoutes {
+			break
+		}
+		for _, h := range s.Routes[i:j] {
+			p.routeList = append(p.routeList, snap.Send{Src: int32(p.ranks[h.From]), Dst: int32(p.ranks[h.To]), Lane: int32(h.Lane), Net: !s.SameNode(h.From, h.To)})
+		}
+		i = j
+	}
+	return p.routeList
 }
 
 // sendsAt lists step (streamed: phase) st's transfers as endpoint pairs,
