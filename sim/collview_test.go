@@ -235,4 +235,16 @@ func TestCollectiveSnapshotRoutes(t *testing.T) {
 
 	c, _ = at("collective.algo=hierarchical")
 	assert.Nil(t, c.Routes)
+
+	// On 4 nodes not every channel fits: whole ones, a tree lane beside
+	// its twin on the other tree.
+	c, _ = at("collective.algo=tree", "topology.nodes=4")
+	var lanes []int32
+	for _, h := range c.Routes {
+		if len(lanes) == 0 || lanes[len(lanes)-1] != h.Lane {
+			lanes = append(lanes, h.Lane)
+		}
+	}
+	assert.Equal(t, []int32{0, 8, 1, 9, 2, 10, 3, 11}, lanes)
+	assert.Len(t, c.Routes, 8*31)
 }

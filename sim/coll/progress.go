@@ -812,26 +812,37 @@ func share(v, m int64) uint8 {
 	return uint8(min(255, max(0, (v*255+m/2)/m)))
 }
 
-// routes are the schedule's channels as endpoint pairs, whole lanes from
-// lane 0 while they fit in snap.MaxCollRoutes, made once.
+// routes are the schedule's channels as endpoint pairs, whole lanes while
+// they fit in snap.MaxCollRoutes, made once: from lane 0 in order, a tree's
+// lane beside its twin on the other tree (l, l+Lanes/2, …), so that both
+// trees of a channel come together.
 func (p *Progress) routes() []snap.Send {
 	s := p.s
 	if p.routeList != nil || len(s.Routes) == 0 {
 		return p.routeList
 	}
-	p.routeList = []snap.Send{}
-	for i := 0; i < len(s.Routes); {
-		j := i
-		for j < len(s.Routes) && s.Routes[j].Lane == s.Routes[i].Lane {
-			j++
+	byLane := make([][]Hop, s.Lanes)
+	for _, h := range s.Routes {
+		byLane[h.Lane] = append(byLane[h.Lane], h)
+	}
+	order := make([]int, 0, s.Lanes)
+	half := s.Lanes / 2
+	for l := range s.Lanes {
+		switch {
+		case s.Algo != Tree || s.Lanes%2 == 1:
+			order = append(order, l)
+		case l < half:
+			order = append(order, l, l+half)
 		}
-		if len(p.routeList)+j-i > snap.MaxCollRoutes {
+	}
+	p.routeList = []snap.Send{}
+	for _, l := range order {
+		if len(p.routeList)+len(byLane[l]) > snap.MaxCollRoutes {
 			break
 		}
-		for _, h := range s.Routes[i:j] {
+		for _, h := range byLane[l] {
 			p.routeList = append(p.routeList, snap.Send{Src: int32(p.ranks[h.From]), Dst: int32(p.ranks[h.To]), Lane: int32(h.Lane), Net: !s.SameNode(h.From, h.To)})
 		}
-		i = j
 	}
 	return p.routeList
 }
