@@ -30,7 +30,8 @@ type channelView struct {
 	lanes []int32
 	hops  [][]snap.Send
 	place map[int32]int
-	of    int // the collective's channels
+	of    int  // the collective's channels
+	fits  bool // the GPU boxes have room for the badges
 }
 
 // featuredChannel is the channel to show at c's progress, and false when
@@ -76,6 +77,9 @@ func (b *Builder) featuredChannel(c *snap.Collective) (channelView, bool) {
 		}
 		v.hops = append(v.hops, byLane[l])
 	}
+	nb := &L.Nodes[t.Endpoints[v.hops[0][0].Src]]
+	r := b.badgeR()
+	v.fits = nb.W >= 3.5*r && nb.H >= 3*r
 	v.place = map[int32]int{}
 	group := func(ep int32) int { return t.Nodes[t.Endpoints[ep]].Group }
 	if !v.tree {
@@ -139,7 +143,7 @@ func (b *Builder) channelRoutes(c *snap.Collective) bool {
 
 // placeBadges numbers each GPU of the route by its place in its node's
 // part of it, on the GPU box's top left corner, where the boxes are wide
-// enough for a badge beside their label.
+// enough for a badge beside their label (v.fits).
 func (b *Builder) placeBadges(v channelView) {
 	L, dl := b.layout, &b.dl
 	t := L.Topo
@@ -147,10 +151,10 @@ func (b *Builder) placeBadges(v channelView) {
 	size := b.fs(0.72)
 	col := b.channelColor(0)
 	for _, ep := range slices.Sorted(maps.Keys(v.place)) {
-		nb := &L.Nodes[t.Endpoints[ep]]
-		if nb.W < 3.5*r || nb.H < 3*r {
+		if !v.fits {
 			return
 		}
+		nb := &L.Nodes[t.Endpoints[ep]]
 		s := strconv.Itoa(v.place[ep])
 		bw := max(2*r, TextWidth(s, size, assets.Bold)+5*L.U)
 		x, y := nb.X+0.3*r, nb.Y-0.3*r
@@ -159,14 +163,18 @@ func (b *Builder) placeBadges(v channelView) {
 	}
 }
 
-// channelColor is the colour of the featured channel's i-th lane: the
-// palette's pink and sky blue, which stand out from the link loads'
-// greens and yellows.
+// channelColor is the colour of the featured channel's i-th lane, one that
+// stands out from the link loads: on the dark theme (loads teal to yellow)
+// the palette's pink, on the light one (teal to dark purple) its orange;
+// the twin tree sky blue.
 func (b *Builder) channelColor(i int) color.RGBA {
-	if i == 0 {
-		return b.th.Categorical(7)
+	switch {
+	case i > 0:
+		return b.th.Categorical(1)
+	case b.th.Name == assets.Light.Name:
+		return b.th.Categorical(0)
 	}
-	return b.th.Categorical(1)
+	return b.th.Categorical(7)
 }
 
 // channelLegend is the legend's entry for the featured channel, if any.
@@ -177,9 +185,12 @@ func (b *Builder) channelLegend() (legendItem, bool) {
 	}
 	L, dl := b.layout, &b.dl
 	u := L.U
-	name := b.tf("chan.ring", v.lanes[0], v.of)
+	key := map[[2]bool]string{ // [tree, badges]: without badges no numbers to explain
+		{false, true}: "chan.ring", {false, false}: "chan.ring.plain", {true, true}: "chan.tree", {true, false}: "chan.tree.plain",
+	}[[2]bool{v.tree, v.fits}]
+	name := b.tf(key, v.lanes[0], v.of)
 	if v.tree {
-		name = b.tf("chan.tree", v.lanes[0], v.lanes[1], v.of)
+		name = b.tf(key, v.lanes[0], v.lanes[1], v.of)
 	}
 	mark := 16 * u * float64(len(v.lanes))
 	return legendItem{mark, name, func(x, cy float64) {

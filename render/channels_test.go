@@ -132,3 +132,13 @@ func nodeNamed(t *testing.T, r *run, name string) int {
 	t.Fatalf("no node %s", name)
 	return -1
 }
+
+// Where the GPU boxes are too small for the badges, the legend does not
+// speak of numbers.
+func TestChannelLegendWithoutBadges(t *testing.T) {
+	r := play(t, "hierarchical-allreduce", []string{"topology.nodes=2", "collective.algo=ring", "collective.bytes=64MiB", "sim.fidelity=flow"}, 60*unit.Microsecond, 1)
+	L := NewLayout(r.topo, 768, 619, Options{Lang: ZH})
+	dl := Scene(r.frame(L))
+	assert.Empty(t, badges(r, L, dl))
+	assert.Contains(t, sceneTexts(dl), "NCCL 环，通道 00/16\n")
+}
