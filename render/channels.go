@@ -185,12 +185,16 @@ func (b *Builder) channelLegend() (legendItem, bool) {
 	}
 	L, dl := b.layout, &b.dl
 	u := L.U
-	key := map[[2]bool]string{ // [tree, badges]: without badges no numbers to explain
-		{false, true}: "chan.ring", {false, false}: "chan.ring.plain", {true, true}: "chan.tree", {true, false}: "chan.tree.plain",
-	}[[2]bool{v.tree, v.fits}]
-	name := b.tf(key, v.lanes[0], v.of)
-	if v.tree {
-		name = b.tf(key, v.lanes[0], v.lanes[1], v.of)
+	var name string // without badges, no numbers to explain
+	switch {
+	case v.tree && v.fits:
+		name = b.tf("chan.tree", v.lanes[0], v.lanes[1], v.of)
+	case v.tree:
+		name = b.tf("chan.tree.plain", v.lanes[0], v.lanes[1], v.of)
+	case v.fits:
+		name = b.tf("chan.ring", v.lanes[0], v.of)
+	default:
+		name = b.tf("chan.ring.plain", v.lanes[0], v.of)
 	}
 	mark := 16 * u * float64(len(v.lanes))
 	return legendItem{mark, name, func(x, cy float64) {
