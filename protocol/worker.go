@@ -49,13 +49,15 @@ type Cancel struct {
 // Explain sets an nccl-tests output beside a healthy cluster of its shape
 // (issue 32), as fabriclab explain does; answered by Explained. NICGbps,
 // Fabric and Op are explain's --nic-gbps, --fabric and --op (zero: from
-// the output).
+// the output); Topo is its --topo file's text, the user's node (NCCL's
+// topology dump or nvidia-smi topo -m's output; "" for none).
 type Explain struct {
 	ID      int     `json:"id"` // echoed back, so the page knows the latest answer
 	Text    string  `json:"text"`
 	NICGbps float64 `json:"nic_gbps,omitempty"`
 	Fabric  string  `json:"fabric,omitempty"`
 	Op      string  `json:"op,omitempty"`
+	Topo    string  `json:"topo,omitempty"`
 }
 
 func (Begin) WorkerCommand() string   { return "begin" }
@@ -114,15 +116,20 @@ type WorkerError struct {
 	Message string `json:"message"`
 }
 
-// Explained answers Explain: what was assumed (Header, a line each), a row
-// per size, the findings, the scenario of the healthy cluster (YAML, its
-// collective.bytes to be set per size) and the size where the two curves
-// part the most (PartBytes, 0 when none has both); or Error, the message
-// fabriclab explain would give (naming the line), and nothing else.
+// Explained answers Explain: what was assumed (Header, a line each), the
+// node read from Topo (nil without one), a row per size, the findings, the
+// scenario of the healthy cluster (YAML, its collective.bytes to be set per
+// size: the keys the topology gave written out, as the browser has no file
+// for topology.from) and the size where the two curves part the most
+// (PartBytes, 0 when none has both); or Error, the message fabriclab
+// explain would give (naming the line), ErrorIn saying which text it is
+// about ("text" or "topo"), and nothing else.
 type Explained struct {
 	ID        int            `json:"id"`
 	Error     string         `json:"error,omitempty"`
+	ErrorIn   string         `json:"error_in,omitempty"`
 	Header    []string       `json:"header"`
+	Node      *ExplainedNode `json:"node,omitempty"`
 	Rows      []ExplainedRow `json:"rows"`
 	Findings  []Finding      `json:"findings"`
 	YAML      string         `json:"yaml"`
@@ -141,6 +148,26 @@ type ExplainedRow struct {
 	Ratio          float64 `json:"ratio"`
 	Algo           string  `json:"algo"`  // NCCL's name: RING, NVLS_TREE
 	Proto          string  `json:"proto"` // LL, LL128, SIMPLE
+}
+
+// ExplainedNode is what a topology file says of the user's node, for the
+// page to say in its language what it read: the file's format ("NCCL
+// topology (XML)" or "nvidia-smi topo -m"), its GPUs (GPU is fabriclab's
+// topology.gpu, GPUGuess set when the file cannot tell it from another of
+// the same NVLink), the NICs that serve them and their speed (0: the file
+// does not say; RateGbps is each NIC's rate the expected column takes: the
+// file's, else nic_gbps, NCCL's lines or the default), and how far the furthest GPU is from its NIC on PCIe
+// (PIX … SYS; GDR whether NCCL uses GPUDirect RDMA over it by default).
+type ExplainedNode struct {
+	Format   string  `json:"format"`
+	GPUs     int     `json:"gpus"`
+	GPU      string  `json:"gpu"`
+	GPUGuess bool    `json:"gpu_guess,omitempty"`
+	NICs     int     `json:"nics"`
+	NICGbps  float64 `json:"nic_gbps"`
+	RateGbps float64 `json:"rate_gbps"`
+	Path     string  `json:"path"`
+	GDR      bool    `json:"gdr"`
 }
 
 // Finding is one cause found: its kind (latency, bandwidth, algo, gdr,
@@ -165,7 +192,7 @@ func EncodeWorkerEvent(e WorkerEvent) ([]byte, error)     { return encode(e.Work
 
 // DecodeWorkerCommand reads a message to the worker and checks it.
 func DecodeWorkerCommand(data []byte) (WorkerCommand, error) {
-	c, err := decodeNamed(data, MaxOutput+MaxCommand, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
+	c, err := decodeNamed(data, MaxOutput+MaxTopo+MaxCommand, WorkerCommands, WorkerCommand.WorkerCommand, "worker command")
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +278,8 @@ func (c Explain) check() error {
 		return fmt.Errorf("explain needs text: an nccl-tests output (all_reduce_perf and the like) as it printed it")
 	case len(c.Text) > MaxOutput:
 		return fmt.Errorf("explain: the output is %d KiB: at most %d KiB (leave out NCCL's INFO lines but those of its topology)", len(c.Text)>>10, MaxOutput>>10)
+	case len(c.Topo) > MaxTopo:
+		return fmt.Errorf("explain: the topology is %d KiB: at most %d KiB (NCCL's dump of a 16-GPU node is tens of KB)", len(c.Topo)>>10, MaxTopo>>10)
 	}
 	return nil
 }
@@ -258,6 +287,10 @@ func (c Explain) check() error {
 // MaxOutput is the longest nccl-tests output explain takes from the page,
 // in bytes: a 16-rank run with NCCL_DEBUG=INFO is about 100 KiB.
 const MaxOutput = 1 << 20
+
+// MaxTopo is the longest topology file explain takes from the page, in
+// bytes: sim/nodefile's MaxBytes.
+const MaxTopo = 1 << 20
 
 // maxHeapMiB is WebAssembly's 4 GiB of memory.
 const maxHeapMiB = 4096

@@ -17,7 +17,8 @@ var (
 	workerCommandExamples = []WorkerCommand{
 		Begin{RunID: 3, YAML: "name: x\n", Sets: []string{"traffic.senders=4"}, Side: "left", HeapLimitMiB: 1024, Lang: "zh"},
 		Cancel{RunID: 3},
-		Explain{ID: 2, Text: "# nccl-tests version 2.13.8\n#  Rank  0 Group  0 Pid 1 on node-a device  0 [0x29] NVIDIA H100 80GB HBM3\n", NICGbps: 200, Fabric: "roce", Op: "allreduce"},
+		Explain{ID: 2, Text: "# nccl-tests version 2.13.8\n#  Rank  0 Group  0 Pid 1 on node-a device  0 [0x29] NVIDIA H100 80GB HBM3\n", NICGbps: 200, Fabric: "roce", Op: "allreduce",
+			Topo: "\tGPU0\tGPU1\tNIC0\nGPU0\t X \tNV18\tPIX\n"},
 	}
 	workerEventExamples = []WorkerEvent{
 		WorkerReady{Version: "3f2a9c1e"},
@@ -28,6 +29,7 @@ var (
 		RunResult{RunID: 3, Result: `{"totals":{"sim_time_us":10955}}`},
 		WorkerError{RunID: 3, Message: "场景 incast 太大，浏览器画布容纳不下"},
 		Explained{ID: 2, Header: []string{"all_reduce_perf, 16 ranks on 2 host(s) × 8 NVIDIA H100 80GB HBM3", "expected: a healthy cluster of 2 node(s) of 8 H100 on an NVSwitch"},
+			Node: &ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", GPUGuess: true, NICs: 4, NICGbps: 400, RateGbps: 400, Path: "PXB", GDR: true}, ErrorIn: "topo",
 			Rows:     []ExplainedRow{{Bytes: 1 << 30, MeasuredTimeUs: 10314, ExpectedTimeUs: 4392.75, MeasuredBusBw: 195.2, ExpectedBusBw: 458.32, Ratio: 0.43, Algo: "NVLS_TREE", Proto: "SIMPLE"}},
 			Findings: []Finding{{Kind: "nics", Text: "From 1GiB, busbw is 195 GB/s, 43 % of the 458 GB/s expected"}},
 			YAML:     "name: explain\ntopology:\n  kind: dgx\n", PartBytes: 1 << 30, Error: "line 53: a result row of 12 columns"},
@@ -98,7 +100,10 @@ func TestWorkerEventsCarryLongReports(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, e.(RunResult).Result, len(long))
 	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"begin","run_id":1,"yaml":"` + long + `"}`))
-	assert.ErrorContains(t, err, "worker command too long: at most 1152 KiB")
+	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"begin","run_id":1,"yaml":"` + long + long + `"}`))
+	assert.ErrorContains(t, err, "worker command too long: at most 2176 KiB")
 	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"explain","id":1,"text":"` + long[:MaxOutput+1] + `"}`))
 	assert.ErrorContains(t, err, "explain: the output is 1024 KiB: at most 1024 KiB")
+	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"explain","id":1,"text":"x","topo":"` + long[:MaxTopo+1] + `"}`))
+	assert.ErrorContains(t, err, "explain: the topology is 1024 KiB: at most 1024 KiB")
 }

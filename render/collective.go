@@ -588,10 +588,12 @@ func (b *Builder) moved(r Rect, c *snap.Collective) {
 // the links through the NICs and rail switches, coloured by channel.
 func (b *Builder) arrows(c *snap.Collective) {
 	L := b.layout
+	if b.channelRoutes(c) { // NCCL's channels: one at a time (channels.go)
+		return
+	}
 	if c.Finished || len(c.Sends) == 0 {
 		return
 	}
-	t := L.Topo
 	sends := c.Sends
 	if len(sends) > maxArrows { // too many to tell apart: only the ones between nodes
 		sends = nil
@@ -613,6 +615,18 @@ func (b *Builder) arrows(c *snap.Collective) {
 		b.switchArrows(sends, w)
 		return
 	}
+	for _, s := range sends {
+		b.sendArrow(s, w, b.th.Categorical(int(s.Lane)), 0)
+	}
+}
+
+// sendArrow draws one send on the topology, w wide in col: inside a node an
+// arc under the GPUs (through the NVSwitch), between nodes a line along the
+// links through the NICs and rail switches, off to the right of their
+// centres (two routes over the same links side by side).
+func (b *Builder) sendArrow(s snap.Send, w float64, col color.RGBA, off float64) {
+	L := b.layout
+	t, u := L.Topo, L.U
 	box := func(ep int32) *NodeBox {
 		if ep < 0 || int(ep) >= len(t.Endpoints) {
 			return nil
@@ -623,40 +637,37 @@ func (b *Builder) arrows(c *snap.Collective) {
 		}
 		return nb
 	}
-	for _, s := range sends {
-		src, dst := box(s.Src), box(s.Dst)
-		if src == nil || dst == nil || src == dst {
-			continue
-		}
-		col := b.th.Categorical(int(s.Lane))
-		sx, _ := src.Center()
-		dx, _ := dst.Center()
-		if s.Net {
-			// along the links: GPU, its NIC, the rail switch (and the other
-			// rail's, when the hop changes rails), the other NIC, the GPU
-			sn, dn := b.nicOf(t.Endpoints[s.Src]), b.nicOf(t.Endpoints[s.Dst])
-			if sn < 0 || dn < 0 {
-				continue
-			}
-			pts := []int{t.Endpoints[s.Src], sn}
-			sl, dlf := b.switchOf(sn), b.switchOf(dn)
-			if sl >= 0 {
-				pts = append(pts, sl)
-			}
-			if dlf >= 0 && dlf != sl {
-				if sp := b.spineOver(sl, dlf); sp >= 0 {
-					pts = append(pts, sp) // changing rails: up through a spine
-				}
-				pts = append(pts, dlf)
-			}
-			pts = append(pts, dn, t.Endpoints[s.Dst])
-			b.path(pts, w, col)
-			continue
-		}
-		below := b.belowRoom(src)
-		drop := min(max(math.Abs(dx-sx)*0.22, 10*u), below)
-		b.arc(sx, src.Y+src.H, dx, dst.Y+dst.H, drop, w, col, true)
+	src, dst := box(s.Src), box(s.Dst)
+	if src == nil || dst == nil || src == dst {
+		return
 	}
+	sx, _ := src.Center()
+	dx, _ := dst.Center()
+	if s.Net {
+		// along the links: GPU, its NIC, the rail switch (and the other
+		// rail's, when the hop changes rails), the other NIC, the GPU
+		sn, dn := b.nicOf(t.Endpoints[s.Src]), b.nicOf(t.Endpoints[s.Dst])
+		if sn < 0 || dn < 0 {
+			return
+		}
+		pts := []int{t.Endpoints[s.Src], sn}
+		sl, dlf := b.switchOf(sn), b.switchOf(dn)
+		if sl >= 0 {
+			pts = append(pts, sl)
+		}
+		if dlf >= 0 && dlf != sl {
+			if sp := b.spineOver(sl, dlf); sp >= 0 {
+				pts = append(pts, sp) // changing rails: up through a spine
+			}
+			pts = append(pts, dlf)
+		}
+		pts = append(pts, dn, t.Endpoints[s.Dst])
+		b.path(pts, w, col, off)
+		return
+	}
+	below := b.belowRoom(src)
+	drop := min(max(math.Abs(dx-sx)*0.22, 10*u), below)
+	b.arc(sx, src.Y+src.H, dx, dst.Y+dst.H, drop, w, col, true)
 }
 
 // belowRoom is how far under a GPU an arc may dip before the NVSwitch bar.
@@ -734,9 +745,10 @@ func (b *Builder) spineOver(a, c int) int {
 	return -1
 }
 
-// path draws a line through the centres of nodes' boxes, leaving the first
-// from its top and ending on the last's top with an arrowhead.
-func (b *Builder) path(ids []int, w float64, c color.RGBA) {
+// path draws a line through the centres of nodes' boxes (dx to their
+// right), leaving the first from its top and ending on the last's top with
+// an arrowhead.
+func (b *Builder) path(ids []int, w float64, c color.RGBA, dx float64) {
 	dl, L := &b.dl, b.layout
 	p0 := len(dl.Points)
 	var px, py, x, y float64
@@ -744,6 +756,7 @@ func (b *Builder) path(ids []int, w float64, c color.RGBA) {
 		nb := &L.Nodes[id]
 		px, py = x, y
 		x, y = nb.Center()
+		x += dx
 		if i == 0 || i == len(ids)-1 {
 			y = nb.Y
 		}

@@ -79,7 +79,7 @@ var zhKept = map[string]bool{
 	"DDP": true, "ZeRO": true, "FSDP": true, "ECMP": true, "Gb": true, "GB": true, "MiB": true, "KiB": true,
 	"GiB": true, "ms": true, "ns": true, "Pod": true, "Spine": true, "Leaf": true, "PFC": true, "ECN": true,
 	"RoCE": true, "ib": true, "roce": true, "MB": true, "KB": true, "µs": true, "p": true, "CNP": true,
-	"BECN": true, "PXN": true, "µb": true, "Tb": true, "InfiniBand": true, "Ethernet": true, "Mb": true, "s": true, "gpt": true, "resnet": true, "ResNet": true, "llama": true,
+	"BECN": true, "PXN": true, "NCCL": true, "µb": true, "Tb": true, "InfiniBand": true, "Ethernet": true, "Mb": true, "s": true, "gpt": true, "resnet": true, "ResNet": true, "llama": true,
 }
 
 // A Chinese canvas of each view shows no English words but the names the

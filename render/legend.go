@@ -69,7 +69,11 @@ func (b *Builder) legendItems() []legendItem {
 			dl.rect(LayerLabel, x, cy-5*u, 14*u, 10*u, 2*u, s.c, th.NodeEdge, 1*u)
 		}})
 	}
-	items = append(items[:1], append(b.classItems(), items[1:]...)...)
+	front := b.classItems()
+	if ch, ok := b.channelLegend(); ok { // NCCL's channel shown (channels.go)
+		front = append([]legendItem{ch}, front...)
+	}
+	items = append(items[:1], append(front, items[1:]...)...)
 	flows := b.t("legend.by-flow")
 	if b.shards() {
 		flows = b.t("legend.by-shard")

@@ -186,3 +186,65 @@ func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
 }
+
+// A snapshot of NCCL's rings or trees on whole dgx nodes carries their
+// routes, the same in every frame: channel 0's ring on 2 nodes goes
+// through node 0's GPUs in order and node 1's backwards, crossing the
+// network twice; a tree's hops go from each GPU to its parent, the heads'
+// across the network. Other algorithms carry none.
+func TestCollectiveSnapshotRoutes(t *testing.T) {
+	// at is the collective's snapshot after 50 µs, and then after 250.
+	at := func(sets ...string) (*snap.Collective, *snap.Collective) {
+		t.Helper()
+		sc, err := scenario.Load("hierarchical-allreduce", os.ReadFile, append([]string{"topology.nodes=2", "collective.bytes=64MiB"}, sets...))
+		require.NoError(t, err)
+		st, err := sim.Start(sc)
+		require.NoError(t, err)
+		st.Model.Advance(50 * unit.Microsecond)
+		c := st.Snapshot().Collective
+		require.NotNil(t, c)
+		st.Model.Advance(250 * unit.Microsecond)
+		return c, st.Snapshot().Collective
+	}
+	c, later := at("collective.algo=ring")
+	require.Len(t, c.Routes, 256, "16 channels of 16 hops")
+	var order []int32
+	net := 0
+	for _, h := range c.Routes {
+		if h.Lane == 0 {
+			order = append(order, h.Src)
+			if h.Net {
+				net++
+			}
+		}
+	}
+	assert.Equal(t, []int32{0, 1, 2, 3, 4, 5, 6, 7, 15, 14, 13, 12, 11, 10, 9, 8}, order)
+	assert.Equal(t, 2, net, "into node 1 and back")
+	assert.Equal(t, c.Routes, later.Routes, "the routes do not change")
+
+	c, _ = at("collective.algo=tree")
+	require.Len(t, c.Routes, 16*15, "16 channels, every rank but the root")
+	net = 0
+	for _, h := range c.Routes {
+		if h.Lane == 0 && h.Net {
+			net++
+			assert.Equal(t, [2]int32{8, 0}, [2]int32{h.Src, h.Dst}, "node 1's head under node 0's")
+		}
+	}
+	assert.Equal(t, 1, net)
+
+	c, _ = at("collective.algo=hierarchical")
+	assert.Nil(t, c.Routes)
+
+	// On 4 nodes not every channel fits: whole ones, a tree lane beside
+	// its twin on the other tree.
+	c, _ = at("collective.algo=tree", "topology.nodes=4")
+	var lanes []int32
+	for _, h := range c.Routes {
+		if len(lanes) == 0 || lanes[len(lanes)-1] != h.Lane {
+			lanes = append(lanes, h.Lane)
+		}
+	}
+	assert.Equal(t, []int32{0, 8, 1, 9, 2, 10, 3, 11}, lanes)
+	assert.Len(t, c.Routes, 8*31)
+}

@@ -10,6 +10,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -19,6 +20,7 @@ import (
 	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/nccltests"
+	"fabriclab/sim/nodefile"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -78,19 +80,35 @@ func (w *Worker) Handle(data []byte) {
 }
 
 // explain answers an explain command with what fabriclab explain prints
-// for the same text (sim/nccltests does the work for both): the header,
-// the rows, the findings, the healthy cluster's scenario and the size
-// where the curves part; or the command's error.
+// for the same text and topology file (sim/nccltests and sim/nodefile do
+// the work for both): the header, the node read, the rows, the findings,
+// the healthy cluster's scenario and the size where the curves part; or
+// the command's error, and which text it is about.
 func explain(c protocol.Explain) protocol.Explained {
 	out := protocol.Explained{ID: c.ID}
-	o, s, err := nccltests.Read([]byte(c.Text), nccltests.Options{Op: c.Op, NICGbps: c.NICGbps, Fabric: c.Fabric})
-	var rep nccltests.Report
-	if err == nil {
-		rep, err = nccltests.Compare(o, s)
-	}
-	if err != nil {
-		out.Error = err.Error()
+	fail := func(in string, err error) protocol.Explained {
+		out.Error, out.ErrorIn = err.Error(), in
 		return out
+	}
+	o, s, err := nccltests.Read([]byte(c.Text), nccltests.Options{Op: c.Op, NICGbps: c.NICGbps, Fabric: c.Fabric})
+	if err != nil {
+		return fail("text", err)
+	}
+	if strings.TrimSpace(c.Topo) != "" {
+		n, err := nodefile.Parse([]byte(c.Topo))
+		if err != nil {
+			return fail("topo", fmt.Errorf("your topology: %w", err))
+		}
+		named := s.GPU != "" // the output names a GPU fabriclab knows: the file's guess is not needed
+		if err := s.UseNode(n, c.NICGbps); err != nil {
+			return fail("topo", fmt.Errorf("your topology: %w", err))
+		}
+		out.Node = &protocol.ExplainedNode{Format: n.Format, GPUs: n.GPUs, GPU: s.GPU, GPUGuess: n.GPUGuess && !named,
+			NICs: n.NICsPerNode(), NICGbps: n.NICGbps, RateGbps: s.NICGbps, Path: n.Path.String(), GDR: n.Path.GDR()}
+	}
+	rep, err := nccltests.Compare(o, s)
+	if err != nil {
+		return fail("text", err)
 	}
 	out.Header, out.YAML, out.PartBytes = rep.Header(o), s.YAML(""), int64(rep.Parting())
 	for _, l := range rep.Lines {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,6 +19,7 @@ import (
 	"fabriclab/protocol"
 	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/nccltests"
+	"fabriclab/sim/nodefile"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 )
@@ -205,6 +208,112 @@ func TestWorkerExplainErrors(t *testing.T) {
 		require.Error(t, err)
 		assert.Equal(t, err.Error(), got.Error)
 	}
+}
+
+// explain with a topology takes the user's node as fabriclab explain --topo
+// does: the same header and expected column, the node said in parts the
+// page words in its language, and the canvas's scenario writes the keys
+// the file gave (the browser has no file for topology.from).
+func TestWorkerExplainTopo(t *testing.T) {
+	text := ncclOutput(map[int64]float64{64 << 10: 3.5, 64 << 20: 220, 1 << 30: 229})
+	topo, err := os.ReadFile(filepath.Join("..", "..", "sim", "nodefile", "testdata", "h100-shared-nic.xml"))
+	require.NoError(t, err)
+	pg := &page{t: t}
+	w := &Worker{post: pg.post}
+	cmd, err := protocol.EncodeWorkerCommand(protocol.Explain{ID: 7, Text: text, Topo: string(topo)})
+	require.NoError(t, err)
+	w.Handle(cmd)
+	require.Len(t, pg.events, 1)
+	got := pg.events[0].(protocol.Explained)
+	require.Empty(t, got.Error)
+
+	o, s, err := nccltests.Read([]byte(text), nccltests.Options{})
+	require.NoError(t, err)
+	n, err := nodefile.Parse(topo)
+	require.NoError(t, err)
+	require.NoError(t, s.UseNode(n, 0))
+	rep, err := nccltests.Compare(o, s)
+	require.NoError(t, err)
+	assert.Equal(t, rep.Header(o), got.Header)
+	assert.Contains(t, got.Header[1], "node: NCCL topology (XML): 8 × H100")
+	require.Len(t, got.Rows, len(rep.Lines))
+	for i, l := range rep.Lines {
+		assert.Equal(t, l.Expected.BusBw, got.Rows[i].ExpectedBusBw, "at %d", l.Size)
+	}
+	assert.Equal(t, &protocol.ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", NICs: 4, NICGbps: 400, RateGbps: 400, Path: "PIX", GDR: true}, got.Node)
+	assert.Contains(t, got.YAML, "  gpus_per_node: 8\n  nics_per_node: 4\n  gpu: h100\n")
+	assert.Contains(t, got.YAML, "  link_gbps: 400\n")
+	assert.NotContains(t, got.YAML, "from:")
+	_, err = scenario.Parse([]byte(got.YAML), "explain")
+	require.NoError(t, err, "the canvas's scenario loads without a file system")
+
+	// Without the topology, a NIC per GPU: the two expected columns differ.
+	plain := explain(protocol.Explain{ID: 8, Text: text})
+	assert.Nil(t, plain.Node)
+	assert.NotContains(t, plain.YAML, "nics_per_node")
+	assert.NotEqual(t, plain.Rows[len(plain.Rows)-1].ExpectedBusBw, got.Rows[len(got.Rows)-1].ExpectedBusBw, "4 shared NICs move less than 8")
+
+	// nvidia-smi's matrix names no speed: 0, and the output's 400 Gb/s.
+	smi, err := os.ReadFile(filepath.Join("..", "..", "sim", "nodefile", "testdata", "h100-hgx.txt"))
+	require.NoError(t, err)
+	got = explain(protocol.Explain{ID: 9, Text: text, Topo: string(smi)})
+	require.Empty(t, got.Error)
+	require.NotNil(t, got.Node)
+	assert.Equal(t, "nvidia-smi topo -m", got.Node.Format)
+	assert.Zero(t, got.Node.NICGbps)
+	assert.Equal(t, 400.0, got.Node.RateGbps, "the default")
+	assert.Contains(t, got.YAML, "  link_gbps: 400\n")
+}
+
+// A wrong topology is the command's error about the topology, naming the
+// line, as fabriclab explain --topo gives it; the output's errors come
+// first.
+func TestWorkerExplainTopoErrors(t *testing.T) {
+	text := ncclOutput(map[int64]float64{64 << 10: 3.5, 1 << 30: 229})
+	read := func(name string) string {
+		data, err := os.ReadFile(filepath.Join("..", "..", "sim", "nodefile", "testdata", name))
+		require.NoError(t, err)
+		return string(data)
+	}
+	smi := read("h100-hgx.txt")
+	lines := strings.Split(smi, "\n")
+	lines[3] = strings.Replace(lines[3], "NV18", "NV99", 1)
+	for _, c := range []struct {
+		cmd      protocol.Explain
+		in, want string
+	}{
+		{protocol.Explain{ID: 1, Text: text, Topo: read("a100-dgx.txt")}, "topo", "your topology: the output's GPUs are NVIDIA H100 80GB HBM3 and the topology file's A100"},
+		{protocol.Explain{ID: 2, Text: text, Topo: "<system version=\"1\">\n  <cpu>\n"}, "topo", "your topology: line "},
+		{protocol.Explain{ID: 3, Text: text, Topo: strings.Join(lines, "\n")}, "topo", "your topology: line 4"},
+		{protocol.Explain{ID: 4, Text: "hello\n", Topo: "x"}, "text", "no result rows in 1 lines"},
+	} {
+		got := explain(c.cmd)
+		assert.Equal(t, c.cmd.ID, got.ID)
+		assert.Contains(t, got.Error, c.want)
+		assert.Equal(t, c.in, got.ErrorIn, c.want)
+		assert.Empty(t, got.Rows)
+		assert.Nil(t, got.Node)
+	}
+}
+
+// FuzzWorkerExplainTopo: whatever topology text comes with an output, the
+// worker answers the explain with its id, an error or a node, and no panic.
+func FuzzWorkerExplainTopo(f *testing.F) {
+	for _, name := range []string{"h100-shared-nic.xml", "sys-nic.txt", "a100-dgx.txt"} {
+		data, err := os.ReadFile(filepath.Join("..", "..", "sim", "nodefile", "testdata", name))
+		require.NoError(f, err)
+		f.Add(string(data))
+	}
+	f.Add("\tGPU0\tGPU1\nGPU0\t X \tNV18\n")
+	text := ncclOutput(map[int64]float64{1 << 30: 229})
+	f.Fuzz(func(t *testing.T, topo string) {
+		got := explain(protocol.Explain{ID: 3, Text: text, Topo: topo})
+		assert.Equal(t, 3, got.ID)
+		assert.True(t, (got.Error == "") == (got.Node != nil || strings.TrimSpace(topo) == ""), "%q: error %q", topo, got.Error)
+		if got.Error != "" {
+			assert.Equal(t, "topo", got.ErrorIn)
+		}
+	})
 }
 
 // While it computes without recording a frame for a while, the worker says

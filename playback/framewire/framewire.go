@@ -18,8 +18,8 @@ import (
 
 // Version is the format's version; a frame of another is refused.
 // 3: the routes' news carry reroutes (snap.RouteNews.Moves), training its
-// checkpoints' spans.
-const Version = 3
+// checkpoints' spans. 4: a collective carries its channels' routes (snap.Collective.Routes).
+const Version = 4
 
 // magic starts every frame, followed by the version byte.
 const magic = "FLF"

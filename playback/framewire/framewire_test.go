@@ -146,7 +146,7 @@ func small() []*snap.Snapshot {
 		Marking:  snap.Marking{ECNKmin: 5000, ECNKmax: 200000},
 		Routing:  &snap.Routing{Routes: routes, LinkFlows: []int32{1, 0, 1}, Reordered: []snap.FlowCount{{Flow: 0, N: 2}}, ReorderedTotal: 2},
 		Collective: &snap.Collective{Op: "allreduce", Algo: "ring", Ranks: 2, Phase: "reduce-scatter", PhaseNames: []string{"reduce-scatter", "all-gather"},
-			Sends: []snap.Send{{Src: 0, Dst: 1, Net: true}}, Rows: 2, Cols: 2, Cells: []uint8{255, 0, 0, 255}, Spans: []snap.Span{{First: 1, Last: 2, Done: 0.5}}, Bytes: 1 << 20, Done: 0.25},
+			Sends: []snap.Send{{Src: 0, Dst: 1, Net: true}}, Routes: []snap.Send{{Src: 0, Dst: 1, Net: true}, {Src: 1, Dst: 0, Lane: 0, Net: true}}, Rows: 2, Cols: 2, Cells: []uint8{255, 0, 0, 255}, Spans: []snap.Span{{First: 1, Last: 2, Done: 0.5}}, Bytes: 1 << 20, Done: 0.25},
 		Training:  tr,
 		Inference: &snap.Inference{Arrived: 3, Requests: 8, Decoding: 1, Tokens: 40, TTFTP50: 812.5, KVBytes: 256 << 20},
 	}
@@ -164,7 +164,7 @@ func small() []*snap.Snapshot {
 	return []*snap.Snapshot{first, second.Compact(first)}
 }
 
-// The wire form of two small frames, in testdata/frames-v3.golden (go test
+// The wire form of two small frames, in testdata/frames-v4.golden (go test
 // -update rewrites it: only for a change of the format, with Version).
 func TestGolden(t *testing.T) {
 	var enc framewire.Encoder
@@ -176,7 +176,7 @@ func TestGolden(t *testing.T) {
 			out = append(out, '\n')
 		}
 	}
-	goldenfile.Equal(t, filepath.Join("testdata", "frames-v3.golden"), out)
+	goldenfile.Equal(t, filepath.Join("testdata", "frames-v4.golden"), out)
 }
 
 func TestSmallRoundTrip(t *testing.T) {
@@ -207,7 +207,7 @@ func TestDecodeErrors(t *testing.T) {
 	old[3] = 2 // before reroutes were sent
 	_, err = new(framewire.Decoder).Decode(old)
 	assert.ErrorIs(t, err, framewire.ErrVersion)
-	assert.ErrorContains(t, err, "a frame of version 2, this build reads 3")
+	assert.ErrorContains(t, err, "a frame of version 2, this build reads 4")
 
 	_, err = new(framewire.Decoder).Decode(second)
 	assert.ErrorContains(t, err, "frame 1 came where frame 0 was due")

@@ -21,13 +21,8 @@ func putCollective(w *writer, c *snap.Collective) {
 	for _, n := range c.PhaseNames {
 		w.str(n)
 	}
-	w.list(len(c.Sends), c.Sends == nil)
-	for _, s := range c.Sends {
-		w.int(int64(s.Src))
-		w.int(int64(s.Dst))
-		w.int(int64(s.Lane))
-		w.bool(s.Net)
-	}
+	putSends(w, c.Sends)
+	putSends(w, c.Routes)
 	w.list(len(c.Cells), c.Cells == nil)
 	w.b = append(w.b, c.Cells...)
 	w.list(len(c.Slot), c.Slot == nil)
@@ -64,13 +59,8 @@ func getCollective(r *reader) *snap.Collective {
 			c.PhaseNames[i] = r.str()
 		}
 	}
-	if n, null := r.list(4); !null && r.err == nil {
-		c.Sends = make([]snap.Send, n)
-		for i := range c.Sends {
-			s := &c.Sends[i]
-			s.Src, s.Dst, s.Lane, s.Net = int32(r.int()), int32(r.int()), int32(r.int()), r.bool()
-		}
-	}
+	c.Sends = getSends(r)
+	c.Routes = getSends(r)
 	c.Cells = r.bytes()
 	c.Slot = r.bytes()
 	if n, null := r.list(11); !null && r.err == nil {
@@ -86,6 +76,31 @@ func getCollective(r *reader) *snap.Collective {
 		r.fail("cells that do not fill their rows and columns")
 	}
 	return c
+}
+
+// putSends and getSends write and read a list of sends (a collective's
+// Sends and Routes).
+func putSends(w *writer, sends []snap.Send) {
+	w.list(len(sends), sends == nil)
+	for _, s := range sends {
+		w.int(int64(s.Src))
+		w.int(int64(s.Dst))
+		w.int(int64(s.Lane))
+		w.bool(s.Net)
+	}
+}
+
+func getSends(r *reader) []snap.Send {
+	n, null := r.list(4)
+	if null || r.err != nil {
+		return nil
+	}
+	out := make([]snap.Send, n)
+	for i := range out {
+		s := &out[i]
+		s.Src, s.Dst, s.Lane, s.Net = int32(r.int()), int32(r.int()), int32(r.int()), r.bool()
+	}
+	return out
 }
 
 // bytes reads a list of bytes.

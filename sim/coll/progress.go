@@ -26,9 +26,10 @@ type Progress struct {
 	pos         float64
 	stepTotal   []int64 // per step (streamed: per phase) transfers in all
 	stepGot     []int64
-	phaseOf     []int // per step: index into s.Phases
-	phaseStart  []int // per phase: its first step
-	sendsOf     int   // the step Sends were made for, or −1
+	phaseOf     []int       // per step: index into s.Phases
+	phaseStart  []int       // per phase: its first step
+	sendsOf     int         // the step Sends were made for, or −1
+	routeList   []snap.Send // Routes as endpoint pairs, once made
 	sends       []snap.Send
 	rows, cols  int
 	rowRanks    int
@@ -679,6 +680,7 @@ func (p *Progress) Snapshot(now unit.Time, flows *snap.Snapshot) *snap.Collectiv
 		}
 		c.Sends = p.sendsAt(cur)
 	}
+	c.Routes = p.routes()
 	if p.all > 0 {
 		c.Done = float64(moved) / float64(p.all)
 	}
@@ -808,6 +810,41 @@ func share(v, m int64) uint8 {
 		return 0
 	}
 	return uint8(min(255, max(0, (v*255+m/2)/m)))
+}
+
+// routes are the schedule's channels as endpoint pairs, whole lanes while
+// they fit in snap.MaxCollRoutes, made once: from lane 0 in order, a tree's
+// lane beside its twin on the other tree (l, l+Lanes/2, …), so that both
+// trees of a channel come together.
+func (p *Progress) routes() []snap.Send {
+	s := p.s
+	if p.routeList != nil || len(s.Routes) == 0 {
+		return p.routeList
+	}
+	byLane := make([][]Hop, s.Lanes)
+	for _, h := range s.Routes {
+		byLane[h.Lane] = append(byLane[h.Lane], h)
+	}
+	order := make([]int, 0, s.Lanes)
+	half := s.Lanes / 2
+	for l := range s.Lanes {
+		switch {
+		case s.Algo != Tree || s.Lanes%2 == 1:
+			order = append(order, l)
+		case l < half:
+			order = append(order, l, l+half)
+		}
+	}
+	p.routeList = []snap.Send{}
+	for _, l := range order {
+		if len(p.routeList)+len(byLane[l]) > snap.MaxCollRoutes {
+			break
+		}
+		for _, h := range byLane[l] {
+			p.routeList = append(p.routeList, snap.Send{Src: int32(p.ranks[h.From]), Dst: int32(p.ranks[h.To]), Lane: int32(h.Lane), Net: !s.SameNode(h.From, h.To)})
+		}
+	}
+	return p.routeList
 }
 
 // sendsAt lists step (streamed: phase) st's transfers as endpoint pairs,

@@ -66,6 +66,15 @@ type Transfer struct {
 	Lane int
 }
 
+// Hop is one link of a channel NCCL builds: From sends to To, the next
+// rank of a ring or a tree rank's parent (the reduce's direction), on
+// channel Lane.
+type Hop struct{ From, To, Lane int }
+
+// MaxRouteHops bounds Schedule.Routes: a canvas shows a channel's route on
+// a few nodes, and a schedule of thousands of ranks keeps none.
+const MaxRouteHops = 4096
+
 // Switch stands for the reduction engine in the switch (SHARP) or NVSwitch (NVLS).
 const Switch = -1
 
@@ -91,6 +100,12 @@ type Schedule struct {
 	Pipelined bool
 	Steps     []Step
 	Phases    []string // phase names in order
+	// Routes are the channels the schedule builds itself (Lanes > 0: NCCL's
+	// rings and trees on whole multi-GPU nodes), every lane's hops in lane
+	// order: a ring's in its order from its first rank (the last hop back to
+	// it), a tree's from each rank but the root to its parent, in rank
+	// order. Nil for other schedules, and beyond MaxRouteHops.
+	Routes []Hop
 	// Summary is each phase's transfers added up per (src, dst) pair: what a
 	// streamed run sends. It exists even when Steps is too large to build.
 	Summary []Phase
@@ -497,6 +512,13 @@ func ncclRings(s *Schedule, op string, rings [][]int, summaryOnly bool) {
 	n := s.Ranks
 	s.Lanes = len(rings)
 	s.Chunks = len(rings) * n
+	if n*len(rings) <= MaxRouteHops {
+		for l, ring := range rings {
+			for k := range n {
+				s.Routes = append(s.Routes, Hop{From: ring[k], To: ring[(k+1)%n], Lane: l})
+			}
+		}
+	}
 	var phases []string
 	if op != AllGather {
 		phases = append(phases, "reduce-scatter")
@@ -804,6 +826,15 @@ func ncclTrees(s *Schedule, n, g int) {
 				maxDepth = max(maxDepth, depth[l][r])
 			}
 			netDepth = max(netDepth, hd[k])
+		}
+	}
+	if n*lanes <= MaxRouteHops {
+		for l := range lanes {
+			for r := range n {
+				if parent[l][r] >= 0 {
+					s.Routes = append(s.Routes, Hop{From: r, To: parent[l][r], Lane: l})
+				}
+			}
 		}
 	}
 	level := func(d int, up bool) Step {

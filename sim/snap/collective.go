@@ -8,10 +8,11 @@ import (
 
 // Bounds on Collective, so that a snapshot stays small at any rank count.
 const (
-	MaxCollRows  = 64  // Cells rows (ranks, or groups of ranks beyond 64)
-	MaxCollCols  = 64  // Cells columns
-	MaxCollSends = 256 // Sends listed for the current step
-	MaxCollSpans = 64  // Spans (steps, or groups of steps)
+	MaxCollRows   = 64  // Cells rows (ranks, or groups of ranks beyond 64)
+	MaxCollCols   = 64  // Cells columns
+	MaxCollSends  = 256 // Sends listed for the current step
+	MaxCollRoutes = 256 // Routes: whole channels from the first
+	MaxCollSpans  = 64  // Spans (steps, or groups of steps)
 )
 
 // CellKind says what a Collective cell measures.
@@ -49,6 +50,12 @@ type Collective struct {
 	// Sends are the current step's transfers as endpoint pairs (−1 is the
 	// switch of an in-network reduction), deduplicated, at most MaxCollSends.
 	Sends []Send
+	// Routes are the channels NCCL builds (sim/coll's Schedule.Routes: its
+	// rings, or its trees' hops from each rank to its parent) as endpoint
+	// pairs with their lane, whole channels from lane 0 while they fit in
+	// MaxCollRoutes; nil when the schedule builds none. They do not change
+	// during a run.
+	Routes []Send
 	// Cells is a Rows×Cols matrix, row-major, of 0…255: rows are ranks (or
 	// RowRanks ranks each), columns the buffer's chunks (see ColOwner).
 	Kind       CellKind
@@ -100,6 +107,6 @@ func (c *Collective) Size() int64 {
 	if c == nil {
 		return 0
 	}
-	return int64(unsafe.Sizeof(*c)) + int64(cap(c.Sends))*int64(unsafe.Sizeof(Send{})) +
+	return int64(unsafe.Sizeof(*c)) + int64(cap(c.Sends)+cap(c.Routes))*int64(unsafe.Sizeof(Send{})) +
 		int64(cap(c.Cells)+cap(c.Slot)) + int64(cap(c.Spans))*int64(unsafe.Sizeof(Span{}))
 }

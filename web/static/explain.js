@@ -3,14 +3,19 @@
 // answers an explain command as fabriclab explain does), and its answer is
 // drawn: the two busbw curves over size (an inline SVG), the findings, what
 // was assumed, the table, and a link that opens the healthy cluster's
-// scenario on the canvas at the size where the curves part the most.
-// Nothing leaves the page.
+// scenario on the canvas at the size where the curves part the most. An
+// optional topology of the user's node (NCCL's dump or nvidia-smi topo -m,
+// pasted or read from a file with FileReader) goes with it, as fabriclab
+// explain --topo takes it, and the page says what it read. Nothing leaves
+// the page.
 (() => {
   "use strict";
   const words = JSON.parse(document.getElementById("explain-words").textContent);
   const t = (key, args) => (words[key] || key).replace(/\{(\w+)\}/g, (m, k) => (args && k in args ? String(args[k]) : m));
   const $ = (id) => document.getElementById(id);
   const form = $("explain-form"), output = $("explain-output"), nic = $("explain-nic"), fabric = $("explain-fabric");
+  const topo = $("explain-topo"), topoFile = $("explain-topo-file"), nodeLine = $("explain-node");
+  const maxTopo = 1 << 20; // protocol.MaxTopo
   const status = $("explain-status"), errorBox = $("explain-error"), result = $("explain-result");
   const embedLang = document.querySelector("main").dataset.embedLang || "";
   const version = (document.currentScript.src.split("?v=")[1]) || "";
@@ -31,17 +36,37 @@
     const e = JSON.parse(msg);
     if (e.fabriclab !== "explained" || e.id !== latest) return;
     result.removeAttribute("aria-busy");
-    if (e.error) { showError(e.error); return; }
+    if (e.error) { showError(e.error, e.error_in); return; }
     show(e);
   };
   window.fabriclabWorkerFailed = (i, why) => showError(t("explain.failed", { why }));
 
-  const showError = (text) => {
+  // showError shows a message about the output, or about the topology
+  // when about is "topo" (its own heading).
+  const showError = (text, about) => {
     status.textContent = "";
     result.hidden = true;
+    const h = errorBox.querySelector("h2");
+    h.textContent = about === "topo" ? h.dataset.topo : h.dataset.text;
     errorBox.querySelector("p").textContent = text;
     errorBox.hidden = false;
   };
+
+  // A file picked is read here, into the topology box; nothing is sent.
+  topoFile.addEventListener("change", () => {
+    const f = topoFile.files && topoFile.files[0];
+    if (!f) return;
+    errorBox.hidden = true;
+    if (f.size > maxTopo) {
+      showError(t("explain.topo.big", { name: f.name, kib: Math.ceil(f.size / 1024) }), "topo");
+      topoFile.value = "";
+      return;
+    }
+    const r = new FileReader();
+    r.onload = () => { topo.value = String(r.result); };
+    r.onerror = () => showError(t("explain.topo.unread", { name: f.name, why: String(r.error && r.error.message || r.error) }), "topo");
+    r.readAsText(f);
+  });
 
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
@@ -57,6 +82,7 @@
     const rate = nic.valueAsNumber;
     if (nic.value !== "" && !Number.isNaN(rate)) cmd.nic_gbps = rate;
     if (fabric.value) cmd.fabric = fabric.value;
+    if (topo.value.trim()) cmd.topo = topo.value;
     status.textContent = t("explain.running");
     result.setAttribute("aria-busy", "true");
     window.fabriclabWorker(0, JSON.stringify(cmd));
@@ -70,6 +96,8 @@
       output.value = text;
       nic.value = "";
       fabric.value = "";
+      topo.value = "";
+      topoFile.value = "";
       output.focus();
       output.setSelectionRange(0, 0);
       output.scrollTop = 0;
@@ -88,6 +116,8 @@
       return ul;
     };
     list("explain-header", e.header);
+    nodeLine.hidden = !e.node;
+    nodeLine.textContent = e.node ? nodeText(e.node) : "";
     const findings = list("explain-findings", e.findings.map((f) => f.text));
     e.findings.forEach((f, i) => { findings.children[i].dataset.kind = f.kind; });
     table(e);
@@ -98,6 +128,20 @@
     open.href = "embed.html?yaml=" + yaml + "&set=collective.bytes=" + part + "&play=1" + (embedLang ? "&lang=" + embedLang : "");
     open.textContent = t("explain.open", { size: sizeText(part) });
     result.hidden = false;
+  };
+
+  // nodeText says what the topology gave, in the page's language:
+  // "Read from your topology (NCCL topology (XML)): 8 × H100, 4 NICs at
+  // 400 Gb/s, each shared by 2 GPUs; GPUDirect RDMA (…)".
+  const nodeText = (n) => {
+    const rate = (v) => String(+v.toFixed(1));
+    let gpu = n.gpu.toUpperCase();
+    if (n.gpu_guess) gpu = t("explain.node.guess", { gpu });
+    let nics = n.nic_gbps > 0 ? t("explain.node.nics", { n: n.nics, rate: rate(n.nic_gbps) })
+      : t("explain.node.nics.none", { n: n.nics, rate: rate(n.rate_gbps) });
+    if (n.nics < n.gpus) nics = t("explain.node.shared", { nics, k: n.gpus / n.nics });
+    const gdr = n.gdr ? t("explain.node.gdr", { path: n.path }) : t("explain.node.nogdr", { path: n.path });
+    return t("explain.node", { format: n.format, gpus: n.gpus, gpu, nics, gdr });
   };
 
   const cell = (tag, text, cls) => {

@@ -1,0 +1,144 @@
+package render
+
+import (
+	"image/color"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/assets"
+	"fabriclab/sim/unit"
+)
+
+// channelScene draws hierarchical-allreduce on 2 nodes with algo at the
+// snapshot where share of the run's snapshots has passed.
+func channelScene(t *testing.T, algo string, nodes string, steps int) (*run, *Layout, *DisplayList) {
+	t.Helper()
+	r := play(t, "hierarchical-allreduce", []string{"topology.nodes=" + nodes, "collective.algo=" + algo, "collective.bytes=64MiB", "sim.fidelity=flow"}, 60*unit.Microsecond, steps)
+	L := NewLayout(r.topo, 1280, 720, Options{Dark: true})
+	return r, L, Scene(r.frame(L))
+}
+
+// badges are the marker texts on GPU boxes' corners: GPU endpoint → number.
+func badges(r *run, L *Layout, dl *DisplayList) map[int]string {
+	out := map[int]string{}
+	for _, p := range dl.Prims {
+		if p.Kind != KindText || p.Layer != LayerMarker {
+			continue
+		}
+		for e, id := range r.topo.Endpoints {
+			nb := L.Nodes[id]
+			if abs(float64(p.X)-(nb.X+0.3*6.5*L.U)) < 0.5 && abs(float64(p.Y)-(nb.Y-0.3*6.5*L.U)) < 0.5 {
+				out[e] = p.Str
+			}
+		}
+	}
+	return out
+}
+
+func abs(v float64) float64 { return max(v, -v) }
+
+// strokes counts the polylines drawn in c on the links' layer (a hop each; its arrowhead is two lines).
+func strokes(dl *DisplayList, c color.RGBA) int {
+	n := 0
+	for _, p := range dl.Prims {
+		if p.Layer == LayerLink && p.Kind == KindPolyline && p.Stroke == c {
+			n++
+		}
+	}
+	return n
+}
+
+// On 2 whole nodes the canvas shows NCCL's channel 0 ring as the
+// simulation built it: node 0's GPUs numbered 1…8 in order, node 1's
+// backwards, out of node 0 by GPU 7's NIC along rail 7; the legend names
+// the channel. Later in the run another channel has its turn.
+func TestChannelRing(t *testing.T) {
+	r, L, dl := channelScene(t, "ring", "2", 1)
+	texts := sceneTexts(dl)
+	require.Contains(t, texts, "NCCL ring, channel 00/16: numbers are the GPU order")
+	got := badges(r, L, dl)
+	want := map[int]string{}
+	for g := range 8 {
+		want[g] = itoa(g + 1)
+		want[8+g] = itoa(8 - g)
+	}
+	assert.Equal(t, want, got)
+	pink := (&assets.Dark).Categorical(7)
+	assert.Equal(t, 16, strokes(dl, pink), "a stroke per hop: 14 arcs and 2 paths through the network")
+	// The path out of node 0 goes through GPU 7's NIC and rail 7.
+	nic := L.Nodes[nodeNamed(t, r, "n0.nic7")]
+	rail := L.Nodes[nodeNamed(t, r, "rail7")]
+	through := func(nb NodeBox) bool {
+		cx, cy := nb.Center()
+		for _, p := range dl.Prims {
+			if p.Kind == KindPolyline && p.Stroke == pink {
+				pts := dl.Pts(&p)
+				for i := 0; i+1 < len(pts); i += 2 {
+					if abs(float64(pts[i])-cx) < 0.5 && abs(float64(pts[i+1])-cy) < 0.5 {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	}
+	assert.True(t, through(nic), "out by n0.nic7")
+	assert.True(t, through(rail), "along rail 7")
+	assert.False(t, through(L.Nodes[nodeNamed(t, r, "n0.nic3")]), "not by n0.nic3")
+
+	r2 := play(t, "hierarchical-allreduce", []string{"topology.nodes=2", "collective.algo=ring", "collective.bytes=64MiB", "sim.fidelity=flow"}, 2*unit.Millisecond, 1)
+	require.True(t, r2.cur().Collective.Done > 0.5, "half way: %g", r2.cur().Collective.Done)
+	late := sceneTexts(Scene(r2.frame(L)))
+	assert.NotContains(t, late, "channel 00/16")
+	assert.Contains(t, late, "NCCL ring, channel ")
+}
+
+// A tree channel shows with its twin on the double binary tree's other
+// tree: the chain through each node from GPU 0 numbered 1…8, a hop
+// between the nodes' heads for each tree.
+func TestChannelTree(t *testing.T) {
+	r, L, dl := channelScene(t, "tree", "2", 1)
+	require.Contains(t, sceneTexts(dl), "NCCL trees, channels 00 and 08/16: numbers are the chain order")
+	want := map[int]string{}
+	for g := range 8 {
+		want[g], want[8+g] = itoa(g+1), itoa(g+1)
+	}
+	assert.Equal(t, want, badges(r, L, dl))
+	th := &assets.Dark
+	assert.Equal(t, 15, strokes(dl, th.Categorical(7)), "the shared chain's 14 hops and tree 0's hop between the heads")
+	assert.Equal(t, 1, strokes(dl, th.Categorical(1)), "tree 1's hop between the heads")
+}
+
+// No channel view where it cannot be read: nodes drawn in groups, one
+// node's ring (a ring of its own per channel, not NCCL's rail rings), or
+// another algorithm; the step's transfers are drawn as before.
+func TestChannelNotShown(t *testing.T) {
+	for _, c := range []struct{ algo, nodes string }{{"ring", "64"}, {"ring", "1"}, {"hierarchical", "2"}} {
+		_, _, dl := channelScene(t, c.algo, c.nodes, 1)
+		assert.False(t, strings.Contains(sceneTexts(dl), "NCCL ring") || strings.Contains(sceneTexts(dl), "NCCL trees"), "%s on %s nodes", c.algo, c.nodes)
+	}
+}
+
+func nodeNamed(t *testing.T, r *run, name string) int {
+	t.Helper()
+	for i, n := range r.topo.Nodes {
+		if n.Name == name {
+			return i
+		}
+	}
+	t.Fatalf("no node %s", name)
+	return -1
+}
+
+// Where the GPU boxes are too small for the badges, the legend does not
+// speak of numbers.
+func TestChannelLegendWithoutBadges(t *testing.T) {
+	r := play(t, "hierarchical-allreduce", []string{"topology.nodes=2", "collective.algo=ring", "collective.bytes=64MiB", "sim.fidelity=flow"}, 60*unit.Microsecond, 1)
+	L := NewLayout(r.topo, 768, 619, Options{Lang: ZH})
+	dl := Scene(r.frame(L))
+	assert.Empty(t, badges(r, L, dl))
+	assert.Contains(t, sceneTexts(dl), "NCCL 环，通道 00/16\n")
+}
