@@ -121,7 +121,8 @@ type WorkerError struct {
 // scenario of the healthy cluster (YAML, its collective.bytes to be set per
 // size: the keys the topology gave written out, as the browser has no file
 // for topology.from) and the size where the two curves part the most
-// (PartBytes, 0 when none has both); or Error, the message fabriclab
+// (PartBytes, 0 when none has both; with Parted false every size is within
+// the healthy band and PartBytes is the largest); or Error, the message fabriclab
 // explain would give (naming the line), ErrorIn saying which text it is
 // about ("text" or "topo"), and nothing else.
 type Explained struct {
@@ -134,6 +135,7 @@ type Explained struct {
 	Findings  []Finding      `json:"findings"`
 	YAML      string         `json:"yaml"`
 	PartBytes int64          `json:"part_bytes"`
+	Parted    bool           `json:"parted"`
 }
 
 // ExplainedRow is one size: measured (out of place) and expected time and

@@ -92,7 +92,10 @@ func TestBrowserExplainPage(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "/embed.html", u.Path)
 	q := u.Query()
-	assert.Equal(t, []string{fmt.Sprintf("collective.bytes=%d", int64(rep.Parting()))}, q["set"])
+	part, parted := rep.Parting()
+	assert.Equal(t, []string{fmt.Sprintf("collective.bytes=%d", int64(part))}, q["set"])
+	assert.Equal(t, parted, strings.Contains(eval[string](t, ctx, `document.querySelector("#explain-chart .part text").textContent`), "part the most"),
+		"the chart's mark says the curves part only where they do")
 	yaml, err := base64.RawURLEncoding.DecodeString(q.Get("yaml"))
 	require.NoError(t, err)
 	assert.Equal(t, s.YAML(""), string(yaml))

@@ -110,7 +110,8 @@ func explain(c protocol.Explain) protocol.Explained {
 	if err != nil {
 		return fail("text", err)
 	}
-	out.Header, out.YAML, out.PartBytes = rep.Header(o), s.YAML(""), int64(rep.Parting())
+	part, parted := rep.Parting()
+	out.Header, out.YAML, out.PartBytes, out.Parted = rep.Header(o), s.YAML(""), int64(part), parted
 	for _, l := range rep.Lines {
 		algo, proto, _ := strings.Cut(rep.Pick(l), "/")
 		out.Rows = append(out.Rows, protocol.ExplainedRow{Bytes: int64(l.Size), MeasuredTimeUs: l.Measured.TimeUs, ExpectedTimeUs: l.Expected.TimeUs,

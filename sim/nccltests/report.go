@@ -81,9 +81,10 @@ func (r Report) Pick(l Line) string {
 }
 
 // Parting is the size where measured and expected busbw part the most (the
-// ratio furthest from 1, either way); when every size is within the healthy
-// band (ok), the largest, where bandwidth decides. 0 when no size has both.
-func (r Report) Parting() unit.Bytes {
+// ratio furthest from 1, either way), and true; when every size is within
+// the healthy band (ok), the largest, where bandwidth decides, and false.
+// 0 when no size has both.
+func (r Report) Parting() (unit.Bytes, bool) {
 	var at, last unit.Bytes
 	worst := 0.0
 	for _, l := range r.Lines {
@@ -96,9 +97,9 @@ func (r Report) Parting() unit.Bytes {
 		}
 	}
 	if worst <= -math.Log(ok) {
-		return last
+		return last, false
 	}
-	return at
+	return at, true
 }
 
 // Program is the nccl-tests program that runs op, less its _perf.

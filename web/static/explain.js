@@ -127,6 +127,7 @@
     const part = e.part_bytes || (e.rows.length ? e.rows[e.rows.length - 1].bytes : 0);
     open.href = "embed.html?yaml=" + yaml + "&set=collective.bytes=" + part + "&play=1" + (embedLang ? "&lang=" + embedLang : "");
     open.textContent = t("explain.open", { size: sizeText(part) });
+    $("explain-open-hint").textContent = e.parted ? t("explain.open.hint") : t("explain.open.hint.ok");
     result.hidden = false;
   };
 
@@ -209,7 +210,7 @@
       const px = X(e.part_bytes);
       svg.append(el("g", { class: "part" }, undefined));
       svg.lastChild.append(el("line", { x1: px, x2: px, y1: T - 6, y2: H - B }),
-        el("text", { x: px + (px > W - 160 ? -6 : 6), y: T + 6, "text-anchor": px > W - 160 ? "end" : "start" }, t("explain.part") + " · " + sizeText(e.part_bytes)));
+        el("text", { x: px + (px > W - 160 ? -6 : 6), y: T + 6, "text-anchor": px > W - 160 ? "end" : "start" }, (e.parted ? t("explain.part") + " · " + sizeText(e.part_bytes) : t("explain.part.none"))));
     }
     for (const [key, cls] of [["expected_busbw", "expected"], ["measured_busbw", "measured"]]) {
       const g = el("g", { class: "series " + cls });
@@ -233,10 +234,11 @@
     svg.append(legend);
     $("explain-chart").replaceChildren(svg);
     const ratios = rows.find((r) => r.bytes === e.part_bytes);
-    $("explain-chart-desc").textContent = t("explain.chart.desc", {
+    const desc = {
       n: rows.length, from: sizeText(rows[0].bytes), to: sizeText(rows[rows.length - 1].bytes),
       measured: fixed(Math.max(...rows.map((r) => r.measured_busbw))), expected: fixed(Math.max(...rows.map((r) => r.expected_busbw))),
       part: sizeText(e.part_bytes), ratio: ratios ? pct(ratios.ratio) : "-",
-    });
+    };
+    $("explain-chart-desc").textContent = e.parted ? t("explain.chart.desc", desc) : t("explain.chart.desc.ok", desc);
   };
 })();
