@@ -83,6 +83,11 @@ func TestCourseStragglers(t *testing.T) {
 	assert.InDelta(t, 5.38, healthy.Collective.TimeUs/1000, 0.005)
 	quarterSpeed := stepRun(t, "stragglers", "degraded")
 	assert.InDelta(t, 20, quarterSpeed.Collective.TimeUs/1000, 1, "about 20 ms")
+	// "the rings on GPU 3's rail carry a full share": rail 3's slow cable and rail 0's carry the
+	// same bytes in the same time (both report their use of 400 Gb/s), and the slow one is full.
+	rail0, rail3 := courseLink(t, quarterSpeed, "n0.nic0→rail0"), courseLink(t, quarterSpeed, "n0.nic3→rail3")
+	assert.InDelta(t, rail0.Util, rail3.Util, 0.005, "an equal share on every rail")
+	assert.InDelta(t, 0.25, rail3.Util, 0.01, "the 100 Gb/s cable busy the whole run")
 	prev := 0.0
 	for _, g := range []string{"400", "300", "200", "100", "50"} {
 		res := stepRun(t, "stragglers", "degraded", "faults[0].gbps="+g)
@@ -126,10 +131,11 @@ func TestCourseStragglers(t *testing.T) {
 			if early {
 				at = 0
 			}
-			reroutedNow := -1
+			reroutedNow := 1 // "With static routing (set the routing to adaptive …)"
 			if rerouted < 21 {
-				reroutedNow = 0
+				reroutedNow = 0 // "With adaptive routing … the moment it failed"
 			}
+			assert.Equal(t, routing == "adaptive", rerouted < 21, "%s %s: only adaptive routing moves at once", routing, d)
 			assert.Equal(t, []int{reroutedNow, at}, whenShown(t, "stragglers", "adaptive", res), "%s %s", routing, d)
 		}
 	}
