@@ -83,11 +83,10 @@ func TestCourseStragglers(t *testing.T) {
 	assert.InDelta(t, 5.38, healthy.Collective.TimeUs/1000, 0.005)
 	quarterSpeed := stepRun(t, "stragglers", "degraded")
 	assert.InDelta(t, 20, quarterSpeed.Collective.TimeUs/1000, 1, "about 20 ms")
-	// "the rings on GPU 3's rail carry a full share": rail 3's slow cable and rail 0's carry the
-	// same bytes in the same time (both report their use of 400 Gb/s), and the slow one is full.
-	rail0, rail3 := courseLink(t, quarterSpeed, "n0.nic0→rail0"), courseLink(t, quarterSpeed, "n0.nic3→rail3")
-	assert.InDelta(t, rail0.Util, rail3.Util, 0.005, "an equal share on every rail")
-	assert.InDelta(t, 0.25, rail3.Util, 0.01, "the 100 Gb/s cable busy the whole run")
+	// "the rings on GPU 3's rail carry a full share": a healthy rail carries the same bytes as
+	// without the fault (util × time at 400 Gb/s), so nothing shifts off the slow rail.
+	carried := func(r *metrics.Result, name string) float64 { return courseLink(t, r, name).Util * r.Collective.TimeUs }
+	assert.InEpsilon(t, carried(healthy, "n0.nic0→rail0"), carried(quarterSpeed, "n0.nic0→rail0"), 0.01, "an equal share on every rail")
 	prev := 0.0
 	for _, g := range []string{"400", "300", "200", "100", "50"} {
 		res := stepRun(t, "stragglers", "degraded", "faults[0].gbps="+g)
