@@ -75,6 +75,8 @@ func TestCourseTori(t *testing.T) {
 	assert.Equal(t, int64(1<<20), right.Collective.Bytes)
 	assert.Less(t, left.Collective.TimeUs, right.Collective.TimeUs, "the torus finishes first")
 	assert.Less(t, left.Collective.Steps, right.Collective.Steps)
+	assert.Equal(t, 18, left.Collective.Steps, "the quiz: 18 against 20")
+	assert.InDelta(t, 0.5, left.Collective.TimeUs/right.Collective.TimeUs, 0.1, "the torus takes about half as long")
 	assert.Less(t, left.Collective.TimeUs/float64(left.Collective.Steps), right.Collective.TimeUs/float64(right.Collective.Steps), "and each of its steps is cheaper")
 
 	// all-to-all: both pairwise in 63 steps; the torus, twice the bisection, first.
