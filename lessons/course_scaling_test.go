@@ -57,7 +57,7 @@ func TestCourseScaling(t *testing.T) {
 
 // TestCourseScalingPCIe checks the link-speed step at every position of its
 // knob: above 400 Gb/s the GPU→NIC PCIe link, not the port, caps the path
-// (400 → 800 gains about a third, 1,600 nothing more), at or below 400 the
+// (400 → 800 gains about 30 %, 1,600 nothing more), at or below 400 the
 // NIC does; and the sentence the page shows says which.
 func TestCourseScalingPCIe(t *testing.T) {
 	if testing.Short() {
@@ -78,13 +78,29 @@ func TestCourseScalingPCIe(t *testing.T) {
 		}
 		assert.Equal(t, []int{map[bool]int{true: 0, false: 1}[pcie]}, whenShown(t, "scaling", "link-speed", r), "%s G: the text names the narrowest part", g)
 	}
-	assert.InDelta(t, 1.3, path["800"]/path["400"], 0.05, "from 400 to 800 the path gains about a third")
+	assert.InDelta(t, 1.3, path["800"]/path["400"], 0.05, "from 400 to 800 the path gains about 30 %")
 	assert.Equal(t, path["800"], path["1600"], "1,600 adds nothing more")
 	assert.InDelta(t, 63, path["800"]/8, 0.1, "the cap: PCIe Gen5 x16's raw 63 GB/s")
-	// "below 400 every halving adds a lot of waiting; above 400 the waiting hardly changes"
+	// "below 400 every halving adds a lot of waiting; above 400 … from 400 to 800 the waiting falls by
+	// only about a sixth, and past 800 not at all"
 	assert.Greater(t, exposed["100"]-exposed["200"], 0.2*exposed["200"])
 	assert.Greater(t, exposed["200"]-exposed["400"], 0.2*exposed["400"])
+	assert.InDelta(t, 1/6.0, (exposed["400"]-exposed["800"])/exposed["400"], 0.05, "about a sixth")
 	assert.InEpsilon(t, exposed["800"], exposed["1600"], 0.01)
+
+	// The quiz's explanation: a ring through all 512 GPUs, 511 steps, 63 across the network at 14 µs
+	// and 448 over NVLink at 3.4 µs, about 2.4 ms per all-gather before any byte counts.
+	ag, err := scenario.ParseWith([]byte(`name: ag
+topology: {kind: dgx, nodes: 64, fabric: ib, link_gbps: 800}
+collective: {op: allgather, algo: ring, protocol: simple, bytes: 1KiB}
+sim: {fidelity: flow}
+`), "scaling#link-speed ring", nil)
+	require.NoError(t, err)
+	agRes, err := sim.Run(ag)
+	require.NoError(t, err)
+	assert.Equal(t, 512, agRes.Collective.Ranks)
+	assert.InDelta(t, 8.4+448*3.4+63*14, agRes.Collective.TimeUs, 20, "a ring's latency across 512 GPUs")
+	assert.InDelta(t, 2400, agRes.Collective.TimeUs, 100, "about 2.4 ms per collective")
 
 	// The latency-share step: without the per-step latency about half of the exposed time remains.
 	left, right := compareRun(t, "scaling", "latency-share")

@@ -83,6 +83,10 @@ func TestCourseStragglers(t *testing.T) {
 	assert.InDelta(t, 5.38, healthy.Collective.TimeUs/1000, 0.005)
 	quarterSpeed := stepRun(t, "stragglers", "degraded")
 	assert.InDelta(t, 20, quarterSpeed.Collective.TimeUs/1000, 1, "about 20 ms")
+	// "the rings on GPU 3's rail carry a full share": a healthy rail carries the same bytes as
+	// without the fault (util × time at 400 Gb/s), so nothing shifts off the slow rail.
+	carried := func(r *metrics.Result, name string) float64 { return courseLink(t, r, name).Util * r.Collective.TimeUs }
+	assert.InEpsilon(t, carried(healthy, "n0.nic0→rail0"), carried(quarterSpeed, "n0.nic0→rail0"), 0.01, "an equal share on every rail")
 	prev := 0.0
 	for _, g := range []string{"400", "300", "200", "100", "50"} {
 		res := stepRun(t, "stragglers", "degraded", "faults[0].gbps="+g)
@@ -126,10 +130,11 @@ func TestCourseStragglers(t *testing.T) {
 			if early {
 				at = 0
 			}
-			reroutedNow := -1
+			reroutedNow := 1 // "With static routing (set the routing to adaptive …)"
 			if rerouted < 21 {
-				reroutedNow = 0
+				reroutedNow = 0 // "With adaptive routing … the moment it failed"
 			}
+			assert.Equal(t, routing == "adaptive", rerouted < 21, "%s %s: only adaptive routing moves at once", routing, d)
 			assert.Equal(t, []int{reroutedNow, at}, whenShown(t, "stragglers", "adaptive", res), "%s %s", routing, d)
 		}
 	}

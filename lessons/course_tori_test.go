@@ -6,7 +6,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"fabriclab/sim"
 	"fabriclab/sim/metrics"
+	"fabriclab/sim/scenario"
 )
 
 // TestCourseTori checks what the tori lesson says at every knob position
@@ -49,25 +51,32 @@ func TestCourseTori(t *testing.T) {
 	two := stepRun(t, "tori", "shape", "topology.dims=[2,4,8]").Collective
 	assert.Greater(t, two.TimeUs-best.TimeUs, float64(two.Steps-best.Steps)*1.0, "more than the extra steps' hops")
 
-	// fat-tree: the DGX nodes win the 256 MiB all-reduce with NCCL's
-	// hierarchical algorithm, though the torus has twice the bisection:
+	// fat-tree: the DGX nodes win the 256 MiB all-reduce with NCCL's own
+	// choice, its NVLS tree, though the torus has twice the bisection:
 	// 2 × 16 cables × 100 GB/s against 64 NICs × 50 GB/s / 2.
 	left, right := compareRun(t, "tori", "fat-tree")
 	require.NotNil(t, left.Collective)
 	require.NotNil(t, right.Collective)
-	assert.Equal(t, "hierarchical", right.Collective.Algo)
+	assert.Equal(t, "nvlstree", right.Collective.Algo, "NCCL picks its NVLS tree")
 	assert.Equal(t, 64, right.Collective.Ranks)
 	assert.Equal(t, left.Collective.Bytes, right.Collective.Bytes)
 	assert.Less(t, right.Collective.TimeUs, left.Collective.TimeUs, "the DGX nodes finish first")
 	assert.InDelta(t, 3.2e12, 2*16*100e9, 1)
 	assert.InDelta(t, 1.6e12, 64*50e9/2, 1)
 
-	// small: at 1 MiB the torus wins, in fewer steps.
+	// small: at 1 MiB the torus wins, in fewer steps; NCCL picks its tree
+	// with LL128 (14 µs once, 8.5 µs per network step, 2·log2(8) of them).
 	left, right = compareRun(t, "tori", "small")
+	assert.Equal(t, "tree", right.Collective.Algo)
+	assert.Equal(t, "ll128", right.Collective.Protocol)
+	assert.Equal(t, 2*(7+3), right.Collective.Steps, "2·(7 NVLink + log2(8) network) steps")
+	assert.Greater(t, right.Collective.TimeUs, 14+6*8.5, "at least its latency")
 	assert.Equal(t, int64(1<<20), left.Collective.Bytes)
 	assert.Equal(t, int64(1<<20), right.Collective.Bytes)
 	assert.Less(t, left.Collective.TimeUs, right.Collective.TimeUs, "the torus finishes first")
 	assert.Less(t, left.Collective.Steps, right.Collective.Steps)
+	assert.Equal(t, 18, left.Collective.Steps, "the quiz: 18 against 20")
+	assert.InDelta(t, 0.5, left.Collective.TimeUs/right.Collective.TimeUs, 0.1, "the torus takes about half as long")
 	assert.Less(t, left.Collective.TimeUs/float64(left.Collective.Steps), right.Collective.TimeUs/float64(right.Collective.Steps), "and each of its steps is cheaper")
 
 	// all-to-all: both pairwise in 63 steps; the torus, twice the bisection, first.
@@ -80,4 +89,14 @@ func TestCourseTori(t *testing.T) {
 		assert.Equal(t, int64(16<<20), c.Bytes)
 	}
 	assert.Less(t, left.Collective.TimeUs, right.Collective.TimeUs, "the torus finishes first")
+	// "seven eighths of its 16 MiB through its one 50 GB/s NIC, and each of the 63 steps pays
+	// NCCL's latency": the DGX side takes longer than its NICs alone need, and without the
+	// per-step latency it loses at least 5 µs a step.
+	nicBoundUs := 7.0 / 8 * (16 << 20) / 50e9 * 1e6
+	assert.Greater(t, right.Collective.TimeUs, nicBoundUs)
+	sc, err := scenario.Load("hierarchical-allreduce", nil, []string{"topology.nodes=8", "collective.op=alltoall", "collective.algo=auto", "collective.bytes=16MiB", "collective.latency=alpha", "collective.alpha=0"})
+	require.NoError(t, err)
+	noLat, err := sim.Run(sc)
+	require.NoError(t, err)
+	assert.Greater(t, right.Collective.TimeUs-noLat.Collective.TimeUs, 63*5.0, "the steps' latency")
 }
