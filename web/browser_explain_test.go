@@ -145,6 +145,10 @@ func TestBrowserExplainPage(t *testing.T) {
 	assert.NotContains(t, kinds, "nics")
 	assert.Contains(t, eval[string](t, ctx, `document.querySelector("#explain-findings li[data-kind=bandwidth]").textContent`), "the bandwidth is healthy")
 	assert.Contains(t, eval[string](t, ctx, `document.getElementById("explain-open").href`), "&lang=zh")
+	// Every size within 15 %: the mark and the link's hint do not say the curves part.
+	assert.Equal(t, "处处相差不到 15% · 最大的消息", eval[string](t, ctx, `document.querySelector("#explain-chart .part text").textContent`))
+	assert.Equal(t, "健康集群的场景，消息大小取最大值：你的结果处处都在它的 15% 以内。", eval[string](t, ctx, `document.getElementById("explain-open-hint").textContent`))
+	assert.Contains(t, eval[string](t, ctx, `document.getElementById("explain-chart-desc").textContent`), "每个大小的实测都在预期的 15% 以内")
 	eval[bool](t, ctx, top)
 	keep(t, "explain-zh-1024x768-dark.png", screenshot(t, ctx, "", "the Chinese page"))
 	for page, link := range map[string]string{"index.html": "explain.html", "index.zh.html": "explain.zh.html"} {
