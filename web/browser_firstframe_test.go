@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"sort"
@@ -17,7 +18,8 @@ import (
 // Chromium (empty cache) per run opens the embed and a lesson, and reports
 // where the time went, in ms after navigation: viz.wasm downloaded, compiled
 // and instantiated, the Go program ready, the scenario loaded, the first
-// frame. Three runs each, then the medians. It asserts nothing about speed;
+// frame (and for a lesson's later step, its own scenario loaded: step); then the same page again in that profile (warm: the modules
+// cached). Three runs each, then the medians. It asserts nothing about speed;
 // run it with FABRICLAB_BROWSER_BENCH=1. FABRICLAB_FIRST_FRAME_SITES=dir,dir
 // measures built sites instead, alternating them run by run (before and
 // after a change, under the same load); FABRICLAB_FIRST_FRAME_RUNS=n runs
@@ -37,7 +39,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 	  if (r) { out.wasm_start = off + r.startTime; out.wasm_done = off + r.responseEnd; out.wasm_bytes = r.transferSize; }
 	  return out;
 	})()`
-	cols := []string{"wasm_start", "wasm_done", "instantiated", "ready", "loaded", "frame"}
+	cols := []string{"wasm_start", "wasm_done", "instantiated", "ready", "loaded", "frame", "step"}
 	nruns := 3
 	if n, err := strconv.Atoi(os.Getenv("FABRICLAB_FIRST_FRAME_RUNS")); err == nil && n > 0 {
 		nruns = n
@@ -46,17 +48,31 @@ func TestBrowserFirstFrame(t *testing.T) {
 	if s := os.Getenv("FABRICLAB_FIRST_FRAME_SITES"); s != "" {
 		sites = strings.Split(s, ",")
 	}
-	for _, tc := range []struct{ name, page, frame string }{
-		{"embed incast", "/embed.html?scenario=incast", `window.fabriclabFirstFrameMs > 0`},
-		{"lesson incast.en", "/incast.en.html", `(() => { const w = document.getElementById("canvas").contentWindow; return !!w && w.fabriclabFirstFrameMs > 0; })()`},
+	lessonFrame := `(() => { const w = document.getElementById("canvas").contentWindow; return !!w && w.fabriclabFirstFrameMs > 0; })()`
+	for _, tc := range []struct{ name, page, frame, step string }{
+		{"embed incast", "/embed.html?scenario=incast", `window.fabriclabFirstFrameMs > 0`, ""},
+		{"lesson incast.en", "/incast.en.html", lessonFrame, ""},
+		// step: when the canvas says it loaded the step's own scenario
+		{"lesson incast.en#lossy", "/incast.en.html#lossy", lessonFrame, "incast-8to1-lossy"},
 	} {
+		// measure is the marks once the page shows its first frame (and its step's scenario).
+		measure := func(ctx context.Context) map[string]float64 {
+			poll(t, ctx, tc.frame, 90*time.Second)
+			if tc.step != "" {
+				poll(t, ctx, `window.fabriclabCanvas && fabriclabCanvas.loaded === `+jsString(tc.step), 90*time.Second)
+			}
+			m := eval[map[string]float64](t, ctx, marks)
+			if tc.step != "" {
+				m["step"] = eval[float64](t, ctx, `performance.now()`)
+			}
+			return m
+		}
 		runs := map[string]map[string][]float64{}
 		for i := 0; i < nruns; i++ {
 			for _, dir := range sites {
 				ctx, base, _ := browserAt(t, dir) // a new profile: nothing cached
 				require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+tc.page)))
-				poll(t, ctx, tc.frame, 90*time.Second)
-				m := eval[map[string]float64](t, ctx, marks)
+				m := measure(ctx)
 				if runs[dir] == nil {
 					runs[dir] = map[string][]float64{}
 				}
@@ -66,9 +82,27 @@ func TestBrowserFirstFrame(t *testing.T) {
 					line = append(line, fmt.Sprintf("%s %.0f", c, m[c]))
 				}
 				fmt.Printf("%s %s run %d: %s (%.0f bytes transferred)\n", tc.name, dir, i+1, strings.Join(line, ", "), m["wasm_bytes"])
+				// Warm: the same page again in the same profile (the HTTP
+				// cache and V8's code cache hold the modules).
+				require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+tc.page)))
+				m = measure(ctx)
+				warm := dir + " warm"
+				if runs[warm] == nil {
+					runs[warm] = map[string][]float64{}
+				}
+				line = line[:0]
+				for _, c := range cols {
+					runs[warm][c] = append(runs[warm][c], m[c])
+					line = append(line, fmt.Sprintf("%s %.0f", c, m[c]))
+				}
+				fmt.Printf("%s %s run %d: %s (%.0f bytes transferred)\n", tc.name, warm, i+1, strings.Join(line, ", "), m["wasm_bytes"])
 			}
 		}
+		var names []string
 		for _, dir := range sites {
+			names = append(names, dir, dir+" warm")
+		}
+		for _, dir := range names {
 			var line []string
 			for _, c := range cols {
 				v := runs[dir][c]
