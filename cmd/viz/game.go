@@ -119,12 +119,15 @@ type Game struct {
 
 	// Runs computed by the browser's workers (remote.go): by worker, the
 	// last run_id given, and the runs whose first frame is still to come;
-	// the picture shown meanwhile, with the size it was made for.
+	// the picture shown meanwhile, with the size it was made for; the
+	// workers' messages still to take (fromWorkers).
 	runs       [2]*remoteRun
 	runID      int
 	waiting    []*remoteRun
 	loadingPic *render.DisplayList
 	loadingKey [2]float64
+	arrivals   []arrival
+	takeBudget time.Duration
 
 	quizPending bool // the lesson step shown has a quiz to answer (protocol.Quiz)
 }
@@ -158,7 +161,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), takeBudget: takeBudget}
 	q := h.query()
 	// A wrong parameter is left out, with a notice: the rest plays.
 	params, wrong := playback.ParseQueryKeeping(q)

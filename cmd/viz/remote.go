@@ -122,7 +122,12 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 	}
 }
 
-// fromWorkers takes what the workers sent.
+// fromWorkers takes what the workers sent, in order, for at most
+// g.takeBudget of one frame (at least one message): the rest waits for the
+// next frame, which it asks for. Taken all at once, what came while a frame
+// was drawn and read back (hundreds of ms on software WebGL) held the next
+// frame for as long again, decoding (ecmp-collisions: frames 500–900 ms
+// long, 57 % of the page's thread decoding; BENCHMARKS.md, issue 29).
 func (g *Game) fromWorkers() {
 	h, ok := g.out.(runner)
 	if !ok {
@@ -131,14 +136,28 @@ func (g *Game) fromWorkers() {
 	in := h.fromWorkers()
 	if len(in) > 0 {
 		g.grow() // the frames' memory, ahead (memory.go)
+		g.arrivals = append(g.arrivals, in...)
 	}
-	for _, a := range in {
+	start := time.Now()
+	n := 0
+	for n < len(g.arrivals) && (n == 0 || time.Since(start) < g.takeBudget) {
+		a := g.arrivals[n]
+		g.arrivals[n] = arrival{} // its frame's bytes are garbage once decoded
+		n++
 		if err := g.arrived(a); err != nil {
 			g.release()
 			g.fail(err)
 		}
 	}
+	g.arrivals = g.arrivals[n:]
+	if len(g.arrivals) == 0 {
+		g.arrivals = nil
+	}
 }
+
+// takeBudget is how long a frame may take the workers' messages: a sixth
+// of the 33 ms a frame may take while computing (issue 29's goal).
+const takeBudget = 5 * time.Millisecond
 
 // arrived takes one message from a worker; an error stops what plays.
 func (g *Game) arrived(a arrival) error {

@@ -102,6 +102,7 @@ func workerGame(t *testing.T, q string) (*Game, *workerPage) {
 	g, err := newGame(h)
 	require.NoError(t, err)
 	g.w, g.h = 800, 600
+	g.takeBudget = time.Hour // every message a frame, however slow the machine (TestWorkerMessagesTakenInSlices: a budget)
 	return g, h
 }
 
@@ -254,4 +255,52 @@ func TestWorkerPlayBeforeTheFirstFrame(t *testing.T) {
 		target, _ := g.p.Seeking()
 		assert.Equal(t, want, max(g.p.Pos(), target), "%s then %v: where it goes", c.q, c.cmds)
 	}
+}
+
+// workerFramePage is a workerPage whose frames run on demand (frames.go).
+type workerFramePage struct {
+	workerPage
+	asked int
+}
+
+func (h *workerFramePage) framesOnDemand() {}
+func (h *workerFramePage) scheduleFrame()  { h.asked++ }
+
+// A frame takes the workers' messages for its budget only: the rest waits,
+// in order, for the next frame, which is asked for though nothing plays.
+func TestWorkerMessagesTakenInSlices(t *testing.T) {
+	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.framesOnDemand()
+	g.takeBudget = 0 // one message a frame
+	for !h.work(0) {
+	}
+	n := len(h.inbox)
+	require.Greater(t, n, 10, "begun, the frames and the report")
+	for i := 1; i < n; i++ {
+		asked := h.asked
+		require.NoError(t, g.Update())
+		g.drawn, g.firstFrame = g.key, true // as Draw does
+		require.Len(t, g.arrivals, n-i, "one message a frame")
+		require.Greater(t, h.asked, asked, "message %d of %d: a frame asked for the rest", i, n)
+	}
+	require.NotNil(t, g.p)
+	assert.False(t, g.p.Done(), "the report is still to take")
+	assert.False(t, g.p.Playing())
+	asked := h.asked
+	require.NoError(t, g.Update())
+	assert.Empty(t, g.arrivals)
+	assert.True(t, g.p.Done(), "every frame and the report taken")
+	assert.Equal(t, asked, h.asked, "nothing left: no frame asked for")
+	sc, err := scenario.Load("incast", nil, nil)
+	require.NoError(t, err)
+	local, err := playback.New(sc)
+	require.NoError(t, err)
+	for !local.Compute(time.Hour) {
+	}
+	want, _ := local.Frames()
+	got, _ := g.p.Frames()
+	assert.Equal(t, want, got, "the frames, halved in order")
 }
