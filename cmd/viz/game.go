@@ -127,7 +127,7 @@ type Game struct {
 	loadingPic *render.DisplayList
 	loadingKey [2]float64
 	arrivals   []arrival
-	takeBudget time.Duration
+	take       takeLimits
 
 	quizPending bool // the lesson step shown has a quiz to answer (protocol.Quiz)
 }
@@ -161,7 +161,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), takeBudget: takeBudget}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), take: takeLimits{takeBudget, takeLag}}
 	q := h.query()
 	// A wrong parameter is left out, with a notice: the rest plays.
 	params, wrong := playback.ParseQueryKeeping(q)
