@@ -120,7 +120,8 @@ type Game struct {
 	// Runs computed by the browser's workers (remote.go): by worker, the
 	// last run_id given, and the runs whose first frame is still to come;
 	// the picture shown meanwhile, with the size it was made for; the
-	// workers' messages still to take (fromWorkers).
+	// workers' messages still to take, and how much a frame takes of them
+	// (fromWorkers).
 	runs       [2]*remoteRun
 	runID      int
 	waiting    []*remoteRun

@@ -37,8 +37,8 @@ func split[T any](all []T) [][]T {
 // then theirs; a chunk shared with prev's (the same slice) is left out.
 // The elements are appended to a local slice, not through w: w is on the
 // heap, and storing its slice at every value passed the collector's write
-// barrier while it marked (a third of the worker's time in WebAssembly
-// for the 8,192-GPU all-reduce, BENCHMARKS.md).
+// barrier while it marked (8 % of the worker's time under Node for the
+// 8,192-GPU all-reduce, where encoding took 44 %; BENCHMARKS.md).
 func writeChunks[T any](w *writer, n int, chunks, prev [][]T, put func([]byte, *T) []byte) {
 	w.uint(uint64(n))
 	bits := make([]byte, (len(chunks)+7)/8)
