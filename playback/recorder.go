@@ -266,9 +266,7 @@ func (rec *Recorder) Slowest() (advance, snapshot time.Duration, at, span unit.T
 // canvas to decode; incast 7,713 to keep 1,713). Progress mostly runs
 // ahead of time (see Progress), so the end it tells is short, and the
 // halvings it missed come as before: the frames kept are the same
-// (TestFramesAsRecorded's runs, and the 8,192-GPU one). Where it runs
-// behind (a run that delivers far faster at its end than before), fewer
-// frames are kept than the limits allow. Not for a run with
+// (TestFramesAsRecorded's runs, and the 8,192-GPU one). Not for a run with
 // a time limit: its progress is the time over the limit, and a run whose
 // flows end long before it would keep a few frames. It reads only the
 // snapshot just recorded, so the frames are the same however the slices
