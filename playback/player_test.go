@@ -485,24 +485,3 @@ func TestHalvingJumpsToTheEnd(t *testing.T) {
 	assert.Equal(t, 6, sink.halvings)
 	assert.Less(t, sink.frames, 3800, "frames recorded")
 }
-
-// A run with a time limit halves as before: its progress is the time over
-// the limit, which says nothing of when its flows end.
-func TestHalvingWithATimeLimit(t *testing.T) {
-	sc, err := scenario.Load("incast", nil, []string{"until=100ms"})
-	require.NoError(t, err)
-	b, err := Begin(sc)
-	require.NoError(t, err)
-	for !b.Build(time.Hour) {
-	}
-	sink := &countingSink{}
-	rec, err := b.Recorder(sink)
-	require.NoError(t, err)
-	for !rec.Compute(time.Hour) {
-	}
-	require.NoError(t, rec.Err())
-	n, dt := rec.Frames()
-	assert.Less(t, rec.End(), 20*unit.Millisecond, "the flows end long before the limit")
-	assert.Equal(t, 1713, n, "as many frames as without the limit")
-	assert.Equal(t, 6400*unit.Nanosecond, dt)
-}

@@ -266,15 +266,10 @@ func (rec *Recorder) Slowest() (advance, snapshot time.Duration, at, span unit.T
 // canvas to decode; incast 7,713 to keep 1,713). Progress mostly runs
 // ahead of time (see Progress), so the end it tells is short, and the
 // halvings it missed come as before: the frames kept are the same
-// (TestFramesAsRecorded's runs, and the 8,192-GPU one). Not for a run with
-// a time limit: its progress is the time over the limit, and a run whose
-// flows end long before it would keep a few frames. It reads only the
+// (TestFramesAsRecorded's runs, and the 8,192-GPU one). It reads only the
 // snapshot just recorded, so the frames are the same however the slices
 // fall.
 func (rec *Recorder) endBeyond(n int) bool {
-	if rec.sc.Until > 0 {
-		return false
-	}
 	f := rec.Progress()
 	return f >= jumpProgress && f < 1 && float64(rec.End())/f > float64(n)*float64(rec.dt)
 }
