@@ -11,7 +11,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	simmetrics "fabriclab/sim/metrics"
 	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -452,36 +451,4 @@ func TestComputeSubStepsKeepFrames(t *testing.T) {
 		}
 		assert.Equal(t, whole.Result(), short.Result(), tc.name)
 	}
-}
-
-// countingSink counts what a Recorder sends.
-type countingSink struct{ frames, halvings int }
-
-func (c *countingSink) Frame(*snap.Snapshot)      { c.frames++ }
-func (c *countingSink) Halve()                    { c.halvings++ }
-func (c *countingSink) Finish(*simmetrics.Result) {}
-func (c *countingSink) Fail(err error)            {}
-
-// Once the progress tells where a run ends, a halving halves again rather
-// than record frames a later halving drops: incast keeps the same 1,713
-// frames 6.4 µs apart (TestFramesAsRecorded checks them), and records
-// under half of the 7,713 it recorded before.
-func TestHalvingJumpsToTheEnd(t *testing.T) {
-	sc, err := scenario.Load("incast", nil, nil)
-	require.NoError(t, err)
-	b, err := Begin(sc)
-	require.NoError(t, err)
-	for !b.Build(time.Hour) {
-	}
-	sink := &countingSink{}
-	rec, err := b.Recorder(sink)
-	require.NoError(t, err)
-	for !rec.Compute(time.Hour) {
-	}
-	require.NoError(t, rec.Err())
-	n, dt := rec.Frames()
-	assert.Equal(t, 1713, n)
-	assert.Equal(t, 6400*unit.Nanosecond, dt)
-	assert.Equal(t, 6, sink.halvings)
-	assert.Less(t, sink.frames, 3800, "frames recorded")
 }

@@ -159,10 +159,8 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 		}
 		rec.record(s)
 		rec.snapDue = false
-		if len(rec.frames) > rec.maxFrames(s) || rec.bytes > rec.budget && len(rec.frames) > 2 {
-			for len(rec.frames) > rec.maxFrames(s) || rec.bytes > rec.budget && len(rec.frames) > 2 || rec.endBeyond(rec.maxFrames(s)) {
-				rec.halve()
-			}
+		for len(rec.frames) > rec.maxFrames(s) || rec.bytes > rec.budget && len(rec.frames) > 2 {
+			rec.halve()
 		}
 		took := time.Since(t0)
 		rec.snapCost += (took - rec.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
@@ -257,25 +255,6 @@ func (rec *Recorder) Slowest() (advance, snapshot time.Duration, at, span unit.T
 	rec.steps = stepTimes{}
 	return s.advance, s.snapshot, s.at, s.span
 }
-
-// endBeyond says that the run's end, as far as its progress tells (once
-// past jumpProgress), lies beyond n frames at the present spacing: a
-// halving that is due then halves again at once, rather than record frames
-// that a later halving would drop (the 8,192-GPU all-reduce recorded 1,285
-// frames to keep 155, each about 240 KB for the worker to encode and the
-// canvas to decode; incast 7,713 to keep 1,713). Progress mostly runs
-// ahead of time (see Progress), so the end it tells is short, and the
-// halvings it missed come as before: the frames kept are the same
-// (TestFramesAsRecorded's runs, and the 8,192-GPU one). It reads only the
-// snapshot just recorded, so the frames are the same however the slices
-// fall.
-func (rec *Recorder) endBeyond(n int) bool {
-	f := rec.Progress()
-	return f >= jumpProgress && f < 1 && float64(rec.End())/f > float64(n)*float64(rec.dt)
-}
-
-// jumpProgress is the progress from which endBeyond trusts it.
-const jumpProgress = 0.01
 
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
 // (down to MinFrames) when every snapshot is big (see SnapshotWork).
