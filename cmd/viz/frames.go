@@ -83,11 +83,18 @@ func (g *Game) afterUpdate() {
 	f.asked, f.playing = false, false
 	pb := g.playable()
 	if pb == nil {
+		if f.on && len(g.arrivals) > 0 { // the workers' messages fromWorkers left
+			g.askFrame(false)
+		}
 		return
 	}
 	f.pos, f.done = pb.Pos(), pb.Done()
 	if f.on && (pb.Playing() && pb.Pos() < pb.End() || g.firstPictureDue()) {
 		g.askFrame(true)
+		return
+	}
+	if f.on && len(g.arrivals) > 0 {
+		g.askFrame(pb.Playing())
 		return
 	}
 	if f.on && g.drawDue() && (g.page.view.due || g.page.view.tooltipDue) {

@@ -119,12 +119,16 @@ type Game struct {
 
 	// Runs computed by the browser's workers (remote.go): by worker, the
 	// last run_id given, and the runs whose first frame is still to come;
-	// the picture shown meanwhile, with the size it was made for.
+	// the picture shown meanwhile, with the size it was made for; the
+	// workers' messages still to take, and how much a frame takes of them
+	// (fromWorkers).
 	runs       [2]*remoteRun
 	runID      int
 	waiting    []*remoteRun
 	loadingPic *render.DisplayList
 	loadingKey [2]float64
+	arrivals   []arrival
+	take       takeLimits
 
 	quizPending bool // the lesson step shown has a quiz to answer (protocol.Quiz)
 }
@@ -158,7 +162,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now()}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), take: takeLimits{takeBudget, takeLag}}
 	q := h.query()
 	// A wrong parameter is left out, with a notice: the rest plays.
 	params, wrong := playback.ParseQueryKeeping(q)

@@ -40,6 +40,7 @@ type arrival struct {
 	msg    []byte
 	frame  []byte
 	failed string
+	came   time.Time // when the canvas got it (fromWorkers)
 }
 
 // remoteRun is a run a worker computes for the canvas, with the fabric the
@@ -122,7 +123,16 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 	}
 }
 
-// fromWorkers takes what the workers sent.
+// fromWorkers takes what the workers sent, in order: for at most
+// g.take.budget of one frame (at least one message), and every message
+// that has waited longer than g.take.lag. The rest waits for the next
+// frame, which it asks for. Taken all at once, what came while a frame was
+// drawn and read back (hundreds of ms on software WebGL) held the next
+// frame for as long again, decoding (ecmp-collisions: frames 500–900 ms
+// long, 57 % of the page's thread in framewire's Decode; BENCHMARKS.md,
+// issue 29); taken within the budget alone, the frames fell ever further
+// behind the worker on a loaded machine (done 16–21 s after the first
+// picture instead of 7–9).
 func (g *Game) fromWorkers() {
 	h, ok := g.out.(runner)
 	if !ok {
@@ -131,14 +141,40 @@ func (g *Game) fromWorkers() {
 	in := h.fromWorkers()
 	if len(in) > 0 {
 		g.grow() // the frames' memory, ahead (memory.go)
+		now := time.Now()
+		for i := range in {
+			in[i].came = now
+		}
+		g.arrivals = append(g.arrivals, in...)
 	}
-	for _, a := range in {
+	start := time.Now()
+	n := 0
+	for n < len(g.arrivals) && (n == 0 || time.Since(start) < g.take.budget || start.Sub(g.arrivals[n].came) > g.take.lag) {
+		a := g.arrivals[n]
+		g.arrivals[n] = arrival{} // its frame's bytes are garbage once decoded
+		n++
 		if err := g.arrived(a); err != nil {
 			g.release()
 			g.fail(err)
 		}
 	}
+	g.arrivals = g.arrivals[n:]
+	if len(g.arrivals) == 0 {
+		g.arrivals = nil
+	}
 }
+
+// takeLimits bound what a frame takes of the workers' messages (fromWorkers).
+type takeLimits struct{ budget, lag time.Duration }
+
+// takeBudget is a frame's budget for the workers' messages, within the
+// 33 ms a frame may take while computing (issue 29's goal) with its own
+// work; takeLag how long a message may wait: about what a frame took on
+// software WebGL at load 10–20, so that the frames keep up with the worker.
+const (
+	takeBudget = 12 * time.Millisecond
+	takeLag    = 250 * time.Millisecond
+)
 
 // arrived takes one message from a worker; an error stops what plays.
 func (g *Game) arrived(a arrival) error {

@@ -102,6 +102,7 @@ func workerGame(t *testing.T, q string) (*Game, *workerPage) {
 	g, err := newGame(h)
 	require.NoError(t, err)
 	g.w, g.h = 800, 600
+	g.take = takeLimits{budget: time.Hour} // every message a frame, however slow the machine (TestWorkerMessagesTakenInSlices: a budget)
 	return g, h
 }
 
@@ -254,4 +255,67 @@ func TestWorkerPlayBeforeTheFirstFrame(t *testing.T) {
 		target, _ := g.p.Seeking()
 		assert.Equal(t, want, max(g.p.Pos(), target), "%s then %v: where it goes", c.q, c.cmds)
 	}
+}
+
+// workerFramePage is a workerPage whose frames run on demand (frames.go).
+type workerFramePage struct {
+	workerPage
+	asked int
+}
+
+func (h *workerFramePage) framesOnDemand() {}
+func (h *workerFramePage) scheduleFrame()  { h.asked++ }
+
+// A frame takes the workers' messages for its budget only: the rest waits,
+// in order, for the next frame, which is asked for though nothing plays;
+// but what has waited longer than the lag is taken at once.
+func TestWorkerMessagesTakenInSlices(t *testing.T) {
+	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.framesOnDemand()
+	g.take = takeLimits{lag: time.Hour} // one message a frame
+	for !h.work(0) {
+	}
+	n := len(h.inbox)
+	defer func(inbox []arrival) { // the same messages to a game whose lag is past
+		h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+		g, err := newGame(h)
+		require.NoError(t, err)
+		h.inbox = inbox // the run's whole (newGame's begin posted its start again)
+		g.take = takeLimits{lag: time.Hour}
+		require.NoError(t, g.Update())
+		require.Equal(t, len(inbox)-1, len(g.arrivals), "one message a frame")
+		g.take.lag = time.Millisecond
+		time.Sleep(2 * time.Millisecond)
+		require.NoError(t, g.Update())
+		assert.Zero(t, len(g.arrivals), "waited past the lag: taken at once")
+		assert.True(t, g.p.Done())
+	}(slices.Clone(h.inbox))
+	require.Greater(t, n, 10, "begun, the frames and the report")
+	for i := 1; i < n; i++ {
+		asked := h.asked
+		require.NoError(t, g.Update())
+		g.drawn, g.firstFrame = g.key, true // as Draw does
+		require.Equal(t, n-i, len(g.arrivals), "one message a frame")
+		require.Greater(t, h.asked, asked, "message %d of %d: a frame asked for the rest", i, n)
+	}
+	require.NotNil(t, g.p)
+	assert.False(t, g.p.Done(), "the report is still to take")
+	assert.False(t, g.p.Playing())
+	asked := h.asked
+	require.NoError(t, g.Update())
+	assert.Zero(t, len(g.arrivals))
+	assert.True(t, g.p.Done(), "every frame and the report taken")
+	assert.Equal(t, asked, h.asked, "nothing left: no frame asked for")
+	sc, err := scenario.Load("incast", nil, nil)
+	require.NoError(t, err)
+	local, err := playback.New(sc)
+	require.NoError(t, err)
+	for !local.Compute(time.Hour) {
+	}
+	want, _ := local.Frames()
+	got, _ := g.p.Frames()
+	assert.Equal(t, want, got, "the frames, halved in order")
 }

@@ -39,29 +39,37 @@ func (r *reader) fail(what string) {
 }
 
 func (r *reader) int() int64 {
-	if r.err != nil {
-		return 0
+	u := r.varint("a broken number")
+	if u&1 != 0 {
+		return ^int64(u >> 1)
 	}
-	v, n := binary.Varint(r.b[r.off:])
-	if n <= 0 {
-		r.fail("a broken number")
-		return 0
-	}
-	r.off += n
-	return v
+	return int64(u >> 1)
 }
 
-func (r *reader) uint() uint64 {
+func (r *reader) uint() uint64 { return r.varint("a broken count") }
+
+// varint reads an unsigned varint as binary.Uvarint does, its loop written
+// here: in WebAssembly the calls into encoding/binary (Varint, Uvarint) for
+// every number were a quarter of the canvas's thread while a run computed
+// (BENCHMARKS.md, issue 29). A broken one fails with what.
+func (r *reader) varint(what string) uint64 {
 	if r.err != nil {
 		return 0
 	}
-	v, n := binary.Uvarint(r.b[r.off:])
-	if n <= 0 {
-		r.fail("a broken count")
-		return 0
+	var v uint64
+	for i, s := r.off, uint(0); i < len(r.b) && i-r.off < binary.MaxVarintLen64; i, s = i+1, s+7 {
+		c := r.b[i]
+		if c < 0x80 {
+			if i-r.off == binary.MaxVarintLen64-1 && c > 1 {
+				break // past 64 bits
+			}
+			r.off = i + 1
+			return v | uint64(c)<<s
+		}
+		v |= uint64(c&0x7f) << s
 	}
-	r.off += n
-	return v
+	r.fail(what)
+	return 0
 }
 
 func (r *reader) f64() float64 {
