@@ -25,11 +25,13 @@
     links.forEach((a, k) => { if (k === i) a.setAttribute("aria-current", "step"); else a.removeAttribute("aria-current"); });
     document.getElementById("count").textContent = (i + 1) + " / " + steps.length;
     const prev = document.getElementById("prev"), next = document.getElementById("next");
+    // A button that disables itself under the focus hands it to the other one
+    // (asked before: a browser may drop the focus as the button disables).
+    const had = document.activeElement;
     prev.disabled = i === 0;
     next.disabled = i === steps.length - 1;
-    // A button that disables itself under the focus hands it to the other one.
-    if (next.disabled && document.activeElement === next) prev.focus();
-    if (prev.disabled && document.activeElement === prev) next.focus();
+    if (next.disabled && had === next) prev.focus();
+    if (prev.disabled && had === prev) next.focus();
     // The intro leads into the first step only: later steps start with their heading.
     if (intro) intro.hidden = i !== 0;
     const id = steps[i].id;
