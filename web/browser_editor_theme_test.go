@@ -22,7 +22,7 @@ func TestBrowserEditorTheme(t *testing.T) {
 		assert.Equal(t, want[0], bg("editor"), theme)
 		assert.Equal(t, want[1], bg("share-menu"), theme)
 		bar := eval[string](t, ctx, `getComputedStyle(document.querySelector(".controls")).backgroundColor`)
-		assert.Equal(t, map[string]string{"light": "rgba(250, 250, 248, 0.9)", "dark": "rgba(15, 20, 26, 0.86)"}[theme], bar, "%s: the playback bar", theme)
+		assert.Equal(t, map[string]string{"light": "rgba(250, 250, 248, 0.9)", "dark": "rgba(15, 20, 26, 0.92)"}[theme], bar, "%s: the playback bar", theme)
 		fg := eval[string](t, ctx, `getComputedStyle(document.getElementById("editor-text")).color`)
 		assert.Equal(t, theme == "light", fg == "rgb(31, 35, 40)", "%s: the text is %s", theme, fg)
 		png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
