@@ -124,8 +124,8 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 }
 
 // fromWorkers takes what the workers sent, in order: for at most
-// g.take.budget of one frame (at least one message), and every message
-// that has waited longer than g.take.lag. The rest waits for the next
+// g.take.budget of one frame (at least one message, and the halvings that
+// follow it), and every message that has waited longer than g.take.lag. The rest waits for the next
 // frame, which it asks for. Taken all at once, what came while a frame was
 // drawn and read back (hundreds of ms on software WebGL) held the next
 // frame for as long again, decoding (ecmp-collisions: frames 500–900 ms
@@ -149,7 +149,7 @@ func (g *Game) fromWorkers() {
 	}
 	start := time.Now()
 	n := 0
-	for n < len(g.arrivals) && (n == 0 || time.Since(start) < g.take.budget || start.Sub(g.arrivals[n].came) > g.take.lag) {
+	for n < len(g.arrivals) && (n == 0 || time.Since(start) < g.take.budget || start.Sub(g.arrivals[n].came) > g.take.lag || halves(g.arrivals[n])) {
 		a := g.arrivals[n]
 		g.arrivals[n] = arrival{} // its frame's bytes are garbage once decoded
 		n++
@@ -162,6 +162,18 @@ func (g *Game) fromWorkers() {
 	if len(g.arrivals) == 0 {
 		g.arrivals = nil
 	}
+}
+
+// halves reports whether a is a worker's halving: it goes with the frame
+// before it, so that the frames kept never pass their budget between two
+// frames (the page's stats read them).
+func halves(a arrival) bool {
+	if a.msg == nil {
+		return false
+	}
+	e, err := protocol.DecodeWorkerEvent(a.msg)
+	_, ok := e.(protocol.Halved)
+	return err == nil && ok
 }
 
 // takeLimits bound what a frame takes of the workers' messages (fromWorkers).

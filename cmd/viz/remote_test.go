@@ -266,9 +266,10 @@ type workerFramePage struct {
 func (h *workerFramePage) framesOnDemand() {}
 func (h *workerFramePage) scheduleFrame()  { h.asked++ }
 
-// A frame takes the workers' messages for its budget only: the rest waits,
-// in order, for the next frame, which is asked for though nothing plays;
-// but what has waited longer than the lag is taken at once.
+// A frame takes the workers' messages for its budget only (and the
+// halvings that follow the last): the rest waits, in order, for the next
+// frame, which is asked for though nothing plays; but what has waited
+// longer than the lag is taken at once.
 func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
 	g, err := newGame(h)
@@ -294,13 +295,21 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 		assert.True(t, g.p.Done())
 	}(slices.Clone(h.inbox))
 	require.Greater(t, n, 10, "begun, the frames and the report")
-	for i := 1; i < n; i++ {
+	pending, halvings := slices.Clone(h.inbox), 0
+	for len(pending) > 1 { // the last is the report
+		took := 1
+		for took < len(pending) && halves(pending[took]) {
+			took++
+		}
+		halvings += took - 1
 		asked := h.asked
 		require.NoError(t, g.Update())
 		g.drawn, g.firstFrame = g.key, true // as Draw does
-		require.Equal(t, n-i, len(g.arrivals), "one message a frame")
-		require.Greater(t, h.asked, asked, "message %d of %d: a frame asked for the rest", i, n)
+		pending = pending[took:]
+		require.Equal(t, len(pending), len(g.arrivals), "one message a frame, and the halvings after it")
+		require.Greater(t, h.asked, asked, "%d messages left: a frame asked for the rest", len(pending))
 	}
+	require.Positive(t, halvings, "incast's frames halve")
 	require.NotNil(t, g.p)
 	assert.False(t, g.p.Done(), "the report is still to take")
 	assert.False(t, g.p.Playing())
