@@ -240,7 +240,7 @@ func poll(t *testing.T, ctx context.Context, expr string, within time.Duration) 
 		_, err := chromedp.Run(pctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(within)))
 		// A page that is still navigating replaces its execution context
 		// under the poll: ask the new one.
-		if err != nil && strings.Contains(err.Error(), "Cannot find context with specified id") && pctx.Err() == nil {
+		if err != nil && (strings.Contains(err.Error(), "Cannot find context with specified id") || strings.Contains(err.Error(), "Inspected target navigated or closed")) && pctx.Err() == nil {
 			require.NoError(t, chromedp.Do(pctx, chromedp.WaitReady("body")), "waiting for the new page")
 			continue
 		}
