@@ -37,6 +37,30 @@ func benchScenarios(t *testing.T, names ...string) []string {
 	return names
 }
 
+// benchSite is a site to measure: NAME=DIR (a site `fabriclab build` wrote)
+// or NAME alone (this tree's, dir "").
+type benchSite struct{ name, dir string }
+
+// benchSites reads FABRICLAB_BENCH_SITES (comma-separated benchSites, to
+// compare builds back to back; this tree's site by default) and
+// FABRICLAB_BENCH_ROUNDS (how many times to measure them in turn; 1).
+func benchSites(t *testing.T) ([]benchSite, int) {
+	sites := []benchSite{{"this", ""}}
+	if list := os.Getenv("FABRICLAB_BENCH_SITES"); list != "" {
+		sites = nil
+		for _, item := range strings.Split(list, ",") {
+			name, dir, _ := strings.Cut(item, "=")
+			sites = append(sites, benchSite{name, dir})
+		}
+	}
+	rounds := 1
+	if r := os.Getenv("FABRICLAB_BENCH_ROUNDS"); r != "" {
+		_, err := fmt.Sscan(r, &rounds)
+		require.NoError(t, err, "FABRICLAB_BENCH_ROUNDS=%s: give a number of rounds", r)
+	}
+	return sites, rounds
+}
+
 func TestBrowserBenchmarks(t *testing.T) {
 	if os.Getenv("FABRICLAB_BROWSER_BENCH") == "" {
 		t.Skip("set FABRICLAB_BROWSER_BENCH=1 to measure the browser figures")

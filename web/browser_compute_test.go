@@ -35,20 +35,7 @@ func TestBrowserComputeFrames(t *testing.T) {
 	if p := os.Getenv("FABRICLAB_BENCH_PLAY"); p != "" {
 		plays = []string{p}
 	}
-	type site struct{ name, dir string }
-	sites := []site{{"this", ""}}
-	if list := os.Getenv("FABRICLAB_BENCH_SITES"); list != "" {
-		sites = nil
-		for _, item := range strings.Split(list, ",") {
-			name, dir, _ := strings.Cut(item, "=")
-			sites = append(sites, site{name, dir})
-		}
-	}
-	rounds := 1
-	if r := os.Getenv("FABRICLAB_BENCH_ROUNDS"); r != "" {
-		_, err := fmt.Sscan(r, &rounds)
-		require.NoError(t, err, "FABRICLAB_BENCH_ROUNDS=%s: give a number of rounds", r)
-	}
+	sites, rounds := benchSites(t)
 	for round := 1; round <= rounds; round++ {
 		for _, name := range names {
 			for _, play := range plays {

@@ -59,83 +59,94 @@ addEventListener("DOMContentLoaded", () => {
 // it computes (playing: every frame draws); how honest the time left was
 // after the first 10 %; and when the run was done. It asserts nothing
 // about speed. FABRICLAB_BENCH_ONLY picks scenarios (a query each, e.g.
-// "hierarchical-allreduce&set=topology.nodes%3D1024").
+// "hierarchical-allreduce&set=topology.nodes%3D1024"); FABRICLAB_BENCH_SITES
+// and FABRICLAB_BENCH_ROUNDS compare builds back to back (benchSites).
 func TestBrowserWorkerGoals(t *testing.T) {
 	cases := benchScenarios(t, "hierarchical-allreduce&set=topology.nodes%3D1024", "incast", "ecmp-collisions", "perm-1024")
-	for _, q := range cases {
-		ctx, base, _ := openBrowserFor(t, true, "", 30*time.Minute) // the 8,192-GPU run takes minutes
-		require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
-			_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerWatch})
-			return err
-		})))
-		start := time.Now()
-		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario="+q+"&play=1")))
-		poll(t, ctx, `performance.getEntriesByName("fabriclab-loaded").length > 0 || document.getElementById('error-text').textContent !== ""`, 5*time.Minute)
-		require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), q)
-		loaded := eval[float64](t, ctx, `performance.getEntriesByName("fabriclab-loaded")[0].startTime`)
-		eval[bool](t, ctx, `document.querySelector("canvas").focus(), true`)
-		for !eval[bool](t, ctx, `!!window.lastDone`) {
-			require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(" ")))
-			next := eval[float64](t, ctx, `performance.now()`) + 700 // the next press, on the page's clock
-			poll(t, ctx, fmt.Sprintf(`performance.now() > %f || !!window.lastDone`, next), time.Minute)
-			require.Less(t, time.Since(start), 20*time.Minute, "the run ends")
+	sites, rounds := benchSites(t)
+	for round := 1; round <= rounds; round++ {
+		for _, q := range cases {
+			for _, st := range sites {
+				workerGoals(t, q, st)
+			}
 		}
-		done := eval[float64](t, ctx, `benchTimes.find((e) => e[4])[0]`)
-		keys := eval[[]float64](t, ctx, `benchKeys`)
-		times := eval[[][]any](t, ctx, `benchTimes`)
-		raf := eval[[]float64](t, ctx, `benchRAF`)
+	}
+}
 
-		// A key's answer: the first time event after it whose playing differs from the one before the key.
-		var answers []float64
-		for _, k := range keys {
-			if k > done {
+// workerGoals is one run of TestBrowserWorkerGoals: scenario query q on the site st.
+func workerGoals(t *testing.T, q string, st benchSite) {
+	ctx, base, _ := openBrowserFor(t, true, st.dir, 30*time.Minute) // the 8,192-GPU run takes minutes
+	require.NoError(t, chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerWatch})
+		return err
+	})))
+	start := time.Now()
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario="+q+"&play=1")))
+	poll(t, ctx, `performance.getEntriesByName("fabriclab-loaded").length > 0 || document.getElementById('error-text').textContent !== ""`, 5*time.Minute)
+	require.Empty(t, eval[string](t, ctx, `document.getElementById('error-text').textContent`), q)
+	loaded := eval[float64](t, ctx, `performance.getEntriesByName("fabriclab-loaded")[0].startTime`)
+	eval[bool](t, ctx, `document.querySelector("canvas").focus(), true`)
+	for !eval[bool](t, ctx, `!!window.lastDone`) {
+		require.NoError(t, chromedp.Do(ctx, chromedp.KeyEvent(" ")))
+		next := eval[float64](t, ctx, `performance.now()`) + 700 // the next press, on the page's clock
+		poll(t, ctx, fmt.Sprintf(`performance.now() > %f || !!window.lastDone`, next), time.Minute)
+		require.Less(t, time.Since(start), 20*time.Minute, "the run ends")
+	}
+	done := eval[float64](t, ctx, `benchTimes.find((e) => e[4])[0]`)
+	keys := eval[[]float64](t, ctx, `benchKeys`)
+	times := eval[[][]any](t, ctx, `benchTimes`)
+	raf := eval[[]float64](t, ctx, `benchRAF`)
+
+	// A key's answer: the first time event after it whose playing differs from the one before the key.
+	var answers []float64
+	for _, k := range keys {
+		if k > done {
+			continue
+		}
+		before := any(nil)
+		for _, e := range times {
+			at := e[0].(float64)
+			if at <= k {
+				before = e[1]
 				continue
 			}
-			before := any(nil)
-			for _, e := range times {
-				at := e[0].(float64)
-				if at <= k {
-					before = e[1]
-					continue
-				}
-				if before != nil && e[1] != before {
-					answers = append(answers, at-k)
-					break
-				}
+			if before != nil && e[1] != before {
+				answers = append(answers, at-k)
+				break
 			}
 		}
-		// Frames while computing, from the first picture to done.
-		var iv []float64
-		for i := 1; i < len(raf); i++ {
-			if raf[i-1] >= loaded && raf[i] <= done {
-				iv = append(iv, raf[i]-raf[i-1])
-			}
-		}
-		// The time left, against the truth, once progress passed 10 %.
-		var etaErr []float64
-		for _, e := range times {
-			at, prog, eta := e[0].(float64), num(e[2]), num(e[3])
-			if left := (done - at) / 1000; prog >= 0.1 && prog < 1 && eta >= 0 && left > 1 {
-				etaErr = append(etaErr, math.Abs(eta-left)/left)
-			}
-		}
-		// The worker's time left as it came, against when its result came:
-		// what the page's lag behind the worker adds to the error above.
-		var workerErr []float64
-		if wdone := eval[float64](t, ctx, `window.benchWorkerDone || 0`); wdone > 0 {
-			ws := eval[[][]float64](t, ctx, `window.benchWorker || []`)
-			for _, e := range ws {
-				if left := (wdone - e[0]) / 1000; e[1] >= 0.1 && e[1] < 1 && e[2] >= 0 && left > 1 {
-					workerErr = append(workerErr, math.Abs(e[2]-left)/left)
-				}
-			}
-			fmt.Printf("worker %s: its result reached the page %.1f s before the canvas said done; its time left against that: %s (n %d)\n",
-				q, (done-wdone)/1000, pcts(workerErr), len(workerErr))
-		}
-		msgs := eval[[]float64](t, ctx, `[fabriclabWorkerCounts.messages || 0, fabriclabWorkerCounts.frames]`)
-		fmt.Printf("worker %s (load %s): done %.1f s after the first picture (%.1f s after navigation); Space answered in %s ms (n %d); frames while computing %s ms (n %d); |time left − truth|/truth after 10 %%: %s (n %d); %.0f frames in %.0f messages\n",
-			q, loadAverage(), (done-loaded)/1000, done/1000, pcts(answers), len(answers), pcts(iv), len(iv), pcts(etaErr), len(etaErr), msgs[1], msgs[0])
 	}
+	// Frames while computing, from the first picture to done.
+	var iv []float64
+	for i := 1; i < len(raf); i++ {
+		if raf[i-1] >= loaded && raf[i] <= done {
+			iv = append(iv, raf[i]-raf[i-1])
+		}
+	}
+	// The time left, against the truth, once progress passed 10 %.
+	var etaErr []float64
+	for _, e := range times {
+		at, prog, eta := e[0].(float64), num(e[2]), num(e[3])
+		if left := (done - at) / 1000; prog >= 0.1 && prog < 1 && eta >= 0 && left > 1 {
+			etaErr = append(etaErr, math.Abs(eta-left)/left)
+		}
+	}
+	// The worker's time left as it came, against when its result came:
+	// what the page's lag behind the worker adds to the error above.
+	var workerErr []float64
+	if wdone := eval[float64](t, ctx, `window.benchWorkerDone || 0`); wdone > 0 {
+		ws := eval[[][]float64](t, ctx, `window.benchWorker || []`)
+		for _, e := range ws {
+			if left := (wdone - e[0]) / 1000; e[1] >= 0.1 && e[1] < 1 && e[2] >= 0 && left > 1 {
+				workerErr = append(workerErr, math.Abs(e[2]-left)/left)
+			}
+		}
+		fmt.Printf("worker %s: its result reached the page %.1f s before the canvas said done; its time left against that: %s (n %d)\n",
+			q, (done-wdone)/1000, pcts(workerErr), len(workerErr))
+	}
+	msgs := eval[[]float64](t, ctx, `[fabriclabWorkerCounts.messages || 0, fabriclabWorkerCounts.frames]`)
+	fmt.Printf("worker %s %s (load %s): done %.1f s after the first picture (%.1f s after navigation); Space answered in %s ms (n %d); frames while computing %s ms (n %d); |time left − truth|/truth after 10 %%: %s (n %d); %.0f frames in %.0f messages\n",
+		st.name, q, loadAverage(), (done-loaded)/1000, done/1000, pcts(answers), len(answers), pcts(iv), len(iv), pcts(etaErr), len(etaErr), msgs[1], msgs[0])
 }
 
 func num(v any) float64 {
