@@ -26,7 +26,7 @@ func TestChooseFollowsNCCLTuning(t *testing.T) {
 		{AllReduce, eight, 64 << 10, Tree},
 		{AllReduce, Params{Ranks: 512, GPUsPerNode: 8}, 16 << 20, Tree},
 		{ReduceScatter, eight, 64 << 10, Ring},
-		{AllToAll, eight, 1 << 20, Pairwise},
+		{AllToAll, eight, 1 << 20, Direct},
 		{Broadcast, eight, 1 << 20, Ring},
 	} {
 		assert.Equal(t, tc.want, Choose(tc.op, tc.p, tc.bytes), "%s on %d ranks, %d bytes", tc.op, tc.p.Ranks, tc.bytes)

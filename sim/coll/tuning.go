@@ -246,12 +246,16 @@ func algoTimeUs(op, algo string, pr int, p Params, bytes int64) (float64, bool) 
 // NVLS (innetwork on one node's NVSwitch) and NVLSTree (whole dgx nodes)
 // with Simple, as NCCL runs them; reduce-scatter and all-gather try the ring
 // with each protocol, broadcast the ring with each protocol; all-to-all
-// (point-to-point in NCCL) runs pairwise with Simple.
+// (point-to-point in NCCL) runs direct with Simple: NCCL sizes its
+// point-to-point channels across nodes so that every peer fits in one round
+// (paths.cc, ncclTopoComputeP2pChannels: up to p2pnChannels × 8 peers at
+// once, 256 with 32 channels), so every pair sends at once, through PXN
+// across whole nodes.
 func Tune(op string, p Params, bytes int64) (algo, proto string) {
 	switch op {
 	case AllReduce, ReduceScatter, AllGather:
 	case AllToAll:
-		return Pairwise, Simple
+		return Direct, Simple
 	default:
 		return Ring, TuneProtocol(op, Ring, p, bytes)
 	}

@@ -55,7 +55,7 @@ func TestTuneFollowsNCCL(t *testing.T) {
 	algo, proto := Tune(Broadcast, h100, 8)
 	assert.Equal(t, Ring+"/"+LL, algo+"/"+proto, "broadcast: the ring, LL when small")
 	algo, proto = Tune(AllToAll, h100, 8)
-	assert.Equal(t, Pairwise+"/"+Simple, algo+"/"+proto, "all-to-all: point-to-point, Simple")
+	assert.Equal(t, Direct+"/"+Simple, algo+"/"+proto, "all-to-all: point-to-point, every peer in one round, Simple")
 }
 
 // LL doubles the bytes and meets NCCL's cap (141/370.8 of Simple's busbw on
