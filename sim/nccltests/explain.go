@@ -69,7 +69,7 @@ func Explain(o *Output, s Shape, exp []Expected, alts []Alternative) Report {
 	rep.Causes = append(rep.Causes, latency(rep.Lines)...)
 	rep.Causes = append(rep.Causes, bandwidth(o, s, rep.Lines, alts)...)
 	rep.Causes = append(rep.Causes, stagedPath(s)...)
-	rep.Causes = append(rep.Causes, knee(rep.Lines, s.GPUsPerHost == 1)...)
+	rep.Causes = append(rep.Causes, knee(rep.Lines, s.GPUsPerHost == 1, largeRatio(rep.Lines))...)
 	rep.Causes = append(rep.Causes, unsteady(rep.Lines)...)
 	rep.Causes = append(rep.Causes, busbwNote(s, rep.Lines)...)
 	return rep
@@ -244,7 +244,11 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 			if m := hcaRe().FindStringSubmatch(line); m != nil {
 				hcaText = fmt.Sprintf(" (NCCL_IB_HCA is %s)", m[1])
 				if n := hcaListed(m[1]); n > 0 && n < nics {
-					hcaFew = fmt.Sprintf("NCCL_IB_HCA lists %d of the %d NICs of a node (%s), and NCCL uses those alone: list every NIC, or unset it and let NCCL find them. ", n, nics, m[1])
+					of := "of a node (the topology file's)"
+					if s.Node == nil {
+						of = "assumed per node"
+					}
+					hcaFew = fmt.Sprintf("NCCL_IB_HCA lists %d of the %d NICs %s (%s), and NCCL uses those alone: list every NIC, or unset it and let NCCL find them. ", n, nics, of, m[1])
 					hcaText = ""
 				}
 			}
@@ -294,8 +298,24 @@ func nvlsHint(algo string) string {
 	return ""
 }
 
-// knee finds middle sizes well under expected while both ends are healthy.
-func knee(lines []Line, hosts bool) []Cause {
+// largeRatio is the median ratio of the sizes where bandwidth decides, 0
+// when none has one.
+func largeRatio(lines []Line) float64 {
+	var r []float64
+	for _, l := range large(lines) {
+		r = append(r, l.Ratio)
+	}
+	if len(r) == 0 {
+		return 0
+	}
+	return median(r)
+}
+
+// knee finds middle sizes well under expected while the large sizes
+// (their median ratio big) are healthy, or well under big when they are
+// not: a dip of its own, not the whole curve's shortfall, which bandwidth
+// explains.
+func knee(lines []Line, hosts bool, big float64) []Cause {
 	var mid []Line
 	for _, l := range lines {
 		if l.Size > smallMax && l.Size < largeMin && l.Ratio > 0 {
@@ -304,7 +324,7 @@ func knee(lines []Line, hosts bool) []Cause {
 	}
 	worst := -1
 	for i, l := range mid {
-		if l.Ratio < 0.7 && (worst < 0 || l.Ratio < mid[worst].Ratio) {
+		if l.Ratio < 0.7 && (big == 0 || big >= ok || l.Ratio < 0.7*big) && (worst < 0 || l.Ratio < mid[worst].Ratio) {
 			worst = i
 		}
 	}

@@ -32,14 +32,14 @@ func TestExplainNamesThreadCauses(t *testing.T) {
 		// others 87-88: 100 Gb/s per GPU gives the good pairs' figure.
 		{file: "slow-node.txt", nicGbps: 100, kind: "slow", phrases: []string{"pairs of nodes", "known to be good"}, not: []string{"gdr", "pxn"}},
 		// nccl#1412: no GDRDMA on the connections; 93 GB/s once enabled.
-		{file: "gdr-off.txt", nicGbps: 100, kind: "gdr", phrases: []string{"without GPUDirect RDMA", "nvidia-peermem", "via NET/IB/0"}, not: []string{"nics", "slow"}},
+		{file: "gdr-off.txt", nicGbps: 100, kind: "gdr", phrases: []string{"without GPUDirect RDMA", "nvidia-peermem", "via NET/IB/0"}, not: []string{"nics", "slow", "knee"}},
 		// nccl-tests#187: alltoall on 8 nodes with NCCL_P2P_PXN_LEVEL=0.
-		{file: "pxn-off.txt", kind: "pxn", phrases: []string{"PXN is off", "NCCL_P2P_PXN_LEVEL set by environment to 0", "Unset it"}, not: []string{"nics", "slow"}},
+		{file: "pxn-off.txt", kind: "pxn", phrases: []string{"PXN is off", "NCCL_P2P_PXN_LEVEL set by environment to 0", "Unset it"}, not: []string{"nics", "slow", "knee"}},
 		// nccl-tests#112: NCCL_IB_HCA=mlx5_0 on nodes of four 200 Gb/s RoCE NICs.
 		{file: "one-hca.txt", nicGbps: 200, nics: 4, fabric: "roce", kind: "nics", phrases: []string{"NCCL_IB_HCA lists 1 of the 4 NICs", "list every NIC", "ACS is off"}, not: []string{"slow", "gdr"}},
 		// nccl#307: the ports came up at 100 Gb/s where 400 between the
 		// machines was counted (explain's default).
-		{file: "degraded-port.txt", kind: "nics", phrases: []string{"ibstat", "came up at a lower rate"}, not: []string{"gdr", "pxn"}},
+		{file: "degraded-port.txt", kind: "nics", phrases: []string{"ibstat", "came up at a lower rate"}, not: []string{"gdr", "pxn", "knee"}},
 		// nccl-tests#290: 476 GB/s on one H100 node is in the expected range.
 		{file: "healthy-h100-node.txt", kind: "bandwidth", phrases: []string{"healthy"}, not: []string{"nvlink", "knee", "unsteady"}},
 	} {
