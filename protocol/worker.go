@@ -173,7 +173,8 @@ type ExplainedNode struct {
 }
 
 // Finding is one cause found: its kind (latency, bandwidth, algo, gdr,
-// pcie, nics, nvlink, faster, knee, unsteady, busbw) and its sentence.
+// pcie, pxn, nics, slow, nvlink, faster, knee, unsteady, busbw) and its
+// sentence.
 type Finding struct {
 	Kind string `json:"kind"`
 	Text string `json:"text"`

@@ -20,7 +20,7 @@ type Line struct {
 
 // Cause is one finding, a sentence the user can act on.
 type Cause struct {
-	Kind     string // latency, bandwidth, algo, gdr, nics, nvlink, faster, knee, unsteady, busbw
+	Kind     string // latency, bandwidth, algo, gdr, pcie, pxn, nics, slow, nvlink, faster, knee, unsteady, busbw
 	From, To unit.Bytes
 	Text     string
 }
@@ -69,7 +69,7 @@ func Explain(o *Output, s Shape, exp []Expected, alts []Alternative) Report {
 	rep.Causes = append(rep.Causes, latency(rep.Lines)...)
 	rep.Causes = append(rep.Causes, bandwidth(o, s, rep.Lines, alts)...)
 	rep.Causes = append(rep.Causes, stagedPath(s)...)
-	rep.Causes = append(rep.Causes, knee(rep.Lines, s.GPUsPerHost == 1)...)
+	rep.Causes = append(rep.Causes, knee(rep.Lines, s.GPUsPerHost == 1, largeRatio(rep.Lines))...)
 	rep.Causes = append(rep.Causes, unsteady(rep.Lines)...)
 	rep.Causes = append(rep.Causes, busbwNote(s, rep.Lines)...)
 	return rep
@@ -135,7 +135,39 @@ func large(lines []Line) []Line {
 var (
 	hcaRe        = lazy(`NCCL_IB_HCA set to (\S+)`)
 	hostBridgeRe = lazy(`GPU/\w+ :.*NET/\d+ \(\d+/[0-9.]+/(PHB|SYS)\)`)
+	ibConnRe     = lazy(`via NET/IB\w*/\d+`)
+	pxnOffRe     = lazy(`NCCL_PXN_DISABLE set by environment to 1|NCCL_P2P_PXN_LEVEL set by environment to 0`)
 )
+
+// ibWithoutGDR is the first of NCCL's connection lines over InfiniBand
+// (or RoCE) when none of them says GDRDMA: NCCL then moves every byte
+// between the GPU and the NIC through host memory. "" when the output has
+// no such line or one uses GPUDirect RDMA.
+func ibWithoutGDR(info []string) string {
+	first := ""
+	for _, line := range info {
+		if !ibConnRe().MatchString(line) {
+			continue
+		}
+		if strings.Contains(line, "GDRDMA") {
+			return ""
+		}
+		if first == "" {
+			first = line[strings.Index(line, "via NET/"):]
+		}
+	}
+	return first
+}
+
+// hcaListed is the number of NICs an NCCL_IB_HCA value names, 0 when it
+// excludes (^) rather than lists.
+func hcaListed(v string) int {
+	v = strings.TrimPrefix(v, "=")
+	if v == "" || strings.HasPrefix(v, "^") {
+		return 0
+	}
+	return len(strings.Split(v, ","))
+}
 
 // bandwidth compares the large sizes' busbw and names the likeliest cause
 // of a shortfall.
@@ -178,6 +210,12 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 			return []Cause{c}
 		}
 	}
+	if conn := ibWithoutGDR(o.Info); conn != "" && s.Hosts > 1 {
+		c.Kind = "gdr"
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected, and NCCL's connections across nodes do without GPUDirect RDMA (%q, where GPUDirect RDMA reads .../GDRDMA): every byte is copied through host memory. "+
+			"Load the nvidia-peermem module (or use a driver and kernel with DMA-BUF), make sure ACS is off on bare metal (lspci -vvv: ACSCtl SrcValid-), and check that NCCL_DEBUG=INFO's connection lines end in GDRDMA.", c.From, g, 100*r, w, conn)
+		return []Cause{c}
+	}
 	for _, line := range o.Info {
 		if m := hostBridgeRe().FindStringSubmatch(line); m != nil && s.Hosts > 1 {
 			c.Kind = "pcie"
@@ -186,15 +224,33 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 			return []Cause{c}
 		}
 	}
+	if s.Hosts > 1 && s.GPUsPerHost > 1 && (s.Op == coll.AllToAll || s.Op == coll.AllGather) {
+		for _, line := range o.Info {
+			if m := pxnOffRe().FindString(line); m != "" {
+				c.Kind = "pxn"
+				c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected, and PXN is off (%s): each GPU reaches the other nodes only through its own NIC, so data for a GPU on another rail crosses the spine, and the messages of a node's GPUs to one peer are not gathered onto one NIC. "+
+					"Unset it (NCCL turns PXN on by itself where NVLink joins a node's GPUs) and run again; if busbw stays low, check that each rail's NICs share a leaf switch.", c.From, g, 100*r, w, m)
+				return []Cause{c}
+			}
+		}
+	}
 	switch {
 	case s.Hosts > 1 && s.GPUsPerHost > 1:
 		nics := s.NICs()
 		k := int(math.Round(r * float64(nics)))
 		c.Kind = "nics"
-		hcaText, alt := "", ""
+		hcaText, hcaFew, alt := "", "", ""
 		for _, line := range o.Info {
 			if m := hcaRe().FindStringSubmatch(line); m != nil {
 				hcaText = fmt.Sprintf(" (NCCL_IB_HCA is %s)", m[1])
+				if n := hcaListed(m[1]); n > 0 && n < nics {
+					of := "of a node (the topology file's)"
+					if s.Node == nil {
+						of = "assumed per node"
+					}
+					hcaFew = fmt.Sprintf("NCCL_IB_HCA lists %d of the %d NICs %s (%s), and NCCL uses those alone: list every NIC, or unset it and let NCCL find them. ", n, nics, of, m[1])
+					hcaText = ""
+				}
 			}
 		}
 		for _, a := range alts {
@@ -207,19 +263,31 @@ func bandwidth(o *Output, s Shape, lines []Line, alts []Alternative) []Cause {
 		if s.Node != nil {
 			per, fix = fmt.Sprintf("%d NICs of %%s Gb/s per node (the topology file's)", nics), "if the NICs are slower than the file says, pass --nic-gbps."
 		}
-		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected with "+fmt.Sprintf(per, s.NICRate())+": as if %d of the %d NICs of each node carried the traffic%s. "+
-			"Check that NCCL_IB_HCA lists every NIC%s, that every port is up at its full rate (ibstat), and that each GPU's NIC is on its own PCIe switch (nvidia-smi topo -m: PIX); "+fix,
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s expected with "+fmt.Sprintf(per, s.NICRate())+": as if %d of the %d NICs of each node carried the traffic%s. "+hcaFew+
+			"Check that NCCL_IB_HCA lists every NIC%s, that every port is up at its full rate (ibstat: a port that came up at a lower rate, 100 on an HDR 200 card, slows its rail), that ACS is off on bare metal (lspci -vvv: ACSCtl SrcValid-), and that each GPU's NIC is on its own PCIe switch (nvidia-smi topo -m: PIX); "+fix,
 			c.From, g, 100*r, w, max(k, 1), nics, alt, hcaText)
+		if hcaFew == "" {
+			return []Cause{c, slowNode(c)}
+		}
 	case s.Hosts > 1:
 		c.Kind = "nics"
-		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s a %s Gb/s NIC gives (%s). Check the port's rate (ibstat), the NIC's PCIe slot (lspci -vv: LnkSta x16 at its generation), and that GPUDirect RDMA is on (NCCL_DEBUG=INFO says so); if the NIC is slower, pass --nic-gbps.",
+		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s a %s Gb/s NIC gives (%s). Check the port's rate (ibstat: a port that came up at a lower rate than its card's, 100 on an HDR 200 card, caps the NIC there; reseat or replace the cable), the NIC's PCIe slot (lspci -vv: LnkSta x16 at its generation), and that GPUDirect RDMA is on (NCCL_DEBUG=INFO says so); if the NIC is slower, pass --nic-gbps.",
 			c.From, g, 100*r, w, s.NICRate(), s.NICFrom)
+		return []Cause{c, slowNode(c)}
 	default:
 		c.Kind = "nvlink"
 		c.Text = fmt.Sprintf("From %s, busbw is %.0f GB/s, %.0f %% of the %.0f GB/s NVLink gives with NCCL's %s. Check nvidia-smi nvlink --status for a link down or slow, that NCCL_P2P_DISABLE is unset, and that the GPUs are on an NVSwitch (PCIe cards have no NVLink).",
 			c.From, g, 100*r, w, picked)
 	}
 	return []Cause{c}
+}
+
+// slowNode is the other reading of a shortfall across nodes that NCCL's
+// lines do not explain: one node slower than the rest, which one output
+// cannot tell from slow NICs everywhere.
+func slowNode(c Cause) Cause {
+	return Cause{Kind: "slow", From: c.From, To: c.To, Text: "Or one node is slower than the others: a ring or a tree runs at the pace of its slowest member, so one node with a bad port, a PCIe link below its width or GPUs held to low clocks holds every large size down by the same amount. " +
+		"Run the test on pairs of nodes, each pair with a node known to be good: the pairs that include the slow node fall short together and the others reach the expected busbw; then check that node (ibstat, lspci -vv: LnkSta, nvidia-smi -q -d PERFORMANCE)."}
 }
 
 // nvlsHint adds what turns NVLS off when the expected algorithm is one.
@@ -230,8 +298,24 @@ func nvlsHint(algo string) string {
 	return ""
 }
 
-// knee finds middle sizes well under expected while both ends are healthy.
-func knee(lines []Line, hosts bool) []Cause {
+// largeRatio is the median ratio of the sizes where bandwidth decides, 0
+// when none has one.
+func largeRatio(lines []Line) float64 {
+	var r []float64
+	for _, l := range large(lines) {
+		r = append(r, l.Ratio)
+	}
+	if len(r) == 0 {
+		return 0
+	}
+	return median(r)
+}
+
+// knee finds middle sizes well under expected while the large sizes
+// (their median ratio big) are healthy, or well under big when they are
+// not: a dip of its own, not the whole curve's shortfall, which bandwidth
+// explains.
+func knee(lines []Line, hosts bool, big float64) []Cause {
 	var mid []Line
 	for _, l := range lines {
 		if l.Size > smallMax && l.Size < largeMin && l.Ratio > 0 {
@@ -240,7 +324,7 @@ func knee(lines []Line, hosts bool) []Cause {
 	}
 	worst := -1
 	for i, l := range mid {
-		if l.Ratio < 0.7 && (worst < 0 || l.Ratio < mid[worst].Ratio) {
+		if l.Ratio < 0.7 && (big == 0 || big >= ok || l.Ratio < 0.7*big) && (worst < 0 || l.Ratio < mid[worst].Ratio) {
 			worst = i
 		}
 	}
