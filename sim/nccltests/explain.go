@@ -385,12 +385,25 @@ func busbwNote(s Shape, lines []Line) []Cause {
 	if s.NICs() < s.GPUsPerHost {
 		ownNIC = fmt.Sprintf("Each node has %d NICs", s.NICs())
 	}
+	factor, inside := "(n−1)/n for "+s.Op, "NVLink carries the part of the data that stays inside the node"
+	switch s.Op {
+	case coll.AllReduce:
+		factor, inside = "2(n−1)/n for all-reduce", "NVLink and in-switch reduction (NVLS, SHARP) carry part of the sum inside the node"
+	case coll.AllGather:
+		factor = "(n−1)/n for all-gather"
+	case coll.ReduceScatter:
+		factor = "(n−1)/n for reduce-scatter"
+	case coll.AllToAll:
+		factor = "(n−1)/n for all-to-all"
+	case coll.Broadcast:
+		factor = "1 for broadcast"
+	}
 	for _, l := range lines {
 		if s.Hosts > 1 && l.Measured.BusBw > 1.05*nic {
 			return []Cause{{Kind: "busbw", From: l.Size, To: l.Size, Text: fmt.Sprintf(
-				"busbw (%.0f GB/s at %s) is above one NIC's %.0f GB/s, and that is normal: busbw is algbw times nccl-tests' factor (2(n−1)/n for all-reduce), the rate each rank's busiest link would need in a ring. "+
-					"%s, and NVLink and in-switch reduction (NVLS, SHARP) carry part of the sum inside the node, so busbw can exceed a NIC's rate.",
-				l.Measured.BusBw, l.Size, nic, ownNIC)}}
+				"busbw (%.0f GB/s at %s) is above one NIC's %.0f GB/s, and that is normal: busbw is algbw times nccl-tests' factor (%s), the rate each rank's busiest link would need in a ring. "+
+					"%s, and %s, so busbw can exceed a NIC's rate.",
+				l.Measured.BusBw, l.Size, nic, factor, ownNIC, inside)}}
 		}
 	}
 	return nil
