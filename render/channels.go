@@ -45,8 +45,9 @@ type channelView struct {
 
 // featuredChannel is the channel to show at c's progress, and false when
 // there is none to show: no routes (other algorithms, too many ranks), an
-// in-network view, or a GPU of the route neither drawn on its own nor in a
-// node group, or in groups but no hop between nodes on a drawn bundle.
+// in-network view, one channel in one node, or a GPU of the route neither
+// drawn on its own nor in a node group, or in groups but no hop between
+// nodes on a drawn bundle.
 func (b *Builder) featuredChannel(c *snap.Collective) (channelView, bool) {
 	if c == nil || len(c.Routes) == 0 || c.Lanes == 0 || b.inNetwork() {
 		return channelView{}, false
@@ -69,7 +70,10 @@ func (b *Builder) featuredChannel(c *snap.Collective) (channelView, bool) {
 			sets = append(sets, []int32{l, l + int32(c.Lanes/2)})
 		}
 	}
-	if len(sets) == 0 {
+	if len(sets) == 0 || c.Lanes == 1 && !slices.ContainsFunc(c.Routes, func(h snap.Send) bool { return h.Net }) {
+		// nothing to show, or one ring in one node on one channel: its
+		// step's transfers are the ring, drawn step by step as the ring
+		// lessons read them
 		return channelView{}, false
 	}
 	v.lanes = sets[min(int(c.Done*float64(len(sets))), len(sets)-1)]

@@ -187,6 +187,14 @@ func TestChannelOneNode(t *testing.T) {
 	assert.Equal(t, 1, legendMarks(dl3, pink))
 	assert.Zero(t, legendMarks(dl3, (&assets.Dark).Categorical(1)), "no second mark for a twin not drawn")
 	assert.Zero(t, strokes(dl3, (&assets.Dark).Categorical(1)))
+
+	// On one channel (the ring lessons' channels: 1) the step's transfers
+	// are the ring: drawn step by step, without badges.
+	r4 := play(t, "ring-allreduce-8", []string{"collective.bytes=64MiB", "collective.channels=1", "collective.chunk=0"}, 20*unit.Microsecond, 1)
+	dl4 := Scene(r4.frame(L))
+	assert.NotContains(t, sceneTexts(dl4), "NCCL ring")
+	assert.Empty(t, badges(r4, L, dl4))
+	assert.Equal(t, 8, strokes(dl4, (&assets.Dark).Categorical(0)), "the step's 8 transfers in channel 0's colour")
 }
 
 // Where nodes are drawn in groups (32 nodes at 1280×720: 4 groups of 8),
