@@ -329,6 +329,14 @@ func (b *Builder) channelLegend() (legendItem, bool) {
 		lanes = 1 // one node: the twin's chain is the first's, drawn once
 	}
 	mark := 16 * u * float64(lanes)
+	if mark+5*u+TextWidth(name, L.Type.Small, assets.Regular) > L.Legend.W {
+		// a legend row too narrow for the explanation: the channel's name
+		// alone, rather than no entry (legend drops what does not fit)
+		name = b.tf("chan.ring.plain", v.lanes[0], v.of)
+		if v.tree {
+			name = b.tf("chan.tree.plain", v.lanes[0], v.lanes[1], v.of)
+		}
+	}
 	return legendItem{mark, name, func(x, cy float64) {
 		for i := range lanes {
 			x0 := x + 16*u*float64(i)

@@ -241,3 +241,26 @@ func TestChannelGroups(t *testing.T) {
 	assert.Positive(t, strokes(dl2, blue))
 	assert.Equal(t, 1, legendMarks(dl2, blue))
 }
+
+// The grouped views' legends (the longest channel texts) are there and fit
+// at every size TestTextFits checks, in both languages: where a legend row
+// is too narrow for the explanation, the channel's name alone.
+func TestChannelGroupsFit(t *testing.T) {
+	for _, c := range []struct{ algo, nodes string }{{"ring", "32"}, {"tree", "16"}} {
+		r := play(t, "hierarchical-allreduce", []string{"topology.nodes=" + c.nodes, "collective.algo=" + c.algo, "collective.bytes=64MiB", "sim.fidelity=flow"}, 60*unit.Microsecond, 2)
+		for _, sz := range fitSizes {
+			for _, lang := range []Lang{EN, ZH} {
+				L := NewLayout(r.topo, sz.w, sz.h, Options{Lang: lang, Presenter: sz.presenter, Dark: true})
+				dl := Scene(r.frame(L))
+				floor := 12.0
+				if sz.presenter {
+					floor = 18
+				}
+				assert.Contains(t, sceneTexts(dl), "NCCL", "%s on %s nodes, %s %s: the legend names the channel, if only by its name", c.algo, c.nodes, sz.name, langTag(lang))
+				for _, p := range fitProblems(dl, floor) {
+					assert.NotContains(t, p, "NCCL", "%s on %s nodes, %s %s", c.algo, c.nodes, sz.name, langTag(lang))
+				}
+			}
+		}
+	}
+}
