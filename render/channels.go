@@ -22,7 +22,10 @@ import (
 // chain through each node's GPUs from the GPU of the lane's NIC, the heads
 // joined across nodes). A badge on each GPU numbers its place in the
 // node's part of the route; the legend names the channel as NCCL's
-// NCCL_DEBUG=INFO lines do ("Channel 00/16").
+// NCCL_DEBUG=INFO lines do ("Channel 00/16"). On one node the ring every
+// channel runs goes through its GPUs in order (one channel keeps the
+// step's transfers, which are then the ring); where nodes are drawn in
+// groups, the channel shows as the rails its hops between nodes take.
 
 // channelView is the channel shown now: its lanes (one for a ring, a tree
 // lane and its twin), their hops, and each GPU endpoint's place in its
