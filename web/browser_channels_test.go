@@ -81,3 +81,28 @@ func TestBrowserNCCLChannelsOneNode(t *testing.T) {
 	}
 	assert.Empty(t, errors(console()))
 }
+
+// TestBrowserNCCLChannelsGroups: 32 dgx nodes, drawn in 4 groups at
+// 1280×720, show channel 00 of NCCL's rings as the rails its hops between
+// nodes take, the legend saying so, in both languages.
+func TestBrowserNCCLChannelsGroups(t *testing.T) {
+	ctx, base, console := browser(t)
+	yaml := "name: rings-32\ntopology: {kind: dgx, nodes: 32, fabric: ib, link_gbps: 400}\ncollective: {op: allreduce, algo: ring, bytes: 64MiB}\nsim: {fidelity: flow}\n"
+	for i, c := range []struct{ lang, legend string }{
+		{"en", "NCCL ring, channel 00/16: the rails it takes between nodes"},
+		{"zh", "NCCL 环，通道 00/16：节点之间所走的轨道"},
+	} {
+		require.NoError(t, chromedp.Do(ctx, chromedp.EmulateViewport(1280, 720),
+			chromedp.Navigate(base+"/embed.html?lang="+c.lang+"&yaml="+base64.RawURLEncoding.EncodeToString([]byte(yaml)))))
+		poll(t, ctx, `window.fabriclabFirstFrameMs > 0 || !document.getElementById('error').hidden`, 90*time.Second)
+		require.Equal(t, "", eval[string](t, ctx, `document.getElementById('error-text').textContent`))
+		eval[bool](t, ctx, record)
+		id := strconv.Itoa(30 + i)
+		eval[bool](t, ctx, `postMessage({fabriclab: "snapshot", id: `+id+`}, "*"); true`)
+		poll(t, ctx, `fabriclabEvents.some((e) => e.fabriclab === "snapshot" && e.id === `+id+`)`, 20*time.Second)
+		svg := eval[string](t, ctx, `fabriclabEvents.find((e) => e.fabriclab === "snapshot" && e.id === `+id+`).svg`)
+		assert.Contains(t, svg, c.legend, c.lang)
+		keep(t, "canvas-nccl-groups-"+c.lang+"-1280x720.png", screenshot(t, ctx, "", "the ring's rails between node groups"))
+	}
+	assert.Empty(t, errors(console()))
+}
