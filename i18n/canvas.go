@@ -182,10 +182,12 @@ func canvasWords() map[string]Text {
 		"phase.across nodes on the rail (PXN)":     {"across nodes on the rail (PXN)", "沿轨道跨节点（PXN）"},
 
 		// the collective view
-		"chan.ring":        {"NCCL ring, channel %02d/%d: numbers are the GPU order", "NCCL 环，通道 %02d/%d：数字为 GPU 顺序"},
-		"chan.ring.plain":  {"NCCL ring, channel %02d/%d", "NCCL 环，通道 %02d/%d"},
-		"chan.tree.plain":  {"NCCL trees, channels %02d and %02d/%d", "NCCL 树，通道 %02d 和 %02d/%d"},
-		"chan.tree":        {"NCCL trees, channels %02d and %02d/%d: numbers are the chain order", "NCCL 树，通道 %02d 和 %02d/%d：数字为链上顺序"},
+		"chan.ring":        {"NCCL ring, channel %02d/%02d: numbers are the GPU order", "NCCL 环，通道 %02d/%02d：数字为 GPU 顺序"},
+		"chan.ring.plain":  {"NCCL ring, channel %02d/%02d", "NCCL 环，通道 %02d/%02d"},
+		"chan.ring.groups": {"NCCL ring, channel %02d/%02d: the rails it takes between nodes", "NCCL 环，通道 %02d/%02d：节点之间所走的轨道"},
+		"chan.tree.plain":  {"NCCL trees, channels %02d and %02d/%02d", "NCCL 树，通道 %02d 和 %02d/%02d"},
+		"chan.tree":        {"NCCL trees, channels %02d and %02d/%02d: numbers are the chain order", "NCCL 树，通道 %02d 和 %02d/%02d：数字为链上顺序"},
+		"chan.tree.groups": {"NCCL trees, channels %02d and %02d/%02d: the rails they take between nodes", "NCCL 树，通道 %02d 和 %02d/%02d：节点之间所走的轨道"},
 		"coll.finished":    {" · finished in %s", " · 用时 %s 完成"},
 		"coll.pipelined":   {" · %d phases at once, pipelined · %s moved", " · %d 个阶段流水并行 · 已传输 %s"},
 		"coll.phase-of":    {" · phase %d of %d: %s", " · 第 %d/%d 阶段：%s"},

@@ -248,3 +248,21 @@ func TestCollectiveSnapshotRoutes(t *testing.T) {
 	assert.Equal(t, []int32{0, 8, 1, 9, 2, 10, 3, 11}, lanes)
 	assert.Len(t, c.Routes, 8*31)
 }
+
+// On one dgx node the snapshot carries the ring once per channel the
+// runner runs (ring-allreduce-8: 8), each through the GPUs in order, none
+// across the network.
+func TestCollectiveSnapshotOneNodeRing(t *testing.T) {
+	sc, err := scenario.Load("ring-allreduce-8", os.ReadFile, []string{"collective.bytes=64MiB"})
+	require.NoError(t, err)
+	st, err := sim.Start(sc)
+	require.NoError(t, err)
+	st.Model.Advance(20 * unit.Microsecond)
+	c := st.Snapshot().Collective
+	require.NotNil(t, c)
+	require.Equal(t, 8, c.Lanes)
+	require.Len(t, c.Routes, 8*8)
+	for i, h := range c.Routes {
+		assert.Equal(t, snap.Send{Src: int32(i % 8), Dst: int32((i + 1) % 8), Lane: int32(i / 8)}, h)
+	}
+}

@@ -821,6 +821,15 @@ func (p *Progress) routes() []snap.Send {
 	if p.routeList != nil || len(s.Routes) == 0 {
 		return p.routeList
 	}
+	p.routeList = []snap.Send{}
+	if s.Lanes == 0 { // one ring, run on every channel the runner copies
+		for c := range min(p.lanes, snap.MaxCollRoutes/len(s.Routes)) {
+			for _, h := range s.Routes {
+				p.routeList = append(p.routeList, snap.Send{Src: int32(p.ranks[h.From]), Dst: int32(p.ranks[h.To]), Lane: int32(c), Net: !s.SameNode(h.From, h.To)})
+			}
+		}
+		return p.routeList
+	}
 	byLane := make([][]Hop, s.Lanes)
 	for _, h := range s.Routes {
 		byLane[h.Lane] = append(byLane[h.Lane], h)
@@ -835,7 +844,6 @@ func (p *Progress) routes() []snap.Send {
 			order = append(order, l, l+half)
 		}
 	}
-	p.routeList = []snap.Send{}
 	for _, l := range order {
 		if len(p.routeList)+len(byLane[l]) > snap.MaxCollRoutes {
 			break

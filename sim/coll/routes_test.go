@@ -84,3 +84,36 @@ func TestTreeRoutes(t *testing.T) {
 	p3 := parent(3)
 	assert.Equal(t, 3, p3[4], "lane 3's chain starts at GPU 3")
 }
+
+// On one node the ring's route is the ring the steps run, through the GPUs
+// in order and back (lane 0: the runner runs it on every channel); a
+// broadcast's chain and other algorithms have none.
+func TestOneNodeRingRoute(t *testing.T) {
+	for _, op := range []string{AllReduce, ReduceScatter, AllGather} {
+		s, err := Build(op, Ring, Params{Ranks: 8, GPUsPerNode: 8})
+		require.NoError(t, err)
+		want := make([]Hop, 8)
+		for k := range 8 {
+			want[k] = Hop{From: k, To: (k + 1) % 8, Lane: 0}
+		}
+		assert.Equal(t, want, s.Routes, op)
+		assert.Zero(t, s.Lanes, "copied per channel by the runner")
+		for _, step := range s.Steps {
+			for _, tr := range step.Transfers {
+				assert.Equal(t, (tr.Src+1)%8, tr.Dst, "%s: the steps run the same ring", op)
+			}
+		}
+	}
+	for _, c := range []struct {
+		op, algo string
+		p        Params
+	}{
+		{Broadcast, Ring, Params{Ranks: 8, GPUsPerNode: 8}},
+		{AllReduce, Ring, Params{Ranks: 8}},
+		{AllReduce, Rabenseifner, Params{Ranks: 8, GPUsPerNode: 8}},
+	} {
+		s, err := Build(c.op, c.algo, c.p)
+		require.NoError(t, err)
+		assert.Nil(t, s.Routes, "%s/%s", c.op, c.algo)
+	}
+}

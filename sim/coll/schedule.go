@@ -104,7 +104,9 @@ type Schedule struct {
 	// rings and trees on whole multi-GPU nodes), every lane's hops in lane
 	// order: a ring's in its order from its first rank (the last hop back to
 	// it), a tree's from each rank but the root to its parent, in rank
-	// order. Nil for other schedules, and beyond MaxRouteHops.
+	// order. A ring over one multi-GPU node, which the runner copies per
+	// channel (Lanes 0), has its one ring here on lane 0: every channel
+	// runs it. Nil for other schedules, and beyond MaxRouteHops.
 	Routes []Hop
 	// Summary is each phase's transfers added up per (src, dst) pair: what a
 	// streamed run sends. It exists even when Steps is too large to build.
@@ -232,6 +234,13 @@ func Build(op, algo string, p Params) (*Schedule, error) {
 		summarizeSteps(s)
 		s.Pipelined = true
 		return s, nil
+	}
+	if algo == Ring && op != Broadcast && p.GPUsPerNode >= 2 && n <= p.GPUsPerNode {
+		// One node: NCCL's ring goes through its GPUs in order (on
+		// NVSwitch every channel the same: NCCL_DEBUG=INFO prints
+		// "Channel 00/16 : 0 1 2 3 4 5 6 7" for each), the ring the steps
+		// below run; the runner copies it per channel.
+		s.Routes = ringHops(identity(n), 0)
 	}
 	if big(op, algo, n, p.GPUsPerNode) {
 		summarize(s, op, algo, n, p.GPUsPerNode)
@@ -504,6 +513,15 @@ func railRings(n, g int) [][]int {
 	return rings
 }
 
+// ringHops are ring's hops on lane l in its order, the last back to the first.
+func ringHops(ring []int, l int) []Hop {
+	hops := make([]Hop, len(ring))
+	for k := range ring {
+		hops[k] = Hop{From: ring[k], To: ring[(k+1)%len(ring)], Lane: l}
+	}
+	return hops
+}
+
 // ncclRings fills s with op over rings, one lane each, all running at once:
 // lane l's ring reduces chunks l·n … l·n+n−1, as ringReduceScatter and
 // ringAllGather do over one ring. Steps are listed when they fit in
@@ -514,9 +532,7 @@ func ncclRings(s *Schedule, op string, rings [][]int, summaryOnly bool) {
 	s.Chunks = len(rings) * n
 	if n*len(rings) <= MaxRouteHops {
 		for l, ring := range rings {
-			for k := range n {
-				s.Routes = append(s.Routes, Hop{From: ring[k], To: ring[(k+1)%n], Lane: l})
-			}
+			s.Routes = append(s.Routes, ringHops(ring, l)...)
 		}
 	}
 	var phases []string
