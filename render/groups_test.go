@@ -113,3 +113,37 @@ func TestDGXGroups(t *testing.T) {
 	assert.Len(t, L.Pods, 4)
 	assert.False(t, L.Pods[0].Hosts)
 }
+
+// DGX nodes in a pane too short for spines, rails and a block per node (a
+// comparison's half at 1024×768: the tori lesson) are one box under the
+// two rows of switches, none of them over it, and the box says what it
+// holds; they were a blank box under spines and rails drawn over each other.
+func TestDGXGroupsInAShortPane(t *testing.T) {
+	r := play(t, "hierarchical-allreduce", []string{"topology.nodes=8", "collective.op=alltoall", "collective.algo=auto", "collective.bytes=16MiB"}, 100*unit.Microsecond, 1)
+	for _, size := range [][2]float64{{612, 300}, {560, 280}} {
+		L := NewLayout(r.topo, size[0], size[1], Options{Lang: EN})
+		require.Less(t, L.Area.H, L.minAreaH(), "%v: a short pane", size)
+		var group *Pod
+		for i := range L.Pods {
+			if L.Pods[i].Hosts && len(L.Pods[i].Nodes) > 8 {
+				group = &L.Pods[i]
+			}
+		}
+		require.NotNil(t, group, "%v: the nodes in a box", size)
+		assert.True(t, groupClear(L, group), "%v: no switch over the box", size)
+		for i := range L.Nodes {
+			for j := i + 1; j < len(L.Nodes); j++ {
+				if a, b := &L.Nodes[i], &L.Nodes[j]; a.Shown && b.Shown {
+					assert.False(t, a.Overlaps(b.Rect), "%v: %s and %s apart", size, r.topo.Nodes[i].Name, r.topo.Nodes[j].Name)
+				}
+			}
+		}
+		var texts []string
+		for _, pr := range Scene(r.frame(L)).Prims {
+			if pr.Kind == KindText {
+				texts = append(texts, pr.Str)
+			}
+		}
+		assert.Contains(t, texts, group.Label, "%v: the box says which nodes", size)
+	}
+}

@@ -28,7 +28,7 @@ func (L *Layout) hgx() {
 		}
 	}
 	pad := 18 * u
-	short := a.H < L.minAreaH() && L.Timeline.H > 0 // over the training timelines: less air, a box per node
+	short := a.H < L.minAreaH() // over the training timelines, in a comparison's pane: less air, a box per node
 	if short {
 		pad = 4 * u
 	}
