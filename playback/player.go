@@ -236,6 +236,13 @@ func (p *Player) SetHeapLimit(limit int64) {
 	}
 }
 
+// LookAhead is the recorder's (Recorder.LookAhead), for a player that computes.
+func (p *Player) LookAhead(budget time.Duration) {
+	if p.rec != nil {
+		p.rec.LookAhead(budget)
+	}
+}
+
 func (p *Player) Slowest() (advance, snapshot time.Duration, at, span unit.Time) {
 	if p.rec == nil {
 		return 0, 0, 0, 0

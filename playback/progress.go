@@ -21,6 +21,8 @@ func (rec *Recorder) Progress() float64 {
 	switch {
 	case rec.done:
 		return 1
+	case rec.end > 0: // the look-ahead's
+		return min(0.999, float64(rec.End())/float64(rec.end))
 	case rec.sc.Until > 0:
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
@@ -72,6 +74,10 @@ func (rec *Recorder) ETA() float64 {
 	c := rec.cost
 	if c.events <= 0 || c.snaps <= 0 {
 		return rec.computeWall.Seconds() * left
+	}
+	if rec.end > 0 { // the look-ahead's: the events and snapshots left are known
+		events := float64(rec.endEvents - min(rec.endEvents, rec.run.Model.Events()))
+		return events*c.eventWall/c.events + float64(rec.end-rec.End())/float64(rec.dt)*c.snapWall/c.snaps
 	}
 	now := rec.End()
 	events := float64(rec.run.Model.Events()) * left

@@ -64,6 +64,12 @@ type Recorder struct {
 	// wall seconds spent on snapshots and how many, each sum fading as
 	// computing goes on.
 	cost struct{ eventWall, events, snapWall, snaps float64 }
+
+	// The look-ahead (LookAhead): while it runs, and what it found: the
+	// run's end and the events the model handles to reach it (0: unknown).
+	ahead     *lookAhead
+	end       unit.Time
+	endEvents uint64
 }
 
 // A Sink takes what a Recorder records, in order.
@@ -109,6 +115,10 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 	}
 	start := time.Now()
 	defer func() { rec.computeWall += time.Since(start) }()
+	if rec.ahead != nil {
+		rec.lookAhead(budget)
+		return false // recording starts with the next call
+	}
 	for n := 0; n == 0 || time.Since(start) < budget; n++ {
 		if rec.heapLimit > 0 && n%16 == 0 && LiveHeap() > rec.heapLimit*3/4 {
 			rec.fail(rec.outOfMemory())
@@ -266,9 +276,10 @@ func (rec *Recorder) Slowest() (advance, snapshot time.Duration, at, span unit.T
 
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
 // (down to MinFrames) when every snapshot is big (see SnapshotWork).
-func (rec *Recorder) maxFrames(s *snap.Snapshot) int {
-	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, pictureBytes(s)))))
-}
+func (rec *Recorder) maxFrames(s *snap.Snapshot) int { return framesFor(pictureBytes(s)) }
+
+// framesFor is maxFrames of snapshots whose pictures take b bytes.
+func framesFor(b int64) int { return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, b)))) }
 
 // SetHeapLimit makes Compute stop with an error, before the program runs out
 // of memory, once the live heap passes three quarters of limit bytes (the

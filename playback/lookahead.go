@@ -1,0 +1,108 @@
+package playback
+
+import (
+	"time"
+
+	"fabriclab/sim"
+	"fabriclab/sim/unit"
+)
+
+// lookAhead is a second model of the recorder's scenario, run to its end
+// without snapshots (LookAhead).
+type lookAhead struct {
+	build *sim.Building
+	run   *sim.Started  // once built
+	left  time.Duration // what is left of its wall budget
+}
+
+// LookAhead has the recorder, before it records past its first frame,
+// run a second model of the same scenario to its end without taking
+// snapshots, for at most budget of wall time in all (Compute spends its
+// slices on it first). A model's run is the same every time (no globals, no
+// clock), so what the second one reaches is where the recorded one ends:
+// recording then starts at the spacing the halvings would have reached by
+// that end, and sends and keeps the frames they keep, without taking the
+// ones they drop (the 8,192-GPU all-reduce: 155 snapshots, not 1,285), and
+// Progress and ETA follow the simulated time and the events left. A
+// look-ahead that does not end within budget is dropped, having cost
+// budget, and recording goes on as without it. Under a heap limit
+// (SetHeapLimit, set first) it is skipped, or dropped, while the live heap
+// is past a quarter, or a half, of the limit: two models at once must not
+// make a run that fits without it run out of memory.
+func (rec *Recorder) LookAhead(budget time.Duration) {
+	if budget <= 0 || len(rec.frames) != 1 || rec.done || rec.err != nil || rec.aheadTooBig(4) {
+		return
+	}
+	b, err := sim.Begin(rec.sc)
+	if err != nil {
+		return
+	}
+	rec.ahead = &lookAhead{build: b, left: budget}
+}
+
+// aheadEvents is how many events the look-ahead's model handles between
+// looks at the clock: under a millisecond in WebAssembly.
+const aheadEvents = 1024
+
+// lookAhead runs the look-ahead for about budget, at most what is left of
+// its own, and once it ends (or is dropped) starts recording at the
+// spacing it found.
+func (rec *Recorder) lookAhead(budget time.Duration) {
+	a, start := rec.ahead, time.Now()
+	budget = min(budget, a.left)
+	defer func() { a.left -= time.Since(start) }()
+	for n := 0; n == 0 || time.Since(start) < budget; n++ {
+		if n%16 == 0 && rec.aheadTooBig(2) {
+			rec.ahead = nil
+			return
+		}
+		if a.run == nil {
+			if !a.build.Step(sim.BuildFlows) {
+				continue
+			}
+			st, err := a.build.Started()
+			if err != nil {
+				rec.ahead = nil
+				return
+			}
+			a.run, a.build = st, nil
+		}
+		if more, _ := a.run.Model.AdvanceEvents(unit.Never, aheadEvents); !more {
+			rec.ahead = nil
+			rec.startAt(a.run.Model.Now(), a.run.Model.Events(), pictureBytes(a.run.Snapshot()))
+			return
+		}
+	}
+	if time.Since(start) >= a.left {
+		rec.ahead = nil // not done in its budget: record as without it
+	}
+}
+
+// aheadTooBig reports whether the live heap is past 1/part of the heap limit.
+func (rec *Recorder) aheadTooBig(part int64) bool {
+	return rec.heapLimit > 0 && LiveHeap() > rec.heapLimit/part
+}
+
+// startAt starts recording at the spacing the halvings would reach by end,
+// the time the run ends at, after events, where a picture takes picture
+// bytes: Compute records frame i at i·dt while the run goes on past it, so
+// a run to end takes ⌈end/dt⌉ frames before its last, and halves (keeping
+// frames 0, 2, 4, … and doubling dt) whenever they pass maxFrames. The
+// recorder holds only frame 0, at time 0, which every halving keeps; the
+// sink is told of each halving as it would have been.
+//
+// The frames are those the halvings keep: a coarser spacing keeps a
+// subset of the frames, which take no more bytes (a chunk changed between
+// two of them changed between two of the finer frames) and fewer than
+// maxFrames, so Compute halves further exactly where the finer recording
+// would have, by count or by bytes. The count uses the picture at the end:
+// a run whose pictures are smaller at its last frame than at its end by
+// enough to change maxFrames (at least 1.75 MB, against MinFrames) would
+// keep half as many frames as without the look-ahead.
+func (rec *Recorder) startAt(end unit.Time, events uint64, picture int64) {
+	rec.end, rec.endEvents = end, events
+	most := framesFor(picture)
+	for end > 0 && int64((end+rec.dt-1)/rec.dt) > int64(most) {
+		rec.halve()
+	}
+}
