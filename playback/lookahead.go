@@ -1,6 +1,7 @@
 package playback
 
 import (
+	"sort"
 	"time"
 
 	"fabriclab/sim"
@@ -10,9 +11,18 @@ import (
 // lookAhead is a second model of the recorder's scenario, run to its end
 // without snapshots (LookAhead).
 type lookAhead struct {
-	build *sim.Building
-	run   *sim.Started  // once built
-	left  time.Duration // what is left of its wall budget
+	build  *sim.Building
+	run    *sim.Started  // once built
+	left   time.Duration // what is left of its wall budget
+	events uint64        // the events of its model's next step
+	marks  []aheadMark   // after each step
+}
+
+// aheadMark is where the look-ahead's model was after a step, and the wall
+// time its steps had taken so far.
+type aheadMark struct {
+	t    unit.Time
+	wall time.Duration
 }
 
 // LookAhead has the recorder, before it records past its first frame,
@@ -37,7 +47,7 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 	if err != nil {
 		return
 	}
-	rec.ahead = &lookAhead{build: b, left: budget}
+	rec.ahead = &lookAhead{build: b, left: budget, events: minEvents}
 }
 
 // LookAheadBudget is the wall time the worker gives a look-ahead: the
@@ -46,9 +56,10 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 // perm-1024's 3.5 s, past it, is lost.
 const LookAheadBudget = time.Second
 
-// aheadEvents is how many events the look-ahead's model handles between
-// looks at the clock: under a millisecond in WebAssembly.
-const aheadEvents = 1024
+// aheadStep is about how long a step of the look-ahead's model takes:
+// its events between two looks at the clock (the flow-level model's first
+// ones take milliseconds each, its later ones microseconds).
+const aheadStep = 2 * time.Millisecond
 
 // lookAhead runs the look-ahead for about budget, at most what is left of
 // its own, and once it ends (or is dropped) starts recording at the
@@ -73,9 +84,23 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 			}
 			a.run, a.build = st, nil
 		}
-		if more, _ := a.run.Model.AdvanceEvents(unit.Never, aheadEvents); !more {
-			rec.ahead = nil
-			rec.startAt(a.run.Model.Now(), a.run.Model.Events(), pictureBytes(a.run.Snapshot()))
+		m, t0 := a.run.Model, time.Now()
+		more, _ := m.AdvanceEvents(unit.Never, a.events)
+		took := time.Since(t0)
+		switch {
+		case took < aheadStep/2:
+			a.events *= 2
+		case took > 2*aheadStep:
+			a.events = max(minEvents, a.events/2)
+		}
+		var wall time.Duration
+		if n := len(a.marks); n > 0 {
+			wall = a.marks[n-1].wall
+		}
+		a.marks = append(a.marks, aheadMark{m.Now(), wall + took})
+		if !more {
+			rec.ahead, rec.marks = nil, a.marks
+			rec.startAt(m.Now(), pictureBytes(a.run.Snapshot()))
 			return
 		}
 	}
@@ -90,7 +115,7 @@ func (rec *Recorder) aheadTooBig(part int64) bool {
 }
 
 // startAt starts recording at the spacing the halvings would reach by end,
-// the time the run ends at, after events, where a picture takes picture
+// the time the run ends at, where a picture takes picture
 // bytes: Compute records frame i at i·dt while the run goes on past it, so
 // a run to end takes ⌈end/dt⌉ frames before its last, and halves (keeping
 // frames 0, 2, 4, … and doubling dt) whenever they pass maxFrames. The
@@ -105,10 +130,35 @@ func (rec *Recorder) aheadTooBig(part int64) bool {
 // a run whose pictures are smaller at its last frame than at its end by
 // enough to change maxFrames (at least 1.75 MB, against MinFrames) would
 // keep half as many frames as without the look-ahead.
-func (rec *Recorder) startAt(end unit.Time, events uint64, picture int64) {
-	rec.end, rec.endEvents = end, events
+func (rec *Recorder) startAt(end unit.Time, picture int64) {
+	rec.end = end
 	most := framesFor(picture)
 	for end > 0 && int64((end+rec.dt-1)/rec.dt) > int64(most) {
 		rec.halve()
 	}
 }
+
+// modelLeft is about the wall time the recorder's model will take from
+// where it is (the last frame's time) to the end: what the look-ahead's
+// took, at the pace this one kept against it so far (recording slows it:
+// the collector has the frames to mark).
+func (rec *Recorder) modelLeft() time.Duration {
+	m := rec.marks
+	if len(m) == 0 {
+		return 0
+	}
+	i := sort.Search(len(m), func(i int) bool { return m[i].t > rec.End() }) // the steps up to here
+	var done time.Duration
+	if i > 0 {
+		done = m[i-1].wall
+	}
+	left := m[len(m)-1].wall - done
+	if done < paceAfter {
+		return left
+	}
+	return time.Duration(float64(left) * float64(rec.model) / float64(done))
+}
+
+// paceAfter is how much of the look-ahead's model time the recorder's must
+// have covered before modelLeft goes by its pace.
+const paceAfter = 20 * time.Millisecond

@@ -75,9 +75,8 @@ func (rec *Recorder) ETA() float64 {
 	if c.events <= 0 || c.snaps <= 0 {
 		return rec.computeWall.Seconds() * left
 	}
-	if rec.end > 0 { // the look-ahead's: the events and snapshots left are known
-		events := float64(rec.endEvents - min(rec.endEvents, rec.run.Model.Events()))
-		return events*c.eventWall/c.events + float64(rec.end-rec.End())/float64(rec.dt)*c.snapWall/c.snaps
+	if rec.end > 0 { // the look-ahead's: what its model took from here, and the snapshots left
+		return rec.modelLeft().Seconds() + float64(rec.end-rec.End())/float64(rec.dt)*c.snapWall/c.snaps
 	}
 	now := rec.End()
 	events := float64(rec.run.Model.Events()) * left

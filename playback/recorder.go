@@ -66,10 +66,11 @@ type Recorder struct {
 	cost struct{ eventWall, events, snapWall, snaps float64 }
 
 	// The look-ahead (LookAhead): while it runs, and what it found: the
-	// run's end and the events the model handles to reach it (0: unknown).
-	ahead     *lookAhead
-	end       unit.Time
-	endEvents uint64
+	// run's end (0: unknown) and the wall time its model took to each time.
+	ahead *lookAhead
+	end   unit.Time
+	marks []aheadMark
+	model time.Duration // the wall time this recorder's model took so far
 }
 
 // A Sink takes what a Recorder records, in order.
@@ -144,6 +145,7 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 				rec.steps.advance, rec.steps.at, rec.steps.span = took, from, m.Now()-from
 			}
 			rec.advances++
+			rec.model += took
 			rec.measureEvents(m.Events()-e0, took)
 			rec.measureCost(m.Events()-e0, 0, took)
 			rec.cutShort, rec.cutTo = !reached, to
