@@ -50,7 +50,8 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 	rec.ahead = &lookAhead{build: b, left: budget, events: minEvents}
 }
 
-// LookAheadBudget is the wall time the worker gives a look-ahead: the
+// LookAheadBudget is the wall time the worker and the desktop canvas give
+// a look-ahead: the
 // 8,192-GPU all-reduce's took 0.5 s under Node at load 6 (its second
 // model's build half of it), incast's 0.16 s, ecmp-collisions' 0.53 s;
 // perm-1024's 3.5 s, past it, is lost.
@@ -115,21 +116,24 @@ func (rec *Recorder) aheadTooBig(part int64) bool {
 }
 
 // startAt starts recording at the spacing the halvings would reach by end,
-// the time the run ends at, where a picture takes picture
-// bytes: Compute records frame i at i·dt while the run goes on past it, so
-// a run to end takes ⌈end/dt⌉ frames before its last, and halves (keeping
-// frames 0, 2, 4, … and doubling dt) whenever they pass maxFrames. The
-// recorder holds only frame 0, at time 0, which every halving keeps; the
-// sink is told of each halving as it would have been.
+// the time the run ends at, where a picture takes picture bytes: Compute
+// records frame i at i·dt while the run goes on past it, so a run to end
+// takes ⌈end/dt⌉ frames before its last, and halves (keeping frames 0, 2,
+// 4, … and doubling dt) whenever they pass maxFrames. The recorder holds
+// only frame 0, at time 0, which every halving keeps; the sink is told of
+// each halving as it would have been.
 //
-// The frames are those the halvings keep: a coarser spacing keeps a
-// subset of the frames, which take no more bytes (a chunk changed between
-// two of them changed between two of the finer frames) and fewer than
-// maxFrames, so Compute halves further exactly where the finer recording
-// would have, by count or by bytes. The count uses the picture at the end:
-// a run whose pictures are smaller at its last frame than at its end by
-// enough to change maxFrames (at least 1.75 MB, against MinFrames) would
-// keep half as many frames as without the look-ahead.
+// The frames are those the halvings keep when the spacing found is not
+// coarser than theirs: a coarser spacing's frames are a subset of a finer
+// one's, fewer than maxFrames and no more bytes (a chunk that differs
+// between two of them changed between two of the finer frames), so Compute
+// halves further where the finer recording would have, by count or by
+// bytes. Two ways it could differ, neither seen in TestLookAheadKeepsTheFrames:
+// the count takes maxFrames of the picture at the end, so a run whose
+// picture at its last frame is smaller, by enough to change maxFrames,
+// keeps fewer frames than without a look-ahead; and halve counts a chunk
+// that changed and changed back as new where a coarser recording shares it,
+// so a run that halves by bytes may halve later than without.
 func (rec *Recorder) startAt(end unit.Time, picture int64) {
 	rec.end = end
 	most := framesFor(picture)

@@ -9,8 +9,8 @@ import (
 )
 
 // Progress is how much of the run is computed, 0…1, or -1 while that is
-// unknown. With a time limit (until) it is the simulated time computed over
-// it. Otherwise it is the payload delivered over what the run must deliver,
+// unknown. Once a look-ahead has found the run's end (LookAhead), or with a
+// time limit (until), it is the simulated time computed over that end. Otherwise it is the payload delivered over what the run must deliver,
 // where that is known before the end: every flow of a traffic pattern (once
 // all are added), or the bytes a ring, Rabenseifner or all-to-all collective
 // moves in all: 2(n−1)·S for an all-reduce, (n−1)·S for reduce-scatter,
@@ -56,7 +56,9 @@ func (rec *Recorder) estimate() float64 {
 }
 
 // ETA is about how many seconds of computing are left, or -1 while
-// Progress is unknown or too small to tell. What is left of the run is
+// Progress is unknown or too small to tell. After a look-ahead it is what
+// the look-ahead's model took from here to the end (modelLeft) and the
+// snapshots left at what they cost lately. What is left of the run is
 // taken to be like what is done (events and simulated time in proportion
 // to Progress), at what events and snapshots cost lately: a run's frames
 // thin out as they halve, and in a browser the first seconds of a module

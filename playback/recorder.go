@@ -109,7 +109,8 @@ const FirstDt = 100 * unit.Nanosecond
 // flows starting at 0), cannot hold a slice far past its budget; a frame's
 // snapshot, when it would not fit in what is left of the budget, waits for
 // the next call. The frames are the same however the steps fall: the model
-// stops at any time it is given, and after any event.
+// stops at any time it is given, and after any event. While a look-ahead
+// runs (LookAhead), Compute spends its calls on it.
 func (rec *Recorder) Compute(budget time.Duration) bool {
 	if rec.done || rec.err != nil {
 		return true
