@@ -50,13 +50,6 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 	rec.ahead = &lookAhead{build: b, left: budget, events: minEvents}
 }
 
-// LookAheadBudget is the wall time the worker and the desktop canvas give
-// a look-ahead: the
-// 8,192-GPU all-reduce's took 0.5 s under Node at load 6 (its second
-// model's build half of it), incast's 0.16 s, ecmp-collisions' 0.53 s;
-// perm-1024's 3.5 s, past it, is lost.
-const LookAheadBudget = time.Second
-
 // aheadStep is about how long a step of the look-ahead's model takes:
 // its events between two looks at the clock (the flow-level model's first
 // ones take milliseconds each, its later ones microseconds).

@@ -88,3 +88,15 @@ func TestLookAheadSkippedNearTheHeapLimit(t *testing.T) {
 	p.LookAhead(time.Hour)
 	assert.NotNil(t, p.rec.ahead)
 }
+
+// A look-ahead gets a second, or four builds for a scenario whose build
+// is long (its look-ahead builds a second model).
+func TestLookAheadBudget(t *testing.T) {
+	for _, c := range []struct{ took, want time.Duration }{
+		{0, time.Second},
+		{100 * time.Millisecond, time.Second},
+		{500 * time.Millisecond, 2 * time.Second},
+	} {
+		assert.Equal(t, c.want, (&Builder{took: c.took}).LookAheadBudget(), "build %v", c.took)
+	}
+}

@@ -42,8 +42,8 @@ type Worker struct {
 	every    time.Duration
 	lastPost time.Time
 	// lookAhead is the wall budget of a run's look-ahead
-	// (playback.Recorder.LookAhead; 0: playback.LookAheadBudget, below 0:
-	// none).
+	// (playback.Recorder.LookAhead; 0: playback.Builder.LookAheadBudget,
+	// below 0: none).
 	lookAhead time.Duration
 }
 
@@ -172,7 +172,7 @@ func (w *Worker) Work(slice time.Duration) bool {
 		r.rec = rec
 		rec.SetHeapLimit(r.heap)
 		if w.lookAhead == 0 {
-			rec.LookAhead(playback.LookAheadBudget)
+			rec.LookAhead(r.build.LookAheadBudget())
 		} else {
 			rec.LookAhead(w.lookAhead)
 		}
