@@ -105,16 +105,17 @@ func New(sc scenario.Scenario) (*Player, error) {
 type Builder struct {
 	sc   scenario.Scenario
 	b    *sim.Building
-	took time.Duration // the wall time Build has taken
+	took time.Duration // the wall time Begin and Build have taken (the flow-level model is built in Begin)
 }
 
 // Begin starts building a scenario (validated) for playback.
 func Begin(sc scenario.Scenario) (*Builder, error) {
+	start := time.Now()
 	b, err := sim.Begin(sc)
 	if err != nil {
 		return nil, err
 	}
-	return &Builder{sc: sc, b: b}, nil
+	return &Builder{sc: sc, b: b, took: time.Since(start)}, nil
 }
 
 // Build builds for about budget of wall time, at least one step of
