@@ -11,7 +11,7 @@ import (
 // lookAhead is a second model of the recorder's scenario, run to its end
 // without snapshots (LookAhead).
 type lookAhead struct {
-	build  *sim.Building
+	build  *sim.Building // once begun (the first call of lookAhead begins it: after the first frame is posted)
 	run    *sim.Started  // once built
 	left   time.Duration // what is left of its wall budget
 	events uint64        // the events of its model's next step
@@ -43,11 +43,7 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 	if budget <= 0 || len(rec.frames) != 1 || rec.done || rec.err != nil || rec.aheadTooBig(4) {
 		return
 	}
-	b, err := sim.Begin(rec.sc)
-	if err != nil {
-		return
-	}
-	rec.ahead = &lookAhead{build: b, left: budget, events: minEvents}
+	rec.ahead = &lookAhead{left: budget, events: minEvents}
 }
 
 // aheadStep is about how long a step of the look-ahead's model takes:
@@ -66,6 +62,15 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 		if n%16 == 0 && rec.aheadTooBig(2) {
 			rec.ahead = nil
 			return
+		}
+		if a.build == nil && a.run == nil {
+			b, err := sim.Begin(rec.sc)
+			if err != nil {
+				rec.ahead = nil
+				return
+			}
+			a.build = b
+			continue
 		}
 		if a.run == nil {
 			if !a.build.Step(sim.BuildFlows) {
