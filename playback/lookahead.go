@@ -32,8 +32,9 @@ type aheadMark struct {
 // clock), so what the second one reaches is where the recorded one ends:
 // recording then starts at the spacing the halvings would have reached by
 // that end, and sends and keeps the frames they keep, without taking the
-// ones they drop (the 8,192-GPU all-reduce: 155 snapshots, not 1,285), and
-// Progress and ETA follow the simulated time and the events left. A
+// ones they drop (the 8,192-GPU all-reduce: 155 snapshots, not 1,285);
+// Progress is the simulated time over that end, and ETA what the
+// look-ahead's model took from there and the snapshots left. A
 // look-ahead that does not end within budget is dropped, having cost
 // budget, and recording goes on as without it. Under a heap limit
 // (SetHeapLimit, set first) it is skipped, or dropped, while the live heap
@@ -88,7 +89,7 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 		took := time.Since(t0)
 		switch {
 		case took < aheadStep/2:
-			a.events *= 2
+			a.events = min(2*a.events, 1<<40)
 		case took > 2*aheadStep:
 			a.events = max(minEvents, a.events/2)
 		}
