@@ -7,6 +7,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
 )
 
 // With a look-ahead that ends, a worker's recorder sends only the frames
@@ -99,4 +102,19 @@ func TestLookAheadBudget(t *testing.T) {
 	} {
 		assert.Equal(t, c.want, (&Builder{took: c.took}).LookAheadBudget(), "build %v", c.took)
 	}
+}
+
+// The model's time left is what the look-ahead's took from the recorded
+// model's time to the end, at the pace the recorded model kept against it
+// once it has covered paceAfter of it.
+func TestModelLeftFollowsTheLookAhead(t *testing.T) {
+	rec := &Recorder{marks: []aheadMark{{10, 10 * time.Millisecond}, {20, 30 * time.Millisecond}, {30, 60 * time.Millisecond}}}
+	at := func(t unit.Time) { rec.frames = []*snap.Snapshot{{Time: t}} }
+	at(5)
+	assert.Equal(t, 60*time.Millisecond, rec.modelLeft(), "from the start, at the look-ahead's pace")
+	at(20)
+	rec.model = 60 * time.Millisecond // twice the look-ahead's 30 ms to here
+	assert.Equal(t, 60*time.Millisecond, rec.modelLeft(), "its last 30 ms at twice the time")
+	at(30)
+	assert.Zero(t, rec.modelLeft(), "at the end")
 }
