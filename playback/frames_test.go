@@ -9,6 +9,7 @@ import (
 	"math"
 	"path/filepath"
 	"testing"
+	"time"
 
 	goldenfile "fabriclab/sim/golden"
 	"fabriclab/sim/snap"
@@ -130,4 +131,23 @@ func frameDigest(s *snap.Snapshot) []byte {
 	}
 	h := sha256.Sum256(append(b, j...))
 	return h[:]
+}
+
+// TestLookAheadKeepsTheFrames records the runs of TestFramesAsRecorded
+// with a look-ahead that always ends (Recorder.LookAhead): it records
+// fewer frames but plays the same, by the same goldens.
+func TestLookAheadKeepsTheFrames(t *testing.T) {
+	for _, c := range frameCases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long run: without -short")
+			}
+			p := newPlayer(t, c.scenario, c.sets...)
+			p.LookAhead(time.Hour)
+			computeAll(t, p)
+			require.NoError(t, p.Err())
+			require.Positive(t, p.rec.end, "the look-ahead ended")
+			goldenfile.Equal(t, filepath.Join("testdata", "frames", c.name+".golden"), playedFrames(p))
+		})
+	}
 }

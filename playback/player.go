@@ -103,23 +103,26 @@ func New(sc scenario.Scenario) (*Player, error) {
 // takes 0.1–0.4 s in WebAssembly. The player is New's however the slices
 // fall (sim.Building).
 type Builder struct {
-	sc scenario.Scenario
-	b  *sim.Building
+	sc   scenario.Scenario
+	b    *sim.Building
+	took time.Duration // the wall time Begin and Build have taken (the flow-level model is built in Begin)
 }
 
 // Begin starts building a scenario (validated) for playback.
 func Begin(sc scenario.Scenario) (*Builder, error) {
+	start := time.Now()
 	b, err := sim.Begin(sc)
 	if err != nil {
 		return nil, err
 	}
-	return &Builder{sc: sc, b: b}, nil
+	return &Builder{sc: sc, b: b, took: time.Since(start)}, nil
 }
 
 // Build builds for about budget of wall time, at least one step of
 // sim.BuildFlows, and reports whether the scenario is built.
 func (b *Builder) Build(budget time.Duration) bool {
 	start := time.Now()
+	defer func() { b.took += time.Since(start) }()
 	for !b.b.Step(sim.BuildFlows) {
 		if time.Since(start) >= budget {
 			return false
@@ -130,6 +133,14 @@ func (b *Builder) Build(budget time.Duration) bool {
 
 // Scenario is what is being built.
 func (b *Builder) Scenario() *scenario.Scenario { return &b.sc }
+
+// LookAheadBudget is the wall time to give a look-ahead of the built
+// scenario (Recorder.LookAhead): a second, or four times what building
+// took. The 8,192-GPU all-reduce's look-ahead took 1.0–2.5 times its build
+// under Node at load 6–17 (0.5–1.9 s: it builds a second model), incast's
+// 0.16 s at load 6 and 0.9 s at 17, ecmp-collisions' 0.5 and 2.3 s;
+// perm-1024's, 3.5 s at load 6, is lost.
+func (b *Builder) LookAheadBudget() time.Duration { return max(time.Second, 4*b.took) }
 
 // Player is the player, paused at time 0, once Build has reported the
 // scenario built.
@@ -233,6 +244,13 @@ func (p *Player) ComputeTime() time.Duration {
 func (p *Player) SetHeapLimit(limit int64) {
 	if p.rec != nil {
 		p.rec.SetHeapLimit(limit)
+	}
+}
+
+// LookAhead is the recorder's (Recorder.LookAhead), for a player that computes.
+func (p *Player) LookAhead(budget time.Duration) {
+	if p.rec != nil {
+		p.rec.LookAhead(budget)
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 )
 
 // Progress is how much of the run is computed, 0…1, or -1 while that is
-// unknown. With a time limit (until) it is the simulated time computed over
-// it. Otherwise it is the payload delivered over what the run must deliver,
+// unknown. Once a look-ahead has found the run's end (LookAhead), or with a
+// time limit (until), it is the simulated time computed over that end.
+// Otherwise it is the payload delivered over what the run must deliver,
 // where that is known before the end: every flow of a traffic pattern (once
 // all are added), or the bytes a ring, Rabenseifner or all-to-all collective
 // moves in all: 2(n−1)·S for an all-reduce, (n−1)·S for reduce-scatter,
@@ -21,6 +22,8 @@ func (rec *Recorder) Progress() float64 {
 	switch {
 	case rec.done:
 		return 1
+	case rec.end > 0: // the look-ahead's
+		return min(0.999, float64(rec.End())/float64(rec.end))
 	case rec.sc.Until > 0:
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
@@ -54,10 +57,12 @@ func (rec *Recorder) estimate() float64 {
 }
 
 // ETA is about how many seconds of computing are left, or -1 while
-// Progress is unknown or too small to tell. What is left of the run is
-// taken to be like what is done (events and simulated time in proportion
-// to Progress), at what events and snapshots cost lately: a run's frames
-// thin out as they halve, and in a browser the first seconds of a module
+// Progress is unknown or too small to tell. After a look-ahead it is what
+// the look-ahead's model took from here to the end (modelLeft) and the
+// snapshots left at what they cost lately. Without one, what is left of
+// the run is taken to be like what is done (events and simulated time in
+// proportion to Progress), at what events and snapshots cost lately: a
+// run's frames thin out as they halve, and in a browser the first seconds of a module
 // run slower (its code is optimised while it runs), so the average so far
 // overstates what is left.
 func (rec *Recorder) ETA() float64 {
@@ -68,8 +73,15 @@ func (rec *Recorder) ETA() float64 {
 	case f < 0.005:
 		return -1
 	}
-	left := (1 - f) / f
 	c := rec.cost
+	if rec.end > 0 { // the look-ahead's: what its model took from here, and the snapshots left
+		var snap float64
+		if c.snaps > 0 {
+			snap = c.snapWall / c.snaps
+		}
+		return rec.modelLeft().Seconds() + float64(rec.end-rec.End())/float64(rec.dt)*snap
+	}
+	left := (1 - f) / f
 	if c.events <= 0 || c.snaps <= 0 {
 		return rec.computeWall.Seconds() * left
 	}

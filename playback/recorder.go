@@ -64,6 +64,13 @@ type Recorder struct {
 	// wall seconds spent on snapshots and how many, each sum fading as
 	// computing goes on.
 	cost struct{ eventWall, events, snapWall, snaps float64 }
+
+	// The look-ahead (LookAhead): while it runs, and what it found: the
+	// run's end (0: unknown) and the wall time its model took to each time.
+	ahead *lookAhead
+	end   unit.Time
+	marks []aheadMark
+	model time.Duration // the wall time this recorder's model took so far
 }
 
 // A Sink takes what a Recorder records, in order.
@@ -102,13 +109,18 @@ const FirstDt = 100 * unit.Nanosecond
 // flows starting at 0), cannot hold a slice far past its budget; a frame's
 // snapshot, when it would not fit in what is left of the budget, waits for
 // the next call. The frames are the same however the steps fall: the model
-// stops at any time it is given, and after any event.
+// stops at any time it is given, and after any event. While a look-ahead
+// runs (LookAhead), Compute spends its calls on it.
 func (rec *Recorder) Compute(budget time.Duration) bool {
 	if rec.done || rec.err != nil {
 		return true
 	}
 	start := time.Now()
 	defer func() { rec.computeWall += time.Since(start) }()
+	if rec.ahead != nil {
+		rec.lookAhead(budget)
+		return false // recording starts with the next call
+	}
 	for n := 0; n == 0 || time.Since(start) < budget; n++ {
 		if rec.heapLimit > 0 && n%16 == 0 && LiveHeap() > rec.heapLimit*3/4 {
 			rec.fail(rec.outOfMemory())
@@ -134,6 +146,7 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 				rec.steps.advance, rec.steps.at, rec.steps.span = took, from, m.Now()-from
 			}
 			rec.advances++
+			rec.model += took
 			rec.measureEvents(m.Events()-e0, took)
 			rec.measureCost(m.Events()-e0, 0, took)
 			rec.cutShort, rec.cutTo = !reached, to
@@ -266,9 +279,10 @@ func (rec *Recorder) Slowest() (advance, snapshot time.Duration, at, span unit.T
 
 // maxFrames is how many frames to keep of snapshots like s: MaxFrames, fewer
 // (down to MinFrames) when every snapshot is big (see SnapshotWork).
-func (rec *Recorder) maxFrames(s *snap.Snapshot) int {
-	return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, pictureBytes(s)))))
-}
+func (rec *Recorder) maxFrames(s *snap.Snapshot) int { return framesFor(pictureBytes(s)) }
+
+// framesFor is maxFrames of snapshots whose pictures take b bytes.
+func framesFor(b int64) int { return max(MinFrames, min(MaxFrames, int(SnapshotWork/max(1, b)))) }
 
 // SetHeapLimit makes Compute stop with an error, before the program runs out
 // of memory, once the live heap passes three quarters of limit bytes (the

@@ -24,9 +24,11 @@ type wire struct {
 	dec   framewire.Decoder
 	p     *Player
 	first *snap.Snapshot
+	sent  int // frames sent
 }
 
 func (w *wire) Frame(s *snap.Snapshot) {
+	w.sent++
 	got, err := w.dec.Decode(w.enc.Encode(nil, s))
 	require.NoError(w.t, err)
 	if w.p == nil {
@@ -41,6 +43,12 @@ func (w *wire) Fail(err error)              { w.p.Fail(err) }
 
 // remote is a recorder of name and the remote player it feeds.
 func remote(t *testing.T, name string, sets ...string) (*Recorder, *Player) {
+	rec, w := remoteWire(t, name, sets...)
+	return rec, w.p
+}
+
+// remoteWire is remote, with the wire between them.
+func remoteWire(t *testing.T, name string, sets ...string) (*Recorder, *wire) {
 	sc, err := scenario.Load(name, nil, sets)
 	require.NoError(t, err)
 	b, err := Begin(sc)
@@ -51,7 +59,7 @@ func remote(t *testing.T, name string, sets ...string) (*Recorder, *Player) {
 	rec, err := b.Recorder(w)
 	require.NoError(t, err)
 	w.p = NewRemote(sc, plan.Topology(&sc), w.first)
-	return rec, w.p
+	return rec, w
 }
 
 // A remote player plays what a player in this process plays: the same

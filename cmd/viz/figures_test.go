@@ -64,6 +64,7 @@ traffic: {pattern: incast, senders: 2, bytes: 64KiB}
 	// A load without figures asks for none.
 	h.events = nil
 	h.send(`{"fabriclab":"load","scenario":"incast","set":["until=20us"]}`)
+	require.NoError(t, g.Update()) // the load taken: the run before is done
 	for i := 0; i < 1_000_000 && (g.p == nil || !g.p.Done()); i++ {
 		require.NoError(t, g.Update())
 	}

@@ -232,6 +232,7 @@ func (g *Game) loaded(b *playback.Builder) {
 		return
 	}
 	p.SetHeapLimit(heapLimit)
+	p.LookAhead(b.LookAheadBudget())
 	g.playing(p)
 }
 

@@ -20,7 +20,8 @@ import (
 // nothing else), in 25 ms slices under the browser's memory limit, the memory grown ahead
 // as main does. FABRICLAB_WORKER_BENCH
 // is the run as a begin's query ("hierarchical-allreduce&set=topology.nodes=1024",
-// the default). -cpuprofile shows the shares of the model, the recording
+// the default); FABRICLAB_WORKER_LOOKAHEAD its look-ahead's budget
+// ("-1ns": none). -cpuprofile shows the shares of the model, the recording
 // and the encoding; under Node (GOOS=js GOARCH=wasm) it runs as the
 // browser's worker does, without postMessage.
 func BenchmarkWorker(b *testing.B) {
@@ -28,6 +29,12 @@ func BenchmarkWorker(b *testing.B) {
 	if q := os.Getenv("FABRICLAB_WORKER_BENCH"); q != "" {
 		parts := strings.Split(q, "&set=")
 		name, sets = parts[0], parts[1:]
+	}
+	var lookAhead time.Duration // FABRICLAB_WORKER_LOOKAHEAD: its budget, "-1ns" for none
+	if v := os.Getenv("FABRICLAB_WORKER_LOOKAHEAD"); v != "" {
+		var err error
+		lookAhead, err = time.ParseDuration(v)
+		require.NoError(b, err)
 	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30)) // as main (bridge_js.go)
 	for b.Loop() {
@@ -37,7 +44,7 @@ func BenchmarkWorker(b *testing.B) {
 				frames++
 				bytes += len(frame)
 			}
-		}}
+		}, lookAhead: lookAhead}
 		begin, err := protocol.EncodeWorkerCommand(protocol.Begin{RunID: 1, Scenario: name, Sets: sets})
 		require.NoError(b, err)
 		w.Handle(begin)

@@ -41,6 +41,10 @@ type Worker struct {
 	// default, progressEvery).
 	every    time.Duration
 	lastPost time.Time
+	// lookAhead is the wall budget of a run's look-ahead
+	// (playback.Recorder.LookAhead; 0: playback.Builder.LookAheadBudget,
+	// below 0: none).
+	lookAhead time.Duration
 }
 
 // progressEvery is how often the page hears how far a run has got when no
@@ -167,6 +171,11 @@ func (w *Worker) Work(slice time.Duration) bool {
 		}
 		r.rec = rec
 		rec.SetHeapLimit(r.heap)
+		if w.lookAhead == 0 {
+			rec.LookAhead(r.build.LookAheadBudget())
+		} else {
+			rec.LookAhead(w.lookAhead)
+		}
 		sc := r.build.Scenario()
 		topo := rec.Topology()
 		w.event(protocol.Begun{RunID: r.id, Name: sc.Name, Endpoints: len(topo.Endpoints), Links: len(topo.Links), UntilUs: sc.Until.Micros()}, nil)

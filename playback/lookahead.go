@@ -1,0 +1,167 @@
+package playback
+
+import (
+	"sort"
+	"time"
+
+	"fabriclab/sim"
+	"fabriclab/sim/unit"
+)
+
+// lookAhead is a second model of the recorder's scenario, run to its end
+// without snapshots (LookAhead).
+type lookAhead struct {
+	build  *sim.Building // once begun (the first call of lookAhead begins it: after the first frame is posted)
+	run    *sim.Started  // once built
+	left   time.Duration // what is left of its wall budget
+	events uint64        // the events of its model's next step
+	marks  []aheadMark   // after each step
+}
+
+// aheadMark is where the look-ahead's model was after a step, and the wall
+// time its steps had taken so far.
+type aheadMark struct {
+	t    unit.Time
+	wall time.Duration
+}
+
+// LookAhead has the recorder, before it records past its first frame,
+// run a second model of the same scenario to its end without taking
+// snapshots, for at most budget of wall time in all (Compute spends its
+// slices on it first). A model's run is the same every time (no globals, no
+// clock), so what the second one reaches is where the recorded one ends:
+// recording then starts at the spacing the halvings would have reached by
+// that end, and sends and keeps the frames they keep, without taking the
+// ones they drop (the 8,192-GPU all-reduce: 155 snapshots, not 1,285);
+// Progress is the simulated time over that end, and ETA what the
+// look-ahead's model took from there and the snapshots left. A
+// look-ahead that does not end within budget is dropped, having cost
+// budget, and recording goes on as without it. Under a heap limit
+// (SetHeapLimit, set first) it is skipped, or dropped, while the live heap
+// is past a quarter, or a half, of the limit: two models at once must not
+// make a run that fits without it run out of memory.
+func (rec *Recorder) LookAhead(budget time.Duration) {
+	if budget <= 0 || len(rec.frames) != 1 || rec.done || rec.err != nil || rec.aheadTooBig(4) {
+		return
+	}
+	rec.ahead = &lookAhead{left: budget, events: minEvents}
+}
+
+// aheadStep is about how long a step of the look-ahead's model takes:
+// its events between two looks at the clock (the flow-level model's first
+// ones take milliseconds each, its later ones microseconds).
+const aheadStep = 2 * time.Millisecond
+
+// lookAhead runs the look-ahead for about budget, at most what is left of
+// its own, and once it ends (or is dropped) starts recording at the
+// spacing it found.
+func (rec *Recorder) lookAhead(budget time.Duration) {
+	a, start := rec.ahead, time.Now()
+	budget = min(budget, a.left)
+	defer func() { a.left -= time.Since(start) }()
+	for n := 0; n == 0 || time.Since(start) < budget; n++ {
+		if n%16 == 0 && rec.aheadTooBig(2) {
+			rec.ahead = nil
+			return
+		}
+		if a.build == nil && a.run == nil {
+			b, err := sim.Begin(rec.sc)
+			if err != nil {
+				rec.ahead = nil
+				return
+			}
+			a.build = b
+			continue
+		}
+		if a.run == nil {
+			if !a.build.Step(sim.BuildFlows) {
+				continue
+			}
+			st, err := a.build.Started()
+			if err != nil {
+				rec.ahead = nil
+				return
+			}
+			a.run, a.build = st, nil
+		}
+		m, t0 := a.run.Model, time.Now()
+		more, _ := m.AdvanceEvents(unit.Never, a.events)
+		took := time.Since(t0)
+		switch {
+		case took < aheadStep/2:
+			a.events = min(2*a.events, 1<<40)
+		case took > 2*aheadStep:
+			a.events = max(minEvents, a.events/2)
+		}
+		var wall time.Duration
+		if n := len(a.marks); n > 0 {
+			wall = a.marks[n-1].wall
+		}
+		a.marks = append(a.marks, aheadMark{m.Now(), wall + took})
+		if !more {
+			rec.ahead, rec.marks = nil, a.marks
+			rec.startAt(m.Now(), pictureBytes(a.run.Snapshot()))
+			return
+		}
+	}
+	if time.Since(start) >= a.left {
+		rec.ahead = nil // not done in its budget: record as without it
+	}
+}
+
+// aheadTooBig reports whether the live heap is past 1/part of the heap limit.
+func (rec *Recorder) aheadTooBig(part int64) bool {
+	return rec.heapLimit > 0 && LiveHeap() > rec.heapLimit/part
+}
+
+// startAt starts recording at the spacing the halvings would reach by end,
+// the time the run ends at, where a picture takes picture bytes: Compute
+// records frame i at i·dt while the run goes on past it, so a run to end
+// takes ⌈end/dt⌉ frames before its last, and halves (keeping frames 0, 2,
+// 4, … and doubling dt) whenever they pass maxFrames. The recorder holds
+// only frame 0, at time 0, which every halving keeps; the sink is told of
+// each halving as it would have been.
+//
+// The frames are those the halvings keep when the spacing found is not
+// coarser than theirs: a coarser spacing's frames are a subset of a finer
+// one's, fewer than maxFrames and no more bytes (a chunk that differs
+// between two of them changed between two of the finer frames), so Compute
+// halves further where the finer recording would have, by count or by
+// bytes. Two ways it could differ, neither seen in TestLookAheadKeepsTheFrames:
+// the count takes maxFrames of the picture at the end, so a run whose
+// picture at its last frame is smaller, by enough to change maxFrames,
+// keeps fewer frames than without a look-ahead; and halve counts a chunk
+// that changed and changed back as new where a coarser recording shares it,
+// so a run that halves by bytes may halve later than without.
+func (rec *Recorder) startAt(end unit.Time, picture int64) {
+	rec.end = end
+	most := framesFor(picture)
+	for end > 0 && int64((end+rec.dt-1)/rec.dt) > int64(most) {
+		rec.halve()
+	}
+}
+
+// modelLeft is about the wall time the recorder's model will take from
+// where it is (the last frame's time) to the end: what the look-ahead's
+// took, at the pace this one kept against it so far (recording slows it:
+// the collector has the frames to mark).
+func (rec *Recorder) modelLeft() time.Duration {
+	m := rec.marks
+	if len(m) == 0 {
+		return 0
+	}
+	i := sort.Search(len(m), func(i int) bool { return m[i].t > rec.End() }) // the steps up to here
+	var done time.Duration
+	if i > 0 {
+		done = m[i-1].wall
+	}
+	left := m[len(m)-1].wall - done
+	if done < paceAfter {
+		return left
+	}
+	return time.Duration(float64(left) * float64(rec.model) / float64(done))
+}
+
+// paceAfter is how much of the look-ahead's model time the recorder's must
+// have covered before modelLeft goes by its pace.
+const paceAfter = 20 * time.Millisecond

@@ -1,0 +1,120 @@
+package playback
+
+import (
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"fabriclab/sim/snap"
+	"fabriclab/sim/unit"
+)
+
+// With a look-ahead that ends, a worker's recorder sends only the frames
+// the halvings keep (incast halves by count alone: 7,713 sent without),
+// and the canvas plays what it plays without one: the same frames at the
+// same spacing, the same stops.
+func TestLookAheadSendsTheFramesKept(t *testing.T) {
+	rec, w := remoteWire(t, "incast")
+	rec.LookAhead(time.Hour)
+	for !rec.Compute(time.Minute) {
+	}
+	before, w0 := remoteWire(t, "incast")
+	for !before.Compute(time.Minute) {
+	}
+	p, p0 := w.p, w0.p
+	n, dt := p.Frames()
+	n0, dt0 := p0.Frames()
+	require.Equal(t, n0, n)
+	assert.Equal(t, dt0, dt)
+	assert.Equal(t, n, w.sent, "every frame sent is kept")
+	assert.Greater(t, w0.sent, 3*n0, "without, most are dropped")
+	assert.Equal(t, p0.Result().Totals, p.Result().Totals)
+	for i := 0; i < 40; i++ {
+		p0.Step()
+		p.Step()
+		require.Equal(t, p0.Pos(), p.Pos(), "step %d", i)
+		want, got := *p0.At(p0.Pos()), *p.At(p.Pos())
+		want.Routing, got.Routing = nil, nil
+		require.Equal(t, want, got)
+	}
+}
+
+// Once the look-ahead has ended, progress is the simulated time computed
+// over the run's end.
+func TestLookAheadKnowsTheEnd(t *testing.T) {
+	p := newPlayer(t, "hierarchical-allreduce")
+	rec := p.rec
+	rec.LookAhead(time.Hour)
+	require.False(t, p.Compute(time.Hour))
+	require.Positive(t, rec.end, "the look-ahead ended in one call")
+	last := 0.0
+	for i := 0; !p.Compute(time.Millisecond); i++ {
+		require.Less(t, i, 100000, "the run ends")
+		f := p.Progress()
+		assert.InDelta(t, float64(rec.End())/float64(rec.end), f, 1e-12)
+		assert.GreaterOrEqual(t, f, last, "only grows")
+		if f >= 0.005 {
+			assert.GreaterOrEqual(t, p.ETA(), 0.0, "known once progress is")
+		}
+		last = f
+	}
+	assert.Equal(t, rec.end, p.End())
+	assert.Equal(t, 1.0, p.Progress())
+}
+
+// A look-ahead that does not end in its budget is dropped, and recording
+// starts as without one.
+func TestLookAheadOutOfBudget(t *testing.T) {
+	p := newPlayer(t, "incast")
+	p.LookAhead(time.Nanosecond)
+	require.NotNil(t, p.rec.ahead)
+	require.False(t, p.Compute(time.Hour), "the call spent on the look-ahead")
+	assert.Nil(t, p.rec.ahead, "dropped")
+	assert.Zero(t, p.rec.end)
+	_, dt := p.Frames()
+	assert.Equal(t, FirstDt, dt)
+}
+
+// Under a heap limit, no look-ahead starts once the live heap is past a
+// quarter of it.
+func TestLookAheadSkippedNearTheHeapLimit(t *testing.T) {
+	p := newPlayer(t, "incast")
+	runtime.GC()
+	require.Positive(t, LiveHeap())
+	p.SetHeapLimit(2 * LiveHeap())
+	p.LookAhead(time.Hour)
+	assert.Nil(t, p.rec.ahead)
+	p.SetHeapLimit(1 << 40)
+	p.LookAhead(time.Hour)
+	assert.NotNil(t, p.rec.ahead)
+}
+
+// A look-ahead gets a second, or four builds for a scenario whose build
+// is long (its look-ahead builds a second model).
+func TestLookAheadBudget(t *testing.T) {
+	for _, c := range []struct{ took, want time.Duration }{
+		{0, time.Second},
+		{100 * time.Millisecond, time.Second},
+		{500 * time.Millisecond, 2 * time.Second},
+	} {
+		assert.Equal(t, c.want, (&Builder{took: c.took}).LookAheadBudget(), "build %v", c.took)
+	}
+}
+
+// The model's time left is what the look-ahead's took from the recorded
+// model's time to the end, at the pace the recorded model kept against it
+// once it has covered paceAfter of it.
+func TestModelLeftFollowsTheLookAhead(t *testing.T) {
+	rec := &Recorder{marks: []aheadMark{{10, 10 * time.Millisecond}, {20, 30 * time.Millisecond}, {30, 60 * time.Millisecond}}}
+	at := func(t unit.Time) { rec.frames = []*snap.Snapshot{{Time: t}} }
+	at(5)
+	assert.Equal(t, 60*time.Millisecond, rec.modelLeft(), "from the start, at the look-ahead's pace")
+	at(20)
+	rec.model = 60 * time.Millisecond // twice the look-ahead's 30 ms to here
+	assert.Equal(t, 60*time.Millisecond, rec.modelLeft(), "its last 30 ms at twice the time")
+	at(30)
+	assert.Zero(t, rec.modelLeft(), "at the end")
+}
