@@ -14,6 +14,8 @@ type lookAhead struct {
 	build  *sim.Building // once begun (the first call of lookAhead begins it: after the first frame is posted)
 	run    *sim.Started  // once built
 	left   time.Duration // what is left of its wall budget
+	budget time.Duration // the whole budget
+	looked int           // progress checks so far (foretold)
 	events uint64        // the events of its model's next step
 	marks  []aheadMark   // after each step
 }
@@ -44,7 +46,7 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 	if budget <= 0 || len(rec.frames) != 1 || rec.done || rec.err != nil || rec.aheadTooBig(4) {
 		return
 	}
-	rec.ahead = &lookAhead{left: budget, events: minEvents}
+	rec.ahead = &lookAhead{left: budget, budget: budget, events: minEvents}
 }
 
 // aheadStep is about how long a step of the look-ahead's model takes:
@@ -103,10 +105,31 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 			rec.startAt(m.Now(), pictureBytes(a.run.Snapshot()))
 			return
 		}
+		if rec.aheadHopeless(a, a.budget-a.left+time.Since(start)) {
+			rec.ahead = nil
+			return
+		}
 	}
 	if time.Since(start) >= a.left {
 		rec.ahead = nil // not done in its budget: record as without it
 	}
+}
+
+// aheadHopeless reports whether the look-ahead, spent into its budget,
+// will not end within it, at the pace its model's progress (Progress's
+// estimate, taken at a quarter and at half of the budget) has kept so far:
+// dropped then, a run too long to look ahead at (perm-1024: 3.5 s under
+// Node) pays a quarter of the budget, not all of it.
+func (rec *Recorder) aheadHopeless(a *lookAhead, spent time.Duration) bool {
+	if a.looked >= 2 || spent < a.budget*time.Duration(a.looked+1)/4 {
+		return false
+	}
+	a.looked++
+	f := rec.estimate(a.run.Snapshot())
+	if f <= 0 {
+		return false // no telling (yet): on to the budget's end
+	}
+	return spent.Seconds()*(1-f)/f > 1.5*(a.budget-spent).Seconds()
 }
 
 // aheadTooBig reports whether the live heap is past 1/part of the heap limit.

@@ -28,21 +28,21 @@ func (rec *Recorder) Progress() float64 {
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
 	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
-		rec.progressAt, rec.progress = rec.latest, rec.estimate()
+		rec.progressAt, rec.progress = rec.latest, rec.estimate(rec.latest)
 	}
 	return rec.progress
 }
 
-// estimate is Progress from the newest snapshot, before the run's end.
-func (rec *Recorder) estimate() float64 {
-	want := rec.expectedBytes()
+// estimate is Progress from snapshot s of the run, before its end.
+func (rec *Recorder) estimate(s *snap.Snapshot) float64 {
+	want := rec.expectedBytes(s)
 	if want > 0 {
-		return min(0.999, float64(delivered(rec.latest))/float64(want))
+		return min(0.999, float64(delivered(s))/float64(want))
 	}
-	if c := rec.latest.Collective; c != nil && c.Bytes > 0 {
+	if c := s.Collective; c != nil && c.Bytes > 0 {
 		return min(0.999, c.Done) // any algorithm: the share of its transfers' bytes arrived
 	}
-	if tr := rec.latest.Training; tr != nil && tr.Iterations > 0 {
+	if tr := s.Training; tr != nil && tr.Iterations > 0 {
 		// iterations as long as the last one that ended, or before the
 		// first ends as its compute (a lower bound: too early, never late)
 		per := tr.Compute
@@ -50,7 +50,7 @@ func (rec *Recorder) estimate() float64 {
 			per = tr.Steps[n-1].End - tr.Steps[n-1].Start
 		}
 		if per > 0 {
-			return min(0.999, float64(rec.End())/(float64(per)*float64(tr.Iterations)))
+			return min(0.999, float64(s.Time)/(float64(per)*float64(tr.Iterations)))
 		}
 	}
 	return -1
@@ -134,10 +134,9 @@ func (rec *Recorder) measureCost(events uint64, snapshots int, took time.Duratio
 // ComputeTime is the wall time Compute has spent so far.
 func (rec *Recorder) ComputeTime() time.Duration { return rec.computeWall }
 
-func (rec *Recorder) expectedBytes() int64 {
+func (rec *Recorder) expectedBytes(s *snap.Snapshot) int64 {
 	sc := &rec.sc
 	if n := sc.TrafficFlows(); n > 0 {
-		s := rec.latest
 		if s.NumFlows() < n {
 			return -1
 		}
