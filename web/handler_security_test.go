@@ -110,8 +110,8 @@ func builtSite(t *testing.T) (dir, version string) {
 	require.NoError(t, err)
 	dir = filepath.Join(t.TempDir(), "site")
 	require.NoError(t, web.Write(dir, files, false))
-	m := regexp.MustCompile(`viz\.wasm\?v=([0-9a-f]{12})"`).FindSubmatch(files["embed.html"])
-	require.NotNil(t, m, "embed.html names viz.wasm with its version")
+	m := regexp.MustCompile(`static/modules\.js\?v=([0-9a-f]{12})"`).FindSubmatch(files["embed.html"])
+	require.NotNil(t, m, "embed.html names its script with the version")
 	return dir, string(m[1])
 }
 
