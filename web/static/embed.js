@@ -456,7 +456,7 @@
   let exitCode = 0;
   const exit = go.exit;
   go.exit = (code) => { exitCode = code; exited = true; exit.call(go, code); };
-  const url = fabriclabModuleURL("viz.wasm");
+  const url = "viz.wasm" + (version ? "?v=" + version : ""); // as an error names it
   const start = (instance) => {
     performance.mark("fabriclab-instantiated");
     // The WebAssembly memory's size in bytes, for tests and memory checks (it

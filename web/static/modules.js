@@ -35,6 +35,5 @@
     if (!compiled.has(name)) compiled.set(name, compile(name));
     return compiled.get(name);
   };
-  window.fabriclabModuleURL = at;
   for (const name of ((script && script.dataset.modules) || "").split(/\s+/)) if (name) window.fabriclabModule(name);
 })();
