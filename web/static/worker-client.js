@@ -23,8 +23,8 @@
   module.then(() => performance.mark("fabriclab-worker-compiled"), () => {}); // a failure is reported when a worker is asked for
   source.catch(() => {});
 
-  // For tests and stats: workers made, frames received.
-  const counts = window.fabriclabWorkerCounts = { made: 0, frames: 0, messages: 0 };
+  // For tests and stats: workers made, commands sent, frames received.
+  const counts = window.fabriclabWorkerCounts = { made: 0, commands: 0, frames: 0, messages: 0 };
   const fail = (i, why) => {
     if (typeof window.fabriclabWorkerFailed === "function") window.fabriclabWorkerFailed(i, String(why));
   };
@@ -51,6 +51,7 @@
   let asked = false;
   window.fabriclabWorker = (i, json) => {
     if (!asked) { asked = true; performance.mark("fabriclab-worker-asked"); }
+    counts.commands++;
     if (!workers[i]) workers[i] = make(i);
     workers[i].then((w) => w.postMessage(json), (err) => fail(i, err && err.message || err));
   };
