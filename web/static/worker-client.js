@@ -3,12 +3,13 @@
 // worker's messages through fabriclabFrame(i, msg, bytes), a recorded
 // frame's bytes beside its message (a transferred ArrayBuffer), or
 // fabriclabWorkerFailed(i, why). Worker 0 computes a run, worker 1 a
-// comparison's right side. A worker is made from a Blob of wasm_exec.js and
-// static/worker.js, fetched (a sandboxed frame's opaque origin may not start
-// one from the site's URL; embed.html's policy allows blob: workers), and
-// handed worker.wasm, compiled once (modules.js) while the canvas's own
-// module still compiles. Worker 0 is made at once, so that its program runs
-// by the time the canvas asks for the first run; worker 1 on first use.
+// comparison's right side. A worker is made on first use from a Blob of
+// wasm_exec.js and static/worker.js, fetched (a sandboxed frame's opaque
+// origin may not start one from the site's URL; embed.html's policy allows
+// blob: workers), and handed worker.wasm, compiled once (modules.js) while
+// the canvas's own module still compiles. (Worker 0 made as the page
+// starts, to be running by the canvas's first run, measured no faster at
+// load 10-28 on two cores: BENCHMARKS.md, issue 29.)
 (() => {
   "use strict";
   const version = (document.querySelector('script[src^="static/worker-client.js"]').src.split("?v=")[1]) || "";
@@ -46,8 +47,7 @@
     w.postMessage(mod);
     return w;
   });
-  const workers = [make(0)];
-  workers[0].catch(() => {}); // reported when the canvas asks for it
+  const workers = [];
   let asked = false;
   window.fabriclabWorker = (i, json) => {
     if (!asked) { asked = true; performance.mark("fabriclab-worker-asked"); }
