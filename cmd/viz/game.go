@@ -190,11 +190,6 @@ func newGame(h host) (*Game, error) {
 		g.loadRemote(sc, err, src, false) // params.Play is taken once it plays
 	case first:
 		g.load(params.Load())
-	case g.runsRemotely():
-		// The page's load goes to the worker now, not at the first Update,
-		// which waits for Ebitengine's start-up (its shaders compiled): the
-		// run begins while the canvas starts.
-		g.takeCommands()
 	}
 	return g, nil
 }
@@ -284,16 +279,6 @@ func (g *Game) fail(err error) {
 	g.failure = i18n.Error(i18n.Lang(g.params.Lang), err)
 	g.p, g.cmp = nil, nil
 	g.out.event(protocol.Error{Message: g.failure})
-}
-
-// takeCommands handles the commands the page has sent since it last took them.
-func (g *Game) takeCommands() {
-	cmds, dropped := g.out.commands().drain()
-	if dropped > 0 {
-		g.out.event(protocol.Error{Message: fmt.Sprintf(
-			"%d commands dropped: more than %d MiB of commands came between two frames; wait for each command's event before sending more", dropped, maxQueued>>20)})
-	}
-	g.handleAll(cmds)
 }
 
 // handleAll runs a batch of commands. The editor's are answered first
@@ -535,7 +520,12 @@ func (g *Game) Update() (err error) {
 		g.drawErr = nil
 	}
 	g.fromWorkers() // remote.go
-	g.takeCommands()
+	cmds, dropped := g.out.commands().drain()
+	if dropped > 0 {
+		g.out.event(protocol.Error{Message: fmt.Sprintf(
+			"%d commands dropped: more than %d MiB of commands came between two frames; wait for each command's event before sending more", dropped, maxQueued>>20)})
+	}
+	g.handleAll(cmds)
 	if g.cmp != nil {
 		g.updateCompare(real, now)
 		return nil

@@ -328,27 +328,3 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	got, _ := g.p.Frames()
 	assert.Equal(t, want, got, "the frames, halved in order")
 }
-
-// A load the page sent before ready goes to the worker as the canvas
-// starts, before its first Update (which waits for Ebitengine's start-up),
-// and is the only run begun: incast is not.
-func TestQueuedLoadBegunBeforeTheFirstUpdate(t *testing.T) {
-	h := &workerPage{pageHost: pageHost{q: "?controls=1&lang=en"}, t: t}
-	h.send(`{"fabriclab":"quiz","pending":true}`)
-	h.send(`{"fabriclab":"load","scenario":"ecmp-collisions","step":"s"}`)
-	g, err := newGame(h)
-	require.NoError(t, err)
-	require.Len(t, h.asked[0], 1, "one run begun, before any Update")
-	assert.Equal(t, "ecmp-collisions", h.asked[0][0].(protocol.Begin).Scenario)
-	g.w, g.h = 800, 600
-	require.NoError(t, g.Update())
-	assert.Len(t, h.asked[0], 1, "the first Update begins nothing more")
-	assert.True(t, g.quizPending, "the quiz sent before ready is kept")
-	var loaded []any
-	for _, ev := range h.events {
-		if ev["fabriclab"] == "loaded" {
-			loaded = append(loaded, ev["name"])
-		}
-	}
-	assert.Equal(t, []any{"ecmp-collisions"}, loaded)
-}
