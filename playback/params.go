@@ -237,6 +237,14 @@ func parseStart(s string) (unit.Time, error) {
 	return unit.Time(v * float64(unit.Microsecond)), nil
 }
 
+// NamesRun says whether the parameters ask for a run of their own: a
+// scenario, YAML, set= overrides or a comparison. Without one the canvas
+// plays incast, unless the page has sent a load already (a lesson sends its
+// step's before the canvas is ready).
+func (p Params) NamesRun() bool {
+	return p.Scenario != "" || p.YAML != "" || len(p.Sets) > 0 || p.Compare != nil
+}
+
 // Scenario loads what the parameters ask for: a built-in, inline YAML, or
 // (neither) the incast scenario, with the set= overrides.
 func (p Params) Load() (scenario.Scenario, error) {

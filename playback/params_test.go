@@ -159,6 +159,25 @@ func TestParseQueryKeeping(t *testing.T) {
 	assert.Contains(t, errs[0].Error(), "cannot be read")
 }
 
+// An address names a run with a scenario, YAML, settings or a comparison;
+// the page's own parameters (a lesson's canvas: controls and lang) do not.
+func TestParamsNamesRun(t *testing.T) {
+	yaml := base64.RawURLEncoding.EncodeToString([]byte("name: x\n"))
+	for q, want := range map[string]bool{
+		"":                            false,
+		"controls=1&lang=en":          false,
+		"theme=light&play=1&speed=10": false,
+		"scenario=incst":              false, // left out, with a notice
+		"scenario=incast":             true,
+		"yaml=" + yaml:                true,
+		"set=traffic.senders%3D4":     true,
+		"compare=1&left=incast&right=ecmp-collisions": true,
+	} {
+		p, _ := ParseQueryKeeping(q)
+		assert.Equal(t, want, p.NamesRun(), q)
+	}
+}
+
 // protocol's limits are the scenario's and the player's.
 func TestProtocolLimitsAgree(t *testing.T) {
 	assert.Equal(t, scenario.MaxUntil.Micros(), float64(protocol.MaxSeekUs))

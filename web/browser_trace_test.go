@@ -46,7 +46,7 @@ func traceTo(t *testing.T, ctx context.Context, file string) (stop func()) {
 	tgt := chromedp.FromContext(ctx).Target
 	_, err := cdp.Call(ctx, tgt, tracing.Start, tracing.StartParams{TraceConfig: &tracing.TraceConfig{IncludedCategories: []string{
 		"devtools.timeline", "disabled-by-default-devtools.timeline", "disabled-by-default-devtools.timeline.frame",
-		"blink.user_timing", "toplevel", "v8.execute", "v8", "gpu", "cc", "viz", "blink",
+		"blink.user_timing", "toplevel", "v8.execute", "v8", "v8.wasm", "gpu", "cc", "viz", "blink", "loading", "netlog",
 	}}})
 	require.NoError(t, err)
 	return func() {

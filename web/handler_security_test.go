@@ -110,8 +110,8 @@ func builtSite(t *testing.T) (dir, version string) {
 	require.NoError(t, err)
 	dir = filepath.Join(t.TempDir(), "site")
 	require.NoError(t, web.Write(dir, files, false))
-	m := regexp.MustCompile(`viz\.wasm\?v=([0-9a-f]{12})"`).FindSubmatch(files["embed.html"])
-	require.NotNil(t, m, "embed.html names viz.wasm with its version")
+	m := regexp.MustCompile(`static/modules\.js\?v=([0-9a-f]{12})"`).FindSubmatch(files["embed.html"])
+	require.NotNil(t, m, "embed.html names its script with the version")
 	return dir, string(m[1])
 }
 
@@ -121,7 +121,7 @@ func TestHandlerSecurityHeaders(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "explain.zh.html"), "<!doctype html>explain")
 	h := openDir(t, dir)
 	const (
-		page  = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
+		page  = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
 		embed = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'"
 		asset = "default-src 'none'"
 		// the explain page starts the simulation's worker in itself

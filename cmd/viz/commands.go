@@ -44,10 +44,19 @@ func (q *commandQueue) drain() (items [][]byte, dropped int) {
 	return items, dropped
 }
 
-// hasLoad says commands wait in h's queue already.
+// hasLoad says a load command waits in h's queue already (one the page sent
+// before the program was ready). Other commands (play, a lesson's quiz) ask
+// for no run of their own.
 func hasLoad(h host) bool {
 	q := h.commands()
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return len(q.items) > 0
+	for _, b := range q.items {
+		if c, err := protocol.DecodeCommand(b); err == nil {
+			if _, ok := c.(protocol.Load); ok {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -173,19 +173,22 @@ func newGame(h host) (*Game, error) {
 		h.event(protocol.Error{Message: err.Error(), Notice: true})
 	}
 	g.params = params
+	// A load the page sent before ready (a lesson's step) is the first run,
+	// unless the address names one: incast is not built to be replaced at once.
+	first := params.NamesRun() || !hasLoad(h)
 	switch {
 	case params.Compare != nil && g.runsRemotely():
 		g.loadCompareRemote(*params.Compare)
 	case params.Compare != nil:
 		g.loadCompare(*params.Compare)
-	case (q != "" || !hasLoad(h)) && g.runsRemotely():
+	case first && g.runsRemotely():
 		sc, err := params.Load()
 		src := protocol.Begin{YAML: params.YAML, Scenario: params.Scenario, Sets: params.Sets}
 		if src.YAML == "" && src.Scenario == "" {
 			src.Scenario = sc.Name // the default, incast
 		}
 		g.loadRemote(sc, err, src, false) // params.Play is taken once it plays
-	case q != "" || !hasLoad(h):
+	case first:
 		g.load(params.Load())
 	}
 	return g, nil

@@ -307,3 +307,37 @@ func TestWrongParameterIsANotice(t *testing.T) {
 	assert.Equal(t, "ecmp-collisions", h.last("loaded")["name"])
 	assert.Empty(t, g.failure)
 }
+
+// A load the page sent before the canvas was ready (a lesson's step) is the
+// first run when the address names none: incast is not built first. An
+// address that names a run plays it, and the load replaces it after; other
+// commands sent before ready (a lesson's quiz, play) ask for no run.
+func TestLoadSentBeforeReadyIsTheFirstRun(t *testing.T) {
+	const load = `{"fabriclab":"load","scenario":"ecmp-collisions"}`
+	for _, tc := range []struct {
+		q      string
+		sent   []string
+		loaded []string
+	}{
+		{"?controls=1&lang=en", []string{`{"fabriclab":"quiz","pending":true}`, load}, []string{"ecmp-collisions"}},
+		{"", []string{load}, []string{"ecmp-collisions"}},
+		{"?scenario=incast&controls=1", []string{load}, []string{"incast", "ecmp-collisions"}},
+		{"?controls=1", []string{`{"fabriclab":"quiz","pending":true}`, `{"fabriclab":"play"}`}, []string{"incast"}},
+	} {
+		h := &pageHost{q: tc.q}
+		for _, c := range tc.sent {
+			h.send(c)
+		}
+		g, err := newGame(h)
+		require.NoError(t, err)
+		g.w, g.h = 800, 600
+		require.NoError(t, g.Update())
+		var loaded []string
+		for _, ev := range h.events {
+			if ev["fabriclab"] == "loaded" {
+				loaded = append(loaded, ev["name"].(string))
+			}
+		}
+		assert.Equal(t, tc.loaded, loaded, "%q %v", tc.q, tc.sent)
+	}
+}

@@ -3,6 +3,7 @@
 // the Go program and a parent page (a lesson, or a doc author's page).
 (() => {
   "use strict";
+  performance.mark("fabriclab-script");
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
   if (params.get("controls") === "0") document.body.classList.add("nocontrols");
@@ -455,22 +456,17 @@
   let exitCode = 0;
   const exit = go.exit;
   go.exit = (code) => { exitCode = code; exited = true; exit.call(go, code); };
-  const url = "viz.wasm" + (version ? "?v=" + version : "");
-  const start = (result) => {
+  const url = "viz.wasm" + (version ? "?v=" + version : ""); // as an error names it
+  const start = (instance) => {
     performance.mark("fabriclab-instantiated");
     // The WebAssembly memory's size in bytes, for tests and memory checks (it
     // only ever grows: what matters is that loads reuse it).
-    const mem = result.instance.exports.mem;
+    const mem = instance.exports.mem;
     window.fabriclabMemoryBytes = () => mem.buffer.byteLength;
-    return go.run(result.instance).then(() => showError(explain("", exitCode)));
+    return go.run(instance).then(() => showError(explain("", exitCode)));
   };
-  let loading;
-  if (WebAssembly.instantiateStreaming) {
-    loading = WebAssembly.instantiateStreaming(fetch(url), go.importObject).catch(() =>
-      fetch(url).then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject)));
-  } else {
-    loading = fetch(url).then((r) => r.arrayBuffer()).then((b) => WebAssembly.instantiate(b, go.importObject));
-  }
+  // viz.wasm has been compiling since the head (modules.js).
+  const loading = fabriclabModule("viz.wasm").then((mod) => WebAssembly.instantiate(mod, go.importObject));
   // The canvas's fonts are files beside viz.wasm (assets.WebFontNames), fetched
   // while it compiles; the program reads them from fabriclabFonts as it starts.
   // With their families and weights as render's SVG names them (assets.FontFamily), for
@@ -483,6 +479,7 @@
     if (!r.ok) throw new Error("static/fonts/" + n + ": " + r.status + " " + r.statusText);
     return r.arrayBuffer();
   }))).then((bufs) => {
+    performance.mark("fabriclab-fonts");
     globalThis.fabriclabFonts = Object.fromEntries(bufs.map((b, i) => [fontNames[i], new Uint8Array(b)]));
   });
   $("progress").style.width = "60%";

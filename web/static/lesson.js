@@ -8,10 +8,22 @@
   const sections = Array.from(document.querySelectorAll(".step"));
   const links = Array.from(document.querySelectorAll(".stepper ol a"));
   const intro = document.querySelector(".text .intro");
-  let current = -1, ready = false, loadedYAML = null, loadedPlain = null;
+  let current = -1, ready = false, early = false, loadedYAML = null, loadedPlain = null;
   let knobs = { load: () => null, moved: () => [], shown() {}, figures() {}, failed() {} }; // set below
 
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
+  // The canvas page takes commands once its script runs, and keeps them until
+  // its program is ready (embed.js): the step's load sent then is the
+  // canvas's first run, computed while the program still starts, rather than
+  // incast built, drawn and replaced (cmd/viz newGame). early: sent so.
+  const sendable = () => ready || early;
+  frame.addEventListener("load", () => {
+    let embed = false;
+    try { embed = typeof frame.contentWindow.fabriclabEvent === "function"; } catch (_) { /* not the canvas page: wait for ready */ }
+    if (ready || !embed) return;
+    early = true;
+    loadScenario();
+  });
   const scenarioFor = (i) => { for (let k = i; k >= 0; k--) if (steps[k].scenario) return steps[k].scenario; return null; };
   // A compare step (and the steps after it, until a scenario block) shows two scenarios side by side.
   // An answered drill (drill.js) shows its faulty and fixed runs side by side.
@@ -47,14 +59,14 @@
   // The canvas keeps back what gives a quiz away (the run's end, a comparison's
   // difference) while the step shown has one to answer.
   const tellQuiz = () => {
-    if (ready) send({ fabriclab: "quiz", pending: !!sections[current].querySelector('form.lesson-quiz:not([data-result="right"]):not([data-result="shown"])') });
+    if (sendable()) send({ fabriclab: "quiz", pending: !!sections[current].querySelector('form.lesson-quiz:not([data-result="right"]):not([data-result="shown"])') });
   };
   function loadScenario() {
     tellQuiz();
     const cmp = compareFor(current);
     if (cmp) {
       const ckey = JSON.stringify(cmp);
-      if (!ready) return;
+      if (!sendable()) return;
       if (ckey === loadedYAML) { progress.kept(); return; }
       loadedYAML = ckey; loadedPlain = null;
       progress.loading();
@@ -64,7 +76,7 @@
     const yaml = scenarioFor(current);
     const extra = knobs.load(current); // the step's knob settings and figures, or null
     const key = extra ? yaml + "\n" + JSON.stringify(extra.set) : yaml;
-    if (!ready || !yaml) return;
+    if (!sendable() || !yaml) return;
     // A step without knobs after one with the same scenario at its knobs'
     // defaults (the recap after a knob step) keeps the canvas as it is.
     if (key === loadedYAML || (!extra && loadedPlain === yaml)) { progress.kept(); return; }
@@ -94,7 +106,9 @@
     const ev = e.data;
     switch (ev.fabriclab) {
       case "ready":
-        ready = canvas.ready = true; loadedYAML = loadedPlain = null;
+        ready = canvas.ready = true;
+        if (!early) loadedYAML = loadedPlain = null; // else the canvas has the step's load already
+        early = false;
         send({ fabriclab: "keys", parent: true }); // the canvas passes the lesson's keys here
         loadScenario();
         if (document.body.classList.contains("presenter")) send({ fabriclab: "presenter", on: true });
