@@ -191,7 +191,7 @@ func canvasWords() map[string]Text {
 		"coll.finished":    {" · finished in %s", " · 用时 %s 完成"},
 		"coll.pipelined":   {" · %d phases at once, pipelined · %s moved", " · %d 个阶段流水并行 · 已传输 %s"},
 		"coll.phase-of":    {" · phase %d of %d: %s", " · 第 %d/%d 阶段：%s"},
-		"coll.all-at-once": {" · every GPU sends to every other at once", " · 每张 GPU 同时向其他所有 GPU 发送"},
+		"coll.all-at-once": {" · every one sends to every other at once", " · 每一方同时发给其他所有方"},
 		"coll.step-of":     {" · step %d of %d", " · 第 %d/%d 步"},
 		"coll.round-of":    {" · round %d of %d", " · 第 %d/%d 轮"},
 		"coll.rail":        {"on rail %d", "使用轨道 %d"},

@@ -135,7 +135,7 @@ func TestCollectiveViewSays(t *testing.T) {
 	assert.Contains(t, shared, "on rails 0–3", "two GPUs a NIC: four rails")
 
 	a := scene(play(t, "alltoall-moe", []string{"collective.pxn=false"}, 100*unit.Microsecond, 12))
-	assert.Contains(t, a, "direct all-to-all · every GPU sends to every other at once")
+	assert.Contains(t, a, "direct all-to-all · every one sends to every other at once")
 	assert.Contains(t, a, "What each GPU has received")
 	assert.Contains(t, a, "Bytes moved over time", "one step: the bytes moved, not a one-bar steps chart")
 	pxn := scene(play(t, "alltoall-moe", nil, 100*unit.Microsecond, 12))
