@@ -162,7 +162,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), take: takeLimits{takeBudget, takeLag}}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), take: takeLimits{takeBudget, takeLag, takeDone}}
 	q := h.query()
 	// A wrong parameter is left out, with a notice: the rest plays.
 	params, wrong := playback.ParseQueryKeeping(q)

@@ -328,3 +328,24 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	got, _ := g.p.Frames()
 	assert.Equal(t, want, got, "the frames, halved in order")
 }
+
+// Once a run's report has come, what is left of its frames is taken
+// within the larger budget a frame (takeLimits.done): the worker computes
+// no more, and the page catches up.
+func TestWorkerDoneTakenFaster(t *testing.T) {
+	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.framesOnDemand()
+	for !h.work(0) {
+	}
+	inbox := slices.Clone(h.inbox)
+	require.Greater(t, len(inbox), 10)
+	require.True(t, workerDone(inbox[len(inbox)-1]), "the last message is the report")
+	require.False(t, workerDone(inbox[1]))
+	g.take = takeLimits{lag: time.Hour, done: time.Hour}
+	require.NoError(t, g.Update())
+	assert.Zero(t, len(g.arrivals), "all taken in one frame")
+	assert.True(t, g.p.Done())
+}
