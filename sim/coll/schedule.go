@@ -280,7 +280,7 @@ func checkSupported(op, algo string) error {
 		if !slices.Contains(Algos, algo) {
 			return msg.Errorf("unknown algorithm %q; use one of %s", algo, strings.Join(Algos, ", "))
 		}
-		return msg.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(algos, ", "))
+		return msg.Errorf("%s does not do %s; for %s use %s", algo, op, op, strings.Join(append(algos, Auto), ", "))
 	}
 	return nil
 }

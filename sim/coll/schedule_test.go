@@ -228,7 +228,7 @@ func TestBuildErrors(t *testing.T) {
 		want     string
 	}{
 		{AllReduce, Rabenseifner, Params{Ranks: 6}, "power-of-two rank count, got 6; use ring, or 4 or 8 ranks"},
-		{AllToAll, Ring, Params{Ranks: 4}, "ring does not do alltoall; for alltoall use direct, pairwise"},
+		{AllToAll, Ring, Params{Ranks: 4}, "ring does not do alltoall; for alltoall use direct, pairwise, auto"},
 		{AllReduce, Hierarchical, Params{Ranks: 8, GPUsPerNode: 8}, "at least 2 whole multi-GPU nodes"},
 		{"gather", Ring, Params{Ranks: 4}, `unknown operation "gather"`},
 		{AllReduce, "magic", Params{Ranks: 4}, `unknown algorithm "magic"`},
