@@ -41,10 +41,16 @@ func badges(r *run, L *Layout, dl *DisplayList) map[int]string {
 func abs(v float64) float64 { return max(v, -v) }
 
 // strokes counts the polylines drawn in c on the links' layer (a hop each; its arrowhead is two lines).
-func strokes(dl *DisplayList, c color.RGBA) int {
+func strokes(dl *DisplayList, c color.RGBA) int { return prims(dl, LayerLink, KindPolyline, c) }
+
+// legendMarks counts the legend's lines in c (a channel's mark each).
+func legendMarks(dl *DisplayList, c color.RGBA) int { return prims(dl, LayerLabel, KindLine, c) }
+
+// prims counts the primitives of kind drawn in c on layer.
+func prims(dl *DisplayList, layer Layer, kind Kind, c color.RGBA) int {
 	n := 0
 	for _, p := range dl.Prims {
-		if p.Layer == LayerLink && p.Kind == KindPolyline && p.Stroke == c {
+		if p.Layer == layer && p.Kind == kind && p.Stroke == c {
 			n++
 		}
 	}
@@ -141,17 +147,6 @@ func TestChannelLegendWithoutBadges(t *testing.T) {
 	dl := Scene(r.frame(L))
 	assert.Empty(t, badges(r, L, dl))
 	assert.Contains(t, sceneTexts(dl), "NCCL 环，通道 00/16\n")
-}
-
-// legendMarks counts the legend's lines in c (a channel's mark each).
-func legendMarks(dl *DisplayList, c color.RGBA) int {
-	n := 0
-	for _, p := range dl.Prims {
-		if p.Layer == LayerLabel && p.Kind == KindLine && p.Stroke == c {
-			n++
-		}
-	}
-	return n
 }
 
 // On one DGX node (ring-allreduce-8) the canvas shows the ring every

@@ -162,10 +162,7 @@ func TestCollectiveSnapshotStaysSmall(t *testing.T) {
 	for _, tc := range []struct {
 		nodes, rowRanks int
 	}{{4, 1}, {16, 8}, {128, 16}, {512, 0}} {
-		sc, err := scenario.Load("hierarchical-allreduce", os.ReadFile, []string{"topology.nodes=" + itoa(tc.nodes), "collective.bytes=64MiB"})
-		require.NoError(t, err)
-		st, err := sim.Start(sc)
-		require.NoError(t, err)
+		st := started(t, "hierarchical-allreduce", "topology.nodes="+itoa(tc.nodes), "collective.bytes=64MiB")
 		st.Model.Advance(200 * unit.Microsecond)
 		c := st.Snapshot().Collective
 		require.NotNil(t, c)
@@ -182,6 +179,16 @@ func TestCollectiveSnapshotStaysSmall(t *testing.T) {
 	}
 }
 
+// started is the built-in scenario name with sets, started.
+func started(t *testing.T, name string, sets ...string) *sim.Started {
+	t.Helper()
+	sc, err := scenario.Load(name, os.ReadFile, sets)
+	require.NoError(t, err)
+	st, err := sim.Start(sc)
+	require.NoError(t, err)
+	return st
+}
+
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
@@ -196,10 +203,7 @@ func TestCollectiveSnapshotRoutes(t *testing.T) {
 	// at is the collective's snapshot after 50 µs, and then after 250.
 	at := func(sets ...string) (*snap.Collective, *snap.Collective) {
 		t.Helper()
-		sc, err := scenario.Load("hierarchical-allreduce", os.ReadFile, append([]string{"topology.nodes=2", "collective.bytes=64MiB"}, sets...))
-		require.NoError(t, err)
-		st, err := sim.Start(sc)
-		require.NoError(t, err)
+		st := started(t, "hierarchical-allreduce", append([]string{"topology.nodes=2", "collective.bytes=64MiB"}, sets...)...)
 		st.Model.Advance(50 * unit.Microsecond)
 		c := st.Snapshot().Collective
 		require.NotNil(t, c)
@@ -253,10 +257,7 @@ func TestCollectiveSnapshotRoutes(t *testing.T) {
 // runner runs (ring-allreduce-8: 8), each through the GPUs in order, none
 // across the network.
 func TestCollectiveSnapshotOneNodeRing(t *testing.T) {
-	sc, err := scenario.Load("ring-allreduce-8", os.ReadFile, []string{"collective.bytes=64MiB"})
-	require.NoError(t, err)
-	st, err := sim.Start(sc)
-	require.NoError(t, err)
+	st := started(t, "ring-allreduce-8", "collective.bytes=64MiB")
 	st.Model.Advance(20 * unit.Microsecond)
 	c := st.Snapshot().Collective
 	require.NotNil(t, c)
