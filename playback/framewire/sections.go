@@ -261,13 +261,16 @@ func getPackets(r *reader, ps []snap.Packet, links, flows int) {
 			Count: int(zigzag(v[2])), Marked: v[3] == 1}
 		r.off = off
 	}
-	for ; i < len(ps); i++ { // the slow way, which names what is wrong
-		p := &ps[i]
-		p.Link, p.Flow = r.index(0, links-1, "link"), r.index(0, flows-1, "flow")
-		p.Progress = r.f64()
-		p.Count = int(r.int())
-		p.Marked = r.bool()
+	for ; i < len(ps); i++ {
+		getPacket(r, &ps[i], links, flows) // the slow way, which names what is wrong
 	}
+}
+
+func getPacket(r *reader, p *snap.Packet, links, flows int) {
+	p.Link, p.Flow = r.index(0, links-1, "link"), r.index(0, flows-1, "flow")
+	p.Progress = r.f64()
+	p.Count = int(r.int())
+	p.Marked = r.bool()
 }
 
 func putInference(w *writer, v *snap.Inference) {
