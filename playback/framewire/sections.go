@@ -114,18 +114,20 @@ func putLink(b []byte, l *snap.Link) []byte {
 func getLinks(r *reader, ch []snap.Link) {
 	v := r.scratch(7 * len(ch))
 	off := r.uvarints(r.off, v)
-	for i := range ch {
-		if off < 0 || v[7*i+5] > 1 {
-			for i := range ch {
-				getLink(r, &ch[i])
-			}
-			return
-		}
-	}
-	for i := range ch {
+	for i := 0; i < len(ch) && off >= 0; i++ {
 		v := v[7*i : 7*i+7]
+		if v[5] > 1 {
+			off = -1
+			break
+		}
 		ch[i] = snap.Link{TxBytes: zigzag(v[0]), QueueBytes: zigzag(v[1]), BufferBytes: zigzag(v[2]), Drops: zigzag(v[3]),
 			PauseFrames: zigzag(v[4]), Paused: v[5] == 1, ECNMarks: zigzag(v[6])}
+	}
+	if off < 0 {
+		for i := range ch {
+			getLink(r, &ch[i])
+		}
+		return
 	}
 	r.off = off
 }
