@@ -19,8 +19,7 @@ import (
 // Version is the format's version; a frame of another is refused.
 // 3: the routes' news carry reroutes (snap.RouteNews.Moves), training its
 // checkpoints' spans. 4: a collective carries its channels' routes (snap.Collective.Routes).
-// 5: a link's numbers that are zero are left out (putLinks).
-const Version = 5
+const Version = 4
 
 // magic starts every frame, followed by the version byte.
 const magic = "FLF"
@@ -71,8 +70,8 @@ func (e *Encoder) Encode(dst []byte, s *snap.Snapshot) []byte {
 	if e.prev != nil {
 		prevLinks, prevFlows = linkChunks(e.prev), flowChunks(e.prev)
 	}
-	writeChunks(w, s.NumLinks(), linkChunks(s), prevLinks, putLinks)
-	writeChunks(w, s.NumFlows(), flowChunks(s), prevFlows, putFlows)
+	writeChunks(w, s.NumLinks(), linkChunks(s), prevLinks, putLink)
+	writeChunks(w, s.NumFlows(), flowChunks(s), prevFlows, putFlow)
 	putMoving(w, s)
 	if s.Routing != nil {
 		e.putRouting(w, s)
@@ -105,14 +104,13 @@ type Decoder struct {
 	routes   *snap.Routes
 	training *snap.Training  // the static part and the logs so far
 	news     *snap.RouteNews // the routes' news of the frame being read, applied once it is whole
-	nums     []uint64        // the reader's room for numbers, kept for the next frame
 }
 
 // Decode reads a frame: a compact snapshot that shares the chunks the
 // frame left out with the frame decoded before. On an error nothing of
 // the decoder's state changes.
 func (d *Decoder) Decode(b []byte) (*snap.Snapshot, error) {
-	r := &reader{b: b, section: "header", nums: d.nums}
+	r := &reader{b: b, section: "header"}
 	if r.need(len(magic)+1) || string(b[:len(magic)]) != magic {
 		return nil, fmt.Errorf("framewire: not a frame (it does not start with %q); the canvas was sent something else", magic)
 	}
@@ -167,7 +165,6 @@ func (d *Decoder) Decode(b []byte) (*snap.Snapshot, error) {
 		return nil, fmt.Errorf("framewire: frame %d: %w; the frame is damaged or from another build (reload the page)", d.frames, r.err)
 	}
 	next.commit(s)
-	next.nums = r.nums
 	*d = next
 	return s, nil
 }

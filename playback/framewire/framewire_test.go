@@ -164,7 +164,7 @@ func small() []*snap.Snapshot {
 	return []*snap.Snapshot{first, second.Compact(first)}
 }
 
-// The wire form of two small frames, in testdata/frames-v5.golden (go test
+// The wire form of two small frames, in testdata/frames-v4.golden (go test
 // -update rewrites it: only for a change of the format, with Version).
 func TestGolden(t *testing.T) {
 	var enc framewire.Encoder
@@ -176,7 +176,7 @@ func TestGolden(t *testing.T) {
 			out = append(out, '\n')
 		}
 	}
-	goldenfile.Equal(t, filepath.Join("testdata", "frames-v5.golden"), out)
+	goldenfile.Equal(t, filepath.Join("testdata", "frames-v4.golden"), out)
 }
 
 func TestSmallRoundTrip(t *testing.T) {
@@ -207,7 +207,7 @@ func TestDecodeErrors(t *testing.T) {
 	old[3] = 2 // before reroutes were sent
 	_, err = new(framewire.Decoder).Decode(old)
 	assert.ErrorIs(t, err, framewire.ErrVersion)
-	assert.ErrorContains(t, err, "a frame of version 2, this build reads 5")
+	assert.ErrorContains(t, err, "a frame of version 2, this build reads 4")
 
 	_, err = new(framewire.Decoder).Decode(second)
 	assert.ErrorContains(t, err, "frame 1 came where frame 0 was due")

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/bits"
 
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -42,7 +41,7 @@ func split[T any](all []T) [][]T {
 // heap, and storing its slice at every value passed the collector's write
 // barrier while it marked (8 % of the worker's time under Node for the
 // 8,192-GPU all-reduce, where encoding took 44 %; BENCHMARKS.md).
-func writeChunks[T any](w *writer, n int, chunks, prev [][]T, put func([]byte, []T) []byte) {
+func writeChunks[T any](w *writer, n int, chunks, prev [][]T, put func([]byte, *T) []byte) {
 	w.uint(uint64(n))
 	bits := make([]byte, (len(chunks)+7)/8)
 	for k, ch := range chunks {
@@ -53,7 +52,9 @@ func writeChunks[T any](w *writer, n int, chunks, prev [][]T, put func([]byte, [
 	b := append(w.b, bits...)
 	for k, ch := range chunks {
 		if bits[k/8]&(1<<(k%8)) != 0 {
-			b = put(b, ch)
+			for i := range ch {
+				b = put(b, &ch[i])
+			}
 		}
 	}
 	w.b = b
@@ -93,94 +94,48 @@ func readChunks[T any](r *reader, prev [][]T, get func(*reader, []T)) ([][]T, in
 
 func sameChunk[T any](a, b []T) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
 
-// A chunk of links is written as a byte per link whose bits say which of
-// its numbers are not zero (TxBytes, QueueBytes, BufferBytes, Drops,
-// PauseFrames, ECNMarks: bits 0 to 5) and whether it is paused (bit 6),
-// then those numbers, link after link. Most are zero (a flow-level run's
-// links have TxBytes alone), and the chunk's numbers are read in one call
-// (version 5; BENCHMARKS.md, issue 29).
-const (
-	linkNumbers = 6
-	linkPaused  = 1 << linkNumbers
-	linkFlags   = linkPaused | (linkPaused - 1) // all a link's flags
-)
-
-// putLinks appends a chunk of links to b (a writer of its own on the
-// stack: see writeChunks).
-func putLinks(b []byte, ch []snap.Link) []byte {
-	at := len(b)
-	b = append(b, make([]byte, len(ch))...)
-	for i := range ch {
-		l := &ch[i]
-		for j, v := range [linkNumbers]int64{l.TxBytes, l.QueueBytes, l.BufferBytes, l.Drops, l.PauseFrames, l.ECNMarks} {
-			if v != 0 {
-				b[at+i] |= 1 << j
-				b = binary.AppendVarint(b, v)
-			}
-		}
-		if l.Paused {
-			b[at+i] |= linkPaused
-		}
-	}
-	return b
+// putLink appends l to b (a writer of its own on the stack: see writeChunks).
+func putLink(b []byte, l *snap.Link) []byte {
+	w := writer{b}
+	w.int(l.TxBytes)
+	w.int(l.QueueBytes)
+	w.int(l.BufferBytes)
+	w.int(l.Drops)
+	w.int(l.PauseFrames)
+	w.bool(l.Paused)
+	w.int(l.ECNMarks)
+	return w.b
 }
 
-// getLinks reads what putLinks wrote: the chunk's numbers in one call
-// (reader.uvarints). A chunk that does not read so is read again number by
-// number (getLinksSlowly), which names what is wrong.
+// getLinks reads a chunk of links: all their numbers in one call
+// (reader.uvarints; Paused, a byte 0 or 1, reads as one). A chunk that
+// does not read so is read again link by link (getLink), which names what
+// is wrong.
 func getLinks(r *reader, ch []snap.Link) {
-	if len(r.b)-r.off < len(ch) {
-		getLinksSlowly(r, ch)
-		return
-	}
-	has := r.b[r.off : r.off+len(ch)]
-	n := 0
-	for _, h := range has {
-		if h&^linkFlags != 0 {
-			getLinksSlowly(r, ch)
-			return
+	v := r.scratch(7 * len(ch))
+	off := r.uvarints(r.off, v)
+	for i := 0; i < len(ch) && off >= 0; i++ {
+		v := v[7*i : 7*i+7]
+		if v[5] > 1 {
+			off = -1
+			break
 		}
-		n += bits.OnesCount8(h &^ linkPaused)
+		ch[i] = snap.Link{TxBytes: zigzag(v[0]), QueueBytes: zigzag(v[1]), BufferBytes: zigzag(v[2]), Drops: zigzag(v[3]),
+			PauseFrames: zigzag(v[4]), Paused: v[5] == 1, ECNMarks: zigzag(v[6])}
 	}
-	v := r.scratch(n)
-	off := r.uvarints(r.off+len(ch), v)
 	if off < 0 {
-		getLinksSlowly(r, ch)
-		return
-	}
-	k := 0
-	for i, h := range has {
-		var x [linkNumbers]int64
-		for m := h &^ linkPaused; m != 0; m &= m - 1 { // its numbers that are not zero
-			x[bits.TrailingZeros8(m)], k = zigzag(v[k]), k+1
+		for i := range ch {
+			getLink(r, &ch[i])
 		}
-		ch[i] = snap.Link{TxBytes: x[0], QueueBytes: x[1], BufferBytes: x[2], Drops: x[3], PauseFrames: x[4], ECNMarks: x[5], Paused: h&linkPaused != 0}
+		return
 	}
 	r.off = off
 }
 
-func getLinksSlowly(r *reader, ch []snap.Link) {
-	has := make([]byte, len(ch))
-	for i := range has {
-		has[i] = r.bits(linkFlags, "a link's")
-	}
-	for i, h := range has {
-		var x [linkNumbers]int64
-		for j := range x {
-			if h&(1<<j) != 0 {
-				x[j] = r.int()
-			}
-		}
-		ch[i] = snap.Link{TxBytes: x[0], QueueBytes: x[1], BufferBytes: x[2], Drops: x[3], PauseFrames: x[4], ECNMarks: x[5], Paused: h&linkPaused != 0}
-	}
-}
-
-// putFlows appends a chunk of flows to b, flow after flow.
-func putFlows(b []byte, ch []snap.Flow) []byte {
-	for i := range ch {
-		b = putFlow(b, &ch[i])
-	}
-	return b
+func getLink(r *reader, l *snap.Link) {
+	l.TxBytes, l.QueueBytes, l.BufferBytes, l.Drops, l.PauseFrames = r.int(), r.int(), r.int(), r.int(), r.int()
+	l.Paused = r.bool()
+	l.ECNMarks = r.int()
 }
 
 func putFlow(b []byte, f *snap.Flow) []byte {

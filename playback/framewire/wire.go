@@ -30,7 +30,7 @@ type reader struct {
 	off     int
 	section string
 	err     error
-	nums    []uint64 // room for numbers (scratch)
+	nums    []uint64 // scratch
 }
 
 // scratch is room for n numbers.
@@ -142,20 +142,6 @@ func (r *reader) bool() bool {
 	}
 	r.off++
 	return v == 1
-}
-
-// bits reads a byte of flags, none above all.
-func (r *reader) bits(all byte, what string) byte {
-	if r.err != nil || r.need(1) {
-		return 0
-	}
-	v := r.b[r.off]
-	if v&^all != 0 {
-		r.fail(fmt.Sprintf("%s flags %#x (at most %#x)", what, v, all))
-		return 0
-	}
-	r.off++
-	return v
 }
 
 func (r *reader) str() string {

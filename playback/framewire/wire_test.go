@@ -68,7 +68,10 @@ func TestFastReadsAsSlow(t *testing.T) {
 			Done: rng.IntN(2) == 1, Started: rng.IntN(2) == 1, Tag: int(num()), Step: int(num()), RateGbps: rng.NormFloat64(), Class: uint8(rng.IntN(256))})
 		ps = append(ps, snap.Packet{Link: rng.IntN(links), Flow: rng.IntN(flows), Progress: rng.Float64(), Count: int(num()), Marked: rng.IntN(2) == 1})
 	}
-	lb, fb := putLinks(nil, ls), putFlows(nil, fs)
+	var lb, fb []byte
+	for i := range n {
+		lb, fb = putLink(lb, &ls[i]), putFlow(fb, &fs[i])
+	}
 	w := &writer{}
 	for _, p := range ps { // as putMoving writes them
 		w.int(int64(p.Link))
@@ -110,7 +113,9 @@ func TestFastReadsAsSlow(t *testing.T) {
 			return ch
 		}, func(r *reader) any {
 			ch := make([]snap.Link, n)
-			getLinksSlowly(r, ch)
+			for i := range ch {
+				getLink(r, &ch[i])
+			}
 			return ch
 		})
 		b = fb
