@@ -243,9 +243,9 @@ func getMoving(r *reader, s *snap.Snapshot) {
 	s.Marking = snap.Marking{ECNKmin: r.int(), ECNKmax: r.int(), FECN: r.int()}
 }
 
-// getPackets reads packets on links links by flows flows as getFlows
-// reads flows: the link and the flow, the progress's eight bytes, the count
-// and Marked.
+// getPackets reads a frame's packets (on links links, of flows flows) as
+// getFlows reads flows: the link and the flow, the progress's eight bytes,
+// the count and Marked.
 func getPackets(r *reader, ps []snap.Packet, links, flows int) {
 	var v [4]uint64
 	i := 0

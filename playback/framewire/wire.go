@@ -30,7 +30,7 @@ type reader struct {
 	off     int
 	section string
 	err     error
-	nums    []uint64 // scratch
+	nums    []uint64 // room for a chunk's numbers (getLinks)
 }
 
 // scratch is room for n numbers.

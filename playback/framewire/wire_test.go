@@ -15,7 +15,7 @@ import (
 )
 
 // The reader's varints read as encoding/binary's: the values, where the
-// next one starts, and a broken or overlong one as an error.
+// next one starts, and a broken or overlong one as an error (uvarints: -1).
 func TestVarintsAsBinary(t *testing.T) {
 	cases := [][]byte{{}, {0x80}, {0xff, 0xff}, append(make([]byte, 0, 12), 0x7f, 0x01)}
 	for _, v := range []uint64{0, 1, 127, 128, 300, 1 << 35, 1<<63 - 1, 1 << 63, math.MaxUint64} {
@@ -31,6 +31,14 @@ func TestVarintsAsBinary(t *testing.T) {
 		assert.Equal(t, n <= 0, r.err != nil, "% x: %v", b, r.err)
 		if n > 0 {
 			assert.Equal(t, n, r.off, "% x", b)
+		}
+		var v [2]uint64 // uvarints as well, from the same byte
+		off := (&reader{b: b}).uvarints(0, v[:1])
+		if n > 0 {
+			assert.Equal(t, [2]uint64{u, 0}, v, "% x", b)
+			assert.Equal(t, n, off, "% x", b)
+		} else {
+			assert.Equal(t, -1, off, "% x", b)
 		}
 		s, n := binary.Varint(b)
 		r = &reader{b: b}
