@@ -58,7 +58,8 @@ func TestBrowserCanvasProfile(t *testing.T) {
 			require.NoError(t, err)
 			require.NoError(t, os.WriteFile(filepath.Join(out, "page-"+strings.NewReplacer("&", "_", "=", "_", "%", "_").Replace(q)+".cpuprofile"), data, 0o644))
 		}
-		fmt.Printf("page profile of %s while it computes (load %s):\n%s", q, loadAverage(), profileShares(res.Profile,
+		frames := eval[float64](t, ctx, `fabriclabWorkerCounts.frames`) // Decode's time a frame is its share over these
+		fmt.Printf("page profile of %s while it computes (load %s; %.0f frames came):\n%s", q, loadAverage(), frames, profileShares(res.Profile,
 			"main.__Game_.Update", "main.__Game_.Draw", "main.__Game_.fromWorkers", "framewire.__Decoder_.Decode", "syscall_js.CopyBytesToGo",
 			"playback.__Player_.Append", "playback.__Player_.Halve", "render.", "ebiten", "runtime.gcBgMarkWorker", "runtime.gcDrain", "runtime.mallocgc",
 			"(garbage collector)", "(program)", "(idle)"))

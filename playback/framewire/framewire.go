@@ -134,9 +134,9 @@ func (d *Decoder) Decode(b []byte) (*snap.Snapshot, error) {
 		prevLinks, prevFlows = d.prev.LinkChunks, d.prev.FlowChunks
 	}
 	r.section = "links"
-	s.LinkChunks, s.LinkCount = readChunks(r, prevLinks, getLink)
+	s.LinkChunks, s.LinkCount = readChunks(r, prevLinks, getLinks)
 	r.section = "flows"
-	s.FlowChunks, s.FlowCount = readChunks(r, prevFlows, getFlow)
+	s.FlowChunks, s.FlowCount = readChunks(r, prevFlows, getFlows)
 	getMoving(r, s)
 	next := *d
 	if flags&hasRouting != 0 {

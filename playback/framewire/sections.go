@@ -1,7 +1,9 @@
 package framewire
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math"
 
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
@@ -58,8 +60,9 @@ func writeChunks[T any](w *writer, n int, chunks, prev [][]T, put func([]byte, *
 	w.b = b
 }
 
-// readChunks reads what writeChunks wrote: the chunks left out are prev's.
-func readChunks[T any](r *reader, prev [][]T, get func(*reader, *T)) ([][]T, int) {
+// readChunks reads what writeChunks wrote: the chunks left out are prev's;
+// get reads a chunk's elements.
+func readChunks[T any](r *reader, prev [][]T, get func(*reader, []T)) ([][]T, int) {
 	raw := r.uint()
 	if r.err == nil && raw > uint64(len(r.b)-r.off)*8*snap.ChunkLen {
 		r.fail(fmt.Sprintf("%d elements, more than the %d bytes left can list", raw, len(r.b)-r.off))
@@ -83,9 +86,7 @@ func readChunks[T any](r *reader, prev [][]T, get func(*reader, *T)) ([][]T, int
 			continue
 		}
 		ch := make([]T, size)
-		for i := range ch {
-			get(r, &ch[i])
-		}
+		get(r, ch)
 		out = append(out, ch)
 	}
 	return out, n
@@ -104,6 +105,31 @@ func putLink(b []byte, l *snap.Link) []byte {
 	w.bool(l.Paused)
 	w.int(l.ECNMarks)
 	return w.b
+}
+
+// getLinks reads a chunk of links: all their numbers in one call
+// (reader.uvarints; Paused, a byte 0 or 1, reads as one). A chunk that
+// does not read so is read again link by link (getLink), which names what
+// is wrong.
+func getLinks(r *reader, ch []snap.Link) {
+	v := r.scratch(7 * len(ch))
+	off := r.uvarints(r.off, v)
+	for i := 0; i < len(ch) && off >= 0; i++ {
+		v := v[7*i : 7*i+7]
+		if v[5] > 1 {
+			off = -1
+			break
+		}
+		ch[i] = snap.Link{TxBytes: zigzag(v[0]), QueueBytes: zigzag(v[1]), BufferBytes: zigzag(v[2]), Drops: zigzag(v[3]),
+			PauseFrames: zigzag(v[4]), Paused: v[5] == 1, ECNMarks: zigzag(v[6])}
+	}
+	if off < 0 {
+		for i := range ch {
+			getLink(r, &ch[i])
+		}
+		return
+	}
+	r.off = off
 }
 
 func getLink(r *reader, l *snap.Link) {
@@ -127,6 +153,32 @@ func putFlow(b []byte, f *snap.Flow) []byte {
 	w.f64(f.RateGbps)
 	w.uint(uint64(f.Class))
 	return w.b
+}
+
+// getFlows reads a chunk of flows, each flow's numbers in two calls: ten
+// numbers (Done and Started among them), the rate's eight bytes, the class.
+// From a flow that does not read so on, they are read number by number.
+func getFlows(r *reader, ch []snap.Flow) {
+	var v [11]uint64
+	i := 0
+	for ; i < len(ch); i++ {
+		rate := r.uvarints(r.off, v[:10])
+		off := -1
+		if rate >= 0 && len(r.b)-rate >= 8 {
+			off = r.uvarints(rate+8, v[10:])
+		}
+		if off < 0 || v[6] > 1 || v[7] > 1 {
+			break
+		}
+		ch[i] = snap.Flow{Src: int(zigzag(v[0])), Dst: int(zigzag(v[1])), Bytes: zigzag(v[2]), Delivered: zigzag(v[3]),
+			Start: unit.Time(zigzag(v[4])), Finish: unit.Time(zigzag(v[5])), Done: v[6] == 1, Started: v[7] == 1,
+			Tag: int(zigzag(v[8])), Step: int(zigzag(v[9])), RateGbps: math.Float64frombits(binary.LittleEndian.Uint64(r.b[rate:])),
+			Class: uint8(v[10])}
+		r.off = off
+	}
+	for ; i < len(ch); i++ {
+		getFlow(r, &ch[i]) // the slow way, which names what is wrong
+	}
 }
 
 func getFlow(r *reader, f *snap.Flow) {
@@ -169,13 +221,7 @@ func getMoving(r *reader, s *snap.Snapshot) {
 	r.section = "packets"
 	if n, null := r.list(12); !null && r.err == nil {
 		s.Packets = make([]snap.Packet, n)
-		for i := range s.Packets {
-			p := &s.Packets[i]
-			p.Link, p.Flow = r.index(0, s.NumLinks()-1, "link"), r.index(0, s.NumFlows()-1, "flow")
-			p.Progress = r.f64()
-			p.Count = int(r.int())
-			p.Marked = r.bool()
-		}
+		getPackets(r, s.Packets, s.NumLinks(), s.NumFlows())
 	}
 	r.section = "controls"
 	if n, null := r.list(10); !null && r.err == nil {
@@ -195,6 +241,38 @@ func getMoving(r *reader, s *snap.Snapshot) {
 	}
 	r.section = "marking"
 	s.Marking = snap.Marking{ECNKmin: r.int(), ECNKmax: r.int(), FECN: r.int()}
+}
+
+// getPackets reads a frame's packets (on links links, of flows flows) as
+// getFlows reads flows: the link and the flow, the progress's eight bytes,
+// the count and Marked.
+func getPackets(r *reader, ps []snap.Packet, links, flows int) {
+	var v [4]uint64
+	i := 0
+	for ; i < len(ps); i++ {
+		progress := r.uvarints(r.off, v[:2])
+		off := -1
+		if progress >= 0 && len(r.b)-progress >= 8 {
+			off = r.uvarints(progress+8, v[2:])
+		}
+		l, f := zigzag(v[0]), zigzag(v[1])
+		if off < 0 || l < 0 || l >= int64(links) || f < 0 || f >= int64(flows) || v[3] > 1 {
+			break
+		}
+		ps[i] = snap.Packet{Link: int(l), Flow: int(f), Progress: math.Float64frombits(binary.LittleEndian.Uint64(r.b[progress:])),
+			Count: int(zigzag(v[2])), Marked: v[3] == 1}
+		r.off = off
+	}
+	for ; i < len(ps); i++ {
+		getPacket(r, &ps[i], links, flows) // the slow way, which names what is wrong
+	}
+}
+
+func getPacket(r *reader, p *snap.Packet, links, flows int) {
+	p.Link, p.Flow = r.index(0, links-1, "link"), r.index(0, flows-1, "flow")
+	p.Progress = r.f64()
+	p.Count = int(r.int())
+	p.Marked = r.bool()
 }
 
 func putInference(w *writer, v *snap.Inference) {

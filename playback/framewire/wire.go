@@ -30,6 +30,15 @@ type reader struct {
 	off     int
 	section string
 	err     error
+	nums    []uint64 // room for a chunk's numbers (getLinks)
+}
+
+// scratch is room for n numbers.
+func (r *reader) scratch(n int) []uint64 {
+	if cap(r.nums) < n {
+		r.nums = make([]uint64, n)
+	}
+	return r.nums[:n]
 }
 
 func (r *reader) fail(what string) {
@@ -71,6 +80,47 @@ func (r *reader) varint(what string) uint64 {
 	r.fail(what)
 	return 0
 }
+
+// uvarints reads len(v) unsigned varints from byte off into v, in one loop
+// with a local offset, and returns where the next value starts; -1 if one
+// is broken or the frame ends first, with nothing recorded: the caller
+// then reads number by number (the slow way), which names the error. In
+// WebAssembly a call per number was most of Decode (BENCHMARKS.md, issue 29).
+func (r *reader) uvarints(off int, v []uint64) int {
+	b := r.b
+	for j := range v {
+		if off >= len(b) {
+			return -1
+		}
+		c := b[off]
+		off++
+		if c < 0x80 {
+			v[j] = uint64(c)
+			continue
+		}
+		x := uint64(c & 0x7f)
+		for s := uint(7); ; s += 7 {
+			if off >= len(b) || s > 63 {
+				return -1
+			}
+			c = b[off]
+			off++
+			if c < 0x80 {
+				if s == 63 && c > 1 {
+					return -1 // past 64 bits
+				}
+				x |= uint64(c) << s
+				break
+			}
+			x |= uint64(c&0x7f) << s
+		}
+		v[j] = x
+	}
+	return off
+}
+
+// zigzag is the signed number of a varint's bits (binary.Varint's).
+func zigzag(u uint64) int64 { return int64(u>>1) ^ -int64(u&1) }
 
 func (r *reader) f64() float64 {
 	if r.err != nil || r.need(8) {
