@@ -217,13 +217,15 @@ func workerDone(a arrival) bool {
 type takeLimits struct{ draw, hold, lag time.Duration }
 
 // takeHold is what a frame that holds its picture takes of the messages:
-// with the frame's own work, within two 60 Hz frames, issue 29's 33 ms (the
-// 8,192-GPU all-reduce's frames take 12 ms each to decode). pictureGap is
-// the least time between two frames that may draw while messages wait, and
-// takeLag how long a message may wait: past it, or once the worker is done,
-// a picture every takeLag, and the page catches up.
+// with the frame's own work (a few ms), within two 60 Hz frames, issue
+// 29's 33 ms; less idles the page between frames while its worker gets
+// ahead (at 12 and 20 ms, ecmp-collisions' page was 1.2-2.8 s behind its
+// worker at load 12-26, against 0.3-0.4 s taking all at once). pictureGap
+// is the least time between two frames that may draw while messages wait,
+// and takeLag how long a message may wait: past it, or once the worker is
+// done, a picture every takeLag, and the page catches up.
 const (
-	takeHold   = 20 * time.Millisecond
+	takeHold   = 28 * time.Millisecond
 	takeLag    = 250 * time.Millisecond
 	pictureGap = 50 * time.Millisecond
 )
