@@ -381,6 +381,7 @@ func (g *Game) handle(c protocol.Command, err error) {
 		return
 	}
 	g.handlePlayback(p, c)
+	g.hold, g.held = false, false // what the learner asked for is drawn this frame (holdPicture)
 	g.page.summaryDue, g.page.view.due = true, true
 	g.sendTime()
 }
@@ -476,7 +477,11 @@ func (g *Game) sendTime() {
 		return
 	}
 	g.lastEvent = time.Now()
-	ev := protocol.Time{TUs: p.At(p.Pos()).Time.Micros(), EndUs: p.End().Micros(),
+	shown := p.At(p.Pos())
+	if g.held && g.drawn.cur != nil {
+		shown = g.drawn.cur // the picture held while messages are taken (holdPicture)
+	}
+	ev := protocol.Time{TUs: shown.Time.Micros(), EndUs: p.End().Micros(),
 		Playing: p.Playing(), Done: p.Done(), SpeedUs: p.Speed().Micros(),
 		ComputedUs: p.End().Micros(), Progress: round3(p.Progress()), EtaS: round3(p.ETA())}
 	if t, ok := p.Seeking(); ok {

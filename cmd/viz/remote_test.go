@@ -322,9 +322,10 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 // While the workers' messages wait, a frame either draws or takes them: in
 // the pictureGap after a frame that could draw, a frame holds the picture
 // drawn and takes messages for its hold budget, and asks for the frame
-// that draws; after it, a frame takes one message and draws. Once the page
-// is behind (a message waited past the lag) or the report has come, it
-// holds the picture for the lag.
+// that draws, and its time events say the time of the picture held; a
+// playback command is drawn at once. After the gap, a frame takes one
+// message and draws. Once the page is behind (a message waited past the
+// lag) or the report has come, it holds the picture for the lag.
 func TestWorkerFramesHoldThePicture(t *testing.T) {
 	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}} // paused: only the held picture asks for a frame
 	g, err := newGame(h)
@@ -343,24 +344,40 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 		require.NoError(t, g.Update())
 	}
 	require.Empty(t, g.arrivals)
-	other := drawKey{scale: 3} // a picture drawn that no frame prepares
+	h.inbox = slices.Clone(inbox[2:12])
+	require.NoError(t, g.Update())
+	require.Positive(t, g.p.End())
+	other := drawKey{scale: 3, cur: g.p.At(g.p.End())} // a picture drawn that no frame prepares, later than where playback is
 	drawn := func() { g.drawn, g.firstFrame = other, true }
 	drawn()
 
-	h.inbox = slices.Clone(inbox[2:12])
-	g.pictureFrame = time.Now()
+	h.inbox = slices.Clone(inbox[12:16])
+	g.pictureFrame, g.page.nextTime = time.Now(), time.Time{}
 	asked := h.asked
 	require.NoError(t, g.Update())
 	assert.True(t, g.hold, "within the gap after a frame that could draw")
 	assert.Empty(t, g.arrivals, "a frame that holds takes messages for its budget")
 	assert.Equal(t, other, g.key, "the picture drawn is held")
 	assert.Greater(t, h.asked, asked, "the frame that draws it is asked for")
+	assert.Equal(t, other.cur.Time.Micros(), lastTime(t, &h.pageHost)["t_us"], "the page hears the time of the picture shown")
 
-	h.inbox = slices.Clone(inbox[12:20])
+	h.inbox = slices.Clone(inbox[16:20])
+	h.send(`{"fabriclab":"step"}`)
+	g.pictureFrame = time.Now()
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, other, g.key, "a command the learner gave is drawn at once")
+	assert.Equal(t, g.p.At(g.p.Pos()).Time.Micros(), lastTime(t, &h.pageHost)["t_us"])
+	drawn()
+
+	next, took := slices.Clone(inbox[20:28]), 1
+	for took < len(next) && halves(next[took]) {
+		took++
+	}
+	h.inbox = next
 	g.pictureFrame = time.Now().Add(-pictureGap)
 	require.NoError(t, g.Update())
 	assert.False(t, g.hold, "past the gap")
-	assert.Len(t, g.arrivals, 7, "a frame that draws takes one message")
+	assert.Len(t, g.arrivals, len(next)-took, "a frame that draws takes one message (and the halvings after it)")
 	assert.NotEqual(t, other, g.key, "and draws")
 
 	drawn()
