@@ -186,9 +186,13 @@ func (g *Game) fromWorkers() {
 // holdPicture keeps the picture drawn in a frame that takes the workers'
 // messages instead (fromWorkers); afterUpdate asks for the frame that draws it.
 func (g *Game) holdPicture() {
+	was := g.held
 	g.held = false
 	if g.hold && g.firstFrame && g.failure == "" && g.key != g.drawn {
 		g.key, g.held = g.drawn, true
+	}
+	if was && !g.held {
+		g.page.nextTime = time.Time{} // the time events said the picture held's time (sendTime): now the one drawn
 	}
 }
 

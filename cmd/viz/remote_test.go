@@ -336,7 +336,7 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 	for !h.work(0) {
 	}
 	inbox := slices.Clone(h.inbox)
-	require.Greater(t, len(inbox), 20)
+	require.Greater(t, len(inbox), 40)
 	report := inbox[len(inbox)-1]
 	require.True(t, workerDone(report))
 	h.inbox = inbox[:2] // begun and the first frame
@@ -344,14 +344,11 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 		require.NoError(t, g.Update())
 	}
 	require.Empty(t, g.arrivals)
-	h.inbox = slices.Clone(inbox[2:12])
-	require.NoError(t, g.Update())
-	require.Positive(t, g.p.End())
-	other := drawKey{scale: 3, cur: g.p.At(g.p.End())} // a picture drawn that no frame prepares, later than where playback is
+	other := drawKey{scale: 3, cur: &snap.Snapshot{Time: unit.Second}} // a picture drawn that no frame prepares
 	drawn := func() { g.drawn, g.firstFrame = other, true }
 	drawn()
 
-	h.inbox = slices.Clone(inbox[12:16])
+	h.inbox = slices.Clone(inbox[2:16])
 	g.pictureFrame, g.page.nextTime = time.Now(), time.Time{}
 	asked := h.asked
 	require.NoError(t, g.Update())
@@ -369,16 +366,23 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 	assert.Equal(t, g.p.At(g.p.Pos()).Time.Micros(), lastTime(t, &h.pageHost)["t_us"])
 	drawn()
 
-	next, took := slices.Clone(inbox[20:28]), 1
+	h.inbox = slices.Clone(inbox[20:24])
+	g.pictureFrame, g.page.nextTime = time.Now(), time.Time{}
+	require.NoError(t, g.Update())
+	require.True(t, g.held)
+	require.Equal(t, other.cur.Time.Micros(), lastTime(t, &h.pageHost)["t_us"])
+	next, took := slices.Clone(inbox[24:32]), 1
 	for took < len(next) && halves(next[took]) {
 		took++
 	}
 	h.inbox = next
 	g.pictureFrame = time.Now().Add(-pictureGap)
+	g.page.nextTime = time.Now().Add(time.Hour) // no time event due but for the picture no longer held
 	require.NoError(t, g.Update())
 	assert.False(t, g.hold, "past the gap")
 	assert.Len(t, g.arrivals, len(next)-took, "a frame that draws takes one message (and the halvings after it)")
 	assert.NotEqual(t, other, g.key, "and draws")
+	assert.Equal(t, g.p.At(g.p.Pos()).Time.Micros(), lastTime(t, &h.pageHost)["t_us"], "the page hears the time of the picture drawn")
 
 	drawn()
 	g.take.lag = time.Second
