@@ -83,7 +83,7 @@ func (g *Game) afterUpdate() {
 	f.asked, f.playing = false, false
 	pb := g.playable()
 	if pb == nil {
-		if f.on && len(g.arrivals) > 0 { // the workers' messages fromWorkers left
+		if f.on && (len(g.arrivals) > 0 || g.held) { // the workers' messages fromWorkers left, or the picture held
 			g.askFrame(false)
 		}
 		return
@@ -93,7 +93,7 @@ func (g *Game) afterUpdate() {
 		g.askFrame(true)
 		return
 	}
-	if f.on && len(g.arrivals) > 0 {
+	if f.on && (len(g.arrivals) > 0 || g.held) {
 		g.askFrame(pb.Playing())
 		return
 	}

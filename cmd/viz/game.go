@@ -129,6 +129,11 @@ type Game struct {
 	loadingKey [2]float64
 	arrivals   []arrival
 	take       takeLimits
+	// hold says this frame takes messages rather than draw (fromWorkers),
+	// held that it holds a new picture back; pictureFrame is when the last
+	// frame that could draw began.
+	hold, held   bool
+	pictureFrame time.Time
 
 	quizPending bool // the lesson step shown has a quiz to answer (protocol.Quiz)
 }
@@ -162,7 +167,7 @@ func newGame(h host) (*Game, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), take: takeLimits{takeBudget, takeLag, takeDone}}
+	g := &Game{out: h, drawer: d, scale: 1, last: time.Now(), take: takeLimits{hold: takeHold, lag: takeLag}}
 	q := h.query()
 	// A wrong parameter is left out, with a notice: the rest plays.
 	params, wrong := playback.ParseQueryKeeping(q)
@@ -376,6 +381,7 @@ func (g *Game) handle(c protocol.Command, err error) {
 		return
 	}
 	g.handlePlayback(p, c)
+	g.hold, g.held = false, false // what the learner asked for is drawn this frame (holdPicture)
 	g.page.summaryDue, g.page.view.due = true, true
 	g.sendTime()
 }
@@ -471,7 +477,11 @@ func (g *Game) sendTime() {
 		return
 	}
 	g.lastEvent = time.Now()
-	ev := protocol.Time{TUs: p.At(p.Pos()).Time.Micros(), EndUs: p.End().Micros(),
+	shown := p.At(p.Pos())
+	if g.held && g.drawn.cur != nil {
+		shown = g.drawn.cur // the picture held while messages are taken (holdPicture)
+	}
+	ev := protocol.Time{TUs: shown.Time.Micros(), EndUs: p.End().Micros(),
 		Playing: p.Playing(), Done: p.Done(), SpeedUs: p.Speed().Micros(),
 		ComputedUs: p.End().Micros(), Progress: round3(p.Progress()), EtaS: round3(p.ETA())}
 	if t, ok := p.Seeking(); ok {
@@ -529,6 +539,7 @@ func (g *Game) Update() (err error) {
 	g.handleAll(cmds)
 	if g.cmp != nil {
 		g.updateCompare(real, now)
+		g.holdPicture()
 		return nil
 	}
 	if !g.out.browser() {
@@ -552,6 +563,7 @@ func (g *Game) Update() (err error) {
 	x, y := g.pointer()
 	g.prepare(float64(x)/g.scale, float64(y)/g.scale)
 	g.pickFlow()
+	g.holdPicture()
 	if p == nil {
 		return nil
 	}

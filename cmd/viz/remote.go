@@ -124,47 +124,75 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 	}
 }
 
-// fromWorkers takes what the workers sent, in order: for at most
-// g.take.budget of one frame (at least one message, and the halvings that
-// follow it), and every message that has waited longer than g.take.lag. The rest waits for the next
-// frame, which it asks for. Taken all at once, what came while a frame was
-// drawn and read back (hundreds of ms on software WebGL) held the next
-// frame for as long again, decoding (ecmp-collisions: frames 500–900 ms
-// long, 57 % of the page's thread in framewire's Decode; BENCHMARKS.md,
-// issue 29); taken within the budget alone, the frames fell ever further
-// behind the worker on a loaded machine (done 16–21 s after the first
-// picture instead of 7–9).
+// fromWorkers takes what the workers sent, in order. A frame either draws
+// a new picture or takes messages, not both: while messages wait, a frame
+// that may draw takes one (and the halvings that follow it), at most every
+// pictureGap (every g.take.lag once the page is behind, or its worker is
+// done), and the frames between hold their picture (holdPicture) and take
+// messages for g.take.hold. The rest waits for the next frame, which is
+// asked for. On software WebGL a picture costs a frame ~20 ms of drawing
+// and reading back (BENCHMARKS.md, issue 29); taken beside it, what came
+// while it was drawn held the frame for as long again, decoding
+// (ecmp-collisions: 150 ms frames at the median while computing), and a
+// page that took less fell ever further behind its worker.
 func (g *Game) fromWorkers() {
 	h, ok := g.out.(runner)
 	if !ok {
 		return
 	}
 	in := h.fromWorkers()
+	start := time.Now()
 	if len(in) > 0 {
 		g.grow() // the frames' memory, ahead (memory.go)
-		now := time.Now()
 		for i := range in {
-			in[i].came = now
+			in[i].came = start
 		}
 		g.arrivals = append(g.arrivals, in...)
 	}
-	start, budget := time.Now(), g.take.budget
-	if k := len(g.arrivals); k > 0 && g.cmp == nil && workerDone(g.arrivals[k-1]) {
-		budget = max(budget, g.take.done) // no more to compute: the page's turn to catch up
+	g.hold = false
+	if k := len(g.arrivals); k > 0 && g.firstFrame {
+		gap := pictureGap
+		if start.Sub(g.arrivals[0].came) > g.take.lag || g.cmp == nil && workerDone(g.arrivals[k-1]) {
+			gap = g.take.lag // the page's turn to catch up
+		}
+		g.hold = start.Sub(g.pictureFrame) < gap
 	}
-	n := 0
-	for n < len(g.arrivals) && (n == 0 || time.Since(start) < budget || start.Sub(g.arrivals[n].came) > g.take.lag || halves(g.arrivals[n])) {
+	budget := g.take.draw
+	if g.hold {
+		budget = g.take.hold
+	} else {
+		g.pictureFrame = start
+	}
+	// A message is taken if the longest taken so far would still end
+	// within the budget: perm-1024's frames take 14 ms each to decode.
+	n, longest := 0, time.Duration(0)
+	for n < len(g.arrivals) && (n == 0 || time.Since(start)+longest < budget || halves(g.arrivals[n])) {
 		a := g.arrivals[n]
 		g.arrivals[n] = arrival{} // its frame's bytes are garbage once decoded
 		n++
+		t := time.Now()
 		if err := g.arrived(a); err != nil {
 			g.release()
 			g.fail(err)
 		}
+		longest = max(longest, time.Since(t))
 	}
 	g.arrivals = g.arrivals[n:]
 	if len(g.arrivals) == 0 {
 		g.arrivals = nil
+	}
+}
+
+// holdPicture keeps the picture drawn in a frame that takes the workers'
+// messages instead (fromWorkers); afterUpdate asks for the frame that draws it.
+func (g *Game) holdPicture() {
+	was := g.held
+	g.held = false
+	if g.hold && g.firstFrame && g.failure == "" && g.key != g.drawn {
+		g.key, g.held = g.drawn, true
+	}
+	if was && !g.held {
+		g.page.nextTime = time.Time{} // the time events said the picture held's time (sendTime): now the one drawn
 	}
 }
 
@@ -187,21 +215,23 @@ func workerDone(a arrival) bool {
 }
 
 // takeLimits bound what a frame takes of the workers' messages
-// (fromWorkers): budget a frame, done a frame once the last message come is
-// a run's report, and every message that has waited lag.
-type takeLimits struct{ budget, lag, done time.Duration }
+// (fromWorkers): draw in a frame that may draw (one message, and more
+// within it), hold in a frame that holds its picture; lag is how long the
+// oldest message may wait before the page counts as behind.
+type takeLimits struct{ draw, hold, lag time.Duration }
 
-// takeBudget is a frame's budget for the workers' messages, within the
-// 33 ms a frame may take while computing (issue 29's goal) with its own
-// work; takeLag how long a message may wait: about what a frame took on
-// software WebGL at load 10–20, so that the frames keep up with the worker.
-// takeDone, once the worker is done and its core free, lets the page catch
-// up at about 20 frames a second (the 8,192-GPU all-reduce: the page was
-// 2 s behind its worker's report, decoding 12 ms a frame beside drawing).
+// takeHold is what a frame that holds its picture takes of the messages:
+// with the frame's own work (a few ms), within two 60 Hz frames, issue
+// 29's 33 ms; less idles the page between frames while its worker gets
+// ahead (at 12 and 20 ms, ecmp-collisions' page was 1.2-2.8 s behind its
+// worker at load 12-26, against 0.3-0.4 s taking all at once). pictureGap
+// is the least time between two frames that may draw while messages wait,
+// and takeLag how long a message may wait: past it, or once the worker is
+// done, a picture every takeLag, and the page catches up.
 const (
-	takeBudget = 12 * time.Millisecond
+	takeHold   = 28 * time.Millisecond
 	takeLag    = 250 * time.Millisecond
-	takeDone   = 40 * time.Millisecond
+	pictureGap = 50 * time.Millisecond
 )
 
 // arrived takes one message from a worker; an error stops what plays.

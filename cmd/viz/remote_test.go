@@ -102,7 +102,7 @@ func workerGame(t *testing.T, q string) (*Game, *workerPage) {
 	g, err := newGame(h)
 	require.NoError(t, err)
 	g.w, g.h = 800, 600
-	g.take = takeLimits{budget: time.Hour} // every message a frame, however slow the machine (TestWorkerMessagesTakenInSlices: a budget)
+	g.take = takeLimits{draw: time.Hour, hold: time.Hour} // every message a frame, however slow the machine (TestWorkerMessagesTakenInSlices: a budget)
 	return g, h
 }
 
@@ -268,8 +268,7 @@ func (h *workerFramePage) scheduleFrame()  { h.asked++ }
 
 // A frame takes the workers' messages for its budget only (and the
 // halvings that follow the last): the rest waits, in order, for the next
-// frame, which is asked for though nothing plays; but what has waited
-// longer than the lag is taken at once.
+// frame, which is asked for though nothing plays.
 func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
 	g, err := newGame(h)
@@ -280,20 +279,6 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	for !h.work(0) {
 	}
 	n := len(h.inbox)
-	defer func(inbox []arrival) { // the same messages to a game whose lag is past
-		h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
-		g, err := newGame(h)
-		require.NoError(t, err)
-		h.inbox = inbox // the run's whole (newGame's begin posted its start again)
-		g.take = takeLimits{lag: time.Hour}
-		require.NoError(t, g.Update())
-		require.Equal(t, len(inbox)-1, len(g.arrivals), "one message a frame")
-		g.take.lag = time.Millisecond
-		time.Sleep(2 * time.Millisecond)
-		require.NoError(t, g.Update())
-		assert.Zero(t, len(g.arrivals), "waited past the lag: taken at once")
-		assert.True(t, g.p.Done())
-	}(slices.Clone(h.inbox))
 	require.Greater(t, n, 10, "begun, the frames and the report")
 	pending, halvings := slices.Clone(h.inbox), 0
 	for len(pending) > 1 { // the last is the report
@@ -313,10 +298,15 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	require.NotNil(t, g.p)
 	assert.False(t, g.p.Done(), "the report is still to take")
 	assert.False(t, g.p.Playing())
-	asked := h.asked
 	require.NoError(t, g.Update())
 	assert.Zero(t, len(g.arrivals))
 	assert.True(t, g.p.Done(), "every frame and the report taken")
+	if g.held { // the frame that draws the picture held
+		require.NoError(t, g.Update())
+		g.drawn = g.key
+	}
+	asked := h.asked
+	require.NoError(t, g.Update())
 	assert.Equal(t, asked, h.asked, "nothing left: no frame asked for")
 	sc, err := scenario.Load("incast", nil, nil)
 	require.NoError(t, err)
@@ -329,23 +319,84 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	assert.Equal(t, want, got, "the frames, halved in order")
 }
 
-// Once a run's report has come, what is left of its frames is taken
-// within the larger budget a frame (takeLimits.done): the worker computes
-// no more, and the page catches up.
-func TestWorkerDoneTakenFaster(t *testing.T) {
-	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+// While the workers' messages wait, a frame either draws or takes them: in
+// the pictureGap after a frame that could draw, a frame holds the picture
+// drawn and takes messages for its hold budget, and asks for the frame
+// that draws, and its time events say the time of the picture held; a
+// playback command is drawn at once. After the gap, a frame takes one
+// message and draws. Once the page is behind (a message waited past the
+// lag) or the report has come, it holds the picture for the lag.
+func TestWorkerFramesHoldThePicture(t *testing.T) {
+	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}} // paused: only the held picture asks for a frame
 	g, err := newGame(h)
 	require.NoError(t, err)
 	g.w, g.h = 800, 600
 	g.framesOnDemand()
+	g.take = takeLimits{hold: time.Hour, lag: time.Hour}
 	for !h.work(0) {
 	}
 	inbox := slices.Clone(h.inbox)
-	require.Greater(t, len(inbox), 10)
-	require.True(t, workerDone(inbox[len(inbox)-1]), "the last message is the report")
-	require.False(t, workerDone(inbox[1]))
-	g.take = takeLimits{lag: time.Hour, done: time.Hour}
+	require.Greater(t, len(inbox), 40)
+	report := inbox[len(inbox)-1]
+	require.True(t, workerDone(report))
+	h.inbox = inbox[:2] // begun and the first frame
+	for g.p == nil {
+		require.NoError(t, g.Update())
+	}
+	require.Empty(t, g.arrivals)
+	other := drawKey{scale: 3, cur: &snap.Snapshot{Time: unit.Second}} // a picture drawn that no frame prepares
+	drawn := func() { g.drawn, g.firstFrame = other, true }
+	drawn()
+
+	h.inbox = slices.Clone(inbox[2:16])
+	g.pictureFrame, g.page.nextTime = time.Now(), time.Time{}
+	asked := h.asked
 	require.NoError(t, g.Update())
-	assert.Zero(t, len(g.arrivals), "all taken in one frame")
+	assert.True(t, g.hold, "within the gap after a frame that could draw")
+	assert.Empty(t, g.arrivals, "a frame that holds takes messages for its budget")
+	assert.Equal(t, other, g.key, "the picture drawn is held")
+	assert.Greater(t, h.asked, asked, "the frame that draws it is asked for")
+	assert.Equal(t, other.cur.Time.Micros(), lastTime(t, &h.pageHost)["t_us"], "the page hears the time of the picture shown")
+
+	h.inbox = slices.Clone(inbox[16:20])
+	h.send(`{"fabriclab":"step"}`)
+	g.pictureFrame = time.Now()
+	require.NoError(t, g.Update())
+	assert.NotEqual(t, other, g.key, "a command the learner gave is drawn at once")
+	assert.Equal(t, g.p.At(g.p.Pos()).Time.Micros(), lastTime(t, &h.pageHost)["t_us"])
+	drawn()
+
+	h.inbox = slices.Clone(inbox[20:24])
+	g.pictureFrame, g.page.nextTime = time.Now(), time.Time{}
+	require.NoError(t, g.Update())
+	require.True(t, g.held)
+	require.Equal(t, other.cur.Time.Micros(), lastTime(t, &h.pageHost)["t_us"])
+	next, took := slices.Clone(inbox[24:32]), 1
+	for took < len(next) && halves(next[took]) {
+		took++
+	}
+	h.inbox = next
+	g.pictureFrame = time.Now().Add(-pictureGap)
+	g.page.nextTime = time.Now().Add(time.Hour) // no time event due but for the picture no longer held
+	require.NoError(t, g.Update())
+	assert.False(t, g.hold, "past the gap")
+	assert.Len(t, g.arrivals, len(next)-took, "a frame that draws takes one message (and the halvings after it)")
+	assert.NotEqual(t, other, g.key, "and draws")
+	assert.Equal(t, g.p.At(g.p.Pos()).Time.Micros(), lastTime(t, &h.pageHost)["t_us"], "the page hears the time of the picture drawn")
+
+	drawn()
+	g.take.lag = time.Second
+	g.arrivals[0].came = time.Now().Add(-2 * time.Second)
+	g.pictureFrame = time.Now().Add(-2 * pictureGap)
+	require.NoError(t, g.Update())
+	assert.True(t, g.hold, "behind: the picture is held for the lag")
+	assert.Equal(t, other, g.key)
+
+	drawn()
+	g.take.lag = time.Hour
+	h.inbox = []arrival{report}
+	g.pictureFrame = time.Now().Add(-2 * pictureGap)
+	require.NoError(t, g.Update())
+	assert.True(t, g.hold, "the report has come: the page catches up")
 	assert.True(t, g.p.Done())
 }
