@@ -188,3 +188,10 @@ func (rec *Recorder) modelLeft() time.Duration {
 // paceAfter is how much of the look-ahead's model time the recorder's must
 // have covered before modelLeft goes by its pace.
 const paceAfter = 20 * time.Millisecond
+
+// LookingAhead reports whether a look-ahead is running (Compute spends its
+// calls on it).
+func (rec *Recorder) LookingAhead() bool { return rec.ahead != nil }
+
+// EndKnown reports whether a look-ahead ended, so the run's end is known.
+func (rec *Recorder) EndKnown() bool { return rec.end > 0 }
