@@ -61,10 +61,13 @@ func (rec *Recorder) estimate(s *snap.Snapshot) float64 {
 // the look-ahead's model took from here to the end (modelLeft) and the
 // snapshots left at what they cost lately. Without one, what is left of
 // the run is taken to be like what is done (events and simulated time in
-// proportion to Progress), at what events and snapshots cost lately: a
-// run's frames thin out as they halve, and in a browser the first seconds of a module
-// run slower (its code is optimised while it runs), so the average so far
-// overstates what is left.
+// proportion to Progress, both as of the snapshot Progress was read from:
+// the events handled since count as done, where counting them against a
+// progress that waits for the next snapshot made the time left climb
+// between snapshots), at what events and snapshots cost lately: a run's
+// frames thin out as they halve, and in a browser the first seconds of a
+// module run slower (its code is optimised while it runs), so the average
+// so far overstates what is left.
 func (rec *Recorder) ETA() float64 {
 	f := rec.Progress()
 	switch {
@@ -86,7 +89,7 @@ func (rec *Recorder) ETA() float64 {
 		return rec.computeWall.Seconds() * left
 	}
 	now := rec.End()
-	events := float64(rec.run.Model.Events()) * left
+	events := max(0, float64(rec.latestAt)*left-float64(rec.run.Model.Events()-rec.latestAt))
 	return events*c.eventWall/c.events + rec.snapshotsUntil(now+unit.Time(float64(now)*left))*c.snapWall/c.snaps
 }
 
@@ -112,13 +115,18 @@ func (rec *Recorder) snapshotsUntil(end unit.Time) float64 {
 	return snaps
 }
 
-// costWindow is about how much computing the ETA's costs remember.
+// costWindow is about how much computing the ETA's costs remember at
+// least; past four times that of computing, they remember a quarter of it:
+// a long run's slow slice (a collection, a halving) must not make its time
+// left jump (perm-1024 under Node: 4.8 s to 11 s and back within a second
+// of computing), while the first seconds, which a browser runs slower,
+// are forgotten.
 const costWindow = time.Second
 
 // measureCost adds to the recent costs events handled, or snapshots
 // taken, in took; the older ones fade.
 func (rec *Recorder) measureCost(events uint64, snapshots int, took time.Duration) {
-	keep := math.Exp(-took.Seconds() / costWindow.Seconds())
+	keep := math.Exp(-took.Seconds() / max(costWindow, rec.computeWall/4).Seconds())
 	c := &rec.cost
 	c.eventWall, c.events = c.eventWall*keep, c.events*keep
 	c.snapWall, c.snaps = c.snapWall*keep, c.snaps*keep

@@ -35,6 +35,7 @@ type Recorder struct {
 	heapLimit   int64 // stop computing when the live heap passes it (0: no limit)
 	computeWall time.Duration
 	latest      *snap.Snapshot // the newest snapshot, for progress
+	latestAt    uint64         // the model's events when it was taken
 	progressAt  *snap.Snapshot // the snapshot progress was estimated from
 	progress    float64        // that estimate
 
@@ -341,7 +342,7 @@ func (rec *Recorder) fail(err error) {
 // on: its flows and links share every chunk that did not change since the
 // frame before, so a frame costs what changed.
 func (rec *Recorder) record(s *snap.Snapshot) {
-	rec.latest = s
+	rec.latest, rec.latestAt = s, rec.run.Model.Events()
 	var prev *snap.Snapshot
 	if n := len(rec.frames); n > 0 {
 		prev = rec.frames[n-1]

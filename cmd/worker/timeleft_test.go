@@ -29,7 +29,10 @@ import (
 // ("all": incast, ecmp-collisions, perm-1024 and the 8,192-GPU all-reduce);
 // FABRICLAB_TIMELEFT_ROUNDS runs each so many times (1), alternating with
 // and without; FABRICLAB_WORKER_LOOKAHEAD sets the look-ahead's budget of
-// the runs with one; FABRICLAB_TIMELEFT_TRACE=1 prints every slice. Under
+// the runs with one, and FABRICLAB_TIMELEFT_WAYS=with (or without) runs
+// only those (a module's first run is slower: V8 optimises it as it runs,
+// so to compare runs as a page's first, run each in a process of its own);
+// FABRICLAB_TIMELEFT_TRACE=1 prints every slice. Under
 // Node (GOOS=js GOARCH=wasm go test -c; go_js_wasm_exec) it runs as the
 // browser's worker does, without postMessage.
 func TestTimeLeft(t *testing.T) {
@@ -57,10 +60,17 @@ func TestTimeLeft(t *testing.T) {
 		budget, err = time.ParseDuration(v)
 		require.NoError(t, err)
 	}
+	ways := []time.Duration{budget, -1} // with the look-ahead, and without
+	switch os.Getenv("FABRICLAB_TIMELEFT_WAYS") {
+	case "with":
+		ways = ways[:1]
+	case "without":
+		ways = ways[1:]
+	}
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(1 << 30)) // as main (bridge_js.go)
 	for round := 1; round <= rounds; round++ {
 		for _, q := range strings.Split(list, ",") {
-			for _, ahead := range []time.Duration{budget, -1} {
+			for _, ahead := range ways {
 				tl := timeLeft(t, q, ahead)
 				way := "with the look-ahead"
 				switch {
@@ -72,8 +82,8 @@ func TestTimeLeft(t *testing.T) {
 					way += fmt.Sprintf(" (dropped after %.2f s)", tl.ahead.Seconds())
 				}
 				errs := tl.errors(minLeft)
-				fmt.Printf("time left %s %s/%s round %d, %s: computed in %.2f s; |eta − truth|/truth past 10 %%: %s (n %d of %d slices)\n",
-					q, runtime.GOOS, runtime.GOARCH, round, way, tl.took.Seconds(), quantiles(errs), len(errs), len(tl.slices))
+				fmt.Printf("time left %s %s/%s round %d, %s: computed in %.2f s (%.2f in Compute); |eta − truth|/truth past 10 %%: %s (n %d of %d slices)\n",
+					q, runtime.GOOS, runtime.GOARCH, round, way, tl.took.Seconds(), tl.work.Seconds(), quantiles(errs), len(errs), len(tl.slices))
 				if os.Getenv("FABRICLAB_TIMELEFT_TRACE") != "" {
 					for _, s := range tl.slices {
 						fmt.Printf("  %.3f s progress %.3f eta %.3f truth %.3f\n", s.at.Seconds(), s.progress, s.eta, (tl.took - s.at).Seconds())
@@ -88,6 +98,7 @@ func TestTimeLeft(t *testing.T) {
 type timeLeftRun struct {
 	slices []timeLeftSlice
 	took   time.Duration // from the begin to the result
+	work   time.Duration // of which in the recorder's Compute
 	ended  bool          // the look-ahead ended
 	ahead  time.Duration // how long the look-ahead took (ended or dropped)
 }
@@ -132,7 +143,7 @@ func timeLeft(t *testing.T, q string, budget time.Duration) timeLeftRun {
 			run.slices = append(run.slices, timeLeftSlice{time.Since(start), rec.Progress(), rec.ETA()})
 		}
 	}
-	run.took = time.Since(start)
+	run.took, run.work = time.Since(start), w.run.rec.ComputeTime()
 	require.True(t, w.run.over)
 	require.NoError(t, w.run.rec.Err())
 	return run
