@@ -15,7 +15,7 @@ type lookAhead struct {
 	run    *sim.Started  // once built
 	left   time.Duration // what is left of its wall budget
 	budget time.Duration // the whole budget
-	looked int           // the eighths of its budget its progress was looked at by (aheadHopeless)
+	looked int           // its looks so far (aheadHopeless)
 	last   aheadLook     // what the last look saw
 	events uint64        // the events of its model's next step
 	marks  []aheadMark   // after each step
@@ -117,26 +117,30 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 }
 
 // aheadHopeless reports whether the look-ahead, spent into its budget,
-// will not end within it. At every eighth of the budget it takes where its
-// model is (Progress's estimate); from the second on, what the model has
-// left at the pace it kept since the look before (the share of the run
-// done over its steps' wall time) is set against what is left of the
-// budget, with half as much again to spare for an estimate that runs
-// behind (ecmp-collisions' flows speed up as they go). The pace since the
-// start would not do: a module's first seconds run many times slower
-// (V8 optimises it as it runs: ecmp-collisions' first 130 ms under Node
+// will not end within it. At each of aheadLooks it takes where its model
+// is (Progress's estimate); from the second on, what the model has left at
+// the pace it kept since the look before (the share of the run done over
+// its steps' wall time) is set against what is left of the budget, with
+// half as much again to spare for an estimate that runs behind
+// (ecmp-collisions' flows speed up as they go). The pace since the start
+// would not do: a module's first seconds run many times slower (V8
+// optimises it as it runs: ecmp-collisions' first 130 ms under Node
 // reached 0.4 % in one process and 12 % in the next), and the building of
 // the second model is paid once. A look-ahead that falls behind, by a run
 // too long for it (perm-1024: 3.5 s under Node) or by a machine loaded
-// while it runs, is dropped at the next eighth, having cost little more
-// than it took to see that, not its whole budget.
+// while it runs, is dropped at the next look, not at its budget's end.
 func (rec *Recorder) aheadHopeless(a *lookAhead, spent time.Duration) bool {
-	if spent < a.budget*time.Duration(a.looked+1)/8 || len(a.marks) == 0 {
+	if a.looked >= len(aheadLooks) || spent < a.budget*aheadLooks[a.looked]/8 || len(a.marks) == 0 {
 		return false
 	}
-	a.looked = int(8 * spent / a.budget)
+	a.looked++
 	return a.behind(aheadLook{rec.estimate(a.run.Snapshot()), a.marks[len(a.marks)-1].wall}, spent)
 }
+
+// aheadLooks are the eighths of its budget at which a look-ahead is
+// looked at (aheadHopeless): a look takes a whole snapshot of its model
+// (the 8,192-GPU all-reduce's: 0.1 s natively), so not every eighth.
+var aheadLooks = [...]time.Duration{1, 2, 4, 6}
 
 // behind is aheadHopeless's judgement of a look that saw now, spent into
 // the budget.

@@ -139,27 +139,29 @@ func TestModelLeftFollowsTheLookAhead(t *testing.T) {
 	assert.Zero(t, rec.modelLeft(), "at the end")
 }
 
-// A look-ahead is judged by the pace its model kept since the look before,
-// an eighth of its budget (1 s) earlier: a slow start (a module's first
-// events, optimised as they run) does not drop one that has since sped up,
-// and one whose model has slowed down (a machine loaded while it runs) is
-// dropped at the next look, not at its budget's end.
+// A look-ahead is judged by the pace its model kept since the look before
+// (at an eighth, a quarter, a half and three quarters of its budget, 1 s): a
+// slow start (a module's first events, optimised as they run) does not drop
+// one that has since sped up, and one whose model has slowed down (a
+// machine loaded while it runs) is dropped at the next look, not at its
+// budget's end.
 func TestLookAheadJudgedByItsRecentPace(t *testing.T) {
 	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	looks := []time.Duration{ms(125), ms(250), ms(500), ms(750)}
 	for _, c := range []struct {
 		name  string
-		looks []aheadLook // at each eighth
+		looks []aheadLook // at each of looks
 		drop  int         // the look that drops it (-1: none)
 	}{
-		{"a slow start, then fast", []aheadLook{{0.004, ms(125)}, {0.15, ms(250)}, {0.35, ms(375)}}, -1},
-		{"slowed down at its fourth eighth", []aheadLook{{0.1, ms(125)}, {0.25, ms(250)}, {0.4, ms(375)}, {0.42, ms(500)}}, 3},
+		{"a slow start, then fast", []aheadLook{{0.004, ms(125)}, {0.15, ms(250)}, {0.5, ms(500)}}, -1},
+		{"slowed down by its last look", []aheadLook{{0.1, ms(125)}, {0.25, ms(250)}, {0.55, ms(500)}, {0.7, ms(750)}}, 3},
 		{"too long from the start", []aheadLook{{0.01, ms(125)}, {0.02, ms(250)}}, 1},
-		{"no progress told yet", []aheadLook{{-1, ms(125)}, {0, ms(250)}, {0.3, ms(375)}, {0.5, ms(500)}}, -1},
+		{"no progress told yet", []aheadLook{{-1, ms(125)}, {0, ms(250)}, {0.3, ms(500)}, {0.8, ms(750)}}, -1},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := &lookAhead{budget: time.Second}
 			for i, l := range c.looks {
-				assert.Equal(t, i == c.drop, a.behind(l, ms(125*(i+1))), "look %d", i)
+				assert.Equal(t, i == c.drop, a.behind(l, looks[i]), "look %d", i)
 			}
 		})
 	}
