@@ -15,6 +15,7 @@ import (
 
 	"fabriclab/cmd/internal/wasmheap"
 	"fabriclab/protocol"
+	"fabriclab/sim/unit"
 )
 
 // TestTimeLeft measures how honest the worker's time left is (issue 29's
@@ -86,7 +87,7 @@ func TestTimeLeft(t *testing.T) {
 					q, runtime.GOOS, runtime.GOARCH, round, way, tl.took.Seconds(), tl.work.Seconds(), quantiles(errs), len(errs), len(tl.slices))
 				if os.Getenv("FABRICLAB_TIMELEFT_TRACE") != "" {
 					for _, s := range tl.slices {
-						fmt.Printf("  %.3f s progress %.3f eta %.3f truth %.3f\n", s.at.Seconds(), s.progress, s.eta, (tl.took - s.at).Seconds())
+						fmt.Printf("  %.3f s progress %.3f eta %.3f truth %.3f at %d ns\n", s.at.Seconds(), s.progress, s.eta, (tl.took - s.at).Seconds(), s.t/unit.Nanosecond)
 					}
 				}
 			}
@@ -108,6 +109,7 @@ type timeLeftRun struct {
 type timeLeftSlice struct {
 	at            time.Duration
 	progress, eta float64
+	t             unit.Time // the last frame's
 }
 
 // timeLeft computes query q in the worker, as BenchmarkWorker does, with a
@@ -140,7 +142,7 @@ func timeLeft(t *testing.T, q string, budget time.Duration) timeLeftRun {
 			run.ended = rec.EndKnown()
 		}
 		if more {
-			run.slices = append(run.slices, timeLeftSlice{time.Since(start), rec.Progress(), rec.ETA()})
+			run.slices = append(run.slices, timeLeftSlice{time.Since(start), rec.Progress(), rec.ETA(), rec.End()})
 		}
 	}
 	run.took, run.work = time.Since(start), w.run.rec.ComputeTime()
