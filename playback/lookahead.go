@@ -38,8 +38,10 @@ type aheadMark struct {
 // ones they drop (the 8,192-GPU all-reduce: 155 snapshots, not 1,285);
 // Progress is the simulated time over that end, and ETA what the
 // look-ahead's model took from there and the snapshots left. A
-// look-ahead that does not end within budget is dropped, having cost
-// budget, and recording goes on as without it. Under a heap limit
+// look-ahead that falls behind, by the pace of its model since its last
+// look (aheadHopeless), is dropped at its next look, one that has not
+// ended at its budget's end is dropped there, and recording goes on as
+// without it. Under a heap limit
 // (SetHeapLimit, set first) it is skipped, or dropped, while the live heap
 // is past a quarter, or a half, of the limit: two models at once must not
 // make a run that fits without it run out of memory.
