@@ -11,14 +11,16 @@ import (
 // lookAhead is a second model of the recorder's scenario, run to its end
 // without snapshots (LookAhead).
 type lookAhead struct {
-	build  *sim.Building // once begun (the first call of lookAhead begins it: after the first frame is posted)
-	run    *sim.Started  // once built
-	left   time.Duration // what is left of its wall budget
-	budget time.Duration // the whole budget
-	looked int           // its looks so far (aheadHopeless)
-	last   aheadLook     // what the last look saw
-	events uint64        // the events of its model's next step
-	marks  []aheadMark   // after each step
+	build     *sim.Building // once begun (the first call of lookAhead begins it: after the first frame is posted)
+	run       *sim.Started  // once built
+	left      time.Duration // what is left of its wall budget
+	budget    time.Duration // the whole budget
+	looked    int           // its looks so far (aheadHopeless)
+	last      aheadLook     // what the last look saw
+	aside     bool          // recording has started: it goes on in a share of each slice (aheadShare)
+	asideWall time.Duration // the wall time it has taken aside
+	events    uint64        // the events of its model's next step
+	marks     []aheadMark   // after each step
 }
 
 // aheadMark is where the look-ahead's model was after a step, and the wall
@@ -57,13 +59,20 @@ func (rec *Recorder) LookAhead(budget time.Duration) {
 // ones take milliseconds each, its later ones microseconds).
 const aheadStep = 2 * time.Millisecond
 
-// lookAhead runs the look-ahead for about budget, at most what is left of
-// its own, and once it ends (or is dropped) starts recording at the
-// spacing it found.
+// lookAhead runs the look-ahead for about budget (before recording, at
+// most what is left of its own), and once it ends has recording go on at
+// the spacing it found (endFound). Before recording, one that falls behind
+// or spends its budget is set aside: recording starts, and it goes on in a
+// share of each slice. Aside, it is dropped if, having taken its budget
+// again there, its model is behind the recorded one.
 func (rec *Recorder) lookAhead(budget time.Duration) {
-	a, start := rec.ahead, time.Now()
-	budget = min(budget, a.left)
-	defer func() { a.left -= time.Since(start) }()
+	a, start, aside := rec.ahead, time.Now(), rec.ahead.aside
+	if aside {
+		defer func() { a.asideWall += time.Since(start) }()
+	} else {
+		budget = min(budget, a.left)
+		defer func() { a.left -= time.Since(start) }()
+	}
 	for n := 0; n == 0 || time.Since(start) < budget; n++ {
 		if n%16 == 0 && rec.aheadTooBig(2) {
 			rec.ahead = nil
@@ -90,6 +99,10 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 			a.run, a.build = st, nil
 		}
 		m, t0 := a.run.Model, time.Now()
+		if aside && a.asideWall > a.budget && m.Now() < rec.reached {
+			rec.ahead = nil // behind the recorded model after its budget's worth aside: it would tell nothing in time
+			return
+		}
 		more, _ := m.AdvanceEvents(unit.Never, a.events)
 		took := time.Since(t0)
 		switch {
@@ -105,17 +118,49 @@ func (rec *Recorder) lookAhead(budget time.Duration) {
 		a.marks = append(a.marks, aheadMark{m.Now(), wall + took})
 		if !more {
 			rec.ahead, rec.marks = nil, a.marks
-			rec.startAt(m.Now(), pictureBytes(a.run.Snapshot()))
+			rec.found, rec.foundPicture = m.Now(), pictureBytes(a.run.Snapshot())
+			rec.endFound()
 			return
 		}
-		if rec.aheadHopeless(a, a.budget-a.left+time.Since(start)) {
-			rec.ahead = nil
+		if !aside && rec.aheadHopeless(a, a.budget-a.left+time.Since(start)) {
+			a.aside = true
 			return
 		}
 	}
-	if time.Since(start) >= a.left {
-		rec.ahead = nil // not done in its budget: record as without it
+	if !aside && time.Since(start) >= a.left {
+		a.aside = true // not done in its budget: recording starts beside it
 	}
+}
+
+// aheadShare is the share of each slice of Compute a look-ahead set aside
+// takes (LookAhead).
+const aheadShare = 4 // a quarter
+
+// endFound has recording go on at the spacing the halvings would reach by
+// the end a look-ahead found (startAt), once no snapshot is due: Progress
+// goes from where it was then, in proportion to the simulated time, to 1
+// at that end. An end the recorded model has reached is left unused.
+func (rec *Recorder) endFound() {
+	end := rec.found
+	if end == 0 || rec.snapDue {
+		return
+	}
+	rec.found = 0
+	from := rec.End()
+	if end <= from {
+		rec.marks = nil
+		return
+	}
+	f := max(rec.Progress(), float64(from)/float64(end))
+	rec.from = progressFrom{f, from}
+	rec.startAt(end, rec.foundPicture)
+}
+
+// progressFrom is where Progress was, and the simulated time recorded, when
+// the run's end was found.
+type progressFrom struct {
+	f float64
+	t unit.Time
 }
 
 // aheadHopeless reports whether the look-ahead, spent into its budget,
@@ -172,9 +217,10 @@ func (rec *Recorder) aheadTooBig(part int64) bool {
 // the time the run ends at, where a picture takes picture bytes: Compute
 // records frame i at i·dt while the run goes on past it, so a run to end
 // takes ⌈end/dt⌉ frames before its last, and halves (keeping frames 0, 2,
-// 4, … and doubling dt) whenever they pass maxFrames. The recorder holds
-// only frame 0, at time 0, which every halving keeps; the sink is told of
-// each halving as it would have been.
+// 4, … and doubling dt) whenever they pass maxFrames. The halvings are
+// those the recording would make by its end, made now: of frame 0 alone
+// when the look-ahead ended before recording, or of the frames so far when
+// it ended aside (endFound); the sink is told of each as of any other.
 //
 // The frames are those the halvings keep when the spacing found is not
 // coarser than theirs: a coarser spacing's frames are a subset of a finer

@@ -22,8 +22,9 @@ func (rec *Recorder) Progress() float64 {
 	switch {
 	case rec.done:
 		return 1
-	case rec.end > 0: // the look-ahead's
-		return min(0.999, float64(rec.End())/float64(rec.end))
+	case rec.end > 0: // the look-ahead's: from where it was when the end was found
+		f := rec.from
+		return min(0.999, f.f+(1-f.f)*float64(rec.End()-f.t)/float64(rec.end-f.t))
 	case rec.sc.Until > 0:
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}

@@ -72,6 +72,12 @@ type Recorder struct {
 	end   unit.Time
 	marks []aheadMark
 	model time.Duration // the wall time this recorder's model took so far
+	// An end found by a look-ahead set aside, waiting for no snapshot to be
+	// due (endFound), with the bytes of the picture there; and where
+	// Progress was when it was taken up.
+	found        unit.Time
+	foundPicture int64
+	from         progressFrom
 }
 
 // A Sink takes what a Recorder records, in order.
@@ -118,10 +124,14 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 	}
 	start := time.Now()
 	defer func() { rec.computeWall += time.Since(start) }()
-	if rec.ahead != nil {
-		rec.lookAhead(budget)
-		return false // recording starts with the next call
+	if a := rec.ahead; a != nil {
+		if !a.aside {
+			rec.lookAhead(budget)
+			return false // recording starts with the next call
+		}
+		rec.lookAhead(budget / aheadShare)
 	}
+	rec.endFound()
 	for n := 0; n == 0 || time.Since(start) < budget; n++ {
 		if rec.heapLimit > 0 && n%16 == 0 && LiveHeap() > rec.heapLimit*3/4 {
 			rec.fail(rec.outOfMemory())
@@ -183,6 +193,7 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 		for len(rec.frames) > rec.maxFrames(s) || rec.bytes > rec.budget && len(rec.frames) > 2 {
 			rec.halve()
 		}
+		rec.endFound()
 		took := time.Since(t0)
 		rec.snapCost += (took - rec.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
 		rec.measureCost(0, 1, took)
