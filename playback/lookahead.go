@@ -266,9 +266,11 @@ func (rec *Recorder) modelLeft() time.Duration {
 // have covered before modelLeft goes by its pace.
 const paceAfter = 20 * time.Millisecond
 
-// LookingAhead reports whether a look-ahead is running (Compute spends its
-// calls on it).
-func (rec *Recorder) LookingAhead() bool { return rec.ahead != nil }
+// LookingAhead reports whether a look-ahead runs before recording (Compute
+// spends its calls on it), and whether one runs set aside, beside it.
+func (rec *Recorder) LookingAhead() (before, aside bool) {
+	return rec.ahead != nil && !rec.ahead.aside, rec.ahead != nil && rec.ahead.aside
+}
 
 // EndKnown reports whether a look-ahead ended, so the run's end is known.
-func (rec *Recorder) EndKnown() bool { return rec.end > 0 }
+func (rec *Recorder) EndKnown() bool { return rec.end > 0 || rec.found > 0 }

@@ -79,6 +79,10 @@ func TestTimeLeft(t *testing.T) {
 					way = "without"
 				case tl.ended:
 					way += " (ended)"
+				case tl.aside > 0 && tl.ended:
+					way += fmt.Sprintf(" (set aside after %.2f s, ended at %.2f s)", tl.ahead.Seconds(), tl.aside.Seconds())
+				case tl.aside > 0:
+					way += fmt.Sprintf(" (set aside after %.2f s, dropped at %.2f s)", tl.ahead.Seconds(), tl.aside.Seconds())
 				default:
 					way += fmt.Sprintf(" (dropped after %.2f s)", tl.ahead.Seconds())
 				}
@@ -101,7 +105,8 @@ type timeLeftRun struct {
 	took   time.Duration // from the begin to the result
 	work   time.Duration // of which in the recorder's Compute
 	ended  bool          // the look-ahead ended
-	ahead  time.Duration // how long the look-ahead took (ended or dropped)
+	ahead  time.Duration // how long the look-ahead took before recording (ended or set aside)
+	aside  time.Duration // when one set aside ended, or was dropped (0: none)
 }
 
 // timeLeftSlice is what the worker said after a slice: its progress and
@@ -133,13 +138,17 @@ func timeLeft(t *testing.T, q string, budget time.Duration) timeLeftRun {
 		if rec == nil {
 			continue
 		}
-		if rec.LookingAhead() {
+		before, aside := rec.LookingAhead()
+		if before {
 			looking = true
 			continue
 		}
 		if looking {
 			looking, run.ahead = false, time.Since(start)
 			run.ended = rec.EndKnown()
+		}
+		if !aside && run.aside == 0 && !run.ended && run.ahead > 0 {
+			run.aside, run.ended = time.Since(start), rec.EndKnown()
 		}
 		if more {
 			run.slices = append(run.slices, timeLeftSlice{time.Since(start), rec.Progress(), rec.ETA(), rec.End()})
