@@ -87,8 +87,8 @@ func TestTimeLeft(t *testing.T) {
 					way += fmt.Sprintf(" (dropped after %.2f s)", tl.ahead.Seconds())
 				}
 				errs := tl.errors(minLeft)
-				fmt.Printf("time left %s %s/%s round %d, %s: computed in %.2f s (%.2f in Compute); |eta − truth|/truth past 10 %%: %s (n %d of %d slices)\n",
-					q, runtime.GOOS, runtime.GOARCH, round, way, tl.took.Seconds(), tl.work.Seconds(), quantiles(errs), len(errs), len(tl.slices))
+				fmt.Printf("time left %s %s/%s round %d, %s: computed in %.2f s (%.2f in Compute, %.2f in the last slice); |eta − truth|/truth past 10 %%: %s (n %d of %d slices)\n",
+					q, runtime.GOOS, runtime.GOARCH, round, way, tl.took.Seconds(), tl.work.Seconds(), tl.last.Seconds(), quantiles(errs), len(errs), len(tl.slices))
 				if os.Getenv("FABRICLAB_TIMELEFT_TRACE") != "" {
 					for _, s := range tl.slices {
 						fmt.Printf("  %.3f s progress %.3f eta %.3f truth %.3f at %d ns\n", s.at.Seconds(), s.progress, s.eta, (tl.took - s.at).Seconds(), s.t/unit.Nanosecond)
@@ -104,6 +104,7 @@ type timeLeftRun struct {
 	slices []timeLeftSlice
 	took   time.Duration // from the begin to the result
 	work   time.Duration // of which in the recorder's Compute
+	last   time.Duration // the last call of Work (the run's end and its report)
 	ended  bool          // the look-ahead ended
 	ahead  time.Duration // how long the look-ahead took before recording (ended or set aside)
 	aside  time.Duration // when one set aside ended, or was dropped (0: none)
@@ -132,7 +133,9 @@ func timeLeft(t *testing.T, q string, budget time.Duration) timeLeftRun {
 	looking := false
 	for more := true; more; {
 		wasmheap.GrowAhead(1 << 30) // as main
+		t0 := time.Now()
 		more = w.Work(slice25)
+		run.last = time.Since(t0)
 		runtime.Gosched() // a turn for the collector's workers, as main waits for the event loop between slices
 		rec := w.run.rec
 		if rec == nil {
