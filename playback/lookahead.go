@@ -175,7 +175,8 @@ type progressFrom struct {
 // reached 0.4 % in one process and 12 % in the next), and the building of
 // the second model is paid once. A look-ahead that falls behind, by a run
 // too long for it (perm-1024: 3.5 s under Node) or by a machine loaded
-// while it runs, is dropped at the next look, not at its budget's end.
+// while it runs, is set aside at the next look (recording starts beside
+// it), not at its budget's end.
 func (rec *Recorder) aheadHopeless(a *lookAhead, spent time.Duration) bool {
 	if a.looked >= len(aheadLooks) || spent < a.budget*aheadLooks[a.looked]/8 || len(a.marks) == 0 {
 		return false
