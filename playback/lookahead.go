@@ -244,23 +244,41 @@ func (rec *Recorder) startAt(end unit.Time, picture int64) {
 
 // modelLeft is about the wall time the recorder's model will take from
 // where it is (the last frame's time) to the end: what the look-ahead's
-// took, at the pace this one kept against it so far (recording slows it:
-// the collector has the frames to mark).
+// took, at the pace this one kept against it over the later half of the
+// simulated time recorded (recording slows it: the collector has the
+// frames to mark). Not since the start: the two models share their code,
+// which V8 optimises as it runs, so whichever ran a stretch first ran it
+// slower (a look-ahead before recording ran the start cold and made the
+// recorded model look fast: the 8,192-GPU all-reduce's time left was a
+// tenth of the truth; one set aside ran it warm, and incast's was five
+// times the truth in the browser).
 func (rec *Recorder) modelLeft() time.Duration {
 	m := rec.marks
 	if len(m) == 0 {
 		return 0
 	}
-	i := sort.Search(len(m), func(i int) bool { return m[i].t > rec.End() }) // the steps up to here
-	var done time.Duration
-	if i > 0 {
-		done = m[i-1].wall
-	}
-	left := m[len(m)-1].wall - done
-	if done < paceAfter {
+	now := rec.End()
+	left := m[len(m)-1].wall - aheadWall(m, now)
+	own := rec.paces
+	j := sort.Search(len(own), func(j int) bool { return own[j].t >= now-(now-rec.from.t)/2 }) // the later half's start
+	if j == len(own) {
 		return left
 	}
-	return time.Duration(float64(left) * float64(rec.model) / float64(done))
+	ahead := aheadWall(m, now) - aheadWall(m, own[j].t)
+	if ahead < paceAfter {
+		return left
+	}
+	return time.Duration(float64(left) * float64(rec.model-own[j].wall) / float64(ahead))
+}
+
+// aheadWall is the wall time the look-ahead's steps, marks m, took to
+// simulated time t (the steps that ended by t).
+func aheadWall(m []aheadMark, t unit.Time) time.Duration {
+	i := sort.Search(len(m), func(i int) bool { return m[i].t > t })
+	if i == 0 {
+		return 0
+	}
+	return m[i-1].wall
 }
 
 // paceAfter is how much of the look-ahead's model time the recorder's must

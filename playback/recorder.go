@@ -72,6 +72,7 @@ type Recorder struct {
 	end   unit.Time
 	marks []aheadMark
 	model time.Duration // the wall time this recorder's model took so far
+	paces []aheadMark   // model after each frame, at its time (modelLeft)
 	// An end found by a look-ahead set aside, waiting for no snapshot to be
 	// due (endFound), with the bytes of the picture there; and where
 	// Progress was when it was taken up.
@@ -354,6 +355,9 @@ func (rec *Recorder) fail(err error) {
 // frame before, so a frame costs what changed.
 func (rec *Recorder) record(s *snap.Snapshot) {
 	rec.latest, rec.latestAt = s, rec.run.Model.Events()
+	if rec.end > 0 || rec.found > 0 || rec.ahead != nil {
+		rec.paces = append(rec.paces, aheadMark{s.Time, rec.model})
+	}
 	var prev *snap.Snapshot
 	if n := len(rec.frames); n > 0 {
 		prev = rec.frames[n-1]
