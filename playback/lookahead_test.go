@@ -173,3 +173,23 @@ func TestLookAheadJudgedByItsRecentPace(t *testing.T) {
 		})
 	}
 }
+
+// A look-ahead set aside is dropped at a check (every half of its budget
+// taken aside) where its model went less than twice as far as the recorded
+// one since the check before: it would end too late to save much.
+func TestLookAheadAsideDroppedWhenSlow(t *testing.T) {
+	a := &lookAhead{budget: time.Second}
+	a.lead = aheadLead{ahead: 100, recorded: 10} // set aside
+	a.asideWall = 500 * time.Millisecond
+	assert.False(t, a.slow(400, 60), "300 against 50: on")
+	a.asideWall = time.Second
+	assert.False(t, a.slow(500, 110), "100 against 50: on")
+	a.asideWall = 1500 * time.Millisecond
+	assert.True(t, a.slow(560, 160), "60 against 50: dropped")
+
+	b := &lookAhead{budget: time.Second}
+	b.asideWall = 500 * time.Millisecond
+	assert.False(t, b.slow(50, 60), "not yet built when set aside: the first check is where it starts from")
+	b.asideWall = time.Second
+	assert.True(t, b.slow(90, 110), "40 against 50")
+}
