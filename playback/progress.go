@@ -83,7 +83,7 @@ func (rec *Recorder) ETA() float64 {
 		if c.snaps > 0 {
 			snap = c.snapWall / c.snaps
 		}
-		return rec.modelLeft().Seconds() + float64(rec.end-rec.End())/float64(rec.dt)*snap
+		return rec.modelLeft().Seconds() + rec.snapshotsUntil(rec.end)*snap
 	}
 	left := (1 - f) / f
 	if c.events <= 0 || c.snaps <= 0 {
@@ -95,9 +95,15 @@ func (rec *Recorder) ETA() float64 {
 }
 
 // snapshotsUntil is how many snapshots recording to end takes from here,
-// halving the frames as Compute does whenever there are too many.
+// halving the frames as Compute does whenever there are too many: by
+// count, or by bytes at what a frame has taken so far (perm-1024's frames
+// halve by bytes at about 200, not by count at 390: the time left of a
+// run whose end was known was twice the truth).
 func (rec *Recorder) snapshotsUntil(end unit.Time) float64 {
 	most := rec.maxFrames(rec.latest)
+	if n := len(rec.frames); n > 2 && rec.bytes > 0 {
+		most = max(2, min(most, int(rec.budget/max(1, rec.bytes/int64(n)))))
+	}
 	n, dt := len(rec.frames), rec.dt
 	t := unit.Time(n-1) * dt
 	snaps := 0.0

@@ -114,3 +114,16 @@ func TestLongRunsCostsRememberMore(t *testing.T) {
 	assert.InDelta(t, 307e-6, perEvent(0), 2e-6, "after none, a second's memory")
 	assert.InDelta(t, 161e-6, perEvent(20*time.Second), 2e-6, "after 20 s, five seconds'")
 }
+
+// Snapshots left halve by bytes too, at what a frame has taken so far:
+// 100 frames of 1 MiB, 256 MiB at most, are 256 frames before a halving,
+// not incast's 2,000 by count; 90 µs more at 100 ns take 157 snapshots to
+// the first halving, 128 to the second, then 122.
+func TestSnapshotsLeftHalveByBytes(t *testing.T) {
+	p := newPlayer(t, "incast")
+	rec := p.rec
+	rec.frames = make([]*snap.Snapshot, 100)
+	rec.dt = 100 * unit.Nanosecond
+	rec.bytes, rec.budget = 100<<20, 256<<20
+	assert.InDelta(t, 157+128+122, rec.snapshotsUntil(100*unit.Microsecond), 0.01)
+}
