@@ -84,14 +84,18 @@ func TestLookAheadOutOfBudget(t *testing.T) {
 // end (perm-1024 takes seconds; its flows' delivered bytes tell how far).
 func TestLookAheadDroppedWhenHopeless(t *testing.T) {
 	p := newPlayer(t, "perm-1024")
-	p.LookAhead(400 * time.Millisecond)
+	budget := 400 * time.Millisecond
+	if runtime.GOOS == "js" {
+		budget = 2 * time.Second // a module's first events run many times slower: under Node none of perm-1024's bytes arrived in the first 100 ms
+	}
+	p.LookAhead(budget)
 	a := p.rec.ahead
 	require.NotNil(t, a)
 	for !a.aside && p.rec.ahead != nil {
 		p.Compute(5 * time.Millisecond)
 	}
 	if p.rec.end > 0 {
-		t.Skip("perm-1024 ended within 400 ms: a machine too fast to tell")
+		t.Skip("perm-1024 ended within its budget: a machine too fast to tell")
 	}
 	assert.Positive(t, a.looked, "its progress looked at")
 	assert.Greater(t, a.left, a.budget/4, "set aside with most of its budget left")
