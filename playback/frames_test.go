@@ -14,6 +14,7 @@ import (
 	goldenfile "fabriclab/sim/golden"
 	"fabriclab/sim/snap"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -147,6 +148,56 @@ func TestLookAheadKeepsTheFrames(t *testing.T) {
 			computeAll(t, p)
 			require.NoError(t, p.Err())
 			require.Positive(t, p.rec.end, "the look-ahead ended")
+			goldenfile.Equal(t, filepath.Join("testdata", "frames", c.name+".golden"), playedFrames(p))
+		})
+	}
+}
+
+// TestLookAheadAsideKeepsTheFrames records the runs of
+// TestFramesAsRecorded with a look-ahead set aside that ends a third of the
+// way through the recording (Recorder.LookAhead): the halvings its end
+// calls for are made then, and the run plays the same, by the same goldens;
+// progress goes on from where it was, to 1 at the end, and never back.
+func TestLookAheadAsideKeepsTheFrames(t *testing.T) {
+	for _, c := range frameCases {
+		t.Run(c.name, func(t *testing.T) {
+			if c.long && testing.Short() {
+				t.Skip("a long run: without -short")
+			}
+			whole := newPlayer(t, c.scenario, c.sets...)
+			computeAll(t, whole)
+
+			p := newPlayer(t, c.scenario, c.sets...)
+			rec := p.rec
+			p.LookAhead(time.Nanosecond)
+			require.False(t, p.Compute(time.Hour))
+			a := rec.ahead
+			require.True(t, a != nil && a.aside, "set aside")
+			rec.ahead = nil // recording alone for a third of the run
+			for rec.End() < whole.End()/3 {
+				require.False(t, p.Compute(time.Millisecond), "not at the end yet")
+			}
+			before := p.Progress()
+			rec.ahead = a
+			rec.lookAhead(time.Hour) // on to its end
+			require.Nil(t, rec.ahead, "it ended")
+			last, switched := before, false
+			for i := 0; !p.Compute(time.Millisecond); i++ {
+				if rec.end > 0 && !switched { // the halvings its end calls for, made at once
+					switched = true
+					assert.LessOrEqual(t, int64((rec.end+rec.dt-1)/rec.dt), int64(framesFor(rec.foundPicture)), "frames left to the end at spacing %v", rec.dt)
+				}
+				require.Less(t, i, 10000000, "the run ends")
+				f := p.Progress()
+				require.GreaterOrEqual(t, f, last, "never back")
+				require.Less(t, f, 1.0)
+				last = f
+			}
+			require.NoError(t, p.Err())
+			require.Equal(t, whole.End(), rec.end, "the end it found")
+			assert.Positive(t, rec.from.t, "taken up a third of the way")
+			assert.GreaterOrEqual(t, rec.from.f, before, "from where progress was")
+			assert.Equal(t, 1.0, p.Progress())
 			goldenfile.Equal(t, filepath.Join("testdata", "frames", c.name+".golden"), playedFrames(p))
 		})
 	}

@@ -139,7 +139,7 @@ func (b *Builder) Scenario() *scenario.Scenario { return &b.sc }
 // took. The 8,192-GPU all-reduce's look-ahead took 1.0–2.5 times its build
 // under Node at load 6–17 (0.5–1.9 s: it builds a second model), incast's
 // 0.16 s at load 6 and 0.9 s at 17, ecmp-collisions' 0.5 and 2.3 s;
-// perm-1024's, 3.5 s at load 6, is lost.
+// perm-1024's, 3.5 s at load 6, ends set aside, beside the recording.
 func (b *Builder) LookAheadBudget() time.Duration { return max(time.Second, 4*b.took) }
 
 // Player is the player, paused at time 0, once Build has reported the

@@ -22,8 +22,9 @@ func (rec *Recorder) Progress() float64 {
 	switch {
 	case rec.done:
 		return 1
-	case rec.end > 0: // the look-ahead's
-		return min(0.999, float64(rec.End())/float64(rec.end))
+	case rec.end > 0: // the look-ahead's: from where it was when the end was found
+		f := rec.from
+		return min(0.999, f.f+(1-f.f)*float64(rec.End()-f.t)/float64(rec.end-f.t))
 	case rec.sc.Until > 0:
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
@@ -61,10 +62,13 @@ func (rec *Recorder) estimate(s *snap.Snapshot) float64 {
 // the look-ahead's model took from here to the end (modelLeft) and the
 // snapshots left at what they cost lately. Without one, what is left of
 // the run is taken to be like what is done (events and simulated time in
-// proportion to Progress), at what events and snapshots cost lately: a
-// run's frames thin out as they halve, and in a browser the first seconds of a module
-// run slower (its code is optimised while it runs), so the average so far
-// overstates what is left.
+// proportion to Progress, both as of the snapshot Progress was read from:
+// the events handled since count as done, where counting them against a
+// progress that waits for the next snapshot made the time left climb
+// between snapshots), at what events and snapshots cost lately: a run's
+// frames thin out as they halve, and in a browser the first seconds of a
+// module run slower (its code is optimised while it runs), so the average
+// so far overstates what is left.
 func (rec *Recorder) ETA() float64 {
 	f := rec.Progress()
 	switch {
@@ -79,21 +83,27 @@ func (rec *Recorder) ETA() float64 {
 		if c.snaps > 0 {
 			snap = c.snapWall / c.snaps
 		}
-		return rec.modelLeft().Seconds() + float64(rec.end-rec.End())/float64(rec.dt)*snap
+		return rec.modelLeft().Seconds() + rec.snapshotsUntil(rec.end)*snap
 	}
 	left := (1 - f) / f
 	if c.events <= 0 || c.snaps <= 0 {
 		return rec.computeWall.Seconds() * left
 	}
 	now := rec.End()
-	events := float64(rec.run.Model.Events()) * left
+	events := max(0, float64(rec.latestAt)*left-float64(rec.run.Model.Events()-rec.latestAt))
 	return events*c.eventWall/c.events + rec.snapshotsUntil(now+unit.Time(float64(now)*left))*c.snapWall/c.snaps
 }
 
 // snapshotsUntil is how many snapshots recording to end takes from here,
-// halving the frames as Compute does whenever there are too many.
+// halving the frames as Compute does whenever there are too many: by
+// count, or by bytes at what a frame has taken so far (perm-1024's frames
+// halve by bytes at about 200, not by count at 390: the time left of a
+// run whose end was known was twice the truth).
 func (rec *Recorder) snapshotsUntil(end unit.Time) float64 {
 	most := rec.maxFrames(rec.latest)
+	if n := len(rec.frames); n > 2 && rec.bytes > 0 {
+		most = max(2, min(most, int(rec.budget/max(1, rec.bytes/int64(n)))))
+	}
 	n, dt := len(rec.frames), rec.dt
 	t := unit.Time(n-1) * dt
 	snaps := 0.0
@@ -112,13 +122,18 @@ func (rec *Recorder) snapshotsUntil(end unit.Time) float64 {
 	return snaps
 }
 
-// costWindow is about how much computing the ETA's costs remember.
+// costWindow is about how much computing the ETA's costs remember at
+// least; past four times that of computing, they remember a quarter of it:
+// a long run's slow slice (a collection, a halving) must not make its time
+// left jump (perm-1024 under Node: 4.8 s to 11 s and back within a second
+// of computing), while the first seconds, which a browser runs slower,
+// are forgotten.
 const costWindow = time.Second
 
 // measureCost adds to the recent costs events handled, or snapshots
 // taken, in took; the older ones fade.
 func (rec *Recorder) measureCost(events uint64, snapshots int, took time.Duration) {
-	keep := math.Exp(-took.Seconds() / costWindow.Seconds())
+	keep := math.Exp(-took.Seconds() / max(costWindow, rec.computeWall/4).Seconds())
 	c := &rec.cost
 	c.eventWall, c.events = c.eventWall*keep, c.events*keep
 	c.snapWall, c.snaps = c.snapWall*keep, c.snaps*keep

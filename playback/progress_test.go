@@ -79,3 +79,51 @@ func TestRecentCostsWeighMore(t *testing.T) {
 	assert.InDelta(t, 1e-3, rec.cost.snapWall/rec.cost.snaps, 1e-9, "a snapshot's cost is kept apart")
 	assert.InDelta(t, perEvent, rec.cost.eventWall/rec.cost.events, 1e-9, "fading leaves the ratio")
 }
+
+// Without a look-ahead, the events handled since the snapshot that
+// progress was read from count as done: between two snapshots the time left
+// shrinks as the model goes on, not grows (perm-1024's did, 4.8 → 8.5 s
+// within a second, while its progress waited for the next snapshot).
+func TestTimeLeftCountsEventsSinceTheSnapshot(t *testing.T) {
+	p := newPlayer(t, "perm-1024")
+	rec := p.rec
+	for i := 0; rec.Progress() < 0.05; i++ {
+		require.Less(t, i, 100000, "progress grows")
+		require.False(t, p.Compute(time.Millisecond))
+	}
+	require.Zero(t, rec.end, "no look-ahead")
+	rec.cost.eventWall, rec.cost.events = 1, 1e6 // a microsecond an event
+	rec.cost.snapWall, rec.cost.snaps = 0, 1     // snapshots free
+	before := rec.ETA()
+	require.Positive(t, before)
+	_, _ = rec.run.Model.AdvanceEvents(unit.Never, 1000)
+	assert.InDelta(t, before-1000e-6, rec.ETA(), 1e-9, "1,000 events done, at a microsecond each")
+}
+
+// A long run's costs remember a quarter of its computing: a slow second
+// after 20 s of computing weighs less than after none.
+func TestLongRunsCostsRememberMore(t *testing.T) {
+	perEvent := func(computed time.Duration) float64 {
+		rec := Recorder{computeWall: computed}
+		for range 20 {
+			rec.measureCost(1000, 0, 100*time.Millisecond) // 100 µs an event
+		}
+		rec.measureCost(1000, 0, time.Second) // 1 ms an event
+		return rec.cost.eventWall / rec.cost.events
+	}
+	assert.InDelta(t, 307e-6, perEvent(0), 2e-6, "after none, a second's memory")
+	assert.InDelta(t, 161e-6, perEvent(20*time.Second), 2e-6, "after 20 s, five seconds'")
+}
+
+// Snapshots left halve by bytes too, at what a frame has taken so far:
+// 100 frames of 1 MiB, 256 MiB at most, are 256 frames before a halving,
+// not incast's 2,000 by count; 90 µs more at 100 ns take 157 snapshots to
+// the first halving, 128 to the second, then 122.
+func TestSnapshotsLeftHalveByBytes(t *testing.T) {
+	p := newPlayer(t, "incast")
+	rec := p.rec
+	rec.frames = make([]*snap.Snapshot, 100)
+	rec.dt = 100 * unit.Nanosecond
+	rec.bytes, rec.budget = 100<<20, 256<<20
+	assert.InDelta(t, 157+128+122, rec.snapshotsUntil(100*unit.Microsecond), 0.01)
+}

@@ -35,6 +35,7 @@ type Recorder struct {
 	heapLimit   int64 // stop computing when the live heap passes it (0: no limit)
 	computeWall time.Duration
 	latest      *snap.Snapshot // the newest snapshot, for progress
+	latestAt    uint64         // the model's events when it was taken
 	progressAt  *snap.Snapshot // the snapshot progress was estimated from
 	progress    float64        // that estimate
 
@@ -71,6 +72,13 @@ type Recorder struct {
 	end   unit.Time
 	marks []aheadMark
 	model time.Duration // the wall time this recorder's model took so far
+	paces []aheadMark   // model after each frame, at its time (modelLeft)
+	// An end found by a look-ahead set aside, waiting for no snapshot to be
+	// due (endFound), with the bytes of the picture there; and where
+	// Progress was when it was taken up.
+	found        unit.Time
+	foundPicture int64
+	from         progressFrom
 }
 
 // A Sink takes what a Recorder records, in order.
@@ -117,10 +125,14 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 	}
 	start := time.Now()
 	defer func() { rec.computeWall += time.Since(start) }()
-	if rec.ahead != nil {
-		rec.lookAhead(budget)
-		return false // recording starts with the next call
+	if a := rec.ahead; a != nil {
+		if !a.aside {
+			rec.lookAhead(budget)
+			return false // recording starts with the next call
+		}
+		rec.lookAhead(budget / aheadShare)
 	}
+	rec.endFound()
 	for n := 0; n == 0 || time.Since(start) < budget; n++ {
 		if rec.heapLimit > 0 && n%16 == 0 && LiveHeap() > rec.heapLimit*3/4 {
 			rec.fail(rec.outOfMemory())
@@ -182,6 +194,7 @@ func (rec *Recorder) Compute(budget time.Duration) bool {
 		for len(rec.frames) > rec.maxFrames(s) || rec.bytes > rec.budget && len(rec.frames) > 2 {
 			rec.halve()
 		}
+		rec.endFound()
 		took := time.Since(t0)
 		rec.snapCost += (took - rec.snapCost) / 4 // the usual cost: a rare dear one must not put off every snapshot
 		rec.measureCost(0, 1, took)
@@ -341,7 +354,10 @@ func (rec *Recorder) fail(err error) {
 // on: its flows and links share every chunk that did not change since the
 // frame before, so a frame costs what changed.
 func (rec *Recorder) record(s *snap.Snapshot) {
-	rec.latest = s
+	rec.latest, rec.latestAt = s, rec.run.Model.Events()
+	if rec.end > 0 || rec.found > 0 || rec.ahead != nil {
+		rec.paces = append(rec.paces, aheadMark{s.Time, rec.model})
+	}
 	var prev *snap.Snapshot
 	if n := len(rec.frames); n > 0 {
 		prev = rec.frames[n-1]

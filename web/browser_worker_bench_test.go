@@ -67,7 +67,10 @@ func TestBrowserWorkerGoals(t *testing.T) {
 	for round := 1; round <= rounds; round++ {
 		for _, q := range cases {
 			for _, st := range sites {
-				workerGoals(t, q, st)
+				// a subtest, so that its browser closes when it ends: left
+				// playing until the test's end, 16 browsers took the load
+				// average past 100 and the later runs measured that
+				t.Run(fmt.Sprintf("%s/%d/%s", st.name, round, q), func(t *testing.T) { workerGoals(t, q, st) })
 			}
 		}
 	}
