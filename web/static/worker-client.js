@@ -7,9 +7,10 @@
 // wasm_exec.js and static/worker.js, fetched (a sandboxed frame's opaque
 // origin may not start one from the site's URL; embed.html's policy allows
 // blob: workers), and handed worker.wasm, compiled once (modules.js) while
-// the canvas's own module still compiles. (Worker 0 made as the page
-// starts, to be running by the canvas's first run, measured no faster at
-// load 10-28 on two cores: BENCHMARKS.md, issue 29.)
+// the canvas's own module still compiles. Worker 0 is made before the
+// canvas has started, by fabriclabEarlyRun (embed.js), and given the run
+// the canvas will begin first (protocol.Early): the run computes while the
+// canvas still starts, and the canvas's begin takes it over (cmd/worker).
 (() => {
   "use strict";
   const version = (document.querySelector('script[src^="static/worker-client.js"]').src.split("?v=")[1]) || "";
@@ -26,13 +27,19 @@
 
   // For tests and stats: workers made, commands sent, frames received.
   const counts = window.fabriclabWorkerCounts = { made: 0, commands: 0, frames: 0, messages: 0 };
+  // A failure before the canvas has started (an early worker's) is told
+  // when the canvas asks for that worker.
+  const failed = [];
   const fail = (i, why) => {
     if (typeof window.fabriclabWorkerFailed === "function") window.fabriclabWorkerFailed(i, String(why));
+    else failed[i] = String(why);
   };
   const make = (i) => Promise.all([source, module]).then(([url, mod]) => {
     const w = new Worker(url);
     if (!counts.made++) performance.mark("fabriclab-worker-made");
     // The worker sends a slice's messages together: {batch: [{msg, buf}, …]}.
+    // Before the canvas has started, only worker_ready comes (an early
+    // run's messages wait in the worker for the canvas's begin): dropped.
     const one = (d) => {
       if (d.buf) counts.frames++;
       if (typeof window.fabriclabFrame === "function") window.fabriclabFrame(i, d.msg, d.buf ? new Uint8Array(d.buf) : null);
@@ -52,7 +59,24 @@
   window.fabriclabWorker = (i, json) => {
     if (!asked) { asked = true; performance.mark("fabriclab-worker-asked"); }
     counts.commands++;
+    if (failed[i] !== undefined) { const why = failed[i]; delete failed[i]; fail(i, why); }
     if (!workers[i]) workers[i] = make(i);
     workers[i].then((w) => w.postMessage(json), (err) => fail(i, err && err.message || err));
+  };
+  // fabriclabEarlyRun(load) makes worker 0 before the canvas has started and
+  // sends it an early message: this page's address, and load, the load
+  // command the parent sent for the canvas's first run (null: none). The
+  // worker begins the run the canvas will begin first (playback.FirstRun)
+  // and keeps what it records until the canvas's begin for that run takes
+  // it over; a begin for another run drops it. Once, and only while the
+  // canvas has not asked for worker 0.
+  counts.early = 0;
+  window.fabriclabEarlyRun = (load) => {
+    if (workers[0]) return;
+    counts.early++;
+    performance.mark("fabriclab-worker-early");
+    const msg = JSON.stringify(load ? { fabriclab: "early", query: location.search, load } : { fabriclab: "early", query: location.search });
+    workers[0] = make(0);
+    workers[0].then((w) => w.postMessage(msg), (err) => fail(0, err && err.message || err));
   };
 })();
