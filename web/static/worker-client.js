@@ -25,8 +25,9 @@
   module.then(() => performance.mark("fabriclab-worker-compiled"), () => {}); // a failure is reported when a worker is asked for
   source.catch(() => {});
 
-  // For tests and stats: workers made, commands sent, frames received.
-  const counts = window.fabriclabWorkerCounts = { made: 0, commands: 0, frames: 0, messages: 0 };
+  // For tests and stats: workers made, commands sent (by the canvas), frames
+  // received, early runs asked for (fabriclabEarlyRun).
+  const counts = window.fabriclabWorkerCounts = { made: 0, commands: 0, frames: 0, messages: 0, early: 0 };
   // A failure before the canvas has started (an early worker's) is told
   // when the canvas asks for that worker.
   const failed = [];
@@ -70,13 +71,12 @@
   // and keeps what it records until the canvas's begin for that run takes
   // it over; a begin for another run drops it. Once, and only while the
   // canvas has not asked for worker 0.
-  counts.early = 0;
   window.fabriclabEarlyRun = (load) => {
     if (workers[0]) return;
     counts.early++;
     performance.mark("fabriclab-worker-early");
     const msg = JSON.stringify(load ? { fabriclab: "early", query: location.search, load } : { fabriclab: "early", query: location.search });
     workers[0] = make(0);
-    workers[0].then((w) => w.postMessage(msg), (err) => fail(0, err && err.message || err));
+    workers[0].then((w) => w.postMessage(msg), () => {}); // a worker not made is said when the canvas asks for it
   };
 })();
