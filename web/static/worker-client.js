@@ -35,7 +35,13 @@
     if (typeof window.fabriclabWorkerFailed === "function") window.fabriclabWorkerFailed(i, String(why));
     else failed[i] = String(why);
   };
-  const make = (i) => Promise.all([source, module]).then(([url, mod]) => {
+  // make starts a worker as soon as its script is here, and hands it
+  // worker.wasm once compiled (worker.js keeps what comes before): a worker
+  // starts only once the page's thread has taken the browser's answer, which
+  // waits while that thread instantiates viz.wasm and starts the canvas (a
+  // warm lesson's frame: 1.4 s in one task, in a Chrome trace), so the
+  // worker must be asked for before that.
+  const make = (i) => source.then((url) => {
     const w = new Worker(url);
     if (!counts.made++) performance.mark("fabriclab-worker-made");
     // The worker sends a slice's messages together: {batch: [{msg, buf}, …]}.
@@ -52,7 +58,7 @@
       if (Array.isArray(d.batch)) d.batch.forEach(one); else one(d);
     };
     w.onerror = (e) => { e.preventDefault(); fail(i, e.message || "script error"); };
-    w.postMessage(mod);
+    module.then((mod) => w.postMessage(mod), (err) => fail(i, err && err.message || err));
     return w;
   });
   const workers = [];
