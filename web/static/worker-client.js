@@ -6,8 +6,8 @@
 // comparison's right side. A worker is made on first use from a Blob of
 // wasm_exec.js and static/worker.js, fetched (a sandboxed frame's opaque
 // origin may not start one from the site's URL; embed.html's policy allows
-// blob: workers), and handed worker.wasm, compiled once (modules.js) while
-// the canvas's own module still compiles. Worker 0 is made before the
+// blob: workers), and given worker.wasm's address, which it compiles
+// itself (worker.js says why). Worker 0 is made before the
 // canvas has started, by fabriclabEarlyRun (embed.js), and given the run
 // the canvas will begin first (protocol.Early): the run computes while the
 // canvas still starts, and the canvas's begin takes it over (cmd/worker).
@@ -19,10 +19,8 @@
     if (!r.ok) throw new Error(p + ": " + r.status + " " + r.statusText);
     return r;
   });
-  const module = window.fabriclabModule("worker.wasm"); // modules.js, which the page has started already
   const source = Promise.all([get("wasm_exec.js"), get("static/worker.js")].map((p) => p.then((r) => r.text())))
     .then((parts) => URL.createObjectURL(new Blob(parts, { type: "text/javascript" })));
-  module.then(() => performance.mark("fabriclab-worker-compiled"), () => {}); // a failure is reported when a worker is asked for
   source.catch(() => {});
 
   // For tests and stats: workers made, commands sent (by the canvas), frames
@@ -35,12 +33,11 @@
     if (typeof window.fabriclabWorkerFailed === "function") window.fabriclabWorkerFailed(i, String(why));
     else failed[i] = String(why);
   };
-  // make starts a worker as soon as its script is here, and hands it
-  // worker.wasm once compiled (worker.js keeps what comes before): a worker
-  // starts only once the page's thread has taken the browser's answer, which
-  // waits while that thread instantiates viz.wasm and starts the canvas (a
-  // warm lesson's frame: 1.4 s in one task, in a Chrome trace), so the
-  // worker must be asked for before that.
+  // make starts a worker as soon as its script is here: a worker starts
+  // only once the page's thread has taken the browser's answer, which waits
+  // while that thread instantiates viz.wasm and starts the canvas (a warm
+  // lesson's frame: 1.4 s in one task, in a Chrome trace), so the worker
+  // must be asked for before that.
   const make = (i) => source.then((url) => {
     const w = new Worker(url);
     if (!counts.made++) performance.mark("fabriclab-worker-made");
@@ -58,7 +55,7 @@
       if (Array.isArray(d.batch)) d.batch.forEach(one); else one(d);
     };
     w.onerror = (e) => { e.preventDefault(); fail(i, e.message || "script error"); };
-    module.then((mod) => w.postMessage(mod), (err) => fail(i, err && err.message || err));
+    w.postMessage({ wasm: at("worker.wasm") });
     return w;
   });
   const workers = [];
