@@ -42,7 +42,8 @@ func TestBrowserLessonStepIsTheFirstRun(t *testing.T) {
 // The embed alone begins the address's run in its worker before the canvas
 // has started, and the canvas's begin takes it over. With first=load (a
 // lesson's frame) nothing is begun until the parent's load comes, however
-// late: the loading notice shows meanwhile, then that load is the first run.
+// late: the loading notice shows meanwhile, then that load is the first run,
+// begun early all the same.
 func TestBrowserEmbedFirstRunBegunEarly(t *testing.T) {
 	t.Parallel()
 	ctx, base, console := browser(t)
@@ -63,6 +64,12 @@ func TestBrowserEmbedFirstRunBegunEarly(t *testing.T) {
 	eval[bool](t, ctx, `postMessage({fabriclab: "load", scenario: "ecmp-collisions", step: "s"}, "*"), true`)
 	poll(t, ctx, `performance.getEntriesByName("fabriclab-loaded").length === 1`, 60*time.Second)
 	assert.Equal(t, 1, eval[int](t, ctx, `fabriclabWorkerCounts.commands`), "one begin: the load's")
-	assert.Equal(t, 0, eval[int](t, ctx, `fabriclabWorkerCounts.early`), "no early run once the canvas is ready")
+	// The first load goes to the worker early however late it comes (the
+	// canvas, waiting, has made none): whether it came before ready or
+	// after, the lesson's step is always begun early and taken over.
+	assert.Equal(t, 1, eval[int](t, ctx, `fabriclabWorkerCounts.early`), "the load begun early")
+	eval[bool](t, ctx, `window.fabriclabStats = null, postMessage({fabriclab: "stats"}, "*"), true`)
+	poll(t, ctx, `!!window.fabriclabStats`, 30*time.Second)
+	assert.True(t, eval[bool](t, ctx, `(fabriclabStats.workers || []).some((w) => w.run_id === 1 && w.early)`), "taken over")
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
