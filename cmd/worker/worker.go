@@ -84,14 +84,13 @@ type heldEvent struct {
 // the canvas's (cmd/viz's heapLimit).
 const earlyHeapMiB = 1024
 
-// earlyHeld is how many messages an early run keeps (checked between
-// slices) before it waits for the begin that takes it over: its first frame and a little playing, all
-// the canvas needs to start. Computing on kept a warm lesson step's whole
-// run (thousands of frames, posted at once when taken over, the page's
-// thread then handing each to the canvas), and took the cores from the
-// page's thread while it started the canvas: the step loaded later than
-// without the early run (BENCHMARKS.md, issue 29).
-const earlyHeld = 64
+// An early run builds and records its first frame, all the canvas needs
+// to start, then waits for the begin that takes it over (Work). Computing
+// on, a warm lesson step's early run kept its whole run (1,721 messages
+// for incast at 4 senders, posted at once when taken over); kept to 64
+// messages it still looked ahead (up to a second of computing) and took
+// the cores from the page's thread while that thread started the canvas,
+// and the step loaded later than without it (BENCHMARKS.md, issue 29).
 
 // Handle takes a message from the page.
 func (w *Worker) Handle(data []byte) {
@@ -273,8 +272,8 @@ func (w *Worker) Work(slice time.Duration) bool {
 	switch {
 	case r == nil || r.over:
 		return false
-	case r.early != nil && len(r.held) >= earlyHeld:
-		return false // enough kept: the rest once a begin takes it over
+	case r.early != nil && r.rec != nil:
+		return false // built, its first frame kept: the rest once a begin takes it over
 	case r.rec == nil:
 		if !r.build.Build(slice) {
 			return true

@@ -363,10 +363,12 @@ func TestWorkerEarlyRun(t *testing.T) {
 	early := &page{t: t}
 	w = &Worker{post: early.post}
 	w.Handle([]byte(`{"fabriclab":"early","query":"?controls=1&lang=zh&first=load","load":` + step + `}`))
-	for w.Work(10 * time.Millisecond) { // it stops once it holds enough
+	for w.Work(10 * time.Millisecond) { // it stops once built
 	}
 	assert.Zero(t, len(early.events), "nothing posted before the begin")
-	assert.True(t, len(w.run.held) >= earlyHeld && !w.run.over, "it keeps its first messages (a slice's), then waits: %d kept", len(w.run.held))
+	require.Len(t, w.run.held, 2, "it builds and records its first frame, then waits")
+	assert.IsType(t, protocol.Begun{}, w.run.held[0].e)
+	assert.IsType(t, protocol.Recorded{}, w.run.held[1].e)
 	w.Handle([]byte(`{"fabriclab":"begin","run_id":1,"scenario":"incast","set":["traffic.senders=4"],"heap_limit_mib":1024,"lang":"zh"}`))
 	require.NotEmpty(t, early.events, "what it kept, posted")
 	work(w)
