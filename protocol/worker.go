@@ -45,10 +45,11 @@ type Begin struct {
 // will ask for (issue 29: a lesson step's figures within 1 s of a warm
 // load): Query is the embed page's address (its location.search), Load the
 // load the parent page sent for the canvas's first run (nil: none). The
-// worker reads them as the canvas does (playback.FirstRun) and computes that
-// run, keeping every message of it to itself, until the first begin: one
-// that asks for the same run takes it over (its run_id on every message
-// kept, then posted); any other drops it. Sent once, first, by the page.
+// worker reads them as the canvas does (playback.FirstRun), builds that run
+// and records its first frame, keeping every message of it to itself, and
+// waits for the first begin: one that asks for the same run takes it over
+// (its run_id on every message kept, then posted, and the run computes on);
+// any other drops it. Sent once, first, by the page.
 type Early struct {
 	Query string `json:"query"`
 	Load  *Load  `json:"load,omitempty"`
