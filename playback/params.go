@@ -29,6 +29,10 @@ type Params struct {
 	Lang     string // en | zh: the language of the canvas's text
 	// Compare (compare=1, left=…, right=…) shows two scenarios side by side (compare.go).
 	Compare *[2]Side
+	// FirstLoad (first=load): the page sends the first run as a load
+	// command, and the canvas waits for it (a lesson's canvas) rather than
+	// play incast meanwhile.
+	FirstLoad bool
 }
 
 // Limits on the parameters. The page's whole query is bounded first, so that
@@ -38,13 +42,13 @@ type Params struct {
 const (
 	MaxYAML  = protocol.MaxYAML // 64 KiB
 	MaxSets  = 64 << 10
-	MaxQuery = 256 << 10
+	MaxQuery = protocol.MaxQuery // 256 KiB
 )
 
 // editor (editor=1), knobs (knobs=key,key) and knob.KEY (a knob's values)
 // are the page's own (editor.js shows the scenario editor, embedknobs.js the
 // knobs); the canvas ignores them.
-var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang", "editor", "knobs"}
+var paramNames = []string{"scenario", "yaml", "set", "play", "speed", "t", "theme", "controls", "big", "lang", "first", "editor", "knobs"}
 
 // ParseQuery reads a URL query string such as "?scenario=incast&play=1".
 // Errors name the parameter, the value and what is allowed.
@@ -168,9 +172,15 @@ func parseSource(vals url.Values, p *Params) error {
 }
 
 // parseView reads how it plays and looks: play, controls, big, speed, t,
-// theme and lang.
+// theme and lang; and first.
 func parseView(vals url.Values, p *Params) error {
 	var err error
+	if f := vals.Get("first"); f != "" || vals.Has("first") {
+		if f != "load" {
+			return fmt.Errorf("parameter first=%q: use first=load (the page sends the first run as a load message), or leave it out", f)
+		}
+		p.FirstLoad = true
+	}
 	if p.Play, err = queryFlag(vals, "play"); err != nil {
 		return err
 	}
@@ -256,6 +266,43 @@ func (p Params) Load() (scenario.Scenario, error) {
 		name = "incast"
 	}
 	return plan.Load(name, nil, p.Sets)
+}
+
+// Begin is the worker's begin (protocol.Begin, without its run_id and heap
+// limit) for the run the parameters name: Load's.
+func (p Params) Begin() protocol.Begin {
+	b := protocol.Begin{YAML: p.YAML, Scenario: p.Scenario, Sets: p.Sets, Lang: p.Lang}
+	if b.YAML == "" && b.Scenario == "" {
+		b.Scenario = "incast"
+	}
+	return b
+}
+
+// LoadBegin is the worker's begin (without its run_id and heap limit) for
+// load command c, of one scenario, on a page in lang: LoadCommand's.
+func LoadBegin(c protocol.Load, lang string) protocol.Begin {
+	return protocol.Begin{YAML: c.YAML, Scenario: c.Scenario, Sets: c.Sets, Lang: lang}
+}
+
+// FirstRun is the worker's begin (without its run_id and heap limit) for
+// the canvas's first run on a page whose address has the parameters query,
+// when load is the load command the page sent before the canvas started
+// (nil: none): the address's run when it names one, or when no load came
+// and the address does not say one will (first=load); else the load's. ok is false when the first run is not one
+// scenario (a comparison) or is still to come (first=load, no load yet).
+// cmd/viz's newGame begins the same; cmd/worker computes it early
+// (protocol.Early).
+func FirstRun(query string, load *protocol.Load) (b protocol.Begin, ok bool) {
+	p, _ := ParseQueryKeeping(query)
+	switch {
+	case p.Compare != nil:
+		return b, false
+	case p.NamesRun() || (load == nil && !p.FirstLoad):
+		return p.Begin(), true
+	case load == nil || load.Left != nil:
+		return b, false
+	}
+	return LoadBegin(*load, p.Lang), true
 }
 
 // LoadCommand is the scenario a load command (of one scenario, not a

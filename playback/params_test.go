@@ -122,6 +122,7 @@ func TestParseQueryErrors(t *testing.T) {
 		"yaml=":                         "parameter yaml= is empty; give a scenario's YAML",
 		"scenario=incast&yaml=":         "parameter yaml= is empty",
 		"knob.=2":                       `unknown parameter "knob."`,
+		"first=step":                    `first="step": use first=load`,
 	} {
 		_, err := ParseQuery(q)
 		require.Error(t, err, q)
@@ -176,6 +177,40 @@ func TestParamsNamesRun(t *testing.T) {
 		p, _ := ParseQueryKeeping(q)
 		assert.Equal(t, want, p.NamesRun(), q)
 	}
+}
+
+// The first run: the address's when it names one, or when no load came
+// and the address does not say one will (the default incast); else the
+// load's, with the page's language. None for a comparison, or while a load
+// is still to come.
+func TestFirstRun(t *testing.T) {
+	yaml := base64.RawURLEncoding.EncodeToString([]byte("name: x\n"))
+	step := &protocol.Load{YAML: "name: lossy\n", Sets: []string{"traffic.senders=4"}, Step: "lossy", Play: true, Figures: []string{"totals.drops | count"}}
+	for _, tc := range []struct {
+		query string
+		load  *protocol.Load
+		want  protocol.Begin
+		ok    bool
+	}{
+		{"", nil, protocol.Begin{Scenario: "incast", Lang: "en"}, true},
+		{"?lang=zh&play=1", nil, protocol.Begin{Scenario: "incast", Lang: "zh"}, true},
+		{"?scenario=ecmp-collisions&set=seed%3D2", nil, protocol.Begin{Scenario: "ecmp-collisions", Sets: []string{"seed=2"}, Lang: "en"}, true},
+		{"?yaml=" + yaml, nil, protocol.Begin{YAML: "name: x\n", Lang: "en"}, true},
+		{"?scenario=ecmp-collisions", step, protocol.Begin{Scenario: "ecmp-collisions", Lang: "en"}, true}, // the address names it: the load comes after
+		{"?controls=1&lang=zh", step, protocol.Begin{YAML: "name: lossy\n", Sets: []string{"traffic.senders=4"}, Lang: "zh"}, true},
+		{"?controls=1&lang=en&first=load", step, protocol.Begin{YAML: "name: lossy\n", Sets: []string{"traffic.senders=4"}, Lang: "en"}, true},
+		{"?controls=1&lang=en&first=load", nil, protocol.Begin{}, false},
+		{"?first=load", &protocol.Load{Left: &protocol.Side{Scenario: "incast"}, Right: &protocol.Side{Scenario: "incast"}}, protocol.Begin{}, false},
+		{"?compare=1&left=incast&right=ecmp-collisions", nil, protocol.Begin{}, false},
+	} {
+		b, ok := FirstRun(tc.query, tc.load)
+		assert.Equal(t, tc.ok, ok, tc.query)
+		assert.Equal(t, tc.want, b, tc.query)
+	}
+	p, err := ParseQuery("first=load&controls=1")
+	require.NoError(t, err)
+	assert.True(t, p.FirstLoad)
+	assert.False(t, p.NamesRun(), "first=load names no run")
 }
 
 // protocol's limits are the scenario's and the player's.

@@ -15,6 +15,7 @@ const (
 	MaxYAML    = 64 << 10    // a scenario's YAML, in bytes
 	MaxCommand = 2 * MaxYAML // a command's JSON, in bytes
 	MaxLabel   = 60          // a comparison side's label, in characters
+	MaxQuery   = 256 << 10   // the embed page's address's parameters (playback.MaxQuery), in bytes
 	MaxSeekUs  = 1e8         // a seek's time: scenario.MaxUntil, in µs
 	MaxSpeedUs = 1e7         // a speed: playback.MaxSpeed, in µs per second
 	maxTap     = 100000      // a tap's coordinates: far beyond any screen

@@ -56,7 +56,7 @@ var (
 		Stats{Frames: 60, HeapBytes: 1 << 24, LiveBytes: 1 << 23, SysBytes: 1 << 26, FrameBytes: 1 << 20, ComputeS: 1.5, RunS: 4,
 			GCCPUS: 0.2, GCs: 7, IntervalP50Ms: 16.7, IntervalP95Ms: 33, IntervalMaxMs: 50, DrawP50Ms: 4, DrawP95Ms: 8, Updates: 61,
 			UpdateP50Ms: 1, UpdateP95Ms: 2, ComputingTicks: 30, ComputingTickP50Ms: 90, ComputingTickP95Ms: 110, ComputingTickMaxMs: 130,
-			FramesAsked: 62, Workers: []WorkerStats{{RunID: 3, Frames: 1713, Bytes: 2 << 20, Done: true}}, Grows: 1, GrownBytes: 1 << 28, GrowMaxMs: 0.3},
+			FramesAsked: 62, Workers: []WorkerStats{{RunID: 3, Frames: 1713, Bytes: 2 << 20, Done: true, Early: true}}, Grows: 1, GrownBytes: 1 << 28, GrowMaxMs: 0.3},
 		Error{Message: "parameter theme=\"pink\": use light or dark", Fatal: true},
 		CommandError{Message: "snapshot: nothing is on the canvas yet; load a scenario first", ID: 5, Command: "snapshot"},
 		Checked{ID: 3, Name: "x", Errors: []CheckedError{{Line: 4, Key: "topology.hosts", Message: "x.yaml:4: topology.hosts: must be at least 2"}}},

@@ -37,7 +37,8 @@ type Stats struct {
 // WorkerStats is what a worker sent the canvas for the run that plays.
 type WorkerStats struct {
 	RunID  int   `json:"run_id"`
-	Frames int   `json:"frames"` // frames received (halving drops some after)
-	Bytes  int64 `json:"bytes"`  // their binary form
-	Done   bool  `json:"done"`   // the run's report came
+	Frames int   `json:"frames"`          // frames received (halving drops some after)
+	Bytes  int64 `json:"bytes"`           // their binary form
+	Done   bool  `json:"done"`            // the run's report came
+	Early  bool  `json:"early,omitempty"` // begun before the canvas asked (protocol.Early) and taken over
 }

@@ -25,7 +25,7 @@ type WorkerEvent interface{ WorkerEvent() string }
 // WorkerCommands and WorkerEvents are every worker message, each a zero
 // value, in the order the README documents them.
 var (
-	WorkerCommands = []WorkerCommand{Begin{}, Cancel{}, Explain{}}
+	WorkerCommands = []WorkerCommand{Begin{}, Early{}, Cancel{}, Explain{}}
 	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, WorkerError{}, Explained{}}
 )
 
@@ -39,6 +39,20 @@ type Begin struct {
 	Side         string   `json:"side,omitempty"` // "left" or "right" of a comparison, "" for one run
 	HeapLimitMiB int      `json:"heap_limit_mib"` // the worker's memory limit (0: the default)
 	Lang         string   `json:"lang,omitempty"` // the page's language, for errors: en or zh
+}
+
+// Early starts, before the canvas has started, the run its first begin
+// will ask for (issue 29: a lesson step's figures within 1 s of a warm
+// load): Query is the embed page's address (its location.search), Load the
+// load the parent page sent for the canvas's first run (nil: none). The
+// worker reads them as the canvas does (playback.FirstRun), builds that run
+// and records its first frame, keeping every message of it to itself, and
+// waits for the first begin: one that asks for the same run takes it over
+// (its run_id on every message kept, then posted, and the run computes on);
+// any other drops it. Sent once, first, by the page.
+type Early struct {
+	Query string `json:"query"`
+	Load  *Load  `json:"load,omitempty"`
 }
 
 // Cancel drops a run.
@@ -61,6 +75,7 @@ type Explain struct {
 }
 
 func (Begin) WorkerCommand() string   { return "begin" }
+func (Early) WorkerCommand() string   { return "early" }
 func (Cancel) WorkerCommand() string  { return "cancel" }
 func (Explain) WorkerCommand() string { return "explain" }
 
@@ -76,7 +91,8 @@ type Begun struct {
 	Name      string  `json:"name"`
 	Endpoints int     `json:"endpoints"`
 	Links     int     `json:"links"`
-	UntilUs   float64 `json:"until_us"` // the scenario's time limit, 0 for none
+	UntilUs   float64 `json:"until_us"`        // the scenario's time limit, 0 for none
+	Early     bool    `json:"early,omitempty"` // begun from the page's early message, before the begin that took it over
 }
 
 // Recorded is a frame recorded, its binary form beside the message.
@@ -262,6 +278,16 @@ func (c Begin) check() error {
 		return fmt.Errorf("begin: heap_limit_mib %d: give 0 (the default) up to %d", c.HeapLimitMiB, maxHeapMiB)
 	case c.Lang != "" && c.Lang != "en" && c.Lang != "zh":
 		return fmt.Errorf("begin: lang %q: use en or zh", c.Lang)
+	}
+	return nil
+}
+
+func (c Early) check() error {
+	if len(c.Query) > MaxQuery {
+		return fmt.Errorf("early: the query is %d KiB: at most %d KiB", len(c.Query)>>10, MaxQuery>>10)
+	}
+	if c.Load != nil {
+		return c.Load.check()
 	}
 	return nil
 }

@@ -16,13 +16,14 @@ import (
 var (
 	workerCommandExamples = []WorkerCommand{
 		Begin{RunID: 3, YAML: "name: x\n", Sets: []string{"traffic.senders=4"}, Side: "left", HeapLimitMiB: 1024, Lang: "zh"},
+		Early{Query: "?controls=1&lang=zh&first=load", Load: &Load{Scenario: "incast", Sets: []string{"traffic.senders=4"}, Step: "lossy", Figures: []string{"totals.drops | count"}}},
 		Cancel{RunID: 3},
 		Explain{ID: 2, Text: "# nccl-tests version 2.13.8\n#  Rank  0 Group  0 Pid 1 on node-a device  0 [0x29] NVIDIA H100 80GB HBM3\n", NICGbps: 200, Fabric: "roce", Op: "allreduce",
 			Topo: "\tGPU0\tGPU1\tNIC0\nGPU0\t X \tNV18\tPIX\n"},
 	}
 	workerEventExamples = []WorkerEvent{
 		WorkerReady{Version: "3f2a9c1e"},
-		Begun{RunID: 3, Name: "incast", Endpoints: 9, Links: 18, UntilUs: 500},
+		Begun{RunID: 3, Name: "incast", Endpoints: 9, Links: 18, UntilUs: 500, Early: true},
 		Recorded{RunID: 3, Index: 12, TUs: 1.2, Bytes: 1640, Progress: 0.25, EtaS: 2.5},
 		Computing{RunID: 3, Progress: 0.42, EtaS: 1.5},
 		Halved{RunID: 3},
@@ -81,8 +82,10 @@ func TestDecodeWorkerCommandErrors(t *testing.T) {
 		`{"fabriclab":"explain","text":"# nccl-tests"}`:                                                 "explain needs id",
 		`{"fabriclab":"explain","id":1,"text":" \n"}`:                                                   "explain needs text: an nccl-tests output",
 		`{"fabriclab":"begin","run_id":1,"scenario":"a","set":["` + strings.Repeat("x", 65<<10) + `"]}`: "begin: the set overrides are too long: at most 64 KiB in all",
-		`{"fabriclab":"play"}`:                                                                          `unknown worker command "play"; use one of begin, cancel, explain`,
-		`[1]`:                                                                                           `worker command is not JSON like {"fabriclab": "begin", ...}`,
+		`{"fabriclab":"play"}`:                                                                          `unknown worker command "play"; use one of begin, early, cancel, explain`,
+		`{"fabriclab":"early","query":"","load":{"scenario":"incast","left":{"scenario":"incast"}}}`:    "load needs both left and right",
+		`{"fabriclab":"early","query":"` + strings.Repeat("x", MaxQuery+1) + `"}`:                       "early: the query is 256 KiB: at most 256 KiB",
+		`[1]`: `worker command is not JSON like {"fabriclab": "begin", ...}`,
 	} {
 		_, err := DecodeWorkerCommand([]byte(in))
 		assert.ErrorContains(t, err, want, in)

@@ -179,8 +179,11 @@ func newGame(h host) (*Game, error) {
 	}
 	g.params = params
 	// A load the page sent before ready (a lesson's step) is the first run,
-	// unless the address names one: incast is not built to be replaced at once.
-	first := params.NamesRun() || !hasLoad(h)
+	// unless the address names one: incast is not built to be replaced at
+	// once. With first=load (a lesson's canvas) the canvas waits for that
+	// load, however late it comes. playback.FirstRun decides the same for
+	// the worker's early run.
+	first := params.NamesRun() || (!hasLoad(h) && !params.FirstLoad)
 	switch {
 	case params.Compare != nil && g.runsRemotely():
 		g.loadCompareRemote(*params.Compare)
@@ -188,11 +191,7 @@ func newGame(h host) (*Game, error) {
 		g.loadCompare(*params.Compare)
 	case first && g.runsRemotely():
 		sc, err := params.Load()
-		src := protocol.Begin{YAML: params.YAML, Scenario: params.Scenario, Sets: params.Sets}
-		if src.YAML == "" && src.Scenario == "" {
-			src.Scenario = sc.Name // the default, incast
-		}
-		g.loadRemote(sc, err, src, false) // params.Play is taken once it plays
+		g.loadRemote(sc, err, params.Begin(), false) // params.Play is taken once it plays
 	case first:
 		g.load(params.Load())
 	}
@@ -413,7 +412,7 @@ func (g *Game) handleLoad(c protocol.Load) {
 	g.ran = keyOf(c)
 	sc, err := playback.LoadCommand(c)
 	if g.runsRemotely() {
-		g.loadRemote(sc, err, protocol.Begin{YAML: c.YAML, Scenario: c.Scenario, Sets: c.Sets}, c.Play)
+		g.loadRemote(sc, err, playback.LoadBegin(c, g.params.Lang), c.Play)
 		return
 	}
 	g.load(sc, err)

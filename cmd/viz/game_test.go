@@ -323,6 +323,9 @@ func TestLoadSentBeforeReadyIsTheFirstRun(t *testing.T) {
 		{"", []string{load}, []string{"ecmp-collisions"}},
 		{"?scenario=incast&controls=1", []string{load}, []string{"incast", "ecmp-collisions"}},
 		{"?controls=1", []string{`{"fabriclab":"quiz","pending":true}`, `{"fabriclab":"play"}`}, []string{"incast"}},
+		// first=load: the page will send the first run; until it does, nothing is built
+		{"?controls=1&first=load", []string{`{"fabriclab":"quiz","pending":true}`}, nil},
+		{"?controls=1&first=load", []string{load}, []string{"ecmp-collisions"}},
 	} {
 		h := &pageHost{q: tc.q}
 		for _, c := range tc.sent {
@@ -340,4 +343,20 @@ func TestLoadSentBeforeReadyIsTheFirstRun(t *testing.T) {
 		}
 		assert.Equal(t, tc.loaded, loaded, "%q %v", tc.q, tc.sent)
 	}
+	// A load that comes after ready, with first=load, is the first run all the same.
+	h := &pageHost{q: "?controls=1&first=load"}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	require.NoError(t, g.Update())
+	require.Nil(t, g.p, "nothing built before the load")
+	h.send(load)
+	require.NoError(t, g.Update())
+	var loaded []string
+	for _, ev := range h.events {
+		if ev["fabriclab"] == "loaded" {
+			loaded = append(loaded, ev["name"].(string))
+		}
+	}
+	assert.Equal(t, []string{"ecmp-collisions"}, loaded)
 }

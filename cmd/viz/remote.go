@@ -251,6 +251,8 @@ func (g *Game) arrived(a arrival) error {
 		return nil // of a run dropped since, or worker_ready
 	}
 	switch e := e.(type) {
+	case protocol.Begun:
+		r.got.Early = e.Early
 	case protocol.Recorded:
 		r.got.Frames++
 		r.got.Bytes += int64(len(a.frame))

@@ -106,6 +106,52 @@ func workerGame(t *testing.T, q string) (*Game, *workerPage) {
 	return g, h
 }
 
+// The canvas's first begin is what playback.FirstRun says it is, for every
+// address and load the page sent before the canvas started: the worker's
+// early run (protocol.Early) is then taken over, never begun again. With
+// first=load and no load yet, no begin until the load comes.
+func TestFirstBeginIsTheEarlyRun(t *testing.T) {
+	step := protocol.Load{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Step: "lossy", Figures: []string{"totals.drops | count"}}
+	for _, tc := range []struct {
+		q    string
+		load *protocol.Load
+	}{
+		{"", nil},
+		{"?lang=zh", nil},
+		{"?scenario=ecmp-collisions&set=seed%3D2&play=1", nil},
+		{"?scenario=incast", &step},
+		{"?controls=1&lang=zh", &step},
+		{"?controls=1&lang=en&first=load", &step},
+		{"?controls=1&lang=zh&first=load", &protocol.Load{Scenario: "incast"}},
+	} {
+		h := &workerPage{pageHost: pageHost{q: tc.q}, t: t}
+		if tc.load != nil {
+			data, err := protocol.EncodeCommand(*tc.load)
+			require.NoError(t, err)
+			h.send(string(data))
+		}
+		g, err := newGame(h)
+		require.NoError(t, err)
+		g.w, g.h = 800, 600
+		if len(h.asked[0]) == 0 {
+			require.NoError(t, g.Update()) // a load that waited for ready is taken by the first Update
+		}
+		want, ok := playback.FirstRun(tc.q, tc.load)
+		require.True(t, ok, tc.q)
+		require.NotEmpty(t, h.asked[0], tc.q)
+		got := h.asked[0][0].(protocol.Begin)
+		assert.Equal(t, 1, got.RunID)
+		got.RunID, got.HeapLimitMiB = 0, 0
+		assert.Equal(t, want, got, "%s %v", tc.q, tc.load)
+	}
+	h := &workerPage{pageHost: pageHost{q: "?controls=1&first=load"}, t: t}
+	_, err := newGame(h)
+	require.NoError(t, err)
+	assert.Empty(t, h.asked[0], "first=load without a load: no begin yet")
+	_, ok := playback.FirstRun(h.q, nil)
+	assert.False(t, ok)
+}
+
 // In the browser a worker computes the run and the canvas plays what it
 // sends: loaded once the first frame comes, done with the report, the
 // figures from the report as the worker wrote it.

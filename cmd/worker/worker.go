@@ -45,6 +45,7 @@ type Worker struct {
 	// (playback.Recorder.LookAhead; 0: playback.Builder.LookAheadBudget,
 	// below 0: none).
 	lookAhead time.Duration
+	begun     bool // a begin has come: an early message comes too late
 }
 
 // progressEvery is how often the page hears how far a run has got when no
@@ -65,7 +66,31 @@ type run struct {
 	first []byte    // the first frame, recorded before begun is posted
 	at    unit.Time // its time
 	lang  i18n.Lang // the page's, for errors
+	// early is the begin an early run (protocol.Early) answers, until a
+	// begin takes it over; held are its messages meanwhile. wasEarly stays.
+	early    *protocol.Begin
+	held     []heldEvent
+	wasEarly bool
 }
+
+// heldEvent is a message of an early run, kept for the begin that takes it
+// over (its run_id set then), with a copy of its frame.
+type heldEvent struct {
+	e     protocol.WorkerEvent
+	frame []byte
+}
+
+// earlyHeapMiB is an early run's heap limit until a begin sets its own:
+// the canvas's (cmd/viz's heapLimit).
+const earlyHeapMiB = 1024
+
+// An early run builds and records its first frame, all the canvas needs
+// to start, then waits for the begin that takes it over (Work). Computing
+// on, a warm lesson step's early run kept its whole run (1,721 messages
+// for incast at 4 senders, posted at once when taken over); kept to 64
+// messages it still looked ahead (up to a second of computing) and took
+// the cores from the page's thread while that thread started the canvas,
+// and the step loaded later than without it (BENCHMARKS.md, issue 29).
 
 // Handle takes a message from the page.
 func (w *Worker) Handle(data []byte) {
@@ -76,7 +101,10 @@ func (w *Worker) Handle(data []byte) {
 	}
 	switch c := c.(type) {
 	case protocol.Begin:
+		w.begun = true
 		w.begin(c)
+	case protocol.Early:
+		w.beginEarly(c)
 	case protocol.Cancel:
 		if w.run != nil && w.run.id == c.RunID {
 			w.run = nil
@@ -130,9 +158,90 @@ func explain(c protocol.Explain) protocol.Explained {
 	return out
 }
 
-// begin starts building a run; a run before is dropped.
+// beginEarly begins the run the canvas will ask for first, from the page's
+// address and early load (protocol.Early), keeping its messages; unless a
+// begin came first. A run that cannot start is left to the canvas's begin,
+// which says why (the canvas refuses it before it asks: the same loading).
+func (w *Worker) beginEarly(c protocol.Early) {
+	b, ok := playback.FirstRun(c.Query, c.Load)
+	if w.begun || w.run != nil || !ok {
+		return
+	}
+	b.HeapLimitMiB = earlyHeapMiB
+	if r := w.start(b); r != nil {
+		r.early, r.wasEarly = &b, true
+	}
+}
+
+// begin starts building a run, or takes over the early run that computes
+// the same; a run before is dropped.
 func (w *Worker) begin(c protocol.Begin) {
+	if r := w.run; r != nil && r.early != nil && sameRun(*r.early, c) {
+		r.takeOver(c)
+		return
+	}
 	w.run = nil
+	w.start(c)
+}
+
+// sameRun says begins a and b ask for the same run (their run_id and heap
+// limit aside).
+func sameRun(a, b protocol.Begin) bool {
+	return a.YAML == b.YAML && a.Scenario == b.Scenario && slices.Equal(a.Sets, b.Sets) && a.Side == b.Side && a.Lang == b.Lang
+}
+
+// takeOver gives an early run c's run_id and heap limit, and posts what it
+// kept under that run_id.
+func (r *run) takeOver(c protocol.Begin) {
+	r.id, r.early, r.heap = c.RunID, nil, int64(c.HeapLimitMiB)<<20
+	if r.rec != nil {
+		r.rec.SetHeapLimit(r.heap)
+	}
+	held := r.held
+	r.held = nil
+	for _, h := range held {
+		r.w.event(withRunID(h.e, r.id), h.frame)
+	}
+}
+
+// withRunID is e under run_id id.
+func withRunID(e protocol.WorkerEvent, id int) protocol.WorkerEvent {
+	switch e := e.(type) {
+	case protocol.Begun:
+		e.RunID = id
+		return e
+	case protocol.Recorded:
+		e.RunID = id
+		return e
+	case protocol.Halved:
+		e.RunID = id
+		return e
+	case protocol.RunResult:
+		e.RunID = id
+		return e
+	case protocol.WorkerError:
+		e.RunID = id
+		return e
+	}
+	return e
+}
+
+// say posts e, with frame beside it; an early run keeps it (its frame
+// copied) for the begin that takes it over, but for a computing event (a
+// recorded one after it says as much).
+func (r *run) say(e protocol.WorkerEvent, frame []byte) {
+	if r.early == nil {
+		r.w.event(e, frame)
+		return
+	}
+	if _, ok := e.(protocol.Computing); !ok {
+		r.held = append(r.held, heldEvent{e, slices.Clone(frame)})
+	}
+}
+
+// start begins building c's run, which becomes the worker's; nil (its
+// error posted, unless the run is early) if it cannot start.
+func (w *Worker) start(c protocol.Begin) *run {
 	side := playback.Side{Scenario: c.Scenario, YAML: c.YAML, Sets: c.Sets}
 	which := c.Side
 	if which == "" {
@@ -147,10 +256,13 @@ func (w *Worker) begin(c protocol.Begin) {
 		b, err = playback.Begin(sc)
 	}
 	if err != nil {
-		w.event(protocol.WorkerError{RunID: c.RunID, Message: i18n.Error(i18n.Lang(c.Lang), err)}, nil)
-		return
+		if c.RunID > 0 {
+			w.event(protocol.WorkerError{RunID: c.RunID, Message: i18n.Error(i18n.Lang(c.Lang), err)}, nil)
+		}
+		return nil
 	}
 	w.run = &run{id: c.RunID, build: b, w: w, heap: int64(c.HeapLimitMiB) << 20, lang: i18n.Lang(c.Lang)}
+	return w.run
 }
 
 // Work builds or computes the run for about slice of wall time and
@@ -160,6 +272,8 @@ func (w *Worker) Work(slice time.Duration) bool {
 	switch {
 	case r == nil || r.over:
 		return false
+	case r.early != nil && r.rec != nil:
+		return false // built, its first frame kept: the rest once a begin takes it over
 	case r.rec == nil:
 		if !r.build.Build(slice) {
 			return true
@@ -178,7 +292,7 @@ func (w *Worker) Work(slice time.Duration) bool {
 		}
 		sc := r.build.Scenario()
 		topo := rec.Topology()
-		w.event(protocol.Begun{RunID: r.id, Name: sc.Name, Endpoints: len(topo.Endpoints), Links: len(topo.Links), UntilUs: sc.Until.Micros()}, nil)
+		r.say(protocol.Begun{RunID: r.id, Name: sc.Name, Endpoints: len(topo.Endpoints), Links: len(topo.Links), UntilUs: sc.Until.Micros(), Early: r.wasEarly}, nil)
 		r.posted(r.first, r.at)
 		return true
 	}
@@ -188,7 +302,7 @@ func (w *Worker) Work(slice time.Duration) bool {
 		every = progressEvery
 	}
 	if more && time.Since(w.lastPost) >= every {
-		w.event(protocol.Computing{RunID: r.id, Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, nil)
+		r.say(protocol.Computing{RunID: r.id, Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, nil)
 	}
 	return more
 }
@@ -214,11 +328,11 @@ func (r *run) Frame(s *snap.Snapshot) {
 
 // posted posts a frame encoded, at time at.
 func (r *run) posted(buf []byte, at unit.Time) {
-	r.w.event(protocol.Recorded{RunID: r.id, Index: r.sent, TUs: at.Micros(), Bytes: len(buf), Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, buf)
+	r.say(protocol.Recorded{RunID: r.id, Index: r.sent, TUs: at.Micros(), Bytes: len(buf), Progress: r.rec.Progress(), EtaS: r.rec.ETA()}, buf)
 	r.sent++
 }
 
-func (r *run) Halve() { r.w.event(protocol.Halved{RunID: r.id}, nil) }
+func (r *run) Halve() { r.say(protocol.Halved{RunID: r.id}, nil) }
 
 func (r *run) Finish(res *simmetrics.Result) {
 	r.over = true
@@ -227,10 +341,10 @@ func (r *run) Finish(res *simmetrics.Result) {
 		r.Fail(errors.New("the run's report cannot be written as JSON: " + err.Error()))
 		return
 	}
-	r.w.event(protocol.RunResult{RunID: r.id, Result: string(data)}, nil)
+	r.say(protocol.RunResult{RunID: r.id, Result: string(data)}, nil)
 }
 
 func (r *run) Fail(err error) {
 	r.over = true
-	r.w.event(protocol.WorkerError{RunID: r.id, Message: i18n.Error(r.lang, err)}, nil)
+	r.say(protocol.WorkerError{RunID: r.id, Message: i18n.Error(r.lang, err)}, nil)
 }

@@ -346,3 +346,88 @@ func TestWorkerSaysItsProgressBetweenFrames(t *testing.T) {
 	n, _ = count(pg.events)
 	assert.Zero(t, n, "frames came often enough: no computing event")
 }
+
+// An early run (the page's early message, before the canvas has started)
+// posts nothing until a begin asks for the same run; then every message it
+// kept goes under that begin's run_id, and the page gets what a begin alone
+// would have sent: the same frames, the same report. A begin for another
+// run drops it unseen; an early message after a begin, or one that names
+// no run yet (first=load without its load), begins nothing.
+func TestWorkerEarlyRun(t *testing.T) {
+	const step = `{"scenario":"incast","set":["traffic.senders=4"],"step":"lossy","figures":["totals.drops | count"]}`
+	alone := &page{t: t}
+	w := &Worker{post: alone.post}
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":1,"scenario":"incast","set":["traffic.senders=4"],"heap_limit_mib":1024,"lang":"zh"}`))
+	work(w)
+
+	early := &page{t: t}
+	w = &Worker{post: early.post}
+	w.Handle([]byte(`{"fabriclab":"early","query":"?controls=1&lang=zh&first=load","load":` + step + `}`))
+	for w.Work(10 * time.Millisecond) { // it stops once built
+	}
+	assert.Zero(t, len(early.events), "nothing posted before the begin")
+	require.Len(t, w.run.held, 2, "it builds and records its first frame, then waits")
+	assert.IsType(t, protocol.Begun{}, w.run.held[0].e)
+	assert.IsType(t, protocol.Recorded{}, w.run.held[1].e)
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":1,"scenario":"incast","set":["traffic.senders=4"],"heap_limit_mib":1024,"lang":"zh"}`))
+	require.NotEmpty(t, early.events, "what it kept, posted")
+	work(w)
+	require.IsType(t, protocol.Begun{}, early.events[0])
+	assert.True(t, early.events[0].(protocol.Begun).Early, "begun says it was early")
+	begun := early.events[0].(protocol.Begun)
+	begun.Early = false
+	assert.Equal(t, alone.events[0], begun)
+	var got, want []protocol.WorkerEvent
+	for _, e := range early.events[1:] {
+		if _, ok := e.(protocol.Computing); !ok {
+			got = append(got, e)
+		}
+	}
+	for _, e := range alone.events[1:] {
+		if _, ok := e.(protocol.Computing); !ok {
+			want = append(want, e)
+		}
+	}
+	require.Equal(t, len(want), len(got), "the same messages")
+	for i := range want {
+		w, g := want[i], got[i]
+		if r, ok := w.(protocol.Recorded); ok { // its progress and time left are the wall clock's
+			gr := g.(protocol.Recorded)
+			r.Progress, r.EtaS, gr.Progress, gr.EtaS = 0, 0, 0, 0
+			w, g = r, gr
+		}
+		assert.Equal(t, w, g, "message %d", i)
+	}
+	require.Equal(t, len(alone.frames), len(early.frames))
+	for i := range alone.frames {
+		require.Equal(t, alone.frames[i].Full(), early.frames[i].Full(), "frame %d", i)
+	}
+
+	// Another run's begin drops the early one: nothing of it is posted.
+	other := &page{t: t}
+	w = &Worker{post: other.post}
+	w.Handle([]byte(`{"fabriclab":"early","query":"?controls=1&lang=en&first=load","load":` + step + `}`))
+	w.Work(10 * time.Millisecond)
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":1,"scenario":"ecmp-collisions","lang":"en"}`))
+	work(w)
+	require.NotEmpty(t, other.events)
+	for _, e := range other.events {
+		if b, ok := e.(protocol.Begun); ok {
+			assert.Equal(t, "ecmp-collisions", b.Name)
+			assert.False(t, b.Early)
+		}
+	}
+
+	// Too late, or no run named yet: nothing begins.
+	for _, msgs := range [][]string{
+		{`{"fabriclab":"begin","run_id":1,"scenario":"incast"}`, `{"fabriclab":"cancel","run_id":1}`, `{"fabriclab":"early","query":"?scenario=incast"}`},
+		{`{"fabriclab":"early","query":"?controls=1&first=load"}`},
+		{`{"fabriclab":"early","query":"?compare=1&left=incast&right=incast"}`},
+	} {
+		w = &Worker{post: (&page{t: t}).post}
+		for _, m := range msgs {
+			w.Handle([]byte(m))
+		}
+		assert.False(t, w.Work(time.Millisecond), "nothing to compute after %v", msgs)
+	}
+}

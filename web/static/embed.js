@@ -102,6 +102,14 @@
   if (fabriclabEmbedKnobs.setup(params, t, (c) => command(c), (m) => { post({ fabriclab: "error", message: m, notice: true }); fabriclabNotice.show(m); })) {
     history.replaceState(null, "", location.pathname + "?" + params.toString() + location.hash);
   }
+  // The canvas's first run, begun in its worker now (worker-client.js),
+  // while the canvas's module still compiles and its program starts: the
+  // address's run, or with first=load (a lesson's canvas) the parent's first
+  // load, as it comes (command, below), before the canvas is ready or after
+  // (the canvas, waiting for it, has made no worker). The address is final
+  // here (the knobs have written theirs).
+  const firstLoad = params.get("first") === "load";
+  if (!firstLoad) fabriclabEarlyRun(null);
   const hint = $("play-hint");
   hint.addEventListener("click", () => { hint.hidden = true; command({ fabriclab: "play" }); });
 
@@ -154,6 +162,7 @@
   const command = (c) => {
     const json = encode(c);
     if (json instanceof Error) { refuse(json.message, c.fabriclab); return; }
+    if (firstLoad && c.fabriclab === "load" && !c.left) fabriclabEarlyRun(JSON.parse(json)); // the first only: then worker 0 is made
     if (ready && typeof window.fabriclabCommand === "function") window.fabriclabCommand(json);
     else if (queue.length < maxQueued) queue.push(json);
     else refuse("Command not sent: " + maxQueued + " commands already wait for the canvas to start; wait for its ready event.", c.fabriclab);

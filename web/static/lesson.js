@@ -14,8 +14,10 @@
   const send = (msg) => frame.contentWindow && frame.contentWindow.postMessage(msg, "*");
   // The canvas page takes commands once its script runs, and keeps them until
   // its program is ready (embed.js): the step's load sent then is the
-  // canvas's first run, computed while the program still starts, rather than
-  // incast built, drawn and replaced (cmd/viz newGame). early: sent so.
+  // canvas's first run, begun at once in its worker while the program still
+  // starts (embed.js, worker-client.js). The canvas's address says
+  // first=load: it waits for a load, so one is always sent, for a step
+  // without a scenario too (the default's). early: sent so.
   const sendable = () => ready || early;
   frame.addEventListener("load", () => {
     let embed = false;
@@ -76,7 +78,16 @@
     const yaml = scenarioFor(current);
     const extra = knobs.load(current); // the step's knob settings and figures, or null
     const key = extra ? yaml + "\n" + JSON.stringify(extra.set) : yaml;
-    if (!sendable() || !yaml) return;
+    if (!sendable()) return;
+    if (!yaml) {
+      // No scenario yet: the canvas waits for a first load (first=load in
+      // its address), so it gets the default's, once.
+      if (loadedYAML !== null) return;
+      loadedYAML = loadedPlain = "";
+      progress.loading();
+      send({ fabriclab: "load", scenario: "incast", step: steps[current].id });
+      return;
+    }
     // A step without knobs after one with the same scenario at its knobs'
     // defaults (the recap after a knob step) keeps the canvas as it is.
     if (key === loadedYAML || (!extra && loadedPlain === yaml)) { progress.kept(); return; }

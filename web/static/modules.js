@@ -12,7 +12,11 @@
 // viz.wasm again and compiled its functions lazily on the page's thread,
 // 460-850 ms; compiled from a fetch of its own it took the cached code,
 // 84 ms). V8 caches a streamed module's optimised code as it runs, keyed by
-// its URL in the HTTP cache, so the next visit starts with it.
+// its URL in the HTTP cache, so the next visit starts with it. Not
+// worker.wasm's, whose code runs in a worker: with Chromium 148 the
+// profile's code cache held viz.wasm alone after 20 s of a run, whether
+// worker.wasm was compiled here or by compileStreaming in the worker
+// (BENCHMARKS.md, issue 29).
 (() => {
   "use strict";
   const script = document.currentScript;
