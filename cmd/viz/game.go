@@ -129,6 +129,7 @@ type Game struct {
 	loadingKey [2]float64
 	arrivals   []arrival
 	take       takeLimits
+	drain      drainRate // how fast the page takes the workers' messages (timeLeft)
 	// hold says this frame takes messages rather than draw (fromWorkers),
 	// held that it holds a new picture back; pictureFrame is when the last
 	// frame that could draw began.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"time"
 
 	"fabriclab/i18n"
@@ -58,6 +59,9 @@ type remoteRun struct {
 	play  bool      // play once it plays (the load or the page asked, or play, pause, Space since)
 	seek  unit.Time // where to go once it plays (a seek since the load; 0: the start)
 	got   protocol.WorkerStats
+	// the progress and time left its worker last sent, and when that came
+	share, eta float64
+	etaCame    time.Time
 }
 
 // runsRemotely says whether the host computes runs elsewhere.
@@ -181,6 +185,48 @@ func (g *Game) fromWorkers() {
 	if len(g.arrivals) == 0 {
 		g.arrivals = nil
 	}
+	if n > 0 && len(g.arrivals) > 0 { // the page took what it could and some wait: how fast it takes them
+		g.drain.add(n, start.Sub(g.drain.last))
+	}
+	g.drain.last = start
+	g.timeLeft(start)
+}
+
+// drainRate is about how many of the workers' messages the page takes a
+// second while they wait (fromWorkers), over about the last second.
+type drainRate struct {
+	n, secs float64
+	last    time.Time // the frame before
+}
+
+func (d *drainRate) add(n int, took time.Duration) {
+	if d.last.IsZero() || took <= 0 {
+		return
+	}
+	keep := math.Exp(-took.Seconds())
+	d.n, d.secs = d.n*keep+float64(n), d.secs*keep+took.Seconds()
+}
+
+// timeLeft sets each run's time left as the page will take it: what its
+// worker said was left, less the time since, and the messages waiting at
+// the page's drain rate. The worker cannot count the page's backlog: the
+// 8,192-GPU all-reduce's canvas said done 0.8-0.9 s after its worker's
+// report, with the worker's time left at 0 (BENCHMARKS.md, issue 29).
+func (g *Game) timeLeft(now time.Time) {
+	var waiting [2]int
+	for _, a := range g.arrivals {
+		waiting[a.worker%2]++
+	}
+	for i, r := range g.runs {
+		if r == nil || r.p == nil || r.p.Done() || r.eta < 0 {
+			continue
+		}
+		left := max(0, r.eta-now.Sub(r.etaCame).Seconds())
+		if waiting[i] > 0 && g.drain.n > 0 {
+			left += float64(waiting[i]) * g.drain.secs / g.drain.n
+		}
+		r.p.SetProgress(r.share, left)
+	}
 }
 
 // holdPicture keeps the picture drawn in a frame that takes the workers'
@@ -267,8 +313,10 @@ func (g *Game) arrived(a arrival) error {
 		} else {
 			r.p.Append(s)
 		}
+		r.share, r.eta, r.etaCame = e.Progress, e.EtaS, a.came
 		r.p.SetProgress(e.Progress, e.EtaS)
 	case protocol.Computing:
+		r.share, r.eta, r.etaCame = e.Progress, e.EtaS, a.came
 		if r.p != nil {
 			r.p.SetProgress(e.Progress, e.EtaS)
 		}

@@ -446,3 +446,40 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 	assert.True(t, g.hold, "the report has come: the page catches up")
 	assert.True(t, g.p.Done())
 }
+
+// The time left the canvas shows is the page's: what its worker said, less
+// the time since, and the messages waiting at the rate the page takes
+// them. A worker that has computed its whole run says 0 while the page
+// still has its frames to take.
+func TestWorkerTimeLeftCountsTheBacklog(t *testing.T) {
+	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.framesOnDemand()
+	for !h.work(0) {
+	}
+	all := slices.Clone(h.inbox)
+	require.Greater(t, len(all), 400)
+	h.inbox = all[:len(all)/2] // taken at once: the worker's time left is known by then
+	g.take = takeLimits{draw: time.Hour, hold: time.Hour}
+	require.NoError(t, g.Update())
+	g.drawn, g.firstFrame = g.key, true
+	h.inbox = all[len(all)/2:]
+	g.take = takeLimits{lag: time.Hour} // one message a frame
+	for range 20 { // frames at least 10 ms apart, a message each
+		require.NoError(t, g.Update())
+		g.drawn, g.firstFrame = g.key, true
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NotNil(t, g.p)
+	waiting := len(g.arrivals)
+	require.Greater(t, waiting, 100)
+	assert.Greater(t, g.p.ETA(), 0.9*float64(waiting)*0.010, "%d messages waiting, taken one each 10 ms or more", waiting)
+
+	r := g.runs[0]
+	g.arrivals = nil
+	r.eta, r.etaCame = 5, time.Now().Add(-2*time.Second)
+	g.timeLeft(time.Now())
+	assert.InDelta(t, 3, g.p.ETA(), 0.1, "the worker said 5 s two seconds ago")
+}
