@@ -29,7 +29,12 @@ func (rec *Recorder) Progress() float64 {
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
 	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
-		rec.progressAt, rec.progress = rec.latest, rec.estimate(rec.latest)
+		// never back: a training run's estimate drops when an iteration
+		// ends longer than the one before
+		if f := rec.estimate(rec.latest); f > rec.progress || rec.progressAt == nil {
+			rec.progress = f
+		}
+		rec.progressAt = rec.latest
 	}
 	return rec.progress
 }

@@ -1,6 +1,7 @@
 package playback
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -22,7 +23,7 @@ func TestProgressKnownForCollectivesAndTraining(t *testing.T) {
 	}{
 		{"hierarchical-allreduce", nil, true},
 		{"ring-allreduce-8", []string{"collective.algo=tree", "collective.bytes=16MiB"}, true},
-		{"dp-resnet50", []string{"sim.fidelity=flow", "training.iterations=3"}, false},
+		{"dp-resnet50", []string{"sim.fidelity=flow", "training.iterations=3"}, true}, // an estimate that drops is held
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := newPlayer(t, c.name, c.sets...)
@@ -126,4 +127,26 @@ func TestSnapshotsLeftHalveByBytes(t *testing.T) {
 	rec.dt = 100 * unit.Nanosecond
 	rec.bytes, rec.budget = 100<<20, 256<<20
 	assert.InDelta(t, 157+128+122, rec.snapshotsUntil(100*unit.Microsecond), 0.01)
+}
+
+// Progress never goes back: a training run's estimate (iterations as long
+// as the last that ended) drops when an iteration ends longer than the one
+// before, and the bar holds where it was.
+func TestProgressNeverBack(t *testing.T) {
+	p := newPlayer(t, "dp-resnet50", "sim.fidelity=flow", "training.iterations=3")
+	rec := p.rec
+	for !p.Compute(time.Millisecond) && (rec.latest.Training == nil || len(rec.latest.Training.Steps) == 0) {
+	}
+	require.NotEmpty(t, rec.latest.Training.Steps, "an iteration ended")
+	f := p.Progress()
+	require.Positive(t, f)
+	s := *rec.latest // the next snapshot: the last iteration twice as long
+	tr := *s.Training
+	tr.Steps = slices.Clone(tr.Steps)
+	last := &tr.Steps[len(tr.Steps)-1]
+	last.End += last.End - last.Start
+	s.Training = &tr
+	require.Less(t, rec.estimate(&s), f, "the estimate drops")
+	rec.latest = &s
+	assert.Equal(t, f, p.Progress())
 }
