@@ -467,7 +467,9 @@ func TestWorkerTimeLeftCountsTheBacklog(t *testing.T) {
 	g.drawn, g.firstFrame = g.key, true
 	h.inbox = all[len(all)/2:]
 	g.take = takeLimits{lag: time.Hour} // one message a frame
-	for range 20 { // frames at least 10 ms apart, a message each
+
+	// frames at least 10 ms apart, a message each
+	for range 20 {
 		require.NoError(t, g.Update())
 		g.drawn, g.firstFrame = g.key, true
 		time.Sleep(10 * time.Millisecond)
