@@ -101,8 +101,13 @@ func TestFastReadsAsSlow(t *testing.T) {
 		}
 		return b
 	}
-	check := func(what string, b []byte, fast, slow func(*reader) any) {
+	// check reads whole, or damaged after the first trial, the fast way and the slow.
+	check := func(what string, whole []byte, trial int, fast, slow func(*reader) any) {
 		t.Helper()
+		b := whole
+		if trial > 0 {
+			b = damaged(whole)
+		}
 		rf, rs := &reader{b: b, section: what}, &reader{b: b, section: what}
 		gotFast, gotSlow := fast(rf), slow(rs)
 		require.Equal(t, fmt.Sprint(rs.err), fmt.Sprint(rf.err), "%s: % x", what, b)
@@ -111,11 +116,7 @@ func TestFastReadsAsSlow(t *testing.T) {
 	}
 	errs := 0
 	for trial := range 1000 {
-		b := lb
-		if trial > 0 {
-			b = damaged(lb)
-		}
-		check("links", b, func(r *reader) any {
+		check("links", lb, trial, func(r *reader) any {
 			ch := make([]snap.Link, n)
 			getLinks(r, ch)
 			return ch
@@ -126,11 +127,7 @@ func TestFastReadsAsSlow(t *testing.T) {
 			}
 			return ch
 		})
-		b = fb
-		if trial > 0 {
-			b = damaged(fb)
-		}
-		check("flows", b, func(r *reader) any {
+		check("flows", fb, trial, func(r *reader) any {
 			ch := make([]snap.Flow, n)
 			getFlows(r, ch)
 			return ch
@@ -141,11 +138,7 @@ func TestFastReadsAsSlow(t *testing.T) {
 			}
 			return ch
 		})
-		b = pb
-		if trial > 0 {
-			b = damaged(pb)
-		}
-		check("packets", b, func(r *reader) any {
+		check("packets", pb, trial, func(r *reader) any {
 			out := make([]snap.Packet, n)
 			getPackets(r, out, links, flows)
 			if r.err != nil {
