@@ -97,7 +97,7 @@ func (g *Game) afterUpdate() {
 		g.askFrame(pb.Playing())
 		return
 	}
-	if f.on && g.drawDue() && (g.page.view.due || g.page.view.tooltipDue) {
+	if f.on && g.drawDue() && (g.viewDue() || g.page.view.tooltipDue) {
 		g.askFrame(false) // the view and the tooltip are of the picture drawn: sent the frame after (view.go)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -152,4 +153,39 @@ func TestFramesForTheTooltipAndTheView(t *testing.T) {
 		frame()
 		assert.Equal(t, asked+1, h.asked, "%s: then no frame", c.cmd)
 	}
+}
+
+// A seek past what is computed, while paused, lands when computing reaches
+// it; the frame that draws the picture there is followed by one that sends
+// its view, though no command nor message asks for it. (The view never came
+// when the worker's last message was taken before the seek landed:
+// TestBrowserCanvasTableFaults, now and then.)
+func TestFramesForTheViewOfASeekThatLands(t *testing.T) {
+	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
+	frame := func() { // Update, then Draw as the game's Draw does
+		t.Helper()
+		require.NoError(t, g.Update())
+		draw(g)
+		g.drawn = g.key
+	}
+	frame()
+	frame()
+	target := g.p.End() + 100*unit.Microsecond
+	h.send(`{"fabriclab":"seek","t_us":` + strconv.FormatFloat(target.Micros(), 'f', -1, 64) + `}`)
+	frame()
+	frame()
+	require.True(t, g.seeking(), "the seek waits for computing")
+	before := len(eventsNamed(&h.pageHost, "view"))
+	for g.p.End() < target {
+		g.p.Compute(time.Millisecond)
+	}
+	asked := h.asked
+	frame() // the seek lands, and its picture is drawn
+	require.False(t, g.seeking())
+	require.NotZero(t, g.frame.Cur.Time, "a picture other than the first")
+	require.Equal(t, asked+1, h.asked, "the frame after the one that draws it")
+	frame()
+	views := eventsNamed(&h.pageHost, "view")
+	require.Len(t, views, before+1)
+	assert.Equal(t, g.frame.Cur.Time.Micros(), views[before]["t_us"])
 }

@@ -49,7 +49,7 @@ func (g *Game) sendView(now time.Time) {
 // paused (a seek or t= that computing settled); and the keyboard's tooltip.
 func (g *Game) viewEvents(now time.Time) {
 	ev := &g.page.view
-	if ev.due || g.p.Playing() && now.Sub(ev.last) >= viewEvery || !g.p.Playing() && g.frame.Cur != nil && (!ev.sent || g.frame.Cur.Time != ev.sentAt) {
+	if g.viewDue() || g.p.Playing() && now.Sub(ev.last) >= viewEvery {
 		g.sendView(now)
 	}
 	if !ev.tooltipDue {
@@ -64,6 +64,14 @@ func (g *Game) viewEvents(now time.Time) {
 		ev.tooltipDue = false
 		g.out.event(protocol.Tooltip{Text: text})
 	}
+}
+
+// viewDue says that the view of the frame shown is to be sent: after a load
+// or a command, and paused when the frame shown changed (a seek that
+// computing settled).
+func (g *Game) viewDue() bool {
+	ev := &g.page.view
+	return ev.due || g.p != nil && !g.p.Playing() && g.frame.Cur != nil && (!ev.sent || g.frame.Cur.Time != ev.sentAt)
 }
 
 // inspectNext moves the keyboard's highlight to the next node or link (dir
