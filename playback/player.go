@@ -59,6 +59,7 @@ type Player struct {
 	dt      unit.Time
 	done    bool
 	result  *simmetrics.Result
+	rest    []byte    // the report's flows and links as JSON, until Result decodes them (report.go)
 	pos     unit.Time // playback position
 	playing bool
 	speed   unit.Time // simulated time per real second
@@ -306,9 +307,6 @@ func (p *Player) guessSpeed() unit.Time {
 
 // Done reports whether the whole run has been computed.
 func (p *Player) Done() bool { return p.done }
-
-// Result is the run's report, once Done.
-func (p *Player) Result() *simmetrics.Result { return p.result }
 
 // End is the last computed time.
 func (p *Player) End() unit.Time { return p.frames[len(p.frames)-1].Time }

@@ -120,7 +120,9 @@ type Halved struct {
 }
 
 // RunResult is the run's report, after its last frame: sim/metrics.Result
-// as JSON (the protocol does not read it).
+// as JSON without its flows and links, which come as the message's bytes,
+// {"flows": […], "links": […]} (playback.SplitReport; the protocol reads
+// neither).
 type RunResult struct {
 	RunID  int    `json:"run_id"`
 	Result string `json:"result"`

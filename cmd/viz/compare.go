@@ -358,7 +358,7 @@ func (g *Game) compareEvents(now time.Time) {
 	if q.Done() && !c.sentDone {
 		c.sentDone = true
 		side := func(p *playback.Player, label string) protocol.SideTotals {
-			t := p.Result().Totals
+			t := p.Report().Totals
 			return protocol.SideTotals{Label: label, Name: p.Scenario().Name, SimTimeUs: t.SimTimeUs, MaxFctUs: t.MaxFctUs,
 				Drops: t.Drops, PauseFrames: t.PauseFrames, GoodputGbps: t.GoodputGbps, FlowsFinished: t.FlowsFinished}
 		}

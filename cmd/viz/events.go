@@ -50,7 +50,7 @@ func (g *Game) events(now time.Time) {
 	}
 	if p.Done() && !g.sentDone {
 		g.sentDone = true
-		t := p.Result().Totals
+		t := p.Report().Totals
 		g.out.event(protocol.Done{SimTimeUs: t.SimTimeUs, Drops: t.Drops,
 			PauseFrames: t.PauseFrames, GoodputGbps: t.GoodputGbps, FlowsFinished: t.FlowsFinished})
 		g.sendFigures()

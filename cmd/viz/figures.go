@@ -28,10 +28,14 @@ type figureRequest struct {
 // it, from the JSON `fabriclab run --json` prints.
 func (g *Game) sendFigures() {
 	r := g.figures
-	if len(r.specs) == 0 || g.p == nil || g.p.Result() == nil {
+	if len(r.specs) == 0 || g.p == nil || g.p.Report() == nil {
 		return
 	}
-	values, errs := computeFigures(g.p.Result(), r.specs)
+	res := g.p.Report()
+	if readsAny(r.specs, "flows", "links") {
+		res = g.p.Result() // decoded now (playback/report.go)
+	}
+	values, errs := computeFigures(res, r.specs)
 	sets := r.sets
 	if sets == nil {
 		sets = []string{}
@@ -48,7 +52,7 @@ func computeFigures(res *metrics.Result, specs []string) (values, errs map[strin
 		specs = specs[:maxFigures]
 	}
 	r := *res
-	if !readsSeries(specs) {
+	if !readsAny(specs, "series") {
 		r.Series = nil
 	}
 	data, err := json.Marshal(&r)
@@ -71,10 +75,14 @@ func computeFigures(res *metrics.Result, specs []string) (values, errs map[strin
 	return values, errs
 }
 
-func readsSeries(specs []string) bool {
+// readsAny reports whether a spec names any of words: the parts of the
+// report it may read ("if series…" too).
+func readsAny(specs []string, words ...string) bool {
 	for _, s := range specs {
-		if strings.HasPrefix(strings.TrimSpace(s), "series") {
-			return true
+		for _, w := range words {
+			if strings.Contains(s, w) {
+				return true
+			}
 		}
 	}
 	return false

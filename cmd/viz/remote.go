@@ -328,8 +328,8 @@ func (g *Game) arrived(a arrival) error {
 			return fmt.Errorf("the report of %s: %w", r.sc.Name, err)
 		}
 		r.got.Done = true
-		r.p.Finish(&res)
-		g.page.nextTime = time.Time{} // the page hears at once that it is done
+		r.p.FinishReport(&res, a.frame) // the flows and links decoded when read (playback/report.go)
+		g.page.nextTime = time.Time{}   // the page hears at once that it is done
 		if g.cmp != nil {
 			g.cmp.nextTime = time.Time{}
 		}

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -88,9 +88,9 @@ func (r *fakeRun) Frame(s *snap.Snapshot) {
 }
 func (r *fakeRun) Halve() { r.post(protocol.Halved{RunID: r.id}, nil) }
 func (r *fakeRun) Finish(res *simmetrics.Result) {
-	data, err := json.Marshal(res)
+	head, rest, err := playback.SplitReport(res)
 	require.NoError(r.h.t, err)
-	r.post(protocol.RunResult{RunID: r.id, Result: string(data)}, nil)
+	r.post(protocol.RunResult{RunID: r.id, Result: string(head)}, rest)
 }
 func (r *fakeRun) Fail(err error) {
 	r.post(protocol.WorkerError{RunID: r.id, Message: err.Error()}, nil)
@@ -484,4 +484,42 @@ func TestWorkerTimeLeftCountsTheBacklog(t *testing.T) {
 	r.eta, r.etaCame = 5, time.Now().Add(-2*time.Second)
 	g.timeLeft(time.Now())
 	assert.InDelta(t, 3, g.p.ETA(), 0.1, "the worker said 5 s two seconds ago")
+}
+
+// A worker's report comes in two parts (playback/report.go): figures of
+// the totals leave its flows and links as they came; a figure of a flow
+// decodes them, and reads what the run whole would say.
+func TestWorkerFiguresOfFlowsAndTotals(t *testing.T) {
+	for _, c := range []struct {
+		spec    string
+		decoded bool
+	}{{"totals.max_fct_us | us 1", false}, {"flows[2].gbps | Gbps 2", true}} {
+		g, h := workerGame(t, "?scenario=incast")
+		require.NoError(t, g.Update())
+		h.send(`{"fabriclab":"load","scenario":"incast","figures":[` + strconv.Quote(c.spec) + `]}`)
+		require.NoError(t, g.Update())
+		for !h.work(0) {
+			require.NoError(t, g.Update())
+		}
+		for i := 0; i < 10 && count(&h.pageHost, "figures") == 0; i++ {
+			require.NoError(t, g.Update())
+		}
+		require.Equal(t, 1, count(&h.pageHost, "figures"), c.spec)
+		assert.Equal(t, c.decoded, g.p.Report().Flows != nil, "%s: the flows decoded", c.spec)
+		var ev map[string]any
+		for _, e := range h.events {
+			if e["fabriclab"] == "figures" {
+				ev = e
+			}
+		}
+		sc, err := scenario.Load("incast", nil, nil)
+		require.NoError(t, err)
+		local, err := playback.New(sc)
+		require.NoError(t, err)
+		for !local.Compute(time.Hour) {
+		}
+		values, _ := computeFigures(local.Result(), []string{c.spec})
+		require.NotEmpty(t, values[c.spec])
+		assert.Equal(t, values[c.spec], ev["values"].(map[string]any)[c.spec], c.spec)
+	}
 }

@@ -35,7 +35,7 @@ func (k loadKey) same(o loadKey) bool {
 // reports whether it did.
 func (g *Game) reprice(c protocol.Load) bool {
 	p := g.p
-	if p == nil || g.cmp != nil || g.failure != "" || !p.Done() || p.Result() == nil || p.Result().Training == nil || !keyOf(c).same(g.ran) {
+	if p == nil || g.cmp != nil || g.failure != "" || !p.Done() || p.Report() == nil || p.Report().Training == nil || !keyOf(c).same(g.ran) {
 		return false
 	}
 	sc, err := playback.LoadCommand(c)
@@ -43,7 +43,7 @@ func (g *Game) reprice(c protocol.Load) bool {
 		return false // the load reports it
 	}
 	price := sc.Training.GPUHourPrice
-	res := p.Result()
+	res := p.Report()
 	res.Training.Cost = metrics.TrainingCost(res.Training, price)
 	p.Scenario().Training.GPUHourPrice = price
 	g.step = c.Step

@@ -8,7 +8,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -336,12 +335,12 @@ func (r *run) Halve() { r.say(protocol.Halved{RunID: r.id}, nil) }
 
 func (r *run) Finish(res *simmetrics.Result) {
 	r.over = true
-	data, err := json.Marshal(res)
+	head, rest, err := playback.SplitReport(res)
 	if err != nil {
 		r.Fail(errors.New("the run's report cannot be written as JSON: " + err.Error()))
 		return
 	}
-	r.say(protocol.RunResult{RunID: r.id, Result: string(data)}, nil)
+	r.say(protocol.RunResult{RunID: r.id, Result: string(head)}, rest)
 }
 
 func (r *run) Fail(err error) {

@@ -28,6 +28,7 @@ import (
 type page struct {
 	events []protocol.WorkerEvent
 	frames []*snap.Snapshot // as played: halved when told
+	rest   []byte           // beside the report: its flows and links
 	dec    framewire.Decoder
 	t      *testing.T
 }
@@ -48,6 +49,8 @@ func (p *page) post(msg, frame []byte) {
 			kept = append(kept, p.frames[i])
 		}
 		p.frames = kept
+	case protocol.RunResult:
+		p.rest = frame
 	default:
 		require.Nil(p.t, frame, "%T has no frame beside it", e)
 	}
@@ -87,6 +90,15 @@ func TestWorkerRecordsAsThePlayer(t *testing.T) {
 	var res simmetrics.Result
 	require.NoError(t, json.Unmarshal([]byte(last.(protocol.RunResult).Result), &res))
 	assert.Equal(t, p.Result().Totals, res.Totals)
+	assert.Nil(t, res.Links, "the links come beside the report")
+	var rest struct {
+		Flows []simmetrics.Flow
+		Links []simmetrics.Link
+	}
+	require.NoError(t, json.Unmarshal(pg.rest, &rest))
+	assert.Equal(t, p.Result().Flows, rest.Flows)
+	assert.Equal(t, p.Result().Links, rest.Links)
+	require.NotEmpty(t, rest.Links)
 	assert.False(t, w.Work(time.Millisecond), "nothing left to do")
 }
 
