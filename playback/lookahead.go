@@ -188,8 +188,8 @@ func (rec *Recorder) endFound() {
 		return
 	}
 	f := max(rec.Progress(), float64(from)/float64(end))
-	rec.from = progressFrom{f, from}
 	rec.startAt(end, rec.foundPicture)
+	rec.from = progressFrom{f, rec.End()} // after the halvings: they may drop the last frame
 }
 
 // progressFrom is where Progress was, and the simulated time recorded, when

@@ -17,8 +17,20 @@ import (
 // moves in all: 2(n−1)·S for an all-reduce, (n−1)·S for reduce-scatter,
 // all-gather and all-to-all (nccl-tests' S, n ranks). Delivered bytes run
 // ahead of time where a run slows at its end (a straggler), so it is an
-// estimate; it never reaches 1 before the run ends.
+// estimate; it never reaches 1 before the run ends, and never goes back
+// (a training run's estimate drops when an iteration ends longer than the
+// one before; the halvings a look-ahead's end calls for may drop the last
+// frame recorded).
 func (rec *Recorder) Progress() float64 {
+	f := rec.progressNow()
+	if f < rec.shown {
+		return rec.shown
+	}
+	rec.shown = max(rec.shown, f)
+	return f
+}
+
+func (rec *Recorder) progressNow() float64 {
 	switch {
 	case rec.done:
 		return 1
@@ -29,12 +41,7 @@ func (rec *Recorder) Progress() float64 {
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
 	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
-		// never back: a training run's estimate drops when an iteration
-		// ends longer than the one before
-		if f := rec.estimate(rec.latest); f > rec.progress || rec.progressAt == nil {
-			rec.progress = f
-		}
-		rec.progressAt = rec.latest
+		rec.progress, rec.progressAt = rec.estimate(rec.latest), rec.latest
 	}
 	return rec.progress
 }

@@ -38,6 +38,7 @@ type Recorder struct {
 	latestAt    uint64         // the model's events when it was taken
 	progressAt  *snap.Snapshot // the snapshot progress was estimated from
 	progress    float64        // that estimate
+	shown       float64        // the most Progress has said (0: nothing known yet)
 
 	// Sub-steps (Compute): the time the model has reached, whether the
 	// next frame's snapshot is still to be taken there, the simulated time
