@@ -45,7 +45,7 @@
     // Before the canvas has started, only worker_ready comes (an early
     // run's messages wait in the worker for the canvas's begin): dropped.
     const one = (d) => {
-      if (d.buf) counts.frames++;
+      if (d.buf && d.msg.startsWith('{"fabriclab":"recorded"')) counts.frames++; // (a result's buffer is its flows and links)
       if (typeof window.fabriclabFrame === "function") window.fabriclabFrame(i, d.msg, d.buf ? new Uint8Array(d.buf) : null);
     };
     w.onmessage = (e) => {
