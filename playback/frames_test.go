@@ -173,8 +173,8 @@ func TestLookAheadAsideKeepsTheFrames(t *testing.T) {
 			require.False(t, p.Compute(time.Hour))
 			a := rec.ahead
 			require.True(t, a != nil && a.aside, "set aside")
-			rec.ahead = nil // recording alone for a third of the run
-			for rec.End() < whole.End()/3 || len(rec.frames)%2 == 1 { // even: a halving drops the last frame
+			rec.ahead = nil // recording alone for a third of the run, to an even number of frames (a halving drops the last)
+			for rec.End() < whole.End()/3 || len(rec.frames)%2 == 1 {
 				require.False(t, p.Compute(time.Millisecond), "not at the end yet")
 			}
 			before := p.Progress()

@@ -60,6 +60,7 @@ type Player struct {
 	done    bool
 	result  *simmetrics.Result
 	rest    []byte    // the report's flows and links as JSON, until Result decodes them (report.go)
+	restDue bool      // and they have yet to come
 	pos     unit.Time // playback position
 	playing bool
 	speed   unit.Time // simulated time per real second

@@ -8,41 +8,54 @@ import (
 )
 
 // A run's report crosses from a worker to the canvas in two parts: its head
-// (all but the flows and links, a few KB), decoded at once, and its flows
-// and links as JSON, kept as they came and decoded only when Result is
-// asked for (a lesson's figure of a flow or a link, a comparison's
-// summary). The 8,192-GPU all-reduce's links are 8 of its 8 MB: decoded
-// whole, the report held the page's thread 0.6-2.5 s under WebAssembly
+// (all but the flows and links, a few KB) as soon as the run is over, and
+// its flows and links after, as JSON the canvas keeps as it came and
+// decodes only when Result is asked for (a lesson's figure of a flow or a
+// link, a comparison's summary). The 8,192-GPU all-reduce's flows and
+// links are 9 of its 9 MB of JSON: written and read whole, the report held
+// the worker 0.3-0.6 s and the page's thread 0.6-2.5 s under WebAssembly
 // after the run's last frame.
 
-// reportRest is what SplitReport leaves out of the head.
+// reportRest is what ReportHead leaves out.
 type reportRest struct {
 	Flows []simmetrics.Flow `json:"flows"`
 	Links []simmetrics.Link `json:"links"`
 }
 
-// SplitReport writes r as JSON in two parts: head, without the flows and
-// links, and rest, {"flows": […], "links": […]} (Player.FinishReport).
-func SplitReport(r *simmetrics.Result) (head, rest []byte, err error) {
+// ReportHead is r as JSON without its flows and links.
+func ReportHead(r *simmetrics.Result) ([]byte, error) {
 	h := *r
 	h.Flows, h.Links = nil, nil
-	if head, err = json.Marshal(&h); err != nil {
-		return nil, nil, err
-	}
-	rest, err = json.Marshal(reportRest{Flows: r.Flows, Links: r.Links})
-	return head, rest, err
+	return json.Marshal(&h)
 }
 
-// FinishReport takes a remote run's report in SplitReport's two parts: the
-// head decoded, the rest as it came.
-func (p *Player) FinishReport(head *simmetrics.Result, rest []byte) {
-	p.rest = rest
+// ReportRest is r's flows and links as JSON: {"flows": […], "links": […]}.
+func ReportRest(r *simmetrics.Result) ([]byte, error) {
+	return json.Marshal(reportRest{Flows: r.Flows, Links: r.Links})
+}
+
+// FinishHead takes a remote run's report without its flows and links,
+// which TakeRest brings: the run is done, its Report there, its Result not
+// until then.
+func (p *Player) FinishHead(head *simmetrics.Result) {
+	p.restDue = true
 	p.Finish(head)
 }
 
+// TakeRest takes the flows and links of a report FinishHead took, as
+// ReportRest wrote them.
+func (p *Player) TakeRest(rest []byte) {
+	if p.restDue {
+		p.rest, p.restDue = rest, false
+	}
+}
+
 // Result is the run's report, once Done, with its flows and links (decoded
-// now if they came as JSON and were not yet).
+// now if they came as JSON and were not yet); nil until they have come.
 func (p *Player) Result() *simmetrics.Result {
+	if p.restDue {
+		return nil
+	}
 	if p.rest != nil && p.result != nil {
 		var r reportRest
 		if err := json.Unmarshal(p.rest, &r); err != nil && p.err == nil {

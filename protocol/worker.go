@@ -26,7 +26,7 @@ type WorkerEvent interface{ WorkerEvent() string }
 // value, in the order the README documents them.
 var (
 	WorkerCommands = []WorkerCommand{Begin{}, Early{}, Cancel{}, Explain{}}
-	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, WorkerError{}, Explained{}}
+	WorkerEvents   = []WorkerEvent{WorkerReady{}, Begun{}, Recorded{}, Computing{}, Halved{}, RunResult{}, ResultRest{}, WorkerError{}, Explained{}}
 )
 
 // Begin starts computing a run: a built-in's name or YAML, with set=
@@ -120,12 +120,18 @@ type Halved struct {
 }
 
 // RunResult is the run's report, after its last frame: sim/metrics.Result
-// as JSON without its flows and links, which come as the message's bytes,
-// {"flows": […], "links": […]} (playback.SplitReport; the protocol reads
-// neither).
+// as JSON without its flows and links, which ResultRest brings next
+// (playback.SplitReport; the protocol reads neither).
 type RunResult struct {
 	RunID  int    `json:"run_id"`
 	Result string `json:"result"`
+}
+
+// ResultRest follows RunResult with the report's flows and links, as the
+// message's bytes: {"flows": […], "links": […]}.
+type ResultRest struct {
+	RunID int `json:"run_id"`
+	Bytes int `json:"bytes"`
 }
 
 // WorkerError says a run could not start or stopped short, in the page's language.
@@ -204,6 +210,7 @@ func (Recorded) WorkerEvent() string    { return "recorded" }
 func (Computing) WorkerEvent() string   { return "computing" }
 func (Halved) WorkerEvent() string      { return "halved" }
 func (RunResult) WorkerEvent() string   { return "result" }
+func (ResultRest) WorkerEvent() string  { return "result_rest" }
 func (WorkerError) WorkerEvent() string { return "worker_error" }
 func (Explained) WorkerEvent() string   { return "explained" }
 

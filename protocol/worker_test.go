@@ -28,6 +28,7 @@ var (
 		Computing{RunID: 3, Progress: 0.42, EtaS: 1.5},
 		Halved{RunID: 3},
 		RunResult{RunID: 3, Result: `{"totals":{"sim_time_us":10955}}`},
+		ResultRest{RunID: 3, Bytes: 2350},
 		WorkerError{RunID: 3, Message: "场景 incast 太大，浏览器画布容纳不下"},
 		Explained{ID: 2, Header: []string{"all_reduce_perf, 16 ranks on 2 host(s) × 8 NVIDIA H100 80GB HBM3", "expected: a healthy cluster of 2 node(s) of 8 H100 on an NVSwitch"},
 			Node: &ExplainedNode{Format: "NCCL topology (XML)", GPUs: 8, GPU: "h100", GPUGuess: true, NICs: 4, NICGbps: 400, RateGbps: 400, Path: "PXB", GDR: true}, ErrorIn: "topo",
@@ -91,7 +92,7 @@ func TestDecodeWorkerCommandErrors(t *testing.T) {
 		assert.ErrorContains(t, err, want, in)
 	}
 	_, err := DecodeWorkerEvent([]byte(`{"fabriclab":"ready"}`))
-	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, computing, halved, result, worker_error, explained`)
+	assert.ErrorContains(t, err, `unknown worker event "ready"; use one of worker_ready, begun, recorded, computing, halved, result, result_rest, worker_error, explained`)
 }
 
 // A run's report goes whole from the worker, however long (perm-1024's is

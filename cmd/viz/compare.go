@@ -231,7 +231,7 @@ func (g *Game) prepareCompare(cx, cy float64) {
 		}
 		k.cur[i], k.prev[i], k.nhist[i], k.layouts[i], k.hover[i] = pn.frame.Cur, pn.frame.Prev, len(pn.frame.History), pn.layout, hover
 	}
-	if q.Done() && c.diff == "" {
+	if q.Done() && c.diff == "" && reported(q) {
 		c.diff = playback.SummaryIn(g.params.Lang, c.labels, q.Sides[0].Result(), q.Sides[1].Result())
 	}
 	c.held = g.quizPending
@@ -355,7 +355,7 @@ func (g *Game) compareEvents(now time.Time) {
 		g.sendCompareTime()
 		c.nextTime = now.Add(eventEvery)
 	}
-	if q.Done() && !c.sentDone {
+	if q.Done() && !c.sentDone && reported(q) {
 		c.sentDone = true
 		side := func(p *playback.Player, label string) protocol.SideTotals {
 			t := p.Report().Totals
@@ -443,3 +443,10 @@ func (g *Game) releaseCompare() {
 }
 
 func unitMicros(us float64) unit.Time { return unit.Time(us * float64(unit.Microsecond)) }
+
+// reported says that both sides' reports are whole: a worker's flows and
+// links come after its run is done (playback/report.go), and the summary
+// reads them.
+func reported(q *playback.Pair) bool {
+	return q.Sides[0].Result() != nil && q.Sides[1].Result() != nil
+}

@@ -32,8 +32,10 @@ func (g *Game) sendFigures() {
 		return
 	}
 	res := g.p.Report()
-	if readsAny(r.specs, "flows", "links") {
-		res = g.p.Result() // decoded now (playback/report.go)
+	if r.readsRest() {
+		if res = g.p.Result(); res == nil { // decoded now (playback/report.go)
+			return // sent once they have come (remote.go)
+		}
 	}
 	values, errs := computeFigures(res, r.specs)
 	sets := r.sets
@@ -42,6 +44,9 @@ func (g *Game) sendFigures() {
 	}
 	g.out.event(protocol.Figures{Step: r.step, Sets: sets, Values: values, Errors: errs})
 }
+
+// readsRest says whether a figure may read the report's flows or links.
+func (r figureRequest) readsRest() bool { return readsAny(r.specs, "flows", "links") }
 
 // computeFigures finds and formats each figure in res ("true" or "false"
 // for a condition, "if …"). The time series

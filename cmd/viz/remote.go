@@ -328,10 +328,15 @@ func (g *Game) arrived(a arrival) error {
 			return fmt.Errorf("the report of %s: %w", r.sc.Name, err)
 		}
 		r.got.Done = true
-		r.p.FinishReport(&res, a.frame) // the flows and links decoded when read (playback/report.go)
-		g.page.nextTime = time.Time{}   // the page hears at once that it is done
+		r.p.FinishHead(&res)          // the flows and links come next (playback/report.go)
+		g.page.nextTime = time.Time{} // the page hears at once that it is done
 		if g.cmp != nil {
 			g.cmp.nextTime = time.Time{}
+		}
+	case protocol.ResultRest:
+		r.p.TakeRest(a.frame)
+		if r.p == g.p && g.sentDone && g.figures.readsRest() {
+			g.sendFigures() // they waited for the flows and links
 		}
 	case protocol.WorkerError:
 		err := errors.New(e.Message) // in the page's language (Begin.Lang)
@@ -358,6 +363,8 @@ func runOf(e protocol.WorkerEvent) int {
 	case protocol.Halved:
 		return e.RunID
 	case protocol.RunResult:
+		return e.RunID
+	case protocol.ResultRest:
 		return e.RunID
 	case protocol.WorkerError:
 		return e.RunID

@@ -88,9 +88,12 @@ func (r *fakeRun) Frame(s *snap.Snapshot) {
 }
 func (r *fakeRun) Halve() { r.post(protocol.Halved{RunID: r.id}, nil) }
 func (r *fakeRun) Finish(res *simmetrics.Result) {
-	head, rest, err := playback.SplitReport(res)
+	head, err := playback.ReportHead(res)
 	require.NoError(r.h.t, err)
-	r.post(protocol.RunResult{RunID: r.id, Result: string(head)}, rest)
+	rest, err := playback.ReportRest(res)
+	require.NoError(r.h.t, err)
+	r.post(protocol.RunResult{RunID: r.id, Result: string(head)}, nil)
+	r.post(protocol.ResultRest{RunID: r.id, Bytes: len(rest)}, rest)
 }
 func (r *fakeRun) Fail(err error) {
 	r.post(protocol.WorkerError{RunID: r.id, Message: err.Error()}, nil)
@@ -236,7 +239,9 @@ func TestWorkerRunsReplaced(t *testing.T) {
 	assert.Contains(t, g.failure, "worker could not run")
 }
 
-// A comparison's sides are two workers; it plays once both have sent a frame.
+// A comparison's sides are two workers; it plays once both have sent a
+// frame, and says it is done, with its summary, once both reports are
+// whole (their flows and links come after the run is done).
 func TestWorkerComparison(t *testing.T) {
 	g, h := workerGame(t, "?compare=1&left=incast&right=incast&right.set=network.cc%3Ddcqcn")
 	require.Empty(t, g.failure)
@@ -256,8 +261,16 @@ func TestWorkerComparison(t *testing.T) {
 	for !h.work(0) || !h.work(1) {
 		require.NoError(t, g.Update())
 	}
+	rest := h.inbox[len(h.inbox)-1]
+	require.Equal(t, 1, rest.worker, "the right's flows and links")
+	h.inbox = h.inbox[:len(h.inbox)-1]
 	require.NoError(t, g.Update())
 	assert.True(t, g.cmp.pair.Done())
+	assert.Zero(t, count(&h.pageHost, "done"), "the right's report is not whole")
+	h.inbox = append(h.inbox, rest)
+	require.NoError(t, g.Update())
+	require.Equal(t, 1, count(&h.pageHost, "done"))
+	assert.NotEmpty(t, g.cmp.diff, "the summary")
 	assert.Len(t, g.workerStats(), 2)
 }
 
@@ -327,7 +340,7 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	n := len(h.inbox)
 	require.Greater(t, n, 10, "begun, the frames and the report")
 	pending, halvings := slices.Clone(h.inbox), 0
-	for len(pending) > 1 { // the last is the report
+	for len(pending) > 2 { // the last two are the report's head and rest
 		took := 1
 		for took < len(pending) && halves(pending[took]) {
 			took++
@@ -345,8 +358,11 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 	assert.False(t, g.p.Done(), "the report is still to take")
 	assert.False(t, g.p.Playing())
 	require.NoError(t, g.Update())
+	assert.True(t, g.p.Done(), "every frame and the report's head taken")
+	assert.Nil(t, g.p.Result(), "its flows and links still to take")
+	require.NoError(t, g.Update())
 	assert.Zero(t, len(g.arrivals))
-	assert.True(t, g.p.Done(), "every frame and the report taken")
+	assert.NotNil(t, g.p.Result(), "every message taken")
 	if g.held { // the frame that draws the picture held
 		require.NoError(t, g.Update())
 		g.drawn = g.key
@@ -383,7 +399,7 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 	}
 	inbox := slices.Clone(h.inbox)
 	require.Greater(t, len(inbox), 40)
-	report := inbox[len(inbox)-1]
+	report := inbox[len(inbox)-2] // and its flows and links after it
 	require.True(t, workerDone(report))
 	h.inbox = inbox[:2] // begun and the first frame
 	for g.p == nil {
@@ -487,8 +503,9 @@ func TestWorkerTimeLeftCountsTheBacklog(t *testing.T) {
 }
 
 // A worker's report comes in two parts (playback/report.go): figures of
-// the totals leave its flows and links as they came; a figure of a flow
-// decodes them, and reads what the run whole would say.
+// the totals go once the run is done, and leave its flows and links as
+// they came; a figure of a flow waits for them, decodes them, and reads
+// what the run whole would say.
 func TestWorkerFiguresOfFlowsAndTotals(t *testing.T) {
 	for _, c := range []struct {
 		spec    string
@@ -501,7 +518,15 @@ func TestWorkerFiguresOfFlowsAndTotals(t *testing.T) {
 		for !h.work(0) {
 			require.NoError(t, g.Update())
 		}
-		for i := 0; i < 10 && count(&h.pageHost, "figures") == 0; i++ {
+		rest := h.inbox[len(h.inbox)-1]
+		h.inbox = h.inbox[:len(h.inbox)-1]
+		for i := 0; i < 10 && count(&h.pageHost, "done") == 0; i++ {
+			require.NoError(t, g.Update())
+		}
+		require.Equal(t, 1, count(&h.pageHost, "done"))
+		assert.Equal(t, !c.decoded, count(&h.pageHost, "figures") == 1, "%s: the figures before the flows and links", c.spec)
+		h.inbox = append(h.inbox, rest)
+		for i := 0; i < 10; i++ {
 			require.NoError(t, g.Update())
 		}
 		require.Equal(t, 1, count(&h.pageHost, "figures"), c.spec)

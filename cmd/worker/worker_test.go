@@ -49,7 +49,7 @@ func (p *page) post(msg, frame []byte) {
 			kept = append(kept, p.frames[i])
 		}
 		p.frames = kept
-	case protocol.RunResult:
+	case protocol.ResultRest:
 		p.rest = frame
 	default:
 		require.Nil(p.t, frame, "%T has no frame beside it", e)
@@ -62,12 +62,19 @@ func work(w *Worker) {
 }
 
 // A run computed in the worker reaches the page as the in-process player
-// records it: built, the same frames, the same report.
+// records it: built, the same frames, the same report; the report's head
+// goes in the slice that ends the run, its flows and links in the next.
 func TestWorkerRecordsAsThePlayer(t *testing.T) {
 	pg := &page{t: t}
 	w := &Worker{post: pg.post}
 	w.Handle([]byte(`{"fabriclab":"begin","run_id":7,"scenario":"incast"}`))
-	work(w)
+	headAlone := false
+	for w.Work(10 * time.Millisecond) {
+		if _, ok := pg.events[len(pg.events)-1].(protocol.RunResult); ok {
+			headAlone = true
+		}
+	}
+	assert.True(t, headAlone, "a slice ended with the report's head")
 
 	sc, err := scenario.Load("incast", nil, nil)
 	require.NoError(t, err)
@@ -86,11 +93,13 @@ func TestWorkerRecordsAsThePlayer(t *testing.T) {
 		require.Equal(t, want, got, "frame at %v", s.Time)
 	}
 	last := pg.events[len(pg.events)-1]
-	require.IsType(t, protocol.RunResult{}, last)
+	require.Equal(t, protocol.ResultRest{RunID: 7, Bytes: len(pg.rest)}, last)
+	head := pg.events[len(pg.events)-2]
+	require.IsType(t, protocol.RunResult{}, head)
 	var res simmetrics.Result
-	require.NoError(t, json.Unmarshal([]byte(last.(protocol.RunResult).Result), &res))
+	require.NoError(t, json.Unmarshal([]byte(head.(protocol.RunResult).Result), &res))
 	assert.Equal(t, p.Result().Totals, res.Totals)
-	assert.Nil(t, res.Links, "the links come beside the report")
+	assert.Nil(t, res.Links, "the links come after the report's head")
 	var rest struct {
 		Flows []simmetrics.Flow
 		Links []simmetrics.Link
@@ -349,7 +358,8 @@ func TestWorkerSaysItsProgressBetweenFrames(t *testing.T) {
 	assert.Equal(t, 5, last.RunID)
 	assert.Greater(t, last.Progress, 0.0)
 	assert.LessOrEqual(t, last.Progress, 1.0)
-	require.IsType(t, protocol.RunResult{}, pg.events[len(pg.events)-1], "none after the run is over")
+	require.IsType(t, protocol.ResultRest{}, pg.events[len(pg.events)-1], "none after the run is over")
+	require.IsType(t, protocol.RunResult{}, pg.events[len(pg.events)-2])
 
 	pg = &page{t: t}
 	w = &Worker{post: pg.post, every: time.Hour}
