@@ -127,12 +127,7 @@ func TestFramesForTheTooltipAndTheView(t *testing.T) {
 	for !g.p.Done() {
 		g.p.Compute(100 * time.Millisecond)
 	}
-	frame := func() { // a frame: Update, then Draw as the game's Draw does
-		t.Helper()
-		require.NoError(t, g.Update())
-		draw(g)
-		g.drawn = g.key
-	}
+	frame := func() { t.Helper(); drawnFrame(t, g) }
 	frame()
 	frame()
 	asked := h.asked
@@ -162,12 +157,7 @@ func TestFramesForTheTooltipAndTheView(t *testing.T) {
 // TestBrowserCanvasTableFaults, now and then.)
 func TestFramesForTheViewOfASeekThatLands(t *testing.T) {
 	g, h := onDemand(t, "?scenario=incast&set=traffic.bytes%3D256MiB")
-	frame := func() { // Update, then Draw as the game's Draw does
-		t.Helper()
-		require.NoError(t, g.Update())
-		draw(g)
-		g.drawn = g.key
-	}
+	frame := func() { t.Helper(); drawnFrame(t, g) }
 	frame()
 	frame()
 	target := g.p.End() + 100*unit.Microsecond
@@ -188,4 +178,12 @@ func TestFramesForTheViewOfASeekThatLands(t *testing.T) {
 	views := eventsNamed(&h.pageHost, "view")
 	require.Len(t, views, before+1)
 	assert.Equal(t, g.frame.Cur.Time.Micros(), views[before]["t_us"])
+}
+
+// drawnFrame runs a frame: Update, then Draw as the game's Draw does.
+func drawnFrame(t *testing.T, g *Game) {
+	t.Helper()
+	require.NoError(t, g.Update())
+	draw(g)
+	g.drawn = g.key
 }
