@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,33 @@ func (s Side) Name(sc *scenario.Scenario) string {
 		return s.Label
 	}
 	return sc.Name
+}
+
+// Labels are the sides' labels (Name); two sides of one name and no label
+// are told apart by the settings each has that the other has not
+// ("ecmp-collisions · network.routing=adaptive", at most MaxLabel
+// characters): the same name twice left a learner to guess which side
+// "finished 4.0× sooner".
+func Labels(sides [2]Side, scs [2]*scenario.Scenario) [2]string {
+	out := [2]string{sides[0].Name(scs[0]), sides[1].Name(scs[1])}
+	if out[0] != out[1] || sides[0].Label != "" || sides[1].Label != "" {
+		return out
+	}
+	for i, s := range sides {
+		var own []string
+		for _, set := range s.Sets {
+			if !slices.Contains(sides[1-i].Sets, set) {
+				own = append(own, set)
+			}
+		}
+		if len(own) > 0 {
+			out[i] += " · " + strings.Join(own, ", ")
+		}
+		if r := []rune(out[i]); len(r) > MaxLabel {
+			out[i] = string(r[:MaxLabel-1]) + "…"
+		}
+	}
+	return out
 }
 
 // MaxLabel bounds a side's label, in characters.

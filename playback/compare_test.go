@@ -157,3 +157,23 @@ func TestSummaryCollectiveBeside(t *testing.T) {
 	zh := SummaryIn("zh", [2]string{"同一类别", "各用一类"}, shared, classes)
 	assert.True(t, strings.HasPrefix(zh, "各用一类：集合通信快 "), zh)
 }
+
+// Two sides of one name are labelled by the settings each has that the
+// other has not; a label given, or two names, stay as they are.
+func TestLabelsTellTheSidesApart(t *testing.T) {
+	ecmp := &scenario.Scenario{Name: "ecmp-collisions"}
+	incast := &scenario.Scenario{Name: "incast"}
+	adaptive := Side{Scenario: "ecmp-collisions", Sets: []string{"topology.hosts=64", "network.routing=adaptive"}}
+	plain := Side{Scenario: "ecmp-collisions", Sets: []string{"topology.hosts=64"}}
+	assert.Equal(t, [2]string{"ecmp-collisions", "ecmp-collisions · network.routing=adaptive"}, Labels([2]Side{plain, adaptive}, [2]*scenario.Scenario{ecmp, ecmp}))
+	cc := func(v string) Side { return Side{Scenario: "incast", Sets: []string{"network.cc=" + v}} }
+	assert.Equal(t, [2]string{"incast · network.cc=none", "incast · network.cc=dcqcn"}, Labels([2]Side{cc("none"), cc("dcqcn")}, [2]*scenario.Scenario{incast, incast}))
+	assert.Equal(t, [2]string{"ecmp-collisions", "incast"}, Labels([2]Side{plain, cc("dcqcn")}, [2]*scenario.Scenario{ecmp, incast}))
+	labelled := adaptive
+	labelled.Label = "Adaptive"
+	assert.Equal(t, [2]string{"ecmp-collisions", "Adaptive"}, Labels([2]Side{plain, labelled}, [2]*scenario.Scenario{ecmp, ecmp}))
+	long := Side{Scenario: "ecmp-collisions", Sets: []string{"network.routing=adaptive", "network.buffer=2MiB", "network.flow_control=none"}}
+	l := Labels([2]Side{plain, long}, [2]*scenario.Scenario{ecmp, ecmp})
+	assert.Len(t, []rune(l[1]), MaxLabel)
+	assert.True(t, strings.HasSuffix(l[1], "…"), l[1])
+}

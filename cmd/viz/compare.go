@@ -12,6 +12,7 @@ import (
 	"fabriclab/playback"
 	"fabriclab/protocol"
 	"fabriclab/render"
+	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
@@ -76,7 +77,6 @@ func (c *comparison) busy() bool {
 func (g *Game) loadCompare(sides [2]playback.Side) {
 	g.release()
 	var ps [2]*playback.Player
-	var labels [2]string
 	for i, s := range sides {
 		which := [2]string{"left", "right"}[i]
 		sc, err := s.Load(which)
@@ -92,9 +92,9 @@ func (g *Game) loadCompare(sides [2]playback.Side) {
 			return
 		}
 		p.SetHeapLimit(heapLimit)
-		ps[i], labels[i] = p, s.Name(p.Scenario())
+		ps[i] = p
 	}
-	g.comparing(ps, labels)
+	g.comparing(ps, playback.Labels(sides, [2]*scenario.Scenario{ps[0].Scenario(), ps[1].Scenario()}))
 }
 
 // comparing plays a comparison of two new runs, as the page's parameters
