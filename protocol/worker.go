@@ -204,6 +204,45 @@ type Finding struct {
 	Text string `json:"text"`
 }
 
+// RunOf is the run a worker's event is about (0: none, as worker_ready's
+// and explained's).
+func RunOf(e WorkerEvent) int {
+	if r, ok := e.(runEvent); ok {
+		return r.run()
+	}
+	return 0
+}
+
+// WithRunID is e under run_id id (e as it is when it is about no run).
+func WithRunID(e WorkerEvent, id int) WorkerEvent {
+	if r, ok := e.(runEvent); ok {
+		return r.withRun(id)
+	}
+	return e
+}
+
+// runEvent is a worker event about a run.
+type runEvent interface {
+	run() int
+	withRun(id int) WorkerEvent
+}
+
+func (e Begun) run() int       { return e.RunID }
+func (e Recorded) run() int    { return e.RunID }
+func (e Computing) run() int   { return e.RunID }
+func (e Halved) run() int      { return e.RunID }
+func (e RunResult) run() int   { return e.RunID }
+func (e ResultRest) run() int  { return e.RunID }
+func (e WorkerError) run() int { return e.RunID }
+
+func (e Begun) withRun(id int) WorkerEvent       { e.RunID = id; return e }
+func (e Recorded) withRun(id int) WorkerEvent    { e.RunID = id; return e }
+func (e Computing) withRun(id int) WorkerEvent   { e.RunID = id; return e }
+func (e Halved) withRun(id int) WorkerEvent      { e.RunID = id; return e }
+func (e RunResult) withRun(id int) WorkerEvent   { e.RunID = id; return e }
+func (e ResultRest) withRun(id int) WorkerEvent  { e.RunID = id; return e }
+func (e WorkerError) withRun(id int) WorkerEvent { e.RunID = id; return e }
+
 func (WorkerReady) WorkerEvent() string { return "worker_ready" }
 func (Begun) WorkerEvent() string       { return "begun" }
 func (Recorded) WorkerEvent() string    { return "recorded" }

@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -110,4 +111,28 @@ func TestWorkerEventsCarryLongReports(t *testing.T) {
 	assert.ErrorContains(t, err, "explain: the output is 1024 KiB: at most 1024 KiB")
 	_, err = DecodeWorkerCommand([]byte(`{"fabriclab":"explain","id":1,"text":"x","topo":"` + long[:MaxTopo+1] + `"}`))
 	assert.ErrorContains(t, err, "explain: the topology is 1024 KiB: at most 1024 KiB")
+}
+
+// Every worker event with a run_id says its run (RunOf) and takes another
+// (WithRunID, as an early run's messages do when a begin takes it over);
+// the others are about no run.
+func TestWorkerEventsRun(t *testing.T) {
+	for _, e := range workerEventExamples {
+		data, err := EncodeWorkerEvent(e)
+		require.NoError(t, err)
+		var fields map[string]any
+		require.NoError(t, json.Unmarshal(data, &fields))
+		id, has := fields["run_id"]
+		if !has {
+			assert.Zero(t, RunOf(e), "%T", e)
+			assert.Equal(t, e, WithRunID(e, 99), "%T", e)
+			continue
+		}
+		assert.Equal(t, id, float64(RunOf(e)), "%T", e)
+		moved := WithRunID(e, 99)
+		assert.Equal(t, 99, RunOf(moved), "%T", e)
+		again, err := EncodeWorkerEvent(WithRunID(moved, RunOf(e)))
+		require.NoError(t, err)
+		assert.Equal(t, string(data), string(again), "%T: only its run_id changes", e)
+	}
 }

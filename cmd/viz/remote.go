@@ -294,7 +294,7 @@ func (g *Game) arrived(a arrival) error {
 	if err != nil {
 		return fmt.Errorf("a message from the simulation's worker: %w", err)
 	}
-	if r == nil || runOf(e) != r.id {
+	if r == nil || protocol.RunOf(e) != r.id {
 		return nil // of a run dropped since, or worker_ready
 	}
 	switch e := e.(type) {
@@ -350,27 +350,6 @@ func (g *Game) arrived(a arrival) error {
 		r.p.Fail(err)
 	}
 	return nil
-}
-
-// runOf is the run a worker's event is about (0: none).
-func runOf(e protocol.WorkerEvent) int {
-	switch e := e.(type) {
-	case protocol.Begun:
-		return e.RunID
-	case protocol.Recorded:
-		return e.RunID
-	case protocol.Computing:
-		return e.RunID
-	case protocol.Halved:
-		return e.RunID
-	case protocol.RunResult:
-		return e.RunID
-	case protocol.ResultRest:
-		return e.RunID
-	case protocol.WorkerError:
-		return e.RunID
-	}
-	return 0
 }
 
 // started plays the waiting run, or comparison, once every side has its

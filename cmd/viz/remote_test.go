@@ -329,11 +329,7 @@ func (h *workerFramePage) scheduleFrame()  { h.asked++ }
 // halvings that follow the last): the rest waits, in order, for the next
 // frame, which is asked for though nothing plays.
 func TestWorkerMessagesTakenInSlices(t *testing.T) {
-	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	g.framesOnDemand()
+	g, h := workerFrameGame(t)
 	g.take = takeLimits{lag: time.Hour} // one message a frame
 	for !h.work(0) {
 	}
@@ -389,11 +385,7 @@ func TestWorkerMessagesTakenInSlices(t *testing.T) {
 // message and draws. Once the page is behind (a message waited past the
 // lag) or the report has come, it holds the picture for the lag.
 func TestWorkerFramesHoldThePicture(t *testing.T) {
-	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}} // paused: only the held picture asks for a frame
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	g.framesOnDemand()
+	g, h := workerFrameGame(t) // paused: only the held picture asks for a frame
 	g.take = takeLimits{hold: time.Hour, lag: time.Hour}
 	for !h.work(0) {
 	}
@@ -468,11 +460,7 @@ func TestWorkerFramesHoldThePicture(t *testing.T) {
 // them. A worker that has computed its whole run says 0 while the page
 // still has its frames to take.
 func TestWorkerTimeLeftCountsTheBacklog(t *testing.T) {
-	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
-	g, err := newGame(h)
-	require.NoError(t, err)
-	g.w, g.h = 800, 600
-	g.framesOnDemand()
+	g, h := workerFrameGame(t)
 	for !h.work(0) {
 	}
 	all := slices.Clone(h.inbox)
@@ -547,4 +535,15 @@ func TestWorkerFiguresOfFlowsAndTotals(t *testing.T) {
 		require.NotEmpty(t, values[c.spec])
 		assert.Equal(t, values[c.spec], ev["values"].(map[string]any)[c.spec], c.spec)
 	}
+}
+
+// workerFrameGame is a paused incast on a workerFramePage, frames on demand.
+func workerFrameGame(t *testing.T) (*Game, *workerFramePage) {
+	t.Helper()
+	h := &workerFramePage{workerPage: workerPage{pageHost: pageHost{q: "?scenario=incast"}, t: t}}
+	g, err := newGame(h)
+	require.NoError(t, err)
+	g.w, g.h = 800, 600
+	g.framesOnDemand()
+	return g, h
 }

@@ -200,30 +200,8 @@ func (r *run) takeOver(c protocol.Begin) {
 	held := r.held
 	r.held = nil
 	for _, h := range held {
-		r.w.event(withRunID(h.e, r.id), h.frame)
+		r.w.event(protocol.WithRunID(h.e, r.id), h.frame)
 	}
-}
-
-// withRunID is e under run_id id.
-func withRunID(e protocol.WorkerEvent, id int) protocol.WorkerEvent {
-	switch e := e.(type) {
-	case protocol.Begun:
-		e.RunID = id
-		return e
-	case protocol.Recorded:
-		e.RunID = id
-		return e
-	case protocol.Halved:
-		e.RunID = id
-		return e
-	case protocol.RunResult:
-		e.RunID = id
-		return e
-	case protocol.WorkerError:
-		e.RunID = id
-		return e
-	}
-	return e
 }
 
 // say posts e, with frame beside it; an early run keeps it (its frame
