@@ -218,7 +218,8 @@ func (rec *Recorder) aheadHopeless(a *lookAhead, spent time.Duration) bool {
 		return false
 	}
 	a.looked++
-	return a.behind(aheadLook{rec.estimate(a.run.Snapshot()), a.marks[len(a.marks)-1].wall}, spent)
+	f, _ := rec.estimate(a.run.Snapshot())
+	return a.behind(aheadLook{f, a.marks[len(a.marks)-1].wall}, spent)
 }
 
 // aheadLooks are the eighths of its budget at which a look-ahead is

@@ -41,19 +41,64 @@ func (rec *Recorder) progressNow() float64 {
 		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
 	}
 	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
-		rec.progress, rec.progressAt = rec.estimate(rec.latest), rec.latest
+		var bytes bool
+		rec.progress, bytes = rec.estimate(rec.latest)
+		rec.progressAt = rec.latest
+		if bytes {
+			rec.sample()
+		}
 	}
 	return rec.progress
 }
 
-// estimate is Progress from snapshot s of the run, before its end.
-func (rec *Recorder) estimate(s *snap.Snapshot) float64 {
+// progressSample is Progress's estimate at a snapshot of time t, taken
+// after the model's events.
+type progressSample struct {
+	t      unit.Time
+	events uint64
+	f      float64
+}
+
+// sample keeps the estimate just made, and of those before it only the
+// last quarter of the simulated time (and one before that): what the run
+// did lately, for ETA.
+func (rec *Recorder) sample() {
+	if rec.progress < 0 {
+		return
+	}
+	s := progressSample{rec.latest.Time, rec.latestAt, rec.progress}
+	rec.samples = append(rec.samples, s)
+	drop := 0
+	for drop+2 < len(rec.samples) && rec.samples[drop+1].t <= s.t-s.t/4 {
+		drop++
+	}
+	rec.samples = rec.samples[drop:]
+}
+
+// recently is what the run did per unit of progress over the samples
+// kept: events and simulated time; false while progress has not moved.
+func (rec *Recorder) recently() (events, time float64, ok bool) {
+	n := len(rec.samples)
+	if n < 2 {
+		return 0, 0, false
+	}
+	a, b := rec.samples[0], rec.samples[n-1]
+	df := b.f - a.f
+	if df <= 0 || b.t <= a.t {
+		return 0, 0, false
+	}
+	return float64(b.events-a.events) / df, float64(b.t-a.t) / df, true
+}
+
+// estimate is Progress from snapshot s of the run, before its end, and
+// whether it is the payload's share delivered.
+func (rec *Recorder) estimate(s *snap.Snapshot) (f float64, bytes bool) {
 	want := rec.expectedBytes(s)
 	if want > 0 {
-		return min(0.999, float64(delivered(s))/float64(want))
+		return min(0.999, float64(delivered(s))/float64(want)), true
 	}
 	if c := s.Collective; c != nil && c.Bytes > 0 {
-		return min(0.999, c.Done) // any algorithm: the share of its transfers' bytes arrived
+		return min(0.999, c.Done), false // any algorithm: the share of its transfers' bytes arrived
 	}
 	if tr := s.Training; tr != nil && tr.Iterations > 0 {
 		// iterations as long as the last one that ended, or before the
@@ -63,21 +108,23 @@ func (rec *Recorder) estimate(s *snap.Snapshot) float64 {
 			per = tr.Steps[n-1].End - tr.Steps[n-1].Start
 		}
 		if per > 0 {
-			return min(0.999, float64(s.Time)/(float64(per)*float64(tr.Iterations)))
+			return min(0.999, float64(s.Time)/(float64(per)*float64(tr.Iterations))), false
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // ETA is about how many seconds of computing are left, or -1 while
 // Progress is unknown or too small to tell. After a look-ahead it is what
 // the look-ahead's model took from here to the end (modelLeft) and the
 // snapshots left at what they cost lately. Without one, what is left of
-// the run is taken to be like what is done (events and simulated time in
-// proportion to Progress, both as of the snapshot Progress was read from:
-// the events handled since count as done, where counting them against a
-// progress that waits for the next snapshot made the time left climb
-// between snapshots), at what events and snapshots cost lately: a run's
+// the run is taken to be like what it did lately: the events and simulated
+// time a unit of progress took over the last quarter of the simulated time
+// (recently; for a share of bytes delivered, else like all that is done),
+// both as of the snapshot Progress was read from (the events handled since
+// count as done, where counting them against a progress that waits for the
+// next snapshot made the time left climb between snapshots), at what
+// events and snapshots cost lately: a run's
 // frames thin out as they halve, and in a browser the first seconds of a
 // module run slower (its code is optimised while it runs), so the average
 // so far overstates what is left.
@@ -102,8 +149,16 @@ func (rec *Recorder) ETA() float64 {
 		return rec.computeWall.Seconds() * left
 	}
 	now := rec.End()
-	events := max(0, float64(rec.latestAt)*left-float64(rec.run.Model.Events()-rec.latestAt))
-	return events*c.eventWall/c.events + rec.snapshotsUntil(now+unit.Time(float64(now)*left))*c.snapWall/c.snaps
+	events, end := float64(rec.latestAt)*left, now+unit.Time(float64(now)*left)
+	if perEvents, perTime, ok := rec.recently(); ok {
+		// At what the last quarter took a unit of progress: delivery runs
+		// slower early (the pipes fill) and events thin out as flows
+		// finish, so the average so far overstates what is left.
+		last := rec.samples[len(rec.samples)-1]
+		events, end = (1-last.f)*perEvents, last.t+unit.Time((1-last.f)*perTime)
+	}
+	events = max(0, events-float64(rec.run.Model.Events()-rec.latestAt))
+	return events*c.eventWall/c.events + rec.snapshotsUntil(end)*c.snapWall/c.snaps
 }
 
 // snapshotsUntil is how many snapshots recording to end takes from here,
@@ -185,7 +240,12 @@ func (rec *Recorder) expectedBytes(s *snap.Snapshot) int64 {
 	switch {
 	case c.Op == "allreduce" && (ring || c.Algo == "rabenseifner"):
 		return 2 * (n - 1) * int64(c.Bytes)
-	case (c.Op == "reducescatter" || c.Op == "allgather") && ring, c.Op == "alltoall" && c.Algo != "hierarchical":
+	case (c.Op == "reducescatter" || c.Op == "allgather") && ring:
+		return (n - 1) * int64(c.Bytes)
+	case c.Op == "alltoall" && c.Algo != "hierarchical" && (s.Collective == nil || s.Collective.Phases < 2):
+		// Relayed by PXN (two phases) a share crosses NVLink and then a
+		// rail, delivered twice: alltoall-moe's flows deliver 1.47 times
+		// this, and Progress sat at its cap for three quarters of the run.
 		return (n - 1) * int64(c.Bytes)
 	}
 	return -1

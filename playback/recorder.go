@@ -39,6 +39,7 @@ type Recorder struct {
 	progressAt  *snap.Snapshot // the snapshot progress was estimated from
 	progress    float64        // that estimate
 	shown       float64        // the most Progress has said (0: nothing known yet)
+	samples     []progressSample // the estimates over the last quarter of the simulated time (ETA)
 
 	// Sub-steps (Compute): the time the model has reached, whether the
 	// next frame's snapshot is still to be taken there, the simulated time
