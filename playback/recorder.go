@@ -34,11 +34,11 @@ type Recorder struct {
 	result      *simmetrics.Result
 	heapLimit   int64 // stop computing when the live heap passes it (0: no limit)
 	computeWall time.Duration
-	latest      *snap.Snapshot // the newest snapshot, for progress
-	latestAt    uint64         // the model's events when it was taken
-	progressAt  *snap.Snapshot // the snapshot progress was estimated from
-	progress    float64        // that estimate
-	shown       float64        // the most Progress has said (0: nothing known yet)
+	latest      *snap.Snapshot   // the newest snapshot, for progress
+	latestAt    uint64           // the model's events when it was taken
+	progressAt  *snap.Snapshot   // the snapshot progress was estimated from
+	progress    float64          // that estimate
+	shown       float64          // the most Progress has said (0: nothing known yet)
 	samples     []progressSample // the estimates over the last quarter of the simulated time (ETA)
 
 	// Sub-steps (Compute): the time the model has reached, whether the
