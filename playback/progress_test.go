@@ -113,8 +113,8 @@ func TestTimeLeftCountsEventsSinceTheSnapshot(t *testing.T) {
 		require.False(t, p.Compute(time.Millisecond))
 	}
 	require.Zero(t, rec.end, "no look-ahead")
-	rec.cost.eventWall, rec.cost.events = 1, 1e6 // a microsecond an event
-	rec.cost.snapWall, rec.cost.snaps = 0, 1     // snapshots free
+	rec.cost = costs{eventWall: 1, events: 1e6, snapWall: 0, snaps: 1} // a microsecond an event, snapshots free
+	rec.recent = rec.cost
 	before := rec.ETA()
 	require.Positive(t, before)
 	_, _ = rec.run.Model.AdvanceEvents(unit.Never, 1000)
@@ -138,13 +138,33 @@ func TestTimeLeftAtWhatTheRunDidLately(t *testing.T) {
 	require.Zero(t, rec.end, "no look-ahead")
 	require.Greater(t, len(rec.samples), 10, "samples of the last quarter")
 	assert.GreaterOrEqual(t, rec.samples[1].t, rec.End()-rec.End()/4, "older ones dropped")
-	rec.cost.eventWall, rec.cost.events = 1, 1e6 // a microsecond an event
-	rec.cost.snapWall, rec.cost.snaps = 0, 1     // snapshots free
+	rec.cost = costs{eventWall: 1, events: 1e6, snapWall: 0, snaps: 1} // a microsecond an event, snapshots free
+	rec.recent = rec.cost
 	left := rec.ETA() * 1e6                      // the events it expects
 	now := rec.run.Model.Events()
 	computeAll(t, p)
 	truth := float64(rec.run.Model.Events() - now)
 	assert.InEpsilon(t, truth, left, 0.15, "expected %.0f events left, %.0f were", left, truth)
+}
+
+// Time left counts an event at what the last quarter second took where
+// that is less than the last second (the module's code optimised as it
+// runs), and at the second's where a slow slice made the quarter dearer.
+func TestTimeLeftCostsFollowFasterCode(t *testing.T) {
+	var rec Recorder
+	rec.measureCost(0, 10, 10*time.Millisecond) // a millisecond a snapshot
+	rec.measureCost(1000, 0, time.Second)       // 1 ms an event
+	for range 10 {
+		rec.measureCost(1000, 0, 100*time.Millisecond) // 100 µs
+	}
+	assert.InDelta(t, 147e-6, rec.cost.eventWall/rec.cost.events, 2e-6, "the second remembers the slow start")
+	c := rec.costNow()
+	assert.InDelta(t, 106e-6, c.eventWall/c.events, 2e-6, "the quarter has nearly forgotten it")
+	assert.InDelta(t, 1e-3, c.snapWall/c.snaps, 1e-9)
+	rec.measureCost(1000, 0, 500*time.Millisecond) // one slow slice: 500 µs
+	c = rec.costNow()
+	assert.InDelta(t, rec.cost.eventWall/rec.cost.events, c.eventWall/c.events, 1e-12, "the second's, not the quarter's")
+	assert.Less(t, c.eventWall/c.events, 300e-6)
 }
 
 // A long run's costs remember a quarter of its computing: a slow second

@@ -62,11 +62,9 @@ type Recorder struct {
 	cutShort bool      // the last sub-step was cut: the next goes on to its time
 	cutTo    unit.Time // that time
 
-	// What the last second or so of computing cost (ETA): the wall seconds
-	// spent advancing the model and the events handled in them, and the
-	// wall seconds spent on snapshots and how many, each sum fading as
-	// computing goes on.
-	cost struct{ eventWall, events, snapWall, snaps float64 }
+	// What the last second or so of computing cost (ETA), and the last
+	// quarter second (costNow).
+	cost, recent costs
 
 	// The look-ahead (LookAhead): while it runs, and what it found: the
 	// run's end (0: unknown) and the wall time its model took to each time.
@@ -82,6 +80,11 @@ type Recorder struct {
 	foundPicture int64
 	from         progressFrom
 }
+
+// costs are the wall seconds spent advancing the model and the events
+// handled in them, and those spent on snapshots and how many, each sum
+// fading as computing goes on (measureCost).
+type costs struct{ eventWall, events, snapWall, snaps float64 }
 
 // A Sink takes what a Recorder records, in order.
 type Sink interface {
