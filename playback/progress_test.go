@@ -140,7 +140,7 @@ func TestTimeLeftAtWhatTheRunDidLately(t *testing.T) {
 	assert.GreaterOrEqual(t, rec.samples[1].t, rec.End()-rec.End()/4, "older ones dropped")
 	rec.cost = costs{eventWall: 1, events: 1e6, snapWall: 0, snaps: 1} // a microsecond an event, snapshots free
 	rec.recent = rec.cost
-	left := rec.ETA() * 1e6                      // the events it expects
+	left := rec.ETA() * 1e6 // the events it expects
 	now := rec.run.Model.Events()
 	computeAll(t, p)
 	truth := float64(rec.run.Model.Events() - now)
