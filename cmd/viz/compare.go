@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -412,7 +413,7 @@ func (g *Game) sendCompareSummary(now time.Time) {
 	c.lastText, c.textDue = now, false
 	var text string
 	for i, p := range c.pair.Sides {
-		text += c.labels[i] + ": " + summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), i18n.Lang(c.lang)) + ". "
+		text += sideSummary(c.labels[i], summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), i18n.Lang(c.lang)), p.Scenario().Name) + ". "
 	}
 	if c.diff != "" {
 		text += c.diff + "."
@@ -422,6 +423,17 @@ func (g *Game) sendCompareSummary(now time.Time) {
 	}
 	c.text = text
 	g.out.event(protocol.CompareSummary{Text: text, Difference: c.diff})
+}
+
+// sideSummary is a side's summary under its label: "PFC alone: incast: 4
+// senders to 1, …", but a label that starts with the scenario's name (a
+// side without a label of its own, playback.Labels) stands for the name,
+// not before it: "incast: 4 senders to 1", not "incast: incast: …".
+func sideSummary(label, summary, name string) string {
+	if name != "" && strings.HasPrefix(label, name) && strings.HasPrefix(summary, name) {
+		return label + summary[len(name):]
+	}
+	return label + ": " + summary
 }
 
 // computeStats is what stats reports for a comparison: both sides' frame

@@ -47,6 +47,11 @@ func TestCompareGame(t *testing.T) {
 		assert.Equal(t, r.Totals.MaxFctUs, got["max_fct_us"], side)
 	}
 	assert.Contains(t, done["difference"], "incast finished", "the one-sender side finishes first")
+	summary := lastEvent(h, "summary")
+	require.NotNil(t, summary)
+	assert.Contains(t, summary["text"], "Two: incast: 2 senders to 1", "a label, then what runs")
+	assert.Contains(t, summary["text"], ". incast: 1 senders to 1", "a side named by its scenario says the name once")
+	assert.NotContains(t, summary["text"], "incast: incast")
 
 	// Both panes at the shared time, under the strip.
 	h.send(`{"fabriclab":"seek","t_us":5}`)
