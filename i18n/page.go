@@ -277,6 +277,7 @@ func pageWords() map[string]Text {
 		"keys.single": {"Single-key shortcuts (letters and symbols)", "单键快捷键（字母和符号）"},
 		// the canvas's summary for screen readers (cmd/viz summarize, Go verbs): "incast: 8 senders to 1, t = 25 µs, 3 of 8 flows done, 12 pause frames"
 		"summary.incast":       {"%d senders to 1", "%d 个发送方发往 1 个接收方"},
+		"summary.incast.one":   {"1 sender to 1", "1 个发送方发往 1 个接收方"},
 		"summary.nflows":       {"%d flows", "%d 个流"},
 		"summary.training":     {"%s: %s training", "%s：%s 训练"},
 		"summary.collective":   {"%s: %s (%s)", "%s：%s（%s）"},

@@ -50,7 +50,7 @@ func TestCompareGame(t *testing.T) {
 	summary := lastEvent(h, "summary")
 	require.NotNil(t, summary)
 	assert.Contains(t, summary["text"], "Two: incast: 2 senders to 1", "a label, then what runs")
-	assert.Contains(t, summary["text"], ". incast: 1 senders to 1", "a side named by its scenario says the name once")
+	assert.Contains(t, summary["text"], ". incast: 1 sender to 1", "a side named by its scenario says the name once")
 	assert.NotContains(t, summary["text"], "incast: incast")
 
 	// Both panes at the shared time, under the strip.

@@ -155,6 +155,9 @@ func what(sc *scenario.Scenario, lang i18n.Lang) string {
 	switch tr := &sc.Traffic; tr.Pattern {
 	case "incast":
 		traffic = i18n.Tf(lang, "summary.incast", tr.Senders)
+		if tr.Senders == 1 {
+			traffic = i18n.T(lang, "summary.incast.one")
+		}
 	case "flows":
 		traffic = i18n.Tf(lang, "summary.nflows", len(tr.Flows))
 	case "", "none":
