@@ -71,6 +71,32 @@ func TestProgressOfARelayedAllToAll(t *testing.T) {
 	assert.Less(t, f, 0.9, "not near its end")
 }
 
+// Traffic beside a collective is done when both are: noisy-neighbor's
+// progress is the lesser of its incast's bytes and its ring all-reduce's
+// share. Its incast's share once counted the ring's flows too, whose bytes
+// came and went: the bar said 87 % at 44 % of the run. With a small incast
+// the ring is the longer part, and the incast's share said 99.9 % early.
+func TestProgressOfTrafficBesideACollective(t *testing.T) {
+	for _, sets := range [][]string{nil, {"traffic.bytes=1MiB"}} {
+		whole := newPlayer(t, "noisy-neighbor", sets...)
+		computeAll(t, whole)
+		end := whole.rec.End()
+		p := newPlayer(t, "noisy-neighbor", sets...)
+		for i := 0; p.rec.End() < end*44/100; i++ {
+			require.Less(t, i, 100000)
+			require.False(t, p.Compute(time.Millisecond))
+		}
+		f := p.Progress()
+		assert.Greater(t, f, 0.3, "%v", sets)
+		assert.Less(t, f, 0.65, "%v: not near its end", sets)
+		if sets == nil {
+			want, got := p.rec.expectedBytes(p.rec.latest)
+			assert.Equal(t, int64(8*8<<20), want, "the incast's eight flows of 8 MiB")
+			assert.Less(t, got, want)
+		}
+	}
+}
+
 // Time left counts the snapshots still to take as the frames halve: from
 // 1,500 frames 100 ns apart (2,000 kept at most), 200 µs more are 501
 // snapshots to the halving at 2,001, then 749.5 at 200 ns.
