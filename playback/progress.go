@@ -4,18 +4,22 @@ import (
 	"math"
 	"time"
 
+	"fabriclab/sim/scenario"
 	"fabriclab/sim/snap"
 	"fabriclab/sim/unit"
 )
 
 // Progress is how much of the run is computed, 0…1, or -1 while that is
-// unknown. Once a look-ahead has found the run's end (LookAhead), or with a
-// time limit (until), it is the simulated time computed over that end.
-// Otherwise it is the payload delivered over what the run must deliver,
-// where that is known before the end: every flow of a traffic pattern (once
-// all are added), or the bytes a ring, Rabenseifner or all-to-all collective
-// moves in all: 2(n−1)·S for an all-reduce, (n−1)·S for reduce-scatter,
-// all-gather and all-to-all (nccl-tests' S, n ranks). Delivered bytes run
+// unknown. Once a look-ahead has found the run's end (LookAhead), it is the
+// simulated time computed over that end; with a time limit (until), that
+// over the limit, or the estimate below where it says more (the run ends
+// first). Otherwise it is the payload delivered over what the run must
+// deliver, where that is known before the end: every flow of a traffic
+// pattern (once all are added), or the bytes a ring, Rabenseifner or
+// unrelayed all-to-all collective moves in all: 2(n−1)·S for an
+// all-reduce, (n−1)·S for reduce-scatter, all-gather and all-to-all
+// (nccl-tests' S, n ranks); else, and for traffic beside them the lesser,
+// a collective's, a training run's or inference's own (ownShare). Delivered bytes run
 // ahead of time where a run slows at its end (a straggler), so it is an
 // estimate; it never reaches 1 before the run ends, and never goes back
 // (a training run's estimate drops when an iteration ends longer than the
@@ -23,6 +27,9 @@ import (
 // frame recorded).
 func (rec *Recorder) Progress() float64 {
 	f := rec.progressNow()
+	if f < 0 && rec.shown <= 0 {
+		return -1 // nothing known yet: the page's bar says so, not "0 %"
+	}
 	if f < rec.shown {
 		return rec.shown
 	}
@@ -38,7 +45,10 @@ func (rec *Recorder) progressNow() float64 {
 		f := rec.from
 		return min(0.999, f.f+(1-f.f)*float64(rec.End()-f.t)/float64(rec.end-f.t))
 	case rec.sc.Until > 0:
-		return min(0.999, float64(rec.End())/float64(rec.sc.Until))
+		// The time limit, or sooner where the run ends first (victim-flow's
+		// flows end at a tenth of its 50 ms: its bar said 9 % when done).
+		f, _ := rec.estimate(rec.latest)
+		return min(0.999, max(f, float64(rec.End())/float64(rec.sc.Until)))
 	}
 	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
 		var bytes bool
@@ -102,7 +112,7 @@ func (rec *Recorder) estimate(s *snap.Snapshot) (f float64, bytes bool) {
 		f, n = float64(got)/float64(want), 1
 	}
 	if n == 0 || rec.sc.TrafficFlows() > 0 {
-		if other := ownShare(s); other >= 0 {
+		if other := ownShare(&rec.sc, s); other >= 0 {
 			f, n = min(f, other), n+1
 		}
 	}
@@ -112,10 +122,15 @@ func (rec *Recorder) estimate(s *snap.Snapshot) (f float64, bytes bool) {
 	return min(0.999, f), want > 0 && n == 1
 }
 
-// ownShare is how far a collective or a training run says it is, or -1.
-func ownShare(s *snap.Snapshot) float64 {
+// ownShare is how far a collective, a training run or inference says it
+// is, or -1.
+func ownShare(sc *scenario.Scenario, s *snap.Snapshot) float64 {
 	if c := s.Collective; c != nil && c.Bytes > 0 {
 		return c.Done // any algorithm: the share of its transfers' bytes arrived
+	}
+	if in := s.Inference; in != nil && in.Requests > 0 && sc.Inference.OutputTokens > 0 {
+		// the output tokens made (inference-llama3-8b's bar said 0 % to its end)
+		return float64(in.Tokens) / (float64(in.Requests) * float64(sc.Inference.OutputTokens))
 	}
 	if tr := s.Training; tr != nil && tr.Iterations > 0 {
 		// iterations as long as the last one that ended, or before the

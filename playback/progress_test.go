@@ -51,24 +51,43 @@ func TestProgressKnownForCollectivesAndTraining(t *testing.T) {
 	}
 }
 
+// progressAt is p's progress (and p) once it has computed share of the
+// simulated time the whole run takes.
+func progressAt(t *testing.T, share float64, name string, sets ...string) (float64, *Player) {
+	t.Helper()
+	whole := newPlayer(t, name, sets...)
+	computeAll(t, whole)
+	end := unit.Time(share * float64(whole.rec.End()))
+	p := newPlayer(t, name, sets...)
+	for i := 0; p.rec.End() < end; i++ {
+		require.Less(t, i, 100000)
+		require.False(t, p.Compute(time.Millisecond))
+	}
+	return p.Progress(), p
+}
+
 // An all-to-all relayed by PXN delivers a cross-node share twice (over
 // NVLink to the rail's GPU, then across the rail): its progress is the
 // collective's own, not the bytes its flows delivered, which passed what
 // it moves at a fifth of the run (alltoall-moe's bar sat at 99.9 % from
 // there to the end).
 func TestProgressOfARelayedAllToAll(t *testing.T) {
-	whole := newPlayer(t, "alltoall-moe")
-	computeAll(t, whole)
-	end := whole.rec.End()
-	p := newPlayer(t, "alltoall-moe")
+	f, p := progressAt(t, 0.5, "alltoall-moe")
 	require.Greater(t, p.rec.latest.Collective.Phases, 1, "relayed")
-	for i := 0; p.rec.End() < end/2; i++ {
-		require.Less(t, i, 100000)
-		require.False(t, p.Compute(time.Millisecond))
-	}
-	f := p.Progress()
 	assert.Greater(t, f, 0.4, "half the run's time")
 	assert.Less(t, f, 0.9, "not near its end")
+}
+
+// Progress is the run's, not its time limit's, where it ends first:
+// victim-flow's flows end at a tenth of its 50 ms (its bar said 9 % when
+// done); and inference counts the output tokens made (its bar said 0 % to
+// the end).
+func TestProgressOfRunsWithoutBytesToCount(t *testing.T) {
+	f, _ := progressAt(t, 0.9, "victim-flow")
+	assert.Greater(t, f, 0.6, "victim-flow near its end")
+	f, _ = progressAt(t, 0.5, "inference-llama3-8b")
+	assert.Greater(t, f, 0.3, "inference half way")
+	assert.Less(t, f, 0.7, "inference half way")
 }
 
 // Traffic beside a collective is done when both are: noisy-neighbor's
@@ -78,15 +97,7 @@ func TestProgressOfARelayedAllToAll(t *testing.T) {
 // the ring is the longer part, and the incast's share said 99.9 % early.
 func TestProgressOfTrafficBesideACollective(t *testing.T) {
 	for _, sets := range [][]string{nil, {"traffic.bytes=1MiB"}} {
-		whole := newPlayer(t, "noisy-neighbor", sets...)
-		computeAll(t, whole)
-		end := whole.rec.End()
-		p := newPlayer(t, "noisy-neighbor", sets...)
-		for i := 0; p.rec.End() < end*44/100; i++ {
-			require.Less(t, i, 100000)
-			require.False(t, p.Compute(time.Millisecond))
-		}
-		f := p.Progress()
+		f, p := progressAt(t, 0.44, "noisy-neighbor", sets...)
 		assert.Greater(t, f, 0.3, "%v", sets)
 		assert.Less(t, f, 0.65, "%v: not near its end", sets)
 		if sets == nil {
@@ -242,4 +253,15 @@ func TestProgressNeverBack(t *testing.T) {
 	require.Less(t, drop, f, "the estimate drops")
 	rec.latest = &s
 	assert.Equal(t, f, p.Progress())
+	rec.latest = &snap.Snapshot{Time: s.Time} // nothing to tell from
+	assert.Equal(t, f, p.Progress(), "an unknown after a known keeps it")
+}
+
+// Progress is -1 while nothing tells it (the page shows the bar as
+// unknown, not at 0 %): incast before its flows are added.
+func TestProgressUnknownAtFirst(t *testing.T) {
+	rec := newPlayer(t, "incast").rec
+	rec.latest, rec.progressAt = &snap.Snapshot{}, nil
+	assert.Equal(t, -1.0, rec.Progress())
+	assert.Equal(t, -1.0, rec.ETA())
 }
