@@ -138,20 +138,28 @@ func TestRecentCostsWeighMore(t *testing.T) {
 	assert.InDelta(t, perEvent, rec.cost.eventWall/rec.cost.events, 1e-9, "fading leaves the ratio")
 }
 
+// permTo is perm-1024 computed to progress f without a look-ahead, its
+// events costing a microsecond each and its snapshots nothing.
+func permTo(t *testing.T, f float64) *Player {
+	t.Helper()
+	p := newPlayer(t, "perm-1024")
+	for i := 0; p.rec.Progress() < f; i++ {
+		require.Less(t, i, 100000, "progress grows")
+		require.False(t, p.Compute(time.Millisecond))
+	}
+	require.Zero(t, p.rec.end, "no look-ahead")
+	p.rec.cost = costs{eventWall: 1, events: 1e6, snapWall: 0, snaps: 1}
+	p.rec.recent = p.rec.cost
+	return p
+}
+
 // Without a look-ahead, the events handled since the snapshot that
 // progress was read from count as done: between two snapshots the time left
 // shrinks as the model goes on, not grows (perm-1024's did, 4.8 → 8.5 s
 // within a second, while its progress waited for the next snapshot).
 func TestTimeLeftCountsEventsSinceTheSnapshot(t *testing.T) {
-	p := newPlayer(t, "perm-1024")
+	p := permTo(t, 0.05)
 	rec := p.rec
-	for i := 0; rec.Progress() < 0.05; i++ {
-		require.Less(t, i, 100000, "progress grows")
-		require.False(t, p.Compute(time.Millisecond))
-	}
-	require.Zero(t, rec.end, "no look-ahead")
-	rec.cost = costs{eventWall: 1, events: 1e6, snapWall: 0, snaps: 1} // a microsecond an event, snapshots free
-	rec.recent = rec.cost
 	before := rec.ETA()
 	require.Positive(t, before)
 	_, _ = rec.run.Model.AdvanceEvents(unit.Never, 1000)
@@ -166,17 +174,10 @@ func TestTimeLeftCountsEventsSinceTheSnapshot(t *testing.T) {
 // last quarter 10 %.
 // The model is deterministic: its events left are known by running it on.
 func TestTimeLeftAtWhatTheRunDidLately(t *testing.T) {
-	p := newPlayer(t, "perm-1024")
+	p := permTo(t, 0.33)
 	rec := p.rec
-	for i := 0; rec.Progress() < 0.33; i++ {
-		require.Less(t, i, 100000, "progress grows")
-		require.False(t, p.Compute(time.Millisecond))
-	}
-	require.Zero(t, rec.end, "no look-ahead")
 	require.Greater(t, len(rec.samples), 10, "samples of the last quarter")
 	assert.GreaterOrEqual(t, rec.samples[1].t, rec.End()-rec.End()/4, "older ones dropped")
-	rec.cost = costs{eventWall: 1, events: 1e6, snapWall: 0, snaps: 1} // a microsecond an event, snapshots free
-	rec.recent = rec.cost
 	left := rec.ETA() * 1e6 // the events it expects
 	now := rec.run.Model.Events()
 	computeAll(t, p)
