@@ -136,6 +136,12 @@ func ownShare(sc *scenario.Scenario, s *snap.Snapshot) float64 {
 		// iterations as long as the last one that ended, or before the
 		// first ends as its compute (a lower bound: too early, never late)
 		per := tr.Compute
+		if m := sc.Training.Accumulation; tr.PP > 1 && m > 0 {
+			// a pipeline's bubble is part of every iteration: (p−1)/v
+			// micro-batches' time beside its m (pp-gpt-1f1b's bar ran 26 %
+			// ahead of its run)
+			per = unit.Time(float64(per) * (1 + float64(tr.PP-1)/float64(max(1, tr.PPVirtual)*m)))
+		}
 		if n := len(tr.Steps); n > 0 {
 			per = tr.Steps[n-1].End - tr.Steps[n-1].Start
 		}

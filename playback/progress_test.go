@@ -80,10 +80,14 @@ func TestProgressOfARelayedAllToAll(t *testing.T) {
 
 // Progress is the run's, not its time limit's, where it ends first:
 // victim-flow's flows end at a tenth of its 50 ms (its bar said 9 % when
-// done); and inference counts the output tokens made (its bar said 0 % to
-// the end).
+// done); inference counts the output tokens made (its bar said 0 % to the
+// end); a pipeline's first iteration counts its bubble (pp-gpt-1f1b's bar
+// said 93 % at 60 % of the run).
 func TestProgressOfRunsWithoutBytesToCount(t *testing.T) {
-	f, _ := progressAt(t, 0.9, "victim-flow")
+	f, _ := progressAt(t, 0.6, "pp-gpt-1f1b")
+	assert.Greater(t, f, 0.5, "pp-gpt-1f1b")
+	assert.Less(t, f, 0.7, "pp-gpt-1f1b")
+	f, _ = progressAt(t, 0.9, "victim-flow")
 	assert.Greater(t, f, 0.6, "victim-flow near its end")
 	f, _ = progressAt(t, 0.5, "inference-llama3-8b")
 	assert.Greater(t, f, 0.3, "inference half way")
