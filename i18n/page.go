@@ -296,6 +296,7 @@ func pageWords() map[string]Text {
 		"summary.fecn.many":    {"%d FECN marks", "%d 个 FECN 标记"},
 		"summary.finished":     {"finished", "已结束"},
 		"summary.sep":          {", ", "，"},
+		"summary.sentence":     {"%s. ", "%s。"},          // a comparison's summary: each side, then the difference
 		"embed.timeline.value": {"{} of {}", "{}（共 {}）"}, // the time slider's value, read out
 		"keys.single.where":    {"They act while the canvas or the lesson text has the focus, not on a link, a button or a form.", "仅在画布或课文获得焦点时生效，焦点在链接、按钮或表单上时不生效。"},
 	}

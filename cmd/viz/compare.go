@@ -412,12 +412,14 @@ func (g *Game) sendCompareSummary(now time.Time) {
 	c := g.cmp
 	c.lastText, c.textDue = now, false
 	var text string
+	lang := i18n.Lang(c.lang)
 	for i, p := range c.pair.Sides {
-		text += sideSummary(c.labels[i], summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), i18n.Lang(c.lang)), p.Scenario().Name) + ". "
+		text += i18n.Tf(lang, "summary.sentence", sideSummary(c.labels[i], summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), lang), p.Scenario().Name))
 	}
 	if c.diff != "" {
-		text += c.diff + "."
+		text += i18n.Tf(lang, "summary.sentence", c.diff)
 	}
+	text = strings.TrimSpace(text)
 	if text == c.text {
 		return
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -87,6 +88,20 @@ func TestCompareGame(t *testing.T) {
 	require.NotNil(t, g.cmp)
 	assert.Nil(t, g.p)
 	assert.Equal(t, [2]string{"A", "B"}, g.cmp.labels)
+}
+
+// A Chinese page's comparison summary ends its sentences the Chinese way.
+func TestCompareSummaryInChinese(t *testing.T) {
+	g, h := started(t, "?compare=1&lang=zh&left=incast&right=incast&left.set=topology.hosts=3&left.set=traffic.senders=2&left.set=traffic.bytes=256KiB"+
+		"&right.set=topology.hosts=3&right.set=traffic.senders=1&right.set=traffic.bytes=256KiB")
+	for i := 0; lastEvent(h, "done") == nil; i++ {
+		require.Less(t, i, 500, "both sides are computed")
+		require.NoError(t, g.Update())
+	}
+	text, _ := lastEvent(h, "summary")["text"].(string)
+	assert.Contains(t, text, "个流已完成。incast · ", "a side's sentence, then the next")
+	assert.NotContains(t, text, ". ")
+	assert.True(t, strings.HasSuffix(text, "。"), "%q", text)
 }
 
 func TestCompareErrorNamesTheSide(t *testing.T) {
