@@ -19,9 +19,10 @@ import (
 // unrelayed all-to-all collective moves in all: 2(n−1)·S for an
 // all-reduce, (n−1)·S for reduce-scatter, all-gather and all-to-all
 // (nccl-tests' S, n ranks); else, and for traffic beside them the lesser,
-// a collective's, a training run's or inference's own (ownShare). Delivered bytes run
-// ahead of time where a run slows at its end (a straggler), so it is an
-// estimate; it never reaches 1 before the run ends, and never goes back
+// a collective's, a training run's or inference's own (ownShare).
+// Delivered bytes run ahead of time where a run slows at its end (a
+// straggler), so it is an estimate; it never reaches 1 before the run
+// ends, and never goes back
 // (a training run's estimate drops when an iteration ends longer than the
 // one before; the halvings a look-ahead's end calls for may drop the last
 // frame recorded).
@@ -44,19 +45,19 @@ func (rec *Recorder) progressNow() float64 {
 	case rec.end > 0: // the look-ahead's: from where it was when the end was found
 		f := rec.from
 		return min(0.999, f.f+(1-f.f)*float64(rec.End()-f.t)/float64(rec.end-f.t))
-	case rec.sc.Until > 0:
-		// The time limit, or sooner where the run ends first (victim-flow's
-		// flows end at a tenth of its 50 ms: its bar said 9 % when done).
-		f, _ := rec.estimate(rec.latest)
-		return min(0.999, max(f, float64(rec.End())/float64(rec.sc.Until)))
 	}
 	if rec.progressAt != rec.latest { // the estimate reads every flow: once a snapshot
 		var bytes bool
 		rec.progress, bytes = rec.estimate(rec.latest)
 		rec.progressAt = rec.latest
-		if bytes {
+		if bytes && rec.sc.Until == 0 {
 			rec.sample()
 		}
+	}
+	if rec.sc.Until > 0 {
+		// The time limit, or sooner where the run ends first (victim-flow's
+		// flows end at a tenth of its 50 ms: its bar said 9 % when done).
+		return min(0.999, max(rec.progress, float64(rec.End())/float64(rec.sc.Until)))
 	}
 	return rec.progress
 }
@@ -162,10 +163,10 @@ func ownShare(sc *scenario.Scenario, s *snap.Snapshot) float64 {
 // both as of the snapshot Progress was read from (the events handled since
 // count as done, where counting them against a progress that waits for the
 // next snapshot made the time left climb between snapshots), at what
-// events and snapshots cost lately: a run's
-// frames thin out as they halve, and in a browser the first seconds of a
-// module run slower (its code is optimised while it runs), so the average
-// so far overstates what is left.
+// events and snapshots cost lately (costNow): a run's frames thin out as
+// they halve, and in a browser the first seconds of a module run slower
+// (its code is optimised while it runs), so the average so far overstates
+// what is left.
 func (rec *Recorder) ETA() float64 {
 	f := rec.Progress()
 	switch {
