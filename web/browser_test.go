@@ -73,9 +73,20 @@ func openBrowserFor(t *testing.T, own bool, dir string, within time.Duration) (c
 	var tab context.Context
 	var cancel func()
 	if own {
-		actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, t.TempDir())...)
-		c, cancelB := chromedp.NewContext(actx)
-		tab, cancel = c, func() { cancelB(); cancelA() }
+		// A Chromium of its own; started again if it could not start (its
+		// zygote could not fork on a host whose processes ran short, while
+		// other tests' browsers ran: a CI run failed on that alone).
+		for try := 1; ; try++ {
+			actx, cancelA := chromedp.NewExecAllocator(context.Background(), chromiumOptions(path, t.TempDir())...)
+			c, cancelB := chromedp.NewContext(actx)
+			tab, cancel = c, func() { cancelB(); cancelA() }
+			err := chromedp.Do(tab, chromedp.Navigate("about:blank"))
+			if err == nil || try == 3 || !strings.Contains(err.Error(), "chrome failed to start") {
+				break
+			}
+			cancel()
+			time.Sleep(time.Duration(try) * 2 * time.Second)
+		}
 	} else {
 		tab, cancel = chromedp.NewContext(browserShared(t, path), chromedp.WithNewBrowserContext())
 	}
