@@ -432,8 +432,8 @@ func (g *Game) sendCompareSummary(now time.Time) {
 // side without a label of its own, playback.Labels) stands for the name,
 // not before it: "incast: 4 senders to 1", not "incast: incast: …".
 func sideSummary(label, summary, name string) string {
-	if name != "" && strings.HasPrefix(label, name) && strings.HasPrefix(summary, name) {
-		return label + summary[len(name):]
+	if rest, ok := strings.CutPrefix(summary, name); ok && name != "" && strings.HasPrefix(label, name) {
+		return label + rest
 	}
 	return label + ": " + summary
 }

@@ -154,9 +154,10 @@ func what(sc *scenario.Scenario, lang i18n.Lang) string {
 	var traffic string
 	switch tr := &sc.Traffic; tr.Pattern {
 	case "incast":
-		traffic = i18n.Tf(lang, "summary.incast", tr.Senders)
 		if tr.Senders == 1 {
 			traffic = i18n.T(lang, "summary.incast.one")
+		} else {
+			traffic = i18n.Tf(lang, "summary.incast", tr.Senders)
 		}
 	case "flows":
 		traffic = i18n.Tf(lang, "summary.nflows", len(tr.Flows))
