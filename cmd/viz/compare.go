@@ -414,7 +414,7 @@ func (g *Game) sendCompareSummary(now time.Time) {
 	var text string
 	lang := i18n.Lang(c.lang)
 	for i, p := range c.pair.Sides {
-		text += i18n.Tf(lang, "summary.sentence", sideSummary(c.labels[i], summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), lang), p.Scenario().Name))
+		text += i18n.Tf(lang, "summary.sentence", sideSummary(lang, c.labels[i], summarize(p.Scenario(), p.At(p.Pos()), p.Pos(), lang), p.Scenario().Name))
 	}
 	if c.diff != "" {
 		text += i18n.Tf(lang, "summary.sentence", c.diff)
@@ -431,11 +431,11 @@ func (g *Game) sendCompareSummary(now time.Time) {
 // senders to 1, …", but a label that starts with the scenario's name (a
 // side without a label of its own, playback.Labels) stands for the name,
 // not before it: "incast: 4 senders to 1", not "incast: incast: …".
-func sideSummary(label, summary, name string) string {
+func sideSummary(lang i18n.Lang, label, summary, name string) string {
 	if rest, ok := strings.CutPrefix(summary, name); ok && name != "" && strings.HasPrefix(label, name) {
 		return label + rest
 	}
-	return label + ": " + summary
+	return i18n.Tf(lang, "summary.named", label, summary)
 }
 
 // computeStats is what stats reports for a comparison: both sides' frame

@@ -90,17 +90,20 @@ func TestCompareGame(t *testing.T) {
 	assert.Equal(t, [2]string{"A", "B"}, g.cmp.labels)
 }
 
-// A Chinese page's comparison summary ends its sentences the Chinese way.
+// A Chinese page's comparison summary ends its sentences, and puts its
+// labels, the Chinese way.
 func TestCompareSummaryInChinese(t *testing.T) {
-	g, h := started(t, "?compare=1&lang=zh&left=incast&right=incast&left.set=topology.hosts=3&left.set=traffic.senders=2&left.set=traffic.bytes=256KiB"+
+	g, h := started(t, "?compare=1&lang=zh&left=incast&left.label=PFC&right=incast&left.set=topology.hosts=3&left.set=traffic.senders=2&left.set=traffic.bytes=256KiB"+
 		"&right.set=topology.hosts=3&right.set=traffic.senders=1&right.set=traffic.bytes=256KiB")
 	for i := 0; lastEvent(h, "done") == nil; i++ {
 		require.Less(t, i, 500, "both sides are computed")
 		require.NoError(t, g.Update())
 	}
 	text, _ := lastEvent(h, "summary")["text"].(string)
-	assert.Contains(t, text, "个流已完成。incast · ", "a side's sentence, then the next")
+	assert.Contains(t, text, "PFC：incast：2 个发送方", "a label, then what runs")
+	assert.Contains(t, text, "个流已完成。incast：1 个发送方", "a side's sentence, then the next")
 	assert.NotContains(t, text, ". ")
+	assert.NotContains(t, text, ": ", "a label's colon too")
 	assert.True(t, strings.HasSuffix(text, "。"), "%q", text)
 }
 
