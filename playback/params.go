@@ -288,21 +288,40 @@ func LoadBegin(c protocol.Load, lang string) protocol.Begin {
 // the canvas's first run on a page whose address has the parameters query,
 // when load is the load command the page sent before the canvas started
 // (nil: none): the address's run when it names one, or when no load came
-// and the address does not say one will (first=load); else the load's. ok is false when the first run is not one
-// scenario (a comparison) or is still to come (first=load, no load yet).
-// cmd/viz's newGame begins the same; cmd/worker computes it early
-// (protocol.Early).
-func FirstRun(query string, load *protocol.Load) (b protocol.Begin, ok bool) {
+// and the address does not say one will (first=load); else the load's. Of
+// a comparison (the address's compare=, or a load of two sides) it is the
+// begin of side ("left" or "right"), which the worker of that side
+// computes; side is "" for one run. ok is false when the first run is not
+// that (one run for a side, or a comparison for none) or is still to come
+// (first=load, no load yet). cmd/viz's newGame and handleLoad begin the
+// same; cmd/worker computes it early (protocol.Early).
+func FirstRun(query string, load *protocol.Load, side string) (b protocol.Begin, ok bool) {
 	p, _ := ParseQueryKeeping(query)
+	var sides [2]Side
 	switch {
 	case p.Compare != nil:
-		return b, false
-	case p.NamesRun() || (load == nil && !p.FirstLoad):
+		sides = *p.Compare
+	case side == "" && (p.NamesRun() || (load == nil && !p.FirstLoad)):
 		return p.Begin(), true
-	case load == nil || load.Left != nil:
+	case load == nil || p.NamesRun():
+		return b, false
+	case load.Left != nil && load.Right != nil:
+		sides = [2]Side{Side(*load.Left), Side(*load.Right)}
+	case side == "" && load.Left == nil && load.Right == nil:
+		return LoadBegin(*load, p.Lang), true
+	default:
 		return b, false
 	}
-	return LoadBegin(*load, p.Lang), true
+	var s Side
+	switch side {
+	case "left":
+		s = sides[0]
+	case "right":
+		s = sides[1]
+	default:
+		return b, false
+	}
+	return protocol.Begin{Scenario: s.Scenario, YAML: s.YAML, Sets: s.Sets, Side: side, Lang: p.Lang}, true
 }
 
 // LoadCommand is the scenario a load command (of one scenario, not a

@@ -181,8 +181,8 @@ func TestParamsNamesRun(t *testing.T) {
 
 // The first run: the address's when it names one, or when no load came
 // and the address does not say one will (the default incast); else the
-// load's, with the page's language. None for a comparison, or while a load
-// is still to come.
+// load's, with the page's language; of a comparison, its sides'. None
+// while a load is still to come.
 func TestFirstRun(t *testing.T) {
 	yaml := base64.RawURLEncoding.EncodeToString([]byte("name: x\n"))
 	step := &protocol.Load{YAML: "name: lossy\n", Sets: []string{"traffic.senders=4"}, Step: "lossy", Play: true, Figures: []string{"totals.drops | count"}}
@@ -203,9 +203,33 @@ func TestFirstRun(t *testing.T) {
 		{"?first=load", &protocol.Load{Left: &protocol.Side{Scenario: "incast"}, Right: &protocol.Side{Scenario: "incast"}}, protocol.Begin{}, false},
 		{"?compare=1&left=incast&right=ecmp-collisions", nil, protocol.Begin{}, false},
 	} {
-		b, ok := FirstRun(tc.query, tc.load)
+		b, ok := FirstRun(tc.query, tc.load, "")
 		assert.Equal(t, tc.ok, ok, tc.query)
 		assert.Equal(t, tc.want, b, tc.query)
+	}
+	// A comparison's sides, each its worker's; one run has no side.
+	twoSides := &protocol.Load{Left: &protocol.Side{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Label: "two"},
+		Right: &protocol.Side{YAML: "name: y\n", Label: "yaml"}, Step: "cmp"}
+	for _, tc := range []struct {
+		query, side string
+		load        *protocol.Load
+		want        protocol.Begin
+		ok          bool
+	}{
+		{"?compare=1&left=incast&right=ecmp-collisions&lang=zh", "left", nil, protocol.Begin{Scenario: "incast", Side: "left", Lang: "zh"}, true},
+		{"?compare=1&left=incast&right=ecmp-collisions", "right", nil, protocol.Begin{Scenario: "ecmp-collisions", Side: "right", Lang: "en"}, true},
+		{"?compare=1&left=incast&right=ecmp-collisions", "middle", nil, protocol.Begin{}, false},
+		{"?compare=1&left=incast&right=ecmp-collisions", "left", step, protocol.Begin{Scenario: "incast", Side: "left", Lang: "en"}, true}, // the address's comparison, as the canvas plays it
+		{"?first=load&lang=zh", "left", twoSides, protocol.Begin{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Side: "left", Lang: "zh"}, true},
+		{"?first=load", "right", twoSides, protocol.Begin{YAML: "name: y\n", Side: "right", Lang: "en"}, true},
+		{"?first=load", "right", nil, protocol.Begin{}, false},
+		{"?first=load", "left", step, protocol.Begin{}, false}, // one run: no sides
+		{"?scenario=incast", "left", nil, protocol.Begin{}, false},
+		{"", "right", nil, protocol.Begin{}, false},
+	} {
+		b, ok := FirstRun(tc.query, tc.load, tc.side)
+		assert.Equal(t, tc.ok, ok, "%s %s", tc.query, tc.side)
+		assert.Equal(t, tc.want, b, "%s %s", tc.query, tc.side)
 	}
 	p, err := ParseQuery("first=load&controls=1")
 	require.NoError(t, err)

@@ -49,10 +49,13 @@ type Begin struct {
 // and records its first frame, keeping every message of it to itself, and
 // waits for the first begin: one that asks for the same run takes it over
 // (its run_id on every message kept, then posted, and the run computes on);
-// any other drops it. Sent once, first, by the page.
+// any other drops it. Sent once, first, by the page. Side is the side of a
+// comparison this worker computes ("left": worker 0, "right": worker 1),
+// "" for one run.
 type Early struct {
 	Query string `json:"query"`
 	Load  *Load  `json:"load,omitempty"`
+	Side  string `json:"side,omitempty"`
 }
 
 // Cancel drops a run.
@@ -333,6 +336,9 @@ func (c Begin) check() error {
 func (c Early) check() error {
 	if len(c.Query) > MaxQuery {
 		return fmt.Errorf("early: the query is %d KiB: at most %d KiB", len(c.Query)>>10, MaxQuery>>10)
+	}
+	if c.Side != "" && c.Side != "left" && c.Side != "right" {
+		return fmt.Errorf("early: side %q: use left or right (a comparison's), or leave it out for one run", c.Side)
 	}
 	if c.Load != nil {
 		return c.Load.check()

@@ -87,6 +87,7 @@ func TestDecodeWorkerCommandErrors(t *testing.T) {
 		`{"fabriclab":"play"}`:                                                                          `unknown worker command "play"; use one of begin, early, cancel, explain`,
 		`{"fabriclab":"early","query":"","load":{"scenario":"incast","left":{"scenario":"incast"}}}`:    "load needs both left and right",
 		`{"fabriclab":"early","query":"` + strings.Repeat("x", MaxQuery+1) + `"}`:                       "early: the query is 256 KiB: at most 256 KiB",
+		`{"fabriclab":"early","query":"?compare=1&left=incast&right=incast","side":"middle"}`:           `early: side "middle": use left or right (a comparison's), or leave it out for one run`,
 		`[1]`: `worker command is not JSON like {"fabriclab": "begin", ...}`,
 	} {
 		_, err := DecodeWorkerCommand([]byte(in))

@@ -72,6 +72,7 @@ func TestBrowserFirstFrame(t *testing.T) {
 	lessonFrame := `(() => { const w = document.getElementById("canvas").contentWindow; return !!w && w.fabriclabFirstFrameMs > 0; })()`
 	for _, tc := range []struct{ name, page, frame, step string }{
 		{"embed incast", "/embed.html?scenario=incast", `window.fabriclabFirstFrameMs > 0`, ""},
+		{"embed compare", "/embed.html?compare=1&left=incast&right=ecmp-collisions", `window.fabriclabFirstFrameMs > 0 && performance.getEntriesByName("fabriclab-loaded").length > 0`, ""},
 		{"lesson incast.en", "/incast.en.html", lessonFrame, ""},
 		// step: when the canvas says it loaded the step's own scenario
 		{"lesson incast.en#lossy", "/incast.en.html#lossy", lessonFrame, "incast-8to1-lossy"},

@@ -73,3 +73,30 @@ func TestBrowserEmbedFirstRunBegunEarly(t *testing.T) {
 	assert.True(t, eval[bool](t, ctx, `(fabriclabStats.workers || []).some((w) => w.run_id === 1 && w.early)`), "taken over")
 	assert.Empty(t, errors(console()), "the console shows no errors")
 }
+
+// A comparison's sides are begun early too, each in its worker (left in
+// worker 0, right in worker 1), from the address or from a lesson's first
+// load of two sides, and the canvas's two begins take them over.
+func TestBrowserComparisonBegunEarly(t *testing.T) {
+	t.Parallel()
+	ctx, base, console := browser(t)
+	bothEarly := func(what string) {
+		t.Helper()
+		assert.Equal(t, 1, eval[int](t, ctx, `fabriclabWorkerCounts.early`), what)
+		assert.Equal(t, 2, eval[int](t, ctx, `fabriclabWorkerCounts.commands`), "%s: two begins, a side each", what)
+		assert.Equal(t, 2, eval[int](t, ctx, `fabriclabWorkerCounts.made`), "%s: two workers", what)
+		eval[bool](t, ctx, `window.fabriclabStats = null, postMessage({fabriclab: "stats"}, "*"), true`)
+		poll(t, ctx, `!!window.fabriclabStats`, 30*time.Second)
+		assert.Equal(t, []bool{true, true}, eval[[]bool](t, ctx, `(fabriclabStats.workers || []).map((w) => !!w.early)`), "%s: both sides taken over", what)
+	}
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?compare=1&left=incast&right=ecmp-collisions&lang=zh")))
+	poll(t, ctx, `window.fabriclabFirstFrameMs > 0 && performance.getEntriesByName("fabriclab-loaded").length === 1`, 90*time.Second)
+	bothEarly("the address's comparison")
+
+	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate("about:blank"), chromedp.Navigate(base+"/embed.html?controls=1&lang=en&first=load")))
+	poll(t, ctx, `performance.getEntriesByName("fabriclab-ready").length === 1`, 90*time.Second)
+	eval[bool](t, ctx, `postMessage({fabriclab: "load", left: {scenario: "incast", label: "PFC"}, right: {scenario: "incast", set: ["traffic.senders=2"], label: "two"}, step: "cmp"}, "*"), true`)
+	poll(t, ctx, `performance.getEntriesByName("fabriclab-loaded").length === 1`, 60*time.Second)
+	bothEarly("a lesson's comparison")
+	assert.Empty(t, errors(console()), "the console shows no errors")
+}

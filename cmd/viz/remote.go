@@ -154,6 +154,7 @@ func (g *Game) fromWorkers() {
 		}
 		g.arrivals = append(g.arrivals, in...)
 	}
+	g.firstFramesAhead()
 	g.hold = false
 	if k := len(g.arrivals); k > 0 && g.firstFrame {
 		gap := pictureGap
@@ -191,6 +192,33 @@ func (g *Game) fromWorkers() {
 	}
 	g.drain.last = start
 	g.timeLeft(start)
+}
+
+// firstFramesAhead takes, while a comparison waits for its sides' first
+// frames, the messages of a side still waiting up to its first frame,
+// ahead of the other side's: a side whose worker started sooner (a compare
+// embed's left one, its worker made before the canvas asked for the right
+// one's) had posted thousands of frames before the other's first came,
+// and the loading picture showed while they were decoded (5-21 s). Each
+// worker's messages stay in their order.
+func (g *Game) firstFramesAhead() {
+	if len(g.waiting) != 2 {
+		return
+	}
+	rest := make([]arrival, 0, len(g.arrivals))
+	for i, a := range g.arrivals {
+		if r := g.runs[a.worker%2]; len(g.waiting) != 2 || r == nil || r.p != nil {
+			rest = append(rest, a)
+			continue
+		}
+		if err := g.arrived(a); err != nil {
+			g.arrivals = append(rest, g.arrivals[i+1:]...)
+			g.release()
+			g.fail(err)
+			return
+		}
+	}
+	g.arrivals = rest
 }
 
 // drainRate is about how many of the workers' messages the page takes a

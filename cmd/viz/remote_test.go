@@ -139,7 +139,7 @@ func TestFirstBeginIsTheEarlyRun(t *testing.T) {
 		if len(h.asked[0]) == 0 {
 			require.NoError(t, g.Update()) // a load that waited for ready is taken by the first Update
 		}
-		want, ok := playback.FirstRun(tc.q, tc.load)
+		want, ok := playback.FirstRun(tc.q, tc.load, "")
 		require.True(t, ok, tc.q)
 		require.NotEmpty(t, h.asked[0], tc.q)
 		got := h.asked[0][0].(protocol.Begin)
@@ -151,8 +151,43 @@ func TestFirstBeginIsTheEarlyRun(t *testing.T) {
 	_, err := newGame(h)
 	require.NoError(t, err)
 	assert.Empty(t, h.asked[0], "first=load without a load: no begin yet")
-	_, ok := playback.FirstRun(h.q, nil)
+	_, ok := playback.FirstRun(h.q, nil, "")
 	assert.False(t, ok)
+
+	// A comparison's sides, by the address or by a lesson's first load:
+	// worker 0 the left one, worker 1 the right one.
+	two := protocol.Load{Left: &protocol.Side{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Label: "two"},
+		Right: &protocol.Side{Scenario: "ecmp-collisions", Label: "ecmp"}, Step: "cmp"}
+	for _, tc := range []struct {
+		q    string
+		load *protocol.Load
+	}{
+		{"?compare=1&left=incast&right=ecmp-collisions&lang=zh", nil},
+		{"?controls=1&lang=en&first=load", &two},
+	} {
+		h := &workerPage{pageHost: pageHost{q: tc.q}, t: t}
+		if tc.load != nil {
+			data, err := protocol.EncodeCommand(*tc.load)
+			require.NoError(t, err)
+			h.send(string(data))
+		}
+		g, err := newGame(h)
+		require.NoError(t, err)
+		g.w, g.h = 800, 600
+		if len(h.asked[0]) == 0 {
+			require.NoError(t, g.Update())
+		}
+		for i, side := range []string{"left", "right"} {
+			want, ok := playback.FirstRun(tc.q, tc.load, side)
+			require.True(t, ok, "%s %s", tc.q, side)
+			require.NotEmpty(t, h.asked[i], "%s %s", tc.q, side)
+			got := h.asked[i][0].(protocol.Begin)
+			got.RunID, got.HeapLimitMiB = 0, 0
+			assert.Equal(t, want, got, "%s %s", tc.q, side)
+		}
+		_, ok := playback.FirstRun(tc.q, tc.load, "")
+		assert.False(t, ok, "a comparison is no one run")
+	}
 }
 
 // In the browser a worker computes the run and the canvas plays what it
@@ -546,4 +581,38 @@ func workerFrameGame(t *testing.T) (*Game, *workerFramePage) {
 	g.w, g.h = 800, 600
 	g.framesOnDemand()
 	return g, h
+}
+
+// A comparison plays once both sides' first frames have come. A side whose
+// worker started first (the left one, its worker made before the canvas
+// asked for the right one's) has posted its whole run by the time the other
+// side's first frame comes: that frame is taken ahead of the backlog, not
+// after it (a compare embed showed its loading picture 5-21 s, decoding the
+// left side's frames), and the backlog is taken in its order after.
+func TestComparisonFirstFramesTakenAhead(t *testing.T) {
+	g, h := workerGame(t, "?compare=1&left=incast&right=ecmp-collisions")
+	g.take = takeLimits{lag: time.Hour} // one message a frame
+	require.Len(t, h.inbox, 4, "begun and the first frame of each side")
+	right := slices.Clone(h.inbox[2:])
+	h.inbox = h.inbox[:2]
+	for !h.work(0) {
+	}
+	backlog := len(h.inbox)
+	require.Greater(t, backlog, 100, "the left side's run, all of it")
+	h.inbox = append(h.inbox, right...)
+	require.NoError(t, g.Update())
+	require.NotNil(t, g.cmp, "playing after one frame: both first frames taken")
+	assert.Empty(t, g.waiting)
+	// Taken: the begun and first frame of each side, then one message of
+	// the left side's backlog (a frame's budget); the rest waits.
+	assert.Equal(t, backlog-3, len(g.arrivals), "the first frames taken ahead, the rest waits")
+	for range backlog {
+		require.NoError(t, g.Update())
+		g.drawn, g.firstFrame = g.key, true // as Draw does
+		if len(g.arrivals) == 0 {
+			break
+		}
+	}
+	assert.Empty(t, g.arrivals)
+	assert.True(t, g.cmp.pair.Sides[0].Done(), "the left side's backlog taken, in order, to its report")
 }

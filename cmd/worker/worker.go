@@ -163,7 +163,7 @@ func explain(c protocol.Explain) protocol.Explained {
 // begin came first. A run that cannot start is left to the canvas's begin,
 // which says why (the canvas refuses it before it asks: the same loading).
 func (w *Worker) beginEarly(c protocol.Early) {
-	b, ok := playback.FirstRun(c.Query, c.Load)
+	b, ok := playback.FirstRun(c.Query, c.Load, c.Side)
 	if w.begun || w.run != nil || !ok {
 		return
 	}

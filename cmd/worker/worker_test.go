@@ -440,11 +440,29 @@ func TestWorkerEarlyRun(t *testing.T) {
 		}
 	}
 
-	// Too late, or no run named yet: nothing begins.
+	// A comparison's right side, in its own worker: the canvas's begin for
+	// that side takes it over.
+	right := &page{t: t}
+	w = &Worker{post: right.post}
+	w.Handle([]byte(`{"fabriclab":"early","query":"?compare=1&left=incast&right=ecmp-collisions&lang=zh","side":"right"}`))
+	for w.Work(10 * time.Millisecond) {
+	}
+	require.NotNil(t, w.run)
+	assert.Zero(t, len(right.events), "nothing posted before the begin")
+	require.NotEmpty(t, w.run.held)
+	assert.Equal(t, "ecmp-collisions", w.run.held[0].e.(protocol.Begun).Name)
+	w.Handle([]byte(`{"fabriclab":"begin","run_id":3,"scenario":"ecmp-collisions","side":"right","heap_limit_mib":1024,"lang":"zh"}`))
+	require.NotEmpty(t, right.events)
+	b := right.events[0].(protocol.Begun)
+	assert.True(t, b.Early, "taken over")
+	assert.Equal(t, 3, b.RunID)
+
+	// Too late, no run named yet, or no side of a comparison: nothing begins.
 	for _, msgs := range [][]string{
 		{`{"fabriclab":"begin","run_id":1,"scenario":"incast"}`, `{"fabriclab":"cancel","run_id":1}`, `{"fabriclab":"early","query":"?scenario=incast"}`},
 		{`{"fabriclab":"early","query":"?controls=1&first=load"}`},
 		{`{"fabriclab":"early","query":"?compare=1&left=incast&right=incast"}`},
+		{`{"fabriclab":"early","query":"?scenario=incast","side":"left"}`},
 	} {
 		w = &Worker{post: (&page{t: t}).post}
 		for _, m := range msgs {

@@ -162,7 +162,7 @@
   const command = (c) => {
     const json = encode(c);
     if (json instanceof Error) { refuse(json.message, c.fabriclab); return; }
-    if (firstLoad && c.fabriclab === "load" && !c.left) fabriclabEarlyRun(JSON.parse(json)); // the first only: then worker 0 is made
+    if (firstLoad && c.fabriclab === "load") fabriclabEarlyRun(JSON.parse(json)); // the first only: then worker 0 is made
     if (ready && typeof window.fabriclabCommand === "function") window.fabriclabCommand(json);
     else if (queue.length < maxQueued) queue.push(json);
     else refuse("Command not sent: " + maxQueued + " commands already wait for the canvas to start; wait for its ready event.", c.fabriclab);

@@ -72,14 +72,21 @@
   // command the parent sent for the canvas's first run (null: none). The
   // worker begins the run the canvas will begin first (playback.FirstRun)
   // and keeps what it records until the canvas's begin for that run takes
-  // it over; a begin for another run drops it. Once, and only while the
-  // canvas has not asked for worker 0.
+  // it over; a begin for another run drops it. A comparison (compare= in
+  // the address, or a load of two sides) begins its left side in worker 0
+  // and its right in worker 1, as the canvas will. Once, and only while
+  // the canvas has not asked for worker 0.
   window.fabriclabEarlyRun = (load) => {
     if (workers[0]) return;
     counts.early++;
     performance.mark("fabriclab-worker-early");
-    const msg = JSON.stringify(load ? { fabriclab: "early", query: location.search, load } : { fabriclab: "early", query: location.search });
-    workers[0] = make(0);
-    workers[0].then((w) => w.postMessage(msg), () => {}); // a worker not made is said when the canvas asks for it
+    const compare = new URLSearchParams(location.search).has("compare") || !!(load && load.left);
+    (compare ? ["left", "right"] : [""]).forEach((side, i) => {
+      const msg = { fabriclab: "early", query: location.search };
+      if (load) msg.load = load;
+      if (side) msg.side = side;
+      workers[i] = make(i);
+      workers[i].then((w) => w.postMessage(JSON.stringify(msg)), () => {}); // a worker not made is said when the canvas asks for it
+    });
   };
 })();
