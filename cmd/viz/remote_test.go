@@ -115,17 +115,25 @@ func workerGame(t *testing.T, q string) (*Game, *workerPage) {
 // first=load and no load yet, no begin until the load comes.
 func TestFirstBeginIsTheEarlyRun(t *testing.T) {
 	step := protocol.Load{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Step: "lossy", Figures: []string{"totals.drops | count"}}
+	// A comparison's sides, by the address or by a lesson's first load:
+	// worker 0 the left one, worker 1 the right one.
+	two := protocol.Load{Left: &protocol.Side{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Label: "two"},
+		Right: &protocol.Side{Scenario: "ecmp-collisions", Label: "ecmp"}, Step: "cmp"}
+	sides := []string{"left", "right"}
 	for _, tc := range []struct {
-		q    string
-		load *protocol.Load
+		q     string
+		load  *protocol.Load
+		sides []string // by worker
 	}{
-		{"", nil},
-		{"?lang=zh", nil},
-		{"?scenario=ecmp-collisions&set=seed%3D2&play=1", nil},
-		{"?scenario=incast", &step},
-		{"?controls=1&lang=zh", &step},
-		{"?controls=1&lang=en&first=load", &step},
-		{"?controls=1&lang=zh&first=load", &protocol.Load{Scenario: "incast"}},
+		{"", nil, nil},
+		{"?lang=zh", nil, nil},
+		{"?scenario=ecmp-collisions&set=seed%3D2&play=1", nil, nil},
+		{"?scenario=incast", &step, nil},
+		{"?controls=1&lang=zh", &step, nil},
+		{"?controls=1&lang=en&first=load", &step, nil},
+		{"?controls=1&lang=zh&first=load", &protocol.Load{Scenario: "incast"}, nil},
+		{"?compare=1&left=incast&right=ecmp-collisions&lang=zh", nil, sides},
+		{"?controls=1&lang=en&first=load", &two, sides},
 	} {
 		h := &workerPage{pageHost: pageHost{q: tc.q}, t: t}
 		if tc.load != nil {
@@ -139,13 +147,21 @@ func TestFirstBeginIsTheEarlyRun(t *testing.T) {
 		if len(h.asked[0]) == 0 {
 			require.NoError(t, g.Update()) // a load that waited for ready is taken by the first Update
 		}
-		want, ok := playback.FirstRun(tc.q, tc.load, "")
-		require.True(t, ok, tc.q)
-		require.NotEmpty(t, h.asked[0], tc.q)
-		got := h.asked[0][0].(protocol.Begin)
-		assert.Equal(t, 1, got.RunID)
-		got.RunID, got.HeapLimitMiB = 0, 0
-		assert.Equal(t, want, got, "%s %v", tc.q, tc.load)
+		_, ok := playback.FirstRun(tc.q, tc.load, "")
+		assert.Equal(t, tc.sides == nil, ok, "%s: one run, or a comparison", tc.q)
+		workers := tc.sides
+		if workers == nil {
+			workers = []string{""}
+		}
+		for i, side := range workers {
+			want, ok := playback.FirstRun(tc.q, tc.load, side)
+			require.True(t, ok, "%s %q", tc.q, side)
+			require.NotEmpty(t, h.asked[i], "%s %q", tc.q, side)
+			got := h.asked[i][0].(protocol.Begin)
+			assert.Equal(t, i+1, got.RunID)
+			got.RunID, got.HeapLimitMiB = 0, 0
+			assert.Equal(t, want, got, "%s %v %q", tc.q, tc.load, side)
+		}
 	}
 	h := &workerPage{pageHost: pageHost{q: "?controls=1&first=load"}, t: t}
 	_, err := newGame(h)
@@ -153,41 +169,6 @@ func TestFirstBeginIsTheEarlyRun(t *testing.T) {
 	assert.Empty(t, h.asked[0], "first=load without a load: no begin yet")
 	_, ok := playback.FirstRun(h.q, nil, "")
 	assert.False(t, ok)
-
-	// A comparison's sides, by the address or by a lesson's first load:
-	// worker 0 the left one, worker 1 the right one.
-	two := protocol.Load{Left: &protocol.Side{Scenario: "incast", Sets: []string{"traffic.senders=2"}, Label: "two"},
-		Right: &protocol.Side{Scenario: "ecmp-collisions", Label: "ecmp"}, Step: "cmp"}
-	for _, tc := range []struct {
-		q    string
-		load *protocol.Load
-	}{
-		{"?compare=1&left=incast&right=ecmp-collisions&lang=zh", nil},
-		{"?controls=1&lang=en&first=load", &two},
-	} {
-		h := &workerPage{pageHost: pageHost{q: tc.q}, t: t}
-		if tc.load != nil {
-			data, err := protocol.EncodeCommand(*tc.load)
-			require.NoError(t, err)
-			h.send(string(data))
-		}
-		g, err := newGame(h)
-		require.NoError(t, err)
-		g.w, g.h = 800, 600
-		if len(h.asked[0]) == 0 {
-			require.NoError(t, g.Update())
-		}
-		for i, side := range []string{"left", "right"} {
-			want, ok := playback.FirstRun(tc.q, tc.load, side)
-			require.True(t, ok, "%s %s", tc.q, side)
-			require.NotEmpty(t, h.asked[i], "%s %s", tc.q, side)
-			got := h.asked[i][0].(protocol.Begin)
-			got.RunID, got.HeapLimitMiB = 0, 0
-			assert.Equal(t, want, got, "%s %s", tc.q, side)
-		}
-		_, ok := playback.FirstRun(tc.q, tc.load, "")
-		assert.False(t, ok, "a comparison is no one run")
-	}
 }
 
 // In the browser a worker computes the run and the canvas plays what it
