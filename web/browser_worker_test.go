@@ -77,7 +77,8 @@ func TestBrowserComputesInAWorker(t *testing.T) {
 
 // In a sandboxed frame that allows scripts only (an opaque origin, which may
 // not start a worker from the site's URL) the run is computed in a worker
-// made from a blob: URL, to its end.
+// made from a blob: URL, to its end; a comparison's two sides in two, both
+// begun before the canvas started.
 func TestBrowserWorkerInASandbox(t *testing.T) {
 	t.Parallel()
 	ctx, base, console := browser(t)
@@ -87,8 +88,8 @@ func TestBrowserWorkerInASandbox(t *testing.T) {
 		io.WriteString(w, hostHTML(r.URL.Query().Get("src")))
 	}))
 	t.Cleanup(host.Close)
-	for _, lang := range []string{"en", "zh"} {
-		src := base + "/embed.html?scenario=incast&play=1&speed=20000&lang=" + lang
+	for lang, q := range map[string]string{"en": "scenario=incast", "zh": "scenario=incast", "zh-compare": "compare=1&left=incast&right=ecmp-collisions"} {
+		src := base + "/embed.html?" + q + "&play=1&speed=20000&lang=" + lang[:2]
 		require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(host.URL+"/?"+url.Values{"src": {src}}.Encode())))
 		poll(t, ctx, `events.includes("done") || events.some((e) => e.startsWith("error"))`, 3*time.Minute)
 		events := eval[[]string](t, ctx, "events")
