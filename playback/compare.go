@@ -32,6 +32,12 @@ func (s Side) Load(which string) (scenario.Scenario, error) {
 	return plan.Load(s.Scenario, nil, s.Sets)
 }
 
+// Begin is the worker's begin of the comparison's side ("left" or
+// "right") that s is, without its run_id and heap limit.
+func (s Side) Begin(side, lang string) protocol.Begin {
+	return protocol.Begin{Scenario: s.Scenario, YAML: s.YAML, Sets: s.Sets, Side: side, Lang: lang}
+}
+
 // Name is the label, or the scenario's name.
 func (s Side) Name(sc *scenario.Scenario) string {
 	if s.Label != "" {

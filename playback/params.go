@@ -312,16 +312,13 @@ func FirstRun(query string, load *protocol.Load, side string) (b protocol.Begin,
 	default:
 		return b, false
 	}
-	var s Side
 	switch side {
 	case "left":
-		s = sides[0]
+		return sides[0].Begin(side, p.Lang), true
 	case "right":
-		s = sides[1]
-	default:
-		return b, false
+		return sides[1].Begin(side, p.Lang), true
 	}
-	return protocol.Begin{Scenario: s.Scenario, YAML: s.YAML, Sets: s.Sets, Side: side, Lang: p.Lang}, true
+	return b, false
 }
 
 // LoadCommand is the scenario a load command (of one scenario, not a

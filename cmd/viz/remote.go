@@ -122,7 +122,7 @@ func (g *Game) loadCompareRemote(sides [2]playback.Side) {
 	g.waiting = nil
 	labels := playback.Labels(sides, [2]*scenario.Scenario{&scs[0], &scs[1]})
 	for i, s := range sides {
-		r := g.beginRemote(i, scs[i], protocol.Begin{Scenario: s.Scenario, YAML: s.YAML, Sets: s.Sets, Side: [2]string{"left", "right"}[i]})
+		r := g.beginRemote(i, scs[i], s.Begin([2]string{"left", "right"}[i], g.params.Lang))
 		r.label = labels[i]
 		r.play = g.params.Play
 		g.waiting = append(g.waiting, r)

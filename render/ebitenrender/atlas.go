@@ -1,6 +1,7 @@
 package ebitenrender
 
 import (
+	"bytes"
 	"image"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -29,11 +30,7 @@ func (a *atlas) init() *ebiten.Image {
 		// blank, and sending all its pixels (4 MiB) was a fifth of a warm
 		// lesson's first picture under software WebGL.
 		a.img = ebiten.NewImage(atlasSize, atlasSize)
-		white := make([]byte, 3*3*4)
-		for i := range white {
-			white[i] = 255
-		}
-		a.img.SubImage(image.Rect(0, 0, 3, 3)).(*ebiten.Image).WritePixels(white)
+		a.img.SubImage(image.Rect(0, 0, 3, 3)).(*ebiten.Image).WritePixels(bytes.Repeat([]byte{255}, 3*3*4))
 		a.empty()
 	}
 	return a.img
