@@ -26,6 +26,13 @@ func TestBrowserLessonStepIsTheFirstRun(t *testing.T) {
 	assert.Equal(t, 1, eval[int](t, ctx, lessonCanvas+`.fabriclabWorkerCounts.commands`), "one command to the worker: the step's run")
 	assert.Equal(t, 1, eval[int](t, ctx, lessonCanvas+`.fabriclabWorkerCounts.early`), "the step's run begun early")
 	assert.Equal(t, 1, eval[int](t, ctx, lessonCanvas+`.fabriclabWorkerCounts.made`), "one worker")
+	// That worker is the one the lesson page started, before the canvas
+	// page's script ran (worker-client.js, data-spare); the lesson sent the
+	// step's load as that script asked, not at the frame's load event.
+	assert.True(t, eval[bool](t, ctx, `window.fabriclabSpareWorker() === null`), "the lesson's worker was taken")
+	assert.True(t, eval[bool](t, ctx, `(() => { const f = document.getElementById("canvas").contentWindow, off = f.performance.timeOrigin - performance.timeOrigin;
+		return performance.getEntriesByName("fabriclab-worker-spare")[0].startTime < off + f.performance.getEntriesByName("fabriclab-script")[0].startTime; })()`), "the lesson's worker made before the canvas page's script ran")
+	assert.Equal(t, "script", eval[string](t, ctx, `fabriclabCanvas.firstLoad`))
 	assert.Equal(t, 1, eval[int](t, ctx, lessonCanvas+`.performance.getEntriesByName("fabriclab-loaded").length`), "one run loaded")
 	assert.Equal(t, "lossy", eval[string](t, ctx, `fabriclabCanvas.step`))
 	// The canvas's begin took the early run over.

@@ -81,9 +81,10 @@ const (
 	// pageCSP is for the index and the lesson pages: they may only be framed
 	// by the site itself, and frame only the site's canvas. A lesson compiles
 	// the canvas's WebAssembly for its frame ('wasm-unsafe-eval', as
-	// embedCSP; static/modules.js): it starts before the frame's page does.
+	// embedCSP; static/modules.js) and starts its first run's worker, from a
+	// blob: URL (static/worker-client.js): both start before the frame's page does.
 	pageCSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-		"frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
+		"worker-src blob:; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
 	// embedCSP is for embed.html: it compiles the WebAssembly
 	// ('wasm-unsafe-eval' allows WebAssembly and nothing else of eval), and any
 	// page may frame it, so it has no frame-ancestors: "frame-ancestors *"

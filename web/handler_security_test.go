@@ -121,7 +121,7 @@ func TestHandlerSecurityHeaders(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "explain.zh.html"), "<!doctype html>explain")
 	h := openDir(t, dir)
 	const (
-		page  = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
+		page  = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src blob:; frame-src 'self'; form-action 'self'; base-uri 'none'; object-src 'none'; frame-ancestors 'self'"
 		embed = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self'; worker-src blob:; form-action 'none'; base-uri 'none'; object-src 'none'"
 		asset = "default-src 'none'"
 		// the explain page starts the simulation's worker in itself

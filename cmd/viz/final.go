@@ -56,6 +56,9 @@ func (g *Game) paint(dst ebitenrender.Target) {
 	if g.pic == nil {
 		dst.Fill(color.Transparent) // shown black: the screen has no alpha
 	} else {
+		if !g.warmed {
+			g.warmed = g.drawer.WarmUp(dst, g.pic) // the loading picture compiles the scene's shaders
+		}
 		g.drawer.Draw(dst, g.pic, g.scale)
 	}
 	if g.painted || !g.picScene {

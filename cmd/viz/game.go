@@ -110,6 +110,7 @@ type Game struct {
 	loadedAt    time.Time // when the run playing was loaded
 
 	firstFrame bool      // a picture has been drawn (final.go)
+	warmed     bool      // the drawer's shaders have drawn (final.go)
 	tel        telemetry // frame timing, for the stats command (telemetry.go)
 
 	figures figureRequest // what to tell the page when the run is done (figures.go)

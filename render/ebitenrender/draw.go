@@ -154,16 +154,50 @@ func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
 // returns the prims left to draw.
 func (d *Drawer) background(dst Target, dl *render.DisplayList) []render.Prim {
 	prims := dl.Prims
-	if len(prims) > 0 {
-		if p := &prims[0]; p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0 {
-			if d.Backdrop == nil || !d.Backdrop(p.Fill) {
-				dst.Fill(p.Fill)
-				d.stats.Clears++
-			}
-			prims = prims[1:]
+	if hasBackground(dl) {
+		if d.Backdrop == nil || !d.Backdrop(prims[0].Fill) {
+			dst.Fill(prims[0].Fill)
+			d.stats.Clears++
 		}
+		prims = prims[1:]
 	}
 	return prims
+}
+
+// hasBackground says whether dl's first prim is its background: a
+// rectangle over the whole canvas in one opaque colour.
+func hasBackground(dl *render.DisplayList) bool {
+	if len(dl.Prims) == 0 {
+		return false
+	}
+	p := &dl.Prims[0]
+	return p.Kind == render.KindRect && p.X <= 0 && p.Y <= 0 && p.X+p.W >= dl.W && p.Y+p.H >= dl.H && p.Fill.A == 255 && p.Stroke.A == 0
+}
+
+// WarmUp draws, with each of the shaders of opaque shapes, one pixel of
+// dl's background (a first rectangle over the whole canvas) in its top left
+// corner, where Draw paints that background; it draws nothing and returns
+// false if dl has none. A software GPU compiles what draws a shader and
+// blend the first time they draw (SwiftShader: 10-25 ms each, waited for on
+// the page's thread as a frame is read back): with the loading picture,
+// drawn while the run's first frame is still to come, the scene's first
+// picture finds them compiled (cmd/viz/final.go).
+func (d *Drawer) WarmUp(dst Target, dl *render.DisplayList) bool {
+	if !hasBackground(dl) {
+		return false
+	}
+	if d.batch == nil {
+		d.batch = newBatch(d.atlas.init())
+	}
+	b, bg := d.batch, dl.Prims[0].Fill
+	b.dy = d.NudgeY
+	b.shader = solidShape
+	b.quad(0, 0, 1, 0, 1, 1, 0, 1, bg)
+	b.flushSolid(dst)
+	b.shader = roundedShape
+	b.rounded(0, 0, 1, 1, 0, false, bg)
+	b.flushSolid(dst)
+	return true
 }
 
 // prim adds p to the batch, in device pixels at scale.

@@ -16,11 +16,12 @@ import (
 // recorder is a Target that keeps what is drawn onto it, as Ebitengine's
 // final screen would take it.
 type recorder struct {
-	ys     []float32 // every vertex's y
-	glyphs int       // vertices not from the white pixel: glyphs'
-	calls  int
-	fills  int
-	solid  []int // the number of triangles of each call with a shader
+	ys      []float32 // every vertex's y
+	glyphs  int       // vertices not from the white pixel: glyphs'
+	calls   int
+	fills   int
+	solid   []int // the number of triangles of each call with a shader
+	shaders map[*ebiten.Shader]bool
 }
 
 func (r *recorder) DrawTriangles32(v []ebiten.Vertex, _ []uint32, _ *ebiten.Image, _ *ebiten.DrawTrianglesOptions) {
@@ -33,10 +34,14 @@ func (r *recorder) DrawTriangles32(v []ebiten.Vertex, _ []uint32, _ *ebiten.Imag
 	}
 }
 
-func (r *recorder) DrawTrianglesShader32(v []ebiten.Vertex, i []uint32, _ *ebiten.Shader, o *ebiten.DrawTrianglesShaderOptions) {
+func (r *recorder) DrawTrianglesShader32(v []ebiten.Vertex, i []uint32, sh *ebiten.Shader, o *ebiten.DrawTrianglesShaderOptions) {
 	if o.Blend == ebiten.BlendCopy && o.Images[0] == nil {
 		r.solid = append(r.solid, len(i)/3)
 	}
+	if r.shaders == nil {
+		r.shaders = map[*ebiten.Shader]bool{}
+	}
+	r.shaders[sh] = true
 	r.calls++
 	for _, x := range v { // no glyphs: srcPos is the shader's
 		r.ys = append(r.ys, x.DstY)
@@ -311,3 +316,24 @@ func TestSmallShapesAreRoundedQuads(t *testing.T) {
 }
 
 func abs(x float32) float32 { return max(x, -x) }
+
+// WarmUp draws one pixel of the background, in its top left corner, with
+// each of the two shaders of opaque shapes (BlendCopy, no image), moved by
+// NudgeY as Draw's shapes are; a picture without a background draws nothing.
+func TestWarmUpDrawsEachShaderOnce(t *testing.T) {
+	d, err := ebitenrender.New()
+	require.NoError(t, err)
+	bg := color.RGBA{20, 20, 30, 255}
+	d.NudgeY = -1.0 / 16
+	var r recorder
+	require.True(t, d.WarmUp(&r, &render.DisplayList{W: 100, H: 50, Prims: []render.Prim{{Kind: render.KindRect, W: 100, H: 50, Fill: bg}}}))
+	assert.Equal(t, []int{2, 2}, r.solid, "two calls of two triangles with a shader of opaque shapes")
+	assert.Len(t, r.shaders, 2, "each with its own shader")
+	assert.Zero(t, r.fills, "nothing cleared")
+	for _, y := range r.ys {
+		assert.Contains(t, []float32{-1.0 / 16, 1 - 1.0/16}, y, "within the top row")
+	}
+	var none recorder
+	assert.False(t, d.WarmUp(&none, &render.DisplayList{W: 100, H: 50, Prims: []render.Prim{{Kind: render.KindRect, W: 10, H: 50, Fill: bg}}}), "no background")
+	assert.Zero(t, none.calls)
+}

@@ -196,6 +196,13 @@
     if (d.fabriclab === "quiz") quizPending = !!d.pending; // the program answers with a time event, shown so
     command(d);
   });
+  // A lesson (the same site's page around this frame) sends its first load
+  // once asked: now, rather than at this frame's load event, which waits for
+  // its fonts and modules (a warm lesson: 50–300 ms later), so that the
+  // first run's worker begins sooner. Another origin's page is not asked.
+  if (firstLoad && window.parent !== window) {
+    try { if (typeof window.parent.fabriclabCanvasListening === "function") window.parent.fabriclabCanvasListening(window); } catch (_) { /* another origin */ }
+  }
 
   const fmtTime = (us) => us >= 1e6 ? (us / 1e6).toFixed(3) + " s" : us >= 1000 ? (us / 1000).toFixed(3) + " ms" : us.toFixed(us < 10 ? 3 : 1) + " µs";
   let endUs = 0, scrubbing = false, scenarioName = "";
@@ -289,6 +296,9 @@
       case "tooltip": $("status").textContent = ev.text; inspecting = ev.text !== ""; break; // the keyboard's tooltip, read out
       case "frame":
         window.fabriclabFirstFrameMs = performance.now();
+        // On screen: the next animation frame comes once this one's picture
+        // has been composited (on software WebGL, read back).
+        requestAnimationFrame(() => performance.mark("fabriclab-shown"));
         break;
       case "stats":
         window.fabriclabStats = ev;

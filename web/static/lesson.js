@@ -19,12 +19,19 @@
   // first=load: it waits for a load, so one is always sent, for a step
   // without a scenario too (the default's). early: sent so.
   const sendable = () => ready || early;
+  const sendEarly = (when) => {
+    if (ready || early) return;
+    early = true;
+    canvas.firstLoad = when;
+    loadScenario();
+  };
+  // The canvas page asks as soon as it listens (embed.js); its load event is
+  // the fallback.
+  window.fabriclabCanvasListening = (w) => { if (w === frame.contentWindow) sendEarly("script"); };
   frame.addEventListener("load", () => {
     let embed = false;
     try { embed = typeof frame.contentWindow.fabriclabEvent === "function"; } catch (_) { /* not the canvas page: wait for ready */ }
-    if (ready || !embed) return;
-    early = true;
-    loadScenario();
+    if (embed) sendEarly("load");
   });
   const scenarioFor = (i) => { for (let k = i; k >= 0; k--) if (steps[k].scenario) return steps[k].scenario; return null; };
   // A compare step (and the steps after it, until a scenario block) shows two scenarios side by side.
@@ -111,7 +118,8 @@
   }
 
   // What the canvas last said, for scripts and tests: window.fabriclabCanvas.
-  const canvas = window.fabriclabCanvas = { ready: false, loaded: "", step: "", playing: false, t_us: 0, end_us: 0, error: "", summary: "", ended: 0 };
+  // firstLoad: what had the first load sent, "script" (the canvas page's call) or "load" (its load event).
+  const canvas = window.fabriclabCanvas = { ready: false, loaded: "", step: "", playing: false, t_us: 0, end_us: 0, error: "", summary: "", ended: 0, firstLoad: "" };
   window.addEventListener("message", (e) => {
     if (e.source !== frame.contentWindow || !e.data || typeof e.data.fabriclab !== "string") return;
     const ev = e.data;
@@ -279,6 +287,9 @@
     // rerun loads the step with its settings, now or after the knob rests.
     const rerun = (i, moved, soon) => {
       clearTimeout(timer);
+      // Figures still to come for the settings before (a run's figures come
+      // again once its flows and links are in) are not this setting's.
+      wait.set = null;
       wait.moved = moved;
       pending(i, JSON.stringify(setsOf(i)) !== shownFor[i]);
       statusOf(i).forEach(({ el, s }) => { el.textContent = s.running || ""; });

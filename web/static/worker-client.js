@@ -3,25 +3,54 @@
 // worker's messages through fabriclabFrame(i, msg, bytes), a recorded
 // frame's bytes beside its message (a transferred ArrayBuffer), or
 // fabriclabWorkerFailed(i, why). Worker 0 computes a run, worker 1 a
-// comparison's right side. A worker is made on first use from a Blob of
-// wasm_exec.js and static/worker.js, fetched (a sandboxed frame's opaque
+// comparison's right side. A worker is made on first use from a Blob that
+// imports wasm_exec.js and static/worker.js (a sandboxed frame's opaque
 // origin may not start one from the site's URL; embed.html's policy allows
 // blob: workers), and given worker.wasm's address, which it compiles
 // itself (worker.js says why). Worker 0 is made before the
 // canvas has started, by fabriclabEarlyRun (embed.js), and given the run
 // the canvas will begin first (protocol.Early): the run computes while the
 // canvas still starts, and the canvas's begin takes it over (cmd/worker).
+//
+// A lesson page loads this script too, with data-spare: there it only starts
+// a worker, the one its canvas's frame will take as worker 0 (once), so that
+// worker.wasm compiles and its program starts while the frame's page still
+// loads (a warm lesson step: the frame's own worker sent its first frame
+// 550-750 ms after it was made, the last thing the step's figures waited for).
 (() => {
   "use strict";
-  const version = (document.querySelector('script[src^="static/worker-client.js"]').src.split("?v=")[1]) || "";
+  const script = document.querySelector('script[src^="static/worker-client.js"]');
+  const version = (script.src.split("?v=")[1]) || "";
   const at = (p) => new URL(p + (version ? "?v=" + version : ""), location.href).href;
-  const get = (p) => fetch(at(p)).then((r) => {
-    if (!r.ok) throw new Error(p + ": " + r.status + " " + r.statusText);
-    return r;
-  });
-  const source = Promise.all([get("wasm_exec.js"), get("static/worker.js")].map((p) => p.then((r) => r.text())))
-    .then((parts) => URL.createObjectURL(new Blob(parts, { type: "text/javascript" })));
-  source.catch(() => {});
+  // The worker's script is a blob: its two scripts, imported by the worker
+  // itself (the page's thread took 200 ms and more to hand over fetches of
+  // them while a lesson loaded).
+  const source = URL.createObjectURL(new Blob(["importScripts(" + JSON.stringify(at("wasm_exec.js")) + ", " + JSON.stringify(at("static/worker.js")) + ");"], { type: "text/javascript" }));
+  // spawn starts a worker: it compiles worker.wasm and starts its program.
+  // What it says before a handler is set (make's) waits in early.
+  const spawn = () => {
+    try {
+      const w = new Worker(source), early = [];
+      w.onmessage = (e) => early.push(e);
+      w.onerror = (e) => { e.preventDefault(); early.push(e); };
+      w.postMessage({ wasm: at("worker.wasm") });
+      return Promise.resolve({ w, early });
+    } catch (err) {
+      return Promise.reject(err); // a policy that forbids it
+    }
+  };
+  if (script.hasAttribute("data-spare")) {
+    let spare = spawn();
+    performance.mark("fabriclab-worker-spare");
+    spare.catch(() => {});
+    window.fabriclabSpareWorker = () => { const s = spare; spare = null; return s; };
+    return;
+  }
+  // The worker the page around this frame started for it, if it is the
+  // site's lesson (another origin's page, or a sandboxed frame, may not look).
+  const parentSpare = () => {
+    try { return window.parent !== window && typeof window.parent.fabriclabSpareWorker === "function" ? window.parent.fabriclabSpareWorker() : null; } catch (_) { return null; }
+  };
 
   // For tests and stats: workers made, commands sent (by the canvas), frames
   // received, early runs asked for (fabriclabEarlyRun).
@@ -38,8 +67,11 @@
   // while that thread instantiates viz.wasm and starts the canvas (a warm
   // lesson's frame: 1.4 s in one task, in a Chrome trace), so the worker
   // must be asked for before that.
-  const make = (i) => source.then((url) => {
-    const w = new Worker(url);
+  const make = (i) => {
+    const spare = i === 0 ? parentSpare() : null;
+    return (spare || spawn()).then(({ w, early }) => adopt(i, w, early, !!spare));
+  };
+  const adopt = (i, w, early, spare) => {
     if (!counts.made++) performance.mark("fabriclab-worker-made");
     // The worker sends a slice's messages together: {batch: [{msg, buf}, …]}.
     // Before the canvas has started, only worker_ready comes (an early
@@ -55,9 +87,10 @@
       if (Array.isArray(d.batch)) d.batch.forEach(one); else one(d);
     };
     w.onerror = (e) => { e.preventDefault(); fail(i, e.message || "script error"); };
-    w.postMessage({ wasm: at("worker.wasm") });
+    for (const e of early.splice(0)) (e.type === "error" ? w.onerror : w.onmessage)(e);
+    if (spare) window.addEventListener("pagehide", () => w.terminate()); // the lesson's worker ends with this frame's page
     return w;
-  });
+  };
   const workers = [];
   let asked = false;
   window.fabriclabWorker = (i, json) => {

@@ -1,5 +1,5 @@
 // The start of a run's Web Worker (cmd/worker). worker-client.js makes the
-// worker from a Blob of wasm_exec.js followed by this file, then posts it
+// worker from a Blob that imports wasm_exec.js, then this file, and posts it
 // {wasm: URL}, worker.wasm's address, and the page's commands. The worker
 // compiles worker.wasm itself, streamed from a fetch of its own, so that it
 // starts computing without the page's thread: that thread instantiates
