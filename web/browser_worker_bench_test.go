@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -36,17 +38,18 @@ addEventListener("DOMContentLoaded", () => {
   // The worker's own messages as they reach the page, before the canvas
   // takes them: its time left, and when its result came.
   const hookFrame = () => {
-    const f = window.fabriclabFrame;
+    const f = window.fabriclabFrames;
     if (typeof f !== "function") { setTimeout(hookFrame, 5); return; }
     window.benchWorker = [];
-    window.fabriclabFrame = (i, msg, buf) => {
-      const s = typeof msg === "string" ? msg : new TextDecoder().decode(msg);
-      if (s.length < 4096) {
-        const ev = JSON.parse(s);
-        if ("eta_s" in ev) benchWorker.push([performance.now(), ev.progress, ev.eta_s]);
-        if (ev.fabriclab === "result") window.benchWorkerDone = performance.now();
-      } else if (s.startsWith('{"fabriclab":"result"')) window.benchWorkerDone = performance.now();
-      return f(i, msg, buf);
+    window.fabriclabFrames = (i, list) => {
+      for (const { msg: s } of list) {
+        if (s.length < 4096) {
+          const ev = JSON.parse(s);
+          if ("eta_s" in ev) benchWorker.push([performance.now(), ev.progress, ev.eta_s]);
+          if (ev.fabriclab === "result") window.benchWorkerDone = performance.now();
+        } else if (s.startsWith('{"fabriclab":"result"')) window.benchWorkerDone = performance.now();
+      }
+      return f(i, list);
     };
   };
   hookFrame();
@@ -83,6 +86,10 @@ func workerGoals(t *testing.T, q string, st benchSite) {
 		_, err := cdp.Call(ctx, tg, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: workerWatch})
 		return err
 	})))
+	if dir := os.Getenv("FABRICLAB_TRACE"); dir != "" { // Chromium's trace of each run, into dir
+		stop := traceTo(t, ctx, filepath.Join(dir, fmt.Sprintf("goals-%s-%s.json", filepath.Base(st.dir), q)))
+		defer stop()
+	}
 	start := time.Now()
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base+"/embed.html?scenario="+q+"&play=1")))
 	poll(t, ctx, `performance.getEntriesByName("fabriclab-loaded").length > 0 || document.getElementById('error-text').textContent !== ""`, 5*time.Minute)
@@ -125,6 +132,9 @@ func workerGoals(t *testing.T, q string, st benchSite) {
 		if raf[i-1] >= loaded && raf[i] <= done {
 			iv = append(iv, raf[i]-raf[i-1])
 		}
+	}
+	if os.Getenv("FABRICLAB_BENCH_INTERVALS") != "" { // each interval, in order
+		fmt.Printf("  %s intervals while computing (ms): %.0f\n", q, iv)
 	}
 	// The time left, against the truth, once progress passed 10 %.
 	var etaErr []float64

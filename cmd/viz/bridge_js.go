@@ -17,7 +17,7 @@ import (
 // (a js.FuncOf callback that only queues: it must never block) and events
 // leave through window.fabriclabEvent. The runs' workers (worker-client.js)
 // get commands through window.fabriclabWorker and send back through
-// window.fabriclabFrame and fabriclabWorkerFailed, queued likewise; a
+// window.fabriclabFrames and fabriclabWorkerFailed, queued likewise; a
 // frame's bytes are copied into Go when Update takes them.
 type jsBridge struct {
 	queue *commandQueue
@@ -48,10 +48,19 @@ const heapLimit = memoryLimit
 func bridge() *jsBridge {
 	debug.SetMemoryLimit(memoryLimit)
 	b := &jsBridge{queue: &commandQueue{}}
-	js.Global().Set("fabriclabFrame", js.FuncOf(func(_ js.Value, args []js.Value) any {
-		if len(args) == 3 && args[1].Type() == js.TypeString {
-			b.arrive(jsArrival{worker: args[0].Int(), msg: args[1].String(), frame: args[2]})
+	js.Global().Set("fabriclabFrames", js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) != 2 || args[1].Type() != js.TypeObject {
+			return nil
 		}
+		i, list := args[0].Int(), args[1]
+		in := make([]jsArrival, 0, list.Length())
+		for k := range list.Length() {
+			m := list.Index(k)
+			if msg := m.Get("msg"); msg.Type() == js.TypeString {
+				in = append(in, jsArrival{worker: i, msg: msg.String(), frame: m.Get("buf")})
+			}
+		}
+		b.arrive(in...)
 		return nil
 	}))
 	js.Global().Set("fabriclabWorkerFailed", js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -107,10 +116,10 @@ func (b *jsBridge) event(ev protocol.Event) {
 
 func (b *jsBridge) browser() bool { return true }
 
-// arrive queues a worker's message and asks for the frame that takes it.
-func (b *jsBridge) arrive(a jsArrival) {
+// arrive queues workers' messages and asks for the frame that takes them.
+func (b *jsBridge) arrive(a ...jsArrival) {
 	b.mu.Lock()
-	b.inbox = append(b.inbox, a)
+	b.inbox = append(b.inbox, a...)
 	b.mu.Unlock()
 	ebiten.ScheduleFrame()
 }

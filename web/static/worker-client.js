@@ -1,7 +1,7 @@
 // The runs' Web Workers (issue 29). The canvas (cmd/viz) computes nothing:
 // it sends a worker a command through fabriclabWorker(i, json) and gets the
-// worker's messages through fabriclabFrame(i, msg, bytes), a recorded
-// frame's bytes beside its message (a transferred ArrayBuffer), or
+// worker's messages through fabriclabFrames(i, [{msg, buf}, …]), a recorded
+// frame's bytes beside its message (a transferred ArrayBuffer's), or
 // fabriclabWorkerFailed(i, why). Worker 0 computes a run, worker 1 a
 // comparison's right side. A worker is made on first use from a Blob that
 // imports wasm_exec.js and static/worker.js (a sandboxed frame's opaque
@@ -76,15 +76,20 @@
     // The worker sends a slice's messages together: {batch: [{msg, buf}, …]}.
     // Before the canvas has started, only worker_ready comes (an early
     // run's messages wait in the worker for the canvas's begin): dropped.
-    const one = (d) => {
-      if (d.buf && d.msg.startsWith('{"fabriclab":"recorded"')) counts.frames++; // (a result's buffer is its flows and links)
-      if (typeof window.fabriclabFrame === "function") window.fabriclabFrame(i, d.msg, d.buf ? new Uint8Array(d.buf) : null);
-    };
+    // The canvas takes a batch in one call, fabriclabFrames(i, [{msg, buf}, …])
+    // with each buf a Uint8Array or null (a call into Go each cost the
+    // page's thread 10-25 ms a batch of a slice's frames); another page
+    // (explain.js) takes them one by one through fabriclabFrame.
     w.onmessage = (e) => {
       const d = e.data;
       if (d.failed) { fail(i, d.failed); return; }
       if (!counts.messages++) performance.mark("fabriclab-worker-first");
-      if (Array.isArray(d.batch)) d.batch.forEach(one); else one(d);
+      const list = (Array.isArray(d.batch) ? d.batch : [d]).map((m) => {
+        if (m.buf && m.msg.startsWith('{"fabriclab":"recorded"')) counts.frames++; // (a result's buffer is its flows and links)
+        return { msg: m.msg, buf: m.buf ? new Uint8Array(m.buf) : null };
+      });
+      if (typeof window.fabriclabFrames === "function") window.fabriclabFrames(i, list);
+      else if (typeof window.fabriclabFrame === "function") list.forEach((m) => window.fabriclabFrame(i, m.msg, m.buf));
     };
     w.onerror = (e) => { e.preventDefault(); fail(i, e.message || "script error"); };
     for (const e of early.splice(0)) (e.type === "error" ? w.onerror : w.onmessage)(e);
