@@ -105,13 +105,9 @@ type Target interface {
 // the device scale factor (ebiten.Monitor().DeviceScaleFactor()), and dst
 // is in device pixels, so lines and text stay crisp on HiDPI screens.
 func (d *Drawer) Draw(dst Target, dl *render.DisplayList, scale float64) {
-	if d.batch == nil {
-		d.batch = newBatch(d.atlas.init())
-	}
-	b := d.batch
+	b := d.batchNudged()
 	d.dst, d.pts = dst, dl.Pts
 	defer func() { d.dst, d.pts = nil, nil }()
-	b.dy = d.NudgeY
 	d.stats = Stats{}
 	s := float32(scale)
 	prims := d.background(dst, dl)
@@ -186,11 +182,7 @@ func (d *Drawer) WarmUp(dst Target, dl *render.DisplayList) bool {
 	if !hasBackground(dl) {
 		return false
 	}
-	if d.batch == nil {
-		d.batch = newBatch(d.atlas.init())
-	}
-	b, bg := d.batch, dl.Prims[0].Fill
-	b.dy = d.NudgeY
+	b, bg := d.batchNudged(), dl.Prims[0].Fill
 	b.shader = solidShape
 	b.quad(0, 0, 1, 0, 1, 1, 0, 1, bg)
 	b.flushSolid(dst)
@@ -198,6 +190,16 @@ func (d *Drawer) WarmUp(dst Target, dl *render.DisplayList) bool {
 	b.rounded(0, 0, 1, 1, 0, false, bg)
 	b.flushSolid(dst)
 	return true
+}
+
+// batchNudged is the drawer's batch (made on first use), its vertices
+// moved by NudgeY.
+func (d *Drawer) batchNudged() *batch {
+	if d.batch == nil {
+		d.batch = newBatch(d.atlas.init())
+	}
+	d.batch.dy = d.NudgeY
+	return d.batch
 }
 
 // prim adds p to the batch, in device pixels at scale.
